@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * Sign-in, registration and captcha payloads (SPEC §2 login screen, §7 calls).
+ * Password and phone formats come from the public system config; these defaults are what it serves.
+ */
+export const PASSWORD_REGEX = '^(?=.*[A-Za-z])(?=.*\\d)[\\x21-\\x7e]{6,20}$';
+export const PHONE_REGEX = '^1[3-9]\\d{9}$';
+export const passwordPattern = new RegExp(PASSWORD_REGEX);
+export const phonePattern = new RegExp(PHONE_REGEX);
+
+const password = z.string().regex(passwordPattern, { message: 'PasswordFormatError' });
+const phone = z.string().regex(phonePattern, { message: 'PhoneFormatError' });
+const captchaFields = {
+  captchaId: z.string().uuid().optional(),
+  captcha: z.string().max(10).optional(),
+};
+
+export const loginByNameSchema = z.object({
+  name: z.string().trim().min(1).max(50),
+  // Not the format rule: an old password that predates a stricter rule must still sign in.
+  password: z.string().min(1).max(100),
+  ...captchaFields,
+});
+export type LoginByName = z.infer<typeof loginByNameSchema>;
+
+export const loginByPhoneSchema = z.object({
+  phone,
+  code: z.string().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }),
+});
+export type LoginByPhone = z.infer<typeof loginByPhoneSchema>;
+
+export const LoginResult = z.object({ token: z.string() });
+
+export const SmsPurpose = ['login', 'register', 'forget'] as const;
+export type SmsPurpose = (typeof SmsPurpose)[number];
+
+/** POST /base/phoneCaptcha (login) and /base/phoneCaptcha/verify (register, forget): a picture captcha is required. */
+export const sendPhoneCaptchaSchema = z.object({
+  phone,
+  type: z.enum(SmsPurpose).default('login'),
+  captchaId: z.string().uuid(),
+  captcha: z.string().min(1).max(10),
+});
+export type SendPhoneCaptcha = z.infer<typeof sendPhoneCaptchaSchema>;
+
+export const registerSchema = z
+  .object({
+    tenantName: z.string().trim().min(2).max(50),
+    name: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{3,19}$/, { message: 'AccountFormatError' }),
+    realName: z.string().trim().max(30).optional(),
+    phone,
+    code: z.string().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }),
+    password,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: 'PasswordInconsistent', path: ['confirmPassword'] });
+export type Register = z.infer<typeof registerSchema>;
+
+export const resetPasswordSchema = z
+  .object({ phone, code: z.string().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }), password, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, { message: 'PasswordInconsistent', path: ['confirmPassword'] });
+export type ResetPassword = z.infer<typeof resetPasswordSchema>;
+
+export const updatePasswordSchema = z
+  .object({ oldPassword: z.string().min(1).max(100), password, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, { message: 'PasswordInconsistent', path: ['confirmPassword'] });
+export type UpdatePassword = z.infer<typeof updatePasswordSchema>;
+
+/** GET /base/imgCaptcha */
+export interface ImgCaptcha {
+  captchaId: string;
+  /** SVG markup as a data URL. */
+  image: string;
+  /** Only when the server runs with the test-only EXPOSE_CODES_FOR_TESTS setting. */
+  code?: string;
+}
+
+/** GET /admin/current/detail — the persisted userInfo of SPEC §3. */
+export interface CurrentUser {
+  id: number;
+  tenantId: number;
+  name: string;
+  nickName: string;
+  realName: string;
+  phone: string;
+  email: string;
+  sex: number;
+  avatar: string;
+  roleKey: string;
+  roleName: string;
+  deptId: number | null;
+  deptName: string;
+  /** The tenant's initial administrator: may clear data and log the tenant off. */
+  isInitialAdmin: boolean;
+  commonMenus: number[];
+}
+
+export const clearDataSchema = z.object({ type: z.enum(['business', 'basic']) });
+export const tenantLogoffSchema = z.object({ password: z.string().min(1).max(100), confirm: z.literal(true) });
+export const commonMenusSchema = z.object({ menuIds: z.array(z.number().int().positive()).max(30) });

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/connection.ts';
+import { authPlugin } from './core/auth.ts';
+import { createSmsSender, type SmsSender } from './core/captcha.ts';
+import { registerEnvelopeHandlers } from './core/envelope.ts';
+import { permissionPlugin } from './core/permissions.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { personRoutes } from './modules/person/routes.ts';
+import { tenantRoutes } from './modules/tenant/routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  sms?: SmsSender;
+  /** Pino options; tests pass false. */
+  logger?: boolean | object;
+}
+
+/** Builds the Fastify app: used by main.ts and by the tests (through `app.inject`). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: 'x-request-id',
+    trustProxy: true,
+    bodyLimit: 10 * 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerEnvelopeHandlers(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'P8 ERP back-office API', version: '0.1.0', description: 'Every response is the envelope { status, message, remark, additional, data }.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  const sms = deps.sms ?? createSmsSender(config, app.log);
+  await app.register(authPlugin, { database, config });
+  await app.register(permissionPlugin, { database });
+  await app.register(authRoutes, { database, config, sms });
+  await app.register(tenantRoutes, { database, config });
+  await app.register(personRoutes, { database });
+
+  // The built web app, with the SPA's client-side routes falling back to index.html.
+  if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: ['index.html'], cacheControl: false, setHeaders: (res, file) => {
+      // Hashed assets are immutable; index.html and version.json must always be revalidated.
+      res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    } });
+    app.setNotFoundHandler((request, reply) => {
+      if (request.url.startsWith('/api/') || request.method !== 'GET') {
+        return reply.code(404).send({ status: 404, message: 'NotFound', additional: request.url.split('?')[0], data: null });
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+  return app;
+}

@@ -1,0 +1,96 @@
+import path from 'node:path';
+
+/**
+ * Every setting of the server, read from the environment in this one place (DESIGN §3).
+ * The README's configuration table lists the same variables.
+ */
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw === '1' || raw.toLowerCase() === 'true';
+}
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: the embedded PGlite database in `DATA_DIR/pglite`. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  logLevel: string;
+  /** Seed the two demo tenants on start (default: on for the embedded database only). */
+  seedDemo: boolean;
+  /** Tenants may register themselves from the login page. */
+  openRegister: boolean;
+  session: { idleMinutes: number; absoluteHours: number };
+  login: { captchaAfterFailures: number; lockAfterFailures: number; lockMinutes: number };
+  captcha: { imgTtlSeconds: number; smsTtlSeconds: number; smsResendSeconds: number; smsPerPhonePerHour: number; smsPerIpPerHour: number };
+  /** Test-only: expose captcha and SMS codes in responses so E2E can complete the flows. Refused in production. */
+  exposeCodes: boolean;
+  sms: { provider: string };
+  upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number };
+  qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
+  /** Built web app served at `/` (production / npm start). */
+  webDist?: string;
+}
+
+export function loadConfig(overrides: Partial<Config> = {}): Config {
+  const env = (process.env.NODE_ENV as Config['env']) ?? 'development';
+  const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const config: Config = {
+    env: env === 'production' || env === 'test' ? env : 'development',
+    port: int('PORT', 8080),
+    host: process.env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    redisUrl: process.env.REDIS_URL || undefined,
+    logLevel: process.env.LOG_LEVEL ?? 'info',
+    seedDemo: bool('SEED_DEMO', !databaseUrl),
+    openRegister: bool('OPEN_REGISTER', true),
+    session: { idleMinutes: int('SESSION_IDLE_MINUTES', 30), absoluteHours: int('SESSION_ABSOLUTE_HOURS', 12) },
+    login: {
+      captchaAfterFailures: int('LOGIN_CAPTCHA_AFTER', 3),
+      lockAfterFailures: int('LOGIN_LOCK_AFTER', 10),
+      lockMinutes: int('LOGIN_LOCK_MINUTES', 15),
+    },
+    captcha: {
+      imgTtlSeconds: int('IMG_CAPTCHA_TTL_SECONDS', 300),
+      smsTtlSeconds: int('SMS_CODE_TTL_SECONDS', 300),
+      smsResendSeconds: int('SMS_RESEND_SECONDS', 60),
+      smsPerPhonePerHour: int('SMS_PER_PHONE_PER_HOUR', 5),
+      smsPerIpPerHour: int('SMS_PER_IP_PER_HOUR', 20),
+    },
+    exposeCodes: bool('EXPOSE_CODES_FOR_TESTS', false),
+    sms: { provider: process.env.SMS_PROVIDER ?? 'log' },
+    upload: {
+      type: process.env.UPLOAD_TYPE ?? 'location',
+      domain: process.env.UPLOAD_DOMAIN ?? '',
+      imageMaxMb: int('UPLOAD_IMAGE_MAX_MB', 5),
+      fileMaxMb: int('UPLOAD_FILE_MAX_MB', 500),
+      excelMaxMb: int('UPLOAD_EXCEL_MAX_MB', 200),
+    },
+    qiniu: {
+      accessKey: process.env.QINIU_ACCESS_KEY ?? '',
+      secretKey: process.env.QINIU_SECRET_KEY ?? '',
+      bucket: process.env.QINIU_BUCKET ?? '',
+      domain: process.env.QINIU_DOMAIN ?? '',
+      uploadUrl: process.env.QINIU_UPLOAD_URL ?? '',
+    },
+    webDist: process.env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    ...overrides,
+  };
+  if (config.exposeCodes && config.env === 'production') {
+    throw new Error('EXPOSE_CODES_FOR_TESTS is a test-only setting and is refused when NODE_ENV=production');
+  }
+  return config;
+}

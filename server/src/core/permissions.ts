@@ -1,0 +1,62 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { hasPermission } from '@p8/contract/permission';
+import type { Database, Tx } from '../db/connection.ts';
+import { adminRole, menu, role, roleMenu } from '../db/schema/index.ts';
+import { forbidden } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Button code(s) the caller must hold: an array = all, 'a|b' = any, a plain string = that code
+     * (SPEC §6) — the same rule the web's <Auth> applies.
+     */
+    permission?: string | string[];
+  }
+}
+
+export interface Permissions {
+  isSuper: boolean;
+  roles: Array<{ id: number; roleKey: string; roleName: string; isSuper: boolean; dataScope: string; scopeDeptIds: number[] }>;
+  /** Menu ids the caller may open (all enabled menus for the super role). */
+  menuIds: Set<number>;
+  /** Button codes the caller holds. */
+  buttons: Set<string>;
+}
+
+/** What the caller may do, computed once per request from their roles (STYLE: compute permissions once). */
+export async function loadPermissions(tx: Tx, tenantId: number, adminId: number): Promise<Permissions> {
+  const roles = await tx
+    .select({ id: role.id, roleKey: role.roleKey, roleName: role.roleName, isSuper: role.isSuper, dataScope: role.dataScope, scopeDeptIds: role.scopeDeptIds })
+    .from(adminRole)
+    .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
+    .where(and(eq(adminRole.tenantId, tenantId), eq(adminRole.adminId, adminId), eq(role.enabled, true)));
+  const isSuper = roles.some((r) => r.isSuper);
+  const menus = isSuper
+    ? await tx.select({ id: menu.id, name: menu.name, menuType: menu.menuType }).from(menu).where(and(eq(menu.tenantId, tenantId), eq(menu.enabled, true)))
+    : roles.length
+      ? await tx
+          .selectDistinct({ id: menu.id, name: menu.name, menuType: menu.menuType })
+          .from(roleMenu)
+          .innerJoin(menu, and(eq(menu.tenantId, roleMenu.tenantId), eq(menu.id, roleMenu.menuId)))
+          .where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.roleId, roles.map((r) => r.id)), eq(menu.enabled, true)))
+      : [];
+  return {
+    isSuper,
+    roles,
+    menuIds: new Set(menus.map((m) => m.id)),
+    buttons: new Set(menus.filter((m) => m.menuType === 'Button').map((m) => m.name)),
+  };
+}
+
+/** Checks the route's `config.permission` before the handler runs; 40300 when the caller lacks it. */
+export const permissionPlugin = fp(async (app: FastifyInstance, opts: { database: Database }) => {
+  app.addHook('preHandler', async (request) => {
+    const needed = request.routeOptions.config?.permission;
+    if (!needed || !request.auth) return;
+    const perms = await opts.database.withTenant(request.auth.tenantId, (tx) => loadPermissions(tx, request.auth.tenantId, request.auth.adminId));
+    if (perms.isSuper) return;
+    if (!hasPermission(perms.buttons, needed)) throw forbidden('Forbidden', Array.isArray(needed) ? needed.join(',') : needed);
+  });
+});

@@ -1,0 +1,4 @@
+// drizzle-kit and the db connection need the whole schema as one module.
+export * from './tenancy.ts';
+export * from './system.ts';
+export * from './auth.ts';

@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+
+/** A tenant and its configuration (SPEC §3 "Tenant config"); the config keys live in the contract. */
+export const tenant = pgTable(
+  'tenant',
+  {
+    id: id().primaryKey(),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    isLogoff: boolean('is_logoff').notNull().default(false),
+    initialAdminId: bigint('initial_admin_id', { mode: 'number' }),
+    /** Tenant switches and settings; validated and defaulted by `tenantConfigSchema` of the contract. */
+    config: jsonb('config').notNull().default({}),
+    /** Licensed modules: [{ type, needCheck, expiresAt }]. */
+    moduleList: jsonb('module_list').notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  () => [tenantPolicy('tenant', sql`id`)],
+).enableRLS();
+
+export const department = pgTable(
+  'department',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    name: text('name').notNull(),
+    leaderId: bigint('leader_id', { mode: 'number' }),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('department_parent_idx').on(t.tenantId, t.parentId),
+    tenantPolicy('department'),
+  ],
+).enableRLS();
+
+export const role = pgTable(
+  'role',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    roleKey: text('role_key').notNull(),
+    roleName: text('role_name').notNull(),
+    /** The super administrator role holds every permission; its permissions cannot be set. */
+    isSuper: boolean('is_super').notNull().default(false),
+    isDefault: boolean('is_default').notNull().default(false),
+    /** All | Custom | Dept | Self (contract `DataScope`). */
+    dataScope: text('data_scope').notNull().default('All'),
+    /** Departments visible under the Custom data scope. */
+    scopeDeptIds: bigint('scope_dept_ids', { mode: 'number' }).array().notNull().default(sql`'{}'`),
+    sort: integer('sort').notNull().default(0),
+    remark: text('remark'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('role_key_uq').on(t.tenantId, t.roleKey),
+    tenantPolicy('role'),
+  ],
+).enableRLS();
+
+/**
+ * A menu item (SPEC §2 "Menu item fields"). Directory and Menu items are screens; Button items are
+ * permissions whose `name` is the button code (e.g. system_role_add). Each tenant has its own tree,
+ * created from the template in `db/seed/menus.ts` and kept in step with it on start.
+ */
+export const menu = pgTable(
+  'menu',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    path: text('path').notNull().default(''),
+    name: text('name').notNull(),
+    redirect: text('redirect'),
+    component: text('component'),
+    metaIcon: text('meta_icon'),
+    metaTitle: text('meta_title').notNull(),
+    metaTitleEn: text('meta_title_en').notNull(),
+    metaActiveMenu: text('meta_active_menu'),
+    metaIsLink: text('meta_is_link'),
+    metaIsHide: boolean('meta_is_hide').notNull().default(false),
+    metaIsFull: boolean('meta_is_full').notNull().default(false),
+    metaIsAffix: boolean('meta_is_affix').notNull().default(false),
+    metaIsKeepAlive: boolean('meta_is_keep_alive').notNull().default(true),
+    /** Directory | Menu | Button */
+    menuType: text('menu_type').notNull(),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Created from the template (undeletable), as opposed to added by the tenant. */
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('menu_name_uq').on(t.tenantId, t.name),
+    index('menu_parent_idx').on(t.tenantId, t.parentId),
+    tenantPolicy('menu'),
+  ],
+).enableRLS();
+
+export const roleMenu = pgTable(
+  'role_menu',
+  {
+    tenantId: tenantId(),
+    roleId: bigint('role_id', { mode: 'number' }).notNull(),
+    menuId: bigint('menu_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.roleId, t.menuId] }), tenantPolicy('role_menu')],
+).enableRLS();
+
+/** A staff account ("admin" in the spec's calls). */
+export const admin = pgTable(
+  'admin',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    /** Login name, unique across all tenants because login happens before the tenant is known. */
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    realName: text('real_name').notNull().default(''),
+    nickName: text('nick_name').notNull().default(''),
+    phone: text('phone'),
+    email: text('email'),
+    /** 0 unknown, 1 male, 2 female */
+    sex: integer('sex').notNull().default(0),
+    avatar: text('avatar'),
+    deptId: bigint('dept_id', { mode: 'number' }),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Locked by an administrator (AdminIsLock) — distinct from the temporary lock after failed logins. */
+    isLock: boolean('is_lock').notNull().default(false),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    isDefault: boolean('is_default').notNull().default(false),
+    newOrderNotify: boolean('new_order_notify').notNull().default(false),
+    smsNotify: boolean('sms_notify').notNull().default(false),
+    /** Menu ids of the home page's common-menu area (at most 30). */
+    commonMenus: jsonb('common_menus').$type<number[]>().notNull().default([]),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('admin_name_uq').on(sql`lower(${t.name})`),
+    uniqueIndex('admin_phone_uq').on(t.phone),
+    index('admin_dept_idx').on(t.tenantId, t.deptId),
+    tenantPolicy('admin'),
+  ],
+).enableRLS();
+
+export const adminRole = pgTable(
+  'admin_role',
+  {
+    tenantId: tenantId(),
+    adminId: bigint('admin_id', { mode: 'number' }).notNull(),
+    roleId: bigint('role_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.adminId, t.roleId] }),
+    index('admin_role_role_idx').on(t.tenantId, t.roleId),
+    tenantPolicy('admin_role'),
+  ],
+).enableRLS();

@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import { bigint, pgPolicy, pgRole, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The role every request runs as (DESIGN §4). It is neither the tables' owner nor a superuser, so
+ * row-level security applies to it. The role is cluster-wide on PostgreSQL, so it is created by
+ * `db/migrate.ts` before the migrations run rather than by a migration (which would fail on the second
+ * database of the same server).
+ */
+export const APP_ROLE = 'p8_app';
+export const appRole = pgRole(APP_ROLE).existing();
+
+/** The tenant of the current transaction, set by `withTenant`; NULL (so: no rows) when unset. */
+export const currentTenant = sql`nullif(current_setting('app.tenant_id', true), '')::bigint`;
+
+/** `tenant_id`, the leading column of every tenant table's keys. */
+export const tenantId = () => bigint('tenant_id', { mode: 'number' }).notNull();
+export const id = () => bigint('id', { mode: 'number' }).generatedByDefaultAsIdentity();
+export const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+export const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/** The isolation policy every tenant table carries: rows of the current tenant only, read and write. */
+export function tenantPolicy(table: string, column = sql`tenant_id`) {
+  return pgPolicy(`${table}_tenant_isolation`, {
+    as: 'permissive',
+    for: 'all',
+    to: appRole,
+    using: sql`${column} = ${currentTenant}`,
+    withCheck: sql`${column} = ${currentTenant}`,
+  });
+}

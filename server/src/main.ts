@@ -1,0 +1,39 @@
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { openConfiguredDatabase } from './db/open.ts';
+
+/** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
+async function main() {
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config, { info: (msg) => console.log(msg) });
+  const app = await buildApp({ config, database });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // app.close() stops accepting connections and waits for in-flight requests to finish.
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out after 10 s');
+      process.exit(1);
+    }, 10_000);
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      clearTimeout(timer);
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`P8 back-office on http://localhost:${config.port} (${database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}`})`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
