@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { Status, httpStatusOf, type Envelope, type Pagination } from '@p8/contract/envelope';
 import { isErrorKey } from '@p8/contract/errors';
-import { BizError } from './errors.ts';
+import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 
 /** The success envelope. */
 export function ok<T>(data: T): Envelope<T> {
@@ -61,6 +61,9 @@ export function registerEnvelopeHandlers(app: FastifyInstance) {
       const status = error.statusCode === 401 ? Status.Unauthorized : error.statusCode === 403 ? Status.Forbidden : Status.BadRequest;
       return reply.code(httpStatusOf(status)).send(fail(status, status === Status.BadRequest ? 'BadRequest' : status === Status.Forbidden ? 'Forbidden' : 'Unauthorized', { remark: error.message }));
     }
+    const dbError = databaseErrorOf(error);
+    const uniqueKey = dbError?.code === '23505' && dbError.constraint ? UNIQUE_VIOLATION_KEYS[dbError.constraint] : undefined;
+    if (uniqueKey) return reply.code(400).send(fail(Status.BadRequest, uniqueKey));
     request.log.error({ err: error }, 'unexpected error');
     // No stack trace leaves the server; the request id lets an operator find it in the log.
     return reply.code(500).send(fail(Status.Error, 'ServerError', { additional: String(request.id) }));

@@ -27,3 +27,24 @@ export class BizError extends Error {
 export const unauthorized = (key: ErrorKey = 'Unauthorized') => new BizError(key, { status: Status.Unauthorized });
 export const forbidden = (key: ErrorKey = 'Forbidden', additional?: string) =>
   new BizError(key, { status: Status.Forbidden, additional });
+
+/**
+ * Unique indexes whose violation is a user error, with the catalogue key to answer. A race that slips
+ * past a service's own duplicate check still gets the right message instead of a 500.
+ */
+export const UNIQUE_VIOLATION_KEYS: Record<string, ErrorKey> = {
+  admin_name_uq: 'AdminExist',
+  admin_phone_uq: 'PhoneIsRegistered',
+  role_key_uq: 'RoleKeyRepeat',
+  menu_name_uq: 'NameRepeat',
+};
+
+/** The database error behind a (possibly wrapped) driver error. */
+export function databaseErrorOf(error: unknown): { code?: string; constraint?: string } | undefined {
+  let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (typeof current.code === 'string' && /^[0-9A-Z]{5}$/.test(current.code)) return current;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}

@@ -82,27 +82,24 @@ export async function personRoutes(app: FastifyInstance, opts: { database: Datab
     ok(await req.tenant((tx) => currentUser(tx, req.auth))),
   );
 
-  r.put('/api/admin/current/info', { schema: { tags: ['person'], summary: 'Update personal data', body: personalInfoSchema } }, async (req) =>
-    ok(
+  r.put('/api/admin/current/info', { schema: { tags: ['person'], summary: 'Update personal data', body: personalInfoSchema } }, async (req) => {
+    const body = req.body;
+    if (body.phone) {
+      // Phones sign in across tenants, so they are unique across tenants: checked on the system connection,
+      // before the tenant transaction (PGlite has one connection; a nested query would wait on itself).
+      const [taken] = await database.db.select({ id: admin.id, tenantId: admin.tenantId }).from(admin).where(eq(admin.phone, body.phone)).limit(1);
+      if (taken && !(taken.tenantId === req.auth.tenantId && taken.id === req.auth.adminId)) throw new BizError('PhoneIsRegistered');
+    }
+    return ok(
       await req.tenant(async (tx) => {
-        const body = req.body;
-        if (body.phone) {
-          // Phones sign in across tenants, so they are unique across tenants; the unique index decides.
-          const taken = await database.db
-            .select({ id: admin.id, tenantId: admin.tenantId })
-            .from(admin)
-            .where(eq(admin.phone, body.phone))
-            .limit(1);
-          if (taken[0] && !(taken[0].tenantId === req.auth.tenantId && taken[0].id === req.auth.adminId)) throw new BizError('PhoneIsRegistered');
-        }
         await tx
           .update(admin)
           .set({ ...body, phone: body.phone || null, email: body.email || null, avatar: body.avatar || null, updatedAt: new Date() })
           .where(and(eq(admin.tenantId, req.auth.tenantId), eq(admin.id, req.auth.adminId)));
         return currentUser(tx, req.auth);
       }),
-    ),
-  );
+    );
+  });
 
   r.put('/api/admin/current/updatePassword', { schema: { tags: ['person'], summary: 'Change the password', body: updatePasswordSchema } }, async (req) => {
     await req.tenant(async (tx) => {

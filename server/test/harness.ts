@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { SmsPurpose } from '@p8/contract/auth';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { migrateDatabase, openDatabase, type Database } from '../src/db/connection.ts';
+import { admin, adminRole, role } from '../src/db/schema/index.ts';
+import { createTenant } from '../src/modules/tenant/service.ts';
+import { hashPassword } from '../src/core/passwords.ts';
+import type { SmsSender } from '../src/core/captcha.ts';
+
+/**
+ * Integration-test harness: the real app on a real database. `TEST_DB=postgres` (with DATABASE_URL)
+ * runs against PostgreSQL in a database created for this test file and dropped after it; otherwise an
+ * in-memory PGlite, one per test file (DESIGN §4: never one per test).
+ */
+export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** SMS codes "sent" so far, newest last. */
+  sms: Array<{ phone: string; code: string; purpose: SmsPurpose }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (TEST_DB === 'postgres') {
+    const base = process.env.DATABASE_URL;
+    if (!base) throw new Error('TEST_DB=postgres needs DATABASE_URL');
+    const name = `p8_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+    const adminClient = new pg.Client({ connectionString: base });
+    await adminClient.connect();
+    await adminClient.query(`create database ${name}`);
+    await adminClient.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const database = await openDatabase({ databaseUrl, poolSize: 4 });
+  await migrateDatabase(database);
+  const config = loadConfig({ env: 'test', seedDemo: false, exposeCodes: true, logLevel: 'silent', webDist: undefined, ...overrides });
+  const sms: TestContext['sms'] = [];
+  const sender: SmsSender = {
+    async send(phone, code, purpose) {
+      sms.push({ phone, code, purpose });
+    },
+  };
+  const app = await buildApp({ config, database, sms: sender, logger: false });
+  return {
+    app,
+    database,
+    config,
+    sms,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDatabase();
+    },
+  };
+}
+
+let counter = 0;
+/** A unique suffix so that account names and phones never collide across tests. */
+export function unique(): string {
+  counter += 1;
+  return `${process.pid % 1000}${counter}${randomBytes(2).toString('hex')}`;
+}
+
+export function uniquePhone(): string {
+  return `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+}
+
+export interface TestTenant {
+  tenantId: number;
+  adminId: number;
+  deptId: number;
+  roleId: number;
+  name: string;
+  password: string;
+  tenantName: string;
+  phone: string;
+}
+
+export async function seedTenant(database: Database, label = 'T'): Promise<TestTenant> {
+  const suffix = unique();
+  const input = { tenantName: `${label}-tenant-${suffix}`, adminName: `${label.toLowerCase()}admin${suffix}`, password: 'Passw0rd!', phone: uniquePhone() };
+  const created = await database.withSystem((tx) => createTenant(tx, input));
+  return { ...created, name: input.adminName, password: input.password, tenantName: input.tenantName, phone: input.phone };
+}
+
+/** Adds an ordinary (non-super) staff account with its own role to a tenant. */
+export async function seedStaff(database: Database, tenant: TestTenant, opts: { roleKey?: string } = {}) {
+  const suffix = unique();
+  const name = `staff${suffix}`;
+  return database.withTenant(tenant.tenantId, async (tx) => {
+    const [r] = await tx
+      .insert(role)
+      .values({ tenantId: tenant.tenantId, roleKey: opts.roleKey ?? `staff${suffix}`, roleName: `Staff ${suffix}`, dataScope: 'Self' })
+      .returning({ id: role.id });
+    const [a] = await tx
+      .insert(admin)
+      .values({ tenantId: tenant.tenantId, name, passwordHash: await hashPassword('Passw0rd!'), realName: name, deptId: tenant.deptId })
+      .returning({ id: admin.id });
+    await tx.insert(adminRole).values({ tenantId: tenant.tenantId, adminId: a.id, roleId: r.id });
+    return { adminId: a.id, roleId: r.id, name, password: 'Passw0rd!' };
+  });
+}
+
+export async function setAdmin(database: Database, tenantId: number, adminId: number, values: Partial<typeof admin.$inferInsert>) {
+  await database.withTenant(tenantId, (tx) => tx.update(admin).set(values).where(and(eq(admin.tenantId, tenantId), eq(admin.id, adminId))));
+}
+
+export interface Reply<T = unknown> {
+  httpStatus: number;
+  body: { status: number; message: string; remark?: string; additional?: string; data: T; pagination?: unknown };
+  headers: Record<string, unknown>;
+}
+
+/** Calls the app like the web client does: JSON in, envelope out, optional bearer token. */
+export async function call<T = unknown>(app: FastifyInstance, method: InjectOptions['method'], url: string, options: { token?: string; body?: unknown } = {}): Promise<Reply<T>> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    ...(options.body === undefined ? {} : { payload: options.body as object }),
+  });
+  return { httpStatus: res.statusCode, body: res.json(), headers: res.headers };
+}
+
+export async function login(app: FastifyInstance, name: string, password: string): Promise<string> {
+  const res = await call<{ token: string }>(app, 'POST', '/api/auth/admin/name', { body: { name, password } });
+  if (res.body.status !== 0) throw new Error(`login failed for ${name}: ${res.body.message}`);
+  return res.body.data.token;
+}
+
+export async function imgCaptcha(app: FastifyInstance): Promise<{ captchaId: string; code: string }> {
+  const res = await call<{ captchaId: string; code: string }>(app, 'GET', '/api/base/imgCaptcha');
+  return res.body.data;
+}
