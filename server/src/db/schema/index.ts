@@ -2,3 +2,4 @@
 export * from './tenancy.ts';
 export * from './system.ts';
 export * from './auth.ts';
+export * from './office.ts';

@@ -40,6 +40,9 @@ export const department = pgTable(
     parentId: bigint('parent_id', { mode: 'number' }),
     name: text('name').notNull(),
     leaderId: bigint('leader_id', { mode: 'number' }),
+    phone: text('phone'),
+    email: text('email'),
+    remark: text('remark'),
     sort: integer('sort').notNull().default(0),
     enabled: boolean('enabled').notNull().default(true),
     isDefault: boolean('is_default').notNull().default(false),
@@ -159,6 +162,9 @@ export const admin = pgTable(
     /** Menu ids of the home page's common-menu area (at most 30). */
     commonMenus: jsonb('common_menus').$type<number[]>().notNull().default([]),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true, mode: 'date' }),
+    /** Who created the account (the owner for the Self data scope). */
+    createdBy: bigint('created_by', { mode: 'number' }),
+    remark: text('remark'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
