@@ -1,18 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The root test run (`npx vitest run`): pure unit tests, and the server integration suite through
+ * `app.inject` on PGlite (default) or PostgreSQL (`TEST_DB=postgres` with `DATABASE_URL`).
+ * The browser suite has its own config in `e2e/` and never runs from here.
+ *
+ * The machines have 2 cores. Projects that run side by side must share `maxWorkers` (vitest groups
+ * them by `sequence.groupOrder`), so the quick unit project runs first in its own group.
+ */
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['packages/contract/src/**/*.test.ts', 'web/src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['packages/contract/src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30000,
-          hookTimeout: 60000,
+          include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
+          // argon2 hashing and migrating a fresh database per file are slow on a small machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // PGlite (WASM) and @node-rs/argon2 hold large native state: processes, not threads.
           pool: 'forks',
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

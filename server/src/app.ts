@@ -13,7 +13,16 @@ import { registerEnvelopeHandlers } from './core/envelope.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { personRoutes } from './modules/person/routes.ts';
+import { auditRoutes } from './modules/system/audit-routes.ts';
+import { deptRoutes } from './modules/system/dept-routes.ts';
+import { menuRoutes } from './modules/system/menu-routes.ts';
+import { roleRoutes } from './modules/system/role-routes.ts';
+import { staffRoutes } from './modules/system/staff-routes.ts';
 import { tenantRoutes } from './modules/tenant/routes.ts';
+import { multipartPlugin } from './core/uploads.ts';
+import { uploadRoutes } from './modules/upload/routes.ts';
+import { officeRoutes } from './modules/office/routes.ts';
+import { basicRoutes } from './modules/basic/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -35,7 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerEnvelopeHandlers(app);
+  const serveWeb = Boolean(config.webDist && existsSync(path.join(config.webDist, 'index.html')));
+  registerEnvelopeHandlers(app, { spaFallback: serveWeb });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -54,21 +64,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sms = deps.sms ?? createSmsSender(config, app.log);
   await app.register(authPlugin, { database, config });
   await app.register(permissionPlugin, { database });
+  // Before any route plugin: content-type parsers are copied into a plugin's context when it is registered.
+  await app.register(multipartPlugin, { config });
   await app.register(authRoutes, { database, config, sms });
   await app.register(tenantRoutes, { database, config });
   await app.register(personRoutes, { database });
+  await app.register(uploadRoutes, { database, config });
+  await app.register(officeRoutes);
+  await app.register(deptRoutes);
+  await app.register(menuRoutes);
+  await app.register(roleRoutes);
+  await app.register(staffRoutes, { database });
+  await app.register(auditRoutes);
+  await app.register(basicRoutes, { database, config });
 
   // The built web app, with the SPA's client-side routes falling back to index.html.
-  if (config.webDist && existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: ['index.html'], cacheControl: false, setHeaders: (res, file) => {
-      // Hashed assets are immutable; index.html and version.json must always be revalidated.
-      res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    } });
-    app.setNotFoundHandler((request, reply) => {
-      if (request.url.startsWith('/api/') || request.method !== 'GET') {
-        return reply.code(404).send({ status: 404, message: 'NotFound', additional: request.url.split('?')[0], data: null });
-      }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  if (serveWeb && config.webDist) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: ['index.html'],
+      cacheControl: false,
+      setHeaders: (res, file) => {
+        // Hashed assets are immutable; index.html and version.json must always be revalidated.
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
     });
   }
   return app;

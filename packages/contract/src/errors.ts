@@ -70,6 +70,7 @@ export const errorCatalogue = {
   DefaultDataProhibitDelete: { zh: '默认数据禁止删除', en: 'Default data cannot be deleted' },
   DefaultMenuProhibitDelete: { zh: '默认菜单禁止删除', en: 'The default menu cannot be deleted' },
   MenuHasChildrenProhibitDelete: { zh: '菜单存在子菜单，禁止删除', en: 'The menu has sub-menus and cannot be deleted' },
+  DefaultMenuProhibitChangeKey: { zh: '默认菜单禁止修改名称和类型', en: 'The name and type of a default menu cannot be changed' },
   DeptHasChildrenProhibitDelete: { zh: '部门存在下级部门，禁止删除', en: 'The department has sub-departments and cannot be deleted' },
   CategoryHasChildrenProhibitDelete: { zh: '分类存在下级分类，禁止删除', en: 'The category has sub-categories and cannot be deleted' },
   RoleInUseProhibitDelete: { zh: '角色已被使用，禁止删除', en: 'The role is assigned to users and cannot be deleted' },
@@ -91,6 +92,20 @@ export const errorCatalogue = {
   MainUnitProhibitDelete: { zh: '主单位禁止删除', en: 'The main unit cannot be deleted' },
   MainUnitProhibitDisable: { zh: '主单位禁止禁用', en: 'The main unit cannot be disabled' },
   BomInUseProhibitDelete: { zh: 'BOM已被使用，禁止删除', en: 'The BOM is in use and cannot be deleted' },
+
+  // Basic records (issue 4)
+  MaterialExistInventoryProhibitClose: { zh: '物料存在库存，禁止禁用', en: 'The material has inventory and cannot be disabled' },
+  WarehouseExistInventoryProhibitClose: { zh: '仓库存在库存，禁止禁用', en: 'The warehouse has inventory and cannot be disabled' },
+  DistrictHasChildrenProhibitDelete: { zh: '地区存在下级地区，禁止删除', en: 'The district has sub-districts and cannot be deleted' },
+  DistrictInUseProhibitDelete: { zh: '地区已被使用，禁止删除', en: 'The district is in use and cannot be deleted' },
+  DistrictNotExist: { zh: '地区不存在', en: 'The district does not exist' },
+  AttributeInUseProhibitDelete: { zh: '属性已被使用，禁止删除', en: 'The attribute is in use and cannot be deleted' },
+  AttributeValueNotExist: { zh: '属性值不存在', en: 'The attribute value does not exist' },
+  MainUnitMustBeOne: { zh: '物料必须有且只有一个主单位', en: 'A material must have exactly one main unit' },
+  UnitRepeat: { zh: '单位重复', en: 'Duplicate unit' },
+  BomItemsEmpty: { zh: 'BOM至少需要一条明细', en: 'A BOM must have at least one item' },
+  BomCycleDetected: { zh: 'BOM存在循环引用', en: 'The BOM refers to itself through its sub-assemblies' },
+  PleaseInputBomVersion: { zh: '请输入BOM版本', en: 'Please enter the BOM version' },
 
   // Duplicates
   NameRepeat: { zh: '名称已存在', en: 'The name already exists' },
@@ -178,6 +193,7 @@ export const errorCatalogue = {
   PleaseInputClockRange: { zh: '请输入打卡范围', en: 'Please enter the clock-in range' },
   PleaseInputPrinterSn: { zh: '请输入打印机编号', en: 'Please enter the printer serial number' },
   PleaseInputPrinterKey: { zh: '请输入打印机密钥', en: 'Please enter the printer key' },
+  PleaseInputTitle: { zh: '请输入标题', en: 'Please enter the title' },
 
   // Form and field validation
   BillItemsEmpty: { zh: '单据至少需要一条明细', en: 'A bill must have at least one item' },
@@ -207,6 +223,7 @@ export const errorCatalogue = {
   UploadImageCountExceeded: { zh: '图片数量超出限制', en: 'Too many images' },
   UploadFailed: { zh: '上传失败', en: 'Upload failed' },
   UploadTokenError: { zh: '获取上传凭证失败', en: 'Failed to get the upload token' },
+  CloudUploadNotConfigured: { zh: '未配置云存储，无法直传', en: 'Cloud storage is not configured for direct upload' },
   ImportFailed: { zh: '批量添加失败，请重新上传', en: 'Batch adding failed, please upload again' },
   ImportFileTypeError: { zh: '导入文件格式错误，仅支持xls或xlsx', en: 'Wrong import file type, only xls or xlsx is supported' },
   ImportFileEmpty: { zh: '导入文件没有数据', en: 'The import file contains no data' },
@@ -355,6 +372,7 @@ export const errorCatalogue = {
   PrintFailed: { zh: '打印失败', en: 'Printing failed' },
   PrinterApiError: { zh: '打印机服务接口异常', en: 'The printer service returned an error' },
   PrintTemplateNotExist: { zh: '打印模板不存在', en: 'The print template does not exist' },
+  PrinterProviderNotConfigured: { zh: '未配置云打印服务', en: 'No cloud printing service is configured' },
 
   // Picture search and inspection
   PictureSearchCountInsufficient: { zh: '识图次数不足', en: 'Insufficient picture search count' },

@@ -106,3 +106,107 @@ export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 /** Upload type meaning "direct upload to the cloud storage provider"; anything else uploads to our server. */
 export const CLOUD_UPLOAD_TYPE = 'qiniuyun';
 export const LOCAL_UPLOAD_TYPE = 'location';
+
+// ---------------------------------------------------------------- updating the tenant config
+
+/** Decimal places: at most 6 (SPEC §5); that they only increase is checked against the stored value. */
+const decimalPlaces = z.number().int().min(0).max(6, { message: 'DecimalPlacesMaxSix' });
+
+/**
+ * PUT /admin/admin/tenant: any subset of the config keys (the screen sends the whole form, extra view keys
+ * such as id, name or moduleList are ignored). `openVerifyBill` is not accepted here: it follows the enabled
+ * joint review rules (PUT /admin/system/verify keeps it in step).
+ */
+const updatableShape = Object.fromEntries(
+  Object.entries(tenantConfigSchema.shape)
+    .filter(([key]) => key !== 'openVerifyBill')
+    .map(([key, schema]) => [key, (schema as unknown as z.ZodDefault<z.ZodType>).unwrap().optional()]),
+);
+export type TenantConfigUpdate = Partial<Omit<TenantConfig, 'openVerifyBill'>>;
+export const tenantConfigUpdateSchema = z.object({
+  ...updatableShape,
+  numberRetainsSmallDigit: decimalPlaces.optional(),
+  amountRetainsSmallDigit: decimalPlaces.optional(),
+}) as unknown as z.ZodType<TenantConfigUpdate>;
+
+/** Config keys whose value may only grow (SPEC §5 "Decimal places can only be increased"). */
+export const INCREASE_ONLY_KEYS = ['numberRetainsSmallDigit', 'amountRetainsSmallDigit'] as const;
+
+// ---------------------------------------------------------------- list column settings
+
+/** One column of a list's settings (SPEC §3 "Table column settings"). */
+export const columnSettingSchema = z.object({
+  prop: z.string().trim().min(1).max(100),
+  isShow: z.boolean(),
+  /** Display order: lower first. */
+  priority: z.number().int().min(0).max(100000),
+  /** The column cannot be hidden or moved by the user. */
+  disabled: z.boolean().default(false),
+});
+export type ColumnSetting = z.infer<typeof columnSettingSchema>;
+
+/** The list a setting belongs to, e.g. `system_staff` or `purchase_order`. */
+export const columnTypeSchema = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/);
+
+export const columnSettingsQuerySchema = z.object({ type: columnTypeSchema });
+export const columnSettingsSaveSchema = z.object({
+  type: columnTypeSchema,
+  columns: z
+    .array(columnSettingSchema)
+    .max(300)
+    .refine((list) => new Set(list.map((c) => c.prop)).size === list.length, { message: 'BadRequest' }),
+});
+export type ColumnSettingsSave = z.infer<typeof columnSettingsSaveSchema>;
+
+// ---------------------------------------------------------------- system settings
+
+/**
+ * Tenant-level settings of GET/PUT /admin/system/setting, one stored row per top-level key. What an ERP
+ * tenant administrator sets once and rarely touches; each key has a default so a new tenant has them all.
+ */
+const phoneNumber = z.string().regex(/^1[3-9]\d{9}$/, { message: 'PhoneFormatError' });
+
+const settingParts = {
+  /** Mobile numbers told by SMS when a new mall or service order arrives. */
+  orderNotifyPhones: z
+    .array(phoneNumber)
+    .max(10)
+    .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
+  /** Signature of the tenant's SMS texts, shown as 【signature】 (2–20 characters once set). */
+  smsSignature: z.union([z.literal(''), z.string().trim().min(2).max(20)]),
+  /** Watermark over the back-office screens, so that a photographed screen names its viewer. */
+  watermark: z.object({
+    enabled: z.boolean().default(false),
+    /** account: the signed-in staff member's name and phone tail; custom: `text`. */
+    content: z.enum(['account', 'custom']).default('account'),
+    text: z.string().max(50).default(''),
+  }),
+  /** Defaults of printed bills and receipts. */
+  printTemplate: z.object({
+    paperSize: z.enum(['A4', 'A5', '241mm', '80mm', '58mm']).default('A4'),
+    copies: z.number().int().min(1).max(9).default(1),
+    /** Heading printed above the bill; empty = the tenant's title. */
+    header: z.string().max(100).default(''),
+    footer: z.string().max(200).default(''),
+    showPrice: z.boolean().default(true),
+    showSignature: z.boolean().default(true),
+  }),
+};
+
+export const systemSettingsSchema = z.object({
+  orderNotifyPhones: settingParts.orderNotifyPhones.default([]),
+  smsSignature: settingParts.smsSignature.default(''),
+  watermark: settingParts.watermark.prefault({}),
+  printTemplate: settingParts.printTemplate.prefault({}),
+});
+export type SystemSettings = z.infer<typeof systemSettingsSchema>;
+export const SYSTEM_SETTING_KEYS = Object.keys(settingParts) as Array<keyof SystemSettings>;
+
+/** PUT /admin/system/setting: any subset of the keys; a key that is sent is replaced whole. */
+export const systemSettingsUpdateSchema = z.object({
+  orderNotifyPhones: settingParts.orderNotifyPhones.optional(),
+  smsSignature: settingParts.smsSignature.optional(),
+  watermark: settingParts.watermark.optional(),
+  printTemplate: settingParts.printTemplate.optional(),
+});
+export type SystemSettingsUpdate = z.infer<typeof systemSettingsUpdateSchema>;

@@ -35,8 +35,11 @@ function fromZodIssues(issues: Array<{ path: PropertyKey[]; message: string }>) 
   return fail(Status.BadRequest, key, { additional: field || undefined, remark: key === 'BadRequest' ? first?.message : undefined });
 }
 
-/** Every response is the envelope (DESIGN §3): errors, validation failures and unknown routes included. */
-export function registerEnvelopeHandlers(app: FastifyInstance) {
+/**
+ * Every response is the envelope (DESIGN §3): errors, validation failures and unknown routes included.
+ * `spaFallback`: GET requests outside /api that match no file get the web app's index.html (client routes).
+ */
+export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFallback?: boolean } = {}) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof BizError) {
       return reply.code(httpStatusOf(error.status)).send(fail(error.status, error.key, error));
@@ -70,6 +73,9 @@ export function registerEnvelopeHandlers(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(fail(404, 'NotFound', { additional: request.url.split('?')[0] }));
+    if (options.spaFallback && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(fail(404, 'NotFound', { additional: request.url.split('?')[0] }));
   });
 }

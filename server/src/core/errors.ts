@@ -37,6 +37,26 @@ export const UNIQUE_VIOLATION_KEYS: Record<string, ErrorKey> = {
   admin_phone_uq: 'PhoneIsRegistered',
   role_key_uq: 'RoleKeyRepeat',
   menu_name_uq: 'NameRepeat',
+  printer_sn_uq: 'PrinterSnRepeat',
+  verify_rule_bill_type_uq: 'BillVerifyRuleRepeat',
+  // Basic records (modules/basic)
+  unit_name_uq: 'NameRepeat',
+  brand_name_uq: 'NameRepeat',
+  category_name_uq: 'NameRepeat',
+  district_name_uq: 'NameRepeat',
+  partner_code_uq: 'CodeRepeat',
+  partner_name_uq: 'NameRepeat',
+  warehouse_code_uq: 'CodeRepeat',
+  warehouse_name_uq: 'NameRepeat',
+  location_name_uq: 'NameRepeat',
+  attribute_name_uq: 'NameRepeat',
+  fee_type_name_uq: 'NameRepeat',
+  pay_type_name_uq: 'NameRepeat',
+  material_code_uq: 'CodeRepeat',
+  material_name_spec_uq: 'SpecRepeat',
+  material_unit_uq: 'UnitRepeat',
+  material_unit_barcode_uq: 'BarCodeRepeat',
+  bom_version_uq: 'MaterialBomVersionRepeat',
 };
 
 /** The database error behind a (possibly wrapped) driver error. */

@@ -3,3 +3,4 @@ export * from './tenancy.ts';
 export * from './system.ts';
 export * from './auth.ts';
 export * from './office.ts';
+export * from './basic.ts';

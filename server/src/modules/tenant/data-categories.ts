@@ -1,6 +1,26 @@
 import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/connection.ts';
+import {
+  attribute,
+  bom,
+  bomLine,
+  brand,
+  category,
+  district,
+  feeType,
+  location,
+  material,
+  materialUnit,
+  partner,
+  partnerAddress,
+  partnerContact,
+  payType,
+  recordAssignment,
+  stockBalance,
+  unit,
+  warehouse,
+} from '../../db/schema/index.ts';
 
 /**
  * Which tables "clear data" empties (header menu: clear business data / clear basic data). Each module
@@ -9,8 +29,28 @@ import type { Tx } from '../../db/connection.ts';
  * are never cleared. Tables are deleted in the listed order, so list children before parents.
  */
 export const TENANT_DATA: Record<'business' | 'basic', PgTable[]> = {
-  business: [],
-  basic: [],
+  business: [stockBalance],
+  // Balances go with the materials and warehouses they count.
+  basic: [
+    recordAssignment,
+    bomLine,
+    bom,
+    materialUnit,
+    stockBalance,
+    material,
+    partnerAddress,
+    partnerContact,
+    partner,
+    location,
+    warehouse,
+    category,
+    district,
+    attribute,
+    feeType,
+    payType,
+    unit,
+    brand,
+  ],
 };
 
 export async function clearTenantData(tx: Tx, tenantId: number, type: 'business' | 'basic'): Promise<number> {

@@ -12,6 +12,7 @@ import { BizError, forbidden } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { clearTenantData } from './data-categories.ts';
 import { tenantConfigView } from './service.ts';
+import { tenantSettingsRoutes } from './settings.ts';
 
 /** Public configuration of the installation (SPEC §3 "System config (public)"). */
 export function systemConfig(config: Config): SystemConfig {
@@ -47,6 +48,7 @@ async function assertInitialAdmin(tx: Tx, auth: AuthContext) {
 export async function tenantRoutes(app: FastifyInstance, opts: { database: Database; config: Config }) {
   const { database, config } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  await tenantSettingsRoutes(app);
 
   r.get('/api/base/system/config', { config: { auth: false }, schema: { tags: ['tenant'], summary: 'Public system configuration' } }, async () =>
     ok(systemConfig(config)),

@@ -1,0 +1,327 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/**
+ * End-to-end harness: the real server (embedded PGlite in a fresh temporary DATA_DIR, demo tenants
+ * seeded, captcha and SMS codes exposed) and Debian's Chromium driven by playwright-core.
+ * One server per spec file keeps the files independent (failed-login counters, changed passwords).
+ */
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const DEMO = { name: 'admin', password: 'admin123' } as const;
+export const DEMO2 = { name: 'admin2', password: 'admin123' } as const;
+
+// ---------------------------------------------------------------- web build
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+const WEB_INPUTS = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/contract/src'];
+
+/** Builds the web app (the same as `npm start` does) when `web/dist` is missing or older than its sources. */
+export function buildWebIfNeeded(): void {
+  const built = path.join(ROOT, 'web/dist/index.html');
+  const stale = !existsSync(built) || Math.max(...WEB_INPUTS.map((p) => newestMtime(path.join(ROOT, p)))) > statSync(built).mtimeMs;
+  if (!stale) return;
+  console.log('[e2e] building the web app…');
+  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error('the web build failed');
+}
+
+// ---------------------------------------------------------------- server
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  baseURL: string;
+  port: number;
+  dataDir: string;
+  /** What the server printed so far (shown when a start fails). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `server/src/main.ts` on a free loopback port with a fresh embedded database. */
+export async function startServer(label = 'e2e', options: { env?: Record<string, string>; expectWeb?: boolean } = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), `p8-e2e-${label}-`));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EXPOSE_CODES_FOR_TESTS: '1',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: path.join(ROOT, 'web/dist'),
+    ...options.env,
+  };
+  // The browser suite always runs on the embedded database, even in CI where these are exported.
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.SEED_DEMO;
+
+  let log = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const append = (chunk: Buffer) => {
+    log += chunk.toString();
+    if (log.length > 200_000) log = log.slice(-100_000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(path.join(ARTIFACTS, `server-${label}.log`), log);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the server exited with code ${child.exitCode} before it was ready:\n${log}`);
+    }
+    try {
+      const res = await fetch(`${baseURL}/api/base/system/config`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not answer /api/base/system/config within 90 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const index = await fetch(baseURL + '/');
+  if (options.expectWeb !== false && !(await index.text()).includes('<div id="root"')) {
+    await stop();
+    throw new Error('the server does not serve the built web app at / (is web/dist built?)');
+  }
+  return { baseURL, port, dataDir, output: () => log, stop };
+}
+
+// ---------------------------------------------------------------- browser
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A fresh context (own local storage) in Chinese, the product's default language, unless told otherwise. */
+export async function newContext(browser: Browser, server: TestServer, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: server.baseURL,
+    locale: 'zh-CN',
+    viewport: { width: 1440, height: 900 },
+    ...options,
+  });
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(30_000);
+  return context;
+}
+
+/** Everything a spec file needs: one server, one browser; a new context per test via `page()`. */
+export interface Suite {
+  server: TestServer;
+  browser: Browser;
+  /** A new page in a new context (clean storage). Closed by `close()`. */
+  page(options?: BrowserContextOptions): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** `env`: extra server settings for this spec file (e.g. a short SMS resend interval). */
+export async function startSuite(label: string, env: Record<string, string> = {}): Promise<Suite> {
+  const server = await startServer(label, { env });
+  let browser: Browser;
+  try {
+    browser = await launchBrowser();
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const contexts: BrowserContext[] = [];
+  return {
+    server,
+    browser,
+    async page(options) {
+      const context = await newContext(browser, server, options);
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.warn(`[browser ${label}] page error: ${error.message}`));
+      return page;
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await server.stop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** Saves a full-page screenshot to `e2e/artifacts/<name>.png` and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Signs in through the account form and waits for the shell. */
+export async function login(page: Page, name: string, password: string): Promise<void> {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByTestId('login-tab-account').click();
+  await page.getByTestId('login-name').fill(name);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await page.getByTestId('tabs-bar').waitFor();
+}
+
+/** The token the web app keeps in local storage (`p8-auth`), or '' when signed out. */
+export async function storedToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const raw = localStorage.getItem('p8-auth');
+    if (!raw) return '';
+    try {
+      return (JSON.parse(raw) as { state?: { token?: string } }).state?.token ?? '';
+    } catch {
+      return '';
+    }
+  });
+}
+
+export interface Envelope<T> {
+  status: number;
+  message: string;
+  remark?: string;
+  additional?: unknown;
+  data: T;
+}
+
+/** Calls the API directly (setup steps that are not under test). */
+export async function api<T>(server: TestServer, method: string, url: string, body?: unknown, token?: string): Promise<Envelope<T>> {
+  const res = await fetch(server.baseURL + '/api' + url, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Envelope<T>;
+}
+
+let phoneSeq = 0;
+/** A mainland mobile number (the default phone pattern) that no other test uses. */
+export function uniquePhone(): string {
+  phoneSeq += 1;
+  const tail = (Date.now() % 1e6) * 100 + (phoneSeq % 100);
+  return `139${String(tail).padStart(8, '0').slice(-8)}`;
+}
+
+/** A valid account name (a letter, then 3–19 letters, digits or `_`) that no other test uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e3)}`.slice(0, 20);
+}
+
+/** A picture captcha with its answer (exposed by EXPOSE_CODES_FOR_TESTS). */
+export async function imgCaptcha(server: TestServer): Promise<{ captchaId: string; code: string }> {
+  const res = await api<{ captchaId: string; code?: string }>(server, 'GET', '/base/imgCaptcha');
+  if (res.status !== 0 || !res.data.code) throw new Error(`no exposed picture captcha code: ${res.message}`);
+  return { captchaId: res.data.captchaId, code: res.data.code };
+}
+
+/** Sends an SMS code through the API and returns it (exposed by EXPOSE_CODES_FOR_TESTS). */
+export async function smsCode(server: TestServer, phone: string, type: 'login' | 'register' | 'forget'): Promise<string> {
+  const { captchaId, code: captcha } = await imgCaptcha(server);
+  const res = await api<{ code?: string }>(server, 'POST', type === 'login' ? '/base/phoneCaptcha' : '/base/phoneCaptcha/verify', { phone, type, captchaId, captcha });
+  if (res.status !== 0 || !res.data.code) throw new Error(`SMS code for ${phone} (${type}) not sent: ${res.message}`);
+  return res.data.code;
+}
+
+export interface Account {
+  tenantName: string;
+  name: string;
+  password: string;
+  phone: string;
+}
+
+/**
+ * Registers a new tenant through the public API (picture captcha, SMS code, register), so that a test
+ * has an account of its own: failed-login counters and password changes touch nobody else.
+ */
+export async function registerTenant(server: TestServer, prefix = 'e2e'): Promise<Account> {
+  const account = { tenantName: `${prefix} tenant ${Date.now()}`, name: uniqueName(prefix), password: 'Passw0rd1', phone: uniquePhone() };
+  const code = await smsCode(server, account.phone, 'register');
+  const res = await api(server, 'POST', '/base/tenant/register', { ...account, code, confirmPassword: account.password });
+  if (res.status !== 0) throw new Error(`register failed: ${res.message} ${JSON.stringify(res.additional ?? '')}`);
+  return account;
+}
+
+/** Polls until `read()` passes `check` (vitest's expect does not wait like Playwright's). */
+export async function waitUntil<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await read();
+    if (check(last)) return last;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The current path (and query) of the page. */
+export function pathOf(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { defineConfig } from 'eslint/config';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/**
+ * Business areas may not reach into each other (STYLE.md "Find a feature by its business name"):
+ * what two areas share moves down a layer. Each entry: files under `from` may not import files under
+ * any folder of `areas` other than their own; files under a `shared` folder may not import any area.
+ */
+const BOUNDARIES = [
+  { areas: 'server/src/modules', shared: ['server/src/core'], lower: 'core/' },
+  { areas: 'web/src/views', shared: ['web/src/components'], lower: 'components/' },
+];
+
+const ROOT = import.meta.dirname;
+const rel = (file) => path.relative(ROOT, file).split(path.sep).join('/');
+
+/** `<areas>/<area>/...` → area name, else undefined. */
+function areaOf(relPath, areas) {
+  if (!relPath.startsWith(`${areas}/`)) return undefined;
+  const rest = relPath.slice(areas.length + 1);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? undefined : rest.slice(0, slash);
+}
+
+const moduleBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A business area (server module, web view) never imports another area; shared layers import no area.' },
+    schema: [],
+    messages: {
+      crossArea: "'{{from}}' may not import from area '{{to}}' ({{areas}}/{{to}}): move what both need to {{lower}}",
+      sharedToArea: "'{{from}}' is shared code and may not import the business area '{{to}}' ({{areas}}/{{to}})",
+    },
+  },
+  create(context) {
+    const file = rel(context.filename);
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = rel(path.resolve(path.dirname(context.filename), source));
+      for (const { areas, shared, lower } of BOUNDARIES) {
+        const to = areaOf(target, areas);
+        if (!to) continue;
+        const from = areaOf(file, areas);
+        if (from && from !== to) context.report({ node, messageId: 'crossArea', data: { from: file, to, areas, lower } });
+        if (shared.some((dir) => file.startsWith(`${dir}/`))) context.report({ node, messageId: 'sharedToArea', data: { from: file, to, areas } });
+      }
+    };
+    const fromSource = (node) => node.source && check(node.source, node.source.value);
+    return {
+      ImportDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+    };
+  },
+};
+
+export default defineConfig(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'server/src/db/migrations/**',
+      'data/**',
+      '**/data/**',
+      'e2e/artifacts/**',
+      'bench/results/**',
+      '**/*.tsbuildinfo',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: config.files ?? ['**/*.{ts,tsx}'] })),
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'warn' },
+    plugins: { local: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: {
+      'local/module-boundaries': 'error',
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      // `_`-prefixed names are deliberately unused (callback positions, destructured-away fields).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // Declaration merging (`interface X extends Y {}`) is how Fastify and the contract extend types.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+    },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    // Playwright callbacks (`page.evaluate`) run in the browser.
+    files: ['e2e/**/*.ts'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+);

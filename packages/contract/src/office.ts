@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+/**
+ * Office screens of the system area: messages between staff, cloud printers and joint review rules
+ * (SPEC §4 "Joint review", §5 "Message sender and receiver must differ", §6 "Only a message's sender can
+ * delete it", §8 printer errors).
+ */
+const id = z.number().int().positive();
+const ids = (max = 1000) => z.array(id).min(1, { message: 'PleaseSelectData' }).max(max);
+
+/** DELETE bodies and batch operations: `{ ids: [...] }`. */
+export const officeIdsSchema = z.object({ ids: ids() });
+export type OfficeIds = z.infer<typeof officeIdsSchema>;
+
+/** PUT …/enable */
+export const officeEnableSchema = z.object({ ids: ids(), enabled: z.boolean() });
+export type OfficeEnable = z.infer<typeof officeEnableSchema>;
+
+// ---------------------------------------------------------------- messages
+
+/** Which side of the conversation a list shows. */
+export const MessageBox = ['inbox', 'outbox'] as const;
+export type MessageBox = (typeof MessageBox)[number];
+
+export const messageSendSchema = z.object({
+  receiverIds: z
+    .array(id)
+    .min(1, { message: 'PleaseSelectStaff' })
+    .max(500)
+    .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
+  title: z.string().trim().min(1, { message: 'PleaseInputTitle' }).max(100),
+  content: z.string().max(20000).default(''),
+});
+export type MessageSend = z.infer<typeof messageSendSchema>;
+
+export interface MessageRow {
+  id: number;
+  senderId: number;
+  senderName: string;
+  receiverId: number;
+  receiverName: string;
+  title: string;
+  content: string;
+  isRead: boolean;
+  readAt: string | null;
+  createdAt: string;
+}
+
+// ---------------------------------------------------------------- printers
+
+/** Cloud printer providers a printer can be registered with. */
+export const PrinterProvider = ['feie', 'yilianyun'] as const;
+export type PrinterProvider = (typeof PrinterProvider)[number];
+
+const printerFields = {
+  name: z.string().trim().min(1, { message: 'PleaseInputName' }).max(50),
+  provider: z.enum(PrinterProvider),
+  sn: z.string().trim().min(1, { message: 'PleaseInputPrinterSn' }).max(64),
+  copies: z.number().int().min(1).max(9).default(1),
+  remark: z.string().max(200).nullish(),
+  enabled: z.boolean().default(true),
+};
+
+export const printerCreateSchema = z.object({
+  ...printerFields,
+  printerKey: z.string().trim().min(1, { message: 'PleaseInputPrinterKey' }).max(128),
+});
+export type PrinterCreate = z.infer<typeof printerCreateSchema>;
+
+/** An update keeps the stored key unless a new one is sent (the client only ever sees it masked). */
+export const printerUpdateSchema = z.object({
+  id,
+  ...printerFields,
+  printerKey: z.string().trim().max(128).optional(),
+});
+export type PrinterUpdate = z.infer<typeof printerUpdateSchema>;
+
+export const printerTestSchema = z.object({ id });
+
+export interface PrinterRow {
+  id: number;
+  name: string;
+  provider: PrinterProvider;
+  sn: string;
+  /** Masked: the first and last two characters at most, never the whole key. */
+  printerKey: string;
+  copies: number;
+  remark: string | null;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---------------------------------------------------------------- joint review
+
+export const AuditType = ['AnyVerify', 'AllVerify'] as const;
+export type AuditType = (typeof AuditType)[number];
+
+const verifyRuleFields = {
+  /** A bill type of the bill registry, e.g. PurchaseOrder. */
+  billType: z
+    .string()
+    .trim()
+    .min(1, { message: 'PleaseSelectBillType' })
+    .max(50)
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'PleaseSelectBillType' }),
+  auditType: z.enum(AuditType),
+  /** Reviewers must review in the listed order. */
+  sequential: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+  remark: z.string().max(200).nullish(),
+  /** Staff of the tenant, in review order; at least one. */
+  reviewerIds: z
+    .array(id)
+    .min(1, { message: 'PleaseSelectReviewer' })
+    .max(50)
+    .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
+};
+
+export const verifyRuleCreateSchema = z.object(verifyRuleFields);
+export type VerifyRuleCreate = z.infer<typeof verifyRuleCreateSchema>;
+export const verifyRuleUpdateSchema = z.object({ id, ...verifyRuleFields });
+export type VerifyRuleUpdate = z.infer<typeof verifyRuleUpdateSchema>;
+
+export interface VerifyRuleRow {
+  id: number;
+  billType: string;
+  auditType: AuditType;
+  sequential: boolean;
+  enabled: boolean;
+  remark: string | null;
+  reviewers: Array<{ adminId: number; name: string; realName: string; sort: number }>;
+  createdAt: string;
+  updatedAt: string;
+}

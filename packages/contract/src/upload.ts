@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * Upload rules of SPEC §5 and §9, shared by the web uploaders (first check) and the server (the check
+ * that counts: the server sniffs the content, the web only looks at the name).
+ */
+export const UploadKind = ['img', 'file', 'video', 'attachment', 'logo', 'excel'] as const;
+export type UploadKind = (typeof UploadKind)[number];
+export const uploadKindSchema = z.enum(UploadKind);
+
+export const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'apng', 'bmp', 'pjpeg', 'webp', 'avif'] as const;
+export const LOGO_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif'] as const;
+export const VIDEO_EXTENSIONS = ['mp4'] as const;
+export const ATTACHMENT_EXTENSIONS = ['jpg', 'jpeg', 'png', 'xls', 'xlsx', 'pdf', 'doc', 'docx'] as const;
+export const EXCEL_EXTENSIONS = ['xls', 'xlsx'] as const;
+
+/** Which size limit of the configuration applies (config `upload.imageMaxMb` / `fileMaxMb` / `excelMaxMb`). */
+export type UploadLimit = 'image' | 'file' | 'excel';
+
+export interface UploadRule {
+  /** Allowed extensions (lower case); null = any type whose content agrees with its extension. */
+  extensions: readonly string[] | null;
+  limit: UploadLimit;
+}
+
+export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
+  img: { extensions: IMAGE_EXTENSIONS, limit: 'image' },
+  logo: { extensions: LOGO_EXTENSIONS, limit: 'image' },
+  video: { extensions: VIDEO_EXTENSIONS, limit: 'file' },
+  attachment: { extensions: ATTACHMENT_EXTENSIONS, limit: 'file' },
+  excel: { extensions: EXCEL_EXTENSIONS, limit: 'excel' },
+  file: { extensions: null, limit: 'file' },
+};
+
+/** Kinds each upload route accepts; the first is the default when the request names none. */
+export const UPLOAD_ROUTE_KINDS = {
+  img: ['img', 'logo'],
+  file: ['file', 'img', 'logo', 'video', 'attachment', 'excel'],
+} as const satisfies Record<string, readonly UploadKind[]>;
+
+/** Count limits of the uploaders (SPEC §9): at most 10 files, 5 images per list. */
+export const UPLOAD_MAX_FILES = 10;
+export const UPLOAD_MAX_IMAGES = 5;
+
+/** POST /admin/upload/img and /admin/upload/file. */
+export interface UploadResult {
+  /** Where the file is served: `/api/base/file/<tenantId>/<yyyy-mm>/<uuid>.<ext>`. */
+  url: string;
+  /** The client's file name, for display. */
+  name: string;
+  /** Bytes. */
+  size: number;
+}
+
+/** GET /base/api/qiniuyun/token: a cloud upload token (the client refreshes it 10 s before `expired`). */
+export interface CloudUploadToken {
+  token: string;
+  /** Domain the uploaded files are served from. */
+  domain: string;
+  /** Seconds the token is valid for. */
+  expired: number;
+  /** Where the client posts the file (empty: the provider's default endpoint). */
+  uploadUrl: string;
+}
+
+/** One row an import refused: its spreadsheet row number (the header is row 1), what it held, the catalogue key. */
+export interface ImportError {
+  rowNum: number;
+  data: Record<string, unknown>;
+  /** Catalogue key, translated by the client as `error.<errorMsg>`. */
+  errorMsg: string;
+}
+
+/** POST {path}/import → the batch import result (SPEC §3). */
+export interface ImportResult {
+  total: number;
+  successCount: number;
+  errorCount: number;
+  errList: ImportError[];
+}

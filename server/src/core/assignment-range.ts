@@ -1,0 +1,84 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { ASSIGN_RANGE_SWITCH, type AssignableRecord, type Assignment } from '@p8/contract/basic';
+import { tenantConfigSchema } from '@p8/contract/tenant-config';
+import type { Tx } from '../db/connection.ts';
+import { admin, adminRole, department, recordAssignment, role, tenant } from '../db/schema/index.ts';
+import type { AuthContext } from './auth.ts';
+import { BizError } from './errors.ts';
+
+/**
+ * Assignment ranges (SPEC §6): a tenant may assign suppliers, customers, materials and warehouses to
+ * departments or staff. While the tenant's `applyRange<Record>` switch is on, a user sees only the records
+ * assigned to them or to their department; the super role sees everything. While it is off, every record
+ * belongs to everyone. This is the one place that rule is written: lists, details, exports and pickers of
+ * the basic records use it, and so will the bill screens that pick those records.
+ */
+export async function assignmentRangeWhere(tx: Tx, auth: AuthContext, recordType: AssignableRecord, idColumn: AnyPgColumn): Promise<SQL | undefined> {
+  const [caller] = await tx
+    .select({
+      config: tenant.config,
+      deptId: admin.deptId,
+      isSuper: sql<boolean>`exists (select 1 from ${adminRole} join ${role} on ${role.tenantId} = ${adminRole.tenantId} and ${role.id} = ${adminRole.roleId}
+        where ${adminRole.tenantId} = ${auth.tenantId} and ${adminRole.adminId} = ${auth.adminId} and ${role.isSuper} and ${role.enabled})`,
+    })
+    .from(tenant)
+    .innerJoin(admin, and(eq(admin.tenantId, tenant.id), eq(admin.id, auth.adminId)))
+    .where(eq(tenant.id, auth.tenantId));
+  if (!caller) return sql`false`;
+  const config = tenantConfigSchema.parse(caller.config ?? {});
+  if (!config[ASSIGN_RANGE_SWITCH[recordType]] || caller.isSuper) return undefined;
+  const mine = caller.deptId == null ? sql`${recordAssignment.adminId} = ${auth.adminId}` : sql`(${recordAssignment.adminId} = ${auth.adminId} or ${recordAssignment.deptId} = ${caller.deptId})`;
+  return sql`exists (select 1 from ${recordAssignment} where ${recordAssignment.tenantId} = ${auth.tenantId}
+    and ${recordAssignment.recordType} = ${recordType} and ${recordAssignment.recordId} = ${idColumn} and ${mine})`;
+}
+
+/** Replaces the assignment of each record with the given departments and staff (empty lists clear it). */
+export async function assignRecords(
+  tx: Tx,
+  tenantId: number,
+  recordType: AssignableRecord,
+  recordIds: number[],
+  target: Assignment,
+): Promise<void> {
+  const deptIds = [...new Set(target.deptIds)];
+  const adminIds = [...new Set(target.adminIds)];
+  if (deptIds.length) {
+    const found = await tx.select({ id: department.id }).from(department).where(and(eq(department.tenantId, tenantId), inArray(department.id, deptIds)));
+    const missing = deptIds.find((d) => !found.some((f) => f.id === d));
+    if (missing !== undefined) throw new BizError('DeptNotExist', { additional: missing });
+  }
+  if (adminIds.length) {
+    const found = await tx.select({ id: admin.id }).from(admin).where(and(eq(admin.tenantId, tenantId), inArray(admin.id, adminIds)));
+    const missing = adminIds.find((a) => !found.some((f) => f.id === a));
+    if (missing !== undefined) throw new BizError('AdminNotExist', { additional: missing });
+  }
+  await tx
+    .delete(recordAssignment)
+    .where(and(eq(recordAssignment.tenantId, tenantId), eq(recordAssignment.recordType, recordType), inArray(recordAssignment.recordId, recordIds)));
+  const rows = recordIds.flatMap((recordId) => [
+    ...deptIds.map((deptId) => ({ tenantId, recordType, recordId, deptId })),
+    ...adminIds.map((adminId) => ({ tenantId, recordType, recordId, adminId })),
+  ]);
+  if (rows.length) await tx.insert(recordAssignment).values(rows);
+}
+
+/** The departments and staff one record is assigned to. */
+export async function assignmentOf(tx: Tx, tenantId: number, recordType: AssignableRecord, recordId: number): Promise<Assignment> {
+  const rows = await tx
+    .select({ deptId: recordAssignment.deptId, adminId: recordAssignment.adminId })
+    .from(recordAssignment)
+    .where(and(eq(recordAssignment.tenantId, tenantId), eq(recordAssignment.recordType, recordType), eq(recordAssignment.recordId, recordId)));
+  return {
+    deptIds: rows.flatMap((r) => (r.deptId == null ? [] : [r.deptId])),
+    adminIds: rows.flatMap((r) => (r.adminId == null ? [] : [r.adminId])),
+  };
+}
+
+/** Drops the assignments of deleted records. */
+export async function forgetAssignments(tx: Tx, tenantId: number, recordType: AssignableRecord, recordIds: number[]): Promise<void> {
+  if (!recordIds.length) return;
+  await tx
+    .delete(recordAssignment)
+    .where(and(eq(recordAssignment.tenantId, tenantId), eq(recordAssignment.recordType, recordType), inArray(recordAssignment.recordId, recordIds)));
+}

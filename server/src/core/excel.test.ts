@@ -1,0 +1,185 @@
+import { deflateRawSync } from 'node:zlib';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { registerEnvelopeHandlers } from './envelope.ts';
+import { exportXlsx, readImportFile, receiveImportFile, sendXlsx, templateXlsx, zipUncompressedSize, type ExcelColumn } from './excel.ts';
+import { multipartPlugin } from './uploads.ts';
+import { ok } from './envelope.ts';
+import { multipart } from '../../test/office-fixtures.ts';
+
+const columns: ExcelColumn[] = [
+  { prop: 'name', title: { zh: '名称', en: 'Name' }, required: true },
+  { prop: 'qty', title: { zh: '数量', en: 'Quantity' } },
+  { prop: 'date', title: { zh: '日期', en: 'Date' } },
+];
+
+async function sheetOf(buffer: Buffer) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+  return workbook.worksheets[0];
+}
+
+/** A workbook written cell by cell, for the import side. */
+async function workbookOf(rows: unknown[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('data');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe('Excel export and templates', () => {
+  it('exports rows under titles in the asked language and reads them back unchanged', async () => {
+    const rows = [
+      { name: '螺丝 M3', qty: 12.5, date: '2026-01-31', ignored: 'x' },
+      { name: '=HYPERLINK("http://evil")', qty: 0, date: null },
+    ];
+    const zh = await sheetOf(await exportXlsx(columns, rows, 'zh'));
+    expect(zh.getRow(1).values).toEqual([undefined, '名称', '数量', '日期']);
+    const en = await exportXlsx(columns, rows, 'en');
+    expect((await sheetOf(en)).getRow(1).values).toEqual([undefined, 'Name', 'Quantity', 'Date']);
+    // A text that looks like a formula stays text.
+    expect((await sheetOf(en)).getRow(3).getCell(1).value).toBe('=HYPERLINK("http://evil")');
+
+    const back = await readImportFile(en, 'export.xlsx', { columns });
+    expect(back).toEqual([
+      { rowNum: 2, data: { name: '螺丝 M3', qty: 12.5, date: '2026-01-31' } },
+      { rowNum: 3, data: { name: '=HYPERLINK("http://evil")', qty: 0 } },
+    ]);
+  });
+
+  it('makes a template with the header row only, required columns starred, that imports as a template', async () => {
+    const sheet = await sheetOf(await templateXlsx(columns, 'zh'));
+    expect(sheet.getRow(1).values).toEqual([undefined, '*名称', '数量', '日期']);
+    expect(sheet.rowCount).toBe(1);
+    sheet.addRow(['bolt', 3]);
+    const workbook = sheet.workbook;
+    const filled = Buffer.from(await workbook.xlsx.writeBuffer());
+    expect(await readImportFile(filled, 'filled.xlsx', { columns })).toEqual([{ rowNum: 2, data: { name: 'bolt', qty: 3 } }]);
+  });
+
+  it('sends a download with the xlsx type and a UTF-8 file name', async () => {
+    const app = Fastify();
+    app.get('/x', (_req, reply) => sendXlsx(reply, Buffer.from('x'), '员工列表'));
+    const res = await app.inject({ method: 'GET', url: '/x' });
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('员工列表.xlsx')}`);
+    await app.close();
+  });
+});
+
+describe('reading an import file', () => {
+  it('maps zh or en headers to props, skips empty rows, reads dates, formulas and rich text', async () => {
+    const buffer = await workbookOf([
+      ['Quantity', '*名称', 'Unknown', '日期'],
+      [5, '  padded  ', 'x', new Date(Date.UTC(2026, 2, 1))],
+      [],
+      [null, null, 'only an unknown column'],
+      [{ formula: '2*3', result: 6 }, { richText: [{ text: 'ri' }, { text: 'ch' }] }],
+    ]);
+    expect(await readImportFile(buffer, 'in.xlsx', { columns })).toEqual([
+      { rowNum: 2, data: { qty: 5, name: 'padded', date: '2026-03-01' } },
+      { rowNum: 5, data: { qty: 6, name: 'rich' } },
+    ]);
+  });
+
+  it('keys rows by header text without columns, never by __proto__', async () => {
+    const buffer = await workbookOf([
+      ['a', '__proto__'],
+      [1, 'polluted'],
+    ]);
+    const rows = await readImportFile(buffer, 'in.xlsx');
+    expect(rows).toEqual([{ rowNum: 2, data: { a: 1 } }]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses a template without a required column, an empty sheet, and files that are not xlsx', async () => {
+    await expect(readImportFile(await workbookOf([['数量'], [1]]), 'in.xlsx', { columns })).rejects.toMatchObject({ key: 'ImportTemplateError', additional: '名称' });
+    await expect(readImportFile(await workbookOf([['名称']]), 'in.xlsx', { columns })).rejects.toMatchObject({ key: 'ImportFileEmpty' });
+    const xlsx = await workbookOf([['名称'], ['a']]);
+    await expect(readImportFile(xlsx, 'in.xls')).rejects.toMatchObject({ key: 'ImportFileTypeError', additional: 'xls' });
+    await expect(readImportFile(xlsx, 'in.csv')).rejects.toMatchObject({ key: 'ImportFileTypeError' });
+    await expect(readImportFile(Buffer.from('name\na\n'), 'in.xlsx')).rejects.toMatchObject({ key: 'ImportFileTypeError' });
+    await expect(readImportFile(xlsx, 'in.xlsx', { maxBytes: 100 })).rejects.toMatchObject({ key: 'UploadSizeExceeded' });
+  });
+
+  it('refuses a zip bomb from its central directory, before unpacking it', async () => {
+    // One entry of 50 MB of zeros deflates to ~50 KB: a ratio far beyond any spreadsheet.
+    const content = deflateRawSync(Buffer.alloc(50 * 1024 * 1024));
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(content.length, 18);
+    local.writeUInt32LE(50 * 1024 * 1024, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(content.length, 20);
+    central.writeUInt32LE(50 * 1024 * 1024, 24);
+    central.writeUInt16LE(name.length, 28);
+    const cdOffset = local.length + name.length + content.length;
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(central.length + name.length, 12);
+    end.writeUInt32LE(cdOffset, 16);
+    const bomb = Buffer.concat([local, name, content, central, name, end]);
+    expect(zipUncompressedSize(bomb)).toEqual({ total: 50 * 1024 * 1024, entries: 1 });
+    await expect(readImportFile(bomb, 'bomb.xlsx')).rejects.toMatchObject({ key: 'UploadSizeExceeded' });
+  });
+});
+
+describe('receiving an import upload', () => {
+  let dataDir: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'p8-excel-'));
+    const config = loadConfig({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 5, fileMaxMb: 500, excelMaxMb: 1 } });
+    app = Fastify();
+    registerEnvelopeHandlers(app);
+    await app.register(multipartPlugin, { config });
+    app.post('/import', async (req) => ok(await receiveImportFile(req, config, columns)));
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const post = (parts: Parameters<typeof multipart>[0]) => {
+    const form = multipart(parts);
+    return app.inject({ method: 'POST', url: '/import', headers: form.headers, payload: form.payload });
+  };
+
+  it('reads one .xlsx and leaves no temporary file behind', async () => {
+    const res = await post([{ name: 'file', filename: '导入.xlsx', content: await workbookOf([['名称'], ['a'], ['b']]) }]);
+    expect(res.json().data).toEqual([
+      { rowNum: 2, data: { name: 'a' } },
+      { rowNum: 3, data: { name: 'b' } },
+    ]);
+    expect(await readdir(path.join(dataDir, 'uploads', '.tmp'))).toEqual([]);
+  });
+
+  it('takes one file at a time, at most the Excel limit, and no .xls', async () => {
+    const xlsx = await workbookOf([['名称'], ['a']]);
+    const two = await post([
+      { name: 'file', filename: 'a.xlsx', content: xlsx },
+      { name: 'file', filename: 'b.xlsx', content: xlsx },
+    ]);
+    expect(two.json()).toMatchObject({ status: 40001, message: 'UploadCountExceeded' });
+    const big = await post([{ name: 'file', filename: 'a.xlsx', content: Buffer.alloc(1024 * 1024 + 1) }]);
+    expect(big.json()).toMatchObject({ status: 40001, message: 'UploadSizeExceeded', additional: '1MB' });
+    const xls = await post([{ name: 'file', filename: 'old.xls', content: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Buffer.alloc(600)]) }]);
+    expect(xls.json()).toMatchObject({ status: 40001, message: 'ImportFileTypeError', additional: 'xls' });
+    const none = await app.inject({ method: 'POST', url: '/import', payload: { a: 1 } });
+    expect(none.json()).toMatchObject({ status: 40001, message: 'PleaseSelectFile' });
+    expect(await readdir(path.join(dataDir, 'uploads', '.tmp'))).toEqual([]);
+  });
+});

@@ -1,0 +1,525 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+
+/*
+ * Basic records (SPEC §1 "Basic records", issue 4): units, brands, categories, districts, suppliers and
+ * customers (one `partner` table), warehouses and their storage locations, attributes, fee types, pay
+ * types, materials with their units, bills of materials, the stock balance the bill engine will write,
+ * and the assignment of records to departments or staff (SPEC §6).
+ *
+ * Every table leads its keys with tenant_id and carries the isolation policy (DESIGN §4). Foreign keys
+ * include tenant_id. Quantities and amounts are numeric(20,6); the API reads master-data numbers as JS
+ * numbers, stock quantities as strings.
+ */
+
+const amount = (name: string) => numeric(name, { precision: 20, scale: 6, mode: 'number' });
+const bigintRef = (name: string) => bigint(name, { mode: 'number' });
+const enabled = () => boolean('enabled').notNull().default(true);
+const sort = () => integer('sort').notNull().default(0);
+const remark = () => text('remark').notNull().default('');
+
+/** Units of measure (个, kg, 箱…), chosen as a material's main or conversion units. */
+export const unit = pgTable(
+  'unit',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('unit_name_uq').on(t.tenantId, t.name),
+    index('unit_sort_idx').on(t.tenantId, t.sort, t.id),
+    tenantPolicy('unit'),
+  ],
+).enableRLS();
+
+export const brand = pgTable(
+  'brand',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('brand_name_uq').on(t.tenantId, t.name),
+    index('brand_sort_idx').on(t.tenantId, t.sort, t.id),
+    tenantPolicy('brand'),
+  ],
+).enableRLS();
+
+/** Material categories: a tree of at most three levels (SPEC §5). `level` is 1 for a root. */
+export const category = pgTable(
+  'category',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    parentId: bigintRef('parent_id'),
+    level: integer('level').notNull().default(1),
+    name: text('name').notNull(),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // Siblings have distinct names; roots are siblings of parent 0.
+    uniqueIndex('category_name_uq').on(t.tenantId, sql`coalesce(${t.parentId}, 0)`, t.name),
+    index('category_parent_idx').on(t.tenantId, t.parentId, t.sort),
+    foreignKey({ columns: [t.tenantId, t.parentId], foreignColumns: [t.tenantId, t.id], name: 'category_parent_fk' }),
+    tenantPolicy('category'),
+  ],
+).enableRLS();
+
+/** Districts for partner addresses (province / city / county / town): a tree of at most four levels. */
+export const district = pgTable(
+  'district',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    parentId: bigintRef('parent_id'),
+    level: integer('level').notNull().default(1),
+    name: text('name').notNull(),
+    /** Administrative code, optional. */
+    code: text('code').notNull().default(''),
+    sort: sort(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('district_name_uq').on(t.tenantId, sql`coalesce(${t.parentId}, 0)`, t.name),
+    index('district_parent_idx').on(t.tenantId, t.parentId, t.sort),
+    foreignKey({ columns: [t.tenantId, t.parentId], foreignColumns: [t.tenantId, t.id], name: 'district_parent_fk' }),
+    tenantPolicy('district'),
+  ],
+).enableRLS();
+
+/**
+ * Suppliers and customers in one table, told apart by `kind`; code and name are unique per kind.
+ * The opening balances are where finance's beginning-period receivable/payable start.
+ */
+export const partner = pgTable(
+  'partner',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    /** supplier | customer */
+    kind: text('kind').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    shortName: text('short_name').notNull().default(''),
+    /** The main contact's phone, shown in lists and pickers; contacts hold the rest. */
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    taxNumber: text('tax_number').notNull().default(''),
+    bankName: text('bank_name').notNull().default(''),
+    bankAccount: text('bank_account').notNull().default(''),
+    invoiceTitle: text('invoice_title').notNull().default(''),
+    /** Staff member in charge (salesman / buyer). */
+    managerId: bigintRef('manager_id'),
+    openingReceivable: amount('opening_receivable').notNull().default(0),
+    openingPayable: amount('opening_payable').notNull().default(0),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    deptId: bigintRef('dept_id'),
+    createdBy: bigintRef('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('partner_code_uq').on(t.tenantId, t.kind, t.code),
+    uniqueIndex('partner_name_uq').on(t.tenantId, t.kind, t.name),
+    index('partner_kind_idx').on(t.tenantId, t.kind, t.sort, t.id),
+    index('partner_kind_created_idx').on(t.tenantId, t.kind, t.createdAt),
+    tenantPolicy('partner'),
+  ],
+).enableRLS();
+
+export const partnerContact = pgTable(
+  'partner_contact',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    partnerId: bigintRef('partner_id').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    position: text('position').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    sort: sort(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('partner_contact_partner_idx').on(t.tenantId, t.partnerId),
+    foreignKey({ columns: [t.tenantId, t.partnerId], foreignColumns: [partner.tenantId, partner.id], name: 'partner_contact_partner_fk' }).onDelete('cascade'),
+    tenantPolicy('partner_contact'),
+  ],
+).enableRLS();
+
+export const partnerAddress = pgTable(
+  'partner_address',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    partnerId: bigintRef('partner_id').notNull(),
+    districtId: bigintRef('district_id'),
+    address: text('address').notNull().default(''),
+    contactName: text('contact_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    sort: sort(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('partner_address_partner_idx').on(t.tenantId, t.partnerId),
+    index('partner_address_district_idx').on(t.tenantId, t.districtId),
+    foreignKey({ columns: [t.tenantId, t.partnerId], foreignColumns: [partner.tenantId, partner.id], name: 'partner_address_partner_fk' }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.districtId], foreignColumns: [district.tenantId, district.id], name: 'partner_address_district_fk' }),
+    tenantPolicy('partner_address'),
+  ],
+).enableRLS();
+
+/** A warehouse (the spec's `stock`). */
+export const warehouse = pgTable(
+  'warehouse',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    address: text('address').notNull().default(''),
+    managerId: bigintRef('manager_id'),
+    phone: text('phone').notNull().default(''),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    deptId: bigintRef('dept_id'),
+    createdBy: bigintRef('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('warehouse_code_uq').on(t.tenantId, t.code),
+    uniqueIndex('warehouse_name_uq').on(t.tenantId, t.name),
+    index('warehouse_sort_idx').on(t.tenantId, t.sort, t.id),
+    tenantPolicy('warehouse'),
+  ],
+).enableRLS();
+
+/** A storage location inside a warehouse; its name is unique within the warehouse. */
+export const location = pgTable(
+  'location',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    warehouseId: bigintRef('warehouse_id').notNull(),
+    code: text('code').notNull().default(''),
+    name: text('name').notNull(),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('location_name_uq').on(t.tenantId, t.warehouseId, t.name),
+    index('location_sort_idx').on(t.tenantId, t.sort, t.id),
+    foreignKey({ columns: [t.tenantId, t.warehouseId], foreignColumns: [warehouse.tenantId, warehouse.id], name: 'location_warehouse_fk' }),
+    tenantPolicy('location'),
+  ],
+).enableRLS();
+
+/** A custom material attribute (colour, size…) with its allowed values. */
+export const attribute = pgTable(
+  'attribute',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    values: text('values').array().notNull().default(sql`'{}'`),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('attribute_name_uq').on(t.tenantId, t.name),
+    index('attribute_sort_idx').on(t.tenantId, t.sort, t.id),
+    tenantPolicy('attribute'),
+  ],
+).enableRLS();
+
+/** Fee types of finance's fee, income and expense bills. */
+export const feeType = pgTable(
+  'fee_type',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    /** income | expense */
+    kind: text('kind').notNull(),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('fee_type_name_uq').on(t.tenantId, t.name),
+    index('fee_type_kind_idx').on(t.tenantId, t.kind, t.sort, t.id),
+    tenantPolicy('fee_type'),
+  ],
+).enableRLS();
+
+/** Settlement methods (cash, bank transfer…). */
+export const payType = pgTable(
+  'pay_type',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    remark: remark(),
+    sort: sort(),
+    enabled: enabled(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('pay_type_name_uq').on(t.tenantId, t.name),
+    index('pay_type_sort_idx').on(t.tenantId, t.sort, t.id),
+    tenantPolicy('pay_type'),
+  ],
+).enableRLS();
+
+/**
+ * A material. Code is unique; name + specification is unique (an empty specification counts as one).
+ * Dimensions: length, width, height, diameter in cm; thickness in mm; weight in kg; volume in m³; area in m².
+ */
+export const material = pgTable(
+  'material',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    specification: text('specification').notNull().default(''),
+    model: text('model').notNull().default(''),
+    categoryId: bigintRef('category_id'),
+    brandId: bigintRef('brand_id'),
+    /** Business attribute tags: sale, purchase, production, outsource, consumables, entrust. */
+    tags: text('tags').array().notNull().default(sql`'{}'`),
+    /** standard | customized | virtual */
+    partKind: text('part_kind').notNull().default('standard'),
+    length: amount('length'),
+    width: amount('width'),
+    height: amount('height'),
+    diameter: amount('diameter'),
+    thickness: amount('thickness'),
+    weight: amount('weight'),
+    volume: amount('volume'),
+    area: amount('area'),
+    materialQuality: text('material_quality').notNull().default(''),
+    images: text('images').array().notNull().default(sql`'{}'`),
+    batchNumber: boolean('batch_number').notNull().default(false),
+    serialNumber: boolean('serial_number').notNull().default(false),
+    safetyStock: amount('safety_stock'),
+    warnDays: integer('warn_days'),
+    purchasePrice: amount('purchase_price'),
+    salePrice: amount('sale_price'),
+    retailPrice: amount('retail_price'),
+    /** Percent; kept only when the tenant's openTaxRate is on. */
+    taxRate: amount('tax_rate'),
+    /** Custom attribute values keyed by attribute id. */
+    customAttributes: jsonb('custom_attributes').$type<Record<string, string>>().notNull().default({}),
+    remark: remark(),
+    enabled: enabled(),
+    deptId: bigintRef('dept_id'),
+    createdBy: bigintRef('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('material_code_uq').on(t.tenantId, t.code),
+    uniqueIndex('material_name_spec_uq').on(t.tenantId, t.name, t.specification),
+    index('material_category_idx').on(t.tenantId, t.categoryId),
+    index('material_brand_idx').on(t.tenantId, t.brandId),
+    index('material_created_idx').on(t.tenantId, t.createdAt),
+    foreignKey({ columns: [t.tenantId, t.categoryId], foreignColumns: [category.tenantId, category.id], name: 'material_category_fk' }),
+    foreignKey({ columns: [t.tenantId, t.brandId], foreignColumns: [brand.tenantId, brand.id], name: 'material_brand_fk' }),
+    tenantPolicy('material'),
+  ],
+).enableRLS();
+
+/**
+ * A material's units: exactly one main unit (ratio 1), and conversion units with their ratio to the main
+ * unit (1 box = 12 pieces → ratio 12) and barcode.
+ */
+export const materialUnit = pgTable(
+  'material_unit',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    materialId: bigintRef('material_id').notNull(),
+    unitId: bigintRef('unit_id').notNull(),
+    ratio: amount('ratio').notNull().default(1),
+    barcode: text('barcode').notNull().default(''),
+    isMain: boolean('is_main').notNull().default(false),
+    enabled: enabled(),
+    sort: sort(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('material_unit_uq').on(t.tenantId, t.materialId, t.unitId),
+    uniqueIndex('material_unit_main_uq').on(t.tenantId, t.materialId).where(sql`${t.isMain}`),
+    uniqueIndex('material_unit_barcode_uq').on(t.tenantId, t.barcode).where(sql`${t.barcode} <> ''`),
+    index('material_unit_unit_idx').on(t.tenantId, t.unitId),
+    foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'material_unit_material_fk' }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [unit.tenantId, unit.id], name: 'material_unit_unit_fk' }),
+    tenantPolicy('material_unit'),
+  ],
+).enableRLS();
+
+/**
+ * A bill of materials: `quantity` of the parent material is made from the lines. Versions are unique per
+ * material; at most one default BOM per material, which is the one multi-level trees follow.
+ */
+export const bom = pgTable(
+  'bom',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    materialId: bigintRef('material_id').notNull(),
+    version: text('version').notNull(),
+    quantity: amount('quantity').notNull().default(1),
+    isDefault: boolean('is_default').notNull().default(false),
+    remark: remark(),
+    enabled: enabled(),
+    createdBy: bigintRef('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('bom_version_uq').on(t.tenantId, t.materialId, t.version),
+    uniqueIndex('bom_default_uq').on(t.tenantId, t.materialId).where(sql`${t.isDefault}`),
+    index('bom_created_idx').on(t.tenantId, t.createdAt),
+    foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'bom_material_fk' }),
+    tenantPolicy('bom'),
+  ],
+).enableRLS();
+
+export const bomLine = pgTable(
+  'bom_line',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    bomId: bigintRef('bom_id').notNull(),
+    materialId: bigintRef('material_id').notNull(),
+    /** Per `bom.quantity` of the parent, in `unitId`. */
+    quantity: amount('quantity').notNull(),
+    /** Loss rate in percent (0–100). */
+    lossRate: amount('loss_rate').notNull().default(0),
+    unitId: bigintRef('unit_id'),
+    remark: remark(),
+    sort: sort(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('bom_line_bom_idx').on(t.tenantId, t.bomId, t.sort),
+    index('bom_line_material_idx').on(t.tenantId, t.materialId),
+    foreignKey({ columns: [t.tenantId, t.bomId], foreignColumns: [bom.tenantId, bom.id], name: 'bom_line_bom_fk' }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'bom_line_material_fk' }),
+    foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [unit.tenantId, unit.id], name: 'bom_line_unit_fk' }),
+    tenantPolicy('bom_line'),
+  ],
+).enableRLS();
+
+/**
+ * Stock on hand per material, warehouse, location, batch and serial number. The bill engine writes it
+ * (with its ledger, in the same transaction, under row locks); basic records only read it to refuse
+ * deleting or closing what still holds stock.
+ */
+export const stockBalance = pgTable(
+  'stock_balance',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    materialId: bigintRef('material_id').notNull(),
+    warehouseId: bigintRef('warehouse_id').notNull(),
+    locationId: bigintRef('location_id'),
+    batchNumber: text('batch_number').notNull().default(''),
+    serialNumber: text('serial_number').notNull().default(''),
+    quantity: numeric('quantity', { precision: 20, scale: 6 }).notNull().default('0'),
+    cost: numeric('cost', { precision: 20, scale: 6 }).notNull().default('0'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('stock_balance_key_uq').on(t.tenantId, t.materialId, t.warehouseId, sql`coalesce(${t.locationId}, 0)`, t.batchNumber, t.serialNumber),
+    index('stock_balance_warehouse_idx').on(t.tenantId, t.warehouseId),
+    index('stock_balance_location_idx').on(t.tenantId, t.locationId),
+    foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'stock_balance_material_fk' }),
+    foreignKey({ columns: [t.tenantId, t.warehouseId], foreignColumns: [warehouse.tenantId, warehouse.id], name: 'stock_balance_warehouse_fk' }),
+    tenantPolicy('stock_balance'),
+  ],
+).enableRLS();
+
+/**
+ * Which departments and staff a supplier, customer, material or warehouse is assigned to (SPEC §6),
+ * read when the tenant's applyRange<Record> switch is on. Exactly one of deptId / adminId is set.
+ */
+export const recordAssignment = pgTable(
+  'record_assignment',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    /** supplier | customer | material | stock */
+    recordType: text('record_type').notNull(),
+    recordId: bigintRef('record_id').notNull(),
+    deptId: bigintRef('dept_id'),
+    adminId: bigintRef('admin_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('record_assignment_uq').on(t.tenantId, t.recordType, t.recordId, sql`coalesce(${t.deptId}, 0)`, sql`coalesce(${t.adminId}, 0)`),
+    index('record_assignment_dept_idx').on(t.tenantId, t.recordType, t.deptId),
+    index('record_assignment_admin_idx').on(t.tenantId, t.recordType, t.adminId),
+    tenantPolicy('record_assignment'),
+  ],
+).enableRLS();

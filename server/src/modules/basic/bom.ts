@@ -1,0 +1,493 @@
+import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  bomSchemas,
+  explodeQuerySchema,
+  idParamsSchema,
+  type BomCreate,
+  type BomDetail,
+  type BomLine,
+  type BomLineInput,
+  type BomRequirement,
+  type BomTreeNode,
+  type BomUpdate,
+} from '@p8/contract/basic';
+import { rows as rawRows, type Tx } from '../../db/connection.ts';
+import { bom, bomLine, material, materialUnit, unit } from '../../db/schema/index.ts';
+import { ok } from '../../core/envelope.ts';
+import { BizError } from '../../core/errors.ts';
+import type { Lang } from '../../core/excel.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound, boolLabel, cellBool, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
+import type { RecordDefinition } from './record-routes.ts';
+
+/*
+ * Bills of materials: a parent material made (in `quantity`) from lines of child materials with their
+ * quantity and loss rate. Versions are unique per material (MaterialBomVersionRepeat); one BOM per
+ * material is the default, and multi-level structures follow each child's default (enabled) BOM. A BOM
+ * may contain neither its own material nor, through its children's default BOMs, anything that contains
+ * it again (BomCycleDetected).
+ */
+
+/** Deeper than any real product structure; a guard, not a rule users meet. */
+const MAX_DEPTH = 20;
+
+const selection = {
+  id: bom.id,
+  materialId: bom.materialId,
+  materialCode: material.code,
+  materialName: material.name,
+  specification: material.specification,
+  version: bom.version,
+  quantity: bom.quantity,
+  isDefault: bom.isDefault,
+  remark: bom.remark,
+  enabled: bom.enabled,
+  lineCount: sql<number>`(select count(*)::int from ${bomLine} l where l.tenant_id = ${q('bom', 'tenant_id')} and l.bom_id = ${q('bom', 'id')})`,
+  createdBy: bom.createdBy,
+  createdAt: bom.createdAt,
+  updatedAt: bom.updatedAt,
+};
+
+const spec: ListSpec = {
+  fields: {
+    id: { column: bom.id, notIn: true },
+    materialId: { column: bom.materialId, filter: 'in' },
+    version: { column: bom.version, filter: 'like', sortable: true },
+    isDefault: { column: bom.isDefault, filter: 'bool', sortable: true },
+    enabled: { column: bom.enabled, filter: 'bool', sortable: true },
+    materialCode: { column: material.code, filter: 'like', sortable: true },
+    materialName: { column: material.name, filter: 'like', sortable: true },
+    createdAt: { column: bom.createdAt, sortable: true },
+  },
+  dateColumn: bom.createdAt,
+  defaultOrder: [desc(bom.id)],
+};
+
+const joined = (tx: Tx) =>
+  tx
+    .select(selection)
+    .from(bom)
+    .innerJoin(material, and(eq(material.tenantId, bom.tenantId), eq(material.id, bom.materialId)))
+    .$dynamic();
+const counted = (tx: Tx) =>
+  tx
+    .select(countAll())
+    .from(bom)
+    .innerJoin(material, and(eq(material.tenantId, bom.tenantId), eq(material.id, bom.materialId)))
+    .$dynamic();
+
+function where(tenantId: number, query: Record<string, unknown>): Array<SQL | undefined> {
+  const keyword = typeof query.keyword === 'string' ? query.keyword.trim() : '';
+  const like = likePattern(keyword);
+  return [eq(bom.tenantId, tenantId), keyword ? or(ilike(material.code, like), ilike(material.name, like), ilike(bom.version, like)) : undefined];
+}
+
+// ---------------------------------------------------------------- rules
+
+/**
+ * Refuses lines whose materials lead back to `parentMaterialId` through default BOMs (a cycle), walking
+ * down in one recursive query; `union` keeps the walk finite whatever the data.
+ */
+async function assertNoCycle(tx: Tx, tenantId: number, parentMaterialId: number, childIds: number[]) {
+  if (childIds.includes(parentMaterialId)) throw new BizError('BomCannotContainSelf');
+  const found = await rawRows<{ hit: number }>(
+    tx,
+    sql`with recursive reach(material_id, depth) as (
+          select m.id, 1 from material m where m.tenant_id = ${tenantId} and m.id in (${sql.join(childIds.map((id) => sql`${id}`), sql`, `)})
+          union
+          select l.material_id, r.depth + 1 from reach r
+            join bom b on b.tenant_id = ${tenantId} and b.material_id = r.material_id and b.is_default
+            join bom_line l on l.tenant_id = ${tenantId} and l.bom_id = b.id
+          where r.depth < ${MAX_DEPTH * 2}
+        ) select 1 as hit from reach where material_id = ${parentMaterialId} limit 1`,
+  );
+  if (found.length) throw new BizError('BomCycleDetected');
+}
+
+async function checkLines(tx: Tx, tenantId: number, parentMaterialId: number, lines: BomLineInput[]) {
+  const childIds = lines.map((l) => l.materialId);
+  if (new Set(childIds).size !== childIds.length) throw new BizError('ItemMaterialRepeat', { additional: childIds.find((id, i) => childIds.indexOf(id) !== i) });
+  const distinctIds = [...new Set([parentMaterialId, ...childIds])];
+  const found = await tx.select({ id: material.id }).from(material).where(and(eq(material.tenantId, tenantId), inArray(material.id, distinctIds)));
+  assertAllFound(distinctIds, found, 'MaterialNotExist');
+  // A line's unit must be one of its material's units.
+  const withUnit = lines.filter((l) => l.unitId != null);
+  if (withUnit.length) {
+    const pairs = await tx
+      .select({ materialId: materialUnit.materialId, unitId: materialUnit.unitId })
+      .from(materialUnit)
+      .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.materialId, withUnit.map((l) => l.materialId))));
+    const bad = withUnit.find((l) => !pairs.some((p) => p.materialId === l.materialId && p.unitId === l.unitId));
+    if (bad) throw new BizError('UnitNotExist', { additional: bad.unitId });
+  }
+  await assertNoCycle(tx, tenantId, parentMaterialId, childIds);
+}
+
+async function assertVersionFree(tx: Tx, tenantId: number, materialId: number, version: string, exceptId?: number) {
+  const [taken] = await tx
+    .select({ id: bom.id })
+    .from(bom)
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), eq(bom.version, version), exceptId === undefined ? undefined : ne(bom.id, exceptId)))
+    .limit(1);
+  if (taken) throw new BizError('MaterialBomVersionRepeat', { additional: version });
+}
+
+/** Makes `bomId` its material's only default. */
+async function makeDefault(tx: Tx, tenantId: number, materialId: number, bomId: number) {
+  await tx
+    .update(bom)
+    .set({ isDefault: false })
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), ne(bom.id, bomId), eq(bom.isDefault, true)));
+  await tx.update(bom).set({ isDefault: true }).where(and(eq(bom.tenantId, tenantId), eq(bom.id, bomId)));
+}
+
+async function writeLines(tx: Tx, tenantId: number, bomId: number, lines: BomLineInput[], startSort = 0) {
+  if (!lines.length) return;
+  await tx.insert(bomLine).values(lines.map((l, i) => ({ ...l, tenantId, bomId, sort: startSort + i })));
+}
+
+async function hasDefault(tx: Tx, tenantId: number, materialId: number, exceptId?: number) {
+  const [row] = await tx
+    .select({ id: bom.id })
+    .from(bom)
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), eq(bom.isDefault, true), exceptId === undefined ? undefined : ne(bom.id, exceptId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+async function createBom(tx: Tx, req: FastifyRequest, body: BomCreate): Promise<{ id: number }> {
+  const tenantId = req.auth.tenantId;
+  await checkLines(tx, tenantId, body.materialId, body.lines);
+  await assertVersionFree(tx, tenantId, body.materialId, body.version);
+  // A material's first BOM is its default.
+  const isDefault = body.isDefault ?? !(await hasDefault(tx, tenantId, body.materialId));
+  const [row] = await tx
+    .insert(bom)
+    .values({ tenantId, materialId: body.materialId, version: body.version, quantity: body.quantity ?? 1, remark: body.remark ?? '', createdBy: req.auth.adminId })
+    .returning({ id: bom.id });
+  await writeLines(tx, tenantId, row.id, body.lines);
+  if (isDefault) await makeDefault(tx, tenantId, body.materialId, row.id);
+  return row;
+}
+
+async function linesOf(tx: Tx, tenantId: number, bomId: number): Promise<BomLine[]> {
+  return tx
+    .select({
+      id: bomLine.id,
+      materialId: bomLine.materialId,
+      materialCode: material.code,
+      materialName: material.name,
+      specification: material.specification,
+      quantity: bomLine.quantity,
+      lossRate: bomLine.lossRate,
+      unitId: bomLine.unitId,
+      unitName: unit.name,
+      remark: bomLine.remark,
+    })
+    .from(bomLine)
+    .innerJoin(material, and(eq(material.tenantId, bomLine.tenantId), eq(material.id, bomLine.materialId)))
+    .leftJoin(unit, and(eq(unit.tenantId, bomLine.tenantId), eq(unit.id, bomLine.unitId)))
+    .where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, bomId)))
+    .orderBy(asc(bomLine.sort), asc(bomLine.id));
+}
+
+async function detail(tx: Tx, req: FastifyRequest, id: number): Promise<BomDetail> {
+  const [row] = await joined(tx).where(and(eq(bom.tenantId, req.auth.tenantId), eq(bom.id, id)));
+  if (!row) throw new BizError('BomNotExist', { additional: id });
+  return { ...(row as unknown as BomDetail), lines: await linesOf(tx, req.auth.tenantId, id) };
+}
+
+// ---------------------------------------------------------------- multi-level structure
+
+interface Structure {
+  boms: Map<number, { id: number; materialId: number; version: string; quantity: number }>;
+  lines: Map<number, Array<{ materialId: number; quantity: number; lossRate: number; unitId: number | null }>>;
+  /** Default enabled BOM of each material met. */
+  defaults: Map<number, number>;
+  materials: Map<number, { code: string; name: string; specification: string; mainUnitName: string | null }>;
+  /** `${materialId}:${unitId}` → ratio to the main unit; unit names by id. */
+  ratios: Map<string, number>;
+  unitNames: Map<number, string>;
+}
+
+/** Loads a BOM and everything below it level by level (one round of queries per level, not per line). */
+async function loadStructure(tx: Tx, tenantId: number, rootId: number): Promise<Structure> {
+  const s: Structure = { boms: new Map(), lines: new Map(), defaults: new Map(), materials: new Map(), ratios: new Map(), unitNames: new Map() };
+  const [root] = await tx
+    .select({ id: bom.id, materialId: bom.materialId, version: bom.version, quantity: bom.quantity })
+    .from(bom)
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.id, rootId)));
+  if (!root) throw new BizError('BomNotExist', { additional: rootId });
+  s.boms.set(root.id, root);
+  const materialIds = new Set<number>([root.materialId]);
+  let frontier = [root.id];
+  for (let depth = 0; frontier.length && depth < MAX_DEPTH; depth++) {
+    const lines = await tx
+      .select({ bomId: bomLine.bomId, materialId: bomLine.materialId, quantity: bomLine.quantity, lossRate: bomLine.lossRate, unitId: bomLine.unitId })
+      .from(bomLine)
+      .where(and(eq(bomLine.tenantId, tenantId), inArray(bomLine.bomId, frontier)))
+      .orderBy(asc(bomLine.sort), asc(bomLine.id));
+    for (const l of lines) {
+      s.lines.set(l.bomId, [...(s.lines.get(l.bomId) ?? []), l]);
+      materialIds.add(l.materialId);
+    }
+    const children = [...new Set(lines.map((l) => l.materialId))].filter((m) => !s.defaults.has(m));
+    if (!children.length) break;
+    const subBoms = await tx
+      .select({ id: bom.id, materialId: bom.materialId, version: bom.version, quantity: bom.quantity })
+      .from(bom)
+      .where(and(eq(bom.tenantId, tenantId), inArray(bom.materialId, children), eq(bom.isDefault, true), eq(bom.enabled, true)));
+    frontier = [];
+    for (const b of subBoms) {
+      s.defaults.set(b.materialId, b.id);
+      if (!s.boms.has(b.id)) {
+        s.boms.set(b.id, b);
+        frontier.push(b.id);
+      }
+    }
+  }
+  const ids = [...materialIds];
+  const mats = await tx
+    .select({ id: material.id, code: material.code, name: material.name, specification: material.specification })
+    .from(material)
+    .where(and(eq(material.tenantId, tenantId), inArray(material.id, ids)));
+  const units = await tx
+    .select({ materialId: materialUnit.materialId, unitId: materialUnit.unitId, ratio: materialUnit.ratio, isMain: materialUnit.isMain, name: unit.name })
+    .from(materialUnit)
+    .innerJoin(unit, and(eq(unit.tenantId, materialUnit.tenantId), eq(unit.id, materialUnit.unitId)))
+    .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.materialId, ids)));
+  for (const u of units) {
+    s.ratios.set(`${u.materialId}:${u.unitId}`, u.ratio);
+    s.unitNames.set(u.unitId, u.name);
+  }
+  for (const m of mats) s.materials.set(m.id, { ...m, mainUnitName: units.find((u) => u.materialId === m.id && u.isMain)?.name ?? null });
+  return s;
+}
+
+/** Rounds away binary noise (0.1 × 3) without hiding real precision (numeric(20,6) holds 6 places). */
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+function treeOf(s: Structure, bomId: number, level: number, path: Set<number>): BomTreeNode[] {
+  const header = s.boms.get(bomId)!;
+  return (s.lines.get(bomId) ?? []).map((l) => {
+    const m = s.materials.get(l.materialId);
+    const childBom = s.defaults.get(l.materialId);
+    const expand = childBom !== undefined && !path.has(l.materialId) && level < MAX_DEPTH;
+    return {
+      materialId: l.materialId,
+      materialCode: m?.code ?? '',
+      materialName: m?.name ?? '',
+      specification: m?.specification ?? '',
+      unitName: l.unitId == null ? (m?.mainUnitName ?? null) : (s.unitNames.get(l.unitId) ?? null),
+      quantity: round6(l.quantity / header.quantity),
+      lossRate: l.lossRate,
+      bomId: childBom ?? null,
+      bomVersion: childBom === undefined ? null : s.boms.get(childBom)!.version,
+      level,
+      children: expand ? treeOf(s, childBom, level + 1, new Set([...path, l.materialId])) : [],
+    };
+  });
+}
+
+/** Leaf requirements for `quantity` parents: line quantity × unit ratio × (1 + loss rate), summed per material. */
+function explode(s: Structure, bomId: number, quantity: number, into: Map<number, number>, path: Set<number>, depth: number) {
+  const header = s.boms.get(bomId)!;
+  for (const l of s.lines.get(bomId) ?? []) {
+    const ratio = l.unitId == null ? 1 : (s.ratios.get(`${l.materialId}:${l.unitId}`) ?? 1);
+    const need = (quantity / header.quantity) * l.quantity * ratio * (1 + l.lossRate / 100);
+    const childBom = s.defaults.get(l.materialId);
+    if (childBom !== undefined && !path.has(l.materialId) && depth < MAX_DEPTH) explode(s, childBom, need, into, new Set([...path, l.materialId]), depth + 1);
+    else into.set(l.materialId, (into.get(l.materialId) ?? 0) + need);
+  }
+}
+
+// ---------------------------------------------------------------- definition
+
+const importColumns = [
+  col('materialCode', '父件物料编码', 'Parent material code', true, 18),
+  col('version', 'BOM版本', 'BOM version', true),
+  col('quantity', '父件数量', 'Parent quantity'),
+  col('isDefault', '默认(是/否)', 'Default (Yes/No)'),
+  col('childCode', '子件物料编码', 'Component material code', true, 18),
+  col('childQuantity', '子件用量', 'Component quantity', true),
+  col('lossRate', '损耗率(%)', 'Loss rate (%)'),
+  col('unit', '单位', 'Unit'),
+  col('remark', '备注', 'Remark', false, 30),
+];
+
+export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
+  record: 'bom',
+  entity: 'bom',
+  createSchema: bomSchemas.create as never,
+  updateSchema: bomSchemas.update as never,
+  async list(tx, req, query) {
+    const parsed = parseList(spec, query, where(req.auth.tenantId, query));
+    return runPage(parsed, joined(tx), counted(tx));
+  },
+  detail,
+  create: createBom,
+  async update(tx, req, body) {
+    const tenantId = req.auth.tenantId;
+    const current = await detail(tx, req, body.id);
+    const materialId = body.materialId ?? current.materialId;
+    const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, unitId: l.unitId, remark: l.remark }));
+    await checkLines(tx, tenantId, materialId, lines);
+    if (body.version !== undefined || materialId !== current.materialId) await assertVersionFree(tx, tenantId, materialId, body.version ?? current.version, body.id);
+    await tx
+      .update(bom)
+      .set({ materialId, version: body.version, quantity: body.quantity, remark: body.remark, isDefault: materialId !== current.materialId ? false : undefined, updatedAt: new Date() })
+      .where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
+    if (body.lines) {
+      await tx.delete(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, body.id)));
+      await writeLines(tx, tenantId, body.id, body.lines);
+    }
+    if (body.isDefault === true) await makeDefault(tx, tenantId, materialId, body.id);
+    else if (body.isDefault === false) await tx.update(bom).set({ isDefault: false }).where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
+  },
+  async remove(tx, req, ids) {
+    const tenantId = req.auth.tenantId;
+    const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+    assertAllFound(ids, found, 'BomNotExist');
+    // Production orders and MRP plans that use a BOM arrive with the bill engine; their check
+    // (BomInUseProhibitDelete) joins here then.
+    await tx.delete(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+  },
+  async enable(tx, req, ids, enabled) {
+    const tenantId = req.auth.tenantId;
+    const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+    assertAllFound(ids, found, 'BomNotExist');
+    await tx.update(bom).set({ enabled, updatedAt: new Date() }).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+  },
+  excel: {
+    template: 'bom',
+    importColumns,
+    async importer(tx, req) {
+      const tenantId = req.auth.tenantId;
+      const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
+      const materialByCode = async (q: Tx, code: string | undefined) => {
+        if (!code) throw new BizError('PleaseSelectMaterial');
+        const [m] = await q.select({ id: material.id }).from(material).where(and(eq(material.tenantId, tenantId), eq(material.code, code))).limit(1);
+        if (!m) throw new BizError('MaterialNotExist', { additional: code });
+        return m.id;
+      };
+      // One row is one line; the first line of a (parent, version) creates the BOM, later ones join it.
+      return async (savepoint, row) => {
+        const d = row.data;
+        const parentId = await materialByCode(savepoint, cellText(d.materialCode));
+        const childId = await materialByCode(savepoint, cellText(d.childCode));
+        const unitText = cellText(d.unit);
+        const unitId = unitText ? units.get(unitText) : null;
+        if (unitId === undefined) throw new BizError('UnitNotExist', { additional: unitText });
+        const line = bomSchemas.create.shape.lines.element.parse({ materialId: childId, quantity: cellNumber(d.childQuantity), lossRate: cellNumber(d.lossRate), unitId, remark: cellText(d.remark) });
+        const version = cellText(d.version);
+        if (!version) throw new BizError('PleaseInputBomVersion');
+        const [existing] = await savepoint
+          .select({ id: bom.id })
+          .from(bom)
+          .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, parentId), eq(bom.version, version)))
+          .limit(1);
+        if (!existing) {
+          const quantity = cellNumber(d.quantity);
+          const header = bomSchemas.create.parse({ materialId: parentId, version, quantity, isDefault: d.isDefault === undefined ? undefined : cellBool(d.isDefault), lines: [line] });
+          await createBom(savepoint, req, header);
+          return;
+        }
+        const lines = await savepoint.select({ materialId: bomLine.materialId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, existing.id)));
+        await checkLines(savepoint, tenantId, parentId, [...lines.map((l) => ({ ...line, materialId: l.materialId, unitId: null })), line]);
+        await writeLines(savepoint, tenantId, existing.id, [line], lines.length);
+      };
+    },
+    exportColumns: [
+      col('materialCode', '父件物料编码', 'Parent material code', false, 18),
+      col('materialName', '父件名称', 'Parent name', false, 20),
+      col('version', 'BOM版本', 'BOM version'),
+      col('quantity', '父件数量', 'Parent quantity'),
+      col('isDefault', '默认', 'Default'),
+      col('childCode', '子件物料编码', 'Component material code', false, 18),
+      col('childName', '子件名称', 'Component name', false, 20),
+      col('childQuantity', '子件用量', 'Component quantity'),
+      col('lossRate', '损耗率(%)', 'Loss rate (%)'),
+      col('unit', '单位', 'Unit'),
+      col('enabled', '启用', 'Enabled'),
+      col('remark', '备注', 'Remark', false, 30),
+    ],
+    async exportRows(tx, req, query, lang: Lang) {
+      // One row per line, the shape the `bom` template imports.
+      const parsed = parseList(spec, query, where(req.auth.tenantId, query));
+      const headers = await joined(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
+      const out: Array<Record<string, unknown>> = [];
+      for (const h of headers) {
+        for (const l of await linesOf(tx, req.auth.tenantId, h.id)) {
+          out.push({
+            materialCode: h.materialCode,
+            materialName: h.materialName,
+            version: h.version,
+            quantity: h.quantity,
+            isDefault: boolLabel(h.isDefault, lang),
+            childCode: l.materialCode,
+            childName: l.materialName,
+            childQuantity: l.quantity,
+            lossRate: l.lossRate,
+            unit: l.unitName ?? '',
+            enabled: boolLabel(h.enabled, lang),
+            remark: l.remark,
+          });
+          if (out.length >= EXPORT_MAX_ROWS) return out;
+        }
+      }
+      return out;
+    },
+    filename: { zh: 'BOM', en: 'boms' },
+  },
+};
+
+/** GET /bom/:id/tree and GET /bom/:id/explode?quantity=N. */
+export async function bomStructureRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['basic: bom'];
+
+  r.get('/api/admin/basic/bom/:id/tree', { schema: { tags, summary: 'The multi-level BOM tree (children by their default BOM)', params: idParamsSchema } }, async (req) =>
+    ok(
+      await req.tenant(async (tx) => {
+        const s = await loadStructure(tx, req.auth.tenantId, req.params.id);
+        const root = s.boms.get(req.params.id)!;
+        const m = s.materials.get(root.materialId);
+        const node: BomTreeNode = {
+          materialId: root.materialId,
+          materialCode: m?.code ?? '',
+          materialName: m?.name ?? '',
+          specification: m?.specification ?? '',
+          unitName: m?.mainUnitName ?? null,
+          quantity: root.quantity,
+          lossRate: 0,
+          bomId: root.id,
+          bomVersion: root.version,
+          level: 0,
+          children: treeOf(s, root.id, 1, new Set([root.materialId])),
+        };
+        return node;
+      }),
+    ),
+  );
+
+  r.get(
+    '/api/admin/basic/bom/:id/explode',
+    { schema: { tags, summary: 'Leaf material requirements for N parents, losses included', params: idParamsSchema, querystring: explodeQuerySchema } },
+    async (req) =>
+      ok(
+        await req.tenant(async (tx) => {
+          const s = await loadStructure(tx, req.auth.tenantId, req.params.id);
+          const root = s.boms.get(req.params.id)!;
+          const needs = new Map<number, number>();
+          explode(s, root.id, req.query.quantity, needs, new Set([root.materialId]), 1);
+          const result: BomRequirement[] = [...needs].map(([materialId, quantity]) => {
+            const m = s.materials.get(materialId);
+            return { materialId, materialCode: m?.code ?? '', materialName: m?.name ?? '', specification: m?.specification ?? '', unitName: m?.mainUnitName ?? null, quantity: round6(quantity) };
+          });
+          return result.sort((a, b) => a.materialCode.localeCompare(b.materialCode));
+        }),
+      ),
+  );
+}

@@ -1,0 +1,190 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { ErrorKey } from '@p8/contract/errors';
+import { tenantConfigSchema, type TenantConfig } from '@p8/contract/tenant-config';
+import { rows, type Tx } from '../../db/connection.ts';
+import { stockBalance, tenant } from '../../db/schema/index.ts';
+import { BizError } from '../../core/errors.ts';
+import type { ExcelColumn, ImportRow } from '../../core/excel.ts';
+
+/** Shared pieces of the basic-record routes: lookups, prohibitions, Excel cell parsing. */
+
+export type Req = Pick<FastifyRequest, 'auth' | 'ip'>;
+
+/** Ids of a request body, without repeats. */
+export const distinct = (ids: number[]) => [...new Set(ids)];
+
+export async function tenantConfig(tx: Tx, tenantId: number): Promise<TenantConfig> {
+  const [row] = await tx.select({ config: tenant.config }).from(tenant).where(eq(tenant.id, tenantId));
+  return tenantConfigSchema.parse(row?.config ?? {});
+}
+
+/** Throws `key` naming the first requested id that is not among the rows found (unknown or another tenant's). */
+export function assertAllFound(ids: number[], found: Array<{ id: number }>, key: ErrorKey) {
+  const seen = new Set(found.map((f) => f.id));
+  const missing = ids.find((id) => !seen.has(id));
+  if (missing !== undefined) throw new BizError(key, { additional: missing });
+}
+
+/** Checks that every id is a row of the tenant in the table with these columns. */
+export async function assertIdsExist(
+  tx: Tx,
+  table: { tenantId: AnyPgColumn; id: AnyPgColumn; _: unknown } & object,
+  tenantId: number,
+  ids: Array<number | null | undefined>,
+  key: ErrorKey,
+) {
+  const wanted = distinct(ids.filter((i): i is number => typeof i === 'number'));
+  if (!wanted.length) return;
+  const found = (await tx
+    .select({ id: table.id })
+    .from(table as never)
+    .where(and(eq(table.tenantId, tenantId), inArray(table.id, wanted)))) as Array<{ id: number }>;
+  assertAllFound(wanted, found, key);
+}
+
+/**
+ * Ids among `ids` that still hold stock: a non-zero balance in the stock_balance table (which the bill
+ * engine writes). A record holding stock cannot be deleted or disabled.
+ */
+export async function idsHoldingStock(tx: Tx, tenantId: number, column: 'materialId' | 'warehouseId' | 'locationId', ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const col = stockBalance[column];
+  const found = await tx
+    .selectDistinct({ id: col })
+    .from(stockBalance)
+    .where(and(eq(stockBalance.tenantId, tenantId), inArray(col, ids), sql`${stockBalance.quantity} <> 0`));
+  return found.map((f) => Number(f.id));
+}
+
+export async function refuseIfHoldingStock(tx: Tx, tenantId: number, column: 'materialId' | 'warehouseId' | 'locationId', ids: number[], key: ErrorKey) {
+  const holding = await idsHoldingStock(tx, tenantId, column, ids);
+  if (holding.length) throw new BizError(key, { additional: holding[0] });
+}
+
+const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+
+/** The given rows and every row below them in a parent_id tree (categories, districts). */
+export async function subtreeIds(tx: Tx, table: 'category' | 'district', tenantId: number, rootIds: number[]): Promise<number[]> {
+  if (!rootIds.length) return [];
+  const t = sql.raw(`"${table}"`);
+  const found = await rows<{ id: string | number }>(
+    tx,
+    sql`with recursive sub(id) as (
+          select id from ${t} where tenant_id = ${tenantId} and id in (${idList(rootIds)})
+          union
+          select c.id from ${t} c join sub on c.parent_id = sub.id where c.tenant_id = ${tenantId}
+        ) select id from sub`,
+  );
+  return found.map((r) => Number(r.id));
+}
+
+/** Condition "column is one of these categories or below them" as a subquery (no round trip). */
+export function inCategorySubtree(tenantId: number, column: AnyPgColumn, categoryIds: number[]): SQL {
+  return sql`${column} in (with recursive sub(id) as (
+      select id from category where tenant_id = ${tenantId} and id in (${idList(categoryIds)})
+      union
+      select c.id from category c join sub on c.parent_id = sub.id where c.tenant_id = ${tenantId}
+    ) select id from sub)`;
+}
+
+/**
+ * A column named with its table, for correlated subqueries in a select list: Drizzle leaves columns of a
+ * single-table select unqualified, which a subquery over another table with the same column names
+ * (tenant_id, id) would take for its own.
+ */
+export const q = (table: string, column: string) => sql.raw(`"${table}"."${column}"`);
+
+/** Escapes LIKE wildcards of a user's search text. */
+export const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Nests rows by parent_id, ordered by sort then id; a row whose parent is absent becomes a root. */
+export function buildTree<T extends { id: number; parentId: number | null; sort: number }>(items: T[]): Array<T & { children?: T[] }> {
+  type Node = T & { children?: Node[] };
+  const byId = new Map<number, Node>(items.map((item) => [item.id, { ...item, children: [] }]));
+  const roots: Node[] = [];
+  for (const node of byId.values()) {
+    const parent = node.parentId === null ? undefined : byId.get(node.parentId);
+    if (parent) parent.children!.push(node);
+    else roots.push(node);
+  }
+  const order = (nodes: Node[]) => {
+    nodes.sort((a, b) => a.sort - b.sort || a.id - b.id);
+    for (const n of nodes) {
+      if (n.children?.length) order(n.children);
+      else delete n.children;
+    }
+  };
+  order(roots);
+  return roots;
+}
+
+/** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
+export function exportQuery(req: FastifyRequest): Record<string, unknown> {
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const merged: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body };
+  for (const [k, v] of Object.entries(merged)) {
+    if (typeof v === 'number' || typeof v === 'boolean') merged[k] = String(v);
+    else if (Array.isArray(v)) merged[k] = v.map(String).join(',');
+    else if (v !== undefined && v !== null && typeof v !== 'string') delete merged[k];
+  }
+  delete merged.current;
+  delete merged.pageSize;
+  return merged;
+}
+
+/** Exports are capped: beyond this a user should narrow the query. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+// ---------------------------------------------------------------- Excel cells
+
+export const col = (prop: string, zh: string, en: string, required = false, width?: number): ExcelColumn => ({ prop, title: { zh, en }, required, width });
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'y', '是', '启用', '开启', '√']);
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'n', '否', '禁用', '关闭', '×']);
+
+/** A yes/no cell: 是/否, yes/no, true/false, 1/0; empty = the fallback. */
+export function cellBool(value: unknown, fallback = false): boolean {
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value === 'boolean') return value;
+  const word = String(value).trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  throw new BizError('ParamError', { additional: String(value) });
+}
+
+/** A number cell; empty = undefined; text that is no number = ParamError. */
+export function cellNumber(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : Number(String(value).replace(/[,，\s%]/g, ''));
+  if (!Number.isFinite(n)) throw new BizError('ParamError', { additional: String(value) });
+  return n;
+}
+
+export function cellText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return String(value).trim();
+}
+
+/** A value given by its zh or en label, or its key. */
+export function cellEnum<K extends string>(value: unknown, labels: Record<K, { zh: string; en: string }>): K | undefined {
+  const text = cellText(value);
+  if (!text) return undefined;
+  const lower = text.toLowerCase();
+  for (const [key, label] of Object.entries(labels) as Array<[K, { zh: string; en: string }]>) {
+    if (key.toLowerCase() === lower || label.zh === text || label.en.toLowerCase() === lower) return key;
+  }
+  throw new BizError('ParamError', { additional: text });
+}
+
+/** A comma list of enum values (、，, ; separated). */
+export function cellEnumList<K extends string>(value: unknown, labels: Record<K, { zh: string; en: string }>): K[] | undefined {
+  const text = cellText(value);
+  if (!text) return undefined;
+  return [...new Set(text.split(/[,，、;；/]/).map((p) => p.trim()).filter(Boolean).map((p) => cellEnum(p, labels)!))];
+}
+
+export const boolLabel = (value: boolean, lang: 'zh' | 'en') => (value ? (lang === 'zh' ? '是' : 'Yes') : lang === 'zh' ? '否' : 'No');
+
+export type RowHandler = (tx: Tx, row: ImportRow) => Promise<unknown>;

@@ -1,0 +1,724 @@
+import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  idsSchema,
+  MATERIAL_TAG_LABELS,
+  materialSchemas,
+  materialUnitEnableSchema,
+  PART_KIND_LABELS,
+  type MaterialCreate,
+  type MaterialDetail,
+  type MaterialTag,
+  type MaterialUnit,
+  type MaterialUnitInput,
+  type MaterialUpdate,
+  type PartKind,
+  type PickerQuery,
+} from '@p8/contract/basic';
+import type { TenantConfig } from '@p8/contract/tenant-config';
+import type { ImportResult } from '@p8/contract/upload';
+import type { Config } from '../../config.ts';
+import type { Tx } from '../../db/connection.ts';
+import { attribute, bom, bomLine, brand, category, material, materialUnit, stockBalance, unit } from '../../db/schema/index.ts';
+import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
+import { audit } from '../../core/audit.ts';
+import { ok } from '../../core/envelope.ts';
+import { BizError } from '../../core/errors.ts';
+import { importErrorKey, receiveImportFile, registerImportTemplate, runImport, type ImportRow, type Lang } from '../../core/excel.ts';
+import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
+import { creatorOf } from './owner.ts';
+import {
+  assertAllFound,
+  assertIdsExist,
+  boolLabel,
+  cellBool,
+  cellEnum,
+  cellEnumList,
+  cellNumber,
+  cellText,
+  col,
+  distinct,
+  EXPORT_MAX_ROWS,
+  inCategorySubtree,
+  likePattern,
+  refuseIfHoldingStock,
+  tenantConfig,
+  q,
+  type RowHandler,
+} from './kit.ts';
+import type { RecordDefinition } from './record-routes.ts';
+import { categoryResolver } from './tree.ts';
+
+/*
+ * Materials (SPEC §3, §5): code unique (CodeRepeat); name + specification unique (SpecRepeat, or
+ * NameRepeat when the specification is empty); exactly one main unit (ratio 1) that can be neither
+ * deleted nor disabled, and conversion units with their ratio and barcode; batch and serial numbers never
+ * both, consumables neither; the tax rate kept only while the tenant's openTaxRate is on; custom
+ * attribute values keyed by attribute id. A material holding stock can be neither deleted nor disabled.
+ */
+
+const t = material;
+const stockQuantity = sql<string>`(select coalesce(sum(b.quantity), 0)::text from ${stockBalance} b where b.tenant_id = ${q('material', 'tenant_id')} and b.material_id = ${q('material', 'id')})`;
+const selection = {
+  id: t.id,
+  code: t.code,
+  name: t.name,
+  specification: t.specification,
+  model: t.model,
+  categoryId: t.categoryId,
+  categoryName: sql<string | null>`(select c.name from ${category} c where c.tenant_id = ${q('material', 'tenant_id')} and c.id = ${q('material', 'category_id')})`,
+  brandId: t.brandId,
+  brandName: sql<string | null>`(select b.name from ${brand} b where b.tenant_id = ${q('material', 'tenant_id')} and b.id = ${q('material', 'brand_id')})`,
+  mainUnitId: sql<number | null>`(select mu.unit_id::int from ${materialUnit} mu where mu.tenant_id = ${q('material', 'tenant_id')} and mu.material_id = ${q('material', 'id')} and mu.is_main)`,
+  mainUnitName: sql<string | null>`(select u.name from ${materialUnit} mu join ${unit} u on u.tenant_id = mu.tenant_id and u.id = mu.unit_id
+    where mu.tenant_id = ${q('material', 'tenant_id')} and mu.material_id = ${q('material', 'id')} and mu.is_main)`,
+  tags: t.tags,
+  partKind: t.partKind,
+  length: t.length,
+  width: t.width,
+  height: t.height,
+  diameter: t.diameter,
+  thickness: t.thickness,
+  weight: t.weight,
+  volume: t.volume,
+  area: t.area,
+  materialQuality: t.materialQuality,
+  images: t.images,
+  batchNumber: t.batchNumber,
+  serialNumber: t.serialNumber,
+  safetyStock: t.safetyStock,
+  warnDays: t.warnDays,
+  purchasePrice: t.purchasePrice,
+  salePrice: t.salePrice,
+  retailPrice: t.retailPrice,
+  taxRate: t.taxRate,
+  customAttributes: t.customAttributes,
+  remark: t.remark,
+  enabled: t.enabled,
+  stockQuantity,
+  deptId: t.deptId,
+  createdBy: t.createdBy,
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
+};
+
+const spec: ListSpec = {
+  fields: {
+    id: { column: t.id, notIn: true },
+    code: { column: t.code, filter: 'like', sortable: true },
+    name: { column: t.name, filter: 'like', sortable: true },
+    specification: { column: t.specification, filter: 'like', sortable: true },
+    model: { column: t.model, filter: 'like' },
+    materialQuality: { column: t.materialQuality, filter: 'like' },
+    brandId: { column: t.brandId, filter: 'in' },
+    partKind: { column: t.partKind, filter: 'eq' },
+    enabled: { column: t.enabled, filter: 'bool', sortable: true },
+    batchNumber: { column: t.batchNumber, filter: 'bool' },
+    serialNumber: { column: t.serialNumber, filter: 'bool' },
+    purchasePrice: { column: t.purchasePrice, sortable: true },
+    salePrice: { column: t.salePrice, sortable: true },
+    retailPrice: { column: t.retailPrice, sortable: true },
+    safetyStock: { column: t.safetyStock, sortable: true },
+    createdAt: { column: t.createdAt, sortable: true },
+    stockQuantity: { column: sql`(select coalesce(sum(b.quantity), 0) from ${stockBalance} b where b.tenant_id = ${q('material', 'tenant_id')} and b.material_id = ${q('material', 'id')})`, sum: true, sortable: true },
+  },
+  dateColumn: t.createdAt,
+  defaultOrder: [desc(t.id)],
+};
+
+/** Filters beyond the declared fields: keyword, category with its sub-categories, business tag. */
+function customFilters(tenantId: number, query: Record<string, unknown>): SQL[] {
+  const out: SQL[] = [];
+  const keyword = typeof query.keyword === 'string' ? query.keyword.trim() : '';
+  if (keyword) out.push(keywordCondition(tenantId, keyword));
+  if (query.categoryId !== undefined && query.categoryId !== '') {
+    const ids = String(query.categoryId).split(',').filter(Boolean).map(Number);
+    if (ids.some((n) => !Number.isSafeInteger(n))) throw new BizError('BadRequest', { additional: 'categoryId' });
+    if (ids.length) out.push(inCategorySubtree(tenantId, t.categoryId, ids));
+  }
+  if (typeof query.tag === 'string' && query.tag) {
+    const tags = query.tag.split(',').filter(Boolean);
+    if (tags.some((tag) => !(tag in MATERIAL_TAG_LABELS))) throw new BizError('BadRequest', { additional: 'tag' });
+    out.push(sql`${t.tags} @> ${sql`array[${sql.join(tags.map((tag) => sql`${tag}`), sql`, `)}]::text[]`}`);
+  }
+  return out;
+}
+
+/** Code, name, specification, model or a unit barcode contains the keyword. */
+function keywordCondition(tenantId: number, keyword: string): SQL {
+  const like = likePattern(keyword);
+  return or(
+    ilike(t.code, like),
+    ilike(t.name, like),
+    ilike(t.specification, like),
+    ilike(t.model, like),
+    sql`exists (select 1 from ${materialUnit} mu where mu.tenant_id = ${tenantId} and mu.material_id = ${q('material', 'id')} and mu.barcode ilike ${like})`,
+  )!;
+}
+
+async function baseWhere(tx: Tx, req: FastifyRequest): Promise<Array<SQL | undefined>> {
+  return [eq(t.tenantId, req.auth.tenantId), await assignmentRangeWhere(tx, req.auth, 'material', t.id)];
+}
+
+// ---------------------------------------------------------------- rules
+
+/** The rules of SPEC §5 on a material's switches and units, on the state it would have after the write. */
+function checkRules(state: { batchNumber: boolean; serialNumber: boolean; tags: readonly string[] }, units?: MaterialUnitInput[]) {
+  if (state.batchNumber && state.serialNumber) throw new BizError('BatchAndSerialNumberConflict');
+  if (state.tags.includes('consumables') && (state.batchNumber || state.serialNumber)) throw new BizError('ConsumablesProhibitBatchSerial');
+  if (!units) return;
+  const mains = units.filter((u) => u.isMain);
+  if (mains.length !== 1) throw new BizError('MainUnitMustBeOne');
+  if (!mains[0].enabled) throw new BizError('MainUnitProhibitDisable');
+  const unitIds = units.map((u) => u.unitId);
+  if (new Set(unitIds).size !== unitIds.length) throw new BizError('UnitRepeat', { additional: unitIds.find((id, i) => unitIds.indexOf(id) !== i) });
+  const barcodes = units.map((u) => u.barcode).filter(Boolean);
+  if (new Set(barcodes).size !== barcodes.length) throw new BizError('BarCodeRepeat', { additional: barcodes.find((b, i) => barcodes.indexOf(b) !== i) });
+}
+
+/** The main unit's ratio is 1 by definition. */
+const normaliseUnits = (units: MaterialUnitInput[]) => units.map((u) => (u.isMain ? { ...u, ratio: 1 } : u));
+
+/**
+ * Uniqueness and reference checks. The routes ask the database; an import answers from lookups loaded
+ * once (the unique indexes still close any race).
+ */
+interface MaterialChecks {
+  codeTaken(code: string, exceptId?: number): Promise<boolean>;
+  nameSpecTaken(name: string, specification: string, exceptId?: number): Promise<boolean>;
+  barcodeTaken(barcodes: string[], exceptMaterialId?: number): Promise<string | undefined>;
+  /** Category, brand, units and custom attributes exist (and attribute values are allowed). */
+  references(input: { categoryId?: number | null; brandId?: number | null; unitIds: number[]; customAttributes?: Record<string, string> }): Promise<void>;
+}
+
+function databaseChecks(tx: Tx, tenantId: number): MaterialChecks {
+  return {
+    async codeTaken(code, exceptId) {
+      const [row] = await tx
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.tenantId, tenantId), eq(t.code, code), exceptId === undefined ? undefined : ne(t.id, exceptId)))
+        .limit(1);
+      return Boolean(row);
+    },
+    async nameSpecTaken(name, specification, exceptId) {
+      const [row] = await tx
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.tenantId, tenantId), eq(t.name, name), eq(t.specification, specification), exceptId === undefined ? undefined : ne(t.id, exceptId)))
+        .limit(1);
+      return Boolean(row);
+    },
+    async barcodeTaken(barcodes, exceptMaterialId) {
+      if (!barcodes.length) return undefined;
+      const [row] = await tx
+        .select({ barcode: materialUnit.barcode })
+        .from(materialUnit)
+        .where(
+          and(
+            eq(materialUnit.tenantId, tenantId),
+            inArray(materialUnit.barcode, barcodes),
+            exceptMaterialId === undefined ? undefined : ne(materialUnit.materialId, exceptMaterialId),
+          ),
+        )
+        .limit(1);
+      return row?.barcode;
+    },
+    async references(input) {
+      if (input.categoryId != null) await assertIdsExist(tx, category, tenantId, [input.categoryId], 'CategoryNotExist');
+      if (input.brandId != null) await assertIdsExist(tx, brand, tenantId, [input.brandId], 'BrandNotExist');
+      await assertIdsExist(tx, unit, tenantId, input.unitIds, 'UnitNotExist');
+      const attrIds = Object.keys(input.customAttributes ?? {}).map(Number);
+      if (attrIds.length) {
+        const attrs = await tx.select({ id: attribute.id, values: attribute.values }).from(attribute).where(and(eq(attribute.tenantId, tenantId), inArray(attribute.id, attrIds)));
+        assertAllFound(attrIds, attrs, 'AttributeNotExist');
+        for (const a of attrs) {
+          const value = input.customAttributes![String(a.id)];
+          if (a.values.length && value !== '' && !a.values.includes(value)) throw new BizError('AttributeValueNotExist', { additional: value });
+        }
+      }
+    },
+  };
+}
+
+interface CreateContext {
+  config: TenantConfig;
+  owner: { deptId: number | null; createdBy: number };
+  checks: MaterialChecks;
+}
+
+async function assertUnique(checks: MaterialChecks, input: { code: string; name: string; specification: string }, exceptId?: number) {
+  if (await checks.codeTaken(input.code, exceptId)) throw new BizError('CodeRepeat', { additional: input.code });
+  if (await checks.nameSpecTaken(input.name, input.specification, exceptId)) {
+    throw new BizError(input.specification ? 'SpecRepeat' : 'NameRepeat', { additional: input.specification || input.name });
+  }
+}
+
+/**
+ * Checks a new material against the rules and the tenant's other materials; returns what to insert.
+ * The main unit gets ratio 1, the tax rate is dropped unless openTaxRate is on.
+ */
+async function checkNewMaterial(body: MaterialCreate, ctx: CreateContext): Promise<MaterialCreate> {
+  const units = normaliseUnits(body.units);
+  const tags = body.tags ?? [];
+  checkRules({ batchNumber: body.batchNumber ?? false, serialNumber: body.serialNumber ?? false, tags }, units);
+  const specification = body.specification ?? '';
+  await assertUnique(ctx.checks, { code: body.code, name: body.name, specification });
+  await ctx.checks.references({ categoryId: body.categoryId, brandId: body.brandId, unitIds: units.map((u) => u.unitId), customAttributes: body.customAttributes });
+  const taken = await ctx.checks.barcodeTaken(units.map((u) => u.barcode).filter(Boolean));
+  if (taken) throw new BizError('BarCodeRepeat', { additional: taken });
+  return { ...body, units, tags, specification, taxRate: ctx.config.openTaxRate ? (body.taxRate ?? null) : null };
+}
+
+/** Inserts checked materials and their units: two statements however many materials. */
+async function insertMaterials(tx: Tx, tenantId: number, inputs: MaterialCreate[], owner: CreateContext['owner']): Promise<number[]> {
+  const t0 = performance.now();
+  const created = await tx
+    .insert(t)
+    .values(inputs.map(({ units: _units, ...fields }) => ({ ...fields, tenantId, ...owner })))
+    .returning({ id: t.id, code: t.code });
+  const t1 = performance.now();
+  const idByCode = new Map(created.map((c) => [c.code, c.id]));
+  await tx.insert(materialUnit).values(
+    inputs.flatMap((input) =>
+      input.units.map((u, sort) => ({ tenantId, materialId: idByCode.get(input.code)!, unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort })),
+    ),
+  );
+  if (inputs.length > 1) console.log('mat', (t1 - t0).toFixed(0), 'units', (performance.now() - t1).toFixed(0));
+  return inputs.map((input) => idByCode.get(input.code)!);
+}
+
+export async function createMaterial(tx: Tx, tenantId: number, body: MaterialCreate, ctx: CreateContext): Promise<{ id: number }> {
+  const [id] = await insertMaterials(tx, tenantId, [await checkNewMaterial(body, ctx)], ctx.owner);
+  return { id };
+}
+
+async function unitsOf(tx: Tx, tenantId: number, materialId: number): Promise<MaterialUnit[]> {
+  return tx
+    .select({
+      id: materialUnit.id,
+      unitId: materialUnit.unitId,
+      unitName: unit.name,
+      ratio: materialUnit.ratio,
+      barcode: materialUnit.barcode,
+      isMain: materialUnit.isMain,
+      enabled: materialUnit.enabled,
+    })
+    .from(materialUnit)
+    .innerJoin(unit, and(eq(unit.tenantId, materialUnit.tenantId), eq(unit.id, materialUnit.unitId)))
+    .where(and(eq(materialUnit.tenantId, tenantId), eq(materialUnit.materialId, materialId)))
+    .orderBy(desc(materialUnit.isMain), asc(materialUnit.sort), asc(materialUnit.id));
+}
+
+async function detail(tx: Tx, req: FastifyRequest, id: number): Promise<MaterialDetail> {
+  const tenantId = req.auth.tenantId;
+  const [row] = await tx
+    .select(selection)
+    .from(t)
+    .where(and(...(await baseWhere(tx, req)), eq(t.id, id)));
+  if (!row) throw new BizError('MaterialNotExist', { additional: id });
+  return { ...(row as unknown as MaterialDetail), units: await unitsOf(tx, tenantId, id), assignment: await assignmentOf(tx, tenantId, 'material', id) };
+}
+
+/** Units used by BOM lines of this material cannot leave it. */
+async function refuseIfUnitsInBom(tx: Tx, tenantId: number, materialId: number, unitIds: number[]) {
+  if (!unitIds.length) return;
+  const [used] = await tx
+    .select({ unitId: bomLine.unitId })
+    .from(bomLine)
+    .where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.materialId, materialId), inArray(bomLine.unitId, unitIds)))
+    .limit(1);
+  if (used) throw new BizError('UnitInUseProhibitDelete', { additional: used.unitId });
+}
+
+/** Switching batch or serial management off while such stock exists is refused. */
+async function refuseClosingTracking(tx: Tx, tenantId: number, materialId: number, column: 'batchNumber' | 'serialNumber') {
+  const [held] = await tx
+    .select({ id: stockBalance.id })
+    .from(stockBalance)
+    .where(and(eq(stockBalance.tenantId, tenantId), eq(stockBalance.materialId, materialId), ne(stockBalance[column], ''), sql`${stockBalance.quantity} <> 0`))
+    .limit(1);
+  if (held) throw new BizError(column === 'batchNumber' ? 'BatchNumberExistInventoryProhibitClose' : 'SerialNumberExistInventoryProhibitClose');
+}
+
+async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate) {
+  const tenantId = req.auth.tenantId;
+  const current = await detail(tx, req, body.id);
+  const next = {
+    batchNumber: body.batchNumber ?? current.batchNumber,
+    serialNumber: body.serialNumber ?? current.serialNumber,
+    tags: body.tags ?? current.tags,
+  };
+  const units = body.units ? normaliseUnits(body.units) : undefined;
+  checkRules(next, units);
+  if (current.batchNumber && !next.batchNumber) await refuseClosingTracking(tx, tenantId, body.id, 'batchNumber');
+  if (current.serialNumber && !next.serialNumber) await refuseClosingTracking(tx, tenantId, body.id, 'serialNumber');
+
+  const checks = databaseChecks(tx, tenantId);
+  const identity = { code: body.code ?? current.code, name: body.name ?? current.name, specification: body.specification ?? current.specification };
+  if (body.code !== undefined || body.name !== undefined || body.specification !== undefined) await assertUnique(checks, identity, body.id);
+  await checks.references({ categoryId: body.categoryId, brandId: body.brandId, unitIds: units?.map((u) => u.unitId) ?? [], customAttributes: body.customAttributes });
+
+  const config = await tenantConfig(tx, tenantId);
+  const { id, units: _units, taxRate, ...fields } = body;
+  await tx
+    .update(t)
+    .set({ ...fields, ...(taxRate !== undefined ? { taxRate: config.openTaxRate ? taxRate : null } : {}), updatedAt: new Date() })
+    .where(and(eq(t.tenantId, tenantId), eq(t.id, id)));
+
+  if (units) {
+    const stored = current.units;
+    const storedIds = new Set(stored.map((u) => u.id));
+    const unknown = units.find((u) => u.id !== undefined && !storedIds.has(u.id));
+    if (unknown) throw new BizError('UnitNotExist', { additional: unknown.id });
+    const main = stored.find((u) => u.isMain)!;
+    const mainAfter = units.find((u) => u.id === main.id);
+    // The main unit row stays, stays the main unit, and stays enabled.
+    if (!mainAfter || !mainAfter.isMain) throw new BizError('MainUnitProhibitDelete');
+    const kept = new Set(units.flatMap((u) => (u.id === undefined ? [] : [u.id])));
+    const removed = stored.filter((u) => !kept.has(u.id));
+    const keptUnitIds = new Set(units.map((u) => u.unitId));
+    await refuseIfUnitsInBom(tx, tenantId, id, removed.map((u) => u.unitId).filter((unitId) => !keptUnitIds.has(unitId)));
+    const taken = await checks.barcodeTaken(units.map((u) => u.barcode).filter(Boolean), id);
+    if (taken) throw new BizError('BarCodeRepeat', { additional: taken });
+    if (removed.length) await tx.delete(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.id, removed.map((u) => u.id))));
+    for (const [sort, u] of units.entries()) {
+      const values = { unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort };
+      if (u.id !== undefined) await tx.update(materialUnit).set(values).where(and(eq(materialUnit.tenantId, tenantId), eq(materialUnit.id, u.id)));
+      else await tx.insert(materialUnit).values({ ...values, tenantId, materialId: id });
+    }
+  }
+}
+
+// ---------------------------------------------------------------- import
+
+const materialColumns = [
+  col('code', '物料编码', 'Code', true),
+  col('name', '物料名称', 'Name', true, 24),
+  col('specification', '规格', 'Specification', false, 16),
+  col('model', '型号', 'Model'),
+  col('category', '分类(名称或路径 A/B)', 'Category (name or path A/B)', false, 20),
+  col('brand', '品牌', 'Brand'),
+  col('mainUnit', '主单位', 'Main unit', true),
+  col('barcode', '条码', 'Barcode', false, 16),
+  col('partKind', '部件类型(标准件/定制件/虚拟件)', 'Part kind (Standard/Customized/Virtual)', false, 20),
+  col('tags', '业务属性(销售,采购,生产,委外,耗材,受托)', 'Business tags (Sale,Purchase,Production,Outsource,Consumables,Entrust)', false, 30),
+  col('length', '长(cm)', 'Length (cm)'),
+  col('width', '宽(cm)', 'Width (cm)'),
+  col('height', '高(cm)', 'Height (cm)'),
+  col('diameter', '直径(cm)', 'Diameter (cm)'),
+  col('thickness', '厚度(mm)', 'Thickness (mm)'),
+  col('weight', '重量(kg)', 'Weight (kg)'),
+  col('volume', '体积(m³)', 'Volume (m³)'),
+  col('area', '面积(m²)', 'Area (m²)'),
+  col('materialQuality', '材质', 'Material quality'),
+  col('batchNumber', '批次管理(是/否)', 'Batch numbers (Yes/No)'),
+  col('serialNumber', '序列号管理(是/否)', 'Serial numbers (Yes/No)'),
+  col('safetyStock', '安全库存', 'Safety stock'),
+  col('warnDays', '预警天数', 'Warning days'),
+  col('purchasePrice', '采购价', 'Purchase price'),
+  col('salePrice', '销售价', 'Sale price'),
+  col('retailPrice', '零售价', 'Retail price'),
+  col('taxRate', '税率(%)', 'Tax rate (%)'),
+  col('remark', '备注', 'Remark', false, 30),
+];
+
+const nameSpecKey = (name: string, specification: string) => `${name}\u0000${specification}`;
+
+/** Rows written per statement by a material import (well under PostgreSQL's 65,535 parameters). */
+const IMPORT_CHUNK = 500;
+
+/**
+ * Imports materials. Each row is checked in memory against lookups loaded once (codes, name +
+ * specification pairs, barcodes, categories, brands, units) and against the rows before it; the good rows
+ * are then written 500 to a statement, each chunk in its own savepoint. Should a chunk still fail (another
+ * user saved the same code meanwhile), it is redone row by row through `runImport`, so every row stays
+ * all-or-nothing and every bad row is reported with its key. One savepoint and two inserts per row would
+ * make 10,000 rows take far longer than the 10 s of issue 4 (bench/import-materials.ts).
+ */
+async function importMaterials(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult> {
+  const tenantId = req.auth.tenantId;
+  const [config, owner, resolveCategory] = [await tenantConfig(tx, tenantId), await creatorOf(tx, req), await categoryResolver(tx, tenantId)];
+  const existing = await tx.select({ code: t.code, name: t.name, specification: t.specification }).from(t).where(eq(t.tenantId, tenantId));
+  const codes = new Set(existing.map((m) => m.code));
+  const nameSpecs = new Set(existing.map((m) => nameSpecKey(m.name, m.specification)));
+  const barcodes = new Set(
+    (await tx.select({ barcode: materialUnit.barcode }).from(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), ne(materialUnit.barcode, '')))).map((b) => b.barcode),
+  );
+  const brands = new Map((await tx.select({ id: brand.id, name: brand.name }).from(brand).where(eq(brand.tenantId, tenantId))).map((b) => [b.name, b.id]));
+  const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
+  const ctx: CreateContext = {
+    config,
+    owner,
+    checks: {
+      codeTaken: async (code) => codes.has(code),
+      nameSpecTaken: async (name, specification) => nameSpecs.has(nameSpecKey(name, specification)),
+      barcodeTaken: async (list) => list.find((b) => barcodes.has(b)),
+      references: async () => {}, // resolved from the lookups while reading the row
+    },
+  };
+
+  async function checkRow(row: ImportRow): Promise<MaterialCreate> {
+    const d = row.data;
+    const categoryText = cellText(d.category);
+    const brandText = cellText(d.brand);
+    const unitText = cellText(d.mainUnit);
+    if (!unitText) throw new BizError('PleaseSelectUnit');
+    const unitId = units.get(unitText);
+    if (unitId === undefined) throw new BizError('UnitNotExist', { additional: unitText });
+    const brandId = brandText ? brands.get(brandText) : null;
+    if (brandId === undefined) throw new BizError('BrandNotExist', { additional: brandText });
+    const input = materialSchemas.create.parse({
+      code: cellText(d.code) ?? '',
+      name: cellText(d.name) ?? '',
+      specification: cellText(d.specification),
+      model: cellText(d.model),
+      categoryId: categoryText ? resolveCategory(categoryText) : null,
+      brandId,
+      partKind: cellEnum(d.partKind, PART_KIND_LABELS),
+      tags: cellEnumList(d.tags, MATERIAL_TAG_LABELS),
+      length: cellNumber(d.length),
+      width: cellNumber(d.width),
+      height: cellNumber(d.height),
+      diameter: cellNumber(d.diameter),
+      thickness: cellNumber(d.thickness),
+      weight: cellNumber(d.weight),
+      volume: cellNumber(d.volume),
+      area: cellNumber(d.area),
+      materialQuality: cellText(d.materialQuality),
+      batchNumber: cellBool(d.batchNumber),
+      serialNumber: cellBool(d.serialNumber),
+      safetyStock: cellNumber(d.safetyStock),
+      warnDays: cellNumber(d.warnDays),
+      purchasePrice: cellNumber(d.purchasePrice),
+      salePrice: cellNumber(d.salePrice),
+      retailPrice: cellNumber(d.retailPrice),
+      taxRate: cellNumber(d.taxRate),
+      remark: cellText(d.remark),
+      units: [{ unitId, ratio: 1, barcode: cellText(d.barcode) ?? '', isMain: true, enabled: true }],
+    });
+    const checked = await checkNewMaterial(input, ctx);
+    // Later rows of the file see this one.
+    codes.add(checked.code);
+    nameSpecs.add(nameSpecKey(checked.name, checked.specification ?? ''));
+    for (const u of checked.units) if (u.barcode) barcodes.add(u.barcode);
+    return checked;
+  }
+
+  const result: ImportResult = { total: rows.length, successCount: 0, errorCount: 0, errList: [] };
+  console.time('check');
+  const good: Array<{ row: ImportRow; input: MaterialCreate }> = [];
+  for (const row of rows) {
+    try {
+      good.push({ row, input: await checkRow(row) });
+    } catch (error) {
+      const errorMsg = importErrorKey(error);
+      if (errorMsg === 'ImportFailed') onUnexpected(error, row);
+      result.errList.push({ rowNum: row.rowNum, data: row.data, errorMsg });
+    }
+  }
+  console.timeEnd('check');
+  console.time('insert');
+  for (let start = 0; start < good.length; start += IMPORT_CHUNK) {
+    const chunk = good.slice(start, start + IMPORT_CHUNK);
+    try {
+      await insertMaterials(tx, tenantId, chunk.map((c) => c.input), owner);
+      result.successCount += chunk.length;
+    } catch {
+      const inputOf = new Map(chunk.map((c) => [c.row, c.input]));
+      const redone = await runImport(tx, chunk.map((c) => c.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), onUnexpected);
+      result.successCount += redone.successCount;
+      result.errList.push(...redone.errList);
+    }
+  }
+  console.timeEnd('insert');
+  result.errList.sort((a, b) => a.rowNum - b.rowNum);
+  result.errorCount = result.errList.length;
+  return result;
+}
+
+/** The `item` template: conversion units added to existing materials, one per row. */
+const unitItemColumns = [
+  col('materialCode', '物料编码', 'Material code', true),
+  col('unit', '单位', 'Unit', true),
+  col('ratio', '换算率(相对主单位)', 'Ratio to the main unit', true, 20),
+  col('barcode', '条码', 'Barcode', false, 16),
+];
+
+async function unitItemImporter(tx: Tx, req: FastifyRequest): Promise<RowHandler> {
+  const tenantId = req.auth.tenantId;
+  const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
+  const range = await assignmentRangeWhere(tx, req.auth, 'material', t.id);
+  return async (savepoint, row) => {
+    const d = row.data;
+    const code = cellText(d.materialCode);
+    if (!code) throw new BizError('PleaseSelectMaterial');
+    const [found] = await savepoint.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), eq(t.code, code), range)).limit(1);
+    if (!found) throw new BizError('MaterialNotExist', { additional: code });
+    const unitText = cellText(d.unit);
+    const unitId = unitText ? units.get(unitText) : undefined;
+    if (unitId === undefined) throw new BizError(unitText ? 'UnitNotExist' : 'PleaseSelectUnit', { additional: unitText });
+    const ratio = cellNumber(d.ratio);
+    if (ratio === undefined || ratio <= 0) throw new BizError('NumberMustGreaterThanZero', { additional: 'ratio' });
+    const barcode = cellText(d.barcode) ?? '';
+    const [same] = await savepoint
+      .select({ id: materialUnit.id })
+      .from(materialUnit)
+      .where(and(eq(materialUnit.tenantId, tenantId), eq(materialUnit.materialId, found.id), eq(materialUnit.unitId, unitId)))
+      .limit(1);
+    if (same) throw new BizError('UnitRepeat', { additional: unitText });
+    if (barcode && (await databaseChecks(savepoint, tenantId).barcodeTaken([barcode]))) throw new BizError('BarCodeRepeat', { additional: barcode });
+    const [{ n }] = await savepoint.select({ n: sql<number>`count(*)::int` }).from(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), eq(materialUnit.materialId, found.id)));
+    await savepoint.insert(materialUnit).values({ tenantId, materialId: found.id, unitId, ratio, barcode, isMain: false, sort: n });
+  };
+}
+
+// ---------------------------------------------------------------- definition and extra routes
+
+const exportColumns = [
+  col('code', '物料编码', 'Code'),
+  col('name', '物料名称', 'Name', false, 24),
+  col('specification', '规格', 'Specification', false, 16),
+  col('model', '型号', 'Model'),
+  col('categoryName', '分类', 'Category'),
+  col('brandName', '品牌', 'Brand'),
+  col('mainUnitName', '主单位', 'Main unit'),
+  col('partKind', '部件类型', 'Part kind'),
+  col('tags', '业务属性', 'Business tags', false, 24),
+  ...materialColumns.filter((c) => ['length', 'width', 'height', 'diameter', 'thickness', 'weight', 'volume', 'area', 'materialQuality'].includes(c.prop)),
+  col('batchNumber', '批次管理', 'Batch numbers'),
+  col('serialNumber', '序列号管理', 'Serial numbers'),
+  col('safetyStock', '安全库存', 'Safety stock'),
+  col('warnDays', '预警天数', 'Warning days'),
+  col('purchasePrice', '采购价', 'Purchase price'),
+  col('salePrice', '销售价', 'Sale price'),
+  col('retailPrice', '零售价', 'Retail price'),
+  col('taxRate', '税率(%)', 'Tax rate (%)'),
+  col('stockQuantity', '库存', 'Stock'),
+  col('enabled', '启用', 'Enabled'),
+  col('remark', '备注', 'Remark', false, 30),
+];
+
+export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate> = {
+  record: 'material',
+  entity: 'material',
+  assignable: 'material',
+  createSchema: materialSchemas.create as never,
+  updateSchema: materialSchemas.update as never,
+  async list(tx, req, query) {
+    const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
+    return runPage(parsed, tx.select(selection).from(t).$dynamic(), tx.select(countAll()).from(t).$dynamic());
+  },
+  async statistics(tx, req, query) {
+    const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
+    const [sums] = await tx.select(statisticsSelection(spec)).from(t).where(parsed.where);
+    return sums;
+  },
+  detail,
+  async create(tx, req, body) {
+    const tenantId = req.auth.tenantId;
+    return createMaterial(tx, tenantId, body, { config: await tenantConfig(tx, tenantId), owner: await creatorOf(tx, req), checks: databaseChecks(tx, tenantId) });
+  },
+  update: updateMaterial,
+  async remove(tx, req, ids) {
+    const tenantId = req.auth.tenantId;
+    const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+    assertAllFound(ids, found, 'MaterialNotExist');
+    await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitDelete');
+    const [asParent] = await tx.select({ id: bom.materialId }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.materialId, ids))).limit(1);
+    const [asPart] = asParent ? [] : await tx.select({ id: bomLine.materialId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), inArray(bomLine.materialId, ids))).limit(1);
+    const used = asParent ?? asPart;
+    if (used) throw new BizError('MaterialInUseProhibitDelete', { additional: used.id });
+    await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+    await forgetAssignments(tx, tenantId, 'material', ids);
+  },
+  async enable(tx, req, ids, enabled) {
+    const tenantId = req.auth.tenantId;
+    const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+    assertAllFound(ids, found, 'MaterialNotExist');
+    if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitClose');
+    await tx.update(t).set({ enabled, updatedAt: new Date() }).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+  },
+  async picker(tx, req, query: PickerQuery) {
+    const conditions: Array<SQL | undefined> = [...(await baseWhere(tx, req)), eq(t.enabled, true)];
+    if (query.keyword) conditions.push(keywordCondition(req.auth.tenantId, query.keyword));
+    if (query.categoryId) conditions.push(inCategorySubtree(req.auth.tenantId, t.categoryId, [query.categoryId]));
+    if (query.tag) conditions.push(sql`${t.tags} @> array[${query.tag}]::text[]`);
+    return runPage(
+      { current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: [asc(t.code), asc(t.id)] },
+      tx.select(selection).from(t).$dynamic(),
+      tx.select(countAll()).from(t).$dynamic(),
+    );
+  },
+  excel: {
+    template: 'material',
+    importColumns: materialColumns,
+    bulkImport: importMaterials,
+    exportColumns,
+    async exportRows(tx, req, query, lang: Lang) {
+      const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
+      const rows = await tx.select(selection).from(t).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
+      return rows.map((r) => ({
+        ...r,
+        partKind: PART_KIND_LABELS[r.partKind as PartKind]?.[lang] ?? r.partKind,
+        tags: (r.tags as MaterialTag[]).map((tag) => MATERIAL_TAG_LABELS[tag]?.[lang] ?? tag).join(','),
+        batchNumber: boolLabel(r.batchNumber, lang),
+        serialNumber: boolLabel(r.serialNumber, lang),
+        enabled: boolLabel(r.enabled, lang),
+        stockQuantity: Number(r.stockQuantity),
+      }));
+    },
+    filename: { zh: '物料', en: 'materials' },
+  },
+};
+
+/** A material's unit rows: delete or enable/disable them one by one (the main unit is protected). */
+export async function materialUnitRoutes(app: FastifyInstance, config: Config) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const base = '/api/admin/basic/material/unit';
+  const tags = ['basic: material'];
+  registerImportTemplate('item', unitItemColumns);
+
+  async function rowsOf(tx: Tx, tenantId: number, ids: number[]) {
+    const rows = await tx
+      .select({ id: materialUnit.id, materialId: materialUnit.materialId, unitId: materialUnit.unitId, isMain: materialUnit.isMain })
+      .from(materialUnit)
+      .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.id, ids)));
+    assertAllFound(ids, rows, 'UnitNotExist');
+    return rows;
+  }
+
+  r.delete(base, { config: { permission: 'basic_material_update' }, schema: { tags, summary: "Delete a material's conversion units", body: idsSchema } }, async (req) => {
+    const ids = distinct(req.body.ids);
+    await req.tenant(async (tx) => {
+      const rows = await rowsOf(tx, req.auth.tenantId, ids);
+      if (rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDelete');
+      for (const u of rows) await refuseIfUnitsInBom(tx, req.auth.tenantId, u.materialId, [u.unitId]);
+      await tx.delete(materialUnit).where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids)));
+      await audit(tx, req, { action: 'delete', entity: 'material unit', entityId: ids });
+    });
+    return ok(null);
+  });
+
+  r.put(`${base}/enable`, { config: { permission: 'basic_material_update' }, schema: { tags, summary: "Enable or disable a material's conversion units", body: materialUnitEnableSchema } }, async (req) => {
+    const ids = distinct(req.body.ids);
+    await req.tenant(async (tx) => {
+      const rows = await rowsOf(tx, req.auth.tenantId, ids);
+      if (!req.body.enabled && rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDisable');
+      await tx.update(materialUnit).set({ enabled: req.body.enabled }).where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids)));
+      await audit(tx, req, { action: req.body.enabled ? 'enable' : 'disable', entity: 'material unit', entityId: ids });
+    });
+    return ok(null);
+  });
+
+  r.post(`${base}/import`, { config: { permission: 'basic_material_import' }, schema: { tags, summary: 'Import conversion units (template "item")', consumes: ['multipart/form-data'] } }, async (req) => {
+    const rows = await receiveImportFile(req, config, unitItemColumns);
+    const result = await req.tenant(async (tx) => {
+      const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly'));
+      await audit(tx, req, { action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+      return outcome;
+    });
+    return ok(result);
+  });
+}

@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { assignSchema, enableSchema, idParamsSchema, idsSchema, pickerQuerySchema, type AssignableRecord, type PickerQuery } from '@p8/contract/basic';
+import type { Pagination } from '@p8/contract/envelope';
+import type { ImportResult } from '@p8/contract/upload';
+import type { Config } from '../../config.ts';
+import type { Tx } from '../../db/connection.ts';
+import { assignRecords } from '../../core/assignment-range.ts';
+import { audit } from '../../core/audit.ts';
+import { ok, paged } from '../../core/envelope.ts';
+import { exportXlsx, langOf, receiveImportFile, registerImportTemplate, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang } from '../../core/excel.ts';
+import { listQuerySchema } from '../../core/list-query.ts';
+import { distinct, exportQuery, type RowHandler } from './kit.ts';
+
+type Query = Record<string, unknown>;
+type Page<T> = { data: T[]; pagination: Pagination };
+
+/**
+ * What one basic record offers; `registerRecordRoutes` turns it into the routes of DESIGN §3 under
+ * /api/admin/basic/<record>, each write guarded by its button code `basic_<record>_<action>`, run in one
+ * transaction and recorded in the audit log.
+ */
+export interface RecordDefinition<C, U> {
+  record: string;
+  /** Business name in the audit log. */
+  entity: string;
+  createSchema: z.ZodType<C>;
+  updateSchema: z.ZodType<U & { id: number }>;
+  list(tx: Tx, req: FastifyRequest, query: Query): Promise<Page<unknown>>;
+  /** Sums of the list's summable columns over the same query. */
+  statistics?(tx: Tx, req: FastifyRequest, query: Query): Promise<Record<string, string>>;
+  detail(tx: Tx, req: FastifyRequest, id: number): Promise<unknown>;
+  create(tx: Tx, req: FastifyRequest, body: C): Promise<{ id: number }>;
+  update(tx: Tx, req: FastifyRequest, body: U & { id: number }): Promise<unknown>;
+  remove(tx: Tx, req: FastifyRequest, ids: number[]): Promise<void>;
+  enable(tx: Tx, req: FastifyRequest, ids: number[], enabled: boolean): Promise<void>;
+  picker?(tx: Tx, req: FastifyRequest, query: PickerQuery): Promise<Page<unknown>>;
+  /** Records that can be assigned to departments and staff (SPEC §6). */
+  assignable?: AssignableRecord;
+  excel: {
+    /** Template key of SPEC §3 (`/api/base/template/<key>.xlsx`). */
+    template: string;
+    importColumns: ExcelColumn[];
+    /** Builds the row handler once per import (lookups loaded once, not per row); `runImport` runs it. */
+    importer?(tx: Tx, req: FastifyRequest): Promise<RowHandler>;
+    /** Instead of `importer`, where volume needs it (materials): same result, same row semantics. */
+    bulkImport?(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult>;
+    exportColumns: ExcelColumn[];
+    exportRows(tx: Tx, req: FastifyRequest, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
+    /** Download name without extension, per language. */
+    filename: { zh: string; en: string };
+  };
+}
+
+export function registerRecordRoutes<C, U>(app: FastifyInstance, config: Config, def: RecordDefinition<C, U>) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const base = `/api/admin/basic/${def.record}`;
+  const tags = [`basic: ${def.record}`];
+  const code = (action: string) => `basic_${def.record}_${action}`;
+  registerImportTemplate(def.excel.template, def.excel.importColumns);
+
+  r.get(base, { schema: { tags, summary: `${def.entity} list, paged`, querystring: listQuerySchema } }, async (req) => {
+    const page = await req.tenant((tx) => def.list(tx, req, req.query));
+    return paged(page.data, page.pagination);
+  });
+
+  if (def.statistics) {
+    const statistics = def.statistics;
+    r.get(`${base}/statistics`, { schema: { tags, summary: `${def.entity} list sums`, querystring: listQuerySchema } }, async (req) =>
+      ok(await req.tenant((tx) => statistics(tx, req, req.query))),
+    );
+  }
+
+  if (def.picker) {
+    const picker = def.picker;
+    r.get(`${base}/picker`, { schema: { tags, summary: `${def.entity} picker: enabled, within the assignment range`, querystring: pickerQuerySchema } }, async (req) => {
+      const page = await req.tenant((tx) => picker(tx, req, req.query));
+      return paged(page.data, page.pagination);
+    });
+  }
+
+  r.get(`${base}/:id`, { schema: { tags, summary: `One ${def.entity}`, params: idParamsSchema } }, async (req) =>
+    ok(await req.tenant((tx) => def.detail(tx, req, req.params.id))),
+  );
+
+  r.post(base, { config: { permission: code('add') }, schema: { tags, summary: `Create a ${def.entity}`, body: def.createSchema } }, async (req) =>
+    ok(
+      await req.tenant(async (tx) => {
+        const created = await def.create(tx, req, req.body as C);
+        await audit(tx, req, { action: 'create', entity: def.entity, entityId: created.id, detail: req.body });
+        return def.detail(tx, req, created.id);
+      }),
+    ),
+  );
+
+  r.put(base, { config: { permission: code('update') }, schema: { tags, summary: `Update a ${def.entity}`, body: def.updateSchema } }, async (req) =>
+    ok(
+      await req.tenant(async (tx) => {
+        const body = req.body as U & { id: number };
+        await def.update(tx, req, body);
+        await audit(tx, req, { action: 'update', entity: def.entity, entityId: body.id, detail: body });
+        return def.detail(tx, req, body.id);
+      }),
+    ),
+  );
+
+  r.delete(base, { config: { permission: code('delete') }, schema: { tags, summary: `Delete ${def.entity} records`, body: idsSchema } }, async (req) => {
+    const ids = distinct(req.body.ids);
+    await req.tenant(async (tx) => {
+      await def.remove(tx, req, ids);
+      await audit(tx, req, { action: 'delete', entity: def.entity, entityId: ids });
+    });
+    return ok(null);
+  });
+
+  r.put(`${base}/enable`, { config: { permission: code('enable') }, schema: { tags, summary: `Enable or disable ${def.entity} records`, body: enableSchema } }, async (req) => {
+    const ids = distinct(req.body.ids);
+    await req.tenant(async (tx) => {
+      await def.enable(tx, req, ids, req.body.enabled);
+      await audit(tx, req, { action: req.body.enabled ? 'enable' : 'disable', entity: def.entity, entityId: ids });
+    });
+    return ok(null);
+  });
+
+  if (def.assignable) {
+    const recordType = def.assignable;
+    r.put(`${base}/assign`, { config: { permission: code('assign') }, schema: { tags, summary: `Assign ${def.entity} records to departments and staff`, body: assignSchema } }, async (req) => {
+      const ids = distinct(req.body.ids);
+      await req.tenant(async (tx) => {
+        // Every record must exist (and be the tenant's): the detail answers DataNotExist otherwise.
+        for (const id of ids) await def.detail(tx, req, id);
+        await assignRecords(tx, req.auth.tenantId, recordType, ids, req.body);
+        await audit(tx, req, { action: 'assign', entity: def.entity, entityId: ids, detail: { deptIds: req.body.deptIds, adminIds: req.body.adminIds } });
+      });
+      return ok(null);
+    });
+  }
+
+  r.post(`${base}/import`, { config: { permission: code('import') }, schema: { tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, consumes: ['multipart/form-data'] } }, async (req) => {
+    console.time('read');
+    const rows = await receiveImportFile(req, config, def.excel.importColumns);
+    console.timeEnd('read');
+    const result = await req.tenant(async (tx) => {
+      const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly');
+      const outcome = def.excel.bulkImport
+        ? await def.excel.bulkImport(tx, req, rows, onUnexpected)
+        : await runImport(tx, rows, await def.excel.importer!(tx, req), onUnexpected);
+      await audit(tx, req, { action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+      return outcome;
+    });
+    return ok(result);
+  });
+
+  r.post(`${base}/export`, { config: { permission: code('export') }, schema: { tags, summary: `Export the ${def.entity} list of the current query as .xlsx`, querystring: listQuerySchema.partial() } }, async (req, reply) => {
+    const lang = langOf(req);
+    const rows = await req.tenant((tx) => def.excel.exportRows(tx, req, exportQuery(req), lang));
+    return sendXlsx(reply, await exportXlsx(def.excel.exportColumns, rows, lang), def.excel.filename[lang]);
+  });
+}

@@ -1,0 +1,290 @@
+import { and, asc, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import {
+  attributeSchemas,
+  brandSchemas,
+  FEE_KIND_LABELS,
+  feeTypeSchemas,
+  payTypeSchemas,
+  unitSchemas,
+  type FeeKind,
+  type PickerQuery,
+} from '@p8/contract/basic';
+import type { ErrorKey } from '@p8/contract/errors';
+import type { Tx } from '../../db/connection.ts';
+import { attribute, bomLine, brand, feeType, material, materialUnit, payType, unit } from '../../db/schema/index.ts';
+import { BizError } from '../../core/errors.ts';
+import type { Lang } from '../../core/excel.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound, boolLabel, cellEnum, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern } from './kit.ts';
+import type { RecordDefinition } from './record-routes.ts';
+
+/*
+ * The simple records: units, brands, pay types, fee types and attributes — a name unique in the tenant,
+ * sort, remark, enabled, and for fee types their kind (income / expense), for attributes their values.
+ */
+
+// Every simple table has these columns; fee_type and attribute add their own.
+type SimpleTable = typeof brand;
+const asSimple = (t: typeof unit | typeof brand | typeof payType | typeof feeType | typeof attribute) => t as unknown as SimpleTable;
+
+interface SimpleInput {
+  name?: string;
+  sort?: number;
+  remark?: string;
+  kind?: FeeKind;
+  values?: string[];
+}
+
+interface SimpleConfig {
+  record: 'unit' | 'brand' | 'paytype' | 'fee' | 'attribute';
+  entity: string;
+  table: SimpleTable;
+  schemas: { create: unknown; update: unknown };
+  notExist: ErrorKey;
+  /** The ids among `ids` still referenced, with the key that forbids deleting them. */
+  inUse?(tx: Tx, tenantId: number, ids: number[]): Promise<{ key: ErrorKey; id: number } | undefined>;
+  filename: { zh: string; en: string };
+  template: string;
+}
+
+function extraColumns(cfg: SimpleConfig): Record<string, AnyPgColumn> {
+  if (cfg.record === 'fee') return { kind: (cfg.table as unknown as typeof feeType).kind };
+  if (cfg.record === 'attribute') return { values: (cfg.table as unknown as typeof attribute).values };
+  return {};
+}
+
+function listSpec(cfg: SimpleConfig): ListSpec {
+  const t = cfg.table;
+  return {
+    fields: {
+      id: { column: t.id, notIn: true },
+      name: { column: t.name, filter: 'like', sortable: true },
+      remark: { column: t.remark, filter: 'like' },
+      enabled: { column: t.enabled, filter: 'bool', sortable: true },
+      sort: { column: t.sort, sortable: true },
+      createdAt: { column: t.createdAt, sortable: true },
+      ...(cfg.record === 'fee' ? { kind: { column: (cfg.table as unknown as typeof feeType).kind, filter: 'eq' as const, sortable: true } } : {}),
+    },
+    dateColumn: t.createdAt,
+    defaultOrder: [asc(t.sort), desc(t.id)],
+  };
+}
+
+function selection(cfg: SimpleConfig) {
+  const t = cfg.table;
+  return {
+    id: t.id,
+    name: t.name,
+    sort: t.sort,
+    remark: t.remark,
+    enabled: t.enabled,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    ...extraColumns(cfg),
+  };
+}
+
+async function assertNameFree(tx: Tx, cfg: SimpleConfig, tenantId: number, name: string, exceptId?: number) {
+  const t = cfg.table;
+  const [taken] = await tx
+    .select({ id: t.id })
+    .from(t)
+    .where(and(eq(t.tenantId, tenantId), eq(t.name, name), exceptId === undefined ? undefined : ne(t.id, exceptId)))
+    .limit(1);
+  if (taken) throw new BizError('NameRepeat', { additional: name });
+}
+
+function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, SimpleInput> {
+  const t = cfg.table;
+  const spec = listSpec(cfg);
+  const tenantOf = (req: FastifyRequest) => req.auth.tenantId;
+
+  async function detail(tx: Tx, req: FastifyRequest, id: number) {
+    const [row] = await tx.select(selection(cfg)).from(t).where(and(eq(t.tenantId, tenantOf(req)), eq(t.id, id)));
+    if (!row) throw new BizError(cfg.notExist, { additional: id });
+    return row;
+  }
+
+  async function create(tx: Tx, req: FastifyRequest, body: SimpleInput) {
+    const tenantId = tenantOf(req);
+    await assertNameFree(tx, cfg, tenantId, body.name!);
+    const [row] = await tx
+      .insert(t)
+      .values({ tenantId, name: body.name!, sort: body.sort ?? 0, remark: body.remark ?? '', ...(cfg.record === 'fee' ? { kind: body.kind } : {}), ...(cfg.record === 'attribute' ? { values: body.values ?? [] } : {}) } as never)
+      .returning({ id: t.id });
+    return row;
+  }
+
+  const rowsOf = (tx: Tx) => tx.select(selection(cfg)).from(t).$dynamic();
+
+  return {
+    record: cfg.record,
+    entity: cfg.entity,
+    createSchema: cfg.schemas.create as never,
+    updateSchema: cfg.schemas.update as never,
+    async list(tx, req, query) {
+      const parsed = parseList(spec, query, [eq(t.tenantId, tenantOf(req))]);
+      return runPage(parsed, rowsOf(tx), tx.select(countAll()).from(t).$dynamic());
+    },
+    detail,
+    create,
+    async update(tx, req, body) {
+      const tenantId = tenantOf(req);
+      await detail(tx, req, body.id);
+      if (body.name !== undefined) await assertNameFree(tx, cfg, tenantId, body.name, body.id);
+      const values: Record<string, unknown> = { updatedAt: new Date() };
+      for (const key of ['name', 'sort', 'remark', ...(cfg.record === 'fee' ? ['kind'] : []), ...(cfg.record === 'attribute' ? ['values'] : [])] as const) {
+        const value = body[key as keyof SimpleInput];
+        if (value !== undefined) values[key] = value;
+      }
+      await tx.update(t).set(values as never).where(and(eq(t.tenantId, tenantId), eq(t.id, body.id)));
+    },
+    async remove(tx, req, ids) {
+      const tenantId = tenantOf(req);
+      const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+      assertAllFound(ids, found, cfg.notExist);
+      const used = await cfg.inUse?.(tx, tenantId, ids);
+      if (used) throw new BizError(used.key, { additional: used.id });
+      await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+    },
+    async enable(tx, req, ids, enabled) {
+      const tenantId = tenantOf(req);
+      const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+      assertAllFound(ids, found, cfg.notExist);
+      await tx.update(t).set({ enabled, updatedAt: new Date() }).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
+    },
+    async picker(tx, req, query: PickerQuery) {
+      const conditions: Array<SQL | undefined> = [eq(t.tenantId, tenantOf(req)), eq(t.enabled, true)];
+      if (query.keyword) conditions.push(ilike(t.name, likePattern(query.keyword)));
+      if (cfg.record === 'fee' && query.kind) conditions.push(eq((cfg.table as unknown as typeof feeType).kind, query.kind));
+      const where = and(...conditions);
+      return runPage({ current: query.current, pageSize: query.pageSize, where, orderBy: spec.defaultOrder }, rowsOf(tx), tx.select(countAll()).from(t).$dynamic());
+    },
+    excel: {
+      template: cfg.template,
+      importColumns: [
+        col('name', '名称', 'Name', true),
+        ...(cfg.record === 'fee' ? [col('kind', '收支类型(收入/支出)', 'Kind (Income/Expense)', true)] : []),
+        ...(cfg.record === 'attribute' ? [col('values', '属性值(逗号分隔)', 'Values (comma separated)', false, 40)] : []),
+        col('sort', '排序', 'Sort'),
+        col('remark', '备注', 'Remark', false, 30),
+      ],
+      async importer(tx, req) {
+        const schema = cfg.schemas.create as { parse(v: unknown): SimpleInput };
+        return async (savepoint, row) => {
+          const d = row.data;
+          const input = schema.parse({
+            name: cellText(d.name) ?? '',
+            sort: cellNumber(d.sort),
+            remark: cellText(d.remark),
+            ...(cfg.record === 'fee' ? { kind: cellEnum(d.kind, FEE_KIND_LABELS) } : {}),
+            ...(cfg.record === 'attribute'
+              ? { values: [...new Set((cellText(d.values) ?? '').split(/[,，、;；]/).map((v) => v.trim()).filter(Boolean))] }
+              : {}),
+          });
+          await create(savepoint, req, input);
+        };
+      },
+      exportColumns: [
+        col('name', '名称', 'Name'),
+        ...(cfg.record === 'fee' ? [col('kind', '收支类型', 'Kind')] : []),
+        ...(cfg.record === 'attribute' ? [col('values', '属性值', 'Values', false, 40)] : []),
+        col('sort', '排序', 'Sort'),
+        col('enabled', '启用', 'Enabled'),
+        col('remark', '备注', 'Remark', false, 30),
+        col('createdAt', '创建时间', 'Created at', false, 20),
+      ],
+      async exportRows(tx, req, query, lang: Lang) {
+        const parsed = parseList(spec, query, [eq(t.tenantId, tenantOf(req))]);
+        const rows = (await rowsOf(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS)) as Array<Record<string, unknown>>;
+        return rows.map((r) => ({
+          ...r,
+          enabled: boolLabel(Boolean(r.enabled), lang),
+          ...(cfg.record === 'fee' ? { kind: FEE_KIND_LABELS[r.kind as FeeKind]?.[lang] ?? r.kind } : {}),
+          ...(cfg.record === 'attribute' ? { values: ((r.values as string[]) ?? []).join(',') } : {}),
+        }));
+      },
+      filename: cfg.filename,
+    },
+  };
+}
+
+export const unitDefinition = simpleDefinition({
+  record: 'unit',
+  entity: 'unit',
+  table: asSimple(unit),
+  schemas: unitSchemas,
+  notExist: 'UnitNotExist',
+  template: 'unit',
+  filename: { zh: '单位', en: 'units' },
+  async inUse(tx, tenantId, ids) {
+    const [byMaterial] = await tx
+      .select({ id: materialUnit.unitId })
+      .from(materialUnit)
+      .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.unitId, ids)))
+      .limit(1);
+    const [byBom] = byMaterial ? [] : await tx.select({ id: bomLine.unitId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), inArray(bomLine.unitId, ids))).limit(1);
+    const used = byMaterial ?? byBom;
+    return used?.id == null ? undefined : { key: 'UnitInUseProhibitDelete', id: used.id };
+  },
+});
+
+export const brandDefinition = simpleDefinition({
+  record: 'brand',
+  entity: 'brand',
+  table: asSimple(brand),
+  schemas: brandSchemas,
+  notExist: 'BrandNotExist',
+  template: 'brand',
+  filename: { zh: '品牌', en: 'brands' },
+  async inUse(tx, tenantId, ids) {
+    const [used] = await tx.select({ id: material.brandId }).from(material).where(and(eq(material.tenantId, tenantId), inArray(material.brandId, ids))).limit(1);
+    return used?.id == null ? undefined : { key: 'BrandInUseProhibitDelete', id: used.id };
+  },
+});
+
+// Fee and pay types are used by finance bills, which do not exist yet; their checks join here then.
+export const payTypeDefinition = simpleDefinition({
+  record: 'paytype',
+  entity: 'pay type',
+  table: asSimple(payType),
+  schemas: payTypeSchemas,
+  notExist: 'PayTypeNotExist',
+  template: 'paytype',
+  filename: { zh: '结算方式', en: 'pay-types' },
+});
+
+export const feeTypeDefinition = simpleDefinition({
+  record: 'fee',
+  entity: 'fee type',
+  table: asSimple(feeType),
+  schemas: feeTypeSchemas,
+  notExist: 'FeeTypeNotExist',
+  template: 'fee',
+  filename: { zh: '费用类型', en: 'fee-types' },
+});
+
+export const attributeDefinition = simpleDefinition({
+  record: 'attribute',
+  entity: 'attribute',
+  table: asSimple(attribute),
+  schemas: attributeSchemas,
+  notExist: 'AttributeNotExist',
+  template: 'attribute',
+  filename: { zh: '属性', en: 'attributes' },
+  async inUse(tx, tenantId, ids) {
+    // Materials keep custom attribute values keyed by the attribute id.
+    const keys = sql`array[${sql.join(ids.map((id) => sql`${String(id)}`), sql`, `)}]::text[]`;
+    const [used] = await tx
+      .select({ attrs: material.customAttributes })
+      .from(material)
+      .where(and(eq(material.tenantId, tenantId), sql`jsonb_exists_any(${material.customAttributes}, ${keys})`))
+      .limit(1);
+    if (!used) return undefined;
+    const id = ids.find((i) => String(i) in (used.attrs ?? {}))!;
+    return { key: 'AttributeInUseProhibitDelete', id };
+  },
+});
+

@@ -1,0 +1,254 @@
+import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { DataScope, Role, RoleCopy, RoleCreate, RolePermission, RoleScope, RoleUpdate } from '@p8/contract/system';
+import type { Tx } from '../../db/connection.ts';
+import { adminRole, department, menu, role, roleMenu } from '../../db/schema/index.ts';
+import { audit } from '../../core/audit.ts';
+import { BizError } from '../../core/errors.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound, changes, distinct, iso, menuWithAncestorIds, sentFields } from './common.ts';
+
+type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
+type RoleRecord = typeof role.$inferSelect;
+
+const toRole = (r: RoleRecord, userCount: number): Role => ({
+  id: r.id,
+  roleKey: r.roleKey,
+  roleName: r.roleName,
+  isSuper: r.isSuper,
+  isDefault: r.isDefault,
+  dataScope: r.dataScope as DataScope,
+  deptIds: r.scopeDeptIds,
+  sort: r.sort,
+  remark: r.remark ?? '',
+  enabled: r.enabled,
+  userCount,
+  createdAt: iso(r.createdAt)!,
+  updatedAt: iso(r.updatedAt)!,
+});
+
+/** How many staff hold each role: one grouped query for a whole page (admin_role_role_idx). */
+async function userCounts(tx: Tx, tenantId: number, roleIds: number[]): Promise<Map<number, number>> {
+  if (!roleIds.length) return new Map();
+  const counted = await tx
+    .select({ roleId: adminRole.roleId, n: count() })
+    .from(adminRole)
+    .where(and(eq(adminRole.tenantId, tenantId), inArray(adminRole.roleId, roleIds)))
+    .groupBy(adminRole.roleId);
+  return new Map(counted.map((c) => [c.roleId, Number(c.n)]));
+}
+
+const roleList: ListSpec = {
+  fields: {
+    id: { column: role.id, sortable: true, notIn: true },
+    roleKey: { column: role.roleKey, filter: 'like', sortable: true },
+    roleName: { column: role.roleName, filter: 'like', sortable: true },
+    dataScope: { column: role.dataScope, filter: 'eq' },
+    enabled: { column: role.enabled, filter: 'bool' },
+    sort: { column: role.sort, sortable: true },
+    createdAt: { column: role.createdAt, sortable: true },
+  },
+  dateColumn: role.createdAt,
+  defaultOrder: [asc(role.sort), asc(role.id)],
+};
+
+export async function listRoles(tx: Tx, tenantId: number, query: Record<string, unknown>) {
+  const parsed = parseList(roleList, query, [eq(role.tenantId, tenantId)]);
+  const page = await runPage(parsed, tx.select().from(role).$dynamic(), tx.select(countAll()).from(role).$dynamic());
+  const counts = await userCounts(tx, tenantId, page.data.map((r) => r.id));
+  return { ...page, data: page.data.map((r) => toRole(r, counts.get(r.id) ?? 0)) };
+}
+
+async function loadRole(tx: Tx, tenantId: number, id: number): Promise<RoleRecord> {
+  const [row] = await tx.select().from(role).where(and(eq(role.tenantId, tenantId), eq(role.id, id)));
+  if (!row) throw new BizError('RoleNotExist', { additional: id });
+  return row;
+}
+
+export async function getRole(tx: Tx, tenantId: number, id: number): Promise<Role> {
+  const row = await loadRole(tx, tenantId, id);
+  return toRole(row, (await userCounts(tx, tenantId, [id])).get(id) ?? 0);
+}
+
+async function assertKeyFree(tx: Tx, tenantId: number, roleKey: string, exceptId?: number) {
+  const [taken] = await tx
+    .select({ id: role.id })
+    .from(role)
+    .where(and(eq(role.tenantId, tenantId), eq(role.roleKey, roleKey), exceptId === undefined ? undefined : ne(role.id, exceptId)))
+    .limit(1);
+  if (taken) throw new BizError('RoleKeyRepeat', { additional: roleKey });
+}
+
+export async function createRole(tx: Tx, req: Caller, body: RoleCreate): Promise<Role> {
+  const tenantId = req.auth.tenantId;
+  await assertKeyFree(tx, tenantId, body.roleKey);
+  const [row] = await tx
+    .insert(role)
+    .values({ tenantId, roleKey: body.roleKey, roleName: body.roleName, sort: body.sort ?? 0, remark: body.remark || null })
+    .returning();
+  await audit(tx, req, { action: 'create', entity: 'role', entityId: row.id, detail: body });
+  return toRole(row, 0);
+}
+
+export async function updateRole(tx: Tx, req: Caller, body: RoleUpdate): Promise<Role> {
+  const tenantId = req.auth.tenantId;
+  const current = await loadRole(tx, tenantId, body.id);
+  if (body.roleKey !== undefined && body.roleKey !== current.roleKey) await assertKeyFree(tx, tenantId, body.roleKey, body.id);
+  const sent = sentFields(body);
+  await tx
+    .update(role)
+    .set({ ...sent, remark: body.remark === undefined ? undefined : body.remark || null, updatedAt: new Date() })
+    .where(and(eq(role.tenantId, tenantId), eq(role.id, body.id)));
+  await audit(tx, req, { action: 'update', entity: 'role', entityId: body.id, detail: changes(current, sent) });
+  return getRole(tx, tenantId, body.id);
+}
+
+/** Deletes roles: never the default (super) role, nor one still held by staff. */
+export async function deleteRoles(tx: Tx, req: Caller, requested: number[]) {
+  const tenantId = req.auth.tenantId;
+  const ids = distinct(requested);
+  const found = await tx
+    .select({ id: role.id, roleName: role.roleName, isDefault: role.isDefault })
+    .from(role)
+    .where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
+  assertAllFound(ids, found, 'RoleNotExist');
+  const fixed = found.find((r) => r.isDefault);
+  if (fixed) throw new BizError('DefaultRoleProhibitDelete', { additional: fixed.roleName });
+  const [held] = await tx
+    .select({ roleId: adminRole.roleId })
+    .from(adminRole)
+    .where(and(eq(adminRole.tenantId, tenantId), inArray(adminRole.roleId, ids)))
+    .limit(1);
+  if (held) throw new BizError('RoleInUseProhibitDelete', { additional: found.find((r) => r.id === held.roleId)?.roleName });
+  await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.roleId, ids)));
+  await tx.delete(role).where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
+  await audit(tx, req, { action: 'delete', entity: 'role', entityId: ids, detail: { names: found.map((r) => r.roleName) } });
+}
+
+/**
+ * The menu ids a role grants. The super role holds every menu implicitly (it has no role_menu rows), so a
+ * copy of it receives every menu of the tenant explicitly — an ordinary role that can then be trimmed.
+ */
+async function grantedMenuIds(tx: Tx, tenantId: number, source: RoleRecord): Promise<number[]> {
+  if (source.isSuper) return (await tx.select({ id: menu.id }).from(menu).where(eq(menu.tenantId, tenantId))).map((m) => m.id);
+  const granted = await tx
+    .select({ menuId: roleMenu.menuId })
+    .from(roleMenu)
+    .where(and(eq(roleMenu.tenantId, tenantId), eq(roleMenu.roleId, source.id)));
+  return granted.map((g) => g.menuId);
+}
+
+export async function getRolePermission(tx: Tx, tenantId: number, id: number): Promise<number[]> {
+  return (await grantedMenuIds(tx, tenantId, await loadRole(tx, tenantId, id))).sort((a, b) => a - b);
+}
+
+async function insertCopy(tx: Tx, tenantId: number, source: RoleRecord, roleKey: string, roleName: string) {
+  const [copy] = await tx
+    .insert(role)
+    .values({
+      tenantId,
+      roleKey,
+      roleName,
+      dataScope: source.dataScope,
+      scopeDeptIds: source.scopeDeptIds,
+      sort: source.sort,
+      remark: source.remark,
+      enabled: source.enabled,
+    })
+    .returning();
+  const menuIds = await grantedMenuIds(tx, tenantId, source);
+  if (menuIds.length) await tx.insert(roleMenu).values(menuIds.map((menuId) => ({ tenantId, roleId: copy.id, menuId })));
+  return copy;
+}
+
+/** A new role with the source's data scope and permissions under the given key and name. */
+export async function copyRole(tx: Tx, req: Caller, body: RoleCopy): Promise<Role> {
+  const tenantId = req.auth.tenantId;
+  const source = await loadRole(tx, tenantId, body.id);
+  await assertKeyFree(tx, tenantId, body.roleKey);
+  const copy = await insertCopy(tx, tenantId, source, body.roleKey, body.roleName);
+  await audit(tx, req, { action: 'copy', entity: 'role', entityId: copy.id, detail: { from: source.id, roleKey: body.roleKey, roleName: body.roleName } });
+  return toRole(copy, 0);
+}
+
+/** Copies each role as `<name> (copy)` with the first free key among `<key>_copy`, `<key>_copy2`, … */
+export async function copyRolesBatch(tx: Tx, req: Caller, requested: number[]): Promise<Role[]> {
+  const tenantId = req.auth.tenantId;
+  const ids = distinct(requested);
+  const sources = await tx.select().from(role).where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
+  assertAllFound(ids, sources, 'RoleNotExist');
+  // A tenant has tens of roles, not thousands: its keys fit in memory, and new keys join the set as they are made.
+  const taken = new Set((await tx.select({ roleKey: role.roleKey }).from(role).where(eq(role.tenantId, tenantId))).map((r) => r.roleKey));
+  const copies: Role[] = [];
+  for (const source of ids.map((id) => sources.find((s) => s.id === id)!)) {
+    const prefix = `${source.roleKey}_copy`;
+    let roleKey = prefix;
+    for (let n = 2; taken.has(roleKey); n++) roleKey = `${prefix}${n}`;
+    taken.add(roleKey);
+    const copy = await insertCopy(tx, tenantId, source, roleKey, `${source.roleName} (copy)`);
+    copies.push(toRole(copy, 0));
+  }
+  await audit(tx, req, {
+    action: 'copy',
+    entity: 'role',
+    entityId: copies.map((c) => c.id),
+    detail: { from: ids, roleKeys: copies.map((c) => c.roleKey) },
+  });
+  return copies;
+}
+
+/** Sets a role's data scope; the super role sees everything and cannot be restricted. */
+export async function setRoleScope(tx: Tx, req: Caller, body: RoleScope): Promise<Role> {
+  const tenantId = req.auth.tenantId;
+  const current = await loadRole(tx, tenantId, body.id);
+  if (current.isSuper) throw new BizError('SuperRoleProhibitSetPermission');
+  let deptIds: number[] = [];
+  if (body.dataScope === 'Custom') {
+    deptIds = distinct(body.deptIds);
+    if (!deptIds.length) throw new BizError('PleaseSelectDept', { additional: 'deptIds' });
+    const found = await tx
+      .select({ id: department.id })
+      .from(department)
+      .where(and(eq(department.tenantId, tenantId), inArray(department.id, deptIds)));
+    assertAllFound(deptIds, found, 'DeptNotExist');
+  }
+  await tx
+    .update(role)
+    .set({ dataScope: body.dataScope, scopeDeptIds: deptIds, updatedAt: new Date() })
+    .where(and(eq(role.tenantId, tenantId), eq(role.id, body.id)));
+  await audit(tx, req, {
+    action: 'scope',
+    entity: 'role',
+    entityId: body.id,
+    detail: { from: { dataScope: current.dataScope, deptIds: current.scopeDeptIds }, to: { dataScope: body.dataScope, deptIds } },
+  });
+  return getRole(tx, tenantId, body.id);
+}
+
+/**
+ * Replaces the menus and buttons a role grants. Granting a button grants the screens above it (else the
+ * button would sit on a screen the user cannot open). The super role's permissions cannot be set.
+ */
+export async function setRolePermission(tx: Tx, req: Caller, body: RolePermission): Promise<number[]> {
+  const tenantId = req.auth.tenantId;
+  const current = await loadRole(tx, tenantId, body.id);
+  if (current.isSuper) throw new BizError('SuperRoleProhibitSetPermission');
+  const requested = distinct(body.menuIds);
+  const found = requested.length
+    ? await tx.select({ id: menu.id }).from(menu).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, requested)))
+    : [];
+  assertAllFound(requested, found, 'DataNotExist');
+  const menuIds = (await menuWithAncestorIds(tx, tenantId, requested)).sort((a, b) => a - b);
+  const before = await grantedMenuIds(tx, tenantId, current);
+  await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), eq(roleMenu.roleId, body.id)));
+  if (menuIds.length) await tx.insert(roleMenu).values(menuIds.map((menuId) => ({ tenantId, roleId: body.id, menuId })));
+  const had = new Set(before);
+  const has = new Set(menuIds);
+  await audit(tx, req, {
+    action: 'permission',
+    entity: 'role',
+    entityId: body.id,
+    detail: { added: menuIds.filter((id) => !had.has(id)), removed: before.filter((id) => !has.has(id)).sort((a, b) => a - b) },
+  });
+  return menuIds;
+}

@@ -1,0 +1,359 @@
+import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Staff, StaffCreate, StaffUpdate } from '@p8/contract/system';
+import type { Database, Tx } from '../../db/connection.ts';
+import { admin, adminRole, department, role } from '../../db/schema/index.ts';
+import { audit } from '../../core/audit.ts';
+import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
+import { dataScopeWhere } from '../../core/data-scope.ts';
+import { BizError, forbidden } from '../../core/errors.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { loadPermissions, type Permissions } from '../../core/permissions.ts';
+import { assertAllFound, changes, distinct, iso, sentFields, subtreeIds } from './common.ts';
+
+type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
+
+/**
+ * Sign-in by name or phone happens before the tenant is known, so both are unique across tenants.
+ * Checked on the owner connection BEFORE the tenant transaction opens (PGlite serves one connection);
+ * the global unique indexes close the race (mapped to the same keys in core/errors.ts).
+ */
+export async function assertAccountFree(database: Database, who: { name?: string; phone?: string; self?: { tenantId: number; id: number } }) {
+  const isSelf = (row: { tenantId: number; id: number } | undefined) => !!row && !!who.self && row.tenantId === who.self.tenantId && row.id === who.self.id;
+  if (who.name) {
+    const [taken] = await database.db.select({ tenantId: admin.tenantId, id: admin.id }).from(admin).where(sql`lower(${admin.name}) = lower(${who.name})`).limit(1);
+    if (taken && !isSelf(taken)) throw new BizError('AdminExist', { additional: who.name });
+  }
+  if (who.phone) {
+    const [taken] = await database.db.select({ tenantId: admin.tenantId, id: admin.id }).from(admin).where(eq(admin.phone, who.phone)).limit(1);
+    if (taken && !isSelf(taken)) throw new BizError('PhoneIsRegistered', { additional: who.phone });
+  }
+}
+
+/** Signs accounts out everywhere (reset password, disable, lock, delete): sessions live on the owner connection. */
+export async function revokeSessionsOf(database: Database, tenantId: number, adminIds: number[]) {
+  if (!adminIds.length) return;
+  await database.withSystem(async (tx) => {
+    for (const adminId of adminIds) await revokeAllSessions(tx, tenantId, adminId);
+  });
+}
+
+interface Scope {
+  perms: Permissions;
+  /** The caller's data scope over staff rows (department = dept_id, owner = created_by), plus the caller's own row. */
+  where: SQL | undefined;
+}
+
+async function staffScope(tx: Tx, auth: AuthContext): Promise<Scope> {
+  const perms = await loadPermissions(tx, auth.tenantId, auth.adminId);
+  const scoped = await dataScopeWhere(tx, auth, perms, { dept: admin.deptId, owner: admin.createdBy });
+  return { perms, where: scoped && or(scoped, eq(admin.id, auth.adminId)) };
+}
+
+const staffSelection = {
+  id: admin.id,
+  name: admin.name,
+  realName: admin.realName,
+  nickName: admin.nickName,
+  sex: admin.sex,
+  avatar: admin.avatar,
+  phone: admin.phone,
+  email: admin.email,
+  deptId: admin.deptId,
+  deptName: department.name,
+  enabled: admin.enabled,
+  isLock: admin.isLock,
+  isDefault: admin.isDefault,
+  newOrderNotify: admin.newOrderNotify,
+  smsNotify: admin.smsNotify,
+  remark: admin.remark,
+  lastLoginAt: admin.lastLoginAt,
+  createdBy: admin.createdBy,
+  createdAt: admin.createdAt,
+  updatedAt: admin.updatedAt,
+};
+
+/** Staff rows with their department's name; never the password hash (not selected at all). */
+function selectStaff(tx: Tx) {
+  return tx
+    .select(staffSelection)
+    .from(admin)
+    .leftJoin(department, and(eq(department.tenantId, admin.tenantId), eq(department.id, admin.deptId)))
+    .$dynamic();
+}
+type StaffRecord = Awaited<ReturnType<typeof selectStaff>>[number];
+type RoleBrief = Staff['roles'][number];
+
+/** The roles of a whole page of staff in one query (no query per row). */
+async function rolesOf(tx: Tx, tenantId: number, adminIds: number[]): Promise<Map<number, RoleBrief[]>> {
+  const byAdmin = new Map<number, RoleBrief[]>();
+  if (!adminIds.length) return byAdmin;
+  const held = await tx
+    .select({ adminId: adminRole.adminId, id: role.id, roleKey: role.roleKey, roleName: role.roleName })
+    .from(adminRole)
+    .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
+    .where(and(eq(adminRole.tenantId, tenantId), inArray(adminRole.adminId, adminIds)))
+    .orderBy(asc(role.sort), asc(role.id));
+  for (const { adminId, ...brief } of held) {
+    const list = byAdmin.get(adminId) ?? [];
+    list.push(brief);
+    byAdmin.set(adminId, list);
+  }
+  return byAdmin;
+}
+
+const toStaff = (r: StaffRecord, roles: RoleBrief[]): Staff => ({
+  id: r.id,
+  name: r.name,
+  realName: r.realName,
+  nickName: r.nickName,
+  sex: r.sex,
+  avatar: r.avatar ?? '',
+  phone: r.phone ?? '',
+  email: r.email ?? '',
+  deptId: r.deptId,
+  deptName: r.deptName,
+  roleIds: roles.map((x) => x.id),
+  roles,
+  enabled: r.enabled,
+  isLock: r.isLock,
+  isDefault: r.isDefault,
+  newOrderNotify: r.newOrderNotify,
+  smsNotify: r.smsNotify,
+  remark: r.remark ?? '',
+  lastLoginAt: iso(r.lastLoginAt),
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt)!,
+  updatedAt: iso(r.updatedAt)!,
+});
+
+const staffList: ListSpec = {
+  fields: {
+    id: { column: admin.id, sortable: true, notIn: true },
+    name: { column: admin.name, filter: 'like', sortable: true },
+    realName: { column: admin.realName, filter: 'like', sortable: true },
+    phone: { column: admin.phone, filter: 'like', sortable: true },
+    enabled: { column: admin.enabled, filter: 'bool' },
+    isLock: { column: admin.isLock, filter: 'bool' },
+    createdAt: { column: admin.createdAt, sortable: true },
+    lastLoginAt: { column: admin.lastLoginAt, sortable: true },
+  },
+  dateColumn: admin.createdAt,
+  // Newest first along the (tenant_id, id) primary key.
+  defaultOrder: [desc(admin.id)],
+};
+
+function idsParam(value: unknown, field: string): number[] | undefined {
+  if (value === undefined || value === '') return undefined;
+  const list = (Array.isArray(value) ? value.join(',') : String(value)).split(',').filter(Boolean).map(Number);
+  if (list.some((n) => !Number.isSafeInteger(n) || n <= 0)) throw new BizError('BadRequest', { additional: field });
+  return list;
+}
+
+/**
+ * A page of staff the caller may see. Beyond the declared fields: `deptId` (comma list; `includeChild=1`
+ * adds their sub-departments) and `roleId` (staff holding that role).
+ */
+export async function listStaff(tx: Tx, auth: AuthContext, query: Record<string, unknown>) {
+  const { where: scope } = await staffScope(tx, auth);
+  const extra: Array<SQL | undefined> = [eq(admin.tenantId, auth.tenantId), scope];
+  const deptIds = idsParam(query.deptId, 'deptId');
+  if (deptIds) {
+    const includeChild = query.includeChild === '1' || query.includeChild === 'true';
+    extra.push(inArray(admin.deptId, includeChild ? await subtreeIds(tx, 'department', auth.tenantId, deptIds) : deptIds));
+  }
+  const roleIds = idsParam(query.roleId, 'roleId');
+  if (roleIds) {
+    extra.push(
+      exists(
+        tx
+          .select({ one: sql`1` })
+          .from(adminRole)
+          .where(and(eq(adminRole.tenantId, admin.tenantId), eq(adminRole.adminId, admin.id), inArray(adminRole.roleId, roleIds))),
+      ),
+    );
+  }
+  const parsed = parseList(staffList, query, extra);
+  const page = await runPage(parsed, selectStaff(tx), tx.select(countAll()).from(admin).$dynamic());
+  const roles = await rolesOf(tx, auth.tenantId, page.data.map((r) => r.id));
+  return { ...page, data: page.data.map((r) => toStaff(r, roles.get(r.id) ?? [])) };
+}
+
+async function readStaff(tx: Tx, auth: AuthContext, id: number, scope: SQL | undefined): Promise<Staff> {
+  const [row] = await selectStaff(tx).where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, id), scope));
+  if (!row) throw new BizError('AdminNotExist', { additional: id });
+  return toStaff(row, (await rolesOf(tx, auth.tenantId, [id])).get(id) ?? []);
+}
+
+/** One staff member, if within the caller's data scope (else AdminNotExist, as for an unknown id). */
+export async function getStaff(tx: Tx, auth: AuthContext, id: number): Promise<Staff> {
+  return readStaff(tx, auth, id, (await staffScope(tx, auth)).where);
+}
+
+/**
+ * The accounts a change targets: all must exist within the caller's data scope (you cannot change whom
+ * you cannot see), and only a super administrator may change a super administrator's account.
+ */
+async function loadTargets(tx: Tx, auth: AuthContext, scope: Scope, ids: number[]) {
+  const found = await tx
+    .select({ id: admin.id, name: admin.name, isDefault: admin.isDefault })
+    .from(admin)
+    .where(and(eq(admin.tenantId, auth.tenantId), inArray(admin.id, ids), scope.where));
+  assertAllFound(ids, found, 'AdminNotExist');
+  if (!scope.perms.isSuper) {
+    const [superHolder] = await tx
+      .select({ adminId: adminRole.adminId })
+      .from(adminRole)
+      .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
+      .where(and(eq(adminRole.tenantId, auth.tenantId), inArray(adminRole.adminId, ids), eq(role.isSuper, true)))
+      .limit(1);
+    if (superHolder) throw forbidden('Forbidden', found.find((f) => f.id === superHolder.adminId)?.name);
+  }
+  return found;
+}
+
+async function assertDeptExists(tx: Tx, tenantId: number, deptId: number) {
+  const [row] = await tx.select({ id: department.id }).from(department).where(and(eq(department.tenantId, tenantId), eq(department.id, deptId)));
+  if (!row) throw new BizError('DeptNotExist', { additional: deptId });
+}
+
+/** Roles to assign exist in the tenant; only a super administrator may hand out the super role. */
+async function assertAssignableRoles(tx: Tx, tenantId: number, perms: Permissions, roleIds: number[]) {
+  const found = await tx
+    .select({ id: role.id, roleKey: role.roleKey, isSuper: role.isSuper })
+    .from(role)
+    .where(and(eq(role.tenantId, tenantId), inArray(role.id, roleIds)));
+  assertAllFound(roleIds, found, 'RoleNotExist');
+  const superRole = found.find((r) => r.isSuper);
+  if (superRole && !perms.isSuper) throw forbidden('Forbidden', superRole.roleKey);
+}
+
+/** `passwordHash`: hashed before the transaction opens (argon2 takes tens of milliseconds). */
+export async function createStaff(tx: Tx, req: Caller, body: StaffCreate, passwordHash: string): Promise<Staff> {
+  const { auth } = req;
+  const scope = await staffScope(tx, auth);
+  const roleIds = distinct(body.roleIds);
+  await assertDeptExists(tx, auth.tenantId, body.deptId);
+  await assertAssignableRoles(tx, auth.tenantId, scope.perms, roleIds);
+  const [row] = await tx
+    .insert(admin)
+    .values({
+      tenantId: auth.tenantId,
+      name: body.name,
+      passwordHash,
+      realName: body.realName,
+      nickName: body.nickName || body.realName,
+      sex: body.sex ?? 0,
+      avatar: body.avatar || null,
+      phone: body.phone || null,
+      email: body.email || null,
+      deptId: body.deptId,
+      remark: body.remark || null,
+      createdBy: auth.adminId,
+    })
+    .returning({ id: admin.id });
+  await tx.insert(adminRole).values(roleIds.map((roleId) => ({ tenantId: auth.tenantId, adminId: row.id, roleId })));
+  const { password: _password, ...detail } = body;
+  await audit(tx, req, { action: 'create', entity: 'staff', entityId: row.id, detail });
+  return readStaff(tx, auth, row.id, undefined);
+}
+
+export async function updateStaff(tx: Tx, req: Caller, body: StaffUpdate): Promise<Staff> {
+  const { auth } = req;
+  const scope = await staffScope(tx, auth);
+  await loadTargets(tx, auth, scope, [body.id]);
+  const current = await readStaff(tx, auth, body.id, undefined);
+  if (body.deptId !== undefined && body.deptId !== current.deptId) await assertDeptExists(tx, auth.tenantId, body.deptId);
+  const { roleIds: requestedRoles, ...fields } = sentFields(body);
+  const roleIds = requestedRoles && distinct(requestedRoles);
+  if (roleIds) await assertAssignableRoles(tx, auth.tenantId, scope.perms, roleIds);
+  const blankToNull = (value: string | undefined) => (value === undefined ? undefined : value || null);
+  await tx
+    .update(admin)
+    .set({
+      ...fields,
+      avatar: blankToNull(body.avatar),
+      phone: blankToNull(body.phone),
+      email: blankToNull(body.email),
+      remark: blankToNull(body.remark),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, body.id)));
+  if (roleIds) {
+    await tx.delete(adminRole).where(and(eq(adminRole.tenantId, auth.tenantId), eq(adminRole.adminId, body.id)));
+    await tx.insert(adminRole).values(roleIds.map((roleId) => ({ tenantId: auth.tenantId, adminId: body.id, roleId })));
+  }
+  const detail = changes({ ...current, roleIds: [...current.roleIds].sort((a, b) => a - b) }, { ...fields, ...(roleIds ? { roleIds: [...roleIds].sort((a, b) => a - b) } : {}) });
+  await audit(tx, req, { action: 'update', entity: 'staff', entityId: body.id, detail });
+  return readStaff(tx, auth, body.id, undefined);
+}
+
+/** Deletes accounts: never yourself, never the default administrator. Returns the ids to sign out. */
+export async function deleteStaff(tx: Tx, req: Caller, requested: number[]): Promise<number[]> {
+  const { auth } = req;
+  const ids = distinct(requested);
+  if (ids.includes(auth.adminId)) throw new BizError('CannotDeleteSelf');
+  const targets = await loadTargets(tx, auth, await staffScope(tx, auth), ids);
+  const fixed = targets.find((t) => t.isDefault);
+  if (fixed) throw new BizError('DefaultAdminProhibitDelete', { additional: fixed.name });
+  await tx.delete(adminRole).where(and(eq(adminRole.tenantId, auth.tenantId), inArray(adminRole.adminId, ids)));
+  await tx.delete(admin).where(and(eq(admin.tenantId, auth.tenantId), inArray(admin.id, ids)));
+  // A department led by a deleted account has no leader any more.
+  await tx
+    .update(department)
+    .set({ leaderId: null, updatedAt: new Date() })
+    .where(and(eq(department.tenantId, auth.tenantId), inArray(department.leaderId, ids)));
+  await audit(tx, req, { action: 'delete', entity: 'staff', entityId: ids, detail: { names: targets.map((t) => t.name) } });
+  return ids;
+}
+
+/**
+ * Enables / disables (`enabled`) or locks / unlocks (`isLock`) accounts. Neither yourself nor the default
+ * administrator can be disabled or locked. Returns the ids to sign out (those disabled or locked).
+ */
+export async function setStaffState(tx: Tx, req: Caller, requested: number[], state: { enabled: boolean } | { locked: boolean }): Promise<number[]> {
+  const { auth } = req;
+  const ids = distinct(requested);
+  const shuttingOut = 'enabled' in state ? !state.enabled : state.locked;
+  if (shuttingOut && ids.includes(auth.adminId)) throw new BizError('CannotDisableSelf');
+  const targets = await loadTargets(tx, auth, await staffScope(tx, auth), ids);
+  const fixed = targets.find((t) => t.isDefault);
+  if (shuttingOut && fixed) throw new BizError('DefaultAdminProhibitDelete', { additional: fixed.name });
+  const values =
+    'enabled' in state
+      ? { enabled: state.enabled }
+      : // Unlocking also clears the temporary lock left by failed sign-ins.
+        { isLock: state.locked, ...(state.locked ? {} : { failedLogins: 0, lockedUntil: null }) };
+  await tx
+    .update(admin)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(admin.tenantId, auth.tenantId), inArray(admin.id, ids)));
+  const action = 'enabled' in state ? (state.enabled ? 'enable' : 'disable') : state.locked ? 'lock' : 'unlock';
+  await audit(tx, req, { action, entity: 'staff', entityId: ids });
+  return shuttingOut ? ids : [];
+}
+
+/** New-order and SMS notifications of one account. */
+export async function setStaffNotify(tx: Tx, req: Caller, id: number, field: 'newOrderNotify' | 'smsNotify', enabled: boolean) {
+  const { auth } = req;
+  await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
+  await tx
+    .update(admin)
+    .set({ [field]: enabled, updatedAt: new Date() })
+    .where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, id)));
+  await audit(tx, req, { action: 'notify', entity: 'staff', entityId: id, detail: { [field]: enabled } });
+}
+
+/**
+ * Sets a new password, hashed before the transaction (and clears failed sign-ins); the caller then signs
+ * the account out everywhere.
+ */
+export async function resetStaffPassword(tx: Tx, req: Caller, id: number, passwordHash: string) {
+  const { auth } = req;
+  await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
+  await tx
+    .update(admin)
+    .set({ passwordHash, failedLogins: 0, lockedUntil: null, updatedAt: new Date() })
+    .where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, id)));
+  await audit(tx, req, { action: 'reset-password', entity: 'staff', entityId: id });
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bom, BomDetail, BomRequirement, BomTreeNode } from '@p8/contract/basic';
+import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
+import { adminCaller, type Caller } from './basic-fixtures.ts';
+
+let ctx: TestContext;
+let t: TestTenant;
+let api: Caller;
+let pcs: number;
+let box: number;
+beforeAll(async () => {
+  ctx = await startTestApp();
+  t = await seedTenant(ctx.database, 'Bom');
+  api = await adminCaller(ctx, t);
+  pcs = await api.create('unit', { name: 'pcs' });
+  box = await api.create('unit', { name: 'box' });
+});
+afterAll(() => ctx.close());
+
+const url = '/api/admin/basic/bom';
+let n = 0;
+async function material(name: string, units: unknown[] = [{ unitId: pcs, isMain: true }]) {
+  n += 1;
+  return api.create('material', { code: `B${n}-${name}`, name, units });
+}
+
+describe(`BOM rules (${TEST_DB})`, () => {
+  it('keeps versions unique per material (MaterialBomVersionRepeat)', async () => {
+    const bike = await material('Bike');
+    const wheel = await material('Wheel');
+    const v1 = await api.create('bom', { materialId: bike, version: 'V1', lines: [{ materialId: wheel, quantity: 2 }] });
+    expect((await api.post(url, { materialId: bike, version: 'V1', lines: [{ materialId: wheel, quantity: 3 }] })).body).toMatchObject({
+      status: 40001,
+      message: 'MaterialBomVersionRepeat',
+    });
+    const v2 = await api.create('bom', { materialId: bike, version: 'V2', lines: [{ materialId: wheel, quantity: 3 }] });
+    expect((await api.put(url, { id: v2, version: 'V1' })).body.message).toBe('MaterialBomVersionRepeat');
+    // The same version name is free for another material.
+    const car = await material('Car');
+    await api.create('bom', { materialId: car, version: 'V1', lines: [{ materialId: wheel, quantity: 4 }] });
+    // The first BOM of a material is its default; choosing another moves the flag.
+    expect((await api.get<Bom>(`${url}/${v1}`)).body.data.isDefault).toBe(true);
+    expect((await api.get<Bom>(`${url}/${v2}`)).body.data.isDefault).toBe(false);
+    await api.put(url, { id: v2, isDefault: true });
+    expect((await api.get<Bom>(`${url}/${v1}`)).body.data.isDefault).toBe(false);
+    expect((await api.get<Bom>(`${url}/${v2}`)).body.data.isDefault).toBe(true);
+  });
+
+  it('validates lines: at least one, quantity > 0, loss rate 0–100 %, each material once, a unit of the material', async () => {
+    const p = await material('Table');
+    const leg = await material('Leg');
+    const base = { materialId: p, version: 'L1' };
+    expect((await api.post(url, { ...base, lines: [] })).body.message).toBe('BomItemsEmpty');
+    expect((await api.post(url, { ...base, lines: [{ materialId: leg, quantity: 0 }] })).body.message).toBe('NumberMustGreaterThanZero');
+    expect((await api.post(url, { ...base, lines: [{ materialId: leg, quantity: 1, lossRate: 101 }] })).body.status).toBe(40001);
+    expect((await api.post(url, { ...base, lines: [{ materialId: leg, quantity: 1, lossRate: -1 }] })).body.status).toBe(40001);
+    expect((await api.post(url, { ...base, lines: [{ materialId: leg, quantity: 1 }, { materialId: leg, quantity: 2 }] })).body.message).toBe('ItemMaterialRepeat');
+    expect((await api.post(url, { ...base, lines: [{ materialId: leg, quantity: 1, unitId: box }] })).body.message).toBe('UnitNotExist');
+    expect((await api.post(url, { ...base, lines: [{ materialId: 999999, quantity: 1 }] })).body.message).toBe('MaterialNotExist');
+    expect((await api.post(url, { ...base, version: '', lines: [{ materialId: leg, quantity: 1 }] })).body.message).toBe('PleaseInputBomVersion');
+    const ok = await api.post<BomDetail>(url, { ...base, lines: [{ materialId: leg, quantity: 4, lossRate: 2.5, unitId: pcs }] });
+    expect(ok.body.data.lines).toEqual([expect.objectContaining({ materialCode: expect.stringContaining('Leg'), quantity: 4, lossRate: 2.5, unitName: 'pcs' })]);
+  });
+
+  it('refuses a BOM that contains its own material, directly or through sub-assemblies', async () => {
+    const a = await material('Assembly A');
+    const b = await material('Assembly B');
+    const c = await material('Part C');
+    expect((await api.post(url, { materialId: a, version: 'S', lines: [{ materialId: a, quantity: 1 }] })).body.message).toBe('BomCannotContainSelf');
+    await api.create('bom', { materialId: a, version: 'V1', lines: [{ materialId: b, quantity: 1 }] });
+    await api.create('bom', { materialId: b, version: 'V1', lines: [{ materialId: c, quantity: 1 }] });
+    // C → A would close the loop A → B → C → A.
+    const loop = await api.post(url, { materialId: c, version: 'V1', lines: [{ materialId: a, quantity: 1 }] });
+    expect(loop.body).toMatchObject({ status: 40001, message: 'BomCycleDetected' });
+    const bomOfB = (await api.get<Bom[]>(`${url}?materialId=${b}`)).body.data[0];
+    expect((await api.put(url, { id: bomOfB.id, lines: [{ materialId: a, quantity: 1 }] })).body.message).toBe('BomCycleDetected');
+  });
+
+  it('lists BOMs with their material, filters by material code, and deletes with the lines', async () => {
+    const p = await material('Lamp');
+    const bulb = await material('Bulb');
+    const id = await api.create('bom', { materialId: p, version: 'V9', lines: [{ materialId: bulb, quantity: 1 }] });
+    const list = await api.get<Bom[]>(`${url}?keyword=Lamp`);
+    expect(list.body.data).toEqual([expect.objectContaining({ id, materialName: 'Lamp', version: 'V9', lineCount: 1 })]);
+    await api.put(`${url}/enable`, { ids: [id], enabled: false });
+    expect((await api.get<Bom[]>(`${url}?keyword=Lamp&enabled=true`)).body.data).toEqual([]);
+    expect((await api.del(url, { ids: [id] })).body.status).toBe(0);
+    expect((await api.get(`${url}/${id}`)).body.message).toBe('BomNotExist');
+  });
+});
+
+describe(`multi-level BOM (${TEST_DB})`, () => {
+  it('builds the tree through default BOMs and explodes leaf requirements with losses and unit ratios', async () => {
+    // Chair = 4 Leg (5 % loss) + 1 Seat; Seat (made 2 at a time) = 1 Board + 8 Screw; Leg = 0.5 box of Rod (1 box = 4).
+    const chair = await material('Chair');
+    const seat = await material('Seat');
+    const leg = await material('Leg2');
+    const board = await material('Board');
+    const screw = await material('Screw');
+    const rod = await material('Rod', [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 4 }]);
+    await api.create('bom', { materialId: seat, version: 'V1', quantity: 2, lines: [{ materialId: board, quantity: 1 }, { materialId: screw, quantity: 8 }] });
+    await api.create('bom', { materialId: leg, version: 'V1', lines: [{ materialId: rod, quantity: 0.5, unitId: box }] });
+    const chairBom = await api.create('bom', {
+      materialId: chair,
+      version: 'V1',
+      lines: [
+        { materialId: leg, quantity: 4, lossRate: 5 },
+        { materialId: seat, quantity: 1 },
+      ],
+    });
+
+    const tree = (await api.get<BomTreeNode>(`${url}/${chairBom}/tree`)).body.data;
+    expect(tree).toMatchObject({ materialName: 'Chair', level: 0 });
+    expect(tree.children.map((c) => [c.materialName, c.quantity, c.level, c.children.length])).toEqual([
+      ['Leg2', 4, 1, 1],
+      ['Seat', 1, 1, 2],
+    ]);
+    const seatNode = tree.children[1];
+    expect(seatNode.bomVersion).toBe('V1');
+    // Per one seat: the seat BOM makes two.
+    expect(seatNode.children.map((c) => [c.materialName, c.quantity, c.level])).toEqual([
+      ['Board', 0.5, 2],
+      ['Screw', 4, 2],
+    ]);
+    expect(tree.children[0].children[0]).toMatchObject({ materialName: 'Rod', quantity: 0.5, unitName: 'box' });
+
+    const need = (await api.get<BomRequirement[]>(`${url}/${chairBom}/explode?quantity=10`)).body.data;
+    const byName = Object.fromEntries(need.map((r) => [r.materialName, r.quantity]));
+    // Legs: 10 × 4 × 1.05 = 42; rods: 42 × 0.5 box × 4 pcs = 84. Seats: 10; boards 10 / 2 = 5; screws 10 / 2 × 8 = 40.
+    expect(byName).toEqual({ Rod: 84, Board: 5, Screw: 40 });
+    expect(need.find((r) => r.materialName === 'Rod')!.unitName).toBe('pcs');
+    expect((await api.get(`${url}/${chairBom}/explode?quantity=0`)).body.message).toBe('NumberMustGreaterThanZero');
+  });
+
+  it('sums one leaf reached along two paths, and stops at a sub-assembly whose BOM is disabled', async () => {
+    const kit = await material('Kit');
+    const sub = await material('Sub');
+    const nail = await material('Nail');
+    const subBom = await api.create('bom', { materialId: sub, version: 'V1', lines: [{ materialId: nail, quantity: 3 }] });
+    const kitBom = await api.create('bom', {
+      materialId: kit,
+      version: 'V1',
+      lines: [
+        { materialId: sub, quantity: 2 },
+        { materialId: nail, quantity: 1, lossRate: 10 },
+      ],
+    });
+    const need = (await api.get<BomRequirement[]>(`${url}/${kitBom}/explode?quantity=1`)).body.data;
+    expect(need.map((r) => [r.materialName, r.quantity])).toEqual([['Nail', 7.1]]);
+    await api.put(`${url}/enable`, { ids: [subBom], enabled: false });
+    const flat = (await api.get<BomRequirement[]>(`${url}/${kitBom}/explode?quantity=1`)).body.data;
+    expect(Object.fromEntries(flat.map((r) => [r.materialName, r.quantity]))).toEqual({ Sub: 2, Nail: 1.1 });
+  });
+
+  it("answers BomNotExist for another tenant's BOM", async () => {
+    const other = await seedTenant(ctx.database, 'BomOther');
+    const otherApi = await adminCaller(ctx, other);
+    const unitId = await otherApi.create('unit', { name: 'pcs' });
+    const p = await otherApi.create('material', { code: 'OP', name: 'Other parent', units: [{ unitId, isMain: true }] });
+    const c = await otherApi.create('material', { code: 'OC', name: 'Other child', units: [{ unitId, isMain: true }] });
+    const foreign = await otherApi.create('bom', { materialId: p, version: 'V1', lines: [{ materialId: c, quantity: 1 }] });
+    expect((await api.get(`${url}/${foreign}`)).body.message).toBe('BomNotExist');
+    expect((await api.get(`${url}/${foreign}/tree`)).body.message).toBe('BomNotExist');
+    expect((await api.get(`${url}/${foreign}/explode`)).body.message).toBe('BomNotExist');
+    expect((await api.del(url, { ids: [foreign] })).body.message).toBe('BomNotExist');
+  });
+});

@@ -1,0 +1,143 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageRow } from '@p8/contract/office';
+import { message } from '../src/db/schema/index.ts';
+import { call, login, seedStaff, seedTenant, setAdmin, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
+import { grant } from './office-fixtures.ts';
+
+const BASE = '/api/admin/office/message';
+
+let ctx: TestContext;
+let a: TestTenant;
+let b: TestTenant;
+let tokenAdmin: string;
+let tokenB: string;
+/** Staff of A without any button code. */
+let plain: { adminId: number; token: string };
+/** Staff of A with system_message_send and system_message_delete. */
+let sender: { adminId: number; token: string };
+
+const countMessages = (tenantId: number) => ctx.database.withTenant(tenantId, (tx) => tx.select().from(message).where(eq(message.tenantId, tenantId)));
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  a = await seedTenant(ctx.database, 'MsgA');
+  b = await seedTenant(ctx.database, 'MsgB');
+  tokenAdmin = await login(ctx.app, a.name, a.password);
+  tokenB = await login(ctx.app, b.name, b.password);
+  const s1 = await seedStaff(ctx.database, a);
+  await setAdmin(ctx.database, a.tenantId, s1.adminId, { realName: 'Plain Zhang' });
+  plain = { adminId: s1.adminId, token: await login(ctx.app, s1.name, s1.password) };
+  const s2 = await seedStaff(ctx.database, a);
+  await grant(ctx.database, a, s2.roleId, ['system_message_send', 'system_message_delete']);
+  sender = { adminId: s2.adminId, token: await login(ctx.app, s2.name, s2.password) };
+});
+afterAll(() => ctx.close());
+
+const send = (token: string, body: unknown) => call<{ ids: number[] }>(ctx.app, 'POST', BASE, { token, body });
+
+describe(`messages (${TEST_DB})`, () => {
+  it('sends one message per receiver, shown in their inbox and the sender’s outbox', async () => {
+    const res = await send(tokenAdmin, { receiverIds: [plain.adminId, sender.adminId], title: 'Stock take', content: 'Friday 3pm' });
+    expect(res.body.status).toBe(0);
+    expect(res.body.data.ids).toHaveLength(2);
+
+    const inbox = await call<MessageRow[]>(ctx.app, 'GET', `${BASE}?box=inbox`, { token: plain.token });
+    expect(inbox.body.data[0]).toMatchObject({ senderId: a.adminId, receiverId: plain.adminId, receiverName: 'Plain Zhang', title: 'Stock take', content: 'Friday 3pm', isRead: false, readAt: null });
+    expect(inbox.body.pagination).toMatchObject({ current: 1, total: 1 });
+    const outbox = await call<MessageRow[]>(ctx.app, 'GET', `${BASE}?box=outbox&title=stock`, { token: tokenAdmin });
+    expect(outbox.body.data.map((m) => m.receiverId).sort()).toEqual([plain.adminId, sender.adminId].sort());
+    // The default box is the inbox: the sender received nothing.
+    expect((await call<MessageRow[]>(ctx.app, 'GET', BASE, { token: tokenAdmin })).body.data).toEqual([]);
+  });
+
+  it('refuses a message to oneself (MessageSenderReceiverSame) and sends nothing', async () => {
+    const before = (await countMessages(a.tenantId)).length;
+    const res = await send(tokenAdmin, { receiverIds: [plain.adminId, a.adminId], title: 'Hi' });
+    expect(res.httpStatus).toBe(400);
+    expect(res.body).toMatchObject({ status: 40001, message: 'MessageSenderReceiverSame' });
+    expect((await countMessages(a.tenantId)).length).toBe(before);
+  });
+
+  it('sends only to staff of the tenant, and needs a receiver and a title', async () => {
+    const before = (await countMessages(a.tenantId)).length;
+    const foreign = await send(tokenAdmin, { receiverIds: [plain.adminId, b.adminId], title: 'Hi' });
+    expect(foreign.body).toMatchObject({ message: 'AdminNotExist', additional: String(b.adminId) });
+    expect((await send(tokenAdmin, { receiverIds: [], title: 'Hi' })).body).toMatchObject({ message: 'PleaseSelectStaff', additional: 'receiverIds' });
+    expect((await send(tokenAdmin, { receiverIds: [plain.adminId], title: '  ' })).body).toMatchObject({ message: 'PleaseInputTitle', additional: 'title' });
+    expect((await countMessages(a.tenantId)).length).toBe(before);
+    expect((await countMessages(b.tenantId)).length).toBe(0);
+  });
+
+  it('needs system_message_send to send (40300, nothing sent)', async () => {
+    const before = (await countMessages(a.tenantId)).length;
+    const res = await send(plain.token, { receiverIds: [a.adminId], title: 'Hi' });
+    expect(res.httpStatus).toBe(403);
+    expect(res.body).toMatchObject({ status: 40300, message: 'Forbidden', additional: 'system_message_send' });
+    expect((await countMessages(a.tenantId)).length).toBe(before);
+    expect((await send(sender.token, { receiverIds: [a.adminId], title: 'From staff' })).body.status).toBe(0);
+  });
+
+  it('counts unread messages and lets only the receiver mark them read', async () => {
+    const { body } = await send(tokenAdmin, { receiverIds: [plain.adminId], title: 'Unread one' });
+    const id = body.data.ids[0];
+    const unread = async () => (await call<{ count: number }>(ctx.app, 'GET', `${BASE}/unread/count`, { token: plain.token })).body.data.count;
+    const before = await unread();
+    expect(before).toBeGreaterThanOrEqual(1);
+    const bySender = await call(ctx.app, 'PUT', `${BASE}/read`, { token: tokenAdmin, body: { ids: [id] } });
+    expect(bySender.body).toMatchObject({ status: 40300, message: 'Forbidden' });
+    expect(await unread()).toBe(before);
+
+    const read = await call<{ updated: number }>(ctx.app, 'PUT', `${BASE}/read`, { token: plain.token, body: { ids: [id] } });
+    expect(read.body.data.updated).toBe(1);
+    expect(await unread()).toBe(before - 1);
+    const readList = await call<MessageRow[]>(ctx.app, 'GET', `${BASE}?isRead=true`, { token: plain.token });
+    expect(readList.body.data.map((m) => m.id)).toContain(id);
+    expect(readList.body.data.every((m) => m.isRead && m.readAt)).toBe(true);
+    const unreadList = await call<MessageRow[]>(ctx.app, 'GET', `${BASE}?isRead=false`, { token: plain.token });
+    expect(unreadList.body.data.map((m) => m.id)).not.toContain(id);
+
+    await call(ctx.app, 'PUT', `${BASE}/read/all`, { token: plain.token });
+    expect(await unread()).toBe(0);
+    expect((await call(ctx.app, 'GET', `${BASE}?box=elsewhere`, { token: plain.token })).body).toMatchObject({ message: 'BadRequest', additional: 'box' });
+  });
+
+  it('lets only the sender delete, and needs system_message_delete', async () => {
+    const { body } = await send(tokenAdmin, { receiverIds: [sender.adminId, plain.adminId], title: 'To delete' });
+    const [toSender, toPlain] = body.data.ids;
+    const byReceiver = await call(ctx.app, 'DELETE', BASE, { token: sender.token, body: { ids: [toSender] } });
+    expect(byReceiver.body).toMatchObject({ status: 40001, message: 'OnlyMessageSenderCanDelete' });
+    const withoutCode = await call(ctx.app, 'DELETE', BASE, { token: plain.token, body: { ids: [toPlain] } });
+    expect(withoutCode.body).toMatchObject({ status: 40300, additional: 'system_message_delete' });
+    const stillThere = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(message).where(and(eq(message.tenantId, a.tenantId), eq(message.title, 'To delete'))));
+    expect(stillThere).toHaveLength(2);
+
+    const bySender = await call(ctx.app, 'DELETE', BASE, { token: tokenAdmin, body: { ids: [toSender, toPlain] } });
+    expect(bySender.body.status).toBe(0);
+    expect((await call(ctx.app, 'GET', `${BASE}/${toPlain}`, { token: plain.token })).body.message).toBe('DataNotExist');
+    // A mixed batch (one of mine, one not) deletes nothing.
+    const mine = (await send(sender.token, { receiverIds: [plain.adminId], title: 'mine' })).body.data.ids[0];
+    const theirs = (await send(tokenAdmin, { receiverIds: [sender.adminId], title: 'theirs' })).body.data.ids[0];
+    expect((await call(ctx.app, 'DELETE', BASE, { token: sender.token, body: { ids: [mine, theirs] } })).body.message).toBe('OnlyMessageSenderCanDelete');
+    expect((await call(ctx.app, 'GET', `${BASE}/${mine}`, { token: sender.token })).body.status).toBe(0);
+  });
+
+  it('shows a message by id to its sender and receiver only', async () => {
+    const id = (await send(tokenAdmin, { receiverIds: [sender.adminId], title: 'Private' })).body.data.ids[0];
+    expect((await call<MessageRow>(ctx.app, 'GET', `${BASE}/${id}`, { token: sender.token })).body.data.title).toBe('Private');
+    expect((await call<MessageRow>(ctx.app, 'GET', `${BASE}/${id}`, { token: tokenAdmin })).body.data.title).toBe('Private');
+    expect((await call(ctx.app, 'GET', `${BASE}/${id}`, { token: plain.token })).body.message).toBe('DataNotExist');
+  });
+
+  it("keeps tenant A's messages from tenant B, by list and by id", async () => {
+    const id = (await send(tokenAdmin, { receiverIds: [plain.adminId], title: 'Tenant A secret' })).body.data.ids[0];
+    expect((await call(ctx.app, 'GET', `${BASE}/${id}`, { token: tokenB })).body).toMatchObject({ status: 40001, message: 'DataNotExist' });
+    for (const box of ['inbox', 'outbox']) {
+      const list = await call<MessageRow[]>(ctx.app, 'GET', `${BASE}?box=${box}`, { token: tokenB });
+      expect(JSON.stringify(list.body)).not.toContain('Tenant A secret');
+    }
+    expect((await call(ctx.app, 'PUT', `${BASE}/read`, { token: tokenB, body: { ids: [id] } })).body.message).toBe('DataNotExist');
+    expect((await call(ctx.app, 'DELETE', BASE, { token: tokenB, body: { ids: [id] } })).body.message).toBe('DataNotExist');
+    expect((await call(ctx.app, 'GET', `${BASE}/${id}`, { token: plain.token })).body.status).toBe(0);
+  });
+});

@@ -1,0 +1,210 @@
+import { createElement, type ComponentType } from 'react';
+import { Navigate, useMatches, type RouteObject, type createBrowserRouter } from 'react-router';
+import type { MenuItem } from '@p8/contract/menu';
+import i18n from '../locales/index.ts';
+import { useAuthStore } from '../stores/auth.ts';
+import { useMenuStore } from '../stores/menu.ts';
+import type { Language } from '../stores/global.ts';
+import { getCurrentDetail } from './api/get-current-detail.ts';
+import { getCurrentRole } from './api/get-current-role.ts';
+import { feedback } from './feedback.ts';
+import NotFound from '../views/error/404.tsx';
+import { RouteError } from './route-error.tsx';
+import { clearSession } from './session.ts';
+
+/**
+ * Routes built from the signed-in user's menus (SPEC §2 "Dynamic routes"). A Directory / Menu item
+ * with a `component` becomes a lazily loaded view — `home/index` → `views/home/index.tsx` — under the
+ * layout route, or at top level when it is full-screen (`metaIsFull`). Buttons are permissions, not routes.
+ */
+export type DataRouter = ReturnType<typeof createBrowserRouter>;
+
+/** What a dynamic route carries in `handle.meta`; the shell reads it via `useCurrentMenu()`. */
+export interface RouteMeta {
+  id: number;
+  name: string;
+  path: string;
+  component: string | null;
+  title: { zh: string; en: string };
+  icon: string | null;
+  isAffix: boolean;
+  isKeepAlive: boolean;
+  isHide: boolean;
+  isFull: boolean;
+  /** External link address, when the menu is a link. */
+  isLink: string | null;
+  /** Path of the menu to highlight instead (detail pages hidden from the menu). */
+  activeMenu: string | null;
+  menu: MenuItem;
+}
+
+/** `handle` of every route: dynamic routes have `meta`; fixed routes name their title by i18n key. */
+export interface RouteHandle {
+  meta?: RouteMeta;
+  titleKey?: string;
+}
+
+export const ROOT_ROUTE_ID = 'root';
+export const LAYOUT_ROUTE_ID = 'layout';
+const DYNAMIC_ID_PREFIX = 'menu:';
+
+// Screens only: parts under a `components/` folder are never a menu's component.
+const views = import.meta.glob<{ default: ComponentType }>(['../views/**/*.tsx', '!../views/**/components/**', '!../views/error/**']);
+
+/** The view module of a menu `component` path, or undefined when no such file exists. */
+export function viewLoaderFor(component: string) {
+  const clean = component.trim().replace(/^\/+/, '').replace(/^views\//, '').replace(/\.tsx$/, '');
+  return views[`../views/${clean}.tsx`] ?? views[`../views/${clean}/index.tsx`];
+}
+
+export function menuTitle(menu: Pick<MenuItem, 'metaTitle' | 'metaTitleEn'>, language: Language): string {
+  return language === 'en' ? menu.metaTitleEn || menu.metaTitle : menu.metaTitle || menu.metaTitleEn;
+}
+
+/** Title of a route handle in a language (menu title, or the fixed route's translated title). */
+export function routeTitle(handle: RouteHandle | undefined, language: Language): string {
+  if (handle?.meta) return language === 'en' ? handle.meta.title.en : handle.meta.title.zh;
+  if (handle?.titleKey) return i18n.t(handle.titleKey, { lng: language });
+  return '';
+}
+
+const normalizePath = (path: string) => (path.startsWith('/') ? path : `/${path}`);
+const routeIdOf = (item: MenuItem) => `${DYNAMIC_ID_PREFIX}${item.id}:${normalizePath(item.path)}`;
+
+export function metaOf(item: MenuItem): RouteMeta {
+  const { children: _children, ...menu } = item;
+  return {
+    id: item.id,
+    name: item.name,
+    path: normalizePath(item.path),
+    component: item.component,
+    title: { zh: item.metaTitle || item.metaTitleEn, en: item.metaTitleEn || item.metaTitle },
+    icon: item.metaIcon,
+    isAffix: item.metaIsAffix,
+    isKeepAlive: item.metaIsKeepAlive,
+    isHide: item.metaIsHide,
+    isFull: item.metaIsFull,
+    isLink: item.metaIsLink,
+    activeMenu: item.metaActiveMenu,
+    menu: menu as MenuItem,
+  };
+}
+
+
+function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
+  if (!item.path) return null;
+  const handle: RouteHandle = { meta: metaOf(item) };
+  // A failing view shows the error page inside the shell rather than replacing it.
+  const base = { id: routeIdOf(item), path: normalizePath(item.path), handle, ErrorBoundary: RouteError };
+  if (item.component) {
+    const load = viewLoaderFor(item.component);
+    if (!load) {
+      missing.push(item.component);
+      return { ...base, Component: NotFound };
+    }
+    return {
+      ...base,
+      lazy: async () => {
+        const mod = await load();
+        return { Component: mod.default };
+      },
+    };
+  }
+  if (item.redirect) {
+    // An element, not a loader: child loaders run beside the guard's, and the deepest redirect would win.
+    return { ...base, element: createElement(Navigate, { to: item.redirect, replace: true }) };
+  }
+  return null;
+}
+
+/** Route objects for a screens-only menu tree, split by where they hang. */
+export function buildDynamicRoutes(menuTree: readonly MenuItem[]): { layout: RouteObject[]; full: RouteObject[] } {
+  const layout: RouteObject[] = [];
+  const full: RouteObject[] = [];
+  const missing: string[] = [];
+  const walk = (items: readonly MenuItem[]) => {
+    for (const item of items) {
+      if (item.menuType !== 'Button') {
+        const route = routeOf(item, missing);
+        if (route) (item.metaIsFull ? full : layout).push(route);
+      }
+      if (item.children?.length) walk(item.children);
+    }
+  };
+  walk(menuTree);
+  // Menus whose screen is not built yet open the 404 view.
+  if (missing.length) console.warn(`[routes] no view yet for: ${missing.join(', ')}`);
+  return { layout, full };
+}
+
+let router: DataRouter | null = null;
+
+export function attachRouter(instance: DataRouter) {
+  router = instance;
+}
+
+function addRoutes(menuTree: readonly MenuItem[]) {
+  if (!router) throw new Error('router not attached');
+  const { layout, full } = buildDynamicRoutes(menuTree);
+  if (layout.length) router.patchRoutes(LAYOUT_ROUTE_ID, layout);
+  if (full.length) router.patchRoutes(ROOT_ROUTE_ID, full);
+}
+
+/**
+ * Whether a route may be shown to the current user. React Router cannot remove patched routes, so the
+ * routes of an earlier session stay in the tree; "clearing" them (SPEC §2 step 2) means this check
+ * refuses every dynamic route that is not in the current user's menus.
+ */
+export function isRouteAllowed(routeId: string): boolean {
+  if (!routeId.startsWith(DYNAMIC_ID_PREFIX)) return true;
+  const { loaded, flatMenuList } = useMenuStore.getState();
+  return loaded && flatMenuList.some((item) => routeIdOf(item) === routeId);
+}
+
+/** Forgets the dynamic routes of the session (see `isRouteAllowed`). */
+export function clearDynamicRoutes() {
+  useMenuStore.getState().reset();
+}
+
+let loading: Promise<boolean> | null = null;
+
+/**
+ * Loads the user and the menus (GET /admin/current/detail and /admin/current/role) and adds the
+ * routes. Resolves false when the account has no menu at all: then the "no access" warning is shown
+ * and the session is cleared (SPEC §2 step 6). Rejects when the calls fail (already shown to the user).
+ */
+export function loadUserRoutes(): Promise<boolean> {
+  loading ??= (async () => {
+    try {
+      const [role, user] = await Promise.all([getCurrentRole(), getCurrentDetail()]);
+      useAuthStore.getState().setUserInfo(user);
+      useMenuStore.getState().setRole(role);
+      const { menuTree } = useMenuStore.getState();
+      if (!menuTree.length) {
+        feedback.notification.warning({
+          key: 'no-menu-permission',
+          title: i18n.t('common.noAccess'),
+          description: i18n.t('error.NoMenuPermission'),
+          duration: 3,
+        });
+        clearSession();
+        return false;
+      }
+      addRoutes(menuTree);
+      return true;
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+/** The menu item of the deepest matched dynamic route (title, icon, affix, keep-alive…), if any. */
+export function useCurrentMenu(): RouteMeta | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const meta = (matches[i]?.handle as RouteHandle | undefined)?.meta;
+    if (meta) return meta;
+  }
+  return undefined;
+}

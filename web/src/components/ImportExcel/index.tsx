@@ -1,0 +1,179 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Modal, Progress, Space, Typography, Upload, type ButtonProps } from 'antd';
+import { DownloadOutlined, InboxOutlined, UploadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { TemplateKey } from '@p8/contract/tenant-config';
+import { feedback } from '../../app/feedback.ts';
+import { isHttpError } from '../../app/http.ts';
+import { useSystemConfigStore } from '../../app/system-config.ts';
+import { translateError } from '../../locales/index.ts';
+import { acceptAttribute, EXCEL_MAX_MB, EXCEL_TYPES, formatSize } from '../Upload/rules.ts';
+import { xhrUpload } from '../Upload/xhr.ts';
+import { checkImportFiles, importErrorLines, importOutcome, normalizeImportResult, type ImportResult } from './import-result.ts';
+
+export type { ImportResult } from './import-result.ts';
+
+/** SPEC §8: the batch result notice lasts 4.5 s. */
+export const IMPORT_NOTICE_SECONDS = 4.5;
+
+export interface ImportExcelProps {
+  open: boolean;
+  onClose: () => void;
+  /** The import call, e.g. `/admin/basic/brand/import` (POST multipart, field `file`). */
+  importPath: string;
+  /** Template link: a url, or the key of a download-template link of the system config. */
+  templateUrl?: string;
+  template?: TemplateKey;
+  title?: ReactNode;
+  maxSizeMB?: number;
+  /** Extra form fields sent with the file. */
+  data?: Record<string, string>;
+  /** Told after an import that added rows: reload the list here. */
+  onSuccess?: (result: ImportResult) => void;
+}
+
+/**
+ * Excel import dialog (SPEC §5): template link, one xls / xlsx file of at most 200 MB, a progress bar
+ * while it uploads, then the batch result as a notice for 4.5 s with counts and the row errors
+ * translated by `error.{errorMsg}`. A failed upload says "batch adding failed, re-upload".
+ */
+export default function ImportExcel(props: ImportExcelProps) {
+  // A fresh dialog body per opening: no file or progress left from the last import.
+  return props.open ? <ImportDialog {...props} /> : null;
+}
+
+function ImportDialog({ open, onClose, importPath, templateUrl, template, title, maxSizeMB = EXCEL_MAX_MB, data, onSuccess }: ImportExcelProps) {
+  const { t } = useTranslation();
+  const templates = useSystemConfigStore((s) => s.config?.templates);
+  const href = templateUrl ?? (template ? templates?.[template] : undefined);
+  const [file, setFile] = useState<File | null>(null);
+  const [percent, setPercent] = useState<number | null>(null);
+  const uploading = percent !== null;
+
+  const warn = (content: string) => feedback.message.warning({ content, key: 'import-check' });
+
+  const pick = (picked: File, batch: File[]) => {
+    const violation = checkImportFiles(batch, maxSizeMB);
+    if (violation) {
+      if (batch.indexOf(picked) <= 0) warn(violation.key === 'tooBig' ? t('kit.import.tooBig', { size: violation.size }) : t(`kit.import.${violation.key}`));
+      return Upload.LIST_IGNORE;
+    }
+    setFile(picked);
+    return false; // keep it here until "import"
+  };
+
+  const notify = (result: ImportResult) => {
+    const { lines, more } = importErrorLines(result, translateError);
+    const outcome = importOutcome(result);
+    feedback.notification[outcome]({
+      title: t('kit.import.resultTitle'),
+      duration: IMPORT_NOTICE_SECONDS,
+      description: (
+        <div data-testid="import-result">
+          <div>{t('kit.import.result', { total: result.total, success: result.successCount, error: result.errorCount })}</div>
+          {lines.length > 0 && (
+            <ul style={{ margin: '6px 0 0', paddingInlineStart: 18, maxHeight: 220, overflow: 'auto' }}>
+              {lines.map((line, i) => (
+                <li key={`${line.row}-${i}`}>{t('kit.import.rowError', { row: line.row, message: line.message })}</li>
+              ))}
+              {more > 0 && <li>{t('kit.import.more', { count: more })}</li>}
+            </ul>
+          )}
+        </div>
+      ),
+    });
+  };
+
+  const run = async () => {
+    if (!file) {
+      warn(translateError('PleaseSelectFile'));
+      return;
+    }
+    const form = new FormData();
+    form.append('file', file, file.name);
+    for (const [key, value] of Object.entries(data ?? {})) form.append(key, value);
+    setPercent(0);
+    try {
+      const raw = await xhrUpload<Partial<ImportResult>>({ url: importPath, data: form, silent: true, onProgress: (p) => setPercent(p.percent) });
+      const result = normalizeImportResult(raw);
+      notify(result);
+      if (result.successCount > 0) onSuccess?.(result);
+      onClose();
+    } catch (error) {
+      const reason = isHttpError(error) && error.key !== 'ImportFailed' ? error.text : '';
+      feedback.message.error(reason ? `${t('kit.import.failed')} (${reason})` : t('kit.import.failed'));
+      setPercent(null);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={title ?? t('kit.import.title')}
+      onCancel={uploading ? undefined : onClose}
+      mask={{ closable: !uploading }}
+      closable={!uploading}
+      destroyOnHidden
+      modalRender={(node) => <div data-testid="import-excel">{node}</div>}
+      footer={
+        <Space>
+          <Button onClick={onClose} disabled={uploading}>
+            {t('kit.form.cancel')}
+          </Button>
+          <Button type="primary" icon={<UploadOutlined />} loading={uploading} disabled={!file} onClick={run} data-testid="import-excel-submit">
+            {t('kit.import.start')}
+          </Button>
+        </Space>
+      }
+    >
+      {href && (
+        <Typography.Link href={href} download target="_blank" rel="noopener" data-testid="import-excel-template">
+          <DownloadOutlined /> {t('kit.import.downloadTemplate')}
+        </Typography.Link>
+      )}
+      <Upload.Dragger
+        style={{ marginTop: 12 }}
+        accept={acceptAttribute(EXCEL_TYPES)}
+        multiple={false}
+        maxCount={1}
+        disabled={uploading}
+        fileList={file ? [{ uid: 'import-file', name: file.name, size: file.size, status: uploading ? 'uploading' : 'done' }] : []}
+        beforeUpload={pick}
+        onRemove={() => {
+          setFile(null);
+          return true;
+        }}
+      >
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
+        <p className="ant-upload-text">{t('kit.import.drag')}</p>
+        <p className="ant-upload-hint">{t('kit.import.tip', { size: formatSize(maxSizeMB) })}</p>
+      </Upload.Dragger>
+      {uploading && (
+        <div style={{ marginTop: 12 }} data-testid="import-excel-progress">
+          <Typography.Text type="secondary">{(percent ?? 0) < 100 ? t('kit.import.uploading') : t('kit.import.processing')}</Typography.Text>
+          <Progress percent={percent ?? 0} status="active" />
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+/** A button that opens the import dialog. */
+export function ImportButton({
+  children,
+  buttonProps,
+  ...props
+}: Omit<ImportExcelProps, 'open' | 'onClose'> & { children?: ReactNode; buttonProps?: ButtonProps }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button icon={<UploadOutlined />} onClick={() => setOpen(true)} data-testid="import-button" {...buttonProps}>
+        {children ?? t('kit.import.title')}
+      </Button>
+      <ImportExcel {...props} open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}

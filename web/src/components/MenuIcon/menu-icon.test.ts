@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { hasMenuIcon, MENU_ICON_ALIASES } from './index.tsx';
+
+describe('menu icons', () => {
+  it('resolve antd names with or without the theme suffix', () => {
+    for (const name of ['HomeOutlined', 'HomeFilled', 'home', 'ContactsOutlined', 'PartitionOutlined', 'NumberOutlined']) expect(hasMenuIcon(name)).toBe(true);
+  });
+
+  it('resolve every Element Plus alias to an icon', () => {
+    for (const alias of Object.keys(MENU_ICON_ALIASES)) expect(hasMenuIcon(alias), alias).toBe(true);
+  });
+
+  it('leave empty and unknown names without an icon', () => {
+    expect(hasMenuIcon('')).toBe(false);
+    expect(hasMenuIcon(null)).toBe(false);
+    expect(hasMenuIcon('NoSuchIcon')).toBe(false);
+  });
+});

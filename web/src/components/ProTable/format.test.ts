@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatCell, formatNumber, valueAt } from './format.ts';
+
+const tenant = { numberRetainsSmallDigit: 3, amountRetainsSmallDigit: 2 };
+
+describe('cell formatting', () => {
+  it("shows quantities and amounts with the tenant's decimal places", () => {
+    expect(formatCell(12.5, 'number', tenant)).toBe('12.500');
+    expect(formatCell('1234.567', 'amount', tenant)).toBe('1234.57');
+    expect(formatCell(2, 'amount', tenant, 4)).toBe('2.0000');
+  });
+
+  it('keeps empty values empty and never shows -0', () => {
+    expect(formatNumber(null, 2)).toBe('');
+    expect(formatNumber('', 2)).toBe('');
+    expect(formatNumber(-0.001, 2)).toBe('0.00');
+    expect(formatNumber('abc', 2)).toBe('abc');
+  });
+
+  it('formats dates and reads nested fields', () => {
+    expect(formatCell('2026-03-01T08:09:10', 'date', tenant)).toBe('2026-03-01');
+    expect(formatCell('2026-03-01T08:09:10', 'dateTime', tenant)).toBe('2026-03-01 08:09:10');
+    expect(valueAt({ supplier: { name: 'ACME' } }, 'supplier.name')).toBe('ACME');
+    expect(valueAt({ supplier: null }, 'supplier.name')).toBeUndefined();
+  });
+});

@@ -1,0 +1,21 @@
+import { useTranslation } from 'react-i18next';
+import { useSystemConfig } from './use-system-config.ts';
+
+/** Copyright line with the system name and, when configured, the ICP record number. */
+export default function AppFooter() {
+  const { t } = useTranslation();
+  const config = useSystemConfig();
+  const name = config?.name || config?.system_title || t('common.defaultSystemTitle');
+  return (
+    <footer className="p8-footer" data-testid="layout-footer">
+      <span>
+        © {new Date().getFullYear()} {name} · {t('layout.footer')}
+      </span>
+      {config?.icp ? (
+        <a href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer">
+          {config.icp}
+        </a>
+      ) : null}
+    </footer>
+  );
+}

@@ -1,0 +1,63 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { getLanguage, useGlobalStore, type Language } from '../stores/global.ts';
+
+/**
+ * i18next set-up. Every file `locales/<lang>/<name>.ts` default-exports an object of texts and becomes
+ * the top-level key `<name>`: `locales/zh/login.ts` → `t('login.submit')`, `error.ts` → `t('error.NetworkError')`.
+ * Add a screen's texts by adding a file to both `zh/` and `en/`; nothing here needs to change.
+ * The language follows the persisted global store (default from the browser, SPEC §9).
+ */
+type Texts = { [key: string]: string | Texts };
+
+function collect(modules: Record<string, unknown>): Record<string, Texts> {
+  const out: Record<string, Texts> = {};
+  for (const [path, mod] of Object.entries(modules)) {
+    const name = /\/([^/]+)\.ts$/.exec(path)?.[1];
+    const texts = (mod as { default?: Texts }).default;
+    if (name && texts) out[name] = texts;
+  }
+  return out;
+}
+
+const zh = collect(import.meta.glob('./zh/*.ts', { eager: true }));
+const en = collect(import.meta.glob('./en/*.ts', { eager: true }));
+
+const dayjsLocale: Record<Language, string> = { zh: 'zh-cn', en: 'en' };
+
+function applyLanguage(language: Language) {
+  dayjs.locale(dayjsLocale[language]);
+  if (typeof document !== 'undefined') document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+}
+
+void i18n.use(initReactI18next).init({
+  resources: { zh: { translation: zh }, en: { translation: en } },
+  lng: getLanguage(),
+  fallbackLng: 'zh',
+  supportedLngs: ['zh', 'en'],
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+applyLanguage(getLanguage());
+
+useGlobalStore.subscribe((state, prev) => {
+  if (state.language !== prev.language) {
+    void i18n.changeLanguage(state.language);
+    applyLanguage(state.language);
+  }
+});
+
+/**
+ * Text of a catalogue key (SPEC §8): the translated `error.<key>` when the key is known, the key itself
+ * when it is some other text, NetworkError when there is nothing.
+ */
+export function translateError(key: string | undefined | null): string {
+  if (!key) return i18n.t('error.NetworkError');
+  return i18n.exists(`error.${key}`) ? i18n.t(`error.${key}`) : key;
+}
+
+export default i18n;

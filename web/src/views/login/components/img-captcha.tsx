@@ -1,0 +1,62 @@
+import { useCallback, useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Input, Tooltip } from 'antd';
+import { SafetyCertificateOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ImgCaptcha } from '@p8/contract/auth';
+import { getImgCaptcha } from '../api/get-img-captcha.ts';
+
+/** A picture captcha: fetched when enabled, refreshed on click and after every use (single use). */
+export function useImgCaptcha(enabled: boolean) {
+  // One captcha per form instance, never reused from the cache once the form is gone.
+  const id = useId();
+  const query = useQuery({ queryKey: ['base', 'imgCaptcha', id], queryFn: getImgCaptcha, enabled, staleTime: Infinity, gcTime: 0 });
+  const { refetch } = query;
+  const refresh = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
+  return { captcha: (enabled && query.data) || null, loading: query.isFetching, refresh };
+}
+
+interface CaptchaInputProps {
+  value?: string;
+  onChange?: (value: string) => void;
+  captcha: ImgCaptcha | null;
+  loading: boolean;
+  onRefresh: () => void;
+  /** `login`, `register` or `forget`: prefix of the data-testids. */
+  testIdPrefix: string;
+}
+
+/** Input plus the captcha image beside it; clicking the image fetches a new one. */
+export function CaptchaInput({ value, onChange, captcha, loading, onRefresh, testIdPrefix }: CaptchaInputProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="login-captcha-row">
+      <Input
+        size="large"
+        value={value}
+        onChange={(e) => onChange?.(e.target.value)}
+        prefix={<SafetyCertificateOutlined />}
+        placeholder={t('login.captchaPlaceholder')}
+        maxLength={10}
+        autoComplete="off"
+        data-testid={`${testIdPrefix}-captcha`}
+      />
+      <Tooltip title={t('login.captchaRefresh')}>
+        <button
+          type="button"
+          className="login-captcha-img"
+          onClick={onRefresh}
+          aria-label={t('login.captchaRefresh')}
+          data-testid={`${testIdPrefix}-captcha-img`}
+          data-captcha-id={captcha?.captchaId}
+          // Present only when the server runs with EXPOSE_CODES_FOR_TESTS (end-to-end tests).
+          data-captcha-code={captcha?.code}
+        >
+          {captcha ? <img src={captcha.image} alt={t('login.captchaAlt')} draggable={false} /> : <ReloadOutlined spin={loading} />}
+        </button>
+      </Tooltip>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { useEffect, useState } from 'react';
+import { Tabs } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { loadSystemConfig, systemTitleOf, useSystemConfigStore } from '../../app/system-config.ts';
+import { useGlobalStore } from '../../stores/global.ts';
+import { AccountForm } from './components/account-form.tsx';
+import { BrandPanel } from './components/brand-panel.tsx';
+import { ForgetForm } from './components/forget-form.tsx';
+import { LangSwitch } from './components/lang-switch.tsx';
+import { completeLogin, greetingOf } from './components/login-helpers.ts';
+import { MobileForm } from './components/mobile-form.tsx';
+import { RegisterForm } from './components/register-form.tsx';
+import { SystemLogo } from './components/system-logo.tsx';
+import './login.css';
+
+type Mode = 'login' | 'register' | 'forget';
+type LoginTab = 'account' | 'mobile';
+
+/** The login screen (SPEC §2): account / mobile login, register, retrieve password. */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const config = useSystemConfigStore((s) => s.config);
+  const language = useGlobalStore((s) => s.language);
+  const [mode, setMode] = useState<Mode>('login');
+  const [tab, setTab] = useState<LoginTab>('account');
+  const [registeredName, setRegisteredName] = useState<string>();
+  const [greeting, setGreeting] = useState(() => greetingOf(new Date().getHours()));
+
+  useEffect(() => {
+    void loadSystemConfig();
+    const timer = setInterval(() => setGreeting(greetingOf(new Date().getHours())), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const title = systemTitleOf(config, language);
+  const logo = config?.logo || config?.system_icon || undefined;
+  const openRegister = config?.openRegister !== false;
+
+  const onToken = async (token: string) => {
+    await completeLogin(token, search.get('redirect'), navigate);
+  };
+
+  const backToLogin = (testId: string) => (
+    <a className="login-back" onClick={() => setMode('login')} data-testid={testId}>
+      <ArrowLeftOutlined /> {t('login.backToLogin')}
+    </a>
+  );
+
+  return (
+    <div className="login-page" data-testid="login-page">
+      <div className="login-bg-shape login-bg-shape-a" />
+      <div className="login-bg-shape login-bg-shape-b" />
+      <div className="login-shell">
+        <BrandPanel title={title} logo={logo} icp={config?.icp} />
+
+        <main className="login-panel">
+          <div className="login-panel-top">
+            <div className="login-panel-logo">
+              <SystemLogo src={logo} title={title} size={32} />
+              <span>{title}</span>
+            </div>
+            <LangSwitch />
+          </div>
+
+          <div className="login-panel-body">
+            {mode === 'login' && (
+              <>
+                <p className="login-greeting" data-testid="login-greeting">
+                  {t(`login.greeting.${greeting}`)}
+                </p>
+                <h2 className="login-heading">{t('login.welcome', { title })}</h2>
+                <Tabs
+                  className="login-tabs"
+                  activeKey={tab}
+                  onChange={(key) => setTab(key as LoginTab)}
+                  destroyOnHidden
+                  items={[
+                    {
+                      key: 'account',
+                      label: <span data-testid="login-tab-account">{t('login.tabAccount')}</span>,
+                      children: <AccountForm onToken={onToken} onForget={() => setMode('forget')} initialName={registeredName} />,
+                    },
+                    {
+                      key: 'mobile',
+                      label: <span data-testid="login-tab-mobile">{t('login.tabMobile')}</span>,
+                      children: <MobileForm onToken={onToken} />,
+                    },
+                  ]}
+                />
+                {openRegister && (
+                  <p className="login-switch">
+                    {t('login.noAccount')}{' '}
+                    <a className="login-link" onClick={() => setMode('register')} data-testid="login-to-register">
+                      {t('login.toRegister')}
+                    </a>
+                  </p>
+                )}
+              </>
+            )}
+
+            {mode === 'register' && (
+              <>
+                {backToLogin('register-to-login')}
+                <h2 className="login-heading">{t('login.registerTitle')}</h2>
+                <p className="login-sub">{t('login.registerSubtitle')}</p>
+                <RegisterForm
+                  onDone={(name) => {
+                    setRegisteredName(name);
+                    setTab('account');
+                    setMode('login');
+                  }}
+                />
+                <p className="login-switch">
+                  {t('login.haveAccount')}{' '}
+                  <a className="login-link" onClick={() => setMode('login')} data-testid="register-back-login">
+                    {t('login.backToLogin')}
+                  </a>
+                </p>
+              </>
+            )}
+
+            {mode === 'forget' && (
+              <>
+                {backToLogin('forget-to-login')}
+                <h2 className="login-heading">{t('login.forgetTitle')}</h2>
+                <p className="login-sub">{t('login.forgetSubtitle')}</p>
+                <ForgetForm
+                  onDone={() => {
+                    setTab('account');
+                    setMode('login');
+                  }}
+                />
+              </>
+            )}
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

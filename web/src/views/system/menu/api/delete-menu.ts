@@ -1,0 +1,6 @@
+import { http } from '../../../../app/http.ts';
+
+/** DELETE /admin/security/menu `{ ids }` — needs system_menu_delete; template items are refused. */
+export function deleteMenus(ids: number[]): Promise<null> {
+  return http.delete<null>('/admin/security/menu', { ids });
+}

@@ -1,0 +1,108 @@
+import { useMemo, useRef, useState } from 'react';
+import { Select, Space, Spin, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useDebounceFn } from '../../../../hooks/useDebounceFn.ts';
+import { staffOptionsQuery, type StaffOption } from '../api/list-staff-options.ts';
+
+interface CommonProps {
+  /** Staff never offered (the sender himself, reviewers already chosen). */
+  exclude?: number[];
+  /** Labels of ids that may not be in the first page of results (the reviewers of a rule being edited). */
+  known?: StaffOption[];
+  placeholder?: string;
+  disabled?: boolean;
+  style?: React.CSSProperties;
+  'data-testid'?: string;
+}
+
+export interface StaffMultiSelectProps extends CommonProps {
+  mode: 'multiple';
+  value?: number[];
+  onChange?: (ids: number[], options: StaffOption[]) => void;
+}
+
+export interface StaffSingleSelectProps extends CommonProps {
+  mode?: undefined;
+  value?: number | null;
+  onChange?: (id: number, option: StaffOption) => void;
+}
+
+/**
+ * Staff of the tenant searched by real name as the user types (first 50, debounced), for message
+ * receivers and joint-review reviewers. Remembers the labels it has seen, so a chosen member keeps
+ * their name when a later search no longer lists them.
+ */
+export default function StaffSelect(props: StaffMultiSelectProps | StaffSingleSelectProps) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'system-office.common' });
+  const { exclude = [], known = [], placeholder, disabled, style } = props;
+  const [search, setSearch] = useState('');
+  const debounced = useDebounceFn((text: string) => setSearch(text));
+  const query = useQuery(staffOptionsQuery(search, exclude));
+  const labels = useRef(new Map<number, StaffOption>());
+  for (const option of [...known, ...(query.data ?? [])]) labels.current.set(option.id, option);
+
+  const selected = props.mode === 'multiple' ? (props.value ?? []) : props.value ? [props.value] : [];
+  const options = useMemo(() => {
+    const found = query.data ?? [];
+    // Chosen members stay listed (with their names) whatever the current search shows.
+    const extra = selected.filter((id) => !found.some((o) => o.id === id)).map((id) => labels.current.get(id) ?? { id, label: `#${id}`, account: '', deptName: null });
+    return [...found, ...extra].map((o) => ({
+      value: o.id,
+      label: o.label,
+      option: o,
+      title: o.account,
+    }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `selected` is derived from the value
+  }, [query.data, JSON.stringify(selected)]);
+
+  const renderOption = (o: StaffOption) => (
+    <Space size={6}>
+      <span>{o.label}</span>
+      {o.account && o.account !== o.label && <Typography.Text type="secondary">@{o.account}</Typography.Text>}
+      {o.deptName && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          · {o.deptName}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+
+  const common = {
+    showSearch: { filterOption: false, onSearch: (text: string) => debounced.run(text) },
+    options,
+    optionRender: (item: { data: { option?: StaffOption } }) => (item.data.option ? renderOption(item.data.option) : null),
+    placeholder: placeholder ?? t('staffSearch'),
+    notFoundContent: query.isFetching ? <Spin size="small" /> : t('noStaff'),
+    loading: query.isFetching,
+    disabled,
+    allowClear: true,
+    style: { width: '100%', ...style },
+    onOpenChange: (open: boolean) => {
+      if (!open && search) setSearch('');
+    },
+    'data-testid': props['data-testid'],
+  };
+
+  if (props.mode === 'multiple') {
+    return (
+      <Select<number[]>
+        {...common}
+        mode="multiple"
+        value={props.value ?? []}
+        maxTagCount="responsive"
+        onChange={(ids) => props.onChange?.(ids, ids.map((id) => labels.current.get(id)).filter((o): o is StaffOption => !!o))}
+      />
+    );
+  }
+  return (
+    <Select<number>
+      {...common}
+      value={props.value ?? undefined}
+      onChange={(id) => {
+        const option = labels.current.get(id);
+        if (option) props.onChange?.(id, option);
+      }}
+    />
+  );
+}

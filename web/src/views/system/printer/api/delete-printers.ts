@@ -1,0 +1,6 @@
+import { http } from '../../../../app/http.ts';
+
+/** DELETE /admin/system/printer `{ ids }` (code system_printer_delete). */
+export function deletePrinters(ids: number[]): Promise<null> {
+  return http.delete<null>('/admin/system/printer', { ids });
+}

@@ -1,0 +1,6 @@
+import { http } from '../../../../app/http.ts';
+
+/** DELETE /admin/security/admin `{ ids }` — needs system_staff_delete; never yourself nor the default administrator. */
+export function deleteStaff(ids: number[]): Promise<null> {
+  return http.delete<null>('/admin/security/admin', { ids });
+}

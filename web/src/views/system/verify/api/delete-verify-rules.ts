@@ -1,0 +1,6 @@
+import { http } from '../../../../app/http.ts';
+
+/** DELETE /admin/system/verify `{ ids }` (code system_verify_delete). */
+export function deleteVerifyRules(ids: number[]): Promise<null> {
+  return http.delete<null>('/admin/system/verify', { ids });
+}
