@@ -196,6 +196,17 @@ describe(`material units (${TEST_DB})`, () => {
     // A unit in use by a material cannot be deleted from the unit list.
     expect((await api.del('/api/admin/basic/unit', { ids: [kg] })).body.message).toBe('UnitInUseProhibitDelete');
   });
+
+  it('refuses removing a conversion unit that a BOM line counts in', async () => {
+    const part = await api.create('material', body({ units: [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 6 }] }));
+    const parent = await api.create('material', body());
+    await api.create('bom', { materialId: parent, version: 'U1', lines: [{ materialId: part, quantity: 1, unitId: box }] });
+    const units = (await api.get<MaterialDetail>(`${url}/${part}`)).body.data.units;
+    const boxRow = units.find((u) => !u.isMain)!;
+    expect((await api.del(`${url}/unit`, { ids: [boxRow.id] })).body.message).toBe('UnitInUseProhibitDelete');
+    const main = units.find((u) => u.isMain)!;
+    expect((await api.put(url, { id: part, units: [{ id: main.id, unitId: pcs, isMain: true }] })).body.message).toBe('UnitInUseProhibitDelete');
+  });
 });
 
 describe(`material lists and pickers (${TEST_DB})`, () => {

@@ -284,3 +284,30 @@ describe(`tenant isolation (${TEST_DB})`, () => {
     expect(stillThere.name).toBe('Foreign');
   });
 });
+
+describe(`clearing basic data (${TEST_DB})`, () => {
+  it("empties every basic table of the tenant, stock balances included, and nothing of another tenant's", async () => {
+    const mine = await seedTenant(ctx.database, 'Clear');
+    const me = await adminCaller(ctx, mine);
+    const unitId = await me.create('unit', { name: 'pcs' });
+    const cat = await me.create('category', { name: 'C' });
+    const m = await me.create('material', { code: 'CL-1', name: 'Clear me', categoryId: cat, units: [{ unitId, isMain: true }] });
+    const part = await me.create('material', { code: 'CL-2', name: 'Part', units: [{ unitId, isMain: true }] });
+    await me.create('bom', { materialId: m, version: 'V1', lines: [{ materialId: part, quantity: 1 }] });
+    const w = await me.create('stock', { code: 'CW', name: 'Clear store' });
+    const loc = await me.create('location', { warehouseId: w, name: 'L' });
+    await putStock(ctx, mine.tenantId, { materialId: m, warehouseId: w, locationId: loc, quantity: '1' });
+    const d = await me.post<{ id: number }>('/api/admin/basic/district', { name: 'D' });
+    await me.create('supplier', { code: 'CS', name: 'Clear supplier', contacts: [{ name: 'x' }], addresses: [{ districtId: d.body.data.id }] });
+    await me.put(`${base('supplier')}/assign`, { ids: [await me.create('supplier', { code: 'CS2', name: 'Assigned' })], deptIds: [mine.deptId], adminIds: [] });
+    const kept = await api.create('brand', { name: 'Kept by the other tenant' });
+
+    const cleared = await me.put<{ cleared: number }>('/api/admin/admin/tenant/clearData', { type: 'basic' });
+    expect(cleared.body.status).toBe(0);
+    expect(cleared.body.data.cleared).toBeGreaterThan(10);
+    for (const record of ['material', 'unit', 'category', 'supplier', 'stock', 'location', 'bom']) {
+      expect((await me.get<unknown[]>(base(record))).body.data, record).toEqual([]);
+    }
+    expect((await api.get(`${base('brand')}/${kept}`)).body.status).toBe(0);
+  });
+});

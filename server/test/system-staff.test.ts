@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dept, Staff } from '@p8/contract/system';
 import { admin, adminRole, department } from '../src/db/schema/index.ts';
-import { call, login, seedTenant, startTestApp, TEST_DB, unique, uniquePhone, type TestContext, type TestTenant } from './harness.ts';
+import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, uniquePhone, type TestContext, type TestTenant } from './harness.ts';
 import { auditEntries, expectGuarded, grantCodes, staffWith } from './system-fixtures.ts';
 
 let ctx: TestContext;
@@ -383,5 +383,21 @@ describe(`staff tenant isolation (${TEST_DB})`, () => {
     expect(await staffRow(a.tenantId, s.id)).toEqual(before);
     // A still signs in with the old password.
     expect(await login(ctx.app, s.name, PASSWORD)).toBeTruthy();
+  });
+});
+
+describe('colleague options for pickers', () => {
+  it('lists every enabled colleague with name and department only, whatever the data scope', async () => {
+    {
+      const t = await seedTenant(ctx.database);
+      const staff = await seedStaff(ctx.database, t); // data scope Self
+      const token = await login(ctx.app, staff.name, staff.password);
+      const res = await call<Array<Record<string, unknown>>>(ctx.app, 'GET', `/api/admin/security/admin/options?notInId=${staff.adminId}`, { token });
+      expect(res.body.status).toBe(0);
+      expect(res.body.data.map((o) => o.id)).toEqual([t.adminId]);
+      expect(Object.keys(res.body.data[0]).sort()).toEqual(['deptId', 'deptName', 'id', 'name', 'realName']);
+      const searched = await call<unknown[]>(ctx.app, 'GET', `/api/admin/security/admin/options?keyword=${encodeURIComponent(staff.name)}`, { token });
+      expect(searched.body.data).toHaveLength(1);
+    }
   });
 });

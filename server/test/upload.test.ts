@@ -198,7 +198,7 @@ describe('cloud upload token', () => {
     expect((await call(ctx.app, 'GET', '/api/base/api/qiniuyun/token')).httpStatus).toBe(401);
   });
 
-  it('issues a token for the configured bucket, valid for an hour', async () => {
+  it("issues a token for the tenant's own prefix of the configured bucket, valid for an hour", async () => {
     const saved = ctx.config.qiniu;
     ctx.config.qiniu = { accessKey: 'test-ak', secretKey: 'test-sk', bucket: 'p8-bucket', domain: 'https://files.example.com', uploadUrl: 'https://upload.example.com' };
     try {
@@ -207,7 +207,7 @@ describe('cloud upload token', () => {
       const [ak, sign, policy] = res.body.data.token.split(':');
       expect(ak).toBe('test-ak');
       const decoded = JSON.parse(Buffer.from(policy.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString());
-      expect(decoded.scope).toBe('p8-bucket');
+      expect(decoded).toMatchObject({ scope: `p8-bucket:${a.tenantId}_`, isPrefixalScope: 1, insertOnly: 1 });
       expect(Math.abs(decoded.deadline - (Math.floor(Date.now() / 1000) + 3600))).toBeLessThan(5);
       const expected = createHmac('sha1', 'test-sk').update(policy).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
       expect(sign).toBe(expected);

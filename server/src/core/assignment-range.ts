@@ -60,7 +60,8 @@ export async function assignRecords(
     ...deptIds.map((deptId) => ({ tenantId, recordType, recordId, deptId })),
     ...adminIds.map((adminId) => ({ tenantId, recordType, recordId, adminId })),
   ]);
-  if (rows.length) await tx.insert(recordAssignment).values(rows);
+  // 4 parameters a row: stay well under PostgreSQL's 65,535 per statement.
+  for (let start = 0; start < rows.length; start += 5000) await tx.insert(recordAssignment).values(rows.slice(start, start + 5000));
 }
 
 /** The departments and staff one record is assigned to. */

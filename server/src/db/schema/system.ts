@@ -173,6 +173,8 @@ export const admin = pgTable(
     uniqueIndex('admin_name_uq').on(sql`lower(${t.name})`),
     uniqueIndex('admin_phone_uq').on(t.phone),
     index('admin_dept_idx').on(t.tenantId, t.deptId),
+    // The Self / Dept / Custom data scopes of the staff list filter on the creator.
+    index('admin_created_by_idx').on(t.tenantId, t.createdBy),
     tenantPolicy('admin'),
   ],
 ).enableRLS();

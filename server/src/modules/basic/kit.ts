@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { ErrorKey } from '@p8/contract/errors';
 import { tenantConfigSchema, type TenantConfig } from '@p8/contract/tenant-config';
-import { rows, type Tx } from '../../db/connection.ts';
+import { rows, type Database, type Tx } from '../../db/connection.ts';
 import { stockBalance, tenant } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
 import type { ExcelColumn, ImportRow } from '../../core/excel.ts';
@@ -132,6 +132,12 @@ export function exportQuery(req: FastifyRequest): Record<string, unknown> {
   delete merged.current;
   delete merged.pageSize;
   return merged;
+}
+
+/** Refreshes the planner statistics of some basic tables (owner connection; never inside a tenant transaction). */
+export async function analyze(database: Database, tables: string[]) {
+  const names = tables.filter((name) => /^[a-z_]+$/.test(name));
+  if (names.length) await database.db.execute(sql.raw(`analyze ${names.map((n) => `"${n}"`).join(', ')}`));
 }
 
 /** Exports are capped: beyond this a user should narrow the query. */

@@ -19,7 +19,7 @@ import {
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import type { ImportResult } from '@p8/contract/upload';
 import type { Config } from '../../config.ts';
-import type { Tx } from '../../db/connection.ts';
+import type { Database, Tx } from '../../db/connection.ts';
 import { attribute, bom, bomLine, brand, category, material, materialUnit, stockBalance, unit } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
@@ -29,6 +29,7 @@ import { importErrorKey, receiveImportFile, registerImportTemplate, runImport, t
 import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf } from './owner.ts';
 import {
+  analyze,
   assertAllFound,
   assertIdsExist,
   boolLabel,
@@ -271,27 +272,35 @@ async function checkNewMaterial(body: MaterialCreate, ctx: CreateContext): Promi
   return { ...body, units, tags, specification, taxRate: ctx.config.openTaxRate ? (body.taxRate ?? null) : null };
 }
 
-/** Inserts checked materials and their units: two statements however many materials. */
-async function insertMaterials(tx: Tx, tenantId: number, inputs: MaterialCreate[], owner: CreateContext['owner']): Promise<number[]> {
-  const t0 = performance.now();
-  const created = await tx
-    .insert(t)
-    .values(inputs.map(({ units: _units, ...fields }) => ({ ...fields, tenantId, ...owner })))
-    .returning({ id: t.id, code: t.code });
-  const t1 = performance.now();
-  const idByCode = new Map(created.map((c) => [c.code, c.id]));
-  await tx.insert(materialUnit).values(
-    inputs.flatMap((input) =>
-      input.units.map((u, sort) => ({ tenantId, materialId: idByCode.get(input.code)!, unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort })),
-    ),
+/** Rows written per statement (well under PostgreSQL's 65,535 parameters). */
+const INSERT_CHUNK = 500;
+
+/**
+ * Inserts checked materials and their units, 500 rows to a statement: every material first, then every
+ * unit row. The order matters for the unit rows' foreign-key checks: PostgreSQL plans each check once per
+ * connection, and a plan made while the material table is small and never analyzed may walk every material
+ * of the tenant (see docs/api-basic.md); made once the materials are in, it is a primary-key lookup.
+ */
+async function insertMaterials(tx: Tx, tenantId: number, inputs: MaterialCreate[], owner: CreateContext['owner']): Promise<void> {
+  const idByCode = new Map<string, number>();
+  for (let start = 0; start < inputs.length; start += INSERT_CHUNK) {
+    const created = await tx
+      .insert(t)
+      .values(inputs.slice(start, start + INSERT_CHUNK).map(({ units: _units, ...fields }) => ({ ...fields, tenantId, ...owner })))
+      .returning({ id: t.id, code: t.code });
+    for (const c of created) idByCode.set(c.code, c.id);
+  }
+  const unitRows = inputs.flatMap((input) =>
+    input.units.map((u, sort) => ({ tenantId, materialId: idByCode.get(input.code)!, unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort })),
   );
-  if (inputs.length > 1) console.log('mat', (t1 - t0).toFixed(0), 'units', (performance.now() - t1).toFixed(0));
-  return inputs.map((input) => idByCode.get(input.code)!);
+  for (let start = 0; start < unitRows.length; start += INSERT_CHUNK) await tx.insert(materialUnit).values(unitRows.slice(start, start + INSERT_CHUNK));
 }
 
 export async function createMaterial(tx: Tx, tenantId: number, body: MaterialCreate, ctx: CreateContext): Promise<{ id: number }> {
-  const [id] = await insertMaterials(tx, tenantId, [await checkNewMaterial(body, ctx)], ctx.owner);
-  return { id };
+  const input = await checkNewMaterial(body, ctx);
+  await insertMaterials(tx, tenantId, [input], ctx.owner);
+  const [row] = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), eq(t.code, input.code)));
+  return row;
 }
 
 async function unitsOf(tx: Tx, tenantId: number, materialId: number): Promise<MaterialUnit[]> {
@@ -426,16 +435,13 @@ const materialColumns = [
 
 const nameSpecKey = (name: string, specification: string) => `${name}\u0000${specification}`;
 
-/** Rows written per statement by a material import (well under PostgreSQL's 65,535 parameters). */
-const IMPORT_CHUNK = 500;
-
 /**
  * Imports materials. Each row is checked in memory against lookups loaded once (codes, name +
  * specification pairs, barcodes, categories, brands, units) and against the rows before it; the good rows
- * are then written 500 to a statement, each chunk in its own savepoint. Should a chunk still fail (another
- * user saved the same code meanwhile), it is redone row by row through `runImport`, so every row stays
- * all-or-nothing and every bad row is reported with its key. One savepoint and two inserts per row would
- * make 10,000 rows take far longer than the 10 s of issue 4 (bench/import-materials.ts).
+ * are then written together, 500 to a statement, in one savepoint. Should the database still refuse them
+ * (another user saved the same code meanwhile), they are redone row by row through `runImport`, so every
+ * row stays all-or-nothing and every bad row is reported with its key. One savepoint and two inserts per
+ * row would make 10,000 rows take far longer than the 10 s of issue 4 (bench/import-materials.ts).
  */
 async function importMaterials(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult> {
   const tenantId = req.auth.tenantId;
@@ -507,7 +513,6 @@ async function importMaterials(tx: Tx, req: FastifyRequest, rows: ImportRow[], o
   }
 
   const result: ImportResult = { total: rows.length, successCount: 0, errorCount: 0, errList: [] };
-  console.time('check');
   const good: Array<{ row: ImportRow; input: MaterialCreate }> = [];
   for (const row of rows) {
     try {
@@ -518,21 +523,19 @@ async function importMaterials(tx: Tx, req: FastifyRequest, rows: ImportRow[], o
       result.errList.push({ rowNum: row.rowNum, data: row.data, errorMsg });
     }
   }
-  console.timeEnd('check');
-  console.time('insert');
-  for (let start = 0; start < good.length; start += IMPORT_CHUNK) {
-    const chunk = good.slice(start, start + IMPORT_CHUNK);
+  if (good.length) {
     try {
-      await insertMaterials(tx, tenantId, chunk.map((c) => c.input), owner);
-      result.successCount += chunk.length;
+      await tx.transaction((savepoint) => insertMaterials(savepoint as unknown as Tx, tenantId, good.map((g) => g.input), owner));
+      result.successCount += good.length;
     } catch {
-      const inputOf = new Map(chunk.map((c) => [c.row, c.input]));
-      const redone = await runImport(tx, chunk.map((c) => c.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), onUnexpected);
+      // The database refused what the checks let through (another user saved the same code meanwhile):
+      // redo row by row, each in its own savepoint, to keep the good rows and name the bad ones.
+      const inputOf = new Map(good.map((g) => [g.row, g.input]));
+      const redone = await runImport(tx, good.map((g) => g.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), onUnexpected);
       result.successCount += redone.successCount;
       result.errList.push(...redone.errList);
     }
   }
-  console.timeEnd('insert');
   result.errList.sort((a, b) => a.rowNum - b.rowNum);
   result.errorCount = result.errList.length;
   return result;
@@ -655,6 +658,7 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
     template: 'material',
     importColumns: materialColumns,
     bulkImport: importMaterials,
+    analyze: ['material', 'material_unit'],
     exportColumns,
     async exportRows(tx, req, query, lang: Lang) {
       const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
@@ -674,7 +678,8 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
 };
 
 /** A material's unit rows: delete or enable/disable them one by one (the main unit is protected). */
-export async function materialUnitRoutes(app: FastifyInstance, config: Config) {
+export async function materialUnitRoutes(app: FastifyInstance, deps: { config: Config; database: Database }) {
+  const { config, database } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/admin/basic/material/unit';
   const tags = ['basic: material'];
@@ -714,6 +719,7 @@ export async function materialUnitRoutes(app: FastifyInstance, config: Config) {
 
   r.post(`${base}/import`, { config: { permission: 'basic_material_import' }, schema: { tags, summary: 'Import conversion units (template "item")', consumes: ['multipart/form-data'] } }, async (req) => {
     const rows = await receiveImportFile(req, config, unitItemColumns);
+    await analyze(database, ['material', 'material_unit']);
     const result = await req.tenant(async (tx) => {
       const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly'));
       await audit(tx, req, { action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });

@@ -5,13 +5,13 @@ import { assignSchema, enableSchema, idParamsSchema, idsSchema, pickerQuerySchem
 import type { Pagination } from '@p8/contract/envelope';
 import type { ImportResult } from '@p8/contract/upload';
 import type { Config } from '../../config.ts';
-import type { Tx } from '../../db/connection.ts';
+import type { Database, Tx } from '../../db/connection.ts';
 import { assignRecords } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
 import { ok, paged } from '../../core/envelope.ts';
 import { exportXlsx, langOf, receiveImportFile, registerImportTemplate, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang } from '../../core/excel.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
-import { distinct, exportQuery, type RowHandler } from './kit.ts';
+import { analyze, distinct, exportQuery, type RowHandler } from './kit.ts';
 
 type Query = Record<string, unknown>;
 type Page<T> = { data: T[]; pagination: Pagination };
@@ -44,6 +44,12 @@ export interface RecordDefinition<C, U> {
     importColumns: ExcelColumn[];
     /** Builds the row handler once per import (lookups loaded once, not per row); `runImport` runs it. */
     importer?(tx: Tx, req: FastifyRequest): Promise<RowHandler>;
+    /**
+     * Tables to ANALYZE before and after an import. A bulk load changes a table's size by orders of
+     * magnitude; fresh statistics also make PostgreSQL re-plan its cached foreign-key checks (on PGlite,
+     * which runs no autovacuum, nothing else would).
+     */
+    analyze?: string[];
     /** Instead of `importer`, where volume needs it (materials): same result, same row semantics. */
     bulkImport?(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult>;
     exportColumns: ExcelColumn[];
@@ -53,7 +59,8 @@ export interface RecordDefinition<C, U> {
   };
 }
 
-export function registerRecordRoutes<C, U>(app: FastifyInstance, config: Config, def: RecordDefinition<C, U>) {
+export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config: Config; database: Database }, def: RecordDefinition<C, U>) {
+  const { config, database } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = `/api/admin/basic/${def.record}`;
   const tags = [`basic: ${def.record}`];
@@ -138,9 +145,9 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, config: Config,
   }
 
   r.post(`${base}/import`, { config: { permission: code('import') }, schema: { tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, consumes: ['multipart/form-data'] } }, async (req) => {
-    console.time('read');
     const rows = await receiveImportFile(req, config, def.excel.importColumns);
-    console.timeEnd('read');
+    // On the owner connection, outside the request's transaction (PGlite has one connection).
+    if (def.excel.analyze) await analyze(database, def.excel.analyze);
     const result = await req.tenant(async (tx) => {
       const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly');
       const outcome = def.excel.bulkImport
@@ -149,6 +156,7 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, config: Config,
       await audit(tx, req, { action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
       return outcome;
     });
+    if (def.excel.analyze && result.successCount) await analyze(database, def.excel.analyze);
     return ok(result);
   });
 

@@ -15,10 +15,10 @@ import { locationDefinition, warehouseDefinition } from './warehouse.ts';
  * tree and a material's unit rows.
  */
 export async function basicRoutes(app: FastifyInstance, opts: { database: Database; config: Config }) {
-  const { config } = opts;
+  const { config, database } = opts;
   // Fixed paths first in the code only for the reader: the router prefers static segments anyway.
   await treeRoutes(app);
-  await materialUnitRoutes(app, config);
+  await materialUnitRoutes(app, { config, database });
   await bomStructureRoutes(app);
   for (const def of [
     materialDefinition,
@@ -34,6 +34,6 @@ export async function basicRoutes(app: FastifyInstance, opts: { database: Databa
     bomDefinition,
     unitDefinition,
   ] as const) {
-    registerRecordRoutes(app, config, def as Parameters<typeof registerRecordRoutes>[2]);
+    registerRecordRoutes(app, { config, database }, def as Parameters<typeof registerRecordRoutes>[2]);
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   enableSchema,
   idParamsSchema,
@@ -20,6 +21,7 @@ import {
   deleteStaff,
   getStaff,
   listStaff,
+  listStaffOptions,
   resetStaffPassword,
   revokeSessionsOf,
   setStaffNotify,
@@ -43,6 +45,18 @@ export async function staffRoutes(app: FastifyInstance, opts: { database: Databa
     const page = await req.tenant((tx) => listStaff(tx, req.auth, req.query));
     return paged(page.data, page.pagination);
   });
+
+  r.get(
+    `${base}/options`,
+    {
+      schema: {
+        tags,
+        summary: 'Colleagues for pickers (receivers, reviewers): enabled staff, name and department only',
+        querystring: z.object({ keyword: z.string().max(50).optional(), notInId: z.string().max(2000).optional(), limit: z.coerce.number().int().min(1).max(200).optional() }),
+      },
+    },
+    async (req) => ok(await req.tenant((tx) => listStaffOptions(tx, req.auth, req.query))),
+  );
 
   r.get(`${base}/:id`, { schema: { tags, summary: 'One staff member within the data scope', params: idParamsSchema } }, async (req) =>
     ok(await req.tenant((tx) => getStaff(tx, req.auth, req.params.id))),

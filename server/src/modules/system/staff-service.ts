@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Staff, StaffCreate, StaffUpdate } from '@p8/contract/system';
 import type { Database, Tx } from '../../db/connection.ts';
@@ -356,4 +356,27 @@ export async function resetStaffPassword(tx: Tx, req: Caller, id: number, passwo
     .set({ passwordHash, failedLogins: 0, lockedUntil: null, updatedAt: new Date() })
     .where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, id)));
   await audit(tx, req, { action: 'reset-password', entity: 'staff', entityId: id });
+}
+
+/**
+ * Colleagues to pick as message receivers or reviewers: every enabled staff member of the tenant, with
+ * only what a picker shows. Not limited by data scope — a user who may see only their own records
+ * must still be able to address a colleague — and therefore exposes nothing beyond name and department.
+ */
+export async function listStaffOptions(tx: Tx, auth: AuthContext, query: { keyword?: string; notInId?: string; limit?: number }) {
+  const conditions = [eq(admin.tenantId, auth.tenantId), eq(admin.enabled, true)];
+  const keyword = query.keyword?.trim();
+  if (keyword) {
+    const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(admin.realName, pattern), ilike(admin.name, pattern))!);
+  }
+  const excluded = (query.notInId ?? '').split(',').filter(Boolean).map(Number).filter(Number.isSafeInteger);
+  if (excluded.length) conditions.push(notInArray(admin.id, excluded));
+  return tx
+    .select({ id: admin.id, name: admin.name, realName: admin.realName, deptId: admin.deptId, deptName: department.name })
+    .from(admin)
+    .leftJoin(department, and(eq(department.tenantId, admin.tenantId), eq(department.id, admin.deptId)))
+    .where(and(...conditions))
+    .orderBy(asc(admin.realName), asc(admin.id))
+    .limit(Math.min(query.limit ?? 50, 200));
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "admin_created_by_idx" ON "admin" USING btree ("tenant_id","created_by");
