@@ -1,14 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 /**
  * End-to-end harness: the real server (embedded PGlite in a fresh temporary DATA_DIR, demo tenants
  * seeded, captcha and SMS codes exposed) and Debian's Chromium driven by playwright-core.
  * One server per spec file keeps the files independent (failed-login counters, changed passwords).
+ * The global setup migrates and seeds one embedded database once; every server starts on a copy of it.
  */
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
@@ -66,10 +68,44 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** A DATA_DIR whose embedded database is migrated and seeded (global-setup.ts). */
+    e2eTemplateDataDir: string;
+  }
+}
+
+/** The seeded template of the global setup, when running under vitest with it. */
+function templateDataDir(): string | undefined {
+  try {
+    const dir = inject('e2eTemplateDataDir');
+    return dir && existsSync(dir) ? dir : undefined;
+  } catch {
+    return undefined; // not inside a vitest worker
+  }
+}
+
+/**
+ * Migrates and seeds an embedded database once, by starting the server on `dataDir` and stopping it
+ * cleanly; servers started afterwards on a copy skip the migrations and the demo seed.
+ */
+export async function prepareTemplateDataDir(dataDir: string): Promise<void> {
+  const server = await startServer('template', { dataDir, keepDataDir: true, expectWeb: false });
+  await server.stop();
+}
+
 /** Starts `server/src/main.ts` on a free loopback port with a fresh embedded database. */
-export async function startServer(label = 'e2e', options: { env?: Record<string, string>; expectWeb?: boolean } = {}): Promise<TestServer> {
+export async function startServer(
+  label = 'e2e',
+  options: { env?: Record<string, string>; expectWeb?: boolean; dataDir?: string; keepDataDir?: boolean } = {},
+): Promise<TestServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), `p8-e2e-${label}-`));
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    dataDir = mkdtempSync(path.join(tmpdir(), `p8-e2e-${label}-`));
+    const template = templateDataDir();
+    if (template) cpSync(template, dataDir, { recursive: true });
+  }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -110,7 +146,7 @@ export async function startServer(label = 'e2e', options: { env?: Record<string,
     }
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(path.join(ARTIFACTS, `server-${label}.log`), log);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + 90_000;

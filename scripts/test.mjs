@@ -6,7 +6,8 @@
  *   4. the same server integration suite on PostgreSQL (only when DATABASE_URL is set)
  *   5. end-to-end in Chromium against the real server
  * The last line is always `N passed, N failed`: tests summed over the vitest runs (a test file that
- * fails before any of its tests run counts as one failed test, so a crash is never reported as 0 failed).
+ * fails before any of its tests run, or a run that fails outside any test, counts as one failed test,
+ * so a failing test stage is never reported as 0 failed).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -37,15 +38,23 @@ function run(command, args, env = {}) {
   });
 }
 
-/** Adds a vitest JSON report to the totals; returns false when the report is missing. */
-function count(reportFile) {
-  if (!existsSync(reportFile)) return false;
+/**
+ * Adds a vitest JSON report to the totals; returns false when the report is missing. A test file that
+ * failed before its tests ran counts as one failed test, and so does a failed run whose tests all
+ * passed (an unhandled error), so that a failing stage never reports 0 failed.
+ */
+function count(reportFile, exitCode) {
+  if (!existsSync(reportFile)) {
+    if (exitCode !== 0) totals.failed += 1;
+    return false;
+  }
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   const crashedFiles = (report.testResults ?? []).filter(
     (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
   ).length;
+  const failed = (report.numFailedTests ?? 0) + crashedFiles;
   totals.passed += report.numPassedTests ?? 0;
-  totals.failed += (report.numFailedTests ?? 0) + crashedFiles;
+  totals.failed += failed === 0 && exitCode !== 0 ? 1 : failed;
   return true;
 }
 
@@ -106,7 +115,7 @@ for (const [index, stage] of stages.entries()) {
     else args = [...args, '--reporter=default', '--reporter=json', `--outputFile=${reportFile}`];
   }
   const code = await run(stage.command, args, env);
-  const counted = reportFile ? count(reportFile) : true;
+  const counted = reportFile ? count(reportFile, code) : true;
   const ms = Date.now() - started;
   const ok = code === 0 && counted;
   timings.push({ name: stage.name, ms, ok });

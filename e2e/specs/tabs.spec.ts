@@ -18,8 +18,10 @@ const openTabs = (page: Page) =>
   page.locator('[data-testid="tabs-bar"] [data-testid^="tab-/"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')!.slice(4)));
 
 async function openUserInfoFromMenu(page: Page) {
-  await page.getByTestId('menu-item-/person').click();
-  await page.getByTestId(`menu-item-${USER_INFO}`).click();
+  const item = page.getByTestId(`menu-item-${USER_INFO}`);
+  // The "personal center" group may already be open (it stays open after a visit).
+  if (!(await item.isVisible())) await page.getByTestId('menu-item-/person').click();
+  await item.click();
   await page.waitForURL((url) => url.pathname === USER_INFO);
   await page.getByTestId(`tab-${USER_INFO}`).waitFor();
 }

@@ -205,6 +205,9 @@ describe(`suppliers and customers (${TEST_DB})`, () => {
     ]);
     expect(detail.body.data.addresses[0].isDefault).toBe(true);
     expect(detail.body.data.openingPayable).toBe(1200.5);
+    // The list shows the default contact and the default address.
+    const listed = await api.get<Array<{ id: number; contactName: string; address: string }>>(`${base('supplier')}?code=S001`);
+    expect(listed.body.data.find((p) => p.id === id)).toMatchObject({ contactName: 'Wang', address: 'No. 1 Road' });
 
     await api.put(base('supplier'), { id, contacts: [{ name: 'Zhao' }] });
     const after = await api.get<{ contacts: Array<{ name: string }>; addresses: unknown[] }>(`${base('supplier')}/${id}`);

@@ -19,6 +19,10 @@ import { districtPaths } from './tree.ts';
  */
 
 const managerName = sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${q('partner', 'tenant_id')} and a.id = ${q('partner', 'manager_id')})`;
+// The default contact and address shown in the list: the flagged one, else the first by sort order.
+const defaultContactName = sql<string | null>`(select c.name from ${partnerContact} c where c.tenant_id = ${q('partner', 'tenant_id')} and c.partner_id = ${q('partner', 'id')} order by c.is_default desc, c.sort, c.id limit 1)`;
+const defaultAddress = sql<string | null>`(select d.address from ${partnerAddress} d where d.tenant_id = ${q('partner', 'tenant_id')} and d.partner_id = ${q('partner', 'id')} order by d.is_default desc, d.sort, d.id limit 1)`;
+
 const selection = {
   id: partner.id,
   kind: partner.kind,
@@ -33,6 +37,8 @@ const selection = {
   invoiceTitle: partner.invoiceTitle,
   managerId: partner.managerId,
   managerName,
+  contactName: defaultContactName,
+  address: defaultAddress,
   openingReceivable: partner.openingReceivable,
   openingPayable: partner.openingPayable,
   sort: partner.sort,

@@ -352,7 +352,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
     <div
       className={['p8-pro-table', className].filter(Boolean).join(' ')}
       data-testid={props['data-testid'] ?? 'pro-table'}
-      style={{ '--p8-kit-current-row': token.colorFillSecondary, '--p8-kit-current-row-bar': token.colorPrimary } as CSSProperties}
+      style={{ '--p8-kit-current-row': token.colorFillSecondary, '--p8-kit-current-row-bar': token.colorPrimary, '--p8-kit-row-bg': token.colorBgContainer } as CSSProperties}
     >
       {showSearch && (
         // Hidden, not unmounted: the form keeps its values and `reset()` can still reach it.

@@ -15,6 +15,11 @@ import { deptTreeQueryKey, getDeptTree, useDeptTree } from './api/get-dept-tree.
 import DeptDialog, { type DeptForm } from './components/dept-dialog.tsx';
 import StatusSwitch from './components/status-switch.tsx';
 import { countTree, filterTree, parentIds } from './components/tree-utils.ts';
+import { settled } from './components/settled.ts';
+import './components/system-page.css';
+
+/** Without any of these the rows have no actions: the action column is left out. */
+const ACTION_CODES = 'system_department_add|system_department_update|system_department_delete';
 
 /**
  * Departments (SPEC §2 system/department): the tenant's department tree as a tree table, searched by
@@ -50,13 +55,10 @@ export default function DepartmentPage() {
   const onLoad = useCallback((data: DeptNode[]) => {
     setRows(data);
     const parents = parentIds(data);
-    const searching = lastSearch.current !== '|';
-    setExpanded((current) => {
-      const fresh = parents.filter((id) => !seenParents.current.has(id));
-      parents.forEach((id) => seenParents.current.add(id));
-      if (searching) return parents;
-      return [...current.filter((k) => parents.includes(Number(k))), ...fresh];
-    });
+    const fresh = parents.filter((id) => !seenParents.current.has(id));
+    parents.forEach((id) => seenParents.current.add(id));
+    if (lastSearch.current !== '|') setExpanded(parents);
+    else setExpanded((current) => [...current.filter((k) => parents.includes(Number(k))), ...fresh]);
   }, []);
 
   const changed = useCallback(() => {
@@ -66,7 +68,7 @@ export default function DepartmentPage() {
 
   const remove = useCallback(
     async (row: DeptNode) => {
-      await deleteDepts([row.id]);
+      if (!(await settled(deleteDepts([row.id])))) return;
       feedback.message.success(t('system.common.deleted'));
       changed();
     },
@@ -99,8 +101,8 @@ export default function DepartmentPage() {
     [openDialog],
   );
 
-  const columns = useMemo<ProColumn<DeptNode>[]>(
-    () => [
+  const columns = useMemo<ProColumn<DeptNode>[]>(() => {
+    const list: ProColumn<DeptNode>[] = [
       {
         prop: 'name',
         title: t('system.dept.name'),
@@ -148,7 +150,6 @@ export default function DepartmentPage() {
         title: t('system.common.operation'),
         fixed: 'right',
         hideInSetting: true,
-        width: 230,
         render: (_, row) => (
           <Space size={0} className="p8-sys-row-actions">
             <Auth code="system_department_add">
@@ -179,9 +180,9 @@ export default function DepartmentPage() {
           </Space>
         ),
       },
-    ],
-    [t, can, toggle, openDialog, openEdit, remove],
-  );
+    ];
+    return list.filter((c) => c.prop !== 'operation' || can(ACTION_CODES));
+  }, [t, can, toggle, openDialog, openEdit, remove]);
 
   const allParents = useMemo(() => parentIds(rows), [rows]);
   const tree = fullTree.data ?? [];

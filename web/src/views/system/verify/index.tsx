@@ -71,7 +71,7 @@ export default function VerifyPage() {
         width: 190,
         search: { type: 'select', options: billTypeSearch, props: { showSearch: { optionFilterProp: 'label' } } },
         render: (_, row) => (
-          <Space direction="vertical" size={0}>
+          <Space orientation="vertical" size={0}>
             <Typography.Text strong>{billTypeName(row.billType)}</Typography.Text>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {row.billType}
@@ -106,7 +106,7 @@ export default function VerifyPage() {
             {row.reviewers.map((r, index) => (
               <span key={r.adminId} className="p8-verify-chain-item">
                 {index > 0 && (row.sequential ? <ArrowRightOutlined className="p8-verify-chain-arrow" /> : <span className="p8-verify-chain-sep">/</span>)}
-                <Tag bordered={false} color="blue" style={{ marginInlineEnd: 0 }}>
+                <Tag variant="filled" color="blue" style={{ marginInlineEnd: 0 }}>
                   {row.sequential && <span className="p8-verify-chain-step">{index + 1}</span>}
                   {r.realName || r.name || `#${r.adminId}`}
                 </Tag>

@@ -8,6 +8,7 @@ import { addDept } from '../api/add-dept.ts';
 import { updateDept } from '../api/update-dept.ts';
 import LeaderSelect from './leader-select.tsx';
 import { mapTree, subtreeIds } from './tree-utils.ts';
+import { useLabelCol } from './use-label-col.ts';
 
 export interface DeptForm {
   id?: number;
@@ -45,6 +46,7 @@ interface DeptDialogProps {
 /** Add / edit a department: name, parent (never itself or below it), leader, phone, email, sort, remark. */
 export default function DeptDialog({ tree, onSaved, ...dialog }: DeptDialogProps) {
   const { t } = useTranslation();
+  const labelCol = useLabelCol();
   const editingId = dialog.mode === 'add' ? undefined : dialog.initialValues?.id;
   const parentOptions = useMemo(() => {
     const blocked = subtreeIds(tree, editingId);
@@ -67,7 +69,7 @@ export default function DeptDialog({ tree, onSaved, ...dialog }: DeptDialogProps
   };
 
   return (
-    <FormDialog<DeptForm> {...dialog} entity={t('system.dept.entity')} width={680} onSubmit={submit}>
+    <FormDialog<DeptForm> {...dialog} labelCol={labelCol} entity={t('system.dept.entity')} width={680} onSubmit={submit}>
       <Row gutter={16}>
         <Col span={24}>
           <Form.Item name="parentId" label={t('system.dept.parent')}>

@@ -75,18 +75,25 @@ export function mapTree<T extends TreeItem<T>, R>(nodes: readonly T[], map: (nod
 
 /**
  * Checking with parent-child linkage over a tree whose checks are strict (every node its own state):
- * checking a node checks every node below it and every node above it (a granted button needs its
- * screen); unchecking a node unchecks what is below it and leaves the nodes above as they are (a screen
- * may stay granted without its buttons). Without linkage only the node itself changes.
+ * checking a node checks every node below it, and with `up` every node above it too (a granted button
+ * needs its screen); unchecking a node unchecks what is below it and leaves the nodes above as they are
+ * (a screen may stay granted without its buttons). Without linkage only the node itself changes.
  */
-export function toggleChecked<T extends TreeItem<T>>(nodes: readonly T[], checked: ReadonlySet<number>, id: number, on: boolean, linkage: boolean): Set<number> {
+export function toggleChecked<T extends TreeItem<T>>(
+  nodes: readonly T[],
+  checked: ReadonlySet<number>,
+  id: number,
+  on: boolean,
+  linkage: boolean,
+  up = true,
+): Set<number> {
   const next = new Set(checked);
   const targets = linkage ? subtreeIds(nodes, id) : new Set([id]);
   for (const target of targets) {
     if (on) next.add(target);
     else next.delete(target);
   }
-  if (on && linkage) {
+  if (on && linkage && up) {
     const parents = parentMap(nodes);
     for (let parent = parents.get(id); parent !== undefined && parent !== null; parent = parents.get(parent)) next.add(parent);
   }

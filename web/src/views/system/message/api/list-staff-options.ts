@@ -1,3 +1,4 @@
+import { keepPreviousData } from '@tanstack/react-query';
 import type { Staff } from '@p8/contract/system';
 import { http } from '../../../../app/http.ts';
 
@@ -18,20 +19,23 @@ export const toStaffOption = (s: Pick<Staff, 'id' | 'name' | 'realName' | 'deptN
 });
 
 /**
- * GET /admin/security/admin — enabled staff whose real name matches `search` (first 50), for the
- * receiver and reviewer pickers. The server applies the caller's data scope.
+ * GET /admin/security/admin/options — enabled colleagues whose name or real name matches `search`
+ * (first 50), for the receiver and reviewer pickers. Not limited by the caller's data scope: a user who
+ * sees only their own records must still be able to address a colleague.
  */
 export async function listStaffOptions(search: string, notIn: number[] = []): Promise<StaffOption[]> {
-  const page = await http.list<Staff>(
-    '/admin/security/admin',
-    { realName: search.trim() || undefined, enabled: 'true', notInId: notIn, pageSize: 50, realNameSort: 'asc' },
+  const options = await http.get<Array<Pick<Staff, 'id' | 'name' | 'realName' | 'deptName'>>>(
+    '/admin/security/admin/options',
+    { keyword: search.trim() || undefined, notInId: notIn, limit: 50 },
     { noLoading: true },
   );
-  return page.data.map(toStaffOption);
+  return options.map(toStaffOption);
 }
 
 export const staffOptionsQuery = (search: string, notIn: number[]) => ({
   queryKey: ['system-office', 'staff-options', search.trim(), notIn] as const,
   queryFn: () => listStaffOptions(search, notIn),
   staleTime: 30_000,
+  // While the next search loads, the last results stay listed instead of an empty list.
+  placeholderData: keepPreviousData,
 });

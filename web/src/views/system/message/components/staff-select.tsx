@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState, type CSSProperties } from 'react';
 import { Select, Space, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ interface CommonProps {
   known?: StaffOption[];
   placeholder?: string;
   disabled?: boolean;
-  style?: React.CSSProperties;
+  style?: CSSProperties;
   'data-testid'?: string;
 }
 
@@ -39,22 +39,21 @@ export default function StaffSelect(props: StaffMultiSelectProps | StaffSingleSe
   const [search, setSearch] = useState('');
   const debounced = useDebounceFn((text: string) => setSearch(text));
   const query = useQuery(staffOptionsQuery(search, exclude));
-  const labels = useRef(new Map<number, StaffOption>());
-  for (const option of [...known, ...(query.data ?? [])]) labels.current.set(option.id, option);
+  // Names of members chosen under an earlier search, which the current one may not list.
+  const [chosen, setChosen] = useState<StaffOption[]>([]);
+  const labels = useMemo(() => new Map([...known, ...chosen, ...(query.data ?? [])].map((o) => [o.id, o])), [known, chosen, query.data]);
+  const remember = (ids: number[]) => {
+    const picked = ids.map((id) => labels.get(id)).filter((o): o is StaffOption => !!o && !chosen.some((c) => c.id === o.id));
+    if (picked.length) setChosen((list) => [...list, ...picked]);
+  };
 
   const selected = props.mode === 'multiple' ? (props.value ?? []) : props.value ? [props.value] : [];
-  const options = useMemo(() => {
-    const found = query.data ?? [];
-    // Chosen members stay listed (with their names) whatever the current search shows.
-    const extra = selected.filter((id) => !found.some((o) => o.id === id)).map((id) => labels.current.get(id) ?? { id, label: `#${id}`, account: '', deptName: null });
-    return [...found, ...extra].map((o) => ({
-      value: o.id,
-      label: o.label,
-      option: o,
-      title: o.account,
-    }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `selected` is derived from the value
-  }, [query.data, JSON.stringify(selected)]);
+  const found = query.data ?? [];
+  // Chosen members stay listed (with their names) whatever the current search shows.
+  const options = [
+    ...found,
+    ...selected.filter((id) => !found.some((o) => o.id === id)).map((id) => labels.get(id) ?? { id, label: `#${id}`, account: '', deptName: null }),
+  ].map((o) => ({ value: o.id, label: o.label, option: o, title: o.account }));
 
   const renderOption = (o: StaffOption) => (
     <Space size={6}>
@@ -71,7 +70,7 @@ export default function StaffSelect(props: StaffMultiSelectProps | StaffSingleSe
   const common = {
     showSearch: { filterOption: false, onSearch: (text: string) => debounced.run(text) },
     options,
-    optionRender: (item: { data: { option?: StaffOption } }) => (item.data.option ? renderOption(item.data.option) : null),
+    optionRender: (item: { data: Record<string, unknown> }) => renderOption(item.data.option as StaffOption),
     placeholder: placeholder ?? t('staffSearch'),
     notFoundContent: query.isFetching ? <Spin size="small" /> : t('noStaff'),
     loading: query.isFetching,
@@ -91,7 +90,10 @@ export default function StaffSelect(props: StaffMultiSelectProps | StaffSingleSe
         mode="multiple"
         value={props.value ?? []}
         maxTagCount="responsive"
-        onChange={(ids) => props.onChange?.(ids, ids.map((id) => labels.current.get(id)).filter((o): o is StaffOption => !!o))}
+        onChange={(ids) => {
+          remember(ids);
+          props.onChange?.(ids, ids.map((id) => labels.get(id)).filter((o): o is StaffOption => !!o));
+        }}
       />
     );
   }
@@ -100,8 +102,10 @@ export default function StaffSelect(props: StaffMultiSelectProps | StaffSingleSe
       {...common}
       value={props.value ?? undefined}
       onChange={(id) => {
-        const option = labels.current.get(id);
-        if (option) props.onChange?.(id, option);
+        const option = labels.get(id);
+        if (!option) return;
+        remember([id]);
+        props.onChange?.(id, option);
       }}
     />
   );

@@ -1,4 +1,4 @@
-import { useContext, useRef } from 'react';
+import { useContext, useState } from 'react';
 import { Avatar, Button, Empty, Tooltip, Typography } from 'antd';
 import DisabledContext from 'antd/es/config-provider/DisabledContext';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, UserOutlined } from '@ant-design/icons';
@@ -25,8 +25,8 @@ export default function ReviewerPicker({ value = [], onChange, known = [], seque
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const formDisabled = useContext(DisabledContext);
   const disabled = disabledProp ?? formDisabled;
-  const names = useRef(new Map<number, StaffOption>());
-  for (const option of known) if (!names.current.has(option.id)) names.current.set(option.id, option);
+  const [added, setAdded] = useState<StaffOption[]>([]);
+  const names = new Map([...known, ...added].map((o) => [o.id, o]));
 
   const move = (index: number, delta: number) => {
     const next = [...value];
@@ -42,7 +42,7 @@ export default function ReviewerPicker({ value = [], onChange, known = [], seque
       ) : (
         <ol className={['p8-reviewer-list', sequential ? 'is-sequential' : ''].join(' ')}>
           {value.map((id, index) => {
-            const who = names.current.get(id);
+            const who = names.get(id);
             return (
               <li key={id} className="p8-reviewer-item" data-testid={`reviewer-${id}`}>
                 <span className="p8-reviewer-step">{sequential ? index + 1 : <UserOutlined />}</span>
@@ -89,11 +89,13 @@ export default function ReviewerPicker({ value = [], onChange, known = [], seque
       )}
       {!disabled && value.length < 50 && (
         <StaffSelect
+          // A fresh picker after each addition: empty, with the search cleared.
+          key={value.join(',')}
           value={null}
           exclude={value}
           placeholder={t('verify.addReviewer')}
           onChange={(id, option) => {
-            names.current.set(id, option);
+            setAdded((list) => [...list.filter((o) => o.id !== id), option]);
             onChange?.([...value, id]);
           }}
           data-testid="reviewer-add"

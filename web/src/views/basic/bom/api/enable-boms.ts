@@ -1,0 +1,6 @@
+import { http } from '../../../../app/http.ts';
+
+/** PUT /admin/basic/bom/enable — needs basic_bom_enable; a disabled BOM no longer expands its material in other structures. */
+export function enableBoms(ids: number[], enabled: boolean): Promise<null> {
+  return http.put<null>('/admin/basic/bom/enable', { ids, enabled }, { noLoading: true });
+}

@@ -1,0 +1,6 @@
+import { http } from '../../../../app/http.ts';
+
+/** PUT /admin/basic/category/enable — needs basic_category_enable. */
+export function enableCategories(ids: number[], enabled: boolean): Promise<null> {
+  return http.put<null>('/admin/basic/category/enable', { ids, enabled }, { noLoading: true });
+}

@@ -1,0 +1,10 @@
+import LocationTable from './components/location-table.tsx';
+
+/** Basic records → storage locations (menu basic_location): every warehouse's locations, filtered by warehouse. */
+export default function LocationPage() {
+  return (
+    <div className="p8-basic-location">
+      <LocationTable />
+    </div>
+  );
+}

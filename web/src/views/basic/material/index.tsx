@@ -1,0 +1,294 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Button, Image, Space, Tag, Tooltip } from 'antd';
+import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { MaterialTag, PartKind, type Assignment, type Material } from '@p8/contract/basic';
+import { feedback } from '../../../app/feedback.ts';
+import type { QueryParams } from '../../../app/http.ts';
+import Auth from '../../../components/Auth/index.tsx';
+import AssignDialog from '../../../components/Pickers/AssignDialog.tsx';
+import { useFormDialog, type FormMode } from '../../../components/FormDialog/index.tsx';
+import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
+import { useTenantConfig } from '../../../hooks/useTenantConfig.ts';
+import { brandOptionsQuery } from '../brand/api/list-brand-options.ts';
+import { categoryTreeQueryKey, useCategoryTree } from '../category/api/get-category-tree.ts';
+import { BatchButtons, ExcelButtons, notifyDeleted, notifyEnabled, RowActions } from '../unit/components/record-kit.tsx';
+import StatusSwitch from '../unit/components/status-switch.tsx';
+import { assignMaterials } from './api/assign-materials.ts';
+import { deleteMaterials } from './api/delete-materials.ts';
+import { enableMaterials } from './api/enable-materials.ts';
+import { MATERIAL_EXPORT_PATH } from './api/export-materials.ts';
+import { getMaterial } from './api/get-material.ts';
+import { MATERIAL_IMPORT_PATH } from './api/import-materials.ts';
+import { MATERIAL_LIST_PATH, MATERIAL_STATISTICS_PATH } from './api/list-materials.ts';
+import CategoryPanel from './components/category-panel.tsx';
+import MaterialDialog, { formOfMaterial, NEW_MATERIAL, type MaterialForm } from './components/material-dialog.tsx';
+import { PART_KIND_COLORS, TAG_COLORS } from './components/material-enums.ts';
+
+interface AssignState {
+  open: boolean;
+  ids: number[];
+  current?: Assignment;
+}
+
+/**
+ * Basic records → materials: the category tree on the left filters the list (a category includes the
+ * ones below it); the list searches by code, name, specification, model, brand, tag, part kind,
+ * tracking and status, sorts, sums the stock, and offers add / edit / view in a tabbed dialog, delete,
+ * enable, Excel import and export, and assignment to departments and staff when the tenant's
+ * applyRangeMaterial is on.
+ */
+export default function MaterialPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { config } = useTenantConfig();
+  const tableRef = useRef<ProTableAction<Material>>(undefined);
+  const dialog = useFormDialog<MaterialForm>();
+  const openDialog = dialog.open;
+  const categories = useCategoryTree();
+  const brands = useQuery(brandOptionsQuery);
+  const [categoryId, setCategoryId] = useState<number | undefined>();
+  const [treeFolded, setTreeFolded] = useState(false);
+  const [loadingId, setLoadingId] = useState<number | null>(null);
+  const [assign, setAssign] = useState<AssignState>({ open: false, ids: [] });
+  const rangeOn = !!config?.applyRangeMaterial;
+  const openTaxRate = !!config?.openTaxRate;
+
+  const params = useMemo<QueryParams>(() => ({ categoryId }), [categoryId]);
+
+  const changed = useCallback(() => {
+    tableRef.current?.reload();
+    void queryClient.invalidateQueries({ queryKey: ['basic', 'material'] });
+  }, [queryClient]);
+
+  const remove = useCallback(
+    async (ids: number[]) => {
+      await deleteMaterials(ids);
+      notifyDeleted(t);
+      tableRef.current?.clearSelection();
+      changed();
+    },
+    [changed, t],
+  );
+
+  const enable = useCallback(
+    async (ids: number[], enabled: boolean) => {
+      await enableMaterials(ids, enabled);
+      notifyEnabled(t, enabled);
+      changed();
+    },
+    [changed, t],
+  );
+
+  /** Edit and view need the units, which only the detail has. */
+  const open = useCallback(
+    async (mode: FormMode, row: Material) => {
+      setLoadingId(row.id);
+      try {
+        openDialog(mode, formOfMaterial(await getMaterial(row.id)));
+      } catch {
+        /* shown by the HTTP client */
+      } finally {
+        setLoadingId(null);
+      }
+    },
+    [openDialog],
+  );
+
+  const openAssign = async (ids: number[]) => {
+    if (ids.length !== 1) return setAssign({ open: true, ids });
+    try {
+      const detail = await getMaterial(ids[0]);
+      setAssign({ open: true, ids, current: detail.assignment });
+    } catch {
+      /* shown by the HTTP client */
+    }
+  };
+
+  const brandOptions = useMemo(() => (brands.data ?? []).map((b) => ({ value: b.id, label: b.name })), [brands.data]);
+  const yesNo = useMemo(() => ({ true: { text: t('basic.common.yes'), color: 'blue' }, false: { text: t('basic.common.no') } }), [t]);
+
+  const columns = useMemo<ProColumn<Material>[]>(
+    () => [
+      {
+        prop: 'images',
+        title: t('basic.material.image'),
+        width: 64,
+        align: 'center',
+        render: (_, row) =>
+          row.images[0] ? (
+            <Image src={row.images[0]} width={36} height={36} style={{ objectFit: 'cover', borderRadius: 4 }} preview={{ src: row.images[0] }} alt={row.name} />
+          ) : (
+            <span className="p8-basic-muted">—</span>
+          ),
+      },
+      { prop: 'code', title: t('basic.material.code'), search: { label: t('basic.material.codeShort') }, sortable: true, lockSetting: true, width: 140 },
+      { prop: 'name', title: t('basic.material.name'), search: { label: t('basic.material.nameShort') }, sortable: true, lockSetting: true, width: 180, ellipsis: true },
+      { prop: 'specification', title: t('basic.material.specification'), search: true, sortable: true, width: 130, ellipsis: true, render: (v) => (v as string) || '—' },
+      { prop: 'model', title: t('basic.material.model'), search: true, width: 120, ellipsis: true, render: (v) => (v as string) || '—' },
+      { prop: 'categoryName', title: t('basic.material.category'), width: 120, ellipsis: true, render: (v) => (v as string) || '—' },
+      {
+        prop: 'brandName',
+        title: t('basic.material.brand'),
+        width: 110,
+        ellipsis: true,
+        search: { key: 'brandId', type: 'select', options: brandOptions, props: { showSearch: { optionFilterProp: 'label' } } },
+        render: (v) => (v as string) || '—',
+      },
+      { prop: 'mainUnitName', title: t('basic.material.mainUnit'), width: 90, align: 'center', render: (v) => (v as string) || '—' },
+      {
+        prop: 'tags',
+        title: t('basic.material.tags'),
+        width: 180,
+        search: { key: 'tag', type: 'select', options: MaterialTag.map((k) => ({ value: k, label: t(`basic.tag.${k}`) })) },
+        render: (_, row) =>
+          row.tags.length ? (
+            <Space size={[0, 4]} wrap>
+              {row.tags.map((tag) => (
+                <Tag key={tag} color={TAG_COLORS[tag]}>
+                  {t(`basic.tag.${tag}`)}
+                </Tag>
+              ))}
+            </Space>
+          ) : (
+            '—'
+          ),
+      },
+      {
+        prop: 'partKind',
+        title: t('basic.material.partKind'),
+        width: 100,
+        align: 'center',
+        search: true,
+        valueEnum: Object.fromEntries(PartKind.map((k) => [k, { text: t(`basic.partKind.${k}`), color: PART_KIND_COLORS[k] }])),
+      },
+      { prop: 'batchNumber', title: t('basic.material.batchNumber'), width: 100, align: 'center', search: true, valueEnum: yesNo },
+      { prop: 'serialNumber', title: t('basic.material.serialNumber'), width: 110, align: 'center', search: true, valueEnum: yesNo },
+      { prop: 'safetyStock', title: t('basic.material.safetyStock'), valueType: 'number', sortable: true, width: 110 },
+      { prop: 'stockQuantity', title: t('basic.material.stock'), valueType: 'number', sortable: true, sum: true, width: 110 },
+      { prop: 'purchasePrice', title: t('basic.material.purchasePrice'), valueType: 'amount', sortable: true, width: 110 },
+      { prop: 'salePrice', title: t('basic.material.salePrice'), valueType: 'amount', sortable: true, width: 110 },
+      { prop: 'retailPrice', title: t('basic.material.retailPrice'), valueType: 'amount', sortable: true, width: 110 },
+      {
+        prop: 'taxRate',
+        title: t('basic.material.taxRate'),
+        width: 90,
+        align: 'right',
+        // Only while the tenant has tax rates on.
+        hideInTable: !openTaxRate,
+        render: (v) => (v === null || v === undefined ? '—' : `${v as number}%`),
+      },
+      { prop: 'materialQuality', title: t('basic.material.quality'), search: true, width: 110, ellipsis: true, hideInTable: true },
+      {
+        prop: 'enabled',
+        title: t('basic.common.status'),
+        width: 90,
+        align: 'center',
+        sortable: true,
+        search: true,
+        valueEnum: { true: { text: t('basic.common.enabled'), color: 'green' }, false: { text: t('basic.common.disabled') } },
+        render: (_, row) => (
+          <StatusSwitch
+            code="basic_material_enable"
+            checked={row.enabled}
+            onChange={(on) => enable([row.id], on)}
+            confirmOff={t('basic.material.disableConfirm', { name: row.name })}
+            data-testid={`row-enable-${row.id}`}
+          />
+        ),
+      },
+      { prop: 'createdAt', title: t('basic.common.createdAt'), valueType: 'dateTime', sortable: true, width: 170, search: { type: 'dateRange' } },
+      {
+        prop: 'operation',
+        title: t('basic.common.operation'),
+        fixed: 'right',
+        hideInSetting: true,
+        width: 200,
+        render: (_, row) => (
+          <RowActions
+            record="material"
+            id={row.id}
+            name={row.name}
+            onView={() => void open('view', row)}
+            onEdit={() => void open('edit', row)}
+            editLoading={loadingId === row.id}
+            onDelete={() => remove([row.id])}
+          />
+        ),
+      },
+    ],
+    [t, brandOptions, yesNo, openTaxRate, enable, open, loadingId, remove],
+  );
+
+  return (
+    <div className="p8-basic-page p8-basic-split" data-testid="material-page">
+      <CategoryPanel
+        tree={categories.data ?? []}
+        loading={categories.isPending}
+        value={categoryId}
+        onChange={setCategoryId}
+        onReload={() => void queryClient.invalidateQueries({ queryKey: categoryTreeQueryKey })}
+        folded={treeFolded}
+        onFold={setTreeFolded}
+      />
+      <div className="p8-basic-split-main">
+        <ProTable<Material>
+          path={MATERIAL_LIST_PATH}
+          statistics={MATERIAL_STATISTICS_PATH}
+          params={params}
+          listType="basic_material"
+          rowKey="id"
+          columns={columns}
+          rowSelection
+          actionRef={tableRef}
+          scroll={{ x: 'max-content' }}
+          data-testid="material-table"
+          toolbar={({ selectedRowKeys }) => (
+            <>
+              <Auth code="basic_material_add">
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog('add', { ...NEW_MATERIAL, categoryId })} data-testid="material-add">
+                  {t('basic.common.add')}
+                </Button>
+              </Auth>
+              <BatchButtons record="material" selectedKeys={selectedRowKeys} onDelete={remove} onEnable={enable} />
+              {rangeOn && (
+                <Auth code="basic_material_assign">
+                  <Tooltip title={selectedRowKeys.length ? undefined : t('basic.material.assignSelectFirst')}>
+                    <Button icon={<TeamOutlined />} disabled={!selectedRowKeys.length} onClick={() => void openAssign(selectedRowKeys.map(Number))} data-testid="material-assign">
+                      {t('basic.material.assign')}
+                    </Button>
+                  </Tooltip>
+                </Auth>
+              )}
+            </>
+          )}
+          toolbarRight={
+            <ExcelButtons
+              record="material"
+              importPath={MATERIAL_IMPORT_PATH}
+              template="material"
+              exportPath={MATERIAL_EXPORT_PATH}
+              exportParams={() => tableRef.current?.getFilterParams() ?? {}}
+              onImported={changed}
+            />
+          }
+        />
+      </div>
+      <MaterialDialog {...dialog.props} categories={categories.data ?? []} onSaved={changed} />
+      <AssignDialog
+        open={assign.open}
+        title={t('basic.material.assignTitle', { count: assign.ids.length })}
+        initial={assign.current}
+        onClose={() => setAssign((s) => ({ ...s, open: false }))}
+        onSubmit={async (assignment) => {
+          await assignMaterials({ ids: assign.ids, ...assignment });
+          feedback.message.success(t('basic.material.assigned'));
+          tableRef.current?.clearSelection();
+          changed();
+        }}
+        data-testid="material-assign-dialog"
+      />
+    </div>
+  );
+}

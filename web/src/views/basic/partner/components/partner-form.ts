@@ -1,0 +1,135 @@
+import type { DistrictNode, PartnerCreate, PartnerDetail } from '@p8/contract/basic';
+
+/*
+ * The supplier / customer form and the contract payload: what the dialog starts from (a stored record,
+ * its districts turned into cascader paths) and what it sends (trimmed texts, districts by id, the
+ * partner's phone defaulted from the default contact). Pure; tested in partner-form.test.ts.
+ */
+
+/** One contact row of the form. */
+export interface ContactForm {
+  name: string;
+  phone?: string;
+  email?: string;
+  position?: string;
+  isDefault: boolean;
+}
+
+/** One address row of the form: the district as its id path (the cascader's value). */
+export interface AddressForm {
+  districtPath?: number[];
+  address?: string;
+  contactName?: string;
+  phone?: string;
+  isDefault: boolean;
+}
+
+export interface PartnerForm {
+  code: string;
+  name: string;
+  shortName?: string;
+  phone?: string;
+  email?: string;
+  taxNumber?: string;
+  invoiceTitle?: string;
+  bankName?: string;
+  bankAccount?: string;
+  managerId?: number | null;
+  openingReceivable?: number | null;
+  openingPayable?: number | null;
+  sort?: number | null;
+  remark?: string;
+  contacts: ContactForm[];
+  addresses: AddressForm[];
+}
+
+/** Id path from the root to `id` in the district tree (the cascader's value), or undefined. */
+export function districtIdPath(tree: DistrictNode[], id: number | null | undefined): number[] | undefined {
+  if (id == null) return undefined;
+  for (const node of tree) {
+    if (node.id === id) return [node.id];
+    const below = node.children ? districtIdPath(node.children, id) : undefined;
+    if (below) return [node.id, ...below];
+  }
+  return undefined;
+}
+
+const EMPTY: PartnerForm = {
+  code: '',
+  name: '',
+  shortName: '',
+  phone: '',
+  email: '',
+  taxNumber: '',
+  invoiceTitle: '',
+  bankName: '',
+  bankAccount: '',
+  managerId: null,
+  openingReceivable: 0,
+  openingPayable: 0,
+  sort: 0,
+  remark: '',
+  contacts: [],
+  addresses: [],
+};
+
+export function formOf(detail: PartnerDetail | undefined, districts: DistrictNode[]): PartnerForm {
+  if (!detail) return EMPTY;
+  return {
+    code: detail.code,
+    name: detail.name,
+    shortName: detail.shortName,
+    phone: detail.phone,
+    email: detail.email,
+    taxNumber: detail.taxNumber,
+    invoiceTitle: detail.invoiceTitle,
+    bankName: detail.bankName,
+    bankAccount: detail.bankAccount,
+    managerId: detail.managerId,
+    openingReceivable: Number(detail.openingReceivable),
+    openingPayable: Number(detail.openingPayable),
+    sort: detail.sort,
+    remark: detail.remark,
+    contacts: detail.contacts.map((c) => ({ name: c.name, phone: c.phone, email: c.email, position: c.position, isDefault: c.isDefault })),
+    addresses: detail.addresses.map((a) => ({
+      districtPath: districtIdPath(districts, a.districtId),
+      address: a.address,
+      contactName: a.contactName,
+      phone: a.phone,
+      isDefault: a.isDefault,
+    })),
+  };
+}
+
+const text = (v: string | undefined) => v?.trim() ?? '';
+
+/** The payload of the contract from the form: trimmed texts, districts by id, the partner phone defaulted. */
+export function payloadOf(values: PartnerForm): PartnerCreate {
+  const contacts = (values.contacts ?? []).map((c) => ({ name: text(c.name), phone: text(c.phone), email: text(c.email), position: text(c.position), isDefault: !!c.isDefault }));
+  const main = contacts.find((c) => c.isDefault) ?? contacts[0];
+  return {
+    code: text(values.code),
+    name: text(values.name),
+    shortName: text(values.shortName),
+    // The list and pickers show the partner's phone: without one, the default contact's.
+    phone: text(values.phone) || main?.phone || '',
+    email: text(values.email),
+    taxNumber: text(values.taxNumber),
+    invoiceTitle: text(values.invoiceTitle),
+    bankName: text(values.bankName),
+    bankAccount: text(values.bankAccount),
+    managerId: values.managerId ?? null,
+    openingReceivable: values.openingReceivable ?? 0,
+    openingPayable: values.openingPayable ?? 0,
+    sort: values.sort ?? 0,
+    remark: text(values.remark),
+    contacts,
+    addresses: (values.addresses ?? []).map((a) => ({
+      districtId: a.districtPath?.length ? a.districtPath[a.districtPath.length - 1]! : null,
+      address: text(a.address),
+      contactName: text(a.contactName),
+      phone: text(a.phone),
+      isDefault: !!a.isDefault,
+    })),
+  };
+}

@@ -1,0 +1,102 @@
+import { Col, Form, Input, Row } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { Warehouse } from '@p8/contract/basic';
+import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
+import NumberInput from '../../../../components/NumberInput/index.tsx';
+import StaffSelect from '../../../../components/Pickers/StaffSelect.tsx';
+import { PHONE_PATTERN } from '../../partner/components/record-kit.tsx';
+import { createWarehouse } from '../api/create-warehouse.ts';
+import { updateWarehouse } from '../api/update-warehouse.ts';
+
+export interface WarehouseForm {
+  code: string;
+  name: string;
+  address?: string;
+  managerId?: number | null;
+  phone?: string;
+  sort?: number | null;
+  remark?: string;
+}
+
+export interface WarehouseDialogState {
+  open: boolean;
+  mode: FormMode;
+  record?: Warehouse;
+}
+
+/** Add / edit / view a warehouse: code and name (unique), address, manager, phone, sort, remark. */
+export default function WarehouseDialog({ state, onClose, onSaved }: { state: WarehouseDialogState; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
+  const { mode, record } = state;
+  const initialValues: WarehouseForm = record
+    ? { code: record.code, name: record.name, address: record.address, managerId: record.managerId, phone: record.phone, sort: record.sort, remark: record.remark }
+    : { code: '', name: '', address: '', managerId: null, phone: '', sort: 0, remark: '' };
+  const known = record?.managerId && record.managerName ? [{ id: record.managerId, label: record.managerName }] : [];
+
+  const submit = async (values: WarehouseForm) => {
+    const body = {
+      code: values.code.trim(),
+      name: values.name.trim(),
+      address: values.address?.trim() ?? '',
+      managerId: values.managerId ?? null,
+      phone: values.phone?.trim() ?? '',
+      sort: values.sort ?? 0,
+      remark: values.remark?.trim() ?? '',
+    };
+    if (mode === 'add') await createWarehouse(body);
+    else if (record) await updateWarehouse({ ...body, id: record.id });
+    onSaved();
+  };
+
+  return (
+    <FormDialog<WarehouseForm>
+      open={state.open}
+      mode={mode}
+      onClose={onClose}
+      initialValues={initialValues}
+      entity={t('stock.entity')}
+      onSubmit={submit}
+      width={720}
+      layout="vertical"
+      data-testid="stock-dialog"
+    >
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item name="code" label={t('stock.code')} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t('stock.code') }) }, { max: 50 }]}>
+            <Input maxLength={50} data-testid="stock-form-code" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="name" label={t('stock.name')} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t('stock.name') }) }, { max: 100 }]}>
+            <Input maxLength={100} data-testid="stock-form-name" />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="address" label={t('stock.address')} rules={[{ max: 200 }]}>
+            <Input maxLength={200} data-testid="stock-form-address" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="managerId" label={t('stock.manager')}>
+            <StaffSelect known={known} placeholder={t('stock.managerPlaceholder')} data-testid="stock-form-manager" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="phone" label={t('stock.phone')} rules={[{ pattern: PHONE_PATTERN, message: t('common.phoneFormat') }]}>
+            <Input maxLength={30} data-testid="stock-form-phone" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="sort" label={t('common.sort')} tooltip={t('common.sortTip')}>
+            <NumberInput integer min={0} max={999999} data-testid="stock-form-sort" />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 500 }]}>
+            <Input.TextArea rows={2} maxLength={500} showCount data-testid="stock-form-remark" />
+          </Form.Item>
+        </Col>
+      </Row>
+    </FormDialog>
+  );
+}
