@@ -1,11 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Avatar, Select, Space } from 'antd';
-import { UserOutlined } from '@ant-design/icons';
+import { Select, Space, Typography } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Staff } from '@p8/contract/system';
 import { useDebounceFn } from '../../../../hooks/useDebounceFn.ts';
-import { getStaff } from '../../staff/api/get-staff.ts';
+import { getStaffOptions, type StaffOption } from '../../staff/api/get-staff-options.ts';
 
 interface LeaderSelectProps {
   value?: number | null;
@@ -16,31 +14,19 @@ interface LeaderSelectProps {
   id?: string;
 }
 
-/** Staff matching a keyword by account or real name (the list filters are ANDed, so two calls). */
-async function searchStaff(keyword: string): Promise<Staff[]> {
-  if (!keyword) return (await getStaff({ current: 1, pageSize: 50 })).data;
-  const [byName, byRealName] = await Promise.all([
-    getStaff({ current: 1, pageSize: 20, name: keyword }),
-    getStaff({ current: 1, pageSize: 20, realName: keyword }),
-  ]);
-  const seen = new Map<number, Staff>();
-  for (const staff of [...byName.data, ...byRealName.data]) seen.set(staff.id, staff);
-  return [...seen.values()];
-}
-
-/** A staff picker with a server search, for a department's leader. */
+/** A staff picker with a server search (account or real name), for a department's leader. */
 export default function LeaderSelect({ value, onChange, currentName, disabled, id }: LeaderSelectProps) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const setKeywordLater = useDebounceFn((text: string) => setKeyword(text.trim()), 300);
   const found = useQuery({
     queryKey: ['system', 'dept', 'leader-search', keyword],
-    queryFn: () => searchStaff(keyword),
+    queryFn: () => getStaffOptions(keyword),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
   const options = useMemo(() => {
-    const list: Array<{ value: number; label: string; staff: Staff | undefined }> = (found.data ?? []).map((s) => ({
+    const list: Array<{ value: number; label: string; staff: StaffOption | undefined }> = (found.data ?? []).map((s) => ({
       value: s.id,
       label: s.realName ? `${s.realName} (${s.name})` : s.name,
       staff: s,
@@ -61,12 +47,15 @@ export default function LeaderSelect({ value, onChange, currentName, disabled, i
       placeholder={t('system.dept.leaderPlaceholder')}
       options={options}
       optionRender={(option) => {
-        const staff = option.data.staff as Staff | undefined;
+        const staff = option.data.staff as StaffOption | undefined;
         return (
-          <Space size={8}>
-            <Avatar size={20} src={staff?.avatar || undefined} icon={<UserOutlined />} />
+          <Space size={6}>
             <span>{option.label}</span>
-            {staff?.deptName && <span style={{ opacity: 0.55, fontSize: 12 }}>{staff.deptName}</span>}
+            {staff?.deptName && (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                · {staff.deptName}
+              </Typography.Text>
+            )}
           </Space>
         );
       }}
