@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import svgCaptcha from 'svg-captcha';
 import type { Config } from '../config.ts';
-import type { Tx } from '../db/connection.ts';
+import type { Database, Tx } from '../db/connection.ts';
 import { captcha } from '../db/schema/index.ts';
 import type { SmsPurpose } from '@p8/contract/auth';
 import { BizError } from './errors.ts';
@@ -130,3 +130,14 @@ export async function consumeSmsCode(tx: Tx, phone: string, purpose: SmsPurpose,
   }
   await tx.update(captcha).set({ usedAt: new Date() }).where(eq(captcha.id, row.id));
 }
+
+/** Runs a step that checks an SMS code; a wrong code is counted even though the step fails. */
+export async function withSmsCode<T>(database: Pick<Database, 'withSystem'>, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof SmsCodeMismatch) await database.withSystem((tx) => recordSmsAttempt(tx, error.captchaId));
+    throw error;
+  }
+}
+

@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   loginByNameSchema,
   loginByPhoneSchema,
-  registerSchema,
   resetPasswordSchema,
   sendPhoneCaptchaSchema,
 } from '@p8/contract/auth';
@@ -13,14 +12,13 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { admin, session } from '../../db/schema/index.ts';
 import { revokeAllSessions, revokeOtherSessions, revokeSession } from '../../core/auth.ts';
-import { consumeImgCaptcha, consumeSmsCode, issueImgCaptcha, issueSmsCode, type SmsSender } from '../../core/captcha.ts';
+import { consumeImgCaptcha, consumeSmsCode, issueImgCaptcha, issueSmsCode, withSmsCode, type SmsSender } from '../../core/captcha.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
-import { createTenant } from '../tenant/service.ts';
-import { loginByName, loginByPhone, withSmsCode } from './service.ts';
+import { loginByName, loginByPhone } from './service.ts';
 
-/** Sign-in, sign-out, sessions, registration, password reset and captchas (SPEC §2 login screen, §7). */
+/** Sign-in, sign-out, sessions, password reset and captchas (SPEC §2 login screen, §7). */
 export async function authRoutes(app: FastifyInstance, opts: { database: Database; config: Config; sms: SmsSender }) {
   const { database, config, sms } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -86,18 +84,6 @@ export async function authRoutes(app: FastifyInstance, opts: { database: Databas
     { config: pub, schema: { tags: ['auth'], summary: 'Send a register / forget-password SMS code', body: sendPhoneCaptchaSchema } },
     sendCode(['register', 'forget']),
   );
-
-  r.post('/api/base/tenant/register', { config: pub, schema: { tags: ['auth'], summary: 'Register a tenant', body: registerSchema } }, async (req) => {
-    if (!config.openRegister) throw new BizError('RegisterClosed');
-    const body = req.body;
-    const created = await withSmsCode(database, () =>
-      database.withSystem(async (tx) => {
-        await consumeSmsCode(tx, body.phone, 'register', body.code);
-        return createTenant(tx, { tenantName: body.tenantName, adminName: body.name, password: body.password, phone: body.phone, realName: body.realName });
-      }),
-    );
-    return ok({ tenantId: created.tenantId, name: body.name });
-  });
 
   r.put('/api/base/tenant/reset/pwd', { config: pub, schema: { tags: ['auth'], summary: 'Reset a password by SMS code', body: resetPasswordSchema } }, async (req) => {
     const body = req.body;

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { admin, tenant } from '../../db/schema/index.ts';
 import { openSession } from '../../core/auth.ts';
-import { consumeImgCaptcha, consumeSmsCode, recordSmsAttempt, SmsCodeMismatch } from '../../core/captcha.ts';
+import { consumeImgCaptcha, consumeSmsCode, withSmsCode } from '../../core/captcha.ts';
 import { BizError } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import type { LoginByName, LoginByPhone } from '@p8/contract/auth';
@@ -80,16 +80,6 @@ export async function loginByName(database: Database, config: Config, input: Log
       .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.id)));
     return openSession(tx, config, { tenantId: account.tenantId, adminId: account.id, ...client });
   });
-}
-
-/** Runs a step that checks an SMS code; a wrong code is counted even though the step fails. */
-export async function withSmsCode<T>(database: Database, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof SmsCodeMismatch) await database.withSystem((tx) => recordSmsAttempt(tx, error.captchaId));
-    throw error;
-  }
 }
 
 export async function loginByPhone(database: Database, config: Config, input: LoginByPhone, client: ClientInfo): Promise<string> {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { clearDataSchema, PASSWORD_REGEX, PHONE_REGEX, tenantLogoffSchema } from '@p8/contract/auth';
+import { clearDataSchema, PASSWORD_REGEX, PHONE_REGEX, registerSchema, tenantLogoffSchema } from '@p8/contract/auth';
 import { TEMPLATE_KEYS, type SystemConfig, type TemplateKey } from '@p8/contract/tenant-config';
 import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/connection.ts';
@@ -9,9 +9,10 @@ import { admin, tenant } from '../../db/schema/index.ts';
 import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
+import { consumeSmsCode, withSmsCode } from '../../core/captcha.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { clearTenantData } from './data-categories.ts';
-import { tenantConfigView } from './service.ts';
+import { createTenant, tenantConfigView } from './service.ts';
 import { tenantSettingsRoutes } from './settings.ts';
 
 /** Public configuration of the installation (SPEC §3 "System config (public)"). */
@@ -53,6 +54,19 @@ export async function tenantRoutes(app: FastifyInstance, opts: { database: Datab
   r.get('/api/base/system/config', { config: { auth: false }, schema: { tags: ['tenant'], summary: 'Public system configuration' } }, async () =>
     ok(systemConfig(config)),
   );
+
+  // Self-registration of a tenant from the login page (SPEC §2), when the open-register flag allows it.
+  r.post('/api/base/tenant/register', { config: { auth: false }, schema: { tags: ['tenant'], summary: 'Register a tenant', body: registerSchema } }, async (req) => {
+    if (!config.openRegister) throw new BizError('RegisterClosed');
+    const body = req.body;
+    const created = await withSmsCode(database, () =>
+      database.withSystem(async (tx) => {
+        await consumeSmsCode(tx, body.phone, 'register', body.code);
+        return createTenant(tx, { tenantName: body.tenantName, adminName: body.name, password: body.password, phone: body.phone, realName: body.realName });
+      }),
+    );
+    return ok({ tenantId: created.tenantId, name: body.name });
+  });
 
   r.get('/api/admin/admin/tenant', { schema: { tags: ['tenant'], summary: 'The tenant configuration' } }, async (req) =>
     ok(await req.tenant((tx) => tenantConfigView(tx, req.auth.tenantId))),
