@@ -45,6 +45,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   let closeClient: () => Promise<void>;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client whose connection the server ends (restart, failover, admin command) emits 'error' on
+    // the pool; without a listener Node treats it as uncaught and the process dies. The pool drops that
+    // client and opens a new one on the next query.
+    pool.on('error', (error) => console.warn(`database: idle connection lost (${error.message})`));
     db = drizzlePg({ client: pool, schema }) as unknown as Db;
     kind = 'postgres';
     closeClient = () => pool.end();

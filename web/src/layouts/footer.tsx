@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { systemTitleOf } from '../app/system-config.ts';
 import { useSystemConfig } from './use-system-config.ts';
 
 /** Copyright line with the system name and, when configured, the ICP record number. */
 export default function AppFooter() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const config = useSystemConfig();
-  const name = config?.name || config?.system_title || t('common.defaultSystemTitle');
+  const name = systemTitleOf(config ?? null, i18n.language === 'en' ? 'en' : 'zh');
   return (
     <footer className="p8-footer" data-testid="layout-footer">
       <span>

@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { systemTitleOf } from '../app/system-config.ts';
 import { HOME_PATH } from '../app/navigate.ts';
 import { useSystemConfig } from './use-system-config.ts';
 
@@ -23,9 +24,9 @@ interface LogoProps {
 /** Logo and title from the public system config; a click goes home. */
 export default function Logo({ collapsed = false, className = '' }: LogoProps) {
   const config = useSystemConfig();
-  const { t } = useTranslation();
+  const { i18n } = useTranslation();
   const navigate = useNavigate();
-  const title = config?.system_title || config?.title || t('common.defaultSystemTitle');
+  const title = systemTitleOf(config ?? null, i18n.language === 'en' ? 'en' : 'zh');
   const logo = config?.logo || config?.system_icon || '';
   return (
     <div className={`p8-logo ${collapsed ? 'is-collapsed' : ''} ${className}`} onClick={() => navigate(HOME_PATH)} role="link" title={title}>
