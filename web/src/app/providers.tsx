@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useGlobalStore } from '../stores/global.ts';
 import { useAntdTheme } from '../stores/theme.ts';
 import { setFeedback } from './feedback.ts';
-import { onSessionClear } from './session.ts';
+import { useAuthStore } from '../stores/auth.ts';
 import { useLoadingStore } from './loading.ts';
 
 /**
@@ -41,9 +41,16 @@ function GlobalLoading() {
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
-  // Cached query data belongs to the user who fetched it: drop it when the session ends, so the next
-  // user of this tab never sees the previous user's rows, even for a moment.
-  useEffect(() => onSessionClear(() => queryClient.clear()), [queryClient]);
+  // Cached query data belongs to the user who fetched it: drop it when a new session begins, so the next
+  // user of this tab never sees the previous user's rows, even for a moment. (At sign-in no data screen
+  // is mounted; clearing at sign-out would pull data from under screens still on the page.)
+  useEffect(
+    () =>
+      useAuthStore.subscribe((state, previous) => {
+        if (state.token && state.token !== previous.token) queryClient.clear();
+      }),
+    [queryClient],
+  );
   const language = useGlobalStore((s) => s.language);
   const componentSize = useGlobalStore((s) => s.componentSize);
   const theme = useAntdTheme();
