@@ -12,7 +12,6 @@
  * runs the same queries through `pg` directly. autocannon runs in a child process (bench/load.ts)
  * against both, in alternating rounds, with the same connections and duration. See bench/README.md.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -26,7 +25,7 @@ import { loadConfig } from '../server/src/config.ts';
 import { migrateDatabase, openDatabase } from '../server/src/db/connection.ts';
 import { verifyPassword } from '../server/src/core/passwords.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
-import type { LoadResult, LoadSpec } from './load.ts';
+import { measurePair } from './measure.ts';
 
 const HERE = import.meta.dirname;
 const PASSWORD = 'Bench123';
@@ -173,57 +172,6 @@ function startBareServer(pool: pg.Pool): Promise<http.Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-// ------------------------------------------------------------------ load, in a child process
-
-function load(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'load.ts')], { cwd: HERE, stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
-    child.stdin.end(JSON.stringify(spec));
-  });
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-type Target = Omit<LoadSpec, 'durationSeconds' | 'connections'>;
-
-/**
- * Measures the app and the bare baseline in alternating rounds (A B, B A, A B…) so that a change in
- * the machine's load during the run hits both sides alike; reports the median round of each side.
- */
-async function measurePair(label: string, app: Target, bare: Target): Promise<{ app: LoadResult; bare: LoadResult }> {
-  const rounds: Record<'app' | 'bare', LoadResult[]> = { app: [], bare: [] };
-  for (const side of ['app', 'bare'] as const) await load({ ...(side === 'app' ? app : bare), durationSeconds: WARMUP, connections: CONNECTIONS });
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
-    for (const side of order) {
-      const result = await load({ ...(side === 'app' ? app : bare), durationSeconds: DURATION, connections: CONNECTIONS });
-      if (result.non2xx || result.errors) console.log(`  !! ${label} ${side}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      rounds[side].push(result);
-    }
-    console.log(`  ${label.padEnd(6)} round ${round + 1}/${ROUNDS}: app ${rounds.app[round].rps.toFixed(0)} req/s, bare ${rounds.bare[round].rps.toFixed(0)} req/s`);
-  }
-  const summarize = (results: LoadResult[]): LoadResult => ({
-    requests: results.reduce((n, r) => n + r.requests, 0),
-    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
-    errors: results.reduce((n, r) => n + r.errors, 0),
-    seconds: results.reduce((n, r) => n + r.seconds, 0),
-    rps: median(results.map((r) => r.rps)),
-    p50: median(results.map((r) => r.p50)),
-    p95: median(results.map((r) => r.p95)),
-    p99: median(results.map((r) => r.p99)),
-    mean: median(results.map((r) => r.mean)),
-  });
-  return { app: summarize(rounds.app), bare: summarize(rounds.bare) };
-}
-
 // ------------------------------------------------------------------ main
 
 async function main() {
@@ -307,12 +255,12 @@ async function main() {
     const bodies = names.map((name) => JSON.stringify({ name, password: PASSWORD }));
     console.log(`warm-up ${WARMUP} s per side, then ${ROUNDS} alternating rounds of ${DURATION} s × ${CONNECTIONS} connections`);
     const results = {
-      login: await measurePair(
+      login: await measurePair({ warmup: WARMUP, duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS }, 
         'login',
         { url: appUrl, method: 'POST', path: '/api/auth/admin/name', bodies },
         { url: bareUrl, method: 'POST', path: '/login', bodies },
       ),
-      role: await measurePair(
+      role: await measurePair({ warmup: WARMUP, duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS }, 
         'role',
         { url: appUrl, method: 'GET', path: '/api/admin/current/role', tokens },
         { url: bareUrl, method: 'GET', path: '/role', tokens },

@@ -1,0 +1,67 @@
+/**
+ * Side-by-side measurement shared by the benchmarks: autocannon runs in a child process (load.ts) against
+ * our endpoint and a bare baseline in alternating rounds, and the median round of each side is reported.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { LoadResult, LoadSpec } from './load.ts';
+
+const HERE = import.meta.dirname;
+
+export interface MeasureOptions {
+  warmup: number;
+  duration: number;
+  rounds: number;
+  connections: number;
+}
+
+
+function load(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'load.ts')], { cwd: HERE, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    child.stdin.end(JSON.stringify(spec));
+  });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+export type Target = Omit<LoadSpec, 'durationSeconds' | 'connections'>;
+
+/**
+ * Measures the app and the bare baseline in alternating rounds (A B, B A, A B…) so that a change in
+ * the machine's load during the run hits both sides alike; reports the median round of each side.
+ */
+export async function measurePair(opts: MeasureOptions, label: string, app: Target, bare: Target): Promise<{ app: LoadResult; bare: LoadResult }> {
+  const rounds: Record<'app' | 'bare', LoadResult[]> = { app: [], bare: [] };
+  for (const side of ['app', 'bare'] as const) await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.warmup, connections: opts.connections });
+  for (let round = 0; round < opts.rounds; round++) {
+    const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
+    for (const side of order) {
+      const result = await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.duration, connections: opts.connections });
+      if (result.non2xx || result.errors) console.log(`  !! ${label} ${side}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      rounds[side].push(result);
+    }
+    console.log(`  ${label.padEnd(6)} round ${round + 1}/${opts.rounds}: app ${rounds.app[round].rps.toFixed(0)} req/s, bare ${rounds.bare[round].rps.toFixed(0)} req/s`);
+  }
+  const summarize = (results: LoadResult[]): LoadResult => ({
+    requests: results.reduce((n, r) => n + r.requests, 0),
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    seconds: results.reduce((n, r) => n + r.seconds, 0),
+    rps: median(results.map((r) => r.rps)),
+    p50: median(results.map((r) => r.p50)),
+    p95: median(results.map((r) => r.p95)),
+    p99: median(results.map((r) => r.p99)),
+    mean: median(results.map((r) => r.mean)),
+  });
+  return { app: summarize(rounds.app), bare: summarize(rounds.bare) };
+}
+

@@ -1,0 +1,141 @@
+/**
+ * The staff list at volume: 100,000 staff in one tenant (plus a second tenant of the same size, so the
+ * tenant filter matters), paged, sorted and filtered through the real endpoint, side by side with the same
+ * queries over a bare `pg` pool (page + count + the page's roles, in one transaction under RLS).
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:staff -w bench
+ *   env: BENCH_STAFF (100000), BENCH_DURATION (10 s), BENCH_ROUNDS (3), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (10)
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { migrateDatabase, openDatabase } from '../server/src/db/connection.ts';
+import { hashPassword } from '../server/src/core/passwords.ts';
+import { createTenant } from '../server/src/modules/tenant/service.ts';
+import { measurePair, type MeasureOptions } from './measure.ts';
+
+const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
+const STAFF = num('BENCH_STAFF', 100_000);
+const options: MeasureOptions = {
+  warmup: num('BENCH_WARMUP', 2),
+  duration: num('BENCH_DURATION', 10),
+  rounds: num('BENCH_ROUNDS', 3),
+  connections: num('BENCH_CONNECTIONS', 10),
+};
+
+/** The three list queries the issue names: page, sort, filter. */
+const SCENARIOS = [
+  { label: 'page', query: 'current=1&pageSize=20', order: 'a.id desc', filter: '' },
+  { label: 'sort', query: 'current=2000&pageSize=20&realNameSort=asc', order: 'a.real_name asc, a.id desc', filter: '' },
+  { label: 'filter', query: 'current=1&pageSize=20&realName=4242', order: 'a.id desc', filter: "and a.real_name ilike '%4242%'" },
+];
+
+function bareServer(pool: pg.Pool, tenantId: number): Promise<http.Server> {
+  const server = http.createServer(async (req, res) => {
+    const scenario = SCENARIOS.find((s) => req.url === `/${s.label}`)!;
+    const current = Number(new URLSearchParams(scenario.query).get('current'));
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
+      const page = await client.query(
+        `select a.id, a.name, a.real_name, a.nick_name, a.phone, a.email, a.sex, a.avatar, a.dept_id, d.name as dept_name,
+                a.enabled, a.is_lock, a.created_at, a.last_login_at
+           from admin a left join department d on d.tenant_id = a.tenant_id and d.id = a.dept_id
+          where a.tenant_id = $1 ${scenario.filter} order by ${scenario.order} limit 20 offset $2`,
+        [tenantId, (current - 1) * 20],
+      );
+      const count = await client.query(`select count(*)::int as total from admin a where a.tenant_id = $1 ${scenario.filter}`, [tenantId]);
+      const roles = await client.query(
+        `select ar.admin_id, r.id, r.role_key, r.role_name from admin_role ar join role r on r.tenant_id = ar.tenant_id and r.id = ar.role_id
+          where ar.tenant_id = $1 and ar.admin_id = any($2::bigint[])`,
+        [tenantId, page.rows.map((r) => r.id)],
+      );
+      await client.query('commit');
+      const body = JSON.stringify({ status: 0, data: page.rows, roles: roles.rows, pagination: { current, pageSize: 20, total: count.rows[0].total } });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    } catch (error) {
+      await client.query('rollback');
+      res.writeHead(500).end(String(error));
+    } finally {
+      client.release();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function main() {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) {
+    console.error('bench: set DATABASE_URL to a PostgreSQL server; a fresh database is created beside it');
+    process.exit(2);
+  }
+  const dbName = `p8_bench_staff_${Date.now()}`;
+  const url = new URL(baseUrl);
+  url.pathname = `/${dbName}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  pool.on('error', () => {});
+  try {
+    await migrateDatabase(database);
+    const started = Date.now();
+    const hash = await hashPassword('Bench123');
+    const tenants = [];
+    for (const [i, name] of ['bench_staff_a', 'bench_staff_b'].entries()) {
+      const t = await database.withSystem((tx) => createTenant(tx, { tenantName: `Bench ${i}`, adminName: name, password: 'Bench123' }));
+      await database.db.execute(sql`
+        insert into admin (tenant_id, name, password_hash, real_name, nick_name, dept_id, created_by)
+        select ${t.tenantId}, ${name} || '_' || g, ${hash}, 'Staff ' || g, 'S' || g, ${t.deptId}, ${t.adminId}
+          from generate_series(1, ${STAFF}) g`);
+      await database.db.execute(sql`
+        insert into admin_role (tenant_id, admin_id, role_id)
+        select tenant_id, id, ${t.roleId} from admin where tenant_id = ${t.tenantId} and id <> ${t.adminId}`);
+      tenants.push({ ...t, name });
+    }
+    await database.db.execute(sql`vacuum analyze`);
+    console.log(`seeded 2 tenants × ${STAFF} staff in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const config = loadConfig({ databaseUrl: url.toString(), seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const app = await buildApp({ config, database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: tenants[0].name, password: 'Bench123' }) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const bare = await bareServer(pool, tenants[0].tenantId);
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+
+    const rows: string[] = [];
+    for (const scenario of SCENARIOS) {
+      const check = (await (await fetch(`${appUrl}/api/admin/security/admin?${scenario.query}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { pagination: { total: number } };
+      const { app: a, bare: b } = await measurePair(
+        options,
+        scenario.label,
+        { url: appUrl, method: 'GET', path: `/api/admin/security/admin?${scenario.query}`, tokens: [token] },
+        { url: bareUrl, method: 'GET', path: `/${scenario.label}` },
+      );
+      rows.push(
+        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} |`,
+      );
+    }
+    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare |\n|---|---|---|---|---|---|');
+    for (const row of rows) console.log(row);
+    await app.close();
+    bare.close();
+  } finally {
+    await pool.end();
+    await database.close();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
