@@ -3,9 +3,10 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { ErrorKey } from '@p8/contract/errors';
 import { tenantConfigSchema, type TenantConfig } from '@p8/contract/tenant-config';
-import { rows, type Database, type Tx } from '../../db/connection.ts';
+import type { Database, Tx } from '../../db/connection.ts';
 import { stockBalance, tenant } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
+import { idList } from '../../core/tree.ts';
 import type { ExcelColumn, ImportRow } from '../../core/excel.ts';
 
 /** Shared pieces of the basic-record routes: lookups, prohibitions, Excel cell parsing. */
@@ -63,23 +64,6 @@ export async function refuseIfHoldingStock(tx: Tx, tenantId: number, column: 'ma
   if (holding.length) throw new BizError(key, { additional: holding[0] });
 }
 
-const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
-
-/** The given rows and every row below them in a parent_id tree (categories, districts). */
-export async function subtreeIds(tx: Tx, table: 'category' | 'district', tenantId: number, rootIds: number[]): Promise<number[]> {
-  if (!rootIds.length) return [];
-  const t = sql.raw(`"${table}"`);
-  const found = await rows<{ id: string | number }>(
-    tx,
-    sql`with recursive sub(id) as (
-          select id from ${t} where tenant_id = ${tenantId} and id in (${idList(rootIds)})
-          union
-          select c.id from ${t} c join sub on c.parent_id = sub.id where c.tenant_id = ${tenantId}
-        ) select id from sub`,
-  );
-  return found.map((r) => Number(r.id));
-}
-
 /** Condition "column is one of these categories or below them" as a subquery (no round trip). */
 export function inCategorySubtree(tenantId: number, column: AnyPgColumn, categoryIds: number[]): SQL {
   return sql`${column} in (with recursive sub(id) as (
@@ -98,27 +82,6 @@ export const q = (table: string, column: string) => sql.raw(`"${table}"."${colum
 
 /** Escapes LIKE wildcards of a user's search text. */
 export const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Nests rows by parent_id, ordered by sort then id; a row whose parent is absent becomes a root. */
-export function buildTree<T extends { id: number; parentId: number | null; sort: number }>(items: T[]): Array<T & { children?: T[] }> {
-  type Node = T & { children?: Node[] };
-  const byId = new Map<number, Node>(items.map((item) => [item.id, { ...item, children: [] }]));
-  const roots: Node[] = [];
-  for (const node of byId.values()) {
-    const parent = node.parentId === null ? undefined : byId.get(node.parentId);
-    if (parent) parent.children!.push(node);
-    else roots.push(node);
-  }
-  const order = (nodes: Node[]) => {
-    nodes.sort((a, b) => a.sort - b.sort || a.id - b.id);
-    for (const n of nodes) {
-      if (n.children?.length) order(n.children);
-      else delete n.children;
-    }
-  };
-  order(roots);
-  return roots;
-}
 
 /** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
 export function exportQuery(req: FastifyRequest): Record<string, unknown> {

@@ -22,7 +22,8 @@ import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, boolLabel, buildTree, cellNumber, cellText, col, distinct, EXPORT_MAX_ROWS, subtreeIds, q } from './kit.ts';
+import { assertAllFound, boolLabel, cellNumber, cellText, col, distinct, EXPORT_MAX_ROWS, q } from './kit.ts';
+import { buildTree, subtreeIds } from '../../core/tree.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*

@@ -7,7 +7,8 @@ import { menu, roleMenu } from '../../db/schema/index.ts';
 import { audit } from '../../core/audit.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, buildTree, changes, distinct, iso, sentFields, subtreeIds } from './common.ts';
+import { assertAllFound, changes, distinct, iso, sentFields } from './common.ts';
+import { buildTree, subtreeIds } from '../../core/tree.ts';
 
 type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
 type MenuRecord = typeof menu.$inferSelect;

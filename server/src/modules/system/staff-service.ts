@@ -9,7 +9,8 @@ import { dataScopeWhere } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { loadPermissions, type Permissions } from '../../core/permissions.ts';
-import { assertAllFound, changes, distinct, iso, sentFields, subtreeIds } from './common.ts';
+import { assertAllFound, changes, distinct, iso, sentFields } from './common.ts';
+import { subtreeIds } from '../../core/tree.ts';
 
 type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
 
