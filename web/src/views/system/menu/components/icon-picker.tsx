@@ -2,8 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, Empty, Input, Popover, Tooltip } from 'antd';
 import { AppstoreOutlined, CloseCircleFilled, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import MenuIcon, { hasMenuIcon } from '../../../../components/MenuIcon/index.tsx';
-import { MENU_ICON_NAMES } from './icon-names.ts';
+import MenuIcon, { hasMenuIcon, MENU_ICON_NAMES } from '../../../../components/MenuIcon/index.tsx';
 import './icon-picker.css';
 
 interface IconPickerProps {
