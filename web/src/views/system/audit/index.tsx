@@ -10,7 +10,6 @@ import { summaryOf } from './components/audit-detail.ts';
 import AuditDrawer from './components/audit-drawer.tsx';
 import { useAuditFormat } from './components/use-audit-format.ts';
 import './audit.css';
-import '../department/components/system-page.css';
 
 /** Colours of the actions the server records (an unknown action shows as plain text). */
 const ACTION_COLOR: Record<string, string> = {
@@ -130,7 +129,7 @@ export default function AuditPage() {
   const { t } = useTranslation();
   const can = useAuth();
   return (
-    <div className="p8-sys-page" data-testid="audit-page">
+    <div data-testid="audit-page">
       {can('system_audit_view') ? (
         <AuditList />
       ) : (

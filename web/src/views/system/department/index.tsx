@@ -16,7 +16,6 @@ import DeptDialog, { type DeptForm } from './components/dept-dialog.tsx';
 import StatusSwitch from './components/status-switch.tsx';
 import { countTree, filterTree, parentIds } from './components/tree-utils.ts';
 import { settled } from './components/settled.ts';
-import './components/system-page.css';
 
 /** Without any of these the rows have no actions: the action column is left out. */
 const ACTION_CODES = 'system_department_add|system_department_update|system_department_delete';
@@ -188,7 +187,7 @@ export default function DepartmentPage() {
   const tree = fullTree.data ?? [];
 
   return (
-    <div className="p8-sys-page" data-testid="department-page">
+    <div data-testid="department-page">
       <ProTable<DeptNode>
         columns={columns}
         request={request}

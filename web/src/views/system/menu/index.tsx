@@ -19,7 +19,6 @@ import { deleteMenus } from './api/delete-menu.ts';
 import { enableMenus } from './api/enable-menu.ts';
 import { getMenuTree, menuTreeQueryKey, useMenuTree } from './api/get-menu-tree.ts';
 import MenuDialog, { menuFormOf, type MenuForm } from './components/menu-dialog.tsx';
-import '../department/components/system-page.css';
 
 const TYPE_COLOR: Record<MenuType, string> = { Directory: 'blue', Menu: 'green', Button: 'orange' };
 
@@ -240,7 +239,7 @@ export default function MenuPage() {
   const allParents = useMemo(() => parentIds(rows), [rows]);
 
   return (
-    <div className="p8-sys-page" data-testid="menu-page">
+    <div data-testid="menu-page">
       <ProTable<MenuRow>
         columns={columns}
         request={request}

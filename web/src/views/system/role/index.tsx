@@ -17,7 +17,6 @@ import CopyDialog from './components/copy-dialog.tsx';
 import PermissionDialog from './components/permission-dialog.tsx';
 import RoleDialog, { type RoleForm } from './components/role-dialog.tsx';
 import ScopeDialog from './components/scope-dialog.tsx';
-import '../department/components/system-page.css';
 
 const SCOPE_COLOR: Record<DataScope, string> = { All: 'green', Custom: 'purple', Dept: 'blue', Self: 'default' };
 
@@ -189,7 +188,7 @@ export default function RolePage() {
   }, [t, can, openDialog, openFor, remove]);
 
   return (
-    <div className="p8-sys-page" data-testid="role-page">
+    <div data-testid="role-page">
       <ProTable<Role>
         columns={columns}
         request={getRoles}

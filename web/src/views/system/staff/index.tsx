@@ -24,7 +24,6 @@ import DeptPanel from './components/dept-panel.tsx';
 import ResetDialog from './components/reset-dialog.tsx';
 import StaffDialog, { type StaffForm } from './components/staff-dialog.tsx';
 import './staff.css';
-import '../department/components/system-page.css';
 
 const formOf = (row: Staff): StaffForm => ({
   id: row.id,
@@ -295,7 +294,7 @@ export default function StaffPage() {
   const selection = useMemo(() => ({ getCheckboxProps: (row: Staff) => ({ disabled: row.id === me || row.isDefault }) }), [me]);
 
   return (
-    <div className="p8-sys-page p8-staff" data-testid="staff-page">
+    <div className="p8-staff" data-testid="staff-page">
       <DeptPanel
         tree={depts.data ?? []}
         loading={depts.isPending}
