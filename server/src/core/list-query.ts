@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
+import type { Tx } from '../db/connection.ts';
+import { listVersion } from '../db/schema/index.ts';
 import { BizError } from './errors.ts';
 
 /**
@@ -12,7 +14,11 @@ import { BizError } from './errors.ts';
 export const PAGE_SIZES = [10, 25, 50, 100, 200] as const;
 export const MAX_PAGE_SIZE = 200;
 
-export type FilterKind = 'eq' | 'like' | 'in' | 'bool' | 'number';
+/**
+ * `like` is a case-insensitive contains-filter; `contains` is the same filter served by the column's
+ * trigram index (needs `ListSpec.table` and a `gin_trgm_ops` index on the column): use it on big tables.
+ */
+export type FilterKind = 'eq' | 'like' | 'contains' | 'in' | 'bool' | 'number';
 
 export interface ListField {
   column: AnyPgColumn | SQL;
@@ -31,13 +37,26 @@ export interface ListSpec {
   dateColumn?: AnyPgColumn;
   /** Order when the query sends none; the last key should be unique so paging is stable. */
   defaultOrder: SQL[];
+  /**
+   * The tenant table whose own rows the list shows, for lists that grow big (staff, bills). Declaring it
+   * turns on what keeps them fast at 100,000 rows (bench/staff-list.ts): requested sorts end in `id` in
+   * the same direction (one `(tenant_id, column, id)` index serves both), `contains` filters, deep pages
+   * that read their ids from an index first, and exact totals cached by the table's version when a
+   * migration made it counted (`p8_count_table`). The list's filters may then refer to this table's
+   * columns only (subqueries are fine), not to joined tables.
+   */
+  table?: TenantTable;
 }
+
+/** A tenant table: every one has `tenant_id` and an `id` unique within the tenant. */
+export type TenantTable = PgTable & { tenantId: AnyPgColumn; id: AnyPgColumn };
 
 export interface ParsedList {
   current: number;
   pageSize: number;
   where: SQL | undefined;
   orderBy: SQL[];
+  table?: TenantTable;
 }
 
 const pageSchema = z.object({
@@ -67,6 +86,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
   const page = pageSchema.parse(query);
   const conditions: Array<SQL | undefined> = [...extra];
   const orderBy: SQL[] = [];
+  let lastDirection: 'asc' | 'desc' | undefined;
   for (const [name, raw] of Object.entries(query)) {
     if (raw === undefined || raw === '' || name === 'current' || name === 'pageSize') continue;
     const value = Array.isArray(raw) ? raw.join(',') : String(raw);
@@ -75,6 +95,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
       if (!field?.sortable) throw new BizError('BadRequest', { additional: name });
       if (value !== 'asc' && value !== 'desc') throw new BizError('BadRequest', { additional: name });
       orderBy.push(value === 'asc' ? asc(field.column) : desc(field.column));
+      lastDirection = value;
       continue;
     }
     if (name.startsWith('notIn') && name.length > 5) {
@@ -112,17 +133,33 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
         conditions.push(inArray(column, ids(value, name)));
         break;
       case 'like':
-        // Escape LIKE wildcards so that a search for "50%" finds "50%", not everything.
-        conditions.push(ilike(column, `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+        conditions.push(ilike(column, containsPattern(value)));
         break;
+      case 'contains': {
+        if (!spec.table) throw new Error(`list filter ${name}: 'contains' needs ListSpec.table`);
+        // Row-level security keeps ILIKE (not leakproof) away from the trigram index; p8_contains
+        // (migration 0004) searches the index for the current tenant and hands back the ids.
+        const ids = sql`select p8_contains(${getTableName(spec.table)}::regclass, ${column.name}, ${containsPattern(value)})`;
+        conditions.push(sql`${spec.table.id} in (${ids})`);
+        break;
+      }
     }
   }
+  // Ties broken by id in the direction of the last requested sort, so that one (tenant_id, column, id)
+  // index serves the column both ways; without a declared table the spec's default order breaks ties.
+  const tieBreak = spec.table && lastDirection ? [lastDirection === 'asc' ? asc(spec.table.id) : desc(spec.table.id)] : spec.defaultOrder;
   return {
     current: page.current,
     pageSize: page.pageSize,
     where: and(...conditions.filter((c): c is SQL => c !== undefined)),
-    orderBy: [...orderBy, ...spec.defaultOrder],
+    orderBy: [...orderBy, ...tieBreak],
+    table: spec.table,
   };
+}
+
+/** `%value%` with LIKE's wildcards escaped, so that a search for "50%" finds "50%", not everything. */
+function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A query the helper can finish: Drizzle's dynamic select builders satisfy it. */
@@ -131,22 +168,74 @@ interface DynamicSelect<T> extends PromiseLike<T[]> {
   orderBy(...columns: SQL[]): DynamicSelect<T>;
   limit(n: number): DynamicSelect<T>;
   offset(n: number): DynamicSelect<T>;
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/** The transaction and tenant of a list over a declared `ListSpec.table`. */
+export interface BigList {
+  tx: Tx;
+  tenantId: number;
 }
 
 /**
  * Runs one page: the rows and the total, with the same WHERE. `rows` and `count` are the route's own
- * select builders (`.$dynamic()`), so joins and selections stay with the route.
+ * select builders (`.$dynamic()`), so joins and selections stay with the route. With `big` (and a
+ * declared `ListSpec.table`) a deep page reads its ids first and the total may come from the count cache.
  */
-export async function runPage<T>(
+export async function runPage<T extends object>(
   parsed: ParsedList,
   rows: DynamicSelect<T>,
   count: DynamicSelect<{ total: number }>,
+  big?: BigList,
 ): Promise<{ data: T[]; pagination: Pagination }> {
-  const [data, [{ total }]] = [
-    await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset((parsed.current - 1) * parsed.pageSize),
-    await count.where(parsed.where),
-  ];
-  return { data, pagination: { current: parsed.current, pageSize: parsed.pageSize, total: Number(total) } };
+  const offset = (parsed.current - 1) * parsed.pageSize;
+  const table = big && parsed.table;
+  const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
+  const total = table ? await cachedTotal(count.where(parsed.where), table, big) : Number((await count.where(parsed.where))[0].total);
+  return { data, pagination: { current: parsed.current, pageSize: parsed.pageSize, total } };
+}
+
+/**
+ * A deep page in two steps: the page's ids from an index-only scan (skipping 40,000 index entries costs
+ * little; skipping 40,000 joined rows does not), then those rows by id, put back in the page's order.
+ */
+async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSelect<T>, table: TenantTable, big: BigList, offset: number): Promise<T[]> {
+  const keys = (
+    await big.tx.select({ id: table.id }).from(table).where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset)
+  ).map((r) => Number(r.id));
+  if (!keys.length) return [];
+  const found = await rows.where(and(eq(table.tenantId, big.tenantId), inArray(table.id, keys)));
+  const position = new Map(keys.map((id, index) => [id, index]));
+  const idOf = (row: T) => Number((row as { id?: unknown }).id);
+  if (found.some((row) => !position.has(idOf(row)))) throw new Error(`runPage: the rows of a ${getTableName(table)} list must select its id as \`id\``);
+  return found.sort((a, b) => position.get(idOf(a))! - position.get(idOf(b))!);
+}
+
+/**
+ * Exact totals, counted once per version of the table (list_version, bumped by the table's triggers in
+ * the same transaction as the write): the next page of the same query costs one primary-key lookup
+ * instead of a count over every matching row. A table no migration has made counted has no version row
+ * and is simply counted each time. Process-local and bounded; versions are random uuids, so entries of
+ * another database (tests run many) can never be mistaken for this one's.
+ */
+const totals = new Map<string, number>();
+const TOTALS_KEPT = 2000;
+
+async function cachedTotal(count: DynamicSelect<{ total: number }>, table: TenantTable, big: BigList): Promise<number> {
+  const [version] = await big.tx
+    .select({ version: listVersion.version })
+    .from(listVersion)
+    .where(and(eq(listVersion.tenantId, big.tenantId), eq(listVersion.tableName, getTableName(table))));
+  const query = count.toSQL();
+  const key = version && `${version.version}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+  const known = key ? totals.get(key) : undefined;
+  if (known !== undefined) return known;
+  const total = Number((await count)[0].total);
+  if (key) {
+    if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
+    totals.set(key, total);
+  }
+  return total;
 }
 
 /** The `sum(...)` selection of a spec's summable fields, for `{list}/statistics`. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -56,7 +57,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     let client = options.pglite;
     if (!client) {
       if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-      client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+      // pg_trgm: the trigram indexes of the lists' contains-filters (migration 0004). PGlite loads no
+      // extension without a data directory, hence 'memory://' for the in-memory database.
+      client = new PGlite(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
     }
     db = drizzlePglite({ client, schema }) as unknown as Db;
     kind = 'pglite';

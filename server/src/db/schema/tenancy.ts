@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, pgPolicy, pgRole, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The role every request runs as (DESIGN §4). It is neither the tables' owner nor a superuser, so
@@ -29,3 +29,20 @@ export function tenantPolicy(table: string, column = sql`tenant_id`) {
     withCheck: sql`${column} = ${currentTenant}`,
   });
 }
+
+/**
+ * One row per tenant and counted table, whose `version` changes (a random uuid, so versions never repeat
+ * across databases) with every statement that writes to that table, through statement-level triggers that
+ * a migration installs with `select p8_count_table('<table>')` (migration 0004). The list-query helper keys
+ * its cache of exact totals by it, so paging through 100,000 rows does not count them again on every
+ * page, and any write makes the next page count afresh.
+ */
+export const listVersion = pgTable(
+  'list_version',
+  {
+    tenantId: tenantId(),
+    tableName: text('table_name').notNull(),
+    version: uuid('version').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.tableName] }), tenantPolicy('list_version')],
+).enableRLS();
