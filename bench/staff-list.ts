@@ -26,36 +26,55 @@ const options: MeasureOptions = {
   connections: num('BENCH_CONNECTIONS', 10),
 };
 
-/** The three list queries the issue names: page, sort, filter. */
+/**
+ * The three list queries the issue names: page, sort, filter. The bare side does the same database work
+ * as the app's list helper (core/list-query.ts with `ListSpec.table`): a deep page reads its ids from the
+ * `(tenant_id, real_name, id)` index first, the contains-filter goes through `p8_contains` (the trigram
+ * index; RLS keeps ILIKE itself off it), and the total is counted once per `list_version` of the table.
+ */
 const SCENARIOS = [
   { label: 'page', query: 'current=1&pageSize=20', order: 'a.id desc', filter: '' },
-  { label: 'sort', query: 'current=2000&pageSize=20&realNameSort=asc', order: 'a.real_name asc, a.id desc', filter: '' },
-  { label: 'filter', query: 'current=1&pageSize=20&realName=4242', order: 'a.id desc', filter: "and a.real_name ilike '%4242%'" },
+  { label: 'sort', query: 'current=2000&pageSize=20&realNameSort=asc', order: 'a.real_name asc, a.id asc', filter: '' },
+  { label: 'filter', query: 'current=1&pageSize=20&realName=4242', order: 'a.id desc', filter: "and a.id in (select p8_contains('admin', 'real_name', '%4242%'))" },
 ];
 
+const COLUMNS = `a.id, a.name, a.real_name, a.nick_name, a.phone, a.email, a.sex, a.avatar, a.dept_id, d.name as dept_name,
+                 a.enabled, a.is_lock, a.created_at, a.last_login_at
+            from admin a left join department d on d.tenant_id = a.tenant_id and d.id = a.dept_id`;
+
 function bareServer(pool: pg.Pool, tenantId: number): Promise<http.Server> {
+  const totals = new Map<string, number>();
   const server = http.createServer(async (req, res) => {
     const scenario = SCENARIOS.find((s) => req.url === `/${s.label}`)!;
     const current = Number(new URLSearchParams(scenario.query).get('current'));
+    const offset = (current - 1) * 20;
     const client = await pool.connect();
     try {
       await client.query('begin');
       await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
-      const page = await client.query(
-        `select a.id, a.name, a.real_name, a.nick_name, a.phone, a.email, a.sex, a.avatar, a.dept_id, d.name as dept_name,
-                a.enabled, a.is_lock, a.created_at, a.last_login_at
-           from admin a left join department d on d.tenant_id = a.tenant_id and d.id = a.dept_id
-          where a.tenant_id = $1 ${scenario.filter} order by ${scenario.order} limit 20 offset $2`,
-        [tenantId, (current - 1) * 20],
-      );
-      const count = await client.query(`select count(*)::int as total from admin a where a.tenant_id = $1 ${scenario.filter}`, [tenantId]);
+      let page;
+      if (offset > 0) {
+        const keys = await client.query(`select a.id from admin a where a.tenant_id = $1 ${scenario.filter} order by ${scenario.order} limit 20 offset $2`, [tenantId, offset]);
+        const ids = keys.rows.map((r) => Number(r.id));
+        page = await client.query(`select ${COLUMNS} where a.tenant_id = $1 and a.id = any($2::bigint[])`, [tenantId, ids]);
+        page.rows.sort((x, y) => ids.indexOf(Number(x.id)) - ids.indexOf(Number(y.id)));
+      } else {
+        page = await client.query(`select ${COLUMNS} where a.tenant_id = $1 ${scenario.filter} order by ${scenario.order} limit 20`, [tenantId]);
+      }
+      const version = await client.query(`select version from list_version where tenant_id = $1 and table_name = 'admin'`, [tenantId]);
+      const key = `${version.rows[0]?.version}:${scenario.filter}`;
+      let total = totals.get(key);
+      if (total === undefined) {
+        total = (await client.query(`select count(*)::int as total from admin a where a.tenant_id = $1 ${scenario.filter}`, [tenantId])).rows[0].total as number;
+        totals.set(key, total);
+      }
       const roles = await client.query(
         `select ar.admin_id, r.id, r.role_key, r.role_name from admin_role ar join role r on r.tenant_id = ar.tenant_id and r.id = ar.role_id
           where ar.tenant_id = $1 and ar.admin_id = any($2::bigint[])`,
         [tenantId, page.rows.map((r) => r.id)],
       );
       await client.query('commit');
-      const body = JSON.stringify({ status: 0, data: page.rows, roles: roles.rows, pagination: { current, pageSize: 20, total: count.rows[0].total } });
+      const body = JSON.stringify({ status: 0, data: page.rows, roles: roles.rows, pagination: { current, pageSize: 20, total } });
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     } catch (error) {
       await client.query('rollback');
@@ -112,7 +131,14 @@ async function main() {
 
     const rows: string[] = [];
     for (const scenario of SCENARIOS) {
-      const check = (await (await fetch(`${appUrl}/api/admin/security/admin?${scenario.query}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { pagination: { total: number } };
+      type Answer = { data: Array<{ id: number | string }>; pagination: { total: number } };
+      const check = (await (await fetch(`${appUrl}/api/admin/security/admin?${scenario.query}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Answer;
+      const bareCheck = (await (await fetch(`${bareUrl}/${scenario.label}`)).json()) as Answer;
+      // Both sides must answer the same page, or the comparison means nothing.
+      const ids = (answer: Answer) => answer.data.map((r) => Number(r.id)).join(',');
+      if (check.pagination.total !== bareCheck.pagination.total || ids(check) !== ids(bareCheck)) {
+        throw new Error(`${scenario.label}: the app and the bare query disagree (${check.pagination.total} vs ${bareCheck.pagination.total} rows)`);
+      }
       const { app: a, bare: b } = await measurePair(
         options,
         scenario.label,
