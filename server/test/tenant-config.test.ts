@@ -103,6 +103,18 @@ describe(`list column settings (${TEST_DB})`, () => {
     expect((await call<ColumnSetting[]>(ctx.app, 'GET', `${URL}?type=system_staff`, { token: tokenB })).body.data).toEqual([]);
   });
 
+  it('lets anyone signed in read them, but only who may change the tenant config save them (they apply to all)', async () => {
+    const staff = await seedStaff(ctx.database, a);
+    const token = await login(ctx.app, staff.name, staff.password);
+    const body = { type: 'system_dept', columns };
+    expect((await call(ctx.app, 'GET', `${URL}?type=system_dept`, { token })).body).toMatchObject({ status: 0, data: [] });
+    expect((await call(ctx.app, 'PUT', URL, { token, body })).body.status).toBe(40300);
+    expect((await call(ctx.app, 'GET', `${URL}?type=system_dept`, { token: tokenA })).body.data).toEqual([]);
+    await grant(ctx.database, a, staff.roleId, ['system_tenant_config_update']);
+    expect((await call(ctx.app, 'PUT', URL, { token, body })).body.status).toBe(0);
+    expect((await call(ctx.app, 'GET', `${URL}?type=system_dept`, { token: tokenA })).body.data).toEqual(columns);
+  });
+
   it('refuses a missing or odd type and repeated props', async () => {
     expect((await call(ctx.app, 'GET', URL, { token: tokenA })).body).toMatchObject({ status: 40001, additional: 'type' });
     expect((await call(ctx.app, 'GET', `${URL}?type=${encodeURIComponent("x'; drop")}`, { token: tokenA })).body.status).toBe(40001);

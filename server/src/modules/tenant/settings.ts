@@ -97,7 +97,8 @@ export async function tenantSettingsRoutes(app: FastifyInstance) {
 
   r.put(
     '/api/admin/tenant/table/column/type',
-    { schema: { tags: ['tenant'], summary: 'Save the column settings of a list type', body: columnSettingsSaveSchema } },
+    // Column settings apply to everyone in the tenant, so saving them is a tenant-configuration right.
+    { config: { permission: 'system_tenant_config_update' }, schema: { tags: ['tenant'], summary: 'Save the column settings of a list type (tenant-wide)', body: columnSettingsSaveSchema } },
     async (req) => {
       const { type, columns } = req.body;
       await req.tenant((tx) =>

@@ -8,6 +8,7 @@ import { feedback } from '../../app/feedback.ts';
 import { http, type QueryParams } from '../../app/http.ts';
 import type { KitSettings } from '../../hooks/kit-settings.ts';
 import { useTenantConfig } from '../../hooks/useTenantConfig.ts';
+import { useAuth } from '../Auth/index.tsx';
 import ExportButton from '../ExportButton/index.tsx';
 import { columnSettingsQueryKey, getColumnSettings, getStatistics, saveColumnSettings } from './api.ts';
 import { applyColumnSettings, defaultColumnSettings, mergeColumnSettings } from './column-settings.ts';
@@ -206,6 +207,9 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
   const columnSettings = useMemo(() => mergeColumnSettings(columns, settingsQuery.data), [columns, settingsQuery.data]);
   const visibleColumns = useMemo(() => applyColumnSettings(columns, columnSettings), [columns, columnSettings]);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // The settings apply to the whole tenant: only who may change the tenant's configuration edits them.
+  const can = useAuth();
+  const canEditColumns = !!listType && can('system_tenant_config_update');
   const saveSettings = async (next: ColumnSetting[]) => {
     await saveColumnSettings(listType!, next);
     queryClient.setQueryData(columnSettingsQueryKey(listType!), next);
@@ -389,7 +393,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
             <Tooltip title={t('kit.table.refresh')}>
               <Button shape="circle" icon={<ReloadOutlined />} onClick={reload} aria-label={t('kit.table.refresh')} data-testid="pro-table-refresh" />
             </Tooltip>
-            {listType && (
+            {canEditColumns && (
               <Tooltip title={t('kit.table.columnSettings')}>
                 <Button
                   shape="circle"
