@@ -1,6 +1,7 @@
 /** Shared texts (namespace `common`). */
 export default {
-  defaultSystemTitle: 'Back-office Management System',
+  // Short enough for the side menu's logo row (the Chinese title is six characters).
+  defaultSystemTitle: 'Back Office',
   backHome: 'Back home',
   confirm: 'OK',
   cancel: 'Cancel',
