@@ -4,7 +4,7 @@ import { and } from 'drizzle-orm';
 import type { Tx } from '../db/connection.ts';
 import { admin } from '../db/schema/index.ts';
 import type { AuthContext } from './auth.ts';
-import type { Permissions } from './permissions.ts';
+import type { CallerRoles } from './permissions.ts';
 
 /**
  * Data scope of the caller's roles (SPEC §6) as one WHERE condition, applied by every list and detail of
@@ -25,7 +25,7 @@ export interface ScopedColumns {
   owner: AnyPgColumn;
 }
 
-export async function dataScopeWhere(tx: Tx, auth: AuthContext, perms: Permissions, columns: ScopedColumns): Promise<SQL | undefined> {
+export async function dataScopeWhere(tx: Tx, auth: AuthContext, perms: CallerRoles, columns: ScopedColumns): Promise<SQL | undefined> {
   if (perms.isSuper || perms.roles.some((r) => r.dataScope === 'All')) return undefined;
   const parts: SQL[] = [];
   const custom = [...new Set(perms.roles.filter((r) => r.dataScope === 'Custom').flatMap((r) => r.scopeDeptIds))];

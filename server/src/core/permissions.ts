@@ -16,23 +16,32 @@ declare module 'fastify' {
   }
 }
 
-export interface Permissions {
+/** The caller's enabled roles: enough for data scopes (core/data-scope.ts) and super-role checks. */
+export interface CallerRoles {
   isSuper: boolean;
   roles: Array<{ id: number; roleKey: string; roleName: string; isSuper: boolean; dataScope: string; scopeDeptIds: number[] }>;
+}
+
+export interface Permissions extends CallerRoles {
   /** Menu ids the caller may open (all enabled menus for the super role). */
   menuIds: Set<number>;
   /** Button codes the caller holds. */
   buttons: Set<string>;
 }
 
-/** What the caller may do, computed once per request from their roles (STYLE: compute permissions once). */
-export async function loadPermissions(tx: Tx, tenantId: number, adminId: number): Promise<Permissions> {
+/** The caller's roles only — one indexed query; lists that need just the data scope use this. */
+export async function loadRoles(tx: Tx, tenantId: number, adminId: number): Promise<CallerRoles> {
   const roles = await tx
     .select({ id: role.id, roleKey: role.roleKey, roleName: role.roleName, isSuper: role.isSuper, dataScope: role.dataScope, scopeDeptIds: role.scopeDeptIds })
     .from(adminRole)
     .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
     .where(and(eq(adminRole.tenantId, tenantId), eq(adminRole.adminId, adminId), eq(role.enabled, true)));
-  const isSuper = roles.some((r) => r.isSuper);
+  return { isSuper: roles.some((r) => r.isSuper), roles };
+}
+
+/** What the caller may do, computed once per request from their roles (STYLE: compute permissions once). */
+export async function loadPermissions(tx: Tx, tenantId: number, adminId: number): Promise<Permissions> {
+  const { isSuper, roles } = await loadRoles(tx, tenantId, adminId);
   const menus = isSuper
     ? await tx.select({ id: menu.id, name: menu.name, menuType: menu.menuType }).from(menu).where(and(eq(menu.tenantId, tenantId), eq(menu.enabled, true)))
     : roles.length

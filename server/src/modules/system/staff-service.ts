@@ -8,7 +8,7 @@ import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
 import { dataScopeWhere } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { loadPermissions, type Permissions } from '../../core/permissions.ts';
+import { loadRoles, type CallerRoles } from '../../core/permissions.ts';
 import { assertAllFound, changes, distinct, iso, sentFields } from './common.ts';
 import { subtreeIds } from '../../core/tree.ts';
 
@@ -40,13 +40,13 @@ export async function revokeSessionsOf(database: Database, tenantId: number, adm
 }
 
 interface Scope {
-  perms: Permissions;
+  perms: CallerRoles;
   /** The caller's data scope over staff rows (department = dept_id, owner = created_by), plus the caller's own row. */
   where: SQL | undefined;
 }
 
 async function staffScope(tx: Tx, auth: AuthContext): Promise<Scope> {
-  const perms = await loadPermissions(tx, auth.tenantId, auth.adminId);
+  const perms = await loadRoles(tx, auth.tenantId, auth.adminId);
   const scoped = await dataScopeWhere(tx, auth, perms, { dept: admin.deptId, owner: admin.createdBy });
   return { perms, where: scoped && or(scoped, eq(admin.id, auth.adminId)) };
 }
@@ -221,7 +221,7 @@ async function assertDeptExists(tx: Tx, tenantId: number, deptId: number) {
 }
 
 /** Roles to assign exist in the tenant; only a super administrator may hand out the super role. */
-async function assertAssignableRoles(tx: Tx, tenantId: number, perms: Permissions, roleIds: number[]) {
+async function assertAssignableRoles(tx: Tx, tenantId: number, perms: CallerRoles, roleIds: number[]) {
   const found = await tx
     .select({ id: role.id, roleKey: role.roleKey, isSuper: role.isSuper })
     .from(role)
