@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 // exceljs is a dependency of the server workspace, hoisted to the repository's node_modules.
 import ExcelJS from 'exceljs';
 import { errorCatalogue } from '@p8/contract/errors';
-import { api, DEMO, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 /**
  * Issue 4 evidence: basic records through the screens as the administrator — a three-level category
@@ -43,7 +43,6 @@ interface Bom {
   materialCode: string;
 }
 
-const flatten = <T extends { children?: T[] }>(nodes: T[]): T[] => nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
 
 async function submitDialog(dialog: Locator, testId: string) {
   await dialog.getByTestId(`${testId}-submit`).click();

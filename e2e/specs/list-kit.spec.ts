@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, DEMO, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 /**
  * Issue 3 evidence for the list kit (ProTable) on a real list, the staff screen: the pager's total, page
@@ -25,7 +25,6 @@ interface MenuRow {
   name: string;
   children?: MenuRow[];
 }
-const flatten = <T extends { children?: T[] }>(nodes: T[]): T[] => nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
 
 const TABLE = '[data-testid="staff-table"]';
 const rowCount = (page: Page) => page.locator(`${TABLE} tbody tr[data-row-key]`).count();

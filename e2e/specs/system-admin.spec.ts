@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { api, DEMO, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 /**
  * Issue 3 evidence: an administrator builds a department, a role with a custom data scope and a subset
@@ -42,7 +42,6 @@ interface Staff {
   roleIds: number[];
 }
 
-const flatten = <T extends { children?: T[] }>(nodes: T[]): T[] => nodes.flatMap((n) => [n, ...flatten(n.children ?? [])]);
 
 /** The open form dialog that holds `inner` (several FormDialogs share the kit's test id). */
 const dialogWith = (page: Page, inner: string): Locator => page.getByTestId('form-dialog').filter({ has: page.getByTestId(inner) });
