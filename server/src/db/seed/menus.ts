@@ -25,32 +25,41 @@ export interface MenuTemplate {
   children?: MenuTemplate[];
 }
 
-/** Buttons of the basic-record screens: every write of `/api/admin/basic/<record>` checks one of these. */
-const BASIC_BUTTONS = [
-  { action: 'add', title: '新增', titleEn: 'Add' },
-  { action: 'update', title: '编辑', titleEn: 'Edit' },
-  { action: 'delete', title: '删除', titleEn: 'Delete' },
-  { action: 'enable', title: '启用禁用', titleEn: 'Enable' },
-  { action: 'import', title: '导入', titleEn: 'Import' },
-  { action: 'export', title: '导出', titleEn: 'Export' },
-];
+/** The usual buttons of a screen, by action; a screen's button code is `<screen name>_<action>`. */
+const BUTTONS = {
+  add: ['新增', 'Add'],
+  update: ['编辑', 'Edit'],
+  delete: ['删除', 'Delete'],
+  enable: ['启用禁用', 'Enable'],
+  import: ['导入', 'Import'],
+  export: ['导出', 'Export'],
+  assign: ['分配', 'Assign'],
+} as const satisfies Record<string, readonly [string, string]>;
 
-function basicScreen(record: string, title: string, titleEn: string, icon: string, options: { assign?: boolean; actions?: string[] } = {}): MenuTemplate {
-  const buttons = BASIC_BUTTONS.filter((b) => !options.actions || options.actions.includes(b.action));
+/** A button: one of the usual actions, or an action with its own titles. */
+type ButtonSpec = keyof typeof BUTTONS | { action: string; title: string; titleEn: string };
+
+/** A screen of `<area>_<key>` at `/<area>/<key>` (component `<area>/<key>/index`) with its buttons. */
+function screen(name: string, title: string, titleEn: string, icon: string, buttons: ButtonSpec[]): MenuTemplate {
+  const route = name.replace('_', '/');
   return {
-    name: `basic_${record}`,
-    path: `/basic/${record}`,
-    component: `basic/${record}/index`,
+    name,
+    path: `/${route}`,
+    component: `${route}/index`,
     icon,
     title,
     titleEn,
     type: 'Menu',
-    children: [
-      ...buttons.map((b) => ({ name: `basic_${record}_${b.action}`, title: b.title, titleEn: b.titleEn, type: 'Button' as const })),
-      ...(options.assign ? [{ name: `basic_${record}_assign`, title: '分配', titleEn: 'Assign', type: 'Button' as const }] : []),
-    ],
+    children: buttons.map((b) => {
+      const { action, title: bTitle, titleEn: bTitleEn } = typeof b === 'string' ? { action: b, title: BUTTONS[b][0], titleEn: BUTTONS[b][1] } : b;
+      return { name: `${name}_${action}`, title: bTitle, titleEn: bTitleEn, type: 'Button' as const };
+    }),
   };
 }
+
+/** Every write of `/api/admin/basic/<record>` checks one of these. */
+const RECORD_BUTTONS: ButtonSpec[] = ['add', 'update', 'delete', 'enable', 'import', 'export'];
+const ASSIGNED_RECORD_BUTTONS: ButtonSpec[] = [...RECORD_BUTTONS, 'assign'];
 
 /** Basic records (issue 4). */
 const BASIC_MENU: MenuTemplate = {
@@ -62,20 +71,20 @@ const BASIC_MENU: MenuTemplate = {
   titleEn: 'Basic records',
   type: 'Directory',
   children: [
-    basicScreen('material', '物料', 'Materials', 'AppstoreOutlined', { assign: true }),
-    basicScreen('brand', '品牌', 'Brands', 'TagsOutlined'),
-    basicScreen('category', '物料分类', 'Categories', 'ClusterOutlined'),
-    basicScreen('supplier', '供应商', 'Suppliers', 'ShopOutlined', { assign: true }),
-    basicScreen('customer', '客户', 'Customers', 'ContactsOutlined', { assign: true }),
-    basicScreen('stock', '仓库', 'Warehouses', 'InboxOutlined', { assign: true }),
-    basicScreen('location', '库位', 'Storage locations', 'EnvironmentOutlined'),
-    basicScreen('attribute', '属性', 'Attributes', 'ProfileOutlined'),
-    basicScreen('fee', '费用类型', 'Fee types', 'MoneyCollectOutlined'),
-    basicScreen('paytype', '结算方式', 'Pay types', 'WalletOutlined'),
-    basicScreen('bom', '物料清单', 'Bills of materials', 'PartitionOutlined'),
-    basicScreen('unit', '单位', 'Units', 'NumberOutlined'),
+    screen('basic_material', '物料', 'Materials', 'AppstoreOutlined', ASSIGNED_RECORD_BUTTONS),
+    screen('basic_brand', '品牌', 'Brands', 'TagsOutlined', RECORD_BUTTONS),
+    screen('basic_category', '物料分类', 'Categories', 'ClusterOutlined', RECORD_BUTTONS),
+    screen('basic_supplier', '供应商', 'Suppliers', 'ShopOutlined', ASSIGNED_RECORD_BUTTONS),
+    screen('basic_customer', '客户', 'Customers', 'ContactsOutlined', ASSIGNED_RECORD_BUTTONS),
+    screen('basic_stock', '仓库', 'Warehouses', 'InboxOutlined', ASSIGNED_RECORD_BUTTONS),
+    screen('basic_location', '库位', 'Storage locations', 'EnvironmentOutlined', RECORD_BUTTONS),
+    screen('basic_attribute', '属性', 'Attributes', 'ProfileOutlined', RECORD_BUTTONS),
+    screen('basic_fee', '费用类型', 'Fee types', 'MoneyCollectOutlined', RECORD_BUTTONS),
+    screen('basic_paytype', '结算方式', 'Pay types', 'WalletOutlined', RECORD_BUTTONS),
+    screen('basic_bom', '物料清单', 'Bills of materials', 'PartitionOutlined', RECORD_BUTTONS),
+    screen('basic_unit', '单位', 'Units', 'NumberOutlined', RECORD_BUTTONS),
     // Districts of partner addresses: a tree without import, export or enable.
-    basicScreen('district', '地区', 'Districts', 'GlobalOutlined', { actions: ['add', 'update', 'delete'] }),
+    screen('basic_district', '地区', 'Districts', 'GlobalOutlined', ['add', 'update', 'delete']),
   ],
 };
 
@@ -103,147 +112,38 @@ export const MENU_TEMPLATE: MenuTemplate[] = [
     titleEn: 'System',
     type: 'Directory',
     children: [
-      {
-        name: 'system_department',
-        path: '/system/department',
-        component: 'system/department/index',
-        icon: 'ApartmentOutlined',
-        title: '部门管理',
-        titleEn: 'Departments',
-        type: 'Menu',
-        children: [
-          { name: 'system_department_add', title: '新增', titleEn: 'Add', type: 'Button' },
-          { name: 'system_department_update', title: '编辑', titleEn: 'Edit', type: 'Button' },
-          { name: 'system_department_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-          { name: 'system_department_enable', title: '启用禁用', titleEn: 'Enable', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_menu',
-        path: '/system/menu',
-        component: 'system/menu/index',
-        icon: 'MenuOutlined',
-        title: '菜单管理',
-        titleEn: 'Menus',
-        type: 'Menu',
-        children: [
-          { name: 'system_menu_add', title: '新增', titleEn: 'Add', type: 'Button' },
-          { name: 'system_menu_update', title: '编辑', titleEn: 'Edit', type: 'Button' },
-          { name: 'system_menu_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-          { name: 'system_menu_enable', title: '启用禁用', titleEn: 'Enable', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_role',
-        path: '/system/role',
-        component: 'system/role/index',
-        icon: 'SafetyCertificateOutlined',
-        title: '角色管理',
-        titleEn: 'Roles',
-        type: 'Menu',
-        children: [
-          { name: 'system_role_add', title: '新增', titleEn: 'Add', type: 'Button' },
-          // Also sets the role's menus and buttons (PUT /admin/security/role/permission).
-          { name: 'system_role_update', title: '编辑', titleEn: 'Edit', type: 'Button' },
-          { name: 'system_role_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-          { name: 'system_role_update_scope', title: '数据权限', titleEn: 'Data scope', type: 'Button' },
-          { name: 'system_role_copy', title: '复制', titleEn: 'Copy', type: 'Button' },
-          { name: 'system_role_copy_batch', title: '批量复制', titleEn: 'Copy in batch', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_staff',
-        path: '/system/staff',
-        component: 'system/staff/index',
-        icon: 'TeamOutlined',
-        title: '员工管理',
-        titleEn: 'Staff',
-        type: 'Menu',
-        children: [
-          { name: 'system_staff_add', title: '新增', titleEn: 'Add', type: 'Button' },
-          { name: 'system_staff_update', title: '编辑', titleEn: 'Edit', type: 'Button' },
-          { name: 'system_staff_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-          { name: 'system_staff_reset_password', title: '重置密码', titleEn: 'Reset password', type: 'Button' },
-          // Enable / disable and lock / unlock.
-          { name: 'system_staff_enable', title: '启用禁用', titleEn: 'Enable', type: 'Button' },
-          { name: 'system_staff_notify', title: '通知设置', titleEn: 'Notifications', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_audit',
-        path: '/system/audit',
-        component: 'system/audit/index',
-        icon: 'AuditOutlined',
-        title: '操作日志',
-        titleEn: 'Audit log',
-        type: 'Menu',
-        children: [{ name: 'system_audit_view', title: '查看', titleEn: 'View', type: 'Button' }],
-      },
+      screen('system_department', '部门管理', 'Departments', 'ApartmentOutlined', ['add', 'update', 'delete', 'enable']),
+      screen('system_menu', '菜单管理', 'Menus', 'MenuOutlined', ['add', 'update', 'delete', 'enable']),
+      screen('system_role', '角色管理', 'Roles', 'SafetyCertificateOutlined', [
+        'add',
+        // Also sets the role's menus and buttons (PUT /admin/security/role/permission).
+        'update',
+        'delete',
+        { action: 'update_scope', title: '数据权限', titleEn: 'Data scope' },
+        { action: 'copy', title: '复制', titleEn: 'Copy' },
+        { action: 'copy_batch', title: '批量复制', titleEn: 'Copy in batch' },
+      ]),
+      screen('system_staff', '员工管理', 'Staff', 'TeamOutlined', [
+        'add',
+        'update',
+        'delete',
+        { action: 'reset_password', title: '重置密码', titleEn: 'Reset password' },
+        // Enable / disable and lock / unlock.
+        'enable',
+        { action: 'notify', title: '通知设置', titleEn: 'Notifications' },
+      ]),
+      screen('system_audit', '操作日志', 'Audit log', 'AuditOutlined', [{ action: 'view', title: '查看', titleEn: 'View' }]),
       // Office screens of the system area (printers, joint review, tenant config, messages, settings).
-      {
-        name: 'system_printer',
-        path: '/system/printer',
-        component: 'system/printer/index',
-        icon: 'PrinterOutlined',
-        title: '打印机管理',
-        titleEn: 'Printers',
-        type: 'Menu',
-        children: [
-          { name: 'system_printer_add', title: '新增', titleEn: 'Add', type: 'Button' },
-          // Also allows a test print (as does system_printer_add).
-          { name: 'system_printer_update', title: '编辑', titleEn: 'Edit', type: 'Button' },
-          { name: 'system_printer_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-          { name: 'system_printer_enable', title: '启用禁用', titleEn: 'Enable', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_verify',
-        path: '/system/verify',
-        component: 'system/verify/index',
-        icon: 'AuditOutlined',
-        title: '多级审核',
-        titleEn: 'Joint review',
-        type: 'Menu',
-        children: [
-          { name: 'system_verify_add', title: '新增', titleEn: 'Add', type: 'Button' },
-          { name: 'system_verify_update', title: '编辑', titleEn: 'Edit', type: 'Button' },
-          { name: 'system_verify_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-          { name: 'system_verify_enable', title: '启用禁用', titleEn: 'Enable', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_tenant',
-        path: '/system/tenant',
-        component: 'system/tenant/index',
-        icon: 'ControlOutlined',
-        title: '租户配置',
-        titleEn: 'Tenant config',
-        type: 'Menu',
-        children: [{ name: 'system_tenant_config_update', title: '保存配置', titleEn: 'Save config', type: 'Button' }],
-      },
-      {
-        name: 'system_message',
-        path: '/system/message',
-        component: 'system/message/index',
-        icon: 'MessageOutlined',
-        title: '消息管理',
-        titleEn: 'Messages',
-        type: 'Menu',
-        children: [
-          { name: 'system_message_send', title: '发送', titleEn: 'Send', type: 'Button' },
-          { name: 'system_message_delete', title: '删除', titleEn: 'Delete', type: 'Button' },
-        ],
-      },
-      {
-        name: 'system_setting',
-        path: '/system/setting',
-        component: 'system/setting/index',
-        icon: 'ToolOutlined',
-        title: '系统设置',
-        titleEn: 'System settings',
-        type: 'Menu',
-        children: [{ name: 'system_setting_update', title: '保存设置', titleEn: 'Save settings', type: 'Button' }],
-      },
+      // system_printer_update also allows a test print (as does system_printer_add).
+      screen('system_printer', '打印机管理', 'Printers', 'PrinterOutlined', ['add', 'update', 'delete', 'enable']),
+      screen('system_verify', '多级审核', 'Joint review', 'AuditOutlined', ['add', 'update', 'delete', 'enable']),
+      // Saving the tenant config; also the tenant-wide column settings of every list.
+      screen('system_tenant', '租户配置', 'Tenant config', 'ControlOutlined', [{ action: 'config_update', title: '保存配置', titleEn: 'Save config' }]),
+      screen('system_message', '消息管理', 'Messages', 'MessageOutlined', [
+        { action: 'send', title: '发送', titleEn: 'Send' },
+        { action: 'delete', title: '删除', titleEn: 'Delete' },
+      ]),
+      screen('system_setting', '系统设置', 'System settings', 'ToolOutlined', [{ action: 'update', title: '保存设置', titleEn: 'Save settings' }]),
     ],
   },
 ];
