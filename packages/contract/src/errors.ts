@@ -96,11 +96,13 @@ export const errorCatalogue = {
   // Basic records (issue 4)
   MaterialExistInventoryProhibitClose: { zh: '物料存在库存，禁止禁用', en: 'The material has inventory and cannot be disabled' },
   WarehouseExistInventoryProhibitClose: { zh: '仓库存在库存，禁止禁用', en: 'The warehouse has inventory and cannot be disabled' },
+  MaterialExistInventoryProhibitChangeMainUnit: { zh: '物料存在库存，禁止修改主单位', en: 'The material has inventory and its main unit cannot be changed' },
   DistrictHasChildrenProhibitDelete: { zh: '地区存在下级地区，禁止删除', en: 'The district has sub-districts and cannot be deleted' },
   DistrictInUseProhibitDelete: { zh: '地区已被使用，禁止删除', en: 'The district is in use and cannot be deleted' },
   DistrictNotExist: { zh: '地区不存在', en: 'The district does not exist' },
   AttributeInUseProhibitDelete: { zh: '属性已被使用，禁止删除', en: 'The attribute is in use and cannot be deleted' },
   AttributeValueNotExist: { zh: '属性值不存在', en: 'The attribute value does not exist' },
+  AttributeValueInUseProhibitDelete: { zh: '属性值已被物料使用，禁止删除', en: 'The attribute value is used by materials and cannot be removed' },
   MainUnitMustBeOne: { zh: '物料必须有且只有一个主单位', en: 'A material must have exactly one main unit' },
   UnitRepeat: { zh: '单位重复', en: 'Duplicate unit' },
   BomItemsEmpty: { zh: 'BOM至少需要一条明细', en: 'A BOM must have at least one item' },
@@ -229,6 +231,9 @@ export const errorCatalogue = {
   ImportFileEmpty: { zh: '导入文件没有数据', en: 'The import file contains no data' },
   ImportTemplateError: { zh: '导入模板错误，请下载最新模板', en: 'Wrong import template, please download the latest one' },
   ImportOnlyOneFile: { zh: '每次只能导入一个文件', en: 'Only one file can be imported at a time' },
+  ImportXlsDamaged: { zh: 'xls文件已损坏，无法读取，请用Excel打开后另存再导入', en: 'The xls file is damaged and cannot be read; open it in Excel, save it again and import it' },
+  ImportXlsUnsupportedVersion: { zh: '不支持Excel 95及更早版本的xls文件，请另存为xlsx后导入', en: 'xls files of Excel 95 or older are not supported, please save the file as xlsx and import it' },
+  ImportFileEncrypted: { zh: 'Excel文件设有打开密码，请取消密码后再导入', en: 'The Excel file is protected by a password, please remove the password and import it again' },
   ExportFailed: { zh: '导出失败', en: 'Export failed' },
 
   // Referenced records not found (also used by batch import rows)

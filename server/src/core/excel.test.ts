@@ -87,6 +87,15 @@ describe('reading an import file', () => {
     ]);
   });
 
+  it('answers a date-formatted number beyond any date as text the row checks can refuse, not with a 500', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('data');
+    sheet.addRow(['名称', '日期']);
+    sheet.addRow(['far', 1e12]).getCell(2).numFmt = 'yyyy-mm-dd';
+    const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
+    expect(await readImportFile(buffer, 'in.xlsx', { columns })).toEqual([{ rowNum: 2, data: { name: 'far', date: 'Invalid Date' } }]);
+  });
+
   it('keys rows by header text without columns, never by __proto__', async () => {
     const buffer = await workbookOf([
       ['a', '__proto__'],
@@ -167,7 +176,7 @@ describe('receiving an import upload', () => {
     expect(await readdir(path.join(dataDir, 'uploads', '.tmp'))).toEqual([]);
   });
 
-  it('takes one file at a time, at most the Excel limit, and no .xls', async () => {
+  it('takes one file at a time, at most the Excel limit, and only real workbooks', async () => {
     const xlsx = await workbookOf([['名称'], ['a']]);
     const two = await post([
       { name: 'file', filename: 'a.xlsx', content: xlsx },

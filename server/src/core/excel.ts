@@ -9,15 +9,16 @@ import type { Config } from '../config.ts';
 import type { Tx } from '../db/connection.ts';
 import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 import { contentDisposition, discard, extensionOf, limitBytes, MB, receiveSingleFile } from './uploads.ts';
+import { isCompoundFile, isEncryptedPackage, readXlsSheet } from './xls.ts';
 
 /*
  * Excel import and export (DESIGN §3): `POST {path}/export` answers an .xlsx built by `exportXlsx`;
- * `POST {path}/import` reads one .xlsx (≤ 200 MB) and runs each row in its own savepoint, answering the
- * batch import result; templates are real .xlsx files served at /api/base/template/<key>.xlsx.
+ * `POST {path}/import` reads one .xlsx or .xls (≤ 200 MB) and runs each row in its own savepoint, answering
+ * the batch import result; templates are real .xlsx files served at /api/base/template/<key>.xlsx.
  *
- * Legacy .xls is refused with ImportFileTypeError: the only maintained npm parser of the binary format is
- * SheetJS, whose npm release (xlsx@0.18.5) carries known prototype-pollution and ReDoS CVEs, and the
- * fixed releases are not on the npm registry (DESIGN §1: isolate it or avoid it — we avoid it).
+ * .xlsx is read with exceljs; legacy .xls with our own BIFF8 reader (xls.ts), not SheetJS, whose npm
+ * release (xlsx@0.18.5) carries known prototype-pollution and ReDoS CVEs (DESIGN §1: isolate or avoid).
+ * Both give the same rows, so the importers do not know which format came in.
  */
 
 export type Lang = 'zh' | 'en';
@@ -144,6 +145,9 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 function importCell(value: ExcelJS.CellValue): unknown {
   if (value === null || value === undefined) return undefined;
   if (value instanceof Date) {
+    // exceljs turns a date-formatted number beyond any date (1e12) into an invalid Date; as text, the
+    // row's own checks refuse it with a catalogued message instead of toISOString throwing (a 500).
+    if (Number.isNaN(value.getTime())) return 'Invalid Date';
     const iso = value.toISOString();
     return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
   }
@@ -161,16 +165,11 @@ function importCell(value: ExcelJS.CellValue): unknown {
 
 const normaliseTitle = (title: string) => title.replace(/^\s*\*/, '').trim().toLowerCase();
 
-/**
- * The rows of the first sheet of an .xlsx. With `columns`, header cells (zh or en title, or the prop;
- * a leading * ignored) map to props and a missing required column is ImportTemplateError; without, rows
- * are keyed by the header text. Empty rows are skipped; no data row at all is ImportFileEmpty.
- */
-export async function readImportFile(buffer: Buffer, filename: string, options: { columns?: ExcelColumn[]; maxBytes?: number } = {}): Promise<ImportRow[]> {
-  const ext = extensionOf(filename);
-  if (ext !== 'xlsx') throw new BizError('ImportFileTypeError', { additional: ext || filename });
-  const maxBytes = options.maxBytes ?? 200 * MB;
-  if (buffer.length > maxBytes) throw new BizError('UploadSizeExceeded', { additional: `${maxBytes / MB}MB` });
+/** The rows of a sheet holding a value: row number and values by column (both 1-based; values sparse, as exceljs `row.values`). */
+type SheetRows = Array<{ rowNum: number; values: readonly ExcelJS.CellValue[] }>;
+
+/** The first worksheet of an .xlsx, after the checks that keep a zip bomb from the parser; undefined when it has none. */
+async function xlsxSheetRows(buffer: Buffer, ext: string, maxBytes: number): Promise<SheetRows | undefined> {
   const sniffed = await fileTypeFromBuffer(buffer);
   if (!sniffed || (sniffed.ext !== 'xlsx' && sniffed.ext !== 'zip')) throw new BizError('ImportFileTypeError', { additional: ext });
   const zip = zipUncompressedSize(buffer);
@@ -186,13 +185,36 @@ export async function readImportFile(buffer: Buffer, filename: string, options: 
     throw new BizError('ImportFileTypeError', { additional: ext });
   }
   const sheet = workbook.worksheets[0];
-  if (!sheet) throw new BizError('ImportFileEmpty');
+  if (!sheet) return undefined;
+  const rows: SheetRows = [];
+  sheet.eachRow({ includeEmpty: false }, (row, rowNum) => rows.push({ rowNum, values: row.values as ExcelJS.CellValue[] }));
+  return rows;
+}
+
+/**
+ * The rows of the first sheet of an .xlsx or .xls. With `columns`, header cells (zh or en title, or the
+ * prop; a leading * ignored) map to props and a missing required column is ImportTemplateError; without,
+ * rows are keyed by the header text. Empty rows are skipped; no data row at all is ImportFileEmpty.
+ */
+export async function readImportFile(buffer: Buffer, filename: string, options: { columns?: ExcelColumn[]; maxBytes?: number } = {}): Promise<ImportRow[]> {
+  const ext = extensionOf(filename);
+  if (ext !== 'xlsx' && ext !== 'xls') throw new BizError('ImportFileTypeError', { additional: ext || filename });
+  const maxBytes = options.maxBytes ?? 200 * MB;
+  if (buffer.length > maxBytes) throw new BizError('UploadSizeExceeded', { additional: `${maxBytes / MB}MB` });
+  // The bytes choose the reader (.xls is a compound file, .xlsx a zip) and the name must agree with them,
+  // as for every upload: an .xlsx renamed .xls is refused, not guessed at.
+  const compound = isCompoundFile(buffer);
+  if (compound && ext === 'xlsx' && isEncryptedPackage(buffer)) throw new BizError('ImportFileEncrypted');
+  if (compound !== (ext === 'xls')) throw new BizError('ImportFileTypeError', { additional: ext });
+  const sheetRows = compound ? readXlsSheet(buffer)?.rows : await xlsxSheetRows(buffer, ext, maxBytes);
+  if (!sheetRows) throw new BizError('ImportFileEmpty');
 
   // Column index → key.
   const keys = new Map<number, string>();
   const headerCells = new Map<string, number>();
-  sheet.getRow(1).eachCell((cell, col) => {
-    const text = importCell(cell.value);
+  const header = sheetRows.find((row) => row.rowNum === 1)?.values ?? [];
+  header.forEach((value, col) => {
+    const text = importCell(value);
     if (text !== undefined) headerCells.set(normaliseTitle(String(text)), col);
   });
   if (options.columns) {
@@ -202,26 +224,26 @@ export async function readImportFile(buffer: Buffer, filename: string, options: 
       else if (column.required) throw new BizError('ImportTemplateError', { additional: column.title.zh });
     }
   } else {
-    sheet.getRow(1).eachCell((cell, col) => {
-      const text = importCell(cell.value);
+    header.forEach((value, col) => {
+      const text = importCell(value);
       if (text !== undefined && !FORBIDDEN_KEYS.has(String(text))) keys.set(col, String(text));
     });
   }
 
   const rows: ImportRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNum) => {
-    if (rowNum === 1) return;
+  for (const { rowNum, values } of sheetRows) {
+    if (rowNum === 1) continue;
     const data: Record<string, unknown> = {};
     let filled = false;
     for (const [col, key] of keys) {
-      const value = importCell(row.getCell(col).value);
+      const value = importCell(values[col]);
       if (value !== undefined) {
         data[key] = value;
         filled = true;
       }
     }
     if (filled) rows.push({ rowNum, data });
-  });
+  }
   if (!rows.length) throw new BizError('ImportFileEmpty');
   return rows;
 }
