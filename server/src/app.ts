@@ -11,6 +11,7 @@ import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { registerEnvelopeHandlers } from './core/envelope.ts';
 import { permissionPlugin } from './core/permissions.ts';
+import { recordUsagePlugin } from './core/record-usage.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { personRoutes } from './modules/person/routes.ts';
 import { auditRoutes } from './modules/system/audit-routes.ts';
@@ -66,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(permissionPlugin, { database });
   // Before any route plugin: content-type parsers are copied into a plugin's context when it is registered.
   await app.register(multipartPlugin, { config });
+  // Before the modules: each registers the checkers of the records it refers to (core/record-usage.ts).
+  await app.register(recordUsagePlugin);
   await app.register(authRoutes, { database, config, sms });
   await app.register(tenantRoutes, { database, config });
   await app.register(personRoutes, { database });

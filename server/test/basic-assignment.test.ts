@@ -86,6 +86,7 @@ describe(`assignment ranges (${TEST_DB})`, () => {
     expect(ids(await person.get(`${url('material')}/picker?keyword=RX-`))).toEqual([mine]);
     expect(ids(await person.get(`${url('supplier')}/picker?keyword=RS-`))).toEqual([sup]);
     expect(ids(await person.get(`${url('stock')}?code=RW-`))).toEqual([w1]);
+    expect(ids(await person.get(`${url('stock')}/picker?keyword=RW-`))).toEqual([w1]);
     expect(ids(await person.get(`${url('location')}/picker`))).toEqual([l1]);
     const exported = await readXlsx((await person.download(`${url('material')}/export`, { code: 'RX-' })).body);
     expect(exported.slice(1).map((r) => r[0])).toEqual(['RX-1']);

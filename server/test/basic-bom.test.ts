@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bom, BomDetail, BomRequirement, BomTreeNode } from '@p8/contract/basic';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { adminCaller, countTenantQueries, readXlsx, type Caller } from './basic-fixtures.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
@@ -163,5 +163,52 @@ describe(`multi-level BOM (${TEST_DB})`, () => {
     expect((await api.get(`${url}/${foreign}/tree`)).body.message).toBe('BomNotExist');
     expect((await api.get(`${url}/${foreign}/explode`)).body.message).toBe('BomNotExist');
     expect((await api.del(url, { ids: [foreign] })).body.message).toBe('BomNotExist');
+  });
+});
+
+describe(`BOM export (${TEST_DB})`, () => {
+  it('exports one row per line, BOMs in list order and lines in their order, in a constant number of queries', async () => {
+    const lamp = await material('ExpBom Lamp', [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 10 }]);
+    const desk = await material('ExpBom Desk');
+    const bulb = await material('Bulb3', [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 10 }]);
+    const cord = await material('Cord3');
+    const lampV1 = { materialId: lamp, version: 'V1', quantity: 2, lines: [{ materialId: bulb, quantity: 1.5, lossRate: 2, unitId: box, remark: 'glass' }, { materialId: cord, quantity: 3 }] };
+    await api.create('bom', lampV1);
+    await api.create('bom', { materialId: lamp, version: 'V2', lines: [{ materialId: cord, quantity: 1 }] });
+    const deskV1 = await api.create('bom', { materialId: desk, version: 'V1', lines: [{ materialId: lamp, quantity: 1 }, { materialId: bulb, quantity: 4 }] });
+    await api.put(`${url}/enable`, { ids: [deskV1], enabled: false });
+
+    const exportRows = async (query: Record<string, string>) => readXlsx((await api.download(`${url}/export?lang=en`, { keyword: 'ExpBom', ...query })).body);
+    const code = (id: number, name: string) => `B${id}-${name}`;
+    const [lampCode, deskCode, bulbCode, cordCode] = [code(n - 3, 'ExpBom Lamp'), code(n - 2, 'ExpBom Desk'), code(n - 1, 'Bulb3'), code(n, 'Cord3')];
+    const row = (parent: string, version: string, quantity: number, isDefault: string, child: string, childQuantity: number, lossRate: number, unitName: string, enabled: string, remark: string) => [
+      parent === lampCode ? lampCode : deskCode,
+      parent === lampCode ? 'ExpBom Lamp' : 'ExpBom Desk',
+      version,
+      quantity,
+      isDefault,
+      child,
+      child === bulbCode ? 'Bulb3' : child === cordCode ? 'Cord3' : 'ExpBom Lamp',
+      childQuantity,
+      lossRate,
+      unitName,
+      enabled,
+      remark,
+    ];
+    const deskLines = [row(deskCode, 'V1', 1, 'Yes', lampCode, 1, 0, '', 'No', ''), row(deskCode, 'V1', 1, 'Yes', bulbCode, 4, 0, '', 'No', '')];
+    const lampV2Lines = [row(lampCode, 'V2', 1, 'No', cordCode, 1, 0, '', 'Yes', '')];
+    const lampV1Lines = [row(lampCode, 'V1', 2, 'Yes', bulbCode, 1.5, 2, 'box', 'Yes', 'glass'), row(lampCode, 'V1', 2, 'Yes', cordCode, 3, 0, '', 'Yes', '')];
+    const header = ['Parent material code', 'Parent name', 'BOM version', 'Parent quantity', 'Default', 'Component material code', 'Component name', 'Component quantity', 'Loss rate (%)', 'Unit', 'Enabled', 'Remark'];
+
+    // Newest first by default; sorted by version, equal versions stay newest first; lines never interleave.
+    expect(await exportRows({})).toEqual([header, ...deskLines, ...lampV2Lines, ...lampV1Lines]);
+    expect(await exportRows({ versionSort: 'asc' })).toEqual([header, ...deskLines, ...lampV1Lines, ...lampV2Lines]);
+
+    // More BOMs, same number of queries.
+    const before = await countTenantQueries(ctx, () => exportRows({}));
+    for (const version of ['V3', 'V4', 'V5']) await api.create('bom', { ...lampV1, version });
+    const after = await countTenantQueries(ctx, () => exportRows({}));
+    expect((await exportRows({})).length).toBe(1 + 5 + 3 * 2);
+    expect(after).toBe(before);
   });
 });

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { admin, adminRole, menu, role, roleMenu, stockBalance, tenant } from '../src/db/schema/index.ts';
 import { hashPassword } from '../src/core/passwords.ts';
+import type { Tx } from '../src/db/connection.ts';
 import { call, login, unique, type Reply, type TestContext, type TestTenant } from './harness.ts';
 
 /**
@@ -108,6 +109,30 @@ export async function putStock(ctx: TestContext, tenantId: number, row: { materi
 
 export async function clearStock(ctx: TestContext, tenantId: number) {
   await ctx.database.withTenant(tenantId, (tx) => tx.update(stockBalance).set({ quantity: '0' }).where(and(eq(stockBalance.tenantId, tenantId))));
+}
+
+/**
+ * Statements run in tenant transactions (the requests' and the permission check's) while `fn` runs: a
+ * route whose count grows with the data has a query per row somewhere.
+ */
+export async function countTenantQueries(ctx: TestContext, fn: () => Promise<unknown>): Promise<number> {
+  const statements = new Set(['select', 'selectDistinct', 'insert', 'update', 'delete', 'execute']);
+  let count = 0;
+  const counting = (tx: Tx) =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && statements.has(prop)) count += 1;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+  const original = ctx.database.withTenant;
+  ctx.database.withTenant = <T>(tenantId: number, run: (tx: Tx) => Promise<T>) => original.call(ctx.database, tenantId, (tx) => run(counting(tx))) as Promise<T>;
+  try {
+    await fn();
+  } finally {
+    ctx.database.withTenant = original;
+  }
+  return count;
 }
 
 /** An .xlsx with the given header row and data rows. */

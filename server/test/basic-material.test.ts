@@ -147,6 +147,18 @@ describe(`material switches and attributes (${TEST_DB})`, () => {
     expect((await api.del('/api/admin/basic/attribute', { ids: [colour] })).body.message).toBe('AttributeInUseProhibitDelete');
   });
 
+  it("keeps a value some material holds among its attribute's values", async () => {
+    const finish = await api.create('attribute', { name: 'Finish', values: ['matte', 'gloss', 'satin'] });
+    await api.create('material', body({ customAttributes: { [finish]: 'gloss' } }));
+    await api.create('material', body({ customAttributes: { [finish]: '' } }));
+    const attribute = '/api/admin/basic/attribute';
+    expect((await api.put(attribute, { id: finish, values: ['matte'] })).body).toMatchObject({ status: 40001, message: 'AttributeValueInUseProhibitDelete', additional: 'gloss' });
+    expect((await api.get<{ values: string[] }>(`${attribute}/${finish}`)).body.data.values).toEqual(['matte', 'gloss', 'satin']);
+    // Unused values may go; an empty list allows any value.
+    expect((await api.put(attribute, { id: finish, values: ['gloss'] })).body.status).toBe(0);
+    expect((await api.put(attribute, { id: finish, values: [] })).body.status).toBe(0);
+  });
+
   it('refuses a category or brand that does not exist, and a used brand cannot be deleted', async () => {
     expect((await api.post(url, body({ categoryId: 999999 }))).body.message).toBe('CategoryNotExist');
     expect((await api.post(url, body({ brandId: 999999 }))).body.message).toBe('BrandNotExist');
@@ -206,6 +218,57 @@ describe(`material units (${TEST_DB})`, () => {
     expect((await api.del(`${url}/unit`, { ids: [boxRow.id] })).body.message).toBe('UnitInUseProhibitDelete');
     const main = units.find((u) => u.isMain)!;
     expect((await api.put(url, { id: part, units: [{ id: main.id, unitId: pcs, isMain: true }] })).body.message).toBe('UnitInUseProhibitDelete');
+  });
+});
+
+describe(`switching the main unit (${TEST_DB})`, () => {
+  const unitsOf = async (id: number) => (await api.get<MaterialDetail>(`${url}/${id}`)).body.data.units;
+
+  it('refuses a different main unit while the material holds stock, either way it is asked for, and changes nothing', async () => {
+    const id = await api.create('material', body({ units: [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 12 }] }));
+    const w = await api.create('stock', { code: `WMU${n}`, name: `Main unit store ${n}` });
+    await putStock(ctx, t.tenantId, { materialId: id, warehouseId: w, quantity: '24' });
+    const before = await unitsOf(id);
+    const [main, other] = before;
+    // Another unit made main…
+    const promoted = await api.put(url, { id, units: [{ id: main.id, unitId: pcs, ratio: 0.5 }, { id: other.id, unitId: box, isMain: true }] });
+    expect(promoted.body).toMatchObject({ status: 40001, message: 'MaterialExistInventoryProhibitChangeMainUnit' });
+    // …or the main unit's row given another unit.
+    const replaced = await api.put(url, { id, name: 'Renamed', units: [{ id: main.id, unitId: kg, isMain: true }, { id: other.id, unitId: box, ratio: 12 }] });
+    expect(replaced.body.message).toBe('MaterialExistInventoryProhibitChangeMainUnit');
+    const after = (await api.get<MaterialDetail>(`${url}/${id}`)).body.data;
+    expect(after.units).toEqual(before);
+    expect(after.name).not.toBe('Renamed');
+    // Conversion units may still change: stock is counted in the main unit.
+    const converted = await api.put<MaterialDetail>(url, { id, units: [{ id: main.id, unitId: pcs, isMain: true }, { id: other.id, unitId: box, ratio: 10 }, { unitId: kg, ratio: 2 }] });
+    expect(converted.body.data.units.map((u) => [u.unitName, u.ratio, u.isMain])).toEqual([
+      ['pcs', 1, true],
+      ['box', 10, false],
+      ['kg', 2, false],
+    ]);
+  });
+
+  it('switches the main unit of a material without stock; BOM lines counted in the old main unit keep it', async () => {
+    const part = await api.create('material', body({ units: [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 2 }] }));
+    const parent = await api.create('material', body());
+    const bomId = await api.create('bom', { materialId: parent, version: 'MU1', lines: [{ materialId: part, quantity: 6 }] });
+    const [main, other] = await unitsOf(part);
+    const res = await api.put<MaterialDetail>(url, { id: part, units: [{ id: main.id, unitId: pcs, ratio: 0.5 }, { id: other.id, unitId: box, ratio: 7, isMain: true }] });
+    expect(res.body.status).toBe(0);
+    expect(res.body.data.units.map((u) => [u.unitName, u.ratio, u.isMain])).toEqual([
+      ['box', 1, true],
+      ['pcs', 0.5, false],
+    ]);
+    expect(res.body.data.mainUnitName).toBe('box');
+    // The line meant 6 pcs, not 6 boxes: it now names pcs, which therefore stays on the material.
+    const line = (await api.get<{ lines: Array<{ unitName: string | null }> }>(`/api/admin/basic/bom/${bomId}`)).body.data.lines[0];
+    expect(line.unitName).toBe('pcs');
+    const explode = await api.get<Array<{ quantity: number }>>(`/api/admin/basic/bom/${bomId}/explode?quantity=1`);
+    expect(explode.body.data[0].quantity).toBe(3); // boxes
+    // pcs can leave neither with its row nor by its row taking another unit.
+    for (const units of [[{ id: other.id, unitId: box, isMain: true }], [{ id: other.id, unitId: box, isMain: true }, { id: main.id, unitId: kg, ratio: 3 }]]) {
+      expect((await api.put(url, { id: part, units })).body).toMatchObject({ message: 'UnitInUseProhibitDelete', additional: String(pcs) });
+    }
   });
 });
 

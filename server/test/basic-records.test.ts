@@ -123,6 +123,10 @@ describe(`categories and districts (${TEST_DB})`, () => {
     expect(fifth.body.message).toBe('DistrictMaxFourLevels');
     expect((await api.put('/api/admin/basic/district', { id: ids[0], parentId: ids[2] })).body.message).toBe('ParentCannotBeSelf');
     expect((await api.del('/api/admin/basic/district', { ids: [ids[2]] })).body.message).toBe('DistrictHasChildrenProhibitDelete');
+    // Shenzhen's subtree (three levels) fits under a root, not under a second-level district.
+    const hubei = await api.post<{ id: number }>('/api/admin/basic/district', { name: 'Hubei' });
+    const wuhan = await api.post<{ id: number }>('/api/admin/basic/district', { name: 'Wuhan', parentId: hubei.body.data.id });
+    expect((await api.put('/api/admin/basic/district', { id: ids[1], parentId: wuhan.body.data.id })).body.message).toBe('DistrictMaxFourLevels');
 
     await api.create('customer', { code: 'C-DIST', name: 'District customer', addresses: [{ districtId: ids[3], address: '1 Road' }] });
     expect((await api.del('/api/admin/basic/district', { ids: [ids[3]] })).body.message).toBe('DistrictInUseProhibitDelete');
@@ -165,6 +169,32 @@ describe(`warehouses and locations (${TEST_DB})`, () => {
     // Nothing changed.
     expect((await api.get<{ enabled: boolean }>(`${base('location')}/${loc}`)).body.data.enabled).toBe(true);
     expect((await api.get<{ enabled: boolean }>(`${base('stock')}/${w}`)).body.data.enabled).toBe(true);
+  });
+
+  it('keeps a location that holds stock in its warehouse', async () => {
+    const pcs = await api.create('unit', { name: 'pcs-move' });
+    const m = await api.create('material', { code: 'MOVE-1', name: 'Moved', units: [{ unitId: pcs, isMain: true }] });
+    const from = await api.create('stock', { code: 'W-FROM', name: 'From store' });
+    const to = await api.create('stock', { code: 'W-TO', name: 'To store' });
+    const held = await api.create('location', { warehouseId: from, name: 'Held' });
+    const empty = await api.create('location', { warehouseId: from, name: 'Empty' });
+    await putStock(ctx, t.tenantId, { materialId: m, warehouseId: from, locationId: held, quantity: '2' });
+    expect((await api.put(base('location'), { id: held, warehouseId: to })).body.message).toBe('LocationExistInventoryProhibitClose');
+    expect((await api.get<{ warehouseId: number }>(`${base('location')}/${held}`)).body.data.warehouseId).toBe(from);
+    expect((await api.put(base('location'), { id: empty, warehouseId: to })).body.status).toBe(0);
+  });
+
+  it('offers pickers enabled warehouses, and enabled locations of enabled warehouses', async () => {
+    const w = await api.create('stock', { code: 'W-PICK', name: 'Picker store' });
+    const open = await api.create('location', { warehouseId: w, name: 'Open' });
+    const closed = await api.create('location', { warehouseId: w, name: 'Closed' });
+    await api.put(`${base('location')}/enable`, { ids: [closed], enabled: false });
+    const picked = async (record: string, query: string) => (await api.get<Array<{ id: number }>>(`${base(record)}/picker?${query}`)).body.data.map((r) => r.id);
+    expect(await picked('location', `warehouseId=${w}`)).toEqual([open]);
+    expect(await picked('stock', 'keyword=W-PICK')).toEqual([w]);
+    await api.put(`${base('stock')}/enable`, { ids: [w], enabled: false });
+    expect(await picked('location', `warehouseId=${w}`)).toEqual([]);
+    expect(await picked('stock', 'keyword=W-PICK')).toEqual([]);
   });
 
   it('refuses deleting a warehouse that still has locations, allows it once they are gone', async () => {

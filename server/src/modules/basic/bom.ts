@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -29,6 +30,9 @@ import type { RecordDefinition } from './record-routes.ts';
  * may contain neither its own material nor, through its children's default BOMs, anything that contains
  * it again (BomCycleDetected).
  */
+
+/** A line's material, beside the BOM's own (`material`) in one query. */
+const component = alias(material, 'component');
 
 /** Deeper than any real product structure; a guard, not a rule users meet. */
 const MAX_DEPTH = 20;
@@ -172,25 +176,31 @@ async function createBom(tx: Tx, req: FastifyRequest, body: BomCreate): Promise<
   return row;
 }
 
+/** A line with its material (`component`) and unit: what the detail shows and the export writes. */
+const lineSelection = {
+  id: bomLine.id,
+  materialId: bomLine.materialId,
+  materialCode: component.code,
+  materialName: component.name,
+  specification: component.specification,
+  quantity: bomLine.quantity,
+  lossRate: bomLine.lossRate,
+  unitId: bomLine.unitId,
+  unitName: unit.name,
+  remark: bomLine.remark,
+};
+const lineComponent = and(eq(component.tenantId, bomLine.tenantId), eq(component.id, bomLine.materialId));
+const lineUnit = and(eq(unit.tenantId, bomLine.tenantId), eq(unit.id, bomLine.unitId));
+const lineOrder = [asc(bomLine.sort), asc(bomLine.id)];
+
 async function linesOf(tx: Tx, tenantId: number, bomId: number): Promise<BomLine[]> {
   return tx
-    .select({
-      id: bomLine.id,
-      materialId: bomLine.materialId,
-      materialCode: material.code,
-      materialName: material.name,
-      specification: material.specification,
-      quantity: bomLine.quantity,
-      lossRate: bomLine.lossRate,
-      unitId: bomLine.unitId,
-      unitName: unit.name,
-      remark: bomLine.remark,
-    })
+    .select(lineSelection)
     .from(bomLine)
-    .innerJoin(material, and(eq(material.tenantId, bomLine.tenantId), eq(material.id, bomLine.materialId)))
-    .leftJoin(unit, and(eq(unit.tenantId, bomLine.tenantId), eq(unit.id, bomLine.unitId)))
+    .innerJoin(component, lineComponent)
+    .leftJoin(unit, lineUnit)
     .where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, bomId)))
-    .orderBy(asc(bomLine.sort), asc(bomLine.id));
+    .orderBy(...lineOrder);
 }
 
 async function detail(tx: Tx, req: FastifyRequest, id: number): Promise<BomDetail> {
@@ -350,8 +360,8 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
     const tenantId = req.auth.tenantId;
     const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
     assertAllFound(ids, found, 'BomNotExist');
-    // Production orders and MRP plans that use a BOM arrive with the bill engine; their check
-    // (BomInUseProhibitDelete) joins here then.
+    // Production orders and MRP plans register their references with the usage registry.
+    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'bom', ids);
     await tx.delete(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
   },
   async enable(tx, req, ids, enabled) {
@@ -414,30 +424,30 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
       col('remark', '备注', 'Remark', false, 30),
     ],
     async exportRows(tx, req, query, lang: Lang) {
-      // One row per line, the shape the `bom` template imports.
+      // One row per line, the shape the `bom` template imports: one query whatever the number of BOMs,
+      // BOMs in the list's order (its last key is unique), lines in theirs.
       const parsed = parseList(spec, query, where(req.auth.tenantId, query));
-      const headers = await joined(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
-      const out: Array<Record<string, unknown>> = [];
-      for (const h of headers) {
-        for (const l of await linesOf(tx, req.auth.tenantId, h.id)) {
-          out.push({
-            materialCode: h.materialCode,
-            materialName: h.materialName,
-            version: h.version,
-            quantity: h.quantity,
-            isDefault: boolLabel(h.isDefault, lang),
-            childCode: l.materialCode,
-            childName: l.materialName,
-            childQuantity: l.quantity,
-            lossRate: l.lossRate,
-            unit: l.unitName ?? '',
-            enabled: boolLabel(h.enabled, lang),
-            remark: l.remark,
-          });
-          if (out.length >= EXPORT_MAX_ROWS) return out;
-        }
-      }
-      return out;
+      const rows = await tx
+        .select({ materialCode: material.code, materialName: material.name, version: bom.version, quantity: bom.quantity, isDefault: bom.isDefault, enabled: bom.enabled, line: lineSelection })
+        .from(bom)
+        .innerJoin(material, and(eq(material.tenantId, bom.tenantId), eq(material.id, bom.materialId)))
+        .innerJoin(bomLine, and(eq(bomLine.tenantId, bom.tenantId), eq(bomLine.bomId, bom.id)))
+        .innerJoin(component, lineComponent)
+        .leftJoin(unit, lineUnit)
+        .where(parsed.where)
+        .orderBy(...parsed.orderBy, ...lineOrder)
+        .limit(EXPORT_MAX_ROWS);
+      return rows.map(({ line, ...header }) => ({
+        ...header,
+        isDefault: boolLabel(header.isDefault, lang),
+        enabled: boolLabel(header.enabled, lang),
+        childCode: line.materialCode,
+        childName: line.materialName,
+        childQuantity: line.quantity,
+        lossRate: line.lossRate,
+        unit: line.unitName ?? '',
+        remark: line.remark,
+      }));
     },
     filename: { zh: 'BOM', en: 'boms' },
   },

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -20,7 +20,7 @@ import type { TenantConfig } from '@p8/contract/tenant-config';
 import type { ImportResult } from '@p8/contract/upload';
 import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/connection.ts';
-import { attribute, bom, bomLine, brand, category, material, materialUnit, stockBalance, unit } from '../../db/schema/index.ts';
+import { attribute, bomLine, brand, category, material, materialUnit, stockBalance, unit } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
@@ -56,7 +56,8 @@ import { categoryResolver } from './tree.ts';
  * NameRepeat when the specification is empty); exactly one main unit (ratio 1) that can be neither
  * deleted nor disabled, and conversion units with their ratio and barcode; batch and serial numbers never
  * both, consumables neither; the tax rate kept only while the tenant's openTaxRate is on; custom
- * attribute values keyed by attribute id. A material holding stock can be neither deleted nor disabled.
+ * attribute values keyed by attribute id. A material holding stock can be neither deleted nor disabled,
+ * and its main unit (the unit stock is counted in) stays.
  */
 
 const t = material;
@@ -341,6 +342,19 @@ async function refuseIfUnitsInBom(tx: Tx, tenantId: number, materialId: number, 
   if (used) throw new BizError('UnitInUseProhibitDelete', { additional: used.unitId });
 }
 
+/**
+ * Stock is counted in the main unit, so the main unit is not switched while the material holds stock.
+ * BOM lines without a unit count in the main unit: they are pinned to the unit they meant, the old main
+ * unit, which must then stay among the material's units (refuseIfUnitsInBom).
+ */
+async function switchMainUnit(tx: Tx, tenantId: number, materialId: number, oldMainUnitId: number) {
+  await refuseIfHoldingStock(tx, tenantId, 'materialId', [materialId], 'MaterialExistInventoryProhibitChangeMainUnit');
+  await tx
+    .update(bomLine)
+    .set({ unitId: oldMainUnitId })
+    .where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.materialId, materialId), isNull(bomLine.unitId)));
+}
+
 /** Switching batch or serial management off while such stock exists is refused. */
 async function refuseClosingTracking(tx: Tx, tenantId: number, materialId: number, column: 'batchNumber' | 'serialNumber') {
   const [held] = await tx
@@ -382,17 +396,20 @@ async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate)
     const unknown = units.find((u) => u.id !== undefined && !storedIds.has(u.id));
     if (unknown) throw new BizError('UnitNotExist', { additional: unknown.id });
     const main = stored.find((u) => u.isMain)!;
-    const mainAfter = units.find((u) => u.id === main.id);
-    // The main unit row stays, stays the main unit, and stays enabled.
-    if (!mainAfter || !mainAfter.isMain) throw new BizError('MainUnitProhibitDelete');
+    // The main unit's row stays (it may hand the main role to another unit); checkRules keeps one main, enabled.
+    if (!units.some((u) => u.id === main.id)) throw new BizError('MainUnitProhibitDelete');
+    if (units.find((u) => u.isMain)!.unitId !== main.unitId) await switchMainUnit(tx, tenantId, id, main.unitId);
     const kept = new Set(units.flatMap((u) => (u.id === undefined ? [] : [u.id])));
     const removed = stored.filter((u) => !kept.has(u.id));
     const keptUnitIds = new Set(units.map((u) => u.unitId));
-    await refuseIfUnitsInBom(tx, tenantId, id, removed.map((u) => u.unitId).filter((unitId) => !keptUnitIds.has(unitId)));
+    // A unit leaves with its row, or when its row is given another unit.
+    await refuseIfUnitsInBom(tx, tenantId, id, stored.map((u) => u.unitId).filter((unitId) => !keptUnitIds.has(unitId)));
     const taken = await checks.barcodeTaken(units.map((u) => u.barcode).filter(Boolean), id);
     if (taken) throw new BizError('BarCodeRepeat', { additional: taken });
     if (removed.length) await tx.delete(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.id, removed.map((u) => u.id))));
-    for (const [sort, u] of units.entries()) {
+    // Rows leaving the main role are written first: a material has one main row at any moment (material_unit_main_uq).
+    const writes = [...units.entries()].sort(([, a], [, b]) => Number(a.isMain) - Number(b.isMain));
+    for (const [sort, u] of writes) {
       const values = { unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort };
       if (u.id !== undefined) await tx.update(materialUnit).set(values).where(and(eq(materialUnit.tenantId, tenantId), eq(materialUnit.id, u.id)));
       else await tx.insert(materialUnit).values({ ...values, tenantId, materialId: id });
@@ -629,10 +646,7 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
     const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
     assertAllFound(ids, found, 'MaterialNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitDelete');
-    const [asParent] = await tx.select({ id: bom.materialId }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.materialId, ids))).limit(1);
-    const [asPart] = asParent ? [] : await tx.select({ id: bomLine.materialId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), inArray(bomLine.materialId, ids))).limit(1);
-    const used = asParent ?? asPart;
-    if (used) throw new BizError('MaterialInUseProhibitDelete', { additional: used.id });
+    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'material', ids);
     await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
     await forgetAssignments(tx, tenantId, 'material', ids);
   },

@@ -183,7 +183,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
       const tenantId = req.auth.tenantId;
       const found = await tx.select({ id: partner.id }).from(partner).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
       assertAllFound(ids, found, notExist);
-      // Bills that name a supplier or customer arrive with the bill engine; their in-use check joins here.
+      await req.server.recordUsage.refuseIfInUse(tx, tenantId, kind, ids);
       await tx.delete(partner).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
       await forgetAssignments(tx, tenantId, kind, ids);
     },

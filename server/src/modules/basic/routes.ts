@@ -7,6 +7,7 @@ import { customerDefinition, supplierDefinition } from './partner.ts';
 import { registerRecordRoutes } from './record-routes.ts';
 import { attributeDefinition, brandDefinition, feeTypeDefinition, payTypeDefinition, unitDefinition } from './simple.ts';
 import { categoryDefinition, treeRoutes } from './tree.ts';
+import { registerBasicUsage } from './usage.ts';
 import { locationDefinition, warehouseDefinition } from './warehouse.ts';
 
 /**
@@ -16,6 +17,7 @@ import { locationDefinition, warehouseDefinition } from './warehouse.ts';
  */
 export async function basicRoutes(app: FastifyInstance, opts: { database: Database; config: Config }) {
   const { config, database } = opts;
+  registerBasicUsage(app.recordUsage);
   // Fixed paths first in the code only for the reader: the router prefers static segments anyway.
   await treeRoutes(app);
   await materialUnitRoutes(app, { config, database });

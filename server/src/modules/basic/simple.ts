@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -13,7 +13,7 @@ import {
 } from '@p8/contract/basic';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Tx } from '../../db/connection.ts';
-import { attribute, bomLine, brand, feeType, material, materialUnit, payType, unit } from '../../db/schema/index.ts';
+import { attribute, brand, feeType, material, payType, unit } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -43,8 +43,6 @@ interface SimpleConfig {
   table: SimpleTable;
   schemas: { create: unknown; update: unknown };
   notExist: ErrorKey;
-  /** The ids among `ids` still referenced, with the key that forbids deleting them. */
-  inUse?(tx: Tx, tenantId: number, ids: number[]): Promise<{ key: ErrorKey; id: number } | undefined>;
   filename: { zh: string; en: string };
   template: string;
 }
@@ -96,6 +94,21 @@ async function assertNameFree(tx: Tx, cfg: SimpleConfig, tenantId: number, name:
   if (taken) throw new BizError('NameRepeat', { additional: name });
 }
 
+/**
+ * An attribute's values are the choices a material may hold (an empty list: any text). A value some
+ * material holds cannot be dropped from the list.
+ */
+async function refuseDroppingHeldValues(tx: Tx, tenantId: number, attributeId: number, values: string[]) {
+  if (!values.length) return;
+  const held = sql<string>`${material.customAttributes} ->> ${String(attributeId)}`;
+  const [used] = await tx
+    .select({ value: held })
+    .from(material)
+    .where(and(eq(material.tenantId, tenantId), ne(held, ''), notInArray(held, values)))
+    .limit(1);
+  if (used) throw new BizError('AttributeValueInUseProhibitDelete', { additional: used.value });
+}
+
 function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, SimpleInput> {
   const t = cfg.table;
   const spec = listSpec(cfg);
@@ -134,6 +147,7 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
       const tenantId = tenantOf(req);
       await detail(tx, req, body.id);
       if (body.name !== undefined) await assertNameFree(tx, cfg, tenantId, body.name, body.id);
+      if (cfg.record === 'attribute' && body.values !== undefined) await refuseDroppingHeldValues(tx, tenantId, body.id, body.values);
       const values: Record<string, unknown> = { updatedAt: new Date() };
       for (const key of ['name', 'sort', 'remark', ...(cfg.record === 'fee' ? ['kind'] : []), ...(cfg.record === 'attribute' ? ['values'] : [])] as const) {
         const value = body[key as keyof SimpleInput];
@@ -145,8 +159,7 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
       const tenantId = tenantOf(req);
       const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
       assertAllFound(ids, found, cfg.notExist);
-      const used = await cfg.inUse?.(tx, tenantId, ids);
-      if (used) throw new BizError(used.key, { additional: used.id });
+      await req.server.recordUsage.refuseIfInUse(tx, tenantId, cfg.record, ids);
       await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
     },
     async enable(tx, req, ids, enabled) {
@@ -219,16 +232,6 @@ export const unitDefinition = simpleDefinition({
   notExist: 'UnitNotExist',
   template: 'unit',
   filename: { zh: '单位', en: 'units' },
-  async inUse(tx, tenantId, ids) {
-    const [byMaterial] = await tx
-      .select({ id: materialUnit.unitId })
-      .from(materialUnit)
-      .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.unitId, ids)))
-      .limit(1);
-    const [byBom] = byMaterial ? [] : await tx.select({ id: bomLine.unitId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), inArray(bomLine.unitId, ids))).limit(1);
-    const used = byMaterial ?? byBom;
-    return used?.id == null ? undefined : { key: 'UnitInUseProhibitDelete', id: used.id };
-  },
 });
 
 export const brandDefinition = simpleDefinition({
@@ -239,13 +242,8 @@ export const brandDefinition = simpleDefinition({
   notExist: 'BrandNotExist',
   template: 'brand',
   filename: { zh: '品牌', en: 'brands' },
-  async inUse(tx, tenantId, ids) {
-    const [used] = await tx.select({ id: material.brandId }).from(material).where(and(eq(material.tenantId, tenantId), inArray(material.brandId, ids))).limit(1);
-    return used?.id == null ? undefined : { key: 'BrandInUseProhibitDelete', id: used.id };
-  },
 });
 
-// Fee and pay types are used by finance bills, which do not exist yet; their checks join here then.
 export const payTypeDefinition = simpleDefinition({
   record: 'paytype',
   entity: 'pay type',
@@ -274,17 +272,5 @@ export const attributeDefinition = simpleDefinition({
   notExist: 'AttributeNotExist',
   template: 'attribute',
   filename: { zh: '属性', en: 'attributes' },
-  async inUse(tx, tenantId, ids) {
-    // Materials keep custom attribute values keyed by the attribute id.
-    const keys = sql`array[${sql.join(ids.map((id) => sql`${String(id)}`), sql`, `)}]::text[]`;
-    const [used] = await tx
-      .select({ attrs: material.customAttributes })
-      .from(material)
-      .where(and(eq(material.tenantId, tenantId), sql`jsonb_exists_any(${material.customAttributes}, ${keys})`))
-      .limit(1);
-    if (!used) return undefined;
-    const id = ids.find((i) => String(i) in (used.attrs ?? {}))!;
-    return { key: 'AttributeInUseProhibitDelete', id };
-  },
 });
 

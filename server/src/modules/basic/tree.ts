@@ -16,9 +16,10 @@ import {
 } from '@p8/contract/basic';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Tx } from '../../db/connection.ts';
-import { category, district, material, partnerAddress } from '../../db/schema/index.ts';
+import { category, district } from '../../db/schema/index.ts';
 import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
+import type { RecordUsage } from '../../core/record-usage.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -139,7 +140,7 @@ async function updateNode(tx: Tx, cfg: TreeConfig, tenantId: number, body: TreeI
   await tx.update(t).set(values as never).where(and(eq(t.tenantId, tenantId), eq(t.id, body.id)));
 }
 
-async function deleteNodes(tx: Tx, cfg: TreeConfig, tenantId: number, ids: number[], inUse: (ids: number[]) => Promise<ErrorKey | undefined>) {
+async function deleteNodes(tx: Tx, usage: RecordUsage, cfg: TreeConfig, tenantId: number, ids: number[]) {
   const t = cfg.table;
   const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
   assertAllFound(ids, found, cfg.notExist);
@@ -150,8 +151,7 @@ async function deleteNodes(tx: Tx, cfg: TreeConfig, tenantId: number, ids: numbe
     .where(and(eq(t.tenantId, tenantId), inArray(t.parentId, ids), notInArray(t.id, ids)))
     .limit(1);
   if (child) throw new BizError(cfg.hasChildren, { additional: child.id });
-  const used = await inUse(ids);
-  if (used) throw new BizError(used);
+  await usage.refuseIfInUse(tx, tenantId, cfg.name, ids);
   await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
 }
 
@@ -236,11 +236,7 @@ export const categoryDefinition: RecordDefinition<TreeInput, TreeInput> = {
   },
   create: (tx, req, body) => createNode(tx, CATEGORY, req.auth.tenantId, body),
   update: (tx, req, body) => updateNode(tx, CATEGORY, req.auth.tenantId, body),
-  remove: (tx, req, ids) =>
-    deleteNodes(tx, CATEGORY, req.auth.tenantId, ids, async (list) => {
-      const [used] = await tx.select({ id: material.id }).from(material).where(and(eq(material.tenantId, req.auth.tenantId), inArray(material.categoryId, list))).limit(1);
-      return used ? 'CategoryInUseProhibitDelete' : undefined;
-    }),
+  remove: (tx, req, ids) => deleteNodes(tx, req.server.recordUsage, CATEGORY, req.auth.tenantId, ids),
   async enable(tx, req, ids, enabled) {
     const found = await tx.select({ id: category.id }).from(category).where(and(eq(category.tenantId, req.auth.tenantId), inArray(category.id, ids)));
     assertAllFound(ids, found, 'CategoryNotExist');
@@ -373,14 +369,7 @@ export async function treeRoutes(app: FastifyInstance) {
   r.delete(base, { config: { permission: 'basic_district_delete' }, schema: { tags, summary: 'Delete districts', body: idsSchema } }, async (req) => {
     const ids = distinct(req.body.ids);
     await req.tenant(async (tx) => {
-      await deleteNodes(tx, DISTRICT, tenantOf(req), ids, async (list) => {
-        const [used] = await tx
-          .select({ id: partnerAddress.id })
-          .from(partnerAddress)
-          .where(and(eq(partnerAddress.tenantId, tenantOf(req)), inArray(partnerAddress.districtId, list)))
-          .limit(1);
-        return used ? 'DistrictInUseProhibitDelete' : undefined;
-      });
+      await deleteNodes(tx, req.server.recordUsage, DISTRICT, tenantOf(req), ids);
       await audit(tx, req, { action: 'delete', entity: 'district', entityId: ids });
     });
     return ok(null);

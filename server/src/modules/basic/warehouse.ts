@@ -140,8 +140,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
     const found = await tx.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
     assertAllFound(ids, found, 'WarehouseNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'warehouseId', ids, 'WarehouseExistInventoryProhibitDelete');
-    const [withLocation] = await tx.select({ id: location.warehouseId }).from(location).where(and(eq(location.tenantId, tenantId), inArray(location.warehouseId, ids))).limit(1);
-    if (withLocation) throw new BizError('StockInUseProhibitDelete', { additional: withLocation.id });
+    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'stock', ids);
     await tx.delete(warehouse).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
     await forgetAssignments(tx, tenantId, 'stock', ids);
   },
@@ -307,6 +306,7 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput> 
     const found = await tx.select({ id: location.id }).from(location).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
     assertAllFound(ids, found, 'LocationNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'locationId', ids, 'LocationExistInventoryProhibitDelete');
+    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'location', ids);
     await tx.delete(location).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
   },
   async enable(tx, req, ids, enabled) {

@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorKey } from '@p8/contract/errors';
+import type { Tx } from '../db/connection.ts';
+import { BizError } from './errors.ts';
+
+/**
+ * "In use" checks of the basic records (SPEC §8 delete prohibitions). The module that owns a record
+ * cannot know every table that refers to it: bills arriving later will name suppliers, materials,
+ * warehouses, fee types… So whoever refers to a record registers a checker for its kind, and the record's
+ * delete asks every checker of that kind, inside its own transaction, before it deletes anything.
+ *
+ * The registry belongs to one app instance (a Fastify decorator, `app.recordUsage`), filled while the app
+ * is built by each module's plugin: every process that builds the app has the same checkers, and apps built
+ * side by side (the tests) do not share them. A checker is registered under its source's name; registering
+ * the same source again replaces it, so a duplicate registration is harmless.
+ */
+
+/** Record kinds a delete may be refused for; the names of the routes (`stock` is a warehouse). */
+export type RecordKind = 'material' | 'supplier' | 'customer' | 'stock' | 'location' | 'fee' | 'paytype' | 'bom' | 'unit' | 'brand' | 'category' | 'attribute' | 'district';
+
+/** Says whether any of `ids` (records of one tenant) is referenced: one referenced id, or undefined. */
+export type UsageChecker = (tx: Tx, tenantId: number, ids: number[]) => Promise<{ id: number } | undefined>;
+
+/** The catalogued key refusing the delete of a record in use, per kind. */
+export const IN_USE_KEY = {
+  material: 'MaterialInUseProhibitDelete',
+  supplier: 'SupplierInUseProhibitDelete',
+  customer: 'CustomerInUseProhibitDelete',
+  stock: 'StockInUseProhibitDelete',
+  location: 'LocationInUseProhibitDelete',
+  fee: 'FeeTypeInUseProhibitDelete',
+  paytype: 'PayTypeInUseProhibitDelete',
+  bom: 'BomInUseProhibitDelete',
+  unit: 'UnitInUseProhibitDelete',
+  brand: 'BrandInUseProhibitDelete',
+  category: 'CategoryInUseProhibitDelete',
+  attribute: 'AttributeInUseProhibitDelete',
+  district: 'DistrictInUseProhibitDelete',
+} as const satisfies Record<RecordKind, ErrorKey>;
+
+export class RecordUsage {
+  private readonly checkers = new Map<RecordKind, Map<string, UsageChecker>>();
+
+  /** `source` names what refers to the records ("purchase bills"); the same source again replaces its checker. */
+  register(kind: RecordKind, source: string, checker: UsageChecker): void {
+    const ofKind = this.checkers.get(kind) ?? new Map<string, UsageChecker>();
+    ofKind.set(source, checker);
+    this.checkers.set(kind, ofKind);
+  }
+
+  /** Throws the kind's `…InUseProhibitDelete`, naming a referenced id, when any of `ids` is in use. */
+  async refuseIfInUse(tx: Tx, tenantId: number, kind: RecordKind, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    for (const checker of this.checkers.get(kind)?.values() ?? []) {
+      const used = await checker(tx, tenantId, ids);
+      if (used) throw new BizError(IN_USE_KEY[kind], { additional: used.id });
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who refers to which basic records: see core/record-usage.ts. */
+    recordUsage: RecordUsage;
+  }
+}
+
+/** Gives the app (and every plugin registered after it) its own, empty registry. */
+export const recordUsagePlugin = fp(async (app: FastifyInstance) => {
+  app.decorate('recordUsage', new RecordUsage());
+});

@@ -1,0 +1,46 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { RecordUsage, UsageChecker } from '../../core/record-usage.ts';
+import { bom, bomLine, location, material, materialUnit, partnerAddress } from '../../db/schema/index.ts';
+
+/**
+ * Where basic records refer to each other, registered with the app's usage registry like any later
+ * module's references (a bill naming a supplier registers its own checker from its own module).
+ */
+
+/** The records whose ids `column` of `table` holds are in use while a row of the tenant holds them. */
+function heldBy(table: PgTable & { tenantId: AnyPgColumn }, column: AnyPgColumn): UsageChecker {
+  return async (tx, tenantId, ids) => {
+    const [row] = (await tx
+      .select({ id: column })
+      .from(table as never)
+      .where(and(eq(table.tenantId, tenantId), inArray(column, ids)))
+      .limit(1)) as Array<{ id: number | null }>;
+    return row?.id == null ? undefined : { id: Number(row.id) };
+  };
+}
+
+/** Materials keep custom attribute values keyed by the attribute id. */
+const attributeInMaterials: UsageChecker = async (tx, tenantId, ids) => {
+  const keys = sql`array[${sql.join(ids.map((id) => sql`${String(id)}`), sql`, `)}]::text[]`;
+  const [used] = await tx
+    .select({ attrs: material.customAttributes })
+    .from(material)
+    .where(and(eq(material.tenantId, tenantId), sql`jsonb_exists_any(${material.customAttributes}, ${keys})`))
+    .limit(1);
+  const id = used && ids.find((i) => String(i) in (used.attrs ?? {}));
+  return id === undefined ? undefined : { id };
+};
+
+export function registerBasicUsage(usage: RecordUsage) {
+  usage.register('brand', 'basic: materials', heldBy(material, material.brandId));
+  usage.register('category', 'basic: materials', heldBy(material, material.categoryId));
+  usage.register('unit', 'basic: material units', heldBy(materialUnit, materialUnit.unitId));
+  usage.register('unit', 'basic: BOM lines', heldBy(bomLine, bomLine.unitId));
+  usage.register('attribute', 'basic: materials', attributeInMaterials);
+  usage.register('material', 'basic: BOMs', heldBy(bom, bom.materialId));
+  usage.register('material', 'basic: BOM lines', heldBy(bomLine, bomLine.materialId));
+  // A warehouse with storage locations is in use: its locations go first.
+  usage.register('stock', 'basic: locations', heldBy(location, location.warehouseId));
+  usage.register('district', 'basic: partner addresses', heldBy(partnerAddress, partnerAddress.districtId));
+}
