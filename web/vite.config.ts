@@ -41,6 +41,9 @@ export default defineConfig(({ command }) => ({
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
       output: {
+        // entriesAware groups are named after every page that shares them ("antd~index~index~…", hundreds
+        // of characters); the group's own name and the content hash are what tell chunks apart.
+        chunkFileNames: (chunk) => `assets/${chunk.name.split('~')[0]}-[hash].js`,
         // Libraries change less often than the app: separate chunks stay cached across deploys.
         codeSplitting: {
           groups: [
