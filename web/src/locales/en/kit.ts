@@ -1,4 +1,4 @@
-/** Texts of the shared screen kit (namespace `kit`): tables, form dialogs, uploads, import, export, editor. */
+/** Texts of the shared screen kit (namespace `kit`): tables, form dialogs, uploads, import, export, editor, record lists. */
 export default {
   table: {
     search: 'Search',
@@ -109,5 +109,27 @@ export default {
     undo: 'Undo',
     redo: 'Redo',
     placeholder: 'Enter content…',
+  },
+  record: {
+    add: 'Add',
+    operation: 'Actions',
+    view: 'View',
+    edit: 'Edit',
+    delete: 'Delete',
+    status: 'Status',
+    enabled: 'Enabled',
+    disabled: 'Disabled',
+    disable: 'Disable',
+    enableSelected: 'Enable selected',
+    disableSelected: 'Disable selected',
+    deleteSelected: 'Delete selected',
+    deleteConfirm: 'Delete "{{name}}"? This cannot be undone.',
+    deleteSelectedConfirm: 'Delete the {{count}} selected items? This cannot be undone.',
+    disableSelectedConfirm: 'Disable the {{count}} selected items?',
+    deleted: 'Deleted',
+    enabledDone: 'Enabled',
+    disabledDone: 'Disabled',
+    import: 'Import',
+    export: 'Export',
   },
 };

@@ -1,4 +1,4 @@
-/** Texts of the shared screen kit (namespace `kit`): tables, form dialogs, uploads, import, export, editor. */
+/** Texts of the shared screen kit (namespace `kit`): tables, form dialogs, uploads, import, export, editor, record lists. */
 export default {
   table: {
     search: '查询',
@@ -109,5 +109,27 @@ export default {
     undo: '撤销',
     redo: '重做',
     placeholder: '请输入内容…',
+  },
+  record: {
+    add: '新增',
+    operation: '操作',
+    view: '查看',
+    edit: '编辑',
+    delete: '删除',
+    status: '状态',
+    enabled: '启用',
+    disabled: '禁用',
+    disable: '禁用',
+    enableSelected: '批量启用',
+    disableSelected: '批量禁用',
+    deleteSelected: '批量删除',
+    deleteConfirm: '确定删除“{{name}}”吗？删除后无法恢复。',
+    deleteSelectedConfirm: '确定删除选中的 {{count}} 项吗？删除后无法恢复。',
+    disableSelectedConfirm: '确定禁用选中的 {{count}} 项吗？',
+    deleted: '已删除',
+    enabledDone: '已启用',
+    disabledDone: '已禁用',
+    import: '导入',
+    export: '导出',
   },
 };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Tabs } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,21 @@ import './login.css';
 
 type Mode = 'login' | 'register' | 'forget';
 type LoginTab = 'account' | 'mobile';
+
+/** Register or retrieve the password: back to login above, the heading, the form. */
+function ModePanel({ mode, onBack, children }: { mode: 'register' | 'forget'; onBack: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <a className="login-back" onClick={onBack} data-testid={`${mode}-to-login`}>
+        <ArrowLeftOutlined /> {t('login.backToLogin')}
+      </a>
+      <h2 className="login-heading">{t(`login.${mode}Title`)}</h2>
+      <p className="login-sub">{t(`login.${mode}Subtitle`)}</p>
+      {children}
+    </>
+  );
+}
 
 /** The login screen (SPEC §2): account / mobile login, register, retrieve password. */
 export default function LoginPage() {
@@ -44,11 +59,7 @@ export default function LoginPage() {
     await completeLogin(token, search.get('redirect'), navigate);
   };
 
-  const backToLogin = (testId: string) => (
-    <a className="login-back" onClick={() => setMode('login')} data-testid={testId}>
-      <ArrowLeftOutlined /> {t('login.backToLogin')}
-    </a>
-  );
+  const backToLogin = () => setMode('login');
 
   return (
     <div className="login-page" data-testid="login-page">
@@ -103,10 +114,7 @@ export default function LoginPage() {
             )}
 
             {mode === 'register' && (
-              <>
-                {backToLogin('register-to-login')}
-                <h2 className="login-heading">{t('login.registerTitle')}</h2>
-                <p className="login-sub">{t('login.registerSubtitle')}</p>
+              <ModePanel mode="register" onBack={backToLogin}>
                 <RegisterForm
                   onDone={(name) => {
                     setRegisteredName(name);
@@ -116,25 +124,22 @@ export default function LoginPage() {
                 />
                 <p className="login-switch">
                   {t('login.haveAccount')}{' '}
-                  <a className="login-link" onClick={() => setMode('login')} data-testid="register-back-login">
+                  <a className="login-link" onClick={backToLogin} data-testid="register-back-login">
                     {t('login.backToLogin')}
                   </a>
                 </p>
-              </>
+              </ModePanel>
             )}
 
             {mode === 'forget' && (
-              <>
-                {backToLogin('forget-to-login')}
-                <h2 className="login-heading">{t('login.forgetTitle')}</h2>
-                <p className="login-sub">{t('login.forgetSubtitle')}</p>
+              <ModePanel mode="forget" onBack={backToLogin}>
                 <ForgetForm
                   onDone={() => {
                     setTab('account');
                     setMode('login');
                   }}
                 />
-              </>
+              </ModePanel>
             )}
           </div>
         </main>

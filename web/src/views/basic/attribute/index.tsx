@@ -57,8 +57,8 @@ export default function AttributePage() {
 
   return (
     <SimpleRecordPage<Attribute>
-      record="attribute"
-      section="attribute"
+      record="basic_attribute"
+      section="basic.attribute"
       listPath={ATTRIBUTE_LIST_PATH}
       importPath={ATTRIBUTE_IMPORT_PATH}
       exportPath={ATTRIBUTE_EXPORT_PATH}

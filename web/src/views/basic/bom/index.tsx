@@ -1,14 +1,15 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Button } from 'antd';
-import { ApartmentOutlined, CalculatorOutlined, PlusOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, CalculatorOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Bom } from '@p8/contract/basic';
-import Auth from '../../../components/Auth/index.tsx';
 import { useFormDialog, type FormMode } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
-import { BatchButtons, ExcelButtons, notifyDeleted, notifyEnabled, RowActions } from '../unit/components/record-kit.tsx';
-import StatusSwitch from '../unit/components/status-switch.tsx';
+import { AddButton, BatchButtons, ExcelButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import RowActions from '../../../components/RecordKit/RowActions.tsx';
+import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { deleteBoms } from './api/delete-boms.ts';
 import { enableBoms } from './api/enable-boms.ts';
 import { BOM_EXPORT_PATH } from './api/export-boms.ts';
@@ -17,6 +18,11 @@ import { BOM_IMPORT_PATH } from './api/import-boms.ts';
 import { BOM_LIST_PATH } from './api/list-boms.ts';
 import BomDialog, { formOfBom, NEW_BOM, type BomForm } from './components/bom-dialog.tsx';
 import StructureDrawer, { type StructureTab } from './components/structure-drawer.tsx';
+import '../unit/components/basic.css';
+
+/** A BOM as its delete question and a refusal name it: the parent material and the version. */
+const nameOf = (bom: Bom) => `${bom.materialName} ${bom.version}`;
+const named = (bom: Bom) => ({ ...bom, name: nameOf(bom) });
 
 /**
  * Basic records → bills of materials: each BOM makes a parent material from lines of child materials
@@ -38,24 +44,8 @@ export default function BomPage() {
     void queryClient.invalidateQueries({ queryKey: ['basic', 'bom'] });
   }, [queryClient]);
 
-  const remove = useCallback(
-    async (ids: number[]) => {
-      await deleteBoms(ids);
-      notifyDeleted(t);
-      tableRef.current?.clearSelection();
-      changed();
-    },
-    [changed, t],
-  );
-
-  const enable = useCallback(
-    async (ids: number[], enabled: boolean) => {
-      await enableBoms(ids, enabled);
-      notifyEnabled(t, enabled);
-      changed();
-    },
-    [changed, t],
-  );
+  const writes = useRecordWrites<Bom>({ table: tableRef, enable: enableBoms, remove: deleteBoms, changed });
+  const recordColumns = useRecordColumns();
 
   const open = useCallback(
     async (mode: FormMode, row: Bom) => {
@@ -88,56 +78,37 @@ export default function BomPage() {
         valueEnum: { true: { text: t('basic.bom.default'), color: 'gold' }, false: { text: t('basic.common.no') } },
       },
       { prop: 'lineCount', title: t('basic.bom.lineCount'), width: 90, align: 'right' },
-      {
-        prop: 'enabled',
-        title: t('basic.common.status'),
-        width: 90,
-        align: 'center',
-        search: true,
-        sortable: true,
-        valueEnum: { true: { text: t('basic.common.enabled'), color: 'green' }, false: { text: t('basic.common.disabled') } },
-        render: (_, row) => (
-          <StatusSwitch
-            code="basic_bom_enable"
-            checked={row.enabled}
-            onChange={(on) => enable([row.id], on)}
-            confirmOff={t('basic.bom.disableConfirm', { version: row.version })}
-            data-testid={`row-enable-${row.id}`}
-          />
-        ),
-      },
+      recordColumns.status<Bom>({
+        record: 'basic_bom',
+        writes,
+        confirmOff: (row) => t('basic.bom.disableConfirm', { version: row.version }),
+        column: { width: 90, align: 'center', sortable: true },
+      }),
       { prop: 'remark', title: t('basic.common.remark'), width: 160, ellipsis: true, render: (v) => (v as string) || '—' },
       { prop: 'createdAt', title: t('basic.common.createdAt'), valueType: 'dateTime', sortable: true, width: 170, search: { type: 'dateRange' } },
-      {
-        prop: 'operation',
-        title: t('basic.common.operation'),
-        fixed: 'right',
-        hideInSetting: true,
-        width: 330,
-        render: (_, row) => (
-          <RowActions
-            record="bom"
-            id={row.id}
-            name={`${row.materialName} ${row.version}`}
-            before={
-              <>
-                <Button type="link" size="small" icon={<ApartmentOutlined />} onClick={() => setStructure({ bom: row, tab: 'tree' })} data-testid={`row-tree-${row.id}`}>
-                  {t('basic.bom.structure')}
-                </Button>
-                <Button type="link" size="small" icon={<CalculatorOutlined />} onClick={() => setStructure({ bom: row, tab: 'explode' })} data-testid={`row-explode-${row.id}`}>
-                  {t('basic.bom.explode')}
-                </Button>
-              </>
-            }
-            onView={() => void open('view', row)}
-            onEdit={() => void open('edit', row)}
-            editLoading={loadingId === row.id}
-            onDelete={() => remove([row.id])}
-          />
-        ),
-      },
+      recordColumns.actions<Bom>(330, (row) => (
+        <RowActions
+          record="basic_bom"
+          id={row.id}
+          name={nameOf(row)}
+          before={
+            <>
+              <Button type="link" size="small" icon={<ApartmentOutlined />} onClick={() => setStructure({ bom: row, tab: 'tree' })} data-testid={`row-tree-${row.id}`}>
+                {t('basic.bom.structure')}
+              </Button>
+              <Button type="link" size="small" icon={<CalculatorOutlined />} onClick={() => setStructure({ bom: row, tab: 'explode' })} data-testid={`row-explode-${row.id}`}>
+                {t('basic.bom.explode')}
+              </Button>
+            </>
+          }
+          onView={() => void open('view', row)}
+          onEdit={() => void open('edit', row)}
+          editLoading={loadingId === row.id}
+          onDelete={() => writes.remove([named(row)])}
+        />
+      )),
     ],
-    [t, enable, open, loadingId, remove],
+    [t, recordColumns, writes, open, loadingId],
   );
 
   return (
@@ -151,19 +122,15 @@ export default function BomPage() {
         actionRef={tableRef}
         scroll={{ x: 'max-content' }}
         data-testid="bom-table"
-        toolbar={({ selectedRowKeys }) => (
+        toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
-            <Auth code="basic_bom_add">
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog('add', NEW_BOM)} data-testid="bom-add">
-                {t('basic.common.add')}
-              </Button>
-            </Auth>
-            <BatchButtons record="bom" selectedKeys={selectedRowKeys} onDelete={remove} onEnable={enable} />
+            <AddButton record="basic_bom" onClick={() => openDialog('add', NEW_BOM)} />
+            <BatchButtons record="basic_bom" selectedKeys={selectedRowKeys} selectedRows={selectedRows.map(named)} onDelete={writes.remove} onEnable={writes.setEnabled} />
           </>
         )}
         toolbarRight={
           <ExcelButtons
-            record="bom"
+            record="basic_bom"
             importPath={BOM_IMPORT_PATH}
             template="bom"
             exportPath={BOM_EXPORT_PATH}

@@ -14,8 +14,8 @@ const INVALIDATE = ['basic', 'brand'] as const;
 export default function BrandPage() {
   return (
     <SimpleRecordPage<Brand>
-      record="brand"
-      section="brand"
+      record="basic_brand"
+      section="basic.brand"
       listPath={BRAND_LIST_PATH}
       importPath={BRAND_IMPORT_PATH}
       exportPath={BRAND_EXPORT_PATH}

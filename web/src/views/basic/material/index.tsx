@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Button, Image, Space, Tag, Tooltip } from 'antd';
-import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
+import { TeamOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MaterialTag, PartKind, type Assignment, type Material } from '@p8/contract/basic';
@@ -10,11 +10,13 @@ import Auth from '../../../components/Auth/index.tsx';
 import AssignDialog from '../../../components/Pickers/AssignDialog.tsx';
 import { useFormDialog, type FormMode } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
+import { AddButton, BatchButtons, ExcelButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import RowActions from '../../../components/RecordKit/RowActions.tsx';
+import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { useTenantConfig } from '../../../hooks/useTenantConfig.ts';
 import { brandOptionsQuery } from '../brand/api/list-brand-options.ts';
 import { categoryTreeQueryKey, useCategoryTree } from '../category/api/get-category-tree.ts';
-import { BatchButtons, ExcelButtons, notifyDeleted, notifyEnabled, RowActions } from '../unit/components/record-kit.tsx';
-import StatusSwitch from '../unit/components/status-switch.tsx';
 import { assignMaterials } from './api/assign-materials.ts';
 import { deleteMaterials } from './api/delete-materials.ts';
 import { enableMaterials } from './api/enable-materials.ts';
@@ -25,6 +27,7 @@ import { MATERIAL_LIST_PATH, MATERIAL_STATISTICS_PATH } from './api/list-materia
 import CategoryPanel from './components/category-panel.tsx';
 import MaterialDialog, { formOfMaterial, NEW_MATERIAL, type MaterialForm } from './components/material-dialog.tsx';
 import { PART_KIND_COLORS, TAG_COLORS } from './components/material-enums.ts';
+import '../unit/components/basic.css';
 
 interface AssignState {
   open: boolean;
@@ -62,24 +65,8 @@ export default function MaterialPage() {
     void queryClient.invalidateQueries({ queryKey: ['basic', 'material'] });
   }, [queryClient]);
 
-  const remove = useCallback(
-    async (ids: number[]) => {
-      await deleteMaterials(ids);
-      notifyDeleted(t);
-      tableRef.current?.clearSelection();
-      changed();
-    },
-    [changed, t],
-  );
-
-  const enable = useCallback(
-    async (ids: number[], enabled: boolean) => {
-      await enableMaterials(ids, enabled);
-      notifyEnabled(t, enabled);
-      changed();
-    },
-    [changed, t],
-  );
+  const writes = useRecordWrites<Material>({ table: tableRef, enable: enableMaterials, remove: deleteMaterials, changed });
+  const recordColumns = useRecordColumns();
 
   /** Edit and view need the units, which only the detail has. */
   const open = useCallback(
@@ -180,45 +167,26 @@ export default function MaterialPage() {
         render: (v) => (v === null || v === undefined ? '—' : `${v as number}%`),
       },
       { prop: 'materialQuality', title: t('basic.material.quality'), search: true, width: 110, ellipsis: true, hideInTable: true },
-      {
-        prop: 'enabled',
-        title: t('basic.common.status'),
-        width: 90,
-        align: 'center',
-        sortable: true,
-        search: true,
-        valueEnum: { true: { text: t('basic.common.enabled'), color: 'green' }, false: { text: t('basic.common.disabled') } },
-        render: (_, row) => (
-          <StatusSwitch
-            code="basic_material_enable"
-            checked={row.enabled}
-            onChange={(on) => enable([row.id], on)}
-            confirmOff={t('basic.material.disableConfirm', { name: row.name })}
-            data-testid={`row-enable-${row.id}`}
-          />
-        ),
-      },
+      recordColumns.status<Material>({
+        record: 'basic_material',
+        writes,
+        confirmOff: (row) => t('basic.material.disableConfirm', { name: row.name }),
+        column: { width: 90, align: 'center', sortable: true },
+      }),
       { prop: 'createdAt', title: t('basic.common.createdAt'), valueType: 'dateTime', sortable: true, width: 170, search: { type: 'dateRange' } },
-      {
-        prop: 'operation',
-        title: t('basic.common.operation'),
-        fixed: 'right',
-        hideInSetting: true,
-        width: 200,
-        render: (_, row) => (
-          <RowActions
-            record="material"
-            id={row.id}
-            name={row.name}
-            onView={() => void open('view', row)}
-            onEdit={() => void open('edit', row)}
-            editLoading={loadingId === row.id}
-            onDelete={() => remove([row.id])}
-          />
-        ),
-      },
+      recordColumns.actions<Material>(200, (row) => (
+        <RowActions
+          record="basic_material"
+          id={row.id}
+          name={row.name}
+          onView={() => void open('view', row)}
+          onEdit={() => void open('edit', row)}
+          editLoading={loadingId === row.id}
+          onDelete={() => writes.remove([row])}
+        />
+      )),
     ],
-    [t, brandOptions, yesNo, openTaxRate, enable, open, loadingId, remove],
+    [t, brandOptions, yesNo, openTaxRate, recordColumns, writes, open, loadingId],
   );
 
   return (
@@ -244,14 +212,10 @@ export default function MaterialPage() {
           actionRef={tableRef}
           scroll={{ x: 'max-content' }}
           data-testid="material-table"
-          toolbar={({ selectedRowKeys }) => (
+          toolbar={({ selectedRowKeys, selectedRows }) => (
             <>
-              <Auth code="basic_material_add">
-                <Button type="primary" icon={<PlusOutlined />} onClick={() => openDialog('add', { ...NEW_MATERIAL, categoryId })} data-testid="material-add">
-                  {t('basic.common.add')}
-                </Button>
-              </Auth>
-              <BatchButtons record="material" selectedKeys={selectedRowKeys} onDelete={remove} onEnable={enable} />
+              <AddButton record="basic_material" onClick={() => openDialog('add', { ...NEW_MATERIAL, categoryId })} />
+              <BatchButtons record="basic_material" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} onEnable={writes.setEnabled} />
               {rangeOn && (
                 <Auth code="basic_material_assign">
                   <Tooltip title={selectedRowKeys.length ? undefined : t('basic.material.assignSelectFirst')}>
@@ -265,7 +229,7 @@ export default function MaterialPage() {
           )}
           toolbarRight={
             <ExcelButtons
-              record="material"
+              record="basic_material"
               importPath={MATERIAL_IMPORT_PATH}
               template="material"
               exportPath={MATERIAL_EXPORT_PATH}

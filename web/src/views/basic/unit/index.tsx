@@ -16,8 +16,8 @@ const INVALIDATE = ['basic', 'unit'] as const;
 export default function UnitPage() {
   return (
     <SimpleRecordPage<Unit>
-      record="unit"
-      section="unit"
+      record="basic_unit"
+      section="basic.unit"
       listPath={UNIT_LIST_PATH}
       importPath={UNIT_IMPORT_PATH}
       exportPath={UNIT_EXPORT_PATH}

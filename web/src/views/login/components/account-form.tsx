@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input } from 'antd';
+import { Checkbox, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { isHttpError } from '../../../app/http.ts';
 import { loginByName, type LoginFailure } from '../api/login-by-name.ts';
 import { CaptchaInput, useImgCaptcha } from './img-captcha.tsx';
-import { applyServerError, readRemembered, writeRemembered } from './login-helpers.ts';
+import { readRemembered, writeRemembered } from './login-helpers.ts';
+import { LoginForm, useLoginForm } from './login-form.tsx';
 import { useLoginRules } from './use-login-rules.ts';
 
 interface AccountValues {
@@ -16,26 +17,32 @@ interface AccountValues {
 }
 
 const CAPTCHA_KEYS = ['ImgCaptchaRequired', 'ImgCaptchaError', 'ImgCaptchaExpired'];
+const FIELD_OF: Record<string, string> = { ImgCaptchaError: 'captcha', ImgCaptchaExpired: 'captcha', AdminNotExist: 'name' };
 
 /** Account login: name + password, remember password, picture captcha once the server asks for it. */
 export function AccountForm({ onToken, onForget, initialName }: { onToken: (token: string) => Promise<void>; onForget: () => void; initialName?: string }) {
   const { t } = useTranslation();
   const rules = useLoginRules();
-  const [form] = Form.useForm<AccountValues>();
   const [needCaptcha, setNeedCaptcha] = useState(false);
   const { captcha, loading: captchaLoading, refresh } = useImgCaptcha(needCaptcha);
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [initial] = useState<AccountValues>(() => {
     const remembered = readRemembered();
     if (initialName) return { name: initialName, password: '', remember: false };
     return remembered ? { ...remembered, remember: true } : { name: '', password: '', remember: false };
   });
 
-  const submit = async (values: AccountValues) => {
-    setError(null);
-    setSubmitting(true);
-    try {
+  const state = useLoginForm<AccountValues>(FIELD_OF, (failure, form) => {
+    if (!isHttpError(failure)) return;
+    const data = failure.data as LoginFailure | undefined;
+    if (!data?.needCaptcha && !CAPTCHA_KEYS.includes(failure.key)) return;
+    // The captcha is single use: a new one for the next attempt.
+    form.setFieldValue('captcha', '');
+    if (needCaptcha) void refresh();
+    else setNeedCaptcha(true);
+  });
+
+  const submit = (values: AccountValues) =>
+    state.submit(async () => {
       const { token } = await loginByName({
         name: values.name.trim(),
         password: values.password,
@@ -43,26 +50,10 @@ export function AccountForm({ onToken, onForget, initialName }: { onToken: (toke
       });
       writeRemembered(values.remember ? { name: values.name.trim(), password: values.password } : null);
       await onToken(token);
-    } catch (failure) {
-      if (isHttpError(failure)) {
-        const data = failure.data as LoginFailure | undefined;
-        const wantsCaptcha = !!data?.needCaptcha || CAPTCHA_KEYS.includes(failure.key);
-        if (wantsCaptcha) {
-          // The captcha is single use: a new one for the next attempt.
-          form.setFieldValue('captcha', '');
-          if (needCaptcha) void refresh();
-          else setNeedCaptcha(true);
-        }
-        setError(applyServerError(form, failure, { ImgCaptchaError: 'captcha', ImgCaptchaExpired: 'captcha', AdminNotExist: 'name' }));
-        if (failure.key === 'ImgCaptchaRequired' && !needCaptcha) setError(failure.text);
-      }
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    });
 
   return (
-    <Form form={form} initialValues={initial} onFinish={submit} onValuesChange={() => error && setError(null)} size="large" layout="vertical" requiredMark={false} className="login-form">
+    <LoginForm state={state} onFinish={submit} initialValues={initial} testIdPrefix="login" submitText={t('login.submit')}>
       <Form.Item name="name" rules={rules.name}>
         <Input prefix={<UserOutlined />} placeholder={t('login.namePlaceholder')} autoComplete="username" maxLength={50} data-testid="login-name" />
       </Form.Item>
@@ -82,10 +73,6 @@ export function AccountForm({ onToken, onForget, initialName }: { onToken: (toke
           {t('login.forget')}
         </a>
       </div>
-      {error && <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />}
-      <Button type="primary" htmlType="submit" block loading={submitting} className="login-submit" data-testid="login-submit">
-        {t('login.submit')}
-      </Button>
-    </Form>
+    </LoginForm>
   );
 }

@@ -1,59 +1,45 @@
-import { useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Popconfirm, Space, Switch, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
-import { ArrowRightOutlined, DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
+import { useCallback, useMemo, useRef } from 'react';
+import { Alert, Space, Tag, Tooltip, Typography } from 'antd';
+import { ArrowRightOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AuditType, type VerifyRuleRow } from '@p8/contract/office';
-import Auth, { useAuth } from '../../../components/Auth/index.tsx';
+import { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
+import { AddButton, BatchButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import RowActions from '../../../components/RecordKit/RowActions.tsx';
+import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
+import { useRecordDialog } from '../../../components/RecordKit/RecordDialog.tsx';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { TENANT_CONFIG_QUERY_KEY, useTenantConfig } from '../../../hooks/useTenantConfig.ts';
 import { deleteVerifyRules } from './api/delete-verify-rules.ts';
 import { enableVerifyRules } from './api/enable-verify-rules.ts';
 import { listVerifyRules } from './api/list-verify-rules.ts';
 import { BILL_TYPE_GROUPS, BILL_TYPES, type BillTypeGroup } from './bill-types.ts';
-import RuleDialog, { type RuleDialogState } from './components/rule-dialog.tsx';
+import RuleDialog from './components/rule-dialog.tsx';
 import './verify.css';
-
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
 
 /** System → joint review: which bill types need review, by whom, in which mode and order (SPEC §4). */
 export default function VerifyPage() {
   const { t, i18n } = useTranslation(undefined, { keyPrefix: 'system-office' });
-  const { message } = App.useApp();
   const can = useAuth();
   const queryClient = useQueryClient();
   const { config } = useTenantConfig();
   const table = useRef<ProTableAction<VerifyRuleRow>>(undefined);
-  const [dialog, setDialog] = useState<RuleDialogState>({ open: false, mode: 'add' });
-  const [switching, setSwitching] = useState<number | null>(null);
+  const dialog = useRecordDialog<VerifyRuleRow>();
+  const openDialog = dialog.open;
+  const recordColumns = useRecordColumns();
 
-  const billTypeName = (type: string) => (BILL_TYPES.includes(type) ? t(`verify.billTypes.${type}`) : type);
+  const billTypeName = useCallback((type: string) => (BILL_TYPES.includes(type) ? t(`verify.billTypes.${type}`) : type), [t]);
+  /** A rule is named by its bill type (in the delete question and a refusal). */
+  const named = useCallback((rule: VerifyRuleRow) => ({ ...rule, name: billTypeName(rule.billType) }), [billTypeName]);
 
   // Every change rewrites the tenant config's openVerifyBill: the cached config is stale afterwards.
-  const changed = () => {
+  const changed = useCallback(() => {
     table.current?.reload();
     void queryClient.invalidateQueries({ queryKey: TENANT_CONFIG_QUERY_KEY });
-  };
-
-  const remove = async (ids: number[]) => {
-    await deleteVerifyRules(ids);
-    message.success(t('common.deleted'));
-    table.current?.clearSelection();
-    changed();
-  };
-
-  const toggle = async (row: VerifyRuleRow, enabled: boolean) => {
-    setSwitching(row.id);
-    try {
-      await enableVerifyRules([row.id], enabled);
-      message.success(enabled ? t('common.enabledDone') : t('common.disabledDone'));
-      changed();
-    } catch {
-      /* shown by the HTTP client */
-    } finally {
-      setSwitching(null);
-    }
-  };
+  }, [queryClient]);
+  const writes = useRecordWrites<VerifyRuleRow>({ table, enable: enableVerifyRules, remove: deleteVerifyRules, changed });
 
   const billTypeSearch = useMemo(
     () =>
@@ -115,64 +101,22 @@ export default function VerifyPage() {
           </span>
         ),
       },
-      {
-        prop: 'enabled',
-        title: t('common.status'),
-        width: 100,
-        search: true,
-        valueEnum: { true: { text: t('common.enabled'), color: 'green' }, false: { text: t('common.disabled') } },
-        render: (_, row) =>
-          can('system_verify_enable') ? (
-            <Switch
-              checked={row.enabled}
-              loading={switching === row.id}
-              checkedChildren={t('common.enabled')}
-              unCheckedChildren={t('common.disabled')}
-              onClick={(checked, event) => {
-                event.stopPropagation();
-                void toggle(row, checked);
-              }}
-              data-testid={`row-enable-${row.id}`}
-            />
-          ) : (
-            <Tag color={row.enabled ? 'green' : undefined}>{row.enabled ? t('common.enabled') : t('common.disabled')}</Tag>
-          ),
-      },
+      recordColumns.status<VerifyRuleRow>({ record: 'system_verify', writes, labelled: true, column: { width: 100 } }),
       { prop: 'remark', title: t('verify.remark'), ellipsis: true, width: 180, render: (v) => (v ? String(v) : '—') },
       { prop: 'createdAt', title: t('common.createdAt'), valueType: 'dateTime', sortable: true, width: 170 },
-      {
-        prop: 'operation',
-        title: t('common.operation'),
-        fixed: 'right',
-        hideInSetting: true,
-        width: 210,
-        render: (_, row) => (
-          <Space size={0}>
-            <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setDialog({ open: true, mode: 'view', record: row })} data-testid={`row-view-${row.id}`}>
-              {t('common.view')}
-            </Button>
-            <Auth code="system_verify_update">
-              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, mode: 'edit', record: row })} data-testid={`row-edit-${row.id}`}>
-                {t('common.edit')}
-              </Button>
-            </Auth>
-            <Auth code="system_verify_delete">
-              <Popconfirm
-                title={t('common.deleteConfirm', { name: billTypeName(row.billType) })}
-                onConfirm={() => remove([row.id]).catch(() => undefined)}
-                okButtonProps={{ danger: true, ...testId(`row-delete-confirm-${row.id}`) }}
-              >
-                <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`row-delete-${row.id}`}>
-                  {t('common.delete')}
-                </Button>
-              </Popconfirm>
-            </Auth>
-          </Space>
-        ),
-      },
+      recordColumns.actions<VerifyRuleRow>(210, (row) => (
+        <RowActions
+          record="system_verify"
+          id={row.id}
+          name={billTypeName(row.billType)}
+          onView={() => openDialog('view', row)}
+          onEdit={() => openDialog('edit', row)}
+          onDelete={() => writes.remove([named(row)])}
+        />
+      )),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- row actions read the latest state through the render
-    [t, i18n.language, can, switching, billTypeSearch],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the bill type texts follow the language
+    [t, i18n.language, billTypeName, named, billTypeSearch, recordColumns, writes, openDialog],
   );
 
   return (
@@ -188,32 +132,19 @@ export default function VerifyPage() {
         request={listVerifyRules}
         actionRef={table}
         rowSelection={can('system_verify_delete')}
-        toolbar={({ selectedRowKeys }) => (
+        toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
-            <Auth code="system_verify_add">
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, mode: 'add' })} data-testid="verify-add">
-                {t('verify.add')}
-              </Button>
-            </Auth>
-            <Auth code="system_verify_delete">
-              <Popconfirm
-                title={t('common.deleteSelectedConfirm', { count: selectedRowKeys.length })}
-                disabled={!selectedRowKeys.length}
-                onConfirm={() => remove(selectedRowKeys.map(Number)).catch(() => undefined)}
-                okButtonProps={{ danger: true, ...testId('verify-delete-selected-confirm') }}
-              >
-                <Button danger icon={<DeleteOutlined />} disabled={!selectedRowKeys.length} data-testid="verify-delete-selected">
-                  {t('common.deleteSelected')}
-                </Button>
-              </Popconfirm>
-            </Auth>
+            <AddButton record="system_verify" onClick={() => openDialog('add')}>
+              {t('verify.add')}
+            </AddButton>
+            <BatchButtons record="system_verify" selectedKeys={selectedRowKeys} selectedRows={selectedRows.map(named)} onDelete={writes.remove} />
             <Typography.Text type="secondary" className="p8-verify-intro">
               {t('verify.intro')}
             </Typography.Text>
           </>
         )}
       />
-      <RuleDialog state={dialog} onClose={() => setDialog((d) => ({ ...d, open: false }))} onSaved={changed} />
+      <RuleDialog state={dialog.state} onClose={dialog.close} onSaved={changed} />
     </div>
   );
 }

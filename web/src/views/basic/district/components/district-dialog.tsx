@@ -1,10 +1,9 @@
-import { useMemo } from 'react';
-import { Col, Form, Input, Row, TreeSelect } from 'antd';
+import { Col, Form, Input, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
-import NumberInput from '../../../../components/NumberInput/index.tsx';
-import { mapTree, subtreeDepth, subtreeIds } from '../../category/components/tree-utils.ts';
+import { ParentField } from '../../category/components/tree-record.tsx';
+import { NameField, SortField } from '../../unit/components/record-fields.tsx';
 import { addDistrict } from '../api/add-district.ts';
 import { updateDistrict } from '../api/update-district.ts';
 
@@ -14,13 +13,6 @@ export interface DistrictForm {
   code?: string;
   parentId?: number | null;
   sort?: number;
-}
-
-interface ParentOption {
-  title: string;
-  value: number;
-  children?: ParentOption[];
-  disabled?: boolean;
 }
 
 interface DistrictDialogProps {
@@ -36,16 +28,6 @@ interface DistrictDialogProps {
 export default function DistrictDialog({ tree, onSaved, ...dialog }: DistrictDialogProps) {
   const { t } = useTranslation();
   const editingId = dialog.mode === 'add' ? undefined : dialog.initialValues?.id;
-  const parentOptions = useMemo(() => {
-    const blocked = subtreeIds(tree, editingId);
-    const depth = editingId === undefined ? 1 : subtreeDepth(tree, editingId);
-    return mapTree<DistrictNode, ParentOption>(tree, (d, children) => ({
-      title: d.name,
-      value: d.id,
-      children,
-      disabled: blocked.has(d.id) || d.level + depth > DISTRICT_MAX_LEVEL,
-    }));
-  }, [tree, editingId]);
 
   const submit = async (values: DistrictForm, mode: FormMode) => {
     const body = { name: values.name.trim(), code: values.code?.trim() ?? '', parentId: values.parentId ?? null, sort: values.sort ?? 0 };
@@ -57,32 +39,15 @@ export default function DistrictDialog({ tree, onSaved, ...dialog }: DistrictDia
   return (
     <FormDialog<DistrictForm> {...dialog} entity={t('basic.district.entity')} width={560} onSubmit={submit} data-testid="district-dialog">
       <Row gutter={16}>
-        <Col span={24}>
-          <Form.Item name="parentId" label={t('basic.district.parent')} extra={t('basic.district.parentTip')}>
-            <TreeSelect
-              allowClear
-              showSearch={{ treeNodeFilterProp: 'title' }}
-              treeData={parentOptions}
-              placeholder={t('basic.district.parentPlaceholder')}
-              data-testid="district-parent"
-            />
-          </Form.Item>
-        </Col>
-        <Col span={24}>
-          <Form.Item name="name" label={t('basic.district.name')} rules={[{ required: true, whitespace: true, message: t('error.PleaseInputName') }, { max: 100 }]}>
-            <Input maxLength={100} placeholder={t('basic.common.inputPlaceholder', { label: t('basic.district.name') })} data-testid="district-name" />
-          </Form.Item>
-        </Col>
+        {/* Districts are many: the picker opens folded. */}
+        <ParentField section="basic.district" testId="district-parent" tree={tree} editingId={editingId} maxLevel={DISTRICT_MAX_LEVEL} />
+        <NameField label={t('basic.district.name')} testId="district-name" />
         <Col span={24}>
           <Form.Item name="code" label={t('basic.district.code')} tooltip={t('basic.district.codeTip')}>
             <Input maxLength={20} placeholder={t('basic.common.inputPlaceholder', { label: t('basic.district.code') })} data-testid="district-code" />
           </Form.Item>
         </Col>
-        <Col span={24}>
-          <Form.Item name="sort" label={t('basic.common.sort')} tooltip={t('basic.common.sortTip')}>
-            <NumberInput integer min={0} max={999999} />
-          </Form.Item>
-        </Col>
+        <SortField />
       </Row>
     </FormDialog>
   );

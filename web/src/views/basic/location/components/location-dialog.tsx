@@ -2,8 +2,8 @@ import { Form, Input, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Location } from '@p8/contract/basic';
-import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
+import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import { createLocation } from '../api/create-location.ts';
 import { warehouseOptionsQuery } from '../api/list-warehouse-options.ts';
 import { updateLocation } from '../api/update-location.ts';
@@ -16,31 +16,23 @@ export interface LocationForm {
   remark?: string;
 }
 
-export interface LocationDialogState {
-  open: boolean;
-  mode: FormMode;
-  record?: Location;
-}
+
+const bodyOf = (values: LocationForm) => ({ warehouseId: values.warehouseId!, code: values.code?.trim() ?? '', name: values.name.trim(), sort: values.sort ?? 0, remark: values.remark?.trim() ?? '' });
 
 /**
  * Add / edit / view a storage location: its warehouse (fixed when opened from a warehouse's drawer),
  * code, name (unique within the warehouse), sort and remark.
  */
 export default function LocationDialog({
-  state,
   warehouse,
-  onClose,
-  onSaved,
-}: {
-  state: LocationDialogState;
+  ...dialog
+}: RecordDialogProps<Location> & {
   /** The warehouse the location belongs to, when the dialog is opened for one. */
   warehouse?: { id: number; name: string };
-  onClose: () => void;
-  onSaved: () => void;
 }) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
-  const { mode, record } = state;
-  const warehouses = useQuery({ ...warehouseOptionsQuery, enabled: state.open && !warehouse });
+  const { record } = dialog.state;
+  const warehouses = useQuery({ ...warehouseOptionsQuery, enabled: dialog.state.open && !warehouse });
   const initialValues: LocationForm = record
     ? { warehouseId: record.warehouseId, code: record.code, name: record.name, sort: record.sort, remark: record.remark }
     : { warehouseId: warehouse?.id, code: '', name: '', sort: 0, remark: '' };
@@ -57,21 +49,14 @@ export default function LocationDialog({
         ...(record && !(warehouses.data ?? []).some((w) => w.id === record.warehouseId) ? [{ value: record.warehouseId, label: record.warehouseName }] : []),
       ];
 
-  const submit = async (values: LocationForm) => {
-    const body = { warehouseId: values.warehouseId!, code: values.code?.trim() ?? '', name: values.name.trim(), sort: values.sort ?? 0, remark: values.remark?.trim() ?? '' };
-    if (mode === 'add') await createLocation(body);
-    else if (record) await updateLocation({ ...body, id: record.id });
-    onSaved();
-  };
-
   return (
-    <FormDialog<LocationForm>
-      open={state.open}
-      mode={mode}
-      onClose={onClose}
+    <RecordFormDialog
+      {...dialog}
       initialValues={initialValues}
       entity={t('location.entity')}
-      onSubmit={submit}
+      bodyOf={bodyOf}
+      create={createLocation}
+      update={updateLocation}
       data-testid="location-dialog"
     >
       <Form.Item name="warehouseId" label={t('location.warehouse')} rules={[{ required: true, message: t('common.selectRequired', { label: t('location.warehouse') }) }]}>
@@ -96,6 +81,6 @@ export default function LocationDialog({
       <Form.Item name="remark" label={t('common.remark')} rules={[{ max: 500 }]}>
         <Input.TextArea rows={2} maxLength={500} showCount data-testid="location-form-remark" />
       </Form.Item>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

@@ -1,18 +1,20 @@
-import { useMemo, useRef, useState } from 'react';
-import { Button, Input, Space } from 'antd';
-import { EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Input } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Location } from '@p8/contract/basic';
-import { Auth, useAuth } from '../../../../components/Auth/index.tsx';
-import { ImportButton } from '../../../../components/ImportExcel/index.tsx';
+import { useAuth } from '../../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../../components/ProTable/index.tsx';
-import { BatchButtons, DeleteLink, StatusCell, useRecordWrites, useStatusEnum } from '../../partner/components/record-kit.tsx';
+import { AddButton, BatchButtons, ImportRecordsButton } from '../../../../components/RecordKit/RecordToolbar.tsx';
+import RowActions from '../../../../components/RecordKit/RowActions.tsx';
+import { useRecordColumns } from '../../../../components/RecordKit/record-columns.tsx';
+import { useRecordDialog } from '../../../../components/RecordKit/RecordDialog.tsx';
+import { useRecordWrites } from '../../../../components/RecordKit/use-record-writes.ts';
 import { deleteLocations } from '../api/delete-locations.ts';
 import { enableLocations } from '../api/enable-locations.ts';
 import { LOCATION_PATH, listLocations } from '../api/list-locations.ts';
 import { warehouseOptionsQuery } from '../api/list-warehouse-options.ts';
-import LocationDialog, { type LocationDialogState } from './location-dialog.tsx';
+import LocationDialog from './location-dialog.tsx';
 
 const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
@@ -25,13 +27,14 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
   const can = useAuth();
   const table = useRef<ProTableAction<Location>>(undefined);
-  const reload = () => table.current?.reload();
-  const statusEnum = useStatusEnum();
+  const reload = useCallback(() => table.current?.reload(), []);
+  const recordColumns = useRecordColumns();
   const warehouses = useQuery({ ...warehouseOptionsQuery, enabled: !warehouse });
-  const [dialog, setDialog] = useState<LocationDialogState>({ open: false, mode: 'add' });
+  const dialog = useRecordDialog<Location>();
+  const openDialog = dialog.open;
   // In a warehouse's drawer the search form would be cramped: one keyword box searches the names.
   const [keyword, setKeyword] = useState('');
-  const writes = useRecordWrites<Location>({ enable: enableLocations, remove: deleteLocations, reload, clearSelection: () => table.current?.clearSelection() });
+  const writes = useRecordWrites<Location>({ table, enable: enableLocations, remove: deleteLocations });
 
   const warehouseOptions = useMemo(
     () => (warehouses.data ?? []).map((w) => ({ value: w.id, label: `${w.code} ${w.name}${w.enabled ? '' : t('location.disabledWarehouse')}` })),
@@ -56,39 +59,21 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
       { prop: 'code', title: t('location.code'), search: !warehouse, sortable: true, width: 140, render: dash },
       { prop: 'name', title: t('location.name'), search: !warehouse, sortable: true, lockSetting: true, width: 180 },
       { prop: 'sort', title: t('common.sort'), sortable: true, width: 80, align: 'right' },
-      {
-        prop: 'enabled',
-        title: t('common.status'),
-        width: 90,
-        search: !warehouse,
-        valueEnum: statusEnum,
-        render: (_, row) => <StatusCell id={row.id} enabled={row.enabled} code="basic_location_enable" loading={writes.switching === row.id} onChange={(on) => void writes.setEnabled([row], on)} />,
-      },
+      recordColumns.status<Location>({ record: 'basic_location', writes, column: { width: 90, search: !warehouse } }),
       { prop: 'remark', title: t('common.remark'), width: 200, ellipsis: true, render: dash },
       { prop: 'createdAt', title: t('common.createdAt'), valueType: 'dateTime', sortable: true, width: 170 },
-      {
-        prop: 'operation',
-        title: t('common.operation'),
-        fixed: 'right',
-        hideInSetting: true,
-        width: 200,
-        render: (_, row) => (
-          <Space size={0} wrap={false}>
-            <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setDialog({ open: true, mode: 'view', record: row })} data-testid={`row-view-${row.id}`}>
-              {t('common.view')}
-            </Button>
-            <Auth code="basic_location_update">
-              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => setDialog({ open: true, mode: 'edit', record: row })} data-testid={`row-edit-${row.id}`}>
-                {t('common.edit')}
-              </Button>
-            </Auth>
-            <DeleteLink record="location" row={row} onDelete={() => writes.remove([row])} />
-          </Space>
-        ),
-      },
+      recordColumns.actions<Location>(200, (row) => (
+        <RowActions
+          record="basic_location"
+          id={row.id}
+          name={row.name}
+          onView={() => openDialog('view', row)}
+          onEdit={() => openDialog('edit', row)}
+          onDelete={() => writes.remove([row])}
+        />
+      )),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the row actions read the latest state through the render
-    [t, warehouse, warehouseOptions, warehouses.isFetching, statusEnum, writes.switching],
+    [t, warehouse, warehouseOptions, warehouses.isFetching, recordColumns, writes, openDialog],
   );
 
   return (
@@ -116,23 +101,15 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
         rowSelection={can('basic_location_delete') || can('basic_location_enable')}
         toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
-            <Auth code="basic_location_add">
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, mode: 'add' })} data-testid="location-add">
-                {t('location.add')}
-              </Button>
-            </Auth>
-            <BatchButtons record="location" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
-            {!warehouse && (
-              <Auth code="basic_location_import">
-                <ImportButton importPath={`${LOCATION_PATH}/import`} template="location" title={t('location.importTitle')} onSuccess={reload} buttonProps={{ 'data-testid': 'location-import' } as never}>
-                  {t('common.import')}
-                </ImportButton>
-              </Auth>
-            )}
+            <AddButton record="basic_location" onClick={() => openDialog('add')}>
+              {t('location.add')}
+            </AddButton>
+            <BatchButtons record="basic_location" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
+            {!warehouse && <ImportRecordsButton record="basic_location" importPath={`${LOCATION_PATH}/import`} template="location" title={t('location.importTitle')} onImported={reload} />}
           </>
         )}
       />
-      <LocationDialog state={dialog} warehouse={warehouse} onClose={() => setDialog((d) => ({ ...d, open: false }))} onSaved={reload} />
+      <LocationDialog state={dialog.state} warehouse={warehouse} onClose={dialog.close} onSaved={reload} />
     </>
   );
 }

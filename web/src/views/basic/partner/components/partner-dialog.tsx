@@ -2,21 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { Badge, Col, Form, Input, Row, Tabs, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DistrictNode, PartnerDetail, PartnerKind } from '@p8/contract/basic';
-import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import StaffSelect from '../../../../components/Pickers/StaffSelect.tsx';
+import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import { createPartner } from '../api/create-partner.ts';
 import { updatePartner } from '../api/update-partner.ts';
 import { AddressesTable, ContactsTable } from './partner-lists.tsx';
-import { formOf, payloadOf, type PartnerForm } from './partner-form.ts';
-import { PHONE_PATTERN } from './record-kit.tsx';
+import { formOf, payloadOf, PHONE_PATTERN, type PartnerForm } from './partner-form.ts';
 
-export interface PartnerDialogState {
-  open: boolean;
-  mode: FormMode;
-  /** The record being edited or viewed, as the server answers it. */
-  detail?: PartnerDetail;
-}
 
 type TabKey = 'basic' | 'contacts' | 'addresses';
 
@@ -27,41 +20,30 @@ type TabKey = 'basic' | 'contacts' | 'addresses';
  */
 export default function PartnerDialog({
   kind,
-  state,
   districts,
-  onClose,
-  onSaved,
-}: {
+  ...dialog
+}: RecordDialogProps<PartnerDetail> & {
   kind: PartnerKind;
-  state: PartnerDialogState;
   districts: DistrictNode[];
-  onClose: () => void;
-  onSaved: () => void;
 }) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
-  const { mode, detail } = state;
-
-  const submit = async (values: PartnerForm) => {
-    const body = payloadOf(values);
-    if (mode === 'add') await createPartner(kind, body);
-    else if (detail) await updatePartner(kind, { ...body, id: detail.id });
-    onSaved();
-  };
+  // The record being edited or viewed is its detail, as the server answers it.
+  const { record: detail } = dialog.state;
 
   return (
-    <FormDialog<PartnerForm>
-      open={state.open}
-      mode={mode}
-      onClose={onClose}
+    <RecordFormDialog
+      {...dialog}
       initialValues={formOf(detail, districts)}
       entity={t(`partner.${kind}.entity`)}
-      onSubmit={submit}
+      bodyOf={payloadOf}
+      create={(body) => createPartner(kind, body)}
+      update={(body) => updatePartner(kind, body)}
       width={980}
       layout="vertical"
       data-testid="partner-dialog"
     >
       {({ form, mode: m }) => <PartnerTabs kind={kind} form={form} readOnly={m === 'view'} managerName={detail?.managerName ?? null} managerId={detail?.managerId ?? null} />}
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
 

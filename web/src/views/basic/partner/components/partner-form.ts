@@ -6,6 +6,9 @@ import type { DistrictNode, PartnerCreate, PartnerDetail } from '@p8/contract/ba
  * partner's phone defaulted from the default contact). Pure; tested in partner-form.test.ts.
  */
 
+/** Phone rule of the contract (digits, +, -, parentheses and spaces, 3–30 characters) or empty. */
+export const PHONE_PATTERN = /^[0-9+\-() ]{3,30}$/;
+
 /** One contact row of the form. */
 export interface ContactForm {
   name: string;

@@ -1,10 +1,10 @@
 import { Col, Form, Input, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Warehouse } from '@p8/contract/basic';
-import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import StaffSelect from '../../../../components/Pickers/StaffSelect.tsx';
-import { PHONE_PATTERN } from '../../partner/components/record-kit.tsx';
+import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
+import { PHONE_PATTERN } from '../../partner/components/partner-form.ts';
 import { createWarehouse } from '../api/create-warehouse.ts';
 import { updateWarehouse } from '../api/update-warehouse.ts';
 
@@ -18,44 +18,34 @@ export interface WarehouseForm {
   remark?: string;
 }
 
-export interface WarehouseDialogState {
-  open: boolean;
-  mode: FormMode;
-  record?: Warehouse;
-}
+
+const bodyOf = (values: WarehouseForm) => ({
+  code: values.code.trim(),
+  name: values.name.trim(),
+  address: values.address?.trim() ?? '',
+  managerId: values.managerId ?? null,
+  phone: values.phone?.trim() ?? '',
+  sort: values.sort ?? 0,
+  remark: values.remark?.trim() ?? '',
+});
 
 /** Add / edit / view a warehouse: code and name (unique), address, manager, phone, sort, remark. */
-export default function WarehouseDialog({ state, onClose, onSaved }: { state: WarehouseDialogState; onClose: () => void; onSaved: () => void }) {
+export default function WarehouseDialog(dialog: RecordDialogProps<Warehouse>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
-  const { mode, record } = state;
+  const { record } = dialog.state;
   const initialValues: WarehouseForm = record
     ? { code: record.code, name: record.name, address: record.address, managerId: record.managerId, phone: record.phone, sort: record.sort, remark: record.remark }
     : { code: '', name: '', address: '', managerId: null, phone: '', sort: 0, remark: '' };
   const known = record?.managerId && record.managerName ? [{ id: record.managerId, label: record.managerName }] : [];
 
-  const submit = async (values: WarehouseForm) => {
-    const body = {
-      code: values.code.trim(),
-      name: values.name.trim(),
-      address: values.address?.trim() ?? '',
-      managerId: values.managerId ?? null,
-      phone: values.phone?.trim() ?? '',
-      sort: values.sort ?? 0,
-      remark: values.remark?.trim() ?? '',
-    };
-    if (mode === 'add') await createWarehouse(body);
-    else if (record) await updateWarehouse({ ...body, id: record.id });
-    onSaved();
-  };
-
   return (
-    <FormDialog<WarehouseForm>
-      open={state.open}
-      mode={mode}
-      onClose={onClose}
+    <RecordFormDialog
+      {...dialog}
       initialValues={initialValues}
       entity={t('stock.entity')}
-      onSubmit={submit}
+      bodyOf={bodyOf}
+      create={createWarehouse}
+      update={updateWarehouse}
       width={720}
       layout="vertical"
       data-testid="stock-dialog"
@@ -97,6 +87,6 @@ export default function WarehouseDialog({ state, onClose, onSaved }: { state: Wa
           </Form.Item>
         </Col>
       </Row>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

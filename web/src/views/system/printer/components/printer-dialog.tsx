@@ -1,8 +1,8 @@
 import { Form, Input, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PrinterProvider, type PrinterRow } from '@p8/contract/office';
-import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
+import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import { createPrinter } from '../api/create-printer.ts';
 import { updatePrinter } from '../api/update-printer.ts';
 
@@ -16,38 +16,28 @@ export interface PrinterForm {
   remark?: string | null;
 }
 
-export interface PrinterDialogState {
-  open: boolean;
-  mode: FormMode;
-  /** The printer being edited or viewed. */
-  record?: PrinterRow;
-}
-
 export const NEW_PRINTER: PrinterForm = { name: '', provider: 'feie', sn: '', printerKey: '', copies: 1, enabled: true, remark: '' };
 
+const bodyOf = (values: PrinterForm) => ({ ...values, remark: values.remark?.trim() || null, printerKey: values.printerKey?.trim() ?? '' });
+/** An edit sends the key only when a new one is typed. */
+const update = (body: ReturnType<typeof bodyOf> & { id: number }) => updatePrinter({ ...body, printerKey: body.printerKey || undefined });
+
 /** Add / edit / view a cloud printer. The key is write-only: an edit shows it masked and keeps it unless a new one is typed. */
-export default function PrinterDialog({ state, onClose, onSaved }: { state: PrinterDialogState; onClose: () => void; onSaved: () => void }) {
+export default function PrinterDialog(dialog: RecordDialogProps<PrinterRow>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office.printer' });
-  const { record, mode } = state;
+  const { record, mode } = dialog.state;
   const initialValues: PrinterForm = record
     ? { name: record.name, provider: record.provider, sn: record.sn, printerKey: mode === 'view' ? record.printerKey : '', copies: record.copies, enabled: record.enabled, remark: record.remark ?? '' }
     : NEW_PRINTER;
 
-  const submit = async (values: PrinterForm) => {
-    const body = { ...values, remark: values.remark?.trim() || null, printerKey: values.printerKey?.trim() ?? '' };
-    if (mode === 'add') await createPrinter({ ...body, printerKey: body.printerKey });
-    else if (record) await updatePrinter({ ...body, id: record.id, printerKey: body.printerKey || undefined });
-    onSaved();
-  };
-
   return (
-    <FormDialog<PrinterForm>
-      open={state.open}
-      mode={mode}
-      onClose={onClose}
+    <RecordFormDialog
+      {...dialog}
       initialValues={initialValues}
       entity={t('entity')}
-      onSubmit={submit}
+      bodyOf={bodyOf}
+      create={createPrinter}
+      update={update}
       labelCol={{ flex: '130px' }}
       data-testid="printer-dialog"
     >
@@ -86,6 +76,6 @@ export default function PrinterDialog({ state, onClose, onSaved }: { state: Prin
       <Form.Item name="remark" label={t('remark')} rules={[{ max: 200 }]}>
         <Input.TextArea rows={3} maxLength={200} showCount />
       </Form.Item>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

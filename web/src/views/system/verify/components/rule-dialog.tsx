@@ -3,7 +3,7 @@ import { Form, Input, Radio, Select, Switch, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AuditType, type VerifyRuleRow } from '@p8/contract/office';
-import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
+import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import type { StaffOption } from '../../message/api/list-staff-options.ts';
 import { createVerifyRule } from '../api/create-verify-rule.ts';
 import { listRuleBillTypes } from '../api/list-verify-rules.ts';
@@ -20,24 +20,20 @@ export interface RuleForm {
   reviewerIds: number[];
 }
 
-export interface RuleDialogState {
-  open: boolean;
-  mode: FormMode;
-  record?: VerifyRuleRow;
-}
-
 const NEW_RULE: RuleForm = { billType: '', auditType: 'AnyVerify', sequential: false, enabled: true, remark: '', reviewerIds: [] };
 
 export const reviewerOptions = (rule: VerifyRuleRow | undefined): StaffOption[] =>
   (rule?.reviewers ?? []).map((r) => ({ id: r.adminId, label: r.realName || r.name || `#${r.adminId}`, account: r.name, deptName: null }));
 
+const bodyOf = (values: RuleForm) => ({ ...values, remark: values.remark?.trim() || null });
+
 /** Add / edit / view a joint review rule: bill type, mode, order and the ordered reviewers. */
-export default function RuleDialog({ state, onClose, onSaved }: { state: RuleDialogState; onClose: () => void; onSaved: () => void }) {
+export default function RuleDialog(dialog: RecordDialogProps<VerifyRuleRow>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office.verify' });
   const { t: root } = useTranslation();
-  const { record, mode } = state;
+  const { record, mode } = dialog.state;
   // One rule per bill type: the taken ones are shown but cannot be picked (the server says BillVerifyRuleRepeat too).
-  const taken = useQuery({ queryKey: ['system-office', 'verify', 'bill-types'], queryFn: listRuleBillTypes, enabled: state.open && mode !== 'view', staleTime: 0 });
+  const taken = useQuery({ queryKey: ['system-office', 'verify', 'bill-types'], queryFn: listRuleBillTypes, enabled: dialog.state.open && mode !== 'view', staleTime: 0 });
   const takenSet = new Set((taken.data ?? []).filter((b) => b !== record?.billType));
 
   const initialValues: RuleForm = record
@@ -71,21 +67,14 @@ export default function RuleDialog({ state, onClose, onSaved }: { state: RuleDia
     billTypeOptions.push({ label: record.billType, title: 'other', options: [{ value: record.billType, disabled: false, label: <span>{record.billType}</span>, search: record.billType }] });
   }
 
-  const submit = async (values: RuleForm) => {
-    const body = { ...values, remark: values.remark?.trim() || null };
-    if (mode === 'add') await createVerifyRule(body);
-    else if (record) await updateVerifyRule({ ...body, id: record.id });
-    onSaved();
-  };
-
   return (
-    <FormDialog<RuleForm>
-      open={state.open}
-      mode={mode}
-      onClose={onClose}
+    <RecordFormDialog
+      {...dialog}
       initialValues={initialValues}
       entity={t('entity')}
-      onSubmit={submit}
+      bodyOf={bodyOf}
+      create={createVerifyRule}
+      update={updateVerifyRule}
       width={680}
       labelCol={{ flex: '120px' }}
       data-testid="verify-dialog"
@@ -133,6 +122,6 @@ export default function RuleDialog({ state, onClose, onSaved }: { state: RuleDia
       <Form.Item name="remark" label={t('remark')} rules={[{ max: 200 }]}>
         <Input.TextArea rows={2} maxLength={200} showCount />
       </Form.Item>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
