@@ -29,7 +29,7 @@ const options: MeasureOptions = {
 /**
  * The three list queries the issue names: page, sort, filter. The bare side does the same database work
  * as the app's list helper (core/list-query.ts with `ListSpec.table`): a deep page reads its ids from the
- * `(tenant_id, real_name, id)` index first, the contains-filter goes through `p8_contains` (the trigram
+ * `(tenant_id, real_name, id)` index first (from its first row's sort values once they are known), the contains-filter goes through `p8_contains` (the trigram
  * index; RLS keeps ILIKE itself off it), and the total is counted once per `list_version` of the table.
  */
 const SCENARIOS = [
@@ -44,6 +44,7 @@ const COLUMNS = `a.id, a.name, a.real_name, a.nick_name, a.phone, a.email, a.sex
 
 function bareServer(pool: pg.Pool, tenantId: number): Promise<http.Server> {
   const totals = new Map<string, number>();
+  const seekFrom = new Map<string, { realName: string; id: string }>();
   const server = http.createServer(async (req, res) => {
     const scenario = SCENARIOS.find((s) => req.url === `/${s.label}`)!;
     const current = Number(new URLSearchParams(scenario.query).get('current'));
@@ -54,7 +55,13 @@ function bareServer(pool: pg.Pool, tenantId: number): Promise<http.Server> {
       await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
       let page;
       if (offset > 0) {
-        const keys = await client.query(`select a.id from admin a where a.tenant_id = $1 ${scenario.filter} order by ${scenario.order} limit 20 offset $2`, [tenantId, offset]);
+        // As the list helper: the page's first row, once known for this table version, is sought by value.
+        const version = (await client.query(`select version from list_version where tenant_id = $1 and table_name = 'admin'`, [tenantId])).rows[0]?.version;
+        const known = seekFrom.get(`${version}:${scenario.label}:${offset}`);
+        const keys = known
+          ? await client.query(`select a.id from admin a where a.tenant_id = $1 and (a.real_name, a.id) >= ($2, $3) order by ${scenario.order} limit 20`, [tenantId, known.realName, known.id])
+          : await client.query(`select a.id, a.real_name::text, a.id::text as key from admin a where a.tenant_id = $1 ${scenario.filter} order by ${scenario.order} limit 20 offset $2`, [tenantId, offset]);
+        if (!known && keys.rows.length) seekFrom.set(`${version}:${scenario.label}:${offset}`, { realName: keys.rows[0].real_name, id: keys.rows[0].key });
         const ids = keys.rows.map((r) => Number(r.id));
         page = await client.query(`select ${COLUMNS} where a.tenant_id = $1 and a.id = any($2::bigint[])`, [tenantId, ids]);
         page.rows.sort((x, y) => ids.indexOf(Number(x.id)) - ids.indexOf(Number(y.id)));

@@ -76,6 +76,27 @@ describe(`big lists: staff (${TEST_DB})`, () => {
     expect(await list('current=99&pageSize=10&realNameSort=asc')).toEqual({ data: [], total: STAFF + 1 });
   });
 
+  it('answers pages asked out of order, again, and after a write that moves every row, as a full sort would', async () => {
+    const pageIds = async (current: number, sort: string) => (await list(`current=${current}&pageSize=7&${sort}`)).data.map((s) => s.id);
+    for (const [sort, direction] of [['realNameSort=desc', 'desc'], ['createdAtSort=asc', 'asc']] as const) {
+      const order =
+        sort === 'createdAtSort=asc'
+          ? // In the database's own order: its timestamps have microseconds, a JS Date has not.
+            (await ctx.database.withTenant(a.tenantId, (tx) => tx.select({ id: admin.id }).from(admin).where(eq(admin.tenantId, a.tenantId)).orderBy(admin.createdAt, admin.id))).map((r) => r.id)
+          : await expected(direction);
+      const slice = (current: number) => order.slice((current - 1) * 7, current * 7);
+      for (const current of [5, 2, 5, 6, 3, 9, 4, 5]) expect(await pageIds(current, sort), `${sort} page ${current}`).toEqual(slice(current));
+    }
+    // A new first row by real name shifts every page: what was remembered of the old order must not be used.
+    const before = await pageIds(3, 'realNameSort=asc');
+    const created = await call<Staff>(ctx.app, 'POST', URL, { token: tokenA, body: { name: `aaa${Date.now()}`, password: 'Secret123', realName: 'A first', deptId: a.deptId, roleIds: [a.roleId] } });
+    expect(created.body, JSON.stringify(created.body)).toMatchObject({ status: 0 });
+    const after = await pageIds(3, 'realNameSort=asc');
+    expect(after).toEqual((await expected('asc')).slice(14, 21));
+    expect(after).not.toEqual(before);
+    await call(ctx.app, 'DELETE', URL, { token: tokenA, body: { ids: [created.body.data.id] } });
+  });
+
   it('deep pages carry the same fields as the first page (department name, roles)', async () => {
     const [first] = (await list('current=1&pageSize=1&nameSort=asc')).data;
     const [deep] = (await list(`current=${STAFF + 1}&pageSize=1&nameSort=desc`)).data;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, sql, SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
@@ -57,6 +57,11 @@ export interface ParsedList {
   where: SQL | undefined;
   orderBy: SQL[];
   table?: TenantTable;
+  /**
+   * The order as columns when a row's position can be sought by value: a declared table, requested
+   * sorts all one way over NOT NULL columns, ending in the id tie-break (see `rowsByKeys`).
+   */
+  seek?: { columns: AnyPgColumn[]; direction: 'asc' | 'desc' };
 }
 
 const pageSchema = z.object({
@@ -86,6 +91,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
   const page = pageSchema.parse(query);
   const conditions: Array<SQL | undefined> = [...extra];
   const orderBy: SQL[] = [];
+  const sorted: Array<{ column: AnyPgColumn; direction: 'asc' | 'desc' }> = [];
   let lastDirection: 'asc' | 'desc' | undefined;
   for (const [name, raw] of Object.entries(query)) {
     if (raw === undefined || raw === '' || name === 'current' || name === 'pageSize') continue;
@@ -95,6 +101,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
       if (!field?.sortable) throw new BizError('BadRequest', { additional: name });
       if (value !== 'asc' && value !== 'desc') throw new BizError('BadRequest', { additional: name });
       orderBy.push(value === 'asc' ? asc(field.column) : desc(field.column));
+      if (!(field.column instanceof SQL)) sorted.push({ column: field.column, direction: value });
       lastDirection = value;
       continue;
     }
@@ -148,12 +155,15 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
   // Ties broken by id in the direction of the last requested sort, so that one (tenant_id, column, id)
   // index serves the column both ways; without a declared table the spec's default order breaks ties.
   const tieBreak = spec.table && lastDirection ? [lastDirection === 'asc' ? asc(spec.table.id) : desc(spec.table.id)] : spec.defaultOrder;
+  const seekable =
+    spec.table && lastDirection && sorted.length === orderBy.length && sorted.every((s) => s.direction === lastDirection && s.column.notNull);
   return {
     current: page.current,
     pageSize: page.pageSize,
     where: and(...conditions.filter((c): c is SQL => c !== undefined)),
     orderBy: [...orderBy, ...tieBreak],
     table: spec.table,
+    seek: seekable ? { columns: [...sorted.map((s) => s.column), spec.table!.id], direction: lastDirection! } : undefined,
   };
 }
 
@@ -190,25 +200,93 @@ export async function runPage<T extends object>(
 ): Promise<{ data: T[]; pagination: Pagination }> {
   const offset = (parsed.current - 1) * parsed.pageSize;
   const table = big && parsed.table;
-  const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
-  const total = table ? await cachedTotal(count.where(parsed.where), table, big) : Number((await count.where(parsed.where))[0].total);
+  // The table's version for the tenant keys what is remembered of this query (undefined: not counted).
+  const version = table ? await tableVersion(table, big) : undefined;
+  const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset, version) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
+  const total = table ? await cachedTotal(count.where(parsed.where), version) : Number((await count.where(parsed.where))[0].total);
   return { data, pagination: { current: parsed.current, pageSize: parsed.pageSize, total } };
 }
 
 /**
  * A deep page in two steps: the page's ids from an index-only scan (skipping 40,000 index entries costs
  * little; skipping 40,000 joined rows does not), then those rows by id, put back in the page's order.
+ *
+ * Where the order can be sought by value (`ParsedList.seek`), the positions of rows already served are
+ * remembered per query and table version (like the totals below): the next page starts from the last row
+ * of the one before (`(real_name, id) >= (…)`, offset 1), and a page asked again starts at its own first
+ * row, instead of skipping every row before it each time. Any write gives the table a new version, and
+ * with it a fresh start.
  */
-async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSelect<T>, table: TenantTable, big: BigList, offset: number): Promise<T[]> {
-  const keys = (
-    await big.tx.select({ id: table.id }).from(table).where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset)
-  ).map((r) => Number(r.id));
-  if (!keys.length) return [];
-  const found = await rows.where(and(eq(table.tenantId, big.tenantId), inArray(table.id, keys)));
-  const position = new Map(keys.map((id, index) => [id, index]));
+async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSelect<T>, table: TenantTable, big: BigList, offset: number, version: string | undefined): Promise<T[]> {
+  const seek = parsed.seek;
+  // As text, the way PostgreSQL prints them: a timestamp keeps its microseconds (a JS Date would not).
+  const values = seek ? Object.fromEntries(seek.columns.map((column, i) => [`v${i}`, sql<string>`${column}::text`])) : {};
+  const keysQuery = () => big.tx.select({ id: table.id, ...values }).from(table).$dynamic();
+  let keys: Array<Record<string, unknown>>;
+  const positions = seek && version ? seekPositions(keysQuery().where(parsed.where).orderBy(...parsed.orderBy), version) : undefined;
+  const from = positions?.nearest(offset);
+  if (seek && from) {
+    const row = sql.join(seek.columns, sql`, `);
+    const bound = sql.join(from.values.map((v) => sql`${v}`), sql`, `);
+    const after = seek.direction === 'asc' ? sql`(${row}) >= (${bound})` : sql`(${row}) <= (${bound})`;
+    keys = await keysQuery().where(and(parsed.where, after)).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset - from.offset);
+  } else {
+    keys = await keysQuery().where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
+  }
+  if (positions && keys.length) {
+    const valuesOf = (key: Record<string, unknown>) => seek!.columns.map((_, i) => key[`v${i}`]);
+    positions.remember(offset, valuesOf(keys[0]));
+    positions.remember(offset + keys.length - 1, valuesOf(keys[keys.length - 1]));
+  }
+  const ids = keys.map((r) => Number(r.id));
+  if (!ids.length) return [];
+  const found = await rows.where(and(eq(table.tenantId, big.tenantId), inArray(table.id, ids)));
+  const position = new Map(ids.map((id, index) => [id, index]));
   const idOf = (row: T) => Number((row as { id?: unknown }).id);
   if (found.some((row) => !position.has(idOf(row)))) throw new Error(`runPage: the rows of a ${getTableName(table)} list must select its id as \`id\``);
   return found.sort((a, b) => position.get(idOf(a))! - position.get(idOf(b))!);
+}
+
+/** Known rows of one ordered query (position → its sort values), at most SEEK_POSITIONS_KEPT of them. */
+class SeekPositions {
+  private readonly known = new Map<number, unknown[]>();
+
+  nearest(offset: number): { offset: number; values: unknown[] } | undefined {
+    let best: number | undefined;
+    for (const position of this.known.keys()) if (position <= offset && (best === undefined || position > best)) best = position;
+    return best === undefined ? undefined : { offset: best, values: this.known.get(best)! };
+  }
+
+  remember(offset: number, values: unknown[]) {
+    this.known.delete(offset);
+    if (this.known.size >= SEEK_POSITIONS_KEPT) this.known.delete(this.known.keys().next().value!);
+    this.known.set(offset, values);
+  }
+}
+
+const SEEK_POSITIONS_KEPT = 64;
+const seekCache = new Map<string, SeekPositions>();
+
+/** The positions known for this query at this version of the table. */
+function seekPositions(query: DynamicSelect<unknown>, version: string): SeekPositions {
+  const { sql: text, params } = query.toSQL();
+  const key = `${version}\u0000${text}\u0000${JSON.stringify(params)}`;
+  let positions = seekCache.get(key);
+  if (!positions) {
+    if (seekCache.size >= CACHED_QUERIES_KEPT) seekCache.delete(seekCache.keys().next().value!);
+    positions = new SeekPositions();
+    seekCache.set(key, positions);
+  }
+  return positions;
+}
+
+/** The table's current version for the tenant (list_version), or undefined for a table no migration counts. */
+async function tableVersion(table: TenantTable, big: BigList): Promise<string | undefined> {
+  const [row] = await big.tx
+    .select({ version: listVersion.version })
+    .from(listVersion)
+    .where(and(eq(listVersion.tenantId, big.tenantId), eq(listVersion.tableName, getTableName(table))));
+  return row?.version;
 }
 
 /**
@@ -219,20 +297,16 @@ async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSel
  * another database (tests run many) can never be mistaken for this one's.
  */
 const totals = new Map<string, number>();
-const TOTALS_KEPT = 2000;
+const CACHED_QUERIES_KEPT = 2000;
 
-async function cachedTotal(count: DynamicSelect<{ total: number }>, table: TenantTable, big: BigList): Promise<number> {
-  const [version] = await big.tx
-    .select({ version: listVersion.version })
-    .from(listVersion)
-    .where(and(eq(listVersion.tenantId, big.tenantId), eq(listVersion.tableName, getTableName(table))));
+async function cachedTotal(count: DynamicSelect<{ total: number }>, version: string | undefined): Promise<number> {
   const query = count.toSQL();
-  const key = version && `${version.version}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+  const key = version && `${version}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
   const known = key ? totals.get(key) : undefined;
   if (known !== undefined) return known;
   const total = Number((await count)[0].total);
   if (key) {
-    if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
+    if (totals.size >= CACHED_QUERIES_KEPT) totals.delete(totals.keys().next().value!);
     totals.set(key, total);
   }
   return total;
