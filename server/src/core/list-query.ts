@@ -15,8 +15,9 @@ export const PAGE_SIZES = [10, 25, 50, 100, 200] as const;
 export const MAX_PAGE_SIZE = 200;
 
 /**
- * `like` is a case-insensitive contains-filter; `contains` is the same filter served by the column's
- * trigram index (needs `ListSpec.table` and a `gin_trgm_ops` index on the column): use it on big tables.
+ * `like` is a case-insensitive contains-filter; `contains` is the same filter served, when selective, by
+ * the column's trigram index (needs `ListSpec.table` and a `gin_trgm_ops` index on the column, and
+ * `runPage` with `big`): use it on big tables.
  */
 export type FilterKind = 'eq' | 'like' | 'contains' | 'in' | 'bool' | 'number';
 
@@ -62,6 +63,18 @@ export interface ParsedList {
    * sorts all one way over NOT NULL columns, ending in the id tie-break (see `rowsByKeys`).
    */
   seek?: { columns: AnyPgColumn[]; direction: 'asc' | 'desc' };
+  /** The `contains` filters: `where` holds them as ILIKE; `runPage` may narrow them to ids (see there). */
+  contains?: ContainsFilter[];
+  /** `where`'s parts, in order; `contains[i].index` points into it. */
+  conditions?: SQL[];
+}
+
+interface ContainsFilter {
+  index: number;
+  column: AnyPgColumn;
+  pattern: string;
+  /** The searched text, for the trigram rule (at least 3 characters). */
+  text: string;
 }
 
 const pageSchema = z.object({
@@ -89,7 +102,8 @@ function ids(value: string, field: string): number[] {
 
 export function parseList(spec: ListSpec, query: Record<string, unknown>, extra: Array<SQL | undefined> = []): ParsedList {
   const page = pageSchema.parse(query);
-  const conditions: Array<SQL | undefined> = [...extra];
+  const conditions: SQL[] = extra.filter((c): c is SQL => c !== undefined);
+  const contains: ContainsFilter[] = [];
   const orderBy: SQL[] = [];
   const sorted: Array<{ column: AnyPgColumn; direction: 'asc' | 'desc' }> = [];
   let lastDirection: 'asc' | 'desc' | undefined;
@@ -142,14 +156,11 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
       case 'like':
         conditions.push(ilike(column, containsPattern(value)));
         break;
-      case 'contains': {
+      case 'contains':
         if (!spec.table) throw new Error(`list filter ${name}: 'contains' needs ListSpec.table`);
-        // Row-level security keeps ILIKE (not leakproof) away from the trigram index; p8_contains
-        // (migration 0004) searches the index for the current tenant and hands back the ids.
-        const ids = sql`select p8_contains(${getTableName(spec.table)}::regclass, ${column.name}, ${containsPattern(value)})`;
-        conditions.push(sql`${spec.table.id} in (${ids})`);
+        contains.push({ index: conditions.length, column, pattern: containsPattern(value), text: value });
+        conditions.push(ilike(column, containsPattern(value)));
         break;
-      }
     }
   }
   // Ties broken by id in the direction of the last requested sort, so that one (tenant_id, column, id)
@@ -160,7 +171,9 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
   return {
     current: page.current,
     pageSize: page.pageSize,
-    where: and(...conditions.filter((c): c is SQL => c !== undefined)),
+    where: and(...conditions),
+    conditions,
+    contains,
     orderBy: [...orderBy, ...tieBreak],
     table: spec.table,
     seek: seekable ? { columns: [...sorted.map((s) => s.column), spec.table!.id], direction: lastDirection! } : undefined,
@@ -198,13 +211,39 @@ export async function runPage<T extends object>(
   count: DynamicSelect<{ total: number }>,
   big?: BigList,
 ): Promise<{ data: T[]; pagination: Pagination }> {
-  const offset = (parsed.current - 1) * parsed.pageSize;
   const table = big && parsed.table;
+  if (table && parsed.contains?.length) parsed = await narrowContains(parsed, table, big);
+  const offset = (parsed.current - 1) * parsed.pageSize;
   // The table's version for the tenant keys what is remembered of this query (undefined: not counted).
   const version = table ? await tableVersion(table, big) : undefined;
   const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset, version) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
   const total = table ? await cachedTotal(count.where(parsed.where), version) : Number((await count.where(parsed.where))[0].total);
   return { data, pagination: { current: parsed.current, pageSize: parsed.pageSize, total } };
+}
+
+/** Beyond this many matches a search is not selective: the trigram index would cost more than it saves. */
+const SELECTIVE_MATCHES = 1000;
+
+/**
+ * Serves selective contains-filters from the trigram index. Row-level security keeps ILIKE (not
+ * leakproof) away from any index, so `p8_contains` (migration 0004) searches the index for the current
+ * tenant and hands back at most SELECTIVE_MATCHES + 1 ids. Up to SELECTIVE_MATCHES, the filter becomes
+ * "id in those ids" (a few primary-key reads instead of a scan of the tenant). Beyond, or for fewer than
+ * 3 characters (no trigram), the ILIKE stays: when most rows match, reading in order and filtering finds
+ * a page at once, where collecting every matching id would take far longer.
+ */
+async function narrowContains(parsed: ParsedList, table: TenantTable, big: BigList): Promise<ParsedList> {
+  const conditions = [...(parsed.conditions ?? [])];
+  for (const filter of parsed.contains ?? []) {
+    if ([...filter.text].length < 3) continue;
+    const found = await big.tx.execute(
+      sql`select p8_contains(${getTableName(table)}::regclass, ${filter.column.name}, ${filter.pattern}, ${SELECTIVE_MATCHES + 1}) as id`,
+    );
+    const ids = (found as unknown as { rows: Array<{ id: string | number }> }).rows.map((r) => Number(r.id));
+    if (ids.length > SELECTIVE_MATCHES) continue;
+    conditions[filter.index] = ids.length ? inArray(table.id, ids) : sql`false`;
+  }
+  return { ...parsed, conditions, where: and(...conditions) };
 }
 
 /**

@@ -41,16 +41,17 @@ SELECT p8_count_table('admin');--> statement-breakpoint
 -- Contains-filters (ilike '%…%') cannot use a trigram index under row-level security: ILIKE is not
 -- leakproof, so PostgreSQL must apply the tenant policy first and then scan every row of the tenant.
 -- This function runs the search as the owner, restricted to the current transaction's tenant (never a
--- parameter) and to tables that force row-level security, and returns only the matching ids; the caller's
--- query still runs under its policy. Used by core/list-query.ts for fields declared `filter: 'contains'`.
-CREATE FUNCTION p8_contains(tbl regclass, col text, pattern text) RETURNS SETOF bigint
+-- parameter) and to tables that force row-level security, and returns at most max_rows matching ids; the
+-- caller's query still runs under its policy. core/list-query.ts uses it for fields declared
+-- `filter: 'contains'`, and only while the search is selective (see there).
+CREATE FUNCTION p8_contains(tbl regclass, col text, pattern text, max_rows integer) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp ROWS 100 AS $$
 BEGIN
   IF NOT coalesce((SELECT relforcerowsecurity FROM pg_class WHERE oid = tbl), false) THEN
     RAISE EXCEPTION 'p8_contains: % is not a tenant table', tbl;
   END IF;
-  RETURN QUERY EXECUTE format('SELECT id FROM %s WHERE tenant_id = $1 AND %I ILIKE $2', tbl, col)
-    USING nullif(current_setting('app.tenant_id', true), '')::bigint, pattern;
+  RETURN QUERY EXECUTE format('SELECT id FROM %s WHERE tenant_id = $1 AND %I ILIKE $2 LIMIT $3', tbl, col)
+    USING nullif(current_setting('app.tenant_id', true), '')::bigint, pattern, max_rows;
 END $$;--> statement-breakpoint
-REVOKE ALL ON FUNCTION p8_contains(regclass, text, text) FROM public;--> statement-breakpoint
-GRANT EXECUTE ON FUNCTION p8_contains(regclass, text, text) TO p8_app;
+REVOKE ALL ON FUNCTION p8_contains(regclass, text, text, integer) FROM public;--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION p8_contains(regclass, text, text, integer) TO p8_app;
