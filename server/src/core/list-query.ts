@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, 
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
-import type { Tx } from '../db/connection.ts';
+import { rows as rawRows, type Tx } from '../db/connection.ts';
 import { listVersion } from '../db/schema/index.ts';
 import { BizError } from './errors.ts';
 
@@ -236,10 +236,11 @@ async function narrowContains(parsed: ParsedList, table: TenantTable, big: BigLi
   const conditions = [...(parsed.conditions ?? [])];
   for (const filter of parsed.contains ?? []) {
     if ([...filter.text].length < 3) continue;
-    const found = await big.tx.execute(
+    const found = await rawRows<{ id: string | number }>(
+      big.tx,
       sql`select p8_contains(${getTableName(table)}::regclass, ${filter.column.name}, ${filter.pattern}, ${SELECTIVE_MATCHES + 1}) as id`,
     );
-    const ids = (found as unknown as { rows: Array<{ id: string | number }> }).rows.map((r) => Number(r.id));
+    const ids = found.map((r) => Number(r.id));
     if (ids.length > SELECTIVE_MATCHES) continue;
     conditions[filter.index] = ids.length ? inArray(table.id, ids) : sql`false`;
   }
