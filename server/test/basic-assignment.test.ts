@@ -95,3 +95,105 @@ describe(`assignment ranges (${TEST_DB})`, () => {
     expect(ids(await person.get(`${url('material')}?code=RX-`))).toHaveLength(2);
   });
 });
+
+describe(`assignment ranges on writes by id (${TEST_DB})`, () => {
+  const SWITCH = { material: 'applyRangeMaterial', supplier: 'applyRangeSupplier', customer: 'applyRangeCustomer', stock: 'applyRangeStock', location: 'applyRangeStock' } as const;
+  const NOT_EXIST = { material: 'MaterialNotExist', supplier: 'SupplierNotExist', customer: 'CustomerNotExist', stock: 'WarehouseNotExist', location: 'LocationNotExist' } as const;
+  let seq = 0;
+
+  /** Two records of the type: X assigned to `adminId` (a location through its warehouse), Y to nobody. */
+  async function pair(record: keyof typeof SWITCH, adminId: number): Promise<[number, number]> {
+    const made: number[] = [];
+    for (const assigned of [true, false]) {
+      seq += 1;
+      const code = `WR-${record}-${seq}`;
+      let id: number;
+      let assignable: { record: string; id: number };
+      if (record === 'material') {
+        id = await api.create('material', { code, name: code, units: [{ unitId: await api.create('unit', { name: code }), isMain: true }] });
+        assignable = { record, id };
+      } else if (record === 'location') {
+        const w = await api.create('stock', { code, name: code });
+        id = await api.create('location', { warehouseId: w, name: code });
+        assignable = { record: 'stock', id: w };
+      } else {
+        id = await api.create(record, { code, name: code });
+        assignable = { record, id };
+      }
+      if (assigned) expect((await api.put(`${url(assignable.record)}/assign`, { ids: [assignable.id], deptIds: [], adminIds: [adminId] })).body.status).toBe(0);
+      made.push(id);
+    }
+    return [made[0], made[1]];
+  }
+
+  const enabledOf = async (record: string, id: number) => (await api.get<{ enabled: boolean }>(`${url(record)}/${id}`)).body.data.enabled;
+
+  for (const record of Object.keys(SWITCH) as Array<keyof typeof SWITCH>) {
+    it(`${record}: with the range on, only records in range can be disabled or deleted; with it off, any`, async () => {
+      const person = await staffCaller(ctx, t, [`basic_${record}_delete`, `basic_${record}_enable`], null);
+      const [x, y] = await pair(record, person.adminId);
+      const notExist = NOT_EXIST[record];
+      await setTenantConfig(ctx, t.tenantId, { [SWITCH[record]]: true });
+      try {
+        expect((await person.put(`${url(record)}/enable`, { ids: [y], enabled: false })).body).toMatchObject({ message: notExist, additional: String(y) });
+        // All or nothing: X, which is in range, is not disabled either.
+        expect((await person.put(`${url(record)}/enable`, { ids: [x, y], enabled: false })).body.message).toBe(notExist);
+        expect((await person.del(url(record), { ids: [x, y] })).body.message).toBe(notExist);
+        expect((await person.del(url(record), { ids: [y] })).body.message).toBe(notExist);
+        expect(await enabledOf(record, x)).toBe(true);
+        expect(await enabledOf(record, y)).toBe(true);
+
+        expect((await person.put(`${url(record)}/enable`, { ids: [x], enabled: false })).body.status).toBe(0);
+        expect(await enabledOf(record, x)).toBe(false);
+        expect((await person.del(url(record), { ids: [x] })).body.status).toBe(0);
+        expect((await api.get(`${url(record)}/${x}`)).body.message).toBe(notExist);
+      } finally {
+        await setTenantConfig(ctx, t.tenantId, { [SWITCH[record]]: false });
+      }
+      expect((await person.put(`${url(record)}/enable`, { ids: [y], enabled: false })).body.status).toBe(0);
+      expect(await enabledOf(record, y)).toBe(false);
+      expect((await person.del(url(record), { ids: [y] })).body.status).toBe(0);
+      expect((await api.get(`${url(record)}/${y}`)).body.message).toBe(notExist);
+    });
+  }
+
+  it("material unit rows: only those of materials in range can be disabled or deleted", async () => {
+    const person = await staffCaller(ctx, t, ['basic_material_update'], null);
+    const [x, y] = await pair('material', person.adminId);
+    const box = await api.create('unit', { name: `WR-box-${seq}` });
+    const rowOf = async (materialId: number) => {
+      const d = await api.get<{ units: Array<{ id: number; unitId: number; isMain: boolean; ratio: number }> }>(`${url('material')}/${materialId}`);
+      const main = d.body.data.units[0];
+      await api.put(url('material'), { id: materialId, units: [{ id: main.id, unitId: main.unitId, isMain: true }, { unitId: box, ratio: 10 }] });
+      const units = (await api.get<{ units: Array<{ id: number; isMain: boolean; enabled: boolean }> }>(`${url('material')}/${materialId}`)).body.data.units;
+      return units.find((u) => !u.isMain)!.id;
+    };
+    const [rowX, rowY] = [await rowOf(x), await rowOf(y)];
+    const unitsOf = async (materialId: number) => (await api.get<{ units: Array<{ id: number; enabled: boolean }> }>(`${url('material')}/${materialId}`)).body.data.units;
+    await setTenantConfig(ctx, t.tenantId, { applyRangeMaterial: true });
+    try {
+      expect((await person.put(`${url('material')}/unit/enable`, { ids: [rowX, rowY], enabled: false })).body).toMatchObject({ message: 'UnitNotExist', additional: String(rowY) });
+      expect((await person.del(`${url('material')}/unit`, { ids: [rowY] })).body.message).toBe('UnitNotExist');
+      expect((await unitsOf(y)).find((u) => u.id === rowY)?.enabled).toBe(true);
+      expect((await unitsOf(x)).find((u) => u.id === rowX)?.enabled).toBe(true);
+      expect((await person.del(`${url('material')}/unit`, { ids: [rowX] })).body.status).toBe(0);
+      expect((await unitsOf(x)).some((u) => u.id === rowX)).toBe(false);
+    } finally {
+      await setTenantConfig(ctx, t.tenantId, { applyRangeMaterial: false });
+    }
+    expect((await person.del(`${url('material')}/unit`, { ids: [rowY] })).body.status).toBe(0);
+  });
+
+  it('assigning needs the record in range as well', async () => {
+    const person = await staffCaller(ctx, t, ['basic_supplier_assign'], null);
+    const [x, y] = await pair('supplier', person.adminId);
+    await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: true });
+    try {
+      expect((await person.put(`${url('supplier')}/assign`, { ids: [y], deptIds: [], adminIds: [person.adminId] })).body.message).toBe('SupplierNotExist');
+      expect((await api.get<{ assignment: Assignment }>(`${url('supplier')}/${y}`)).body.data.assignment).toEqual({ deptIds: [], adminIds: [] });
+      expect((await person.put(`${url('supplier')}/assign`, { ids: [x], deptIds: [salesDept], adminIds: [person.adminId] })).body.status).toBe(0);
+    } finally {
+      await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: false });
+    }
+  });
+});

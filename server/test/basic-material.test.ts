@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material, MaterialDetail } from '@p8/contract/basic';
+import { and, eq } from 'drizzle-orm';
+import { stockBalance } from '../src/db/schema/index.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, putStock, setTenantConfig, type Caller } from './basic-fixtures.ts';
 
@@ -78,6 +80,24 @@ describe(`material switches and attributes (${TEST_DB})`, () => {
     const w = await api.create('stock', { code: `WB${n}`, name: `Batch store ${n}` });
     await putStock(ctx, t.tenantId, { materialId: id, warehouseId: w, quantity: '3', batchNumber: 'B001' });
     expect((await api.put(url, { id, batchNumber: false })).body.message).toBe('BatchNumberExistInventoryProhibitClose');
+  });
+
+  it('refuses switching batch or serial management on while the material holds untracked stock, and allows it without stock', async () => {
+    const id = await api.create('material', body());
+    const w = await api.create('stock', { code: `WO${n}`, name: `Open store ${n}` });
+    await putStock(ctx, t.tenantId, { materialId: id, warehouseId: w, quantity: '2' });
+    expect((await api.put(url, { id, batchNumber: true })).body.message).toBe('MaterialExistInventoryProhibitOpenBatchNumber');
+    expect((await api.put(url, { id, serialNumber: true, remark: 'not saved' })).body.message).toBe('MaterialExistInventoryProhibitOpenSerialNumber');
+    const unchanged = (await api.get<MaterialDetail>(`${url}/${id}`)).body.data;
+    expect(unchanged).toMatchObject({ batchNumber: false, serialNumber: false, remark: '' });
+    // Other fields still save while the switches stay as they are.
+    expect((await api.put(url, { id, batchNumber: false, remark: 'kept off' })).body.status).toBe(0);
+
+    // Stock gone to zero: the switch may go on.
+    await ctx.database.withTenant(t.tenantId, (tx) => tx.update(stockBalance).set({ quantity: '0' }).where(and(eq(stockBalance.tenantId, t.tenantId), eq(stockBalance.materialId, id))));
+    expect((await api.put(url, { id, serialNumber: true })).body.status).toBe(0);
+    const fresh = await api.create('material', body());
+    expect((await api.put(url, { id: fresh, batchNumber: true })).body.status).toBe(0);
   });
 
   it('stores every field of the form: tags, part kind, dimensions in their units, prices, images', async () => {

@@ -264,6 +264,8 @@ export const errorCatalogue = {
   LocationExistInventoryProhibitClose: { zh: '库位存在库存，禁止关闭', en: 'Storage locations have inventory, cannot be turned off' },
   BatchNumberExistInventoryProhibitClose: { zh: '存在批次库存，禁止关闭批次管理', en: 'Batch inventory exists, batch management cannot be turned off' },
   SerialNumberExistInventoryProhibitClose: { zh: '存在序列号库存，禁止关闭序列号管理', en: 'Serial number inventory exists, serial management cannot be turned off' },
+  MaterialExistInventoryProhibitOpenBatchNumber: { zh: '物料存在库存，禁止开启批次管理', en: 'The material has inventory, batch management cannot be turned on' },
+  MaterialExistInventoryProhibitOpenSerialNumber: { zh: '物料存在库存，禁止开启序列号管理', en: 'The material has inventory, serial management cannot be turned on' },
   ExistMaterialIsInventorying: { zh: '存在物料正在盘点中', en: 'Some materials are being stock-checked' },
   WarehouseIsInventorying: { zh: '仓库正在盘点中，禁止操作', en: 'The warehouse is being stock-checked, operation not allowed' },
   StockLockProhibitMerge: { zh: '已锁库的单据禁止合并', en: 'Bills with locked stock cannot be merged' },

@@ -28,21 +28,26 @@ export function assertAllFound(ids: number[], found: Array<{ id: number }>, key:
   if (missing !== undefined) throw new BizError(key, { additional: missing });
 }
 
+type IdTable = { tenantId: AnyPgColumn; id: AnyPgColumn; _: unknown } & object;
+
 /** Checks that every id is a row of the tenant in the table with these columns. */
-export async function assertIdsExist(
-  tx: Tx,
-  table: { tenantId: AnyPgColumn; id: AnyPgColumn; _: unknown } & object,
-  tenantId: number,
-  ids: Array<number | null | undefined>,
-  key: ErrorKey,
-) {
+export async function assertIdsExist(tx: Tx, table: IdTable, tenantId: number, ids: Array<number | null | undefined>, key: ErrorKey) {
   const wanted = distinct(ids.filter((i): i is number => typeof i === 'number'));
-  if (!wanted.length) return;
+  if (wanted.length) await assertAllVisible(tx, table, [eq(table.tenantId, tenantId)], wanted, key);
+}
+
+/**
+ * Checks that every id is a row matching `visible`: the record's own conditions (tenant, kind, and the
+ * assignment range of `assignmentRangeWhere`, as its list and detail use them). Writes by id (delete,
+ * enable/disable) call this first, so a record the caller cannot see answers the detail's `…NotExist`
+ * and nothing is changed.
+ */
+export async function assertAllVisible(tx: Tx, table: IdTable, visible: Array<SQL | undefined>, ids: number[], key: ErrorKey) {
   const found = (await tx
     .select({ id: table.id })
     .from(table as never)
-    .where(and(eq(table.tenantId, tenantId), inArray(table.id, wanted)))) as Array<{ id: number }>;
-  assertAllFound(wanted, found, key);
+    .where(and(...visible, inArray(table.id, ids)))) as Array<{ id: number }>;
+  assertAllFound(ids, found, key);
 }
 
 /**

@@ -31,6 +31,7 @@ import { creatorOf } from './owner.ts';
 import {
   analyze,
   assertAllFound,
+  assertAllVisible,
   assertIdsExist,
   boolLabel,
   cellBool,
@@ -355,14 +356,23 @@ async function switchMainUnit(tx: Tx, tenantId: number, materialId: number, oldM
     .where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.materialId, materialId), isNull(bomLine.unitId)));
 }
 
-/** Switching batch or serial management off while such stock exists is refused. */
-async function refuseClosingTracking(tx: Tx, tenantId: number, materialId: number, column: 'batchNumber' | 'serialNumber') {
+const TRACKING_REFUSALS = {
+  batchNumber: { on: 'MaterialExistInventoryProhibitOpenBatchNumber', off: 'BatchNumberExistInventoryProhibitClose' },
+  serialNumber: { on: 'MaterialExistInventoryProhibitOpenSerialNumber', off: 'SerialNumberExistInventoryProhibitClose' },
+} as const;
+
+/**
+ * Batch or serial management changes only while no stock would be left at odds with it: switching it off
+ * is refused while stock with such numbers exists, switching it on while stock without them exists.
+ */
+async function refuseTrackingChange(tx: Tx, tenantId: number, materialId: number, column: 'batchNumber' | 'serialNumber', on: boolean) {
+  const numbered = on ? eq(stockBalance[column], '') : ne(stockBalance[column], '');
   const [held] = await tx
     .select({ id: stockBalance.id })
     .from(stockBalance)
-    .where(and(eq(stockBalance.tenantId, tenantId), eq(stockBalance.materialId, materialId), ne(stockBalance[column], ''), sql`${stockBalance.quantity} <> 0`))
+    .where(and(eq(stockBalance.tenantId, tenantId), eq(stockBalance.materialId, materialId), numbered, sql`${stockBalance.quantity} <> 0`))
     .limit(1);
-  if (held) throw new BizError(column === 'batchNumber' ? 'BatchNumberExistInventoryProhibitClose' : 'SerialNumberExistInventoryProhibitClose');
+  if (held) throw new BizError(TRACKING_REFUSALS[column][on ? 'on' : 'off']);
 }
 
 async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate) {
@@ -375,8 +385,9 @@ async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate)
   };
   const units = body.units ? normaliseUnits(body.units) : undefined;
   checkRules(next, units);
-  if (current.batchNumber && !next.batchNumber) await refuseClosingTracking(tx, tenantId, body.id, 'batchNumber');
-  if (current.serialNumber && !next.serialNumber) await refuseClosingTracking(tx, tenantId, body.id, 'serialNumber');
+  for (const column of ['batchNumber', 'serialNumber'] as const) {
+    if (current[column] !== next[column]) await refuseTrackingChange(tx, tenantId, body.id, column, next[column]);
+  }
 
   const checks = databaseChecks(tx, tenantId);
   const identity = { code: body.code ?? current.code, name: body.name ?? current.name, specification: body.specification ?? current.specification };
@@ -643,8 +654,7 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
   update: updateMaterial,
   async remove(tx, req, ids) {
     const tenantId = req.auth.tenantId;
-    const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
-    assertAllFound(ids, found, 'MaterialNotExist');
+    await assertAllVisible(tx, t, await baseWhere(tx, req), ids, 'MaterialNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitDelete');
     await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'material', ids);
     await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
@@ -652,8 +662,7 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
   },
   async enable(tx, req, ids, enabled) {
     const tenantId = req.auth.tenantId;
-    const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
-    assertAllFound(ids, found, 'MaterialNotExist');
+    await assertAllVisible(tx, t, await baseWhere(tx, req), ids, 'MaterialNotExist');
     if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitClose');
     await tx.update(t).set({ enabled, updatedAt: new Date() }).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
   },
@@ -699,11 +708,12 @@ export async function materialUnitRoutes(app: FastifyInstance, deps: { config: C
   const tags = ['basic: material'];
   registerImportTemplate('item', unitItemColumns);
 
-  async function rowsOf(tx: Tx, tenantId: number, ids: number[]) {
+  /** The unit rows, each of a material within the caller's assignment range (else UnitNotExist, as for an unknown row). */
+  async function rowsOf(tx: Tx, req: FastifyRequest, ids: number[]) {
     const rows = await tx
       .select({ id: materialUnit.id, materialId: materialUnit.materialId, unitId: materialUnit.unitId, isMain: materialUnit.isMain })
       .from(materialUnit)
-      .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.id, ids)));
+      .where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids), await assignmentRangeWhere(tx, req.auth, 'material', materialUnit.materialId)));
     assertAllFound(ids, rows, 'UnitNotExist');
     return rows;
   }
@@ -711,7 +721,7 @@ export async function materialUnitRoutes(app: FastifyInstance, deps: { config: C
   r.delete(base, { config: { permission: 'basic_material_update' }, schema: { tags, summary: "Delete a material's conversion units", body: idsSchema } }, async (req) => {
     const ids = distinct(req.body.ids);
     await req.tenant(async (tx) => {
-      const rows = await rowsOf(tx, req.auth.tenantId, ids);
+      const rows = await rowsOf(tx, req, ids);
       if (rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDelete');
       for (const u of rows) await refuseIfUnitsInBom(tx, req.auth.tenantId, u.materialId, [u.unitId]);
       await tx.delete(materialUnit).where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids)));
@@ -723,7 +733,7 @@ export async function materialUnitRoutes(app: FastifyInstance, deps: { config: C
   r.put(`${base}/enable`, { config: { permission: 'basic_material_update' }, schema: { tags, summary: "Enable or disable a material's conversion units", body: materialUnitEnableSchema } }, async (req) => {
     const ids = distinct(req.body.ids);
     await req.tenant(async (tx) => {
-      const rows = await rowsOf(tx, req.auth.tenantId, ids);
+      const rows = await rowsOf(tx, req, ids);
       if (!req.body.enabled && rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDisable');
       await tx.update(materialUnit).set({ enabled: req.body.enabled }).where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids)));
       await audit(tx, req, { action: req.body.enabled ? 'enable' : 'disable', entity: 'material unit', entityId: ids });

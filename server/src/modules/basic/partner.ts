@@ -8,7 +8,7 @@ import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllFound, assertIdsExist, boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
+import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 import { districtPaths } from './tree.ts';
 
@@ -181,16 +181,14 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     },
     async remove(tx, req, ids) {
       const tenantId = req.auth.tenantId;
-      const found = await tx.select({ id: partner.id }).from(partner).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
-      assertAllFound(ids, found, notExist);
+      await assertAllVisible(tx, partner, await where(tx, req), ids, notExist);
       await req.server.recordUsage.refuseIfInUse(tx, tenantId, kind, ids);
       await tx.delete(partner).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
       await forgetAssignments(tx, tenantId, kind, ids);
     },
     async enable(tx, req, ids, enabled) {
       const tenantId = req.auth.tenantId;
-      const found = await tx.select({ id: partner.id }).from(partner).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
-      assertAllFound(ids, found, notExist);
+      await assertAllVisible(tx, partner, await where(tx, req), ids, notExist);
       await tx.update(partner).set({ enabled, updatedAt: new Date() }).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
     },
     async picker(tx, req, query: PickerQuery) {

@@ -8,7 +8,7 @@ import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllFound, assertIdsExist, boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, refuseIfHoldingStock, q } from './kit.ts';
+import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, refuseIfHoldingStock, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
@@ -137,8 +137,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   },
   async remove(tx, req, ids) {
     const tenantId = req.auth.tenantId;
-    const found = await tx.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
-    assertAllFound(ids, found, 'WarehouseNotExist');
+    await assertAllVisible(tx, warehouse, await warehouseWhere(tx, req), ids, 'WarehouseNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'warehouseId', ids, 'WarehouseExistInventoryProhibitDelete');
     await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'stock', ids);
     await tx.delete(warehouse).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
@@ -146,8 +145,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   },
   async enable(tx, req, ids, enabled) {
     const tenantId = req.auth.tenantId;
-    const found = await tx.select({ id: warehouse.id }).from(warehouse).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
-    assertAllFound(ids, found, 'WarehouseNotExist');
+    await assertAllVisible(tx, warehouse, await warehouseWhere(tx, req), ids, 'WarehouseNotExist');
     if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'warehouseId', ids, 'WarehouseExistInventoryProhibitClose');
     await tx.update(warehouse).set({ enabled, updatedAt: new Date() }).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
   },
@@ -303,16 +301,14 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput> 
   },
   async remove(tx, req, ids) {
     const tenantId = req.auth.tenantId;
-    const found = await tx.select({ id: location.id }).from(location).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
-    assertAllFound(ids, found, 'LocationNotExist');
+    await assertAllVisible(tx, location, await locationWhere(tx, req), ids, 'LocationNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'locationId', ids, 'LocationExistInventoryProhibitDelete');
     await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'location', ids);
     await tx.delete(location).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
   },
   async enable(tx, req, ids, enabled) {
     const tenantId = req.auth.tenantId;
-    const found = await tx.select({ id: location.id }).from(location).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
-    assertAllFound(ids, found, 'LocationNotExist');
+    await assertAllVisible(tx, location, await locationWhere(tx, req), ids, 'LocationNotExist');
     if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'locationId', ids, 'LocationExistInventoryProhibitClose');
     await tx.update(location).set({ enabled, updatedAt: new Date() }).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
   },
