@@ -184,6 +184,27 @@ describe(`assignment ranges on writes by id (${TEST_DB})`, () => {
     expect((await person.del(`${url('material')}/unit`, { ids: [rowY] })).body.status).toBe(0);
   });
 
+  it('a record created by someone the range limits is assigned to them (they can see and use what they saved); by the super role, to nobody', async () => {
+    const person = await staffCaller(ctx, t, ['basic_supplier_add', 'basic_material_add'], null);
+    await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: true, applyRangeMaterial: true });
+    try {
+      const supplier = await person.post(url('supplier'), { code: `OWN-S-${seq}`, name: `Own supplier ${seq}` });
+      expect(supplier.body, JSON.stringify(supplier.body)).toMatchObject({ status: 0, data: { assignment: { deptIds: [], adminIds: [person.adminId] } } });
+      const unitId = await api.create('unit', { name: `own-unit-${seq}` });
+      const material = await person.post(url('material'), { code: `OWN-M-${seq}`, name: `Own material ${seq}`, units: [{ unitId, isMain: true }] });
+      expect(material.body, JSON.stringify(material.body)).toMatchObject({ status: 0 });
+      expect((await person.get(`${url('material')}/${(material.body.data as { id: number }).id}`)).body.status).toBe(0);
+      // Created by the super role: unassigned, as before.
+      const byAdmin = await api.create('supplier', { code: `OWN-A-${seq}`, name: `Admin supplier ${seq}` });
+      expect((await api.get<{ assignment: Assignment }>(`${url('supplier')}/${byAdmin}`)).body.data.assignment).toEqual({ deptIds: [], adminIds: [] });
+    } finally {
+      await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: false, applyRangeMaterial: false });
+    }
+    // With the range off, a new record is not assigned to anyone.
+    const later = await person.post(url('supplier'), { code: `OWN-L-${seq}`, name: `Later supplier ${seq}` });
+    expect(later.body).toMatchObject({ status: 0, data: { assignment: { deptIds: [], adminIds: [] } } });
+  });
+
   it('assigning needs the record in range as well', async () => {
     const person = await staffCaller(ctx, t, ['basic_supplier_assign'], null);
     const [x, y] = await pair('supplier', person.adminId);

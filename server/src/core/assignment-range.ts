@@ -15,6 +15,16 @@ import { BizError } from './errors.ts';
  * the basic records use it, and so will the bill screens that pick those records.
  */
 export async function assignmentRangeWhere(tx: Tx, auth: AuthContext, recordType: AssignableRecord, idColumn: AnyPgColumn): Promise<SQL | undefined> {
+  const caller = await rangeOf(tx, auth, recordType);
+  if (!caller) return sql`false`;
+  if (!caller.limited) return undefined;
+  const mine = caller.deptId == null ? sql`${recordAssignment.adminId} = ${auth.adminId}` : sql`(${recordAssignment.adminId} = ${auth.adminId} or ${recordAssignment.deptId} = ${caller.deptId})`;
+  return sql`exists (select 1 from ${recordAssignment} where ${recordAssignment.tenantId} = ${auth.tenantId}
+    and ${recordAssignment.recordType} = ${recordType} and ${recordAssignment.recordId} = ${idColumn} and ${mine})`;
+}
+
+/** Whether the range limits this caller for this record type (switch on, not the super role), and their department. */
+async function rangeOf(tx: Tx, auth: AuthContext, recordType: AssignableRecord): Promise<{ limited: boolean; deptId: number | null } | undefined> {
   const [caller] = await tx
     .select({
       config: tenant.config,
@@ -25,12 +35,19 @@ export async function assignmentRangeWhere(tx: Tx, auth: AuthContext, recordType
     .from(tenant)
     .innerJoin(admin, and(eq(admin.tenantId, tenant.id), eq(admin.id, auth.adminId)))
     .where(eq(tenant.id, auth.tenantId));
-  if (!caller) return sql`false`;
+  if (!caller) return undefined;
   const config = tenantConfigSchema.parse(caller.config ?? {});
-  if (!config[ASSIGN_RANGE_SWITCH[recordType]] || caller.isSuper) return undefined;
-  const mine = caller.deptId == null ? sql`${recordAssignment.adminId} = ${auth.adminId}` : sql`(${recordAssignment.adminId} = ${auth.adminId} or ${recordAssignment.deptId} = ${caller.deptId})`;
-  return sql`exists (select 1 from ${recordAssignment} where ${recordAssignment.tenantId} = ${auth.tenantId}
-    and ${recordAssignment.recordType} = ${recordType} and ${recordAssignment.recordId} = ${idColumn} and ${mine})`;
+  return { limited: !!config[ASSIGN_RANGE_SWITCH[recordType]] && !caller.isSuper, deptId: caller.deptId };
+}
+
+/**
+ * A record created by someone the range limits is assigned to them: otherwise it would vanish from their
+ * lists the moment they saved it (and the create, which reads the record back, would answer NotExist).
+ * Records created by the super role, or while the range is off, stay unassigned until someone assigns them.
+ */
+export async function assignToCreator(tx: Tx, auth: AuthContext, recordType: AssignableRecord, recordIds: number[]): Promise<void> {
+  if (!recordIds.length || !(await rangeOf(tx, auth, recordType))?.limited) return;
+  await tx.insert(recordAssignment).values(recordIds.map((recordId) => ({ tenantId: auth.tenantId, recordType, recordId, adminId: auth.adminId })));
 }
 
 /** Replaces the assignment of each record with the given departments and staff (empty lists clear it). */

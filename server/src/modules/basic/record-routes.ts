@@ -6,7 +6,7 @@ import type { Pagination } from '@p8/contract/envelope';
 import type { ImportResult } from '@p8/contract/upload';
 import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/connection.ts';
-import { assignRecords } from '../../core/assignment-range.ts';
+import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
 import { ok, paged } from '../../core/envelope.ts';
 import { exportXlsx, langOf, receiveImportFile, registerImportTemplate, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang } from '../../core/excel.ts';
@@ -95,6 +95,7 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config:
     ok(
       await req.tenant(async (tx) => {
         const created = await def.create(tx, req, req.body as C);
+        if (def.assignable) await assignToCreator(tx, req.auth, def.assignable, [created.id]);
         await audit(tx, req, { action: 'create', entity: def.entity, entityId: created.id, detail: req.body });
         return def.detail(tx, req, created.id);
       }),
