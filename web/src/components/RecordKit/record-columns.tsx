@@ -11,10 +11,14 @@ interface StatusColumnOptions<T> {
   writes: Pick<RecordWrites<T>, 'setEnabled'>;
   /** The question before disabling a row; none when omitted. */
   confirmOff?: (row: T) => string;
+  /** The state written inside the (wider) switch; the column is then at least {@link LABELLED_WIDTH} wide. */
   labelled?: boolean;
   /** Width, alignment, server sort, search of the column on this screen. */
   column?: Pick<ProColumn<T>, 'width' | 'align' | 'sortable' | 'search'>;
 }
+
+/** Width of a status column whose switch says its state: room for the longer label ("Disabled") in every language. */
+export const LABELLED_WIDTH = 120;
 
 /**
  * The two columns every record list has, built for the screen's row type:
@@ -32,6 +36,7 @@ export function useRecordColumns() {
       search: true,
       valueEnum,
       ...column,
+      ...(labelled && typeof column?.width !== 'string' && { width: Math.max(column?.width ?? 0, LABELLED_WIDTH) }),
       render: (_, row) => (
         <StatusSwitch record={record} id={row.id} checked={row.enabled} onChange={(on) => writes.setEnabled([row], on)} confirmOff={confirmOff?.(row)} labelled={labelled} />
       ),

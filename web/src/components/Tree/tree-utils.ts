@@ -1,8 +1,11 @@
 /**
- * Helpers for the parent_id trees of the system screens (departments, menus): walking, filtering a tree
- * by a search while keeping the path to each match, the keys to expand, and the linked checking of the
- * role dialogs (checking a node checks what is below and above it).
+ * Helpers for the parent_id trees (departments, menus, categories, districts…): walking, filtering a
+ * tree by a search while keeping the path to each match, the keys to expand, the parent choices of a
+ * dialog, and the linked checking of the role dialogs (checking a node checks what is below and above it).
  */
+/** Tag colours of tree levels 1–4. */
+export const LEVEL_COLORS = ['blue', 'cyan', 'geekblue', 'purple'];
+
 export interface TreeItem<T> {
   id: number;
   children?: T[];
@@ -51,9 +54,19 @@ export function parentMap<T extends TreeItem<T>>(nodes: readonly T[]): Map<numbe
   return parents;
 }
 
+/** How many levels the subtree of `id` spans (1 for a leaf). */
+export function subtreeDepth<T extends TreeItem<T>>(nodes: readonly T[], id: number | undefined | null): number {
+  let found: T | undefined;
+  walkTree(nodes, (node) => {
+    if (node.id === id) found = node;
+  });
+  const depth = (node: T): number => 1 + Math.max(0, ...(node.children ?? []).map(depth));
+  return found ? depth(found) : 1;
+}
+
 /**
  * The tree cut down to the nodes that match and the path to them; a matching node keeps all its
- * children (a search for a department shows its sub-departments too).
+ * children (a search for a department shows its sub-departments, for a category its sub-categories).
  */
 export function filterTree<T extends TreeItem<T>>(nodes: readonly T[], match: (node: T) => boolean): T[] {
   const out: T[] = [];

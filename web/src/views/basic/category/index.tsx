@@ -13,7 +13,7 @@ import { categoryTreeQueryKey, getCategoryTree, useCategoryTree } from './api/ge
 import { CATEGORY_IMPORT_PATH } from './api/import-categories.ts';
 import CategoryDialog, { type CategoryForm } from './components/category-dialog.tsx';
 import { TreeRecordTable, useTreeRecords, type TreeSearch } from './components/tree-record.tsx';
-import { LEVEL_COLORS } from './components/tree-utils.ts';
+import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 
 /** The status filter goes to the server; the name is searched here. */
 const load = (params: QueryParams) => getCategoryTree(params.enabled === undefined ? undefined : String(params.enabled) === 'true');

@@ -5,7 +5,7 @@ import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import type { QueryParams } from '../../../app/http.ts';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
 import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../category/components/tree-record.tsx';
-import { LEVEL_COLORS } from '../category/components/tree-utils.ts';
+import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 import { deleteDistricts } from './api/delete-districts.ts';
 import { districtTreeQueryKey, getDistrictTree, useDistrictTree } from './api/get-district-tree.ts';
 import DistrictDialog, { type DistrictForm } from './components/district-dialog.tsx';

@@ -13,8 +13,8 @@ import { deleteDepts } from './api/delete-dept.ts';
 import { enableDepts } from './api/enable-dept.ts';
 import { deptTreeQueryKey, getDeptTree, useDeptTree } from './api/get-dept-tree.ts';
 import DeptDialog, { type DeptForm } from './components/dept-dialog.tsx';
-import StatusSwitch from './components/status-switch.tsx';
-import { countTree, filterTree, parentIds } from './components/tree-utils.ts';
+import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
+import { countTree, filterTree, parentIds } from '../../../components/Tree/tree-utils.ts';
 import { settled } from './components/settled.ts';
 
 /** Without any of these the rows have no actions: the action column is left out. */
@@ -132,11 +132,11 @@ export default function DepartmentPage() {
         render: (_, row) =>
           can('system_department_enable') ? (
             <StatusSwitch
+              record="system_department"
+              id={row.id}
               checked={row.enabled}
               onChange={(on) => toggle(row, on)}
               confirmOff={t('system.dept.disableConfirm', { name: row.name })}
-              data-testid={`row-enable-${row.id}`}
-              aria-label={t('system.common.status')}
             />
           ) : (
             <Tag color={row.enabled ? 'green' : 'default'}>{row.enabled ? t('system.common.enabled') : t('system.common.disabled')}</Tag>

@@ -12,8 +12,8 @@ import { useFormDialog } from '../../../components/FormDialog/index.tsx';
 import MenuIcon from '../../../components/MenuIcon/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction, type ValueEnum } from '../../../components/ProTable/index.tsx';
 import { useGlobalStore } from '../../../stores/global.ts';
-import StatusSwitch from '../department/components/status-switch.tsx';
-import { countTree, filterTree, parentIds, treeIds } from '../department/components/tree-utils.ts';
+import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
+import { countTree, filterTree, parentIds, treeIds } from '../../../components/Tree/tree-utils.ts';
 import { settled } from '../department/components/settled.ts';
 import { deleteMenus } from './api/delete-menu.ts';
 import { enableMenus } from './api/enable-menu.ts';
@@ -188,7 +188,7 @@ export default function MenuPage() {
           valueEnum: statusEnum,
           render: (_, row) =>
             can('system_menu_enable') ? (
-              <StatusSwitch checked={row.enabled} onChange={(on) => toggle(row, on)} data-testid={`row-enable-${row.id}`} aria-label={t('system.common.status')} />
+              <StatusSwitch record="system_menu" id={row.id} checked={row.enabled} onChange={(on) => toggle(row, on)} />
             ) : (
               <Tag color={row.enabled ? 'green' : 'default'}>{row.enabled ? t('system.common.enabled') : t('system.common.disabled')}</Tag>
             ),

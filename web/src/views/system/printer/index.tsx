@@ -67,7 +67,7 @@ export default function PrinterPage() {
       { prop: 'sn', title: t('printer.sn'), search: true, sortable: true, width: 160, render: (v) => <Typography.Text copyable={{ text: String(v) }}>{String(v)}</Typography.Text> },
       { prop: 'printerKey', title: t('printer.printerKey'), width: 150, render: (v) => <Typography.Text code>{String(v || '—')}</Typography.Text> },
       { prop: 'copies', title: t('printer.copies'), width: 90, align: 'center' },
-      recordColumns.status<PrinterRow>({ record: 'system_printer', writes, labelled: true, column: { width: 100 } }),
+      recordColumns.status<PrinterRow>({ record: 'system_printer', writes, labelled: true }),
       { prop: 'remark', title: t('printer.remark'), ellipsis: true, width: 200, render: (v) => (v ? String(v) : '—') },
       { prop: 'createdAt', title: t('common.createdAt'), valueType: 'dateTime', sortable: true, width: 170 },
       recordColumns.actions<PrinterRow>(250, (row) => (

@@ -10,7 +10,7 @@ import { useFormDialog } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction, type ValueEnum } from '../../../components/ProTable/index.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
 import { useDeptTree } from '../department/api/get-dept-tree.ts';
-import StatusSwitch from '../department/components/status-switch.tsx';
+import StatusSwitch, { SaveSwitch } from '../../../components/RecordKit/StatusSwitch.tsx';
 import { useRoleOptions, roleOptionsQueryKey } from '../role/api/get-roles.ts';
 import RowMore from '../department/components/row-more.tsx';
 import { settled } from '../department/components/settled.ts';
@@ -175,14 +175,14 @@ export default function StaffPage() {
         render: (_, row) =>
           can('system_staff_enable') ? (
             <StatusSwitch
+              record="system_staff"
+              id={row.id}
               checked={row.enabled}
               onChange={(on) => setEnabled(row, on)}
               confirmOff={t('system.staff.disableConfirm', { name: display(row) })}
               // Switching off is what is refused for yourself and the default administrator.
               disabled={row.enabled && !!protectedTip(row)}
               disabledTip={protectedTip(row)}
-              data-testid={`row-enable-${row.id}`}
-              aria-label={t('system.staff.status')}
             />
           ) : (
             <Tag color={row.enabled ? 'green' : 'default'}>{row.enabled ? t('system.common.enabled') : t('system.common.disabled')}</Tag>
@@ -195,7 +195,7 @@ export default function StaffPage() {
         width: 110,
         align: 'center',
         render: (_, row) => (
-          <StatusSwitch
+          <SaveSwitch
             checked={row.newOrderNotify}
             disabled={!can('system_staff_notify')}
             onChange={(on) => setNotify(row, 'order', on)}
@@ -210,7 +210,7 @@ export default function StaffPage() {
         width: 100,
         align: 'center',
         render: (_, row) => (
-          <StatusSwitch
+          <SaveSwitch
             checked={row.smsNotify}
             disabled={!can('system_staff_notify')}
             onChange={(on) => setNotify(row, 'sms', on)}

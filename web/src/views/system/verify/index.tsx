@@ -101,7 +101,7 @@ export default function VerifyPage() {
           </span>
         ),
       },
-      recordColumns.status<VerifyRuleRow>({ record: 'system_verify', writes, labelled: true, column: { width: 100 } }),
+      recordColumns.status<VerifyRuleRow>({ record: 'system_verify', writes, labelled: true }),
       { prop: 'remark', title: t('verify.remark'), ellipsis: true, width: 180, render: (v) => (v ? String(v) : '—') },
       { prop: 'createdAt', title: t('common.createdAt'), valueType: 'dateTime', sortable: true, width: 170 },
       recordColumns.actions<VerifyRuleRow>(210, (row) => (

@@ -7,7 +7,7 @@ import type { Bom, BomRequirement, BomTreeNode } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { formatNumber } from '../../../../components/ProTable/format.ts';
 import { useTenantConfig } from '../../../../hooks/useTenantConfig.ts';
-import { LEVEL_COLORS } from '../../category/components/tree-utils.ts';
+import { LEVEL_COLORS } from '../../../../components/Tree/tree-utils.ts';
 import { explodeBom } from '../api/explode-bom.ts';
 import { getBomTree } from '../api/get-bom-tree.ts';
 

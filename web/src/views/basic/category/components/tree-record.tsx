@@ -12,7 +12,7 @@ import { AddButton, BatchButtons } from '../../../../components/RecordKit/Record
 import { useRecordColumns } from '../../../../components/RecordKit/record-columns.tsx';
 import RowActions from '../../../../components/RecordKit/RowActions.tsx';
 import { useRecordWrites, type RecordWrites } from '../../../../components/RecordKit/use-record-writes.ts';
-import { countTree, filterTree, mapTree, parentIds, subtreeDepth, subtreeIds, type TreeItem } from './tree-utils.ts';
+import { countTree, filterTree, mapTree, parentIds, subtreeDepth, subtreeIds, type TreeItem } from '../../../../components/Tree/tree-utils.ts';
 
 /*
  * The tree-shaped basic records (categories, districts): a parent_id tree of limited depth shown as a

@@ -3,7 +3,7 @@ import { Button, Card, Empty, Input, Skeleton, Tooltip, Tree, Typography, type T
 import { ApartmentOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { CategoryNode } from '@p8/contract/basic';
-import { filterTree, parentIds } from '../../category/components/tree-utils.ts';
+import { filterTree, parentIds } from '../../../../components/Tree/tree-utils.ts';
 
 const ALL = 'all';
 

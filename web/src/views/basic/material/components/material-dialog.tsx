@@ -12,7 +12,7 @@ import ImageUpload from '../../../../components/Upload/ImageUpload.tsx';
 import { useTenantConfig } from '../../../../hooks/useTenantConfig.ts';
 import { attributeOptionsQuery } from '../../attribute/api/list-attribute-options.ts';
 import { brandOptionsQuery } from '../../brand/api/list-brand-options.ts';
-import { mapTree } from '../../category/components/tree-utils.ts';
+import { mapTree } from '../../../../components/Tree/tree-utils.ts';
 import { addMaterial } from '../api/add-material.ts';
 import { updateMaterial } from '../api/update-material.ts';
 import { MATERIAL_TABS, type MaterialTab } from './material-enums.ts';

@@ -4,7 +4,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DistrictNode } from '@p8/contract/basic';
-import { districtTreeQuery } from '../api/get-district-tree.ts';
+import { districtTreeQuery } from '../../district/api/get-district-tree.ts';
 import { PHONE_PATTERN, type AddressForm, type ContactForm } from './partner-form.ts';
 
 interface ListProps {

@@ -16,7 +16,7 @@ import { assignPartners } from '../api/assign-partners.ts';
 import { deletePartners } from '../api/delete-partners.ts';
 import { enablePartners } from '../api/enable-partners.ts';
 import { getPartner } from '../api/get-partner.ts';
-import { districtTreeQuery } from '../api/get-district-tree.ts';
+import { districtTreeQuery } from '../../district/api/get-district-tree.ts';
 import { listPartners, partnerPath, type PartnerRow } from '../api/list-partners.ts';
 import PartnerDialog from './partner-dialog.tsx';
 import { useRecordAssign } from './record-assign.tsx';

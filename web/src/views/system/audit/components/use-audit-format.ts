@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DeptNode, MenuRow } from '@p8/contract/system';
 import { useGlobalStore } from '../../../../stores/global.ts';
 import { useDeptTree } from '../../department/api/get-dept-tree.ts';
-import { walkTree } from '../../department/components/tree-utils.ts';
+import { walkTree } from '../../../../components/Tree/tree-utils.ts';
 import { useMenuTree } from '../../menu/api/get-menu-tree.ts';
 import { useRoleOptions } from '../../role/api/get-roles.ts';
 import { plainText, type FormatValue } from './audit-detail.ts';

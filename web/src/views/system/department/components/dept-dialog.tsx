@@ -7,7 +7,7 @@ import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { addDept } from '../api/add-dept.ts';
 import { updateDept } from '../api/update-dept.ts';
 import LeaderSelect from './leader-select.tsx';
-import { mapTree, subtreeIds } from './tree-utils.ts';
+import { mapTree, subtreeIds } from '../../../../components/Tree/tree-utils.ts';
 import { useLabelCol } from './use-label-col.ts';
 
 export interface DeptForm {

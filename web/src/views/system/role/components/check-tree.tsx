@@ -3,7 +3,7 @@ import { Button, Checkbox, Empty, Input, Space, Tooltip, Tree, Typography } from
 import { SearchOutlined } from '@ant-design/icons';
 import type { DataNode } from 'antd/es/tree';
 import { useTranslation } from 'react-i18next';
-import { filterTree, mapTree, parentIds, toggleChecked, treeIds, type TreeItem } from '../../department/components/tree-utils.ts';
+import { filterTree, mapTree, parentIds, toggleChecked, treeIds, type TreeItem } from '../../../../components/Tree/tree-utils.ts';
 import './check-tree.css';
 
 export interface CheckTreeProps<T extends TreeItem<T>> {

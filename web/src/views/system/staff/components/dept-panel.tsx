@@ -4,7 +4,7 @@ import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { DeptNode } from '@p8/contract/system';
-import { filterTree, mapTree, parentIds } from '../../department/components/tree-utils.ts';
+import { filterTree, mapTree, parentIds } from '../../../../components/Tree/tree-utils.ts';
 
 /** Key of the "all departments" node (no filter). */
 const ALL = 0;

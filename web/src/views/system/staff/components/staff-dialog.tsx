@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { DeptNode } from '@p8/contract/system';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import ImageUpload from '../../../../components/Upload/ImageUpload.tsx';
-import { mapTree } from '../../department/components/tree-utils.ts';
+import { mapTree } from '../../../../components/Tree/tree-utils.ts';
 import { useRoleOptions } from '../../role/api/get-roles.ts';
 import { useLabelCol } from '../../department/components/use-label-col.ts';
 import { addStaff } from '../api/add-staff.ts';
