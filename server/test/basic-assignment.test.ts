@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment } from '@p8/contract/basic';
 import { department } from '../src/db/schema/index.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, readXlsx, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
+import type { ImportResult } from '@p8/contract/upload';
+import { adminCaller, readXlsx, setTenantConfig, staffCaller, xlsx, type Caller } from './basic-fixtures.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
@@ -203,6 +204,30 @@ describe(`assignment ranges on writes by id (${TEST_DB})`, () => {
     // With the range off, a new record is not assigned to anyone.
     const later = await person.post(url('supplier'), { code: `OWN-L-${seq}`, name: `Later supplier ${seq}` });
     expect(later.body).toMatchObject({ status: 0, data: { assignment: { deptIds: [], adminIds: [] } } });
+  });
+
+  it("a range-limited user's imports are assigned to them too; earlier records are not", async () => {
+    const person = await staffCaller(ctx, t, ['basic_supplier_import', 'basic_stock_import', 'basic_material_import', 'basic_supplier_add'], null);
+    const earlier = await person.post<{ id: number }>(url('supplier'), { code: `IMP-E-${seq}`, name: `Earlier ${seq}` });
+    const unit = `imp-unit-${seq}`;
+    await api.create('unit', { name: unit });
+    await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: true, applyRangeStock: true, applyRangeMaterial: true });
+    try {
+      const suppliers = await person.upload<ImportResult>(`${url('supplier')}/import`, await xlsx(['供应商编码', '供应商名称'], [[`IMP-S1-${seq}`, `Imported one ${seq}`], [`IMP-S2-${seq}`, `Imported two ${seq}`]]));
+      expect(suppliers.body.data).toMatchObject({ successCount: 2, errorCount: 0 });
+      const stores = await person.upload<ImportResult>(`${url('stock')}/import`, await xlsx(['仓库编码', '仓库名称'], [[`IMP-W-${seq}`, `Imported store ${seq}`]]));
+      expect(stores.body.data).toMatchObject({ successCount: 1 });
+      const materials = await person.upload<ImportResult>(`${url('material')}/import`, await xlsx(['*物料编码', '*物料名称', '*主单位'], [[`IMP-M-${seq}`, `Imported material ${seq}`, unit]]));
+      expect(materials.body.data).toMatchObject({ successCount: 1 });
+
+      const codes = async (record: string) => (await person.get<Array<{ code: string }>>(`${url(record)}?pageSize=200`)).body.data.map((r) => r.code).sort();
+      expect(await codes('supplier')).toEqual([`IMP-S1-${seq}`, `IMP-S2-${seq}`]); // not the earlier one, created while the range was off
+      expect(await codes('stock')).toEqual([`IMP-W-${seq}`]);
+      expect(await codes('material')).toEqual([`IMP-M-${seq}`]);
+      expect(earlier.body.status).toBe(0);
+    } finally {
+      await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: false, applyRangeStock: false, applyRangeMaterial: false });
+    }
   });
 
   it('assigning needs the record in range as well', async () => {

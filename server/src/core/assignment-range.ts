@@ -44,10 +44,20 @@ async function rangeOf(tx: Tx, auth: AuthContext, recordType: AssignableRecord):
  * A record created by someone the range limits is assigned to them: otherwise it would vanish from their
  * lists the moment they saved it (and the create, which reads the record back, would answer NotExist).
  * Records created by the super role, or while the range is off, stay unassigned until someone assigns them.
+ * `recordIds` may be a function, so an import looks its rows up only when they are to be assigned.
  */
-export async function assignToCreator(tx: Tx, auth: AuthContext, recordType: AssignableRecord, recordIds: number[]): Promise<void> {
-  if (!recordIds.length || !(await rangeOf(tx, auth, recordType))?.limited) return;
-  await tx.insert(recordAssignment).values(recordIds.map((recordId) => ({ tenantId: auth.tenantId, recordType, recordId, adminId: auth.adminId })));
+export async function assignToCreator(
+  tx: Tx,
+  auth: AuthContext,
+  recordType: AssignableRecord,
+  recordIds: number[] | (() => Promise<number[]>),
+): Promise<void> {
+  if (!(await rangeOf(tx, auth, recordType))?.limited) return;
+  const ids = typeof recordIds === 'function' ? await recordIds() : recordIds;
+  // 4 parameters a row: stay well under PostgreSQL's 65,535 per statement.
+  for (let start = 0; start < ids.length; start += 5000) {
+    await tx.insert(recordAssignment).values(ids.slice(start, start + 5000).map((recordId) => ({ tenantId: auth.tenantId, recordType, recordId, adminId: auth.adminId })));
+  }
 }
 
 /** Replaces the assignment of each record with the given departments and staff (empty lists clear it). */

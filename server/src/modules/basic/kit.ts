@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { ErrorKey } from '@p8/contract/errors';
 import { tenantConfigSchema, type TenantConfig } from '@p8/contract/tenant-config';
@@ -34,6 +34,22 @@ type IdTable = { tenantId: AnyPgColumn; id: AnyPgColumn; _: unknown } & object;
 export async function assertIdsExist(tx: Tx, table: IdTable, tenantId: number, ids: Array<number | null | undefined>, key: ErrorKey) {
   const wanted = distinct(ids.filter((i): i is number => typeof i === 'number'));
   if (wanted.length) await assertAllVisible(tx, table, [eq(table.tenantId, tenantId)], wanted, key);
+}
+
+/** A record table that keeps who created each row (materials, partners, warehouses). */
+type OwnedTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; createdBy: AnyPgColumn; createdAt: AnyPgColumn };
+
+/**
+ * Ids of the rows of `table` the caller created in the current transaction (an import): `created_at`
+ * defaults to now(), which PostgreSQL fixes at the start of the transaction, so the rows of this import
+ * carry exactly that value, and rows of earlier imports never do.
+ */
+export async function createdInThisTransaction(tx: Tx, table: OwnedTable, req: Pick<FastifyRequest, 'auth'>, extra?: SQL): Promise<number[]> {
+  const found = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.tenantId, req.auth.tenantId), eq(table.createdBy, req.auth.adminId), sql`${table.createdAt} = now()`, extra));
+  return found.map((r) => Number(r.id));
 }
 
 /**

@@ -48,6 +48,7 @@ import {
   tenantConfig,
   q,
   type RowHandler,
+  createdInThisTransaction,
 } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 import { categoryResolver } from './tree.ts';
@@ -681,6 +682,7 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
     template: 'material',
     importColumns: materialColumns,
     bulkImport: importMaterials,
+    importedIds: (tx, req) => createdInThisTransaction(tx, t, req),
     analyze: ['material', 'material_unit'],
     exportColumns,
     async exportRows(tx, req, query, lang: Lang) {

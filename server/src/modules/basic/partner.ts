@@ -8,7 +8,7 @@ import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
+import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 import { districtPaths } from './tree.ts';
 
@@ -205,6 +205,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     },
     excel: {
       template: kind,
+      importedIds: (tx, req) => createdInThisTransaction(tx, partner, req, eq(partner.kind, kind)),
       importColumns: [
         col('code', `${label.zh}编码`, 'Code', true),
         col('name', `${label.zh}名称`, 'Name', true, 24),

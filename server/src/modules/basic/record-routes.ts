@@ -50,6 +50,8 @@ export interface RecordDefinition<C, U> {
      * which runs no autovacuum, nothing else would).
      */
     analyze?: string[];
+    /** For assignable records: the ids this import created (see `createdInThisTransaction`), assigned like a create's. */
+    importedIds?(tx: Tx, req: FastifyRequest): Promise<number[]>;
     /** Instead of `importer`, where volume needs it (materials): same result, same row semantics. */
     bulkImport?(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult>;
     exportColumns: ExcelColumn[];
@@ -154,6 +156,7 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config:
       const outcome = def.excel.bulkImport
         ? await def.excel.bulkImport(tx, req, rows, onUnexpected)
         : await runImport(tx, rows, await def.excel.importer!(tx, req), onUnexpected);
+      if (def.assignable && def.excel.importedIds && outcome.successCount) await assignToCreator(tx, req.auth, def.assignable, () => def.excel.importedIds!(tx, req));
       await audit(tx, req, { action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
       return outcome;
     });

@@ -8,7 +8,7 @@ import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, refuseIfHoldingStock, q } from './kit.ts';
+import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, likePattern, refuseIfHoldingStock, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
@@ -160,6 +160,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   },
   excel: {
     template: 'stock',
+    importedIds: (tx, req) => createdInThisTransaction(tx, warehouse, req),
     importColumns: [
       col('code', '仓库编码', 'Code', true),
       col('name', '仓库名称', 'Name', true),
