@@ -181,7 +181,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
 }
 
 /** `%value%` with LIKE's wildcards escaped, so that a search for "50%" finds "50%", not everything. */
-function containsPattern(value: string): string {
+export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -309,8 +309,7 @@ const seekCache = new Map<string, SeekPositions>();
 
 /** The positions known for this query at this version of the table. */
 function seekPositions(query: DynamicSelect<unknown>, version: string): SeekPositions {
-  const { sql: text, params } = query.toSQL();
-  const key = `${version}\u0000${text}\u0000${JSON.stringify(params)}`;
+  const key = queryKey(version, query);
   let positions = seekCache.get(key);
   if (!positions) {
     if (seekCache.size >= CACHED_QUERIES_KEPT) seekCache.delete(seekCache.keys().next().value!);
@@ -318,6 +317,12 @@ function seekPositions(query: DynamicSelect<unknown>, version: string): SeekPosi
     seekCache.set(key, positions);
   }
   return positions;
+}
+
+/** What the caches remember a query's answers by: the table's version, the SQL and its parameters. */
+function queryKey(version: string, query: DynamicSelect<unknown>): string {
+  const { sql: text, params } = query.toSQL();
+  return `${version}\u0000${text}\u0000${JSON.stringify(params)}`;
 }
 
 /** The table's current version for the tenant (list_version), or undefined for a table no migration counts. */
@@ -340,8 +345,7 @@ const totals = new Map<string, number>();
 const CACHED_QUERIES_KEPT = 2000;
 
 async function cachedTotal(count: DynamicSelect<{ total: number }>, version: string | undefined): Promise<number> {
-  const query = count.toSQL();
-  const key = version && `${version}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+  const key = version && queryKey(version, count);
   const known = key ? totals.get(key) : undefined;
   if (known !== undefined) return known;
   const total = Number((await count)[0].total);

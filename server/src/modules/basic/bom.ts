@@ -19,8 +19,8 @@ import { bom, bomLine, material, materialUnit, unit } from '../../db/schema/inde
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
-import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, boolLabel, cellBool, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
+import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound, boolLabel, cellBool, cellNumber, cellText, col, EXPORT_MAX_ROWS, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
@@ -84,7 +84,7 @@ const counted = (tx: Tx) =>
 
 function where(tenantId: number, query: Record<string, unknown>): Array<SQL | undefined> {
   const keyword = typeof query.keyword === 'string' ? query.keyword.trim() : '';
-  const like = likePattern(keyword);
+  const like = containsPattern(keyword);
   return [eq(bom.tenantId, tenantId), keyword ? or(ilike(material.code, like), ilike(material.name, like), ilike(bom.version, like)) : undefined];
 }
 

@@ -101,9 +101,6 @@ export function inCategorySubtree(tenantId: number, column: AnyPgColumn, categor
  */
 export const q = (table: string, column: string) => sql.raw(`"${table}"."${column}"`);
 
-/** Escapes LIKE wildcards of a user's search text. */
-export const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
 export function exportQuery(req: FastifyRequest): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};

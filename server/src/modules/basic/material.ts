@@ -26,7 +26,7 @@ import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import { importErrorKey, receiveImportFile, registerImportTemplate, runImport, type ImportRow, type Lang } from '../../core/excel.ts';
-import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
+import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf } from './owner.ts';
 import {
   analyze,
@@ -43,7 +43,6 @@ import {
   distinct,
   EXPORT_MAX_ROWS,
   inCategorySubtree,
-  likePattern,
   refuseIfHoldingStock,
   tenantConfig,
   q,
@@ -151,7 +150,7 @@ function customFilters(tenantId: number, query: Record<string, unknown>): SQL[] 
 
 /** Code, name, specification, model or a unit barcode contains the keyword. */
 function keywordCondition(tenantId: number, keyword: string): SQL {
-  const like = likePattern(keyword);
+  const like = containsPattern(keyword);
   return or(
     ilike(t.code, like),
     ilike(t.name, like),

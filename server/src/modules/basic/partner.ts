@@ -6,9 +6,9 @@ import { admin, district, partner, partnerAddress, partnerContact } from '../../
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
-import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
+import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, likePattern, q } from './kit.ts';
+import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 import { districtPaths } from './tree.ts';
 
@@ -194,7 +194,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     async picker(tx, req, query: PickerQuery) {
       const conditions = [...(await where(tx, req)), eq(partner.enabled, true)];
       if (query.keyword) {
-        const like = likePattern(query.keyword);
+        const like = containsPattern(query.keyword);
         conditions.push(or(ilike(partner.code, like), ilike(partner.name, like), ilike(partner.shortName, like), ilike(partner.phone, like)));
       }
       return runPage(

@@ -16,8 +16,8 @@ import type { Tx } from '../../db/connection.ts';
 import { attribute, brand, feeType, material, payType, unit } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
-import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, boolLabel, cellEnum, cellNumber, cellText, col, EXPORT_MAX_ROWS, likePattern } from './kit.ts';
+import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound, boolLabel, cellEnum, cellNumber, cellText, col, EXPORT_MAX_ROWS } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
@@ -170,7 +170,7 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
     },
     async picker(tx, req, query: PickerQuery) {
       const conditions: Array<SQL | undefined> = [eq(t.tenantId, tenantOf(req)), eq(t.enabled, true)];
-      if (query.keyword) conditions.push(ilike(t.name, likePattern(query.keyword)));
+      if (query.keyword) conditions.push(ilike(t.name, containsPattern(query.keyword)));
       if (cfg.record === 'fee' && query.kind) conditions.push(eq((cfg.table as unknown as typeof feeType).kind, query.kind));
       const where = and(...conditions);
       return runPage({ current: query.current, pageSize: query.pageSize, where, orderBy: spec.defaultOrder }, rowsOf(tx), tx.select(countAll()).from(t).$dynamic());

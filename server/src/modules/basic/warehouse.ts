@@ -6,9 +6,9 @@ import { admin, location, warehouse } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
-import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, likePattern, refuseIfHoldingStock, q } from './kit.ts';
+import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, refuseIfHoldingStock, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
@@ -151,7 +151,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   },
   async picker(tx, req, query: PickerQuery) {
     const conditions = [...(await warehouseWhere(tx, req)), eq(warehouse.enabled, true)];
-    if (query.keyword) conditions.push(or(ilike(warehouse.code, likePattern(query.keyword)), ilike(warehouse.name, likePattern(query.keyword))));
+    if (query.keyword) conditions.push(or(ilike(warehouse.code, containsPattern(query.keyword)), ilike(warehouse.name, containsPattern(query.keyword))));
     return runPage(
       { current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: warehouseSpec.defaultOrder },
       tx.select(warehouseSelection).from(warehouse).$dynamic(),
@@ -316,7 +316,7 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput> 
   async picker(tx, req, query: PickerQuery) {
     const conditions = [...(await locationWhere(tx, req)), eq(location.enabled, true), eq(warehouse.enabled, true)];
     if (query.warehouseId) conditions.push(eq(location.warehouseId, query.warehouseId));
-    if (query.keyword) conditions.push(or(ilike(location.code, likePattern(query.keyword)), ilike(location.name, likePattern(query.keyword))));
+    if (query.keyword) conditions.push(or(ilike(location.code, containsPattern(query.keyword)), ilike(location.name, containsPattern(query.keyword))));
     return runPage(
       { current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: locationSpec.defaultOrder },
       locationsJoined(tx),
