@@ -37,9 +37,15 @@ describe(`tenant config update (${TEST_DB})`, () => {
     const entries = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.entity, 'tenant-config'))));
     expect(entries.at(-1)).toMatchObject({ action: 'update', adminId: a.adminId, adminName: a.name });
     expect(entries.at(-1)!.detail).toEqual({
-      before: { title: a.tenantName, openNegativeInventory: false, defaultPageSize: 10, pictureSearchType: 'NotSelected' },
-      after: { title: 'Acme Works', openNegativeInventory: true, defaultPageSize: 25, pictureSearchType: 'Local' },
+      title: { from: a.tenantName, to: 'Acme Works' },
+      openNegativeInventory: { from: false, to: true },
+      defaultPageSize: { from: 10, to: 25 },
+      pictureSearchType: { from: 'NotSelected', to: 'Local' },
     });
+    // Saving the same form again changes nothing and writes no entry.
+    expect((await update({ openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25 })).body.status).toBe(0);
+    const after = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.entity, 'tenant-config'))));
+    expect(after).toHaveLength(entries.length);
   });
 
   it('only increases decimal places (DecimalPlacesOnlyIncrease), at most 6 (DecimalPlacesMaxSix)', async () => {
@@ -145,7 +151,23 @@ describe(`system settings (${TEST_DB})`, () => {
     expect(rows.map((r) => r.key).sort()).toEqual(['orderNotifyPhones', 'smsSignature', 'watermark']);
     const entries = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.entity, 'system-setting'))));
     expect(entries).toHaveLength(2);
+    expect(entries[1].detail).toEqual({ 'watermark.enabled': { from: false, to: true }, 'watermark.content': { from: 'account', to: 'custom' }, 'watermark.text': { from: '', to: 'Internal' } });
     expect((await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenB })).body.data.orderNotifyPhones).toEqual([]);
+  });
+
+  it('writes no audit entry for a save that changes nothing, and names only the fields that moved', async () => {
+    const settingEntries = () => ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.entity, 'system-setting'))));
+    const stored = (await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenA })).body.data;
+    const count = (await settingEntries()).length;
+    // The screen sends the whole form: unchanged, nothing is written.
+    expect((await call<SystemSettings>(ctx.app, 'PUT', URL, { token: tokenA, body: stored })).body).toMatchObject({ status: 0, data: stored });
+    expect(await settingEntries()).toHaveLength(count);
+    // One field of a nested key changed: the entry names that field only, and only that key is written.
+    const res = await call<SystemSettings>(ctx.app, 'PUT', URL, { token: tokenA, body: { ...stored, printTemplate: { ...stored.printTemplate, copies: 3 } } });
+    expect(res.body.data.printTemplate.copies).toBe(3);
+    const entries = await settingEntries();
+    expect(entries).toHaveLength(count + 1);
+    expect(entries.at(-1)).toMatchObject({ entityId: 'printTemplate', detail: { 'printTemplate.copies': { from: 1, to: 3 } } });
   });
 
   it('validates each key and changes nothing on a bad one', async () => {

@@ -28,19 +28,8 @@ export async function menuWithAncestorIds(tx: Tx, tenantId: number, menuIds: num
   return found.map((r) => Number(r.id));
 }
 
-/**
- * What an update changed, for the audit log: `{ field: { from, to } }` for each sent field whose value
- * differs from the stored one.
- */
-export function changes(before: object, sent: object): Record<string, { from: unknown; to: unknown }> {
-  const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const [key, to] of Object.entries(sent)) {
-    if (key === 'id' || to === undefined) continue;
-    const from = (before as Record<string, unknown>)[key];
-    if (JSON.stringify(from ?? null) !== JSON.stringify(to ?? null)) out[key] = { from: from ?? null, to };
-  }
-  return out;
-}
+/** The audit log's diff lives with the audit writer; the system services import it from here. */
+export { changes } from '../../core/audit.ts';
 
 /** Only the fields a partial update sent (undefined = keep the stored value). */
 export function sentFields<T extends Record<string, unknown>>(body: T): Partial<T> {

@@ -16,7 +16,7 @@ import {
 } from '@p8/contract/tenant-config';
 import type { Tx } from '../../db/connection.ts';
 import { systemSetting, tableColumnSetting, tenant } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
+import { audit, changes } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import { tenantConfigView } from './service.ts';
@@ -65,15 +65,11 @@ export async function tenantSettingsRoutes(app: FastifyInstance) {
           if (!row) throw new BizError('DataNotExist');
           const current = tenantConfigSchema.parse(row.config ?? {});
           const next = applyConfigUpdate(current, req.body);
-          const changed = (Object.keys(next) as Array<keyof TenantConfig>).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]));
-          if (changed.length) {
+          const changed = changes(current, next);
+          // A save that changes nothing writes nothing, not even an audit entry.
+          if (Object.keys(changed).length) {
             await tx.update(tenant).set({ config: next, updatedAt: new Date() }).where(eq(tenant.id, tenantId));
-            await audit(tx, req, {
-              action: 'update',
-              entity: 'tenant-config',
-              entityId: tenantId,
-              detail: { before: Object.fromEntries(changed.map((k) => [k, current[k]])), after: Object.fromEntries(changed.map((k) => [k, next[k]])) },
-            });
+            await audit(tx, req, { action: 'update', entity: 'tenant-config', entityId: tenantId, detail: changed });
           }
           return tenantConfigView(tx, tenantId);
         }),
@@ -123,22 +119,18 @@ export async function tenantSettingsRoutes(app: FastifyInstance) {
         await req.tenant(async (tx) => {
           const tenantId = req.auth.tenantId;
           const before = await readSystemSettings(tx, tenantId);
-          const keys = SYSTEM_SETTING_KEYS.filter((k) => req.body[k] !== undefined);
+          const sent = req.body;
+          const changed = changes(before, sent);
+          // Only the keys whose value moved are written; a save that changes nothing writes no audit entry.
+          const keys = SYSTEM_SETTING_KEYS.filter((k) => sent[k] !== undefined && Object.keys(changed).some((field) => field === k || field.startsWith(`${k}.`)));
           for (const key of keys) {
-            const value = req.body[key];
+            const value = sent[key];
             await tx
               .insert(systemSetting)
               .values({ tenantId, key, value })
               .onConflictDoUpdate({ target: [systemSetting.tenantId, systemSetting.key], set: { value: sql`excluded.value`, updatedAt: new Date() } });
           }
-          if (keys.length) {
-            await audit(tx, req, {
-              action: 'update',
-              entity: 'system-setting',
-              entityId: keys,
-              detail: { before: Object.fromEntries(keys.map((k) => [k, before[k]])), after: Object.fromEntries(keys.map((k) => [k, req.body[k]])) },
-            });
-          }
+          if (keys.length) await audit(tx, req, { action: 'update', entity: 'system-setting', entityId: keys, detail: changed });
           return readSystemSettings(tx, tenantId);
         }),
       ),

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Button, Card, Col, Form, Input, Radio, Result, Row, Select, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,18 +10,12 @@ import NumberInput from '../../../components/NumberInput/index.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
 import { SYSTEM_SETTINGS_QUERY_KEY, useSystemSettings } from './api/get-system-settings.ts';
 import { updateSystemSettings } from './api/update-system-settings.ts';
+import { changedSettings } from './settings-form.ts';
 import './setting.css';
 
 const PAPER_SIZES = ['A4', 'A5', '241mm', '80mm', '58mm'] as const satisfies ReadonlyArray<SystemSettings['printTemplate']['paperSize']>;
 const phonePattern = new RegExp(PHONE_REGEX);
 const MAX_PHONES = 10;
-
-/** Stable JSON (object keys sorted), for comparing the form with what is stored. */
-const stable = (value: unknown): string =>
-  JSON.stringify(value, (_, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
-const sameSettings = (a: Partial<SystemSettings>, b: SystemSettings) => stable({ ...b, ...a }) === stable(b);
 
 /** System → settings: the tenant-level settings the server defines (`systemSettingsSchema`): notifications, SMS, watermark, printing. */
 export default function SystemSettingPage() {
@@ -35,8 +29,10 @@ export default function SystemSettingPage() {
   const user = useAuthStore((s) => s.userInfo);
   const [form] = Form.useForm<SystemSettings>();
   const [saving, setSaving] = useState(false);
-  const values = Form.useWatch((all: SystemSettings) => all, form) as SystemSettings | undefined;
-  const dirty = !!values && !!stored && !sameSettings(values, stored);
+  // preserve: the values of fields not mounted now (the custom watermark text) are watched too.
+  const values = Form.useWatch((all: SystemSettings) => all, { form, preserve: true }) as SystemSettings | undefined;
+  const changed = useMemo(() => (stored ? changedSettings(stored, values) : {}), [stored, values]);
+  const dirty = Object.keys(changed).length > 0;
 
   useEffect(() => {
     if (!stored) return;
@@ -45,21 +41,16 @@ export default function SystemSettingPage() {
   }, [stored, form]);
 
   const save = async () => {
-    let next: SystemSettings;
+    if (!stored) return;
     try {
-      next = await form.validateFields();
+      await form.validateFields();
     } catch {
       return;
     }
     setSaving(true);
     try {
-      const body: SystemSettings = {
-        orderNotifyPhones: next.orderNotifyPhones ?? [],
-        smsSignature: (next.smsSignature ?? '').trim(),
-        watermark: { ...next.watermark, text: (next.watermark.text ?? '').trim() },
-        printTemplate: { ...next.printTemplate, header: (next.printTemplate.header ?? '').trim(), footer: (next.printTemplate.footer ?? '').trim() },
-      };
-      const saved = await updateSystemSettings(body);
+      // Only the keys that changed are sent; the server writes no audit entry for an unchanged save.
+      const saved = await updateSystemSettings(changedSettings(stored, form.getFieldsValue(true)));
       queryClient.setQueryData(SYSTEM_SETTINGS_QUERY_KEY, saved);
       message.success(t('setting.saved'));
     } catch {
@@ -276,7 +267,7 @@ export default function SystemSettingPage() {
               {t('common.reset')}
             </Button>
             <Auth code="system_setting_update">
-              <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void save()} data-testid="setting-save">
+              <Button type="primary" icon={<SaveOutlined />} loading={saving} disabled={!dirty} onClick={() => void save()} data-testid="setting-save">
                 {t('setting.save')}
               </Button>
             </Auth>
