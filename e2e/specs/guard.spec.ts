@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue } from '@p8/contract/errors';
-import { api, DEMO, login, pathOf, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, login, pathOf, screenshot, startSuite, storedToken, uniqueName, waitUntil, type Suite } from '../harness.ts';
 
 let suite: Suite;
 beforeAll(async () => {
@@ -84,4 +84,62 @@ describe('route guard (SPEC §2)', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     expect(await storedToken(page)).toBe('');
   });
+
+  it('hides what a user may not open, shows a known screen they may not open as 403 inside the shell, and the settings form clean', async () => {
+    // A staff member whose role has home and the system settings screen only (not the personal-data screen).
+    const page = await suite.page();
+    await login(page, DEMO.name, DEMO.password);
+    const admin = await storedToken(page);
+    const call = async <T,>(method: string, url: string, body?: unknown) => {
+      const res = await api<T>(suite.server, method, url, body, admin);
+      if (res.status !== 0) throw new Error(`${method} ${url}: ${res.message}`);
+      return res.data;
+    };
+    const name = uniqueName('lim');
+    const role = await call<{ id: number }>('POST', '/admin/security/role', { roleKey: name, roleName: `Limited ${name}` });
+    const menus = flatten(await call<Array<{ id: number; name: string; children?: never[] }>>('GET', '/admin/security/menu/tree'));
+    const ids = ['home', 'system_setting', 'system_setting_update'].map((n) => menus.find((m) => m.name === n)!.id);
+    await call('PUT', '/admin/security/role/permission', { id: role.id, menuIds: ids });
+    const [dept] = await call<Array<{ id: number }>>('GET', '/admin/security/dept/tree');
+    await call('POST', '/admin/security/admin', { name, password: 'Lim2024pass', realName: '受限员工', deptId: dept.id, roleIds: [role.id] });
+
+    const limited = await suite.page();
+    await login(limited, name, 'Lim2024pass');
+    await limited.getByTestId('home-shortcut-password').waitFor();
+    expect(await limited.getByTestId('home-shortcut-person').count()).toBe(0);
+    expect(await limited.getByTestId('home-profile').count()).toBe(0);
+
+    // A screen of the product the user may not open: 403 inside the shell, the address kept.
+    await limited.goto('/system/role');
+    await limited.getByTestId('error-403').waitFor();
+    expect(pathOf(limited)).toBe('/system/role');
+    expect(await limited.getByTestId('layout-main').locator('[data-testid="error-403"]').count()).toBe(1);
+    await screenshot(limited, 'guard-403-in-shell-zh');
+    await limited.goto('/person/userInfo');
+    await limited.getByTestId('layout-main').locator('[data-testid="error-403"]').waitFor();
+    // A path that is no screen at all is still not found.
+    await limited.goto('/system/no-such-screen');
+    await limited.waitForURL((url) => url.pathname === '/404');
+
+    // The settings screen opens clean: nothing unsaved until a field changes, clean again after discarding.
+    await limited.goto('/system/setting');
+    await limited.getByTestId('setting-page').waitFor();
+    const unsaved = limited.getByTestId('setting-footer').locator('.ant-tag');
+    expect(await unsaved.count()).toBe(0);
+    expect(await limited.getByTestId('setting-save').isDisabled()).toBe(true);
+    await limited.getByTestId('setting-smsSignature').fill('演示签名');
+    await unsaved.waitFor();
+    await limited.getByTestId('setting-reset').click();
+    await unsaved.waitFor({ state: 'detached' });
+    await limited.reload();
+    await limited.getByTestId('setting-page').waitFor();
+    expect(await unsaved.count()).toBe(0);
+
+    // In English too.
+    const en = await suite.page({ locale: 'en-US' });
+    await login(en, name, 'Lim2024pass');
+    await en.goto('/system/menu');
+    await en.getByTestId('layout-main').locator('[data-testid="error-403"]').waitFor();
+    await screenshot(en, 'guard-403-in-shell-en');
+  }, 180_000);
 });

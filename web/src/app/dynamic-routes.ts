@@ -8,6 +8,7 @@ import type { Language } from '../stores/global.ts';
 import { getCurrentDetail } from './api/get-current-detail.ts';
 import { getCurrentRole } from './api/get-current-role.ts';
 import { feedback } from './feedback.ts';
+import Forbidden from '../views/error/403.tsx';
 import NotFound from '../views/error/404.tsx';
 import { RouteError } from './route-error.tsx';
 import { clearSession } from './session.ts';
@@ -57,6 +58,21 @@ export function viewLoaderFor(component: string) {
   return views[`../views/${clean}.tsx`] ?? views[`../views/${clean}/index.tsx`];
 }
 
+/**
+ * Whether a path is one of the product's screens (a menu path names its view: `/system/staff` →
+ * `views/system/staff/index.tsx`), whether or not the current user may open it. A known screen the user
+ * may not open shows the 403 page inside the shell; any other unknown path the 404 page.
+ */
+export function isKnownScreen(pathname: string): boolean {
+  const clean = pathname.replace(/\/+$/, '');
+  return clean !== '' && clean !== '/login' && viewLoaderFor(clean) !== undefined;
+}
+
+/** Whether the current user's menus hold a screen at `path` (a shortcut to it is shown only then). */
+export function useMayOpen(path: string): boolean {
+  return useMenuStore((s) => s.flatMenuList.some((item) => normalizePath(item.path) === path));
+}
+
 export function menuTitle(menu: Pick<MenuItem, 'metaTitle' | 'metaTitleEn'>, language: Language): string {
   return language === 'en' ? menu.metaTitleEn || menu.metaTitle : menu.metaTitle || menu.metaTitleEn;
 }
@@ -102,11 +118,14 @@ function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
       missing.push(item.component);
       return { ...base, Component: NotFound };
     }
+    const routeId = base.id;
     return {
       ...base,
       lazy: async () => {
         const mod = await load();
-        return { Component: mod.default };
+        // A route of an earlier session stays in the router: it shows 403 unless the current user has the screen.
+        const View = mod.default;
+        return { Component: () => createElement(isRouteAllowed(routeId) ? View : Forbidden) };
       },
     };
   }
@@ -116,6 +135,9 @@ function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
   }
   return null;
 }
+
+/** Route id of the shell's catch-all: a known screen the user may not open (the guard sends other paths to 404). */
+export const FORBIDDEN_ROUTE_ID = 'forbidden-screen';
 
 /** Route objects for a screens-only menu tree, split by where they hang. */
 export function buildDynamicRoutes(menuTree: readonly MenuItem[]): { layout: RouteObject[]; full: RouteObject[] } {

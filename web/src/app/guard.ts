@@ -6,7 +6,10 @@ import { getLanguage, useGlobalStore } from '../stores/global.ts';
 import { useMenuStore } from '../stores/menu.ts';
 import {
   clearDynamicRoutes,
+  FORBIDDEN_ROUTE_ID,
+  isKnownScreen,
   isRouteAllowed,
+  LAYOUT_ROUTE_ID,
   loadUserRoutes,
   routeTitle,
   type DataRouter,
@@ -59,10 +62,14 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null
     throw redirect(to);
   }
 
-  // Dynamic routes of an earlier session are not the current user's.
+  // A path no route of the user matches: a screen of the product the user may not open stays, and the
+  // shell shows 403 (the FORBIDDEN_ROUTE_ID catch-all); anything else is not found.
   const matches = router ? matchRoutes(router.routes, url.pathname) : null;
   const leaf = matches?.[matches.length - 1];
-  if (leaf?.route.id && !isRouteAllowed(leaf.route.id)) throw redirect('/404');
+  if (!leaf || (leaf.route.id === FORBIDDEN_ROUTE_ID && !isKnownScreen(url.pathname))) throw redirect('/404');
+  // A full-screen route of an earlier session has no shell around it: the 403 page itself. (A shell route
+  // of an earlier session renders 403 in the shell, see routeOf.)
+  if (leaf.route.id && !isRouteAllowed(leaf.route.id) && !matches?.some((m) => m.route.id === LAYOUT_ROUTE_ID)) throw redirect('/403');
   return null;
 }
 

@@ -3,7 +3,7 @@ import Forbidden from '../views/error/403.tsx';
 import NotFound from '../views/error/404.tsx';
 import ServerError from '../views/error/500.tsx';
 import { BootScreen } from './boot-screen.tsx';
-import { attachRouter, LAYOUT_ROUTE_ID, ROOT_ROUTE_ID, type RouteHandle } from './dynamic-routes.ts';
+import { attachRouter, FORBIDDEN_ROUTE_ID, LAYOUT_ROUTE_ID, ROOT_ROUTE_ID, type RouteHandle } from './dynamic-routes.ts';
 import { guardLoader, guardShouldRevalidate, installGuard } from './guard.ts';
 import { HOME_PATH, registerNavigator } from './navigate.ts';
 import { RouteError } from './route-error.tsx';
@@ -35,9 +35,12 @@ const routes: RouteObject[] = [
       {
         id: LAYOUT_ROUTE_ID,
         lazy: view(() => import('../layouts/index.tsx')),
-        children: [{ id: 'layout-home', path: 'layout', element: <Navigate to={HOME_PATH} replace /> }],
+        children: [
+          { id: 'layout-home', path: 'layout', element: <Navigate to={HOME_PATH} replace /> },
+          // Every other path: the guard sends it to /404 unless it is a screen the user may not open (403 in the shell).
+          { id: FORBIDDEN_ROUTE_ID, path: '*', handle: handle('common.pageTitle.forbidden'), Component: Forbidden },
+        ],
       },
-      { id: 'not-found', path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
 ];

@@ -9,7 +9,7 @@ import type { MenuItem } from '@p8/contract/menu';
 import { feedback } from '../../app/feedback.ts';
 import MenuIcon from '../../components/MenuIcon/index.tsx';
 import PasswordDialog from '../../layouts/header/password-dialog.tsx';
-import { menuTitle } from '../../app/dynamic-routes.ts';
+import { menuTitle, useMayOpen } from '../../app/dynamic-routes.ts';
 import { isExternal, openExternal } from '../../layouts/menu/menu-utils.ts';
 import { useThemeDrawer } from '../../layouts/theme-drawer/theme-drawer.tsx';
 import { useAuthStore } from '../../stores/auth.ts';
@@ -30,6 +30,9 @@ export function greetingOf(hour: number): 'night' | 'morning' | 'forenoon' | 'no
   return 'evening';
 }
 
+/** The personal-data screen the profile button and shortcut open. */
+const PROFILE_PATH = '/person/userInfo';
+
 /** Soft tile colours for the common menus, picked by menu id so a tile keeps its colour. */
 const TILE_COLORS = ['#409EFF', '#13C2C2', '#52C41A', '#FAAD14', '#FA541C', '#EB2F96', '#722ED1', '#2F54EB'];
 
@@ -39,6 +42,7 @@ function WelcomeCard() {
   const user = useAuthStore((s) => s.userInfo);
   const tenant = useTenant();
   const navigate = useNavigate();
+  const mayOpenProfile = useMayOpen(PROFILE_PATH);
   const now = dayjs();
   const name = user?.nickName || user?.realName || user?.name || '';
   const tenantName = tenant?.title || tenant?.name || '';
@@ -60,9 +64,11 @@ function WelcomeCard() {
           <div className="p8-home-subtitle">{tenantName ? t('subtitle', { tenant: tenantName }) : t('today', { date })}</div>
           {tenantName && <div className="p8-home-date">{t('today', { date })}</div>}
         </div>
-        <Button icon={<IdcardOutlined />} onClick={() => navigate('/person/userInfo')} className="p8-home-profile-btn">
-          {t('profile')}
-        </Button>
+        {mayOpenProfile && (
+          <Button icon={<IdcardOutlined />} onClick={() => navigate(PROFILE_PATH)} className="p8-home-profile-btn" data-testid="home-profile">
+            {t('profile')}
+          </Button>
+        )}
       </div>
       <div className="p8-home-facts">
         <div className="p8-home-fact">
@@ -95,8 +101,10 @@ function ShortcutsCard() {
   const navigate = useNavigate();
   const showTheme = useThemeDrawer((s) => s.show);
   const [password, setPassword] = useState(false);
+  const mayOpenProfile = useMayOpen(PROFILE_PATH);
+  // A shortcut to a screen shows only when the user may open that screen.
   const entries = [
-    { key: 'person', icon: <IdcardOutlined />, color: '#409EFF', onClick: () => navigate('/person/userInfo') },
+    ...(mayOpenProfile ? [{ key: 'person', icon: <IdcardOutlined />, color: '#409EFF', onClick: () => navigate(PROFILE_PATH) }] : []),
     { key: 'password', icon: <LockOutlined />, color: '#FA541C', onClick: () => setPassword(true) },
     { key: 'theme', icon: <SkinOutlined />, color: '#722ED1', onClick: showTheme },
   ];
