@@ -12,24 +12,34 @@ import globals from 'globals';
  */
 const BOUNDARIES = [
   { areas: 'server/src/modules', shared: ['server/src/core'], lower: 'core/' },
-  { areas: 'web/src/views', shared: ['web/src/components'], lower: 'components/' },
+  // A web "area" is one screen: `views/<area>/<screen>/` (`views/basic/unit`), or `views/<screen>/` for
+  // the screens that stand alone (`views/login`). Screens of one menu group share nothing directly either.
+  { areas: 'web/src/views', shared: ['web/src/components'], lower: 'components/', screens: true },
 ];
+
+/** The folders a screen keeps its own pieces in: `views/login/api/` belongs to the screen `login`. */
+const SCREEN_PARTS = new Set(['api', 'components', 'hooks']);
 
 const ROOT = import.meta.dirname;
 const rel = (file) => path.relative(ROOT, file).split(path.sep).join('/');
 
-/** `<areas>/<area>/...` → area name, else undefined. */
-function areaOf(relPath, areas) {
+/**
+ * `<areas>/<area>/...` → area name, else undefined. With `screens`, the area is the screen:
+ * `<areas>/<group>/<screen>/...` → `group/screen`, unless the second folder is one of the screen's own
+ * parts (`views/login/api/x.ts` → `login`).
+ */
+function areaOf(relPath, { areas, screens }) {
   if (!relPath.startsWith(`${areas}/`)) return undefined;
-  const rest = relPath.slice(areas.length + 1);
-  const slash = rest.indexOf('/');
-  return slash === -1 ? undefined : rest.slice(0, slash);
+  const parts = relPath.slice(areas.length + 1).split('/');
+  if (parts.length < 2) return undefined;
+  if (screens && parts.length >= 3 && !SCREEN_PARTS.has(parts[1])) return `${parts[0]}/${parts[1]}`;
+  return parts[0];
 }
 
 const moduleBoundaries = {
   meta: {
     type: 'problem',
-    docs: { description: 'A business area (server module, web view) never imports another area; shared layers import no area.' },
+    docs: { description: 'A business area (server module, web screen) never imports another area; shared layers import no area.' },
     schema: [],
     messages: {
       crossArea: "'{{from}}' may not import from area '{{to}}' ({{areas}}/{{to}}): move what both need to {{lower}}",
@@ -41,10 +51,11 @@ const moduleBoundaries = {
     const check = (node, source) => {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = rel(path.resolve(path.dirname(context.filename), source));
-      for (const { areas, shared, lower } of BOUNDARIES) {
-        const to = areaOf(target, areas);
+      for (const boundary of BOUNDARIES) {
+        const { areas, shared, lower } = boundary;
+        const to = areaOf(target, boundary);
         if (!to) continue;
-        const from = areaOf(file, areas);
+        const from = areaOf(file, boundary);
         if (from && from !== to) context.report({ node, messageId: 'crossArea', data: { from: file, to, areas, lower } });
         if (shared.some((dir) => file.startsWith(`${dir}/`))) context.report({ node, messageId: 'sharedToArea', data: { from: file, to, areas } });
       }

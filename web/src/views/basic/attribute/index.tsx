@@ -3,7 +3,7 @@ import { Col, Form, Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Attribute } from '@p8/contract/basic';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
-import SimpleRecordPage, { type SimpleForm } from '../unit/components/simple-record-page.tsx';
+import SimpleRecordPage, { type SimpleForm } from '../../../components/RecordKit/SimpleRecordPage.tsx';
 import { addAttribute } from './api/add-attribute.ts';
 import { deleteAttributes } from './api/delete-attributes.ts';
 import { enableAttributes } from './api/enable-attributes.ts';

@@ -18,7 +18,7 @@ import { BOM_IMPORT_PATH } from './api/import-boms.ts';
 import { BOM_LIST_PATH } from './api/list-boms.ts';
 import BomDialog, { formOfBom, NEW_BOM, type BomForm } from './components/bom-dialog.tsx';
 import StructureDrawer, { type StructureTab } from './components/structure-drawer.tsx';
-import '../unit/components/basic.css';
+import '../../../components/RecordKit/record-screens.css';
 
 /** A BOM as its delete question and a refusal name it: the parent material and the version. */
 const nameOf = (bom: Bom) => `${bom.materialName} ${bom.version}`;

@@ -1,5 +1,5 @@
 import type { Brand } from '@p8/contract/basic';
-import SimpleRecordPage from '../unit/components/simple-record-page.tsx';
+import SimpleRecordPage from '../../../components/RecordKit/SimpleRecordPage.tsx';
 import { addBrand } from './api/add-brand.ts';
 import { deleteBrands } from './api/delete-brands.ts';
 import { enableBrands } from './api/enable-brands.ts';

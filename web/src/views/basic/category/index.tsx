@@ -9,10 +9,10 @@ import { useRecordColumns } from '../../../components/RecordKit/record-columns.t
 import { deleteCategories } from './api/delete-categories.ts';
 import { enableCategories } from './api/enable-categories.ts';
 import { CATEGORY_EXPORT_PATH } from './api/export-categories.ts';
-import { categoryTreeQueryKey, getCategoryTree, useCategoryTree } from './api/get-category-tree.ts';
+import { categoryTreeQueryKey, getCategoryTree, useCategoryTree } from '../../../components/Pickers/api/get-category-tree.ts';
 import { CATEGORY_IMPORT_PATH } from './api/import-categories.ts';
 import CategoryDialog, { type CategoryForm } from './components/category-dialog.tsx';
-import { TreeRecordTable, useTreeRecords, type TreeSearch } from './components/tree-record.tsx';
+import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
 import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 
 /** The status filter goes to the server; the name is searched here. */

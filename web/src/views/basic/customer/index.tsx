@@ -1,4 +1,4 @@
-import PartnerPage from '../partner/components/partner-page.tsx';
+import PartnerPage from '../../../components/Partner/PartnerPage.tsx';
 
 /** Basic records → customers (menu basic_customer). */
 export default function CustomerPage() {

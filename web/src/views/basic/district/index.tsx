@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import type { QueryParams } from '../../../app/http.ts';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
-import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../category/components/tree-record.tsx';
+import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
 import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 import { deleteDistricts } from './api/delete-districts.ts';
-import { districtTreeQueryKey, getDistrictTree, useDistrictTree } from './api/get-district-tree.ts';
+import { districtTreeQueryKey, getDistrictTree, useDistrictTree } from '../../../components/Pickers/api/get-district-tree.ts';
 import DistrictDialog, { type DistrictForm } from './components/district-dialog.tsx';
 
 const load = () => getDistrictTree();

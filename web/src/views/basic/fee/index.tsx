@@ -3,7 +3,7 @@ import { Col, Form, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FeeKind, type FeeType } from '@p8/contract/basic';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
-import SimpleRecordPage, { type SimpleForm } from '../unit/components/simple-record-page.tsx';
+import SimpleRecordPage, { type SimpleForm } from '../../../components/RecordKit/SimpleRecordPage.tsx';
 import { createFeeType } from './api/create-fee-type.ts';
 import { deleteFeeTypes } from './api/delete-fee-types.ts';
 import { enableFeeTypes } from './api/enable-fee-types.ts';

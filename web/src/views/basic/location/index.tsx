@@ -1,4 +1,4 @@
-import LocationTable from './components/location-table.tsx';
+import LocationTable from '../../../components/Location/LocationTable.tsx';
 
 /** Basic records → storage locations (menu basic_location): every warehouse's locations, filtered by warehouse. */
 export default function LocationPage() {

@@ -15,19 +15,19 @@ import RowActions from '../../../components/RecordKit/RowActions.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
 import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { useTenantConfig } from '../../../hooks/useTenantConfig.ts';
-import { brandOptionsQuery } from '../brand/api/list-brand-options.ts';
-import { categoryTreeQueryKey, useCategoryTree } from '../category/api/get-category-tree.ts';
+import { brandOptionsQuery } from '../../../components/Pickers/api/list-brand-options.ts';
+import { categoryTreeQueryKey, useCategoryTree } from '../../../components/Pickers/api/get-category-tree.ts';
 import { assignMaterials } from './api/assign-materials.ts';
 import { deleteMaterials } from './api/delete-materials.ts';
 import { enableMaterials } from './api/enable-materials.ts';
 import { MATERIAL_EXPORT_PATH } from './api/export-materials.ts';
-import { getMaterial } from './api/get-material.ts';
+import { getMaterial } from '../../../components/Pickers/api/get-material.ts';
 import { MATERIAL_IMPORT_PATH } from './api/import-materials.ts';
 import { MATERIAL_LIST_PATH, MATERIAL_STATISTICS_PATH } from './api/list-materials.ts';
 import CategoryPanel from './components/category-panel.tsx';
 import MaterialDialog, { formOfMaterial, NEW_MATERIAL, type MaterialForm } from './components/material-dialog.tsx';
 import { PART_KIND_COLORS, TAG_COLORS } from './components/material-enums.ts';
-import '../unit/components/basic.css';
+import '../../../components/RecordKit/record-screens.css';
 
 interface AssignState {
   open: boolean;

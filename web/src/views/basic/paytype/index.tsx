@@ -1,5 +1,5 @@
 import type { PayType } from '@p8/contract/basic';
-import SimpleRecordPage from '../unit/components/simple-record-page.tsx';
+import SimpleRecordPage from '../../../components/RecordKit/SimpleRecordPage.tsx';
 import { createPayType } from './api/create-pay-type.ts';
 import { deletePayTypes } from './api/delete-pay-types.ts';
 import { enablePayTypes } from './api/enable-pay-types.ts';

@@ -11,7 +11,7 @@ import { useRecordColumns } from '../../../components/RecordKit/record-columns.t
 import { useRecordDialog } from '../../../components/RecordKit/RecordDialog.tsx';
 import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { useTenantConfig } from '../../../hooks/useTenantConfig.ts';
-import { useRecordAssign } from '../partner/components/record-assign.tsx';
+import { useRecordAssign } from '../../../components/RecordKit/use-record-assign.tsx';
 import { assignWarehouses } from './api/assign-warehouses.ts';
 import { deleteWarehouses } from './api/delete-warehouses.ts';
 import { enableWarehouses } from './api/enable-warehouses.ts';

@@ -1,4 +1,4 @@
-import PartnerPage from '../partner/components/partner-page.tsx';
+import PartnerPage from '../../../components/Partner/PartnerPage.tsx';
 
 /** Basic records → suppliers (menu basic_supplier). */
 export default function SupplierPage() {

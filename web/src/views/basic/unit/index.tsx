@@ -6,7 +6,7 @@ import { UNIT_EXPORT_PATH } from './api/export-units.ts';
 import { UNIT_IMPORT_PATH } from './api/import-units.ts';
 import { UNIT_LIST_PATH } from './api/list-units.ts';
 import { updateUnit } from './api/update-unit.ts';
-import SimpleRecordPage from './components/simple-record-page.tsx';
+import SimpleRecordPage from '../../../components/RecordKit/SimpleRecordPage.tsx';
 
 /** The units template is not among the system config's template links (SPEC §3 lists none for units). */
 const UNIT_TEMPLATE_URL = '/api/base/template/unit.xlsx';

@@ -11,11 +11,11 @@ import { useFormDialog } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import { deleteDepts } from './api/delete-dept.ts';
 import { enableDepts } from './api/enable-dept.ts';
-import { deptTreeQueryKey, getDeptTree, useDeptTree } from './api/get-dept-tree.ts';
+import { deptTreeQueryKey, getDeptTree, useDeptTree } from '../../../components/Pickers/api/get-dept-tree.ts';
 import DeptDialog, { type DeptForm } from './components/dept-dialog.tsx';
 import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
 import { countTree, filterTree, parentIds } from '../../../components/Tree/tree-utils.ts';
-import { settled } from './components/settled.ts';
+import { settled } from '../../../components/RecordKit/settled.ts';
 
 /** Without any of these the rows have no actions: the action column is left out. */
 const ACTION_CODES = 'system_department_add|system_department_update|system_department_delete';

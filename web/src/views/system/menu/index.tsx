@@ -14,10 +14,10 @@ import ProTable, { type ProColumn, type ProTableAction, type ValueEnum } from '.
 import { useGlobalStore } from '../../../stores/global.ts';
 import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
 import { countTree, filterTree, parentIds, treeIds } from '../../../components/Tree/tree-utils.ts';
-import { settled } from '../department/components/settled.ts';
+import { settled } from '../../../components/RecordKit/settled.ts';
 import { deleteMenus } from './api/delete-menu.ts';
 import { enableMenus } from './api/enable-menu.ts';
-import { getMenuTree, menuTreeQueryKey, useMenuTree } from './api/get-menu-tree.ts';
+import { getMenuTree, menuTreeQueryKey, useMenuTree } from '../../../components/Pickers/api/get-menu-tree.ts';
 import MenuDialog, { menuFormOf, type MenuForm } from './components/menu-dialog.tsx';
 
 const TYPE_COLOR: Record<MenuType, string> = { Directory: 'blue', Menu: 'green', Button: 'orange' };

@@ -8,7 +8,7 @@ import MaterialPicker from '../../../../components/Pickers/MaterialPicker.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { formatNumber } from '../../../../components/ProTable/format.ts';
 import { useTenantConfig } from '../../../../hooks/useTenantConfig.ts';
-import { materialQuery } from '../../material/api/get-material.ts';
+import { materialQuery } from '../../../../components/Pickers/api/get-material.ts';
 
 /** One BOM line in the form: the child material (shown), its quantity per parent quantity, loss, unit, remark. */
 export interface LineRow {

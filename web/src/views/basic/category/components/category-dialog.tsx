@@ -2,10 +2,10 @@ import { Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CATEGORY_MAX_LEVEL, type CategoryNode } from '@p8/contract/basic';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
-import { NameField, RemarkField, SortField } from '../../unit/components/record-fields.tsx';
+import { NameField, RemarkField, SortField } from '../../../../components/RecordKit/record-fields.tsx';
 import { addCategory } from '../api/add-category.ts';
 import { updateCategory } from '../api/update-category.ts';
-import { ParentField } from './tree-record.tsx';
+import { ParentField } from '../../../../components/RecordKit/TreeRecord.tsx';
 
 export interface CategoryForm {
   id?: number;

@@ -2,8 +2,8 @@ import { Col, Form, Input, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
-import { ParentField } from '../../category/components/tree-record.tsx';
-import { NameField, SortField } from '../../unit/components/record-fields.tsx';
+import { ParentField } from '../../../../components/RecordKit/TreeRecord.tsx';
+import { NameField, SortField } from '../../../../components/RecordKit/record-fields.tsx';
 import { addDistrict } from '../api/add-district.ts';
 import { updateDistrict } from '../api/update-district.ts';
 

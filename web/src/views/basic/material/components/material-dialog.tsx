@@ -10,8 +10,8 @@ import FormDialog, { type FormMode } from '../../../../components/FormDialog/ind
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import ImageUpload from '../../../../components/Upload/ImageUpload.tsx';
 import { useTenantConfig } from '../../../../hooks/useTenantConfig.ts';
-import { attributeOptionsQuery } from '../../attribute/api/list-attribute-options.ts';
-import { brandOptionsQuery } from '../../brand/api/list-brand-options.ts';
+import { attributeOptionsQuery } from '../../../../components/Pickers/api/list-attribute-options.ts';
+import { brandOptionsQuery } from '../../../../components/Pickers/api/list-brand-options.ts';
 import { mapTree } from '../../../../components/Tree/tree-utils.ts';
 import { addMaterial } from '../api/add-material.ts';
 import { updateMaterial } from '../api/update-material.ts';

@@ -3,7 +3,7 @@ import { Button, Form, Input, InputNumber, Select, Switch, Table, Tag, Tooltip, 
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { unitOptionsQuery } from '../../unit/api/list-unit-options.ts';
+import { unitOptionsQuery } from '../../../../components/Pickers/api/list-unit-options.ts';
 
 /** One row of the units tab: the main unit (first, ratio 1) or a conversion unit. */
 export interface UnitRow {

@@ -2,7 +2,7 @@ import { Drawer, Typography } from 'antd';
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Warehouse } from '@p8/contract/basic';
-import LocationTable from '../../location/components/location-table.tsx';
+import LocationTable from '../../../../components/Location/LocationTable.tsx';
 
 /** The storage locations of one warehouse, managed in place from the warehouse list. */
 export default function LocationsDrawer({ warehouse, onClose }: { warehouse: Warehouse | null; onClose: () => void }) {

@@ -4,7 +4,7 @@ import type { Warehouse } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import StaffSelect from '../../../../components/Pickers/StaffSelect.tsx';
 import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
-import { PHONE_PATTERN } from '../../partner/components/partner-form.ts';
+import { PHONE_PATTERN } from '../../../../components/Partner/partner-form.ts';
 import { createWarehouse } from '../api/create-warehouse.ts';
 import { updateWarehouse } from '../api/update-warehouse.ts';
 

@@ -2,10 +2,10 @@ import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeptNode, MenuRow } from '@p8/contract/system';
 import { useGlobalStore } from '../../../../stores/global.ts';
-import { useDeptTree } from '../../department/api/get-dept-tree.ts';
+import { useDeptTree } from '../../../../components/Pickers/api/get-dept-tree.ts';
 import { walkTree } from '../../../../components/Tree/tree-utils.ts';
-import { useMenuTree } from '../../menu/api/get-menu-tree.ts';
-import { useRoleOptions } from '../../role/api/get-roles.ts';
+import { useMenuTree } from '../../../../components/Pickers/api/get-menu-tree.ts';
+import { useRoleOptions } from '../../../../components/Pickers/api/get-roles.ts';
 import { plainText, type FormatValue } from './audit-detail.ts';
 
 const SCOPE_KEY: Record<string, string> = { All: 'scopeAll', Custom: 'scopeCustom', Dept: 'scopeDept', Self: 'scopeSelf' };

@@ -8,7 +8,7 @@ import { addDept } from '../api/add-dept.ts';
 import { updateDept } from '../api/update-dept.ts';
 import LeaderSelect from './leader-select.tsx';
 import { mapTree, subtreeIds } from '../../../../components/Tree/tree-utils.ts';
-import { useLabelCol } from './use-label-col.ts';
+import { useLabelCol } from '../../../../components/FormDialog/use-label-col.ts';
 
 export interface DeptForm {
   id?: number;

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Select, Space, Typography } from 'antd';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDebounceFn } from '../../../../hooks/useDebounceFn.ts';
-import { getStaffOptions, type StaffOption } from '../../staff/api/get-staff-options.ts';
+import { colleagueOptionsQuery, type StaffOption } from '../../../../components/Pickers/api/colleague-options.ts';
 
 interface LeaderSelectProps {
   value?: number | null;
@@ -14,21 +14,18 @@ interface LeaderSelectProps {
   id?: string;
 }
 
+const NO_ONE: number[] = [];
+
 /** A staff picker with a server search (account or real name), for a department's leader. */
 export default function LeaderSelect({ value, onChange, currentName, disabled, id }: LeaderSelectProps) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const setKeywordLater = useDebounceFn((text: string) => setKeyword(text.trim()), 300);
-  const found = useQuery({
-    queryKey: ['system', 'dept', 'leader-search', keyword],
-    queryFn: () => getStaffOptions(keyword),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
+  const found = useQuery(colleagueOptionsQuery(keyword, NO_ONE));
   const options = useMemo(() => {
     const list: Array<{ value: number; label: string; staff: StaffOption | undefined }> = (found.data ?? []).map((s) => ({
       value: s.id,
-      label: s.realName ? `${s.realName} (${s.name})` : s.name,
+      label: s.label === s.account ? s.account : `${s.label} (${s.account})`,
       staff: s,
     }));
     if (value && currentName && !list.some((o) => o.value === value)) list.unshift({ value, label: currentName, staff: undefined });

@@ -8,7 +8,7 @@ import MenuIcon from '../../../../components/MenuIcon/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { useGlobalStore } from '../../../../stores/global.ts';
 import { mapTree, subtreeIds, walkTree } from '../../../../components/Tree/tree-utils.ts';
-import { useLabelCol } from '../../department/components/use-label-col.ts';
+import { useLabelCol } from '../../../../components/FormDialog/use-label-col.ts';
 import { addMenu } from '../api/add-menu.ts';
 import { updateMenu } from '../api/update-menu.ts';
 import IconPicker from './icon-picker.tsx';

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import FormDialog from '../../../../components/FormDialog/index.tsx';
 import RichText from '../../../../components/RichText/index.tsx';
 import { useAuthStore } from '../../../../stores/auth.ts';
-import type { StaffOption } from '../api/list-staff-options.ts';
+import type { StaffOption } from '../../../../components/Pickers/api/colleague-options.ts';
 import { sendMessage } from '../api/send-message.ts';
-import StaffSelect from './staff-select.tsx';
+import ColleagueSelect from '../../../../components/Pickers/ColleagueSelect.tsx';
 
 export interface SendForm {
   receiverIds: number[];
@@ -57,7 +57,7 @@ export default function SendDialog({ state, onClose, onSent }: { state: SendDial
           { type: 'array', max: 500 },
         ]}
       >
-        <StaffSelect mode="multiple" exclude={me ? [me] : []} known={state.known} data-testid="message-form-receivers" />
+        <ColleagueSelect mode="multiple" exclude={me ? [me] : []} known={state.known} data-testid="message-form-receivers" />
       </Form.Item>
       <Form.Item name="title" label={t('messageTitle')} rules={[{ required: true, whitespace: true, message: root('error.PleaseInputTitle') }, { max: 100 }]}>
         <Input maxLength={100} showCount data-testid="message-form-title" />

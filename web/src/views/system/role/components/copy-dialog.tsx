@@ -2,7 +2,7 @@ import { Alert, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Role } from '@p8/contract/system';
 import FormDialog from '../../../../components/FormDialog/index.tsx';
-import { useLabelCol } from '../../department/components/use-label-col.ts';
+import { useLabelCol } from '../../../../components/FormDialog/use-label-col.ts';
 import { copyRole } from '../api/copy-role.ts';
 import { ROLE_KEY_PATTERN } from './role-dialog.tsx';
 

@@ -7,7 +7,7 @@ import type { MenuRow, Role } from '@p8/contract/system';
 import FormDialog from '../../../../components/FormDialog/index.tsx';
 import MenuIcon from '../../../../components/MenuIcon/index.tsx';
 import { useGlobalStore } from '../../../../stores/global.ts';
-import { useMenuTree } from '../../menu/api/get-menu-tree.ts';
+import { useMenuTree } from '../../../../components/Pickers/api/get-menu-tree.ts';
 import { getRolePermission } from '../api/get-role-permission.ts';
 import { setRolePermission } from '../api/set-role-permission.ts';
 import CheckTree from './check-tree.tsx';

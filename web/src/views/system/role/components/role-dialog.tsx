@@ -2,7 +2,7 @@ import { Col, Form, Input, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
-import { useLabelCol } from '../../department/components/use-label-col.ts';
+import { useLabelCol } from '../../../../components/FormDialog/use-label-col.ts';
 import { addRole } from '../api/add-role.ts';
 import { updateRole } from '../api/update-role.ts';
 

@@ -3,7 +3,7 @@ import { Form, Radio, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DataScope, DeptNode, Role } from '@p8/contract/system';
 import FormDialog from '../../../../components/FormDialog/index.tsx';
-import { useDeptTree } from '../../department/api/get-dept-tree.ts';
+import { useDeptTree } from '../../../../components/Pickers/api/get-dept-tree.ts';
 import { setRoleScope } from '../api/set-role-scope.ts';
 import CheckTree from './check-tree.tsx';
 

@@ -2,7 +2,7 @@ import { Alert, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Staff } from '@p8/contract/system';
 import FormDialog from '../../../../components/FormDialog/index.tsx';
-import { useLabelCol } from '../../department/components/use-label-col.ts';
+import { useLabelCol } from '../../../../components/FormDialog/use-label-col.ts';
 import { resetStaffPassword } from '../api/reset-staff-password.ts';
 import { useStaffRules } from './use-staff-rules.ts';
 

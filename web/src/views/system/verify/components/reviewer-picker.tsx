@@ -3,8 +3,8 @@ import { Avatar, Button, Empty, Tooltip, Typography } from 'antd';
 import DisabledContext from 'antd/es/config-provider/DisabledContext';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { StaffOption } from '../../message/api/list-staff-options.ts';
-import StaffSelect from '../../message/components/staff-select.tsx';
+import type { StaffOption } from '../../../../components/Pickers/api/colleague-options.ts';
+import ColleagueSelect from '../../../../components/Pickers/ColleagueSelect.tsx';
 
 export interface ReviewerPickerProps {
   /** Reviewer ids in review order. */
@@ -88,7 +88,7 @@ export default function ReviewerPicker({ value = [], onChange, known = [], seque
         </ol>
       )}
       {!disabled && value.length < 50 && (
-        <StaffSelect
+        <ColleagueSelect
           // A fresh picker after each addition: empty, with the search cleared.
           key={value.join(',')}
           value={null}

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AuditType, type VerifyRuleRow } from '@p8/contract/office';
 import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
-import type { StaffOption } from '../../message/api/list-staff-options.ts';
+import type { StaffOption } from '../../../../components/Pickers/api/colleague-options.ts';
 import { createVerifyRule } from '../api/create-verify-rule.ts';
 import { listRuleBillTypes } from '../api/list-verify-rules.ts';
 import { updateVerifyRule } from '../api/update-verify-rule.ts';
