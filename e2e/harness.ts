@@ -46,7 +46,7 @@ export function buildWebIfNeeded(): void {
 
 // ---------------------------------------------------------------- server
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();

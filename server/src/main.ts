@@ -4,8 +4,11 @@ import { openConfiguredDatabase } from './db/open.ts';
 
 /** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
 async function main() {
+  // Milliseconds since the process started: the modules are loaded by now (tsx compiles them on the way).
+  const modulesLoaded = performance.now();
   const config = loadConfig();
   const database = await openConfiguredDatabase(config, { info: (msg) => console.log(msg) });
+  const databaseReady = performance.now();
   const app = await buildApp({ config, database });
 
   let closing = false;
@@ -30,7 +33,13 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`P8 back-office on http://localhost:${config.port} (${database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}`})`);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const cpu = process.cpuUsage();
+  app.log.info(
+    `P8 back-office on http://localhost:${config.port} (${database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}`}), ` +
+      `serving ${seconds(performance.now())} after start (CPU ${seconds((cpu.user + cpu.system) / 1000)}): ` +
+      `modules ${seconds(modulesLoaded)}, database ${seconds(databaseReady - modulesLoaded)}, app ${seconds(performance.now() - databaseReady)}`,
+  );
 }
 
 main().catch((error) => {

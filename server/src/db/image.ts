@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrateDatabase, migrationsKey, openDatabase, type Database } from './connection.ts';
+
+/**
+ * The migrated image: an embedded (PGlite) database with every committed migration applied and nothing
+ * else, kept as a data-directory tarball. Creating a PGlite database runs initdb (≈ 5 s on a 2-core
+ * machine) and the migrations (≈ 1 s); loading the tarball takes a fraction of that. It is built once per
+ * set of migrations and PGlite version — by `npm run build`, or by the first start that needs it — and
+ * kept in `node_modules/.cache/p8/` beside the PGlite package (like other build caches: a fresh
+ * `npm ci` starts without it, `git clean` never leaves a stale one).
+ *
+ * Used by `npm start` on a fresh DATA_DIR (db/open.ts) and by anything that wants a migrated in-memory
+ * database quickly (`openMigratedPglite()` without a directory: tests, benchmarks).
+ */
+
+function pgliteVersion(): { dir: string; version: string } {
+  // Resolves to …/node_modules/@electric-sql/pglite/dist/index.js; the package.json is not exported.
+  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '..');
+  const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+  return { dir, version };
+}
+
+/** The tarball of the current migrations and PGlite version (it may not exist yet). */
+export function migratedImagePath(): string {
+  const { dir, version } = pgliteVersion();
+  // node_modules/@electric-sql/pglite → node_modules/.cache/p8
+  const cache = path.resolve(dir, '../../.cache/p8');
+  return path.join(cache, `pglite-${version}-migrations-${migrationsKey()}.tar`);
+}
+
+/**
+ * Builds the image when it is missing and returns its path. Concurrent builders (test workers) each
+ * write a temporary file and rename it into place, so a reader never sees half an image.
+ */
+export async function ensureMigratedImage(): Promise<string> {
+  const file = migratedImagePath();
+  if (existsSync(file)) return file;
+  const database = await openDatabase({});
+  try {
+    await migrateDatabase(database);
+    const client = database.db.$client as { dumpDataDir(compression: 'none'): Promise<Blob> };
+    const tarball = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(temporary, tarball);
+    renameSync(temporary, file);
+  } finally {
+    await database.close();
+  }
+  return file;
+}
+
+/**
+ * A migrated embedded database: in `dir` (kept across restarts) or in memory when `dir` is undefined.
+ * A directory that holds no database yet starts as a copy of the image; one that does is opened as it
+ * is. Either way `migrateDatabase` runs — a no-op past its app-role check when the database is current.
+ */
+export async function openMigratedPglite(dir?: string): Promise<Database> {
+  const fresh = !dir || !existsSync(path.join(dir, 'PG_VERSION'));
+  const loadDataDir = fresh ? new Blob([readFileSync(await ensureMigratedImage())]) : undefined;
+  const database = await openDatabase({ pgliteDir: dir, loadDataDir });
+  try {
+    await migrateDatabase(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
