@@ -24,7 +24,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
-          // argon2 hashing and migrating a fresh database per file are slow on a small machine.
+          // Builds the migrated PGlite image (db/image.ts) once, before the workers start loading it.
+          globalSetup: ['server/test/global-setup.ts'],
+          // argon2 hashing and a database per file (on PostgreSQL: created and migrated) are slow on a small machine.
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // PGlite (WASM) and @node-rs/argon2 hold large native state: processes, not threads.

@@ -6,6 +6,7 @@ import type { SmsPurpose } from '@p8/contract/auth';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { migrateDatabase, openDatabase, type Database } from '../src/db/connection.ts';
+import { openMigratedPglite } from '../src/db/image.ts';
 import { admin, adminRole, role } from '../src/db/schema/index.ts';
 import { createTenant } from '../src/modules/tenant/service.ts';
 import { hashPassword } from '../src/core/passwords.ts';
@@ -14,7 +15,8 @@ import type { SmsSender } from '../src/core/captcha.ts';
 /**
  * Integration-test harness: the real app on a real database. `TEST_DB=postgres` (with DATABASE_URL)
  * runs against PostgreSQL in a database created for this test file and dropped after it; otherwise an
- * in-memory PGlite, one per test file (DESIGN §4: never one per test).
+ * in-memory PGlite, one per test file (never one per test: a database costs seconds), loaded from the
+ * migrated image (db/image.ts, built before the run by global-setup.ts) instead of initdb + migrations.
  */
 export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -48,8 +50,13 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       await c.end();
     };
   }
-  const database = await openDatabase({ databaseUrl, poolSize: 4 });
-  await migrateDatabase(database);
+  let database: Database;
+  if (databaseUrl) {
+    database = await openDatabase({ databaseUrl, poolSize: 4 });
+    await migrateDatabase(database);
+  } else {
+    database = await openMigratedPglite();
+  }
   const config = loadConfig({ env: 'test', seedDemo: false, exposeCodes: true, logLevel: 'silent', webDist: undefined, ...overrides });
   const sms: TestContext['sms'] = [];
   const sender: SmsSender = {

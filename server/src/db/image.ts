@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { migrateDatabase, migrationsKey, openDatabase, type Database } from './connection.ts';
 
 /**
@@ -16,8 +16,9 @@ import { migrateDatabase, migrationsKey, openDatabase, type Database } from './c
  */
 
 function pgliteVersion(): { dir: string; version: string } {
-  // Resolves to …/node_modules/@electric-sql/pglite/dist/index.js; the package.json is not exported.
-  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '..');
+  // Resolves to …/node_modules/@electric-sql/pglite/dist/index.cjs; the package.json is not exported.
+  // Not import.meta.resolve: vite's module runner (vitest's global setup) does not support it.
+  const dir = path.resolve(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..');
   const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
   return { dir, version };
 }
