@@ -11,7 +11,7 @@ import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { registerEnvelopeHandlers } from './core/envelope.ts';
 import { permissionPlugin } from './core/permissions.ts';
-import { recordUsagePlugin } from './core/record-usage.ts';
+import { registriesPlugin } from './core/registries.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { personRoutes } from './modules/person/routes.ts';
 import { auditRoutes } from './modules/system/audit-routes.ts';
@@ -23,6 +23,7 @@ import { tenantRoutes } from './modules/tenant/routes.ts';
 import { multipartPlugin } from './core/uploads.ts';
 import { uploadRoutes } from './modules/upload/routes.ts';
 import { officeRoutes } from './modules/office/routes.ts';
+import { registerRoutes, type ModuleDeps } from './core/route.ts';
 import { basicRoutes } from './modules/basic/routes.ts';
 
 export interface AppDeps {
@@ -67,13 +68,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(permissionPlugin, { database });
   // Before any route plugin: content-type parsers are copied into a plugin's context when it is registered.
   await app.register(multipartPlugin, { config });
-  // Before the modules: each registers the checkers of the records it refers to (core/record-usage.ts).
-  await app.register(recordUsagePlugin);
+  // Before the modules: they fill the app's registries (usage checkers, import templates, printer providers).
+  await app.register(registriesPlugin);
+  const modules: ModuleDeps = { database, config, sms };
+  registerRoutes(app, modules, officeRoutes);
   await app.register(authRoutes, { database, config, sms });
   await app.register(tenantRoutes, { database, config });
   await app.register(personRoutes, { database });
   await app.register(uploadRoutes, { database, config });
-  await app.register(officeRoutes);
   await app.register(deptRoutes);
   await app.register(menuRoutes);
   await app.register(roleRoutes);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PrinterRow } from '@p8/contract/office';
 import { auditLog, printer } from '../src/db/schema/index.ts';
 import { BizError } from '../src/core/errors.ts';
-import { registerPrinterProvider, unconfiguredProvider } from '../src/modules/office/printer-provider.ts';
+import { unconfiguredProvider } from '../src/core/printer-providers.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { grant } from './office-fixtures.ts';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   plainToken = await login(ctx.app, staff.name, staff.password);
 });
 afterAll(() => ctx.close());
-afterEach(() => registerPrinterProvider(unconfiguredProvider('feie')));
+afterEach(() => ctx.app.printerProviders.register(unconfiguredProvider('feie')));
 
 let serial = 0;
 const newPrinter = (overrides: Record<string, unknown> = {}) => ({
@@ -114,11 +114,11 @@ describe(`printers (${TEST_DB})`, () => {
   it("surfaces a provider's answers as catalogued messages", async () => {
     const p = await create();
     const printed: string[] = [];
-    registerPrinterProvider({ name: 'feie', testPrint: async () => { throw new BizError('PrinterOffline'); } });
+    ctx.app.printerProviders.register({ name: 'feie', testPrint: async () => { throw new BizError('PrinterOffline'); } });
     expect((await call(ctx.app, 'POST', `${BASE}/test`, { token: tokenA, body: { id: p.id } })).body.message).toBe('PrinterOffline');
-    registerPrinterProvider({ name: 'feie', testPrint: async () => { throw new Error('socket hang up'); } });
+    ctx.app.printerProviders.register({ name: 'feie', testPrint: async () => { throw new Error('socket hang up'); } });
     expect((await call(ctx.app, 'POST', `${BASE}/test`, { token: tokenA, body: { id: p.id } })).body).toMatchObject({ message: 'PrinterApiError', additional: 'feie' });
-    registerPrinterProvider({ name: 'feie', testPrint: async (target) => { printed.push(`${target.sn}:${target.printerKey}`); } });
+    ctx.app.printerProviders.register({ name: 'feie', testPrint: async (target) => { printed.push(`${target.sn}:${target.printerKey}`); } });
     expect((await call(ctx.app, 'POST', `${BASE}/test`, { token: tokenA, body: { id: p.id } })).body.status).toBe(0);
     expect(printed).toEqual([`${p.sn}:k3y-SECRET-9f2a`]);
   });

@@ -8,7 +8,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloudUploadToken, UploadResult } from '@p8/contract/upload';
 import { uploadFile } from '../src/db/schema/index.ts';
-import { registerImportTemplate } from '../src/core/excel.ts';
 import { call, login, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { largePng, postForm, tinyPdf, tinyPng, tinyWebp } from './office-fixtures.ts';
 
@@ -219,7 +218,7 @@ describe('cloud upload token', () => {
 
 describe('import templates', () => {
   it('serves a registered template as a real .xlsx in the asked language, 404 for others', async () => {
-    registerImportTemplate('uploadtestbrand', [
+    ctx.app.importTemplates.register('uploadtestbrand', [
       { prop: 'name', title: { zh: '品牌名称', en: 'Brand name' }, required: true },
       { prop: 'remark', title: { zh: '备注', en: 'Remark' } },
     ]);

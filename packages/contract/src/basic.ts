@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idsSchema } from './system.ts';
+import { enableSchema, idsSchema } from './common.ts';
 
 /**
  * Basic records (SPEC §1, issue 4) under /api/admin/basic/<record>: materials, brands, categories,
@@ -84,11 +84,7 @@ const percent = z.number().finite().min(0).max(100);
 const phone = z.union([z.literal(''), z.string().trim().regex(/^[0-9+\-() ]{3,30}$/, { message: 'PhoneFormatError' })]);
 const email = z.union([z.literal(''), z.email({ message: 'EmailFormatError' })]);
 
-export { idsSchema };
-/** PUT …/enable */
-export const enableSchema = idsSchema.extend({ enabled: z.boolean() });
-export type Enable = z.infer<typeof enableSchema>;
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export { enableSchema, idParamsSchema, idsSchema, type Enable } from './common.ts';
 
 /** PUT /api/admin/basic/<record>/assign: replaces the assignment of each record with these departments and staff. */
 export const assignSchema = idsSchema.extend({

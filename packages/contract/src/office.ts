@@ -6,15 +6,6 @@ import { z } from 'zod';
  * delete it", §8 printer errors).
  */
 const id = z.number().int().positive();
-const ids = (max = 1000) => z.array(id).min(1, { message: 'PleaseSelectData' }).max(max);
-
-/** DELETE bodies and batch operations: `{ ids: [...] }`. */
-export const officeIdsSchema = z.object({ ids: ids() });
-export type OfficeIds = z.infer<typeof officeIdsSchema>;
-
-/** PUT …/enable */
-export const officeEnableSchema = z.object({ ids: ids(), enabled: z.boolean() });
-export type OfficeEnable = z.infer<typeof officeEnableSchema>;
 
 // ---------------------------------------------------------------- messages
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordPattern, phonePattern } from './auth.ts';
+import { idsSchema } from './common.ts';
 import { MenuType, type MenuItem } from './menu.ts';
 
 /**
@@ -17,15 +18,7 @@ const mobile = z.union([z.literal(''), z.string().regex(phonePattern, { message:
 /** A department's phone may be a landline or an extension. */
 const officePhone = z.union([z.literal(''), z.string().regex(/^[0-9+\-() ]{3,30}$/, { message: 'PhoneFormatError' })]);
 
-/** DELETE bodies: `{ ids: [...] }`. */
-export const idsSchema = z.object({ ids: z.array(id, { error: 'PleaseSelectData' }).min(1, { message: 'PleaseSelectData' }).max(500) });
-export type Ids = z.infer<typeof idsSchema>;
-
-/** PUT {path}/enable */
-export const enableSchema = idsSchema.extend({ enabled: z.boolean() });
-export type Enable = z.infer<typeof enableSchema>;
-
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+export { enableSchema, idParamsSchema, idsSchema, type Enable, type Ids } from './common.ts';
 
 // ---------------------------------------------------------------- departments
 

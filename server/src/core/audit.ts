@@ -1,7 +1,16 @@
-import type { FastifyRequest } from 'fastify';
+import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../db/connection.ts';
 import { admin, auditLog } from '../db/schema/index.ts';
-import { and, eq } from 'drizzle-orm';
+import type { AuthContext } from './auth.ts';
+
+/** One administrative change, as a service records it through `ServiceContext.audit`. */
+export interface AuditEntry {
+  action: string;
+  /** Business name of what changed ('printer', 'department', 'material'…). */
+  entity: string;
+  entityId?: string | number | Array<string | number>;
+  detail?: unknown;
+}
 
 /** What an update changed, as the audit log records it: `{ field: { from, to } }`. */
 export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
@@ -26,26 +35,29 @@ export function changes(before: object, sent: object, prefix = ''): FieldChanges
 }
 
 /**
- * Records an administrative change in the request's own transaction, so the log entry and the change
- * commit or roll back together.
+ * Writes the audit entries of one unit of work, in its own transaction (core/service-context.ts is the only
+ * caller), so the log entries and the change commit or roll back together.
  */
-export async function audit(
-  tx: Tx,
-  req: Pick<FastifyRequest, 'auth' | 'ip'>,
-  entry: { action: string; entity: string; entityId?: string | number | Array<string | number>; detail?: unknown },
-) {
+export async function writeAudit(tx: Tx, account: Pick<AuthContext, 'tenantId' | 'adminId'>, ip: string, entries: AuditEntry[]) {
   const [me] = await tx
     .select({ name: admin.name })
     .from(admin)
-    .where(and(eq(admin.tenantId, req.auth.tenantId), eq(admin.id, req.auth.adminId)));
-  await tx.insert(auditLog).values({
-    tenantId: req.auth.tenantId,
-    adminId: req.auth.adminId,
-    adminName: me?.name ?? '',
-    action: entry.action,
-    entity: entry.entity,
-    entityId: entry.entityId === undefined ? null : Array.isArray(entry.entityId) ? entry.entityId.join(',') : String(entry.entityId),
-    detail: entry.detail ?? null,
-    ip: req.ip,
-  });
+    .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.adminId)));
+  await tx.insert(auditLog).values(
+    entries.map((entry) => ({
+      tenantId: account.tenantId,
+      adminId: account.adminId,
+      adminName: me?.name ?? '',
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId === undefined ? null : Array.isArray(entry.entityId) ? entry.entityId.join(',') : String(entry.entityId),
+      detail: entry.detail ?? null,
+      ip,
+    })),
+  );
+}
+
+/** Transitional: modules not yet on ServiceContext write one entry in their transaction. */
+export async function audit(tx: Tx, req: { auth: AuthContext; ip: string }, entry: AuditEntry) {
+  await writeAudit(tx, req.auth, req.ip, [entry]);
 }

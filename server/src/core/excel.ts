@@ -89,18 +89,6 @@ export function sendXlsx(reply: FastifyReply, buffer: Buffer, filename: string) 
     .send(buffer);
 }
 
-// ---------------------------------------------------------------- import templates
-
-const templates = new Map<string, ExcelColumn[]>();
-
-/** Modules register the templates of their imports (SPEC §3 keys: brand, category, supplier…). */
-export function registerImportTemplate(key: string, columns: ExcelColumn[]) {
-  if (!/^[a-z][A-Za-z0-9_]*$/.test(key)) throw new Error(`invalid template key ${key}`);
-  templates.set(key, columns);
-}
-
-export const importTemplate = (key: string) => templates.get(key);
-
 // ---------------------------------------------------------------- reading an import file
 
 export interface ImportRow {

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { hasPermission } from '@p8/contract/permission';
+import { hasPermission, type PermissionCode } from '@p8/contract/permission';
 import type { Database, Tx } from '../db/connection.ts';
 import { adminRole, menu, role, roleMenu } from '../db/schema/index.ts';
 import { forbidden } from './errors.ts';
@@ -12,7 +12,7 @@ declare module 'fastify' {
      * Button code(s) the caller must hold: an array = all, 'a|b' = any, a plain string = that code
      * (SPEC §6) — the same rule the web's <Auth> applies.
      */
-    permission?: string | string[];
+    permission?: PermissionCode;
   }
 }
 
@@ -66,6 +66,6 @@ export const permissionPlugin = fp(async (app: FastifyInstance, opts: { database
     if (!needed || !request.auth) return;
     const perms = await opts.database.withTenant(request.auth.tenantId, (tx) => loadPermissions(tx, request.auth.tenantId, request.auth.adminId));
     if (perms.isSuper) return;
-    if (!hasPermission(perms.buttons, needed)) throw forbidden('Forbidden', Array.isArray(needed) ? needed.join(',') : needed);
+    if (!hasPermission(perms.buttons, needed)) throw forbidden('Forbidden', typeof needed === 'string' ? needed : needed.join(','));
   });
 });

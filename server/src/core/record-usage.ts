@@ -1,5 +1,3 @@
-import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Tx } from '../db/connection.ts';
 import { BizError } from './errors.ts';
@@ -10,9 +8,8 @@ import { BizError } from './errors.ts';
  * warehouses, fee types… So whoever refers to a record registers a checker for its kind, and the record's
  * delete asks every checker of that kind, inside its own transaction, before it deletes anything.
  *
- * The registry belongs to one app instance (a Fastify decorator, `app.recordUsage`), filled while the app
- * is built by each module's plugin: every process that builds the app has the same checkers, and apps built
- * side by side (the tests) do not share them. A checker is registered under its source's name; registering
+ * The registry belongs to one app instance (`app.recordUsage`, see core/registries.ts), filled while the
+ * app is built by each module. A checker is registered under its source's name; registering
  * the same source again replaces it, so a duplicate registration is harmless.
  */
 
@@ -58,15 +55,3 @@ export class RecordUsage {
     }
   }
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Who refers to which basic records: see core/record-usage.ts. */
-    recordUsage: RecordUsage;
-  }
-}
-
-/** Gives the app (and every plugin registered after it) its own, empty registry. */
-export const recordUsagePlugin = fp(async (app: FastifyInstance) => {
-  app.decorate('recordUsage', new RecordUsage());
-});

@@ -25,7 +25,7 @@ import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../cor
 import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
-import { importErrorKey, receiveImportFile, registerImportTemplate, runImport, type ImportRow, type Lang } from '../../core/excel.ts';
+import { importErrorKey, receiveImportFile, runImport, type ImportRow, type Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf } from './owner.ts';
 import {
@@ -707,7 +707,7 @@ export async function materialUnitRoutes(app: FastifyInstance, deps: { config: C
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/admin/basic/material/unit';
   const tags = ['basic: material'];
-  registerImportTemplate('item', unitItemColumns);
+  app.importTemplates.register('item', unitItemColumns);
 
   /** The unit rows, each of a material within the caller's assignment range (else UnitNotExist, as for an unknown row). */
   async function rowsOf(tx: Tx, req: FastifyRequest, ids: number[]) {

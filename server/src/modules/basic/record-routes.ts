@@ -9,7 +9,7 @@ import type { Database, Tx } from '../../db/connection.ts';
 import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
 import { ok, paged } from '../../core/envelope.ts';
-import { exportXlsx, langOf, receiveImportFile, registerImportTemplate, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang } from '../../core/excel.ts';
+import { exportXlsx, langOf, receiveImportFile, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang } from '../../core/excel.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { analyze, distinct, exportQuery, type RowHandler } from './kit.ts';
 
@@ -67,7 +67,7 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config:
   const base = `/api/admin/basic/${def.record}`;
   const tags = [`basic: ${def.record}`];
   const code = (action: string) => `basic_${def.record}_${action}`;
-  registerImportTemplate(def.excel.template, def.excel.importColumns);
+  app.importTemplates.register(def.excel.template, def.excel.importColumns);
 
   r.get(base, { schema: { tags, summary: `${def.entity} list, paged`, querystring: listQuerySchema } }, async (req) => {
     const page = await req.tenant((tx) => def.list(tx, req, req.query));

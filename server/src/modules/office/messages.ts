@@ -1,22 +1,19 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { MessageBox, messageSendSchema, officeIdsSchema, type MessageRow } from '@p8/contract/office';
+import { MessageBox, type MessageRow, type MessageSend } from '@p8/contract/office';
 import type { Tx } from '../../db/connection.ts';
 import { admin, message } from '../../db/schema/index.ts';
 import type { AuthContext } from '../../core/auth.ts';
-import { ok, paged } from '../../core/envelope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
-import { countAll, listQuerySchema, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound } from '../../core/ids.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { assertStaffOfTenant } from './staff.ts';
 
 /*
- * Messages between staff of a tenant (SPEC §5: sender ≠ receiver; §6: only the sender deletes).
- * Everyone reads their own inbox and outbox; sending and deleting need their button codes.
+ * Messages between staff of a tenant: sender and receiver differ; only the sender deletes a message.
+ * Everyone reads their own inbox and outbox; sending and deleting need their button codes (routes.ts).
  */
-const BASE = '/api/admin/office/message';
 
 const sender = alias(admin, 'sender');
 const receiver = alias(admin, 'receiver');
@@ -83,102 +80,74 @@ function boxConditions(auth: AuthContext, query: Record<string, unknown>): SQL[]
   return conditions;
 }
 
-export async function messageRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+export async function listMessages(ctx: ServiceContext, query: Record<string, unknown>) {
+  const parsed = parseList(listSpec, query, boxConditions(ctx.account, query));
+  const page = await runPage(parsed, fromWithNames(ctx.tx).$dynamic(), ctx.tx.select(countAll()).from(message).$dynamic());
+  return { data: page.data.map(toRow), pagination: page.pagination };
+}
 
-  r.get(BASE, { schema: { tags: ['office'], summary: 'Messages: box=inbox|outbox, isRead=true|false, title, start/end', querystring: listQuerySchema } }, async (req) => {
-    const parsed = parseList(listSpec, req.query, boxConditions(req.auth, req.query));
-    const page = await req.tenant((tx) =>
-      runPage(parsed, fromWithNames(tx).$dynamic(), tx.select(countAll()).from(message).$dynamic()),
-    );
-    return paged(page.data.map((m) => toRow(m)), page.pagination);
-  });
+export async function unreadCount(ctx: ServiceContext): Promise<{ count: number }> {
+  const [row] = await ctx.tx
+    .select({ count: count() })
+    .from(message)
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt)));
+  return { count: Number(row?.count ?? 0) };
+}
 
-  r.get(`${BASE}/unread/count`, { schema: { tags: ['office'], summary: 'Unread messages in my inbox' } }, async (req) => {
-    const [row] = await req.tenant((tx) =>
-      tx
-        .select({ count: count() })
-        .from(message)
-        .where(and(eq(message.tenantId, req.auth.tenantId), eq(message.receiverId, req.auth.adminId), isNull(message.readAt))),
-    );
-    return ok({ count: Number(row?.count ?? 0) });
-  });
+/** A message the caller sent or received. */
+export async function getMessage(ctx: ServiceContext, id: number): Promise<MessageRow> {
+  const { adminId } = ctx.account;
+  const [row] = await fromWithNames(ctx.tx)
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.id, id), or(eq(message.senderId, adminId), eq(message.receiverId, adminId))))
+    .limit(1);
+  if (!row) throw new BizError('DataNotExist');
+  return toRow(row);
+}
 
-  r.get(`${BASE}/:id`, { schema: { tags: ['office'], summary: 'A message I sent or received', params: z.object({ id: z.coerce.number().int().positive() }) } }, async (req) => {
-    const [row] = await req.tenant((tx) =>
-      fromWithNames(tx)
-        .where(
-          and(
-            eq(message.tenantId, req.auth.tenantId),
-            eq(message.id, req.params.id),
-            or(eq(message.senderId, req.auth.adminId), eq(message.receiverId, req.auth.adminId)),
-          ),
-        )
-        .limit(1),
-    );
-    if (!row) throw new BizError('DataNotExist');
-    return ok(toRow(row));
-  });
+/** Sends one message to each receiver; answers the new messages' ids. */
+export async function sendMessage(ctx: ServiceContext, { receiverIds, title, content }: MessageSend): Promise<{ ids: number[] }> {
+  if (receiverIds.includes(ctx.account.adminId)) throw new BizError('MessageSenderReceiverSame');
+  await assertStaffOfTenant(ctx.tx, ctx.tenantId, receiverIds);
+  const inserted = await ctx.tx
+    .insert(message)
+    .values(receiverIds.map((receiverId) => ({ tenantId: ctx.tenantId, senderId: ctx.account.adminId, receiverId, title, content })))
+    .returning({ id: message.id });
+  return { ids: inserted.map((m) => m.id) };
+}
 
-  r.post(BASE, { config: { permission: 'system_message_send' }, schema: { tags: ['office'], summary: 'Send a message to one or many staff', body: messageSendSchema } }, async (req) => {
-    const { receiverIds, title, content } = req.body;
-    if (receiverIds.includes(req.auth.adminId)) throw new BizError('MessageSenderReceiverSame');
-    const ids = await req.tenant(async (tx) => {
-      await assertStaffOfTenant(tx, req.auth.tenantId, receiverIds);
-      const inserted = await tx
-        .insert(message)
-        .values(receiverIds.map((receiverId) => ({ tenantId: req.auth.tenantId, senderId: req.auth.adminId, receiverId, title, content })))
-        .returning({ id: message.id });
-      return inserted.map((m) => m.id);
-    });
-    return ok({ ids });
-  });
+/** Marks messages of the caller's inbox read; a message of someone else's inbox is refused. */
+export async function markRead(ctx: ServiceContext, ids: number[]): Promise<{ updated: number }> {
+  const found = await ctx.tx
+    .select({ id: message.id, receiverId: message.receiverId })
+    .from(message)
+    .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids)));
+  assertAllFound(ids, found, 'DataNotExist');
+  const notMine = found.filter((m) => m.receiverId !== ctx.account.adminId);
+  if (notMine.length) throw forbidden('Forbidden', notMine.map((m) => m.id).join(','));
+  const rows = await ctx.tx
+    .update(message)
+    .set({ readAt: new Date() })
+    .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids), isNull(message.readAt)))
+    .returning({ id: message.id });
+  return { updated: rows.length };
+}
 
-  r.put(`${BASE}/read`, { schema: { tags: ['office'], summary: 'Mark messages of my inbox read', body: officeIdsSchema } }, async (req) => {
-    const ids = req.body.ids;
-    const updated = await req.tenant(async (tx) => {
-      const found = await tx
-        .select({ id: message.id, receiverId: message.receiverId })
-        .from(message)
-        .where(and(eq(message.tenantId, req.auth.tenantId), inArray(message.id, ids)));
-      const missing = ids.filter((id) => !found.some((m) => m.id === id));
-      if (missing.length) throw new BizError('DataNotExist', { additional: missing.join(',') });
-      const notMine = found.filter((m) => m.receiverId !== req.auth.adminId);
-      if (notMine.length) throw forbidden('Forbidden', notMine.map((m) => m.id).join(','));
-      const rows = await tx
-        .update(message)
-        .set({ readAt: new Date() })
-        .where(and(eq(message.tenantId, req.auth.tenantId), inArray(message.id, ids), isNull(message.readAt)))
-        .returning({ id: message.id });
-      return rows.length;
-    });
-    return ok({ updated });
-  });
+export async function markAllRead(ctx: ServiceContext): Promise<{ updated: number }> {
+  const rows = await ctx.tx
+    .update(message)
+    .set({ readAt: new Date() })
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt)))
+    .returning({ id: message.id });
+  return { updated: rows.length };
+}
 
-  r.put(`${BASE}/read/all`, { schema: { tags: ['office'], summary: 'Mark my whole inbox read' } }, async (req) => {
-    const updated = await req.tenant(async (tx) => {
-      const rows = await tx
-        .update(message)
-        .set({ readAt: new Date() })
-        .where(and(eq(message.tenantId, req.auth.tenantId), eq(message.receiverId, req.auth.adminId), isNull(message.readAt)))
-        .returning({ id: message.id });
-      return rows.length;
-    });
-    return ok({ updated });
-  });
-
-  r.delete(BASE, { config: { permission: 'system_message_delete' }, schema: { tags: ['office'], summary: 'Delete messages I sent', body: officeIdsSchema } }, async (req) => {
-    const ids = req.body.ids;
-    await req.tenant(async (tx) => {
-      const found = await tx
-        .select({ id: message.id, senderId: message.senderId })
-        .from(message)
-        .where(and(eq(message.tenantId, req.auth.tenantId), inArray(message.id, ids)));
-      const missing = ids.filter((id) => !found.some((m) => m.id === id));
-      if (missing.length) throw new BizError('DataNotExist', { additional: missing.join(',') });
-      if (found.some((m) => m.senderId !== req.auth.adminId)) throw new BizError('OnlyMessageSenderCanDelete');
-      await tx.delete(message).where(and(eq(message.tenantId, req.auth.tenantId), inArray(message.id, ids), eq(message.senderId, req.auth.adminId)));
-    });
-    return ok(null);
-  });
+/** Deletes messages the caller sent (all or nothing). */
+export async function deleteMessages(ctx: ServiceContext, ids: number[]) {
+  const found = await ctx.tx
+    .select({ id: message.id, senderId: message.senderId })
+    .from(message)
+    .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids)));
+  assertAllFound(ids, found, 'DataNotExist');
+  if (found.some((m) => m.senderId !== ctx.account.adminId)) throw new BizError('OnlyMessageSenderCanDelete');
+  await ctx.tx.delete(message).where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids), eq(message.senderId, ctx.account.adminId)));
 }

@@ -1,18 +1,13 @@
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { officeEnableSchema, officeIdsSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, type PrinterProvider, type PrinterRow } from '@p8/contract/office';
+import type { PrinterCreate, PrinterProvider, PrinterRow, PrinterUpdate } from '@p8/contract/office';
 import type { Tx } from '../../db/connection.ts';
 import { printer } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
-import { ok, paged } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
-import { countAll, listQuerySchema, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { maskKey, printerProvider } from './printer-provider.ts';
+import { assertAllFound } from '../../core/ids.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
 
 /** Cloud receipt printers of the tenant (system → printer). The printer key never leaves the server whole. */
-const BASE = '/api/admin/system/printer';
 
 const listSpec: ListSpec = {
   fields: {
@@ -27,6 +22,13 @@ const listSpec: ListSpec = {
 };
 
 type Printer = typeof printer.$inferSelect;
+
+/** A printer key as the client may see it: at most the first and last two characters. */
+export function maskKey(key: string): string {
+  if (!key) return '';
+  if (key.length <= 6) return '*'.repeat(key.length);
+  return `${key.slice(0, 2)}${'*'.repeat(Math.min(key.length - 4, 12))}${key.slice(-2)}`;
+}
 
 const toRow = (p: Printer): PrinterRow => ({
   id: p.id,
@@ -56,86 +58,70 @@ async function assertSnFree(tx: Tx, tenantId: number, provider: string, sn: stri
   if (taken) throw new BizError('PrinterSnRepeat', { additional: sn });
 }
 
-async function assertAllExist(tx: Tx, tenantId: number, ids: number[]) {
-  const found = await tx.select({ id: printer.id }).from(printer).where(and(eq(printer.tenantId, tenantId), inArray(printer.id, ids)));
-  const missing = ids.filter((id) => !found.some((p) => p.id === id));
-  if (missing.length) throw new BizError('PrinterNotExist', { additional: missing.join(',') });
+async function assertAllExist(ctx: ServiceContext, ids: number[]) {
+  const found = await ctx.tx.select({ id: printer.id }).from(printer).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
+  assertAllFound(ids, found, 'PrinterNotExist');
 }
 
-export async function printerRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+export async function listPrinters(ctx: ServiceContext, query: Record<string, unknown>) {
+  const parsed = parseList(listSpec, query, [eq(printer.tenantId, ctx.tenantId)]);
+  const page = await runPage(parsed, ctx.tx.select().from(printer).$dynamic(), ctx.tx.select(countAll()).from(printer).$dynamic());
+  return { data: page.data.map(toRow), pagination: page.pagination };
+}
 
-  r.get(BASE, { schema: { tags: ['printer'], summary: 'Printers (name, sn, provider, enabled filters)', querystring: listQuerySchema } }, async (req) => {
-    const parsed = parseList(listSpec, req.query, [eq(printer.tenantId, req.auth.tenantId)]);
-    const page = await req.tenant((tx) => runPage(parsed, tx.select().from(printer).$dynamic(), tx.select(countAll()).from(printer).$dynamic()));
-    return paged(page.data.map(toRow), page.pagination);
-  });
+export async function getPrinter(ctx: ServiceContext, id: number): Promise<PrinterRow> {
+  return toRow(await findPrinter(ctx.tx, ctx.tenantId, id));
+}
 
-  r.get(`${BASE}/:id`, { schema: { tags: ['printer'], summary: 'A printer', params: z.object({ id: z.coerce.number().int().positive() }) } }, async (req) =>
-    ok(toRow(await req.tenant((tx) => findPrinter(tx, req.auth.tenantId, req.params.id)))),
-  );
+export async function createPrinter(ctx: ServiceContext, body: PrinterCreate): Promise<PrinterRow> {
+  await assertSnFree(ctx.tx, ctx.tenantId, body.provider, body.sn);
+  const [created] = await ctx.tx
+    .insert(printer)
+    .values({ ...body, remark: body.remark ?? null, tenantId: ctx.tenantId, createdBy: ctx.account.adminId })
+    .returning();
+  const row = toRow(created);
+  ctx.audit({ action: 'create', entity: 'printer', entityId: created.id, detail: { ...row } });
+  return row;
+}
 
-  r.post(BASE, { config: { permission: 'system_printer_add' }, schema: { tags: ['printer'], summary: 'Add a printer', body: printerCreateSchema } }, async (req) => {
-    const row = await req.tenant(async (tx) => {
-      await assertSnFree(tx, req.auth.tenantId, req.body.provider, req.body.sn);
-      const [created] = await tx
-        .insert(printer)
-        .values({ ...req.body, remark: req.body.remark ?? null, tenantId: req.auth.tenantId, createdBy: req.auth.adminId })
-        .returning();
-      await audit(tx, req, { action: 'create', entity: 'printer', entityId: created.id, detail: { ...toRow(created) } });
-      return created;
-    });
-    return ok(toRow(row));
-  });
+/** An empty printerKey keeps the stored one. */
+export async function updatePrinter(ctx: ServiceContext, { id, printerKey, ...fields }: PrinterUpdate): Promise<PrinterRow> {
+  const before = await findPrinter(ctx.tx, ctx.tenantId, id);
+  await assertSnFree(ctx.tx, ctx.tenantId, fields.provider, fields.sn, id);
+  const [updated] = await ctx.tx
+    .update(printer)
+    .set({ ...fields, remark: fields.remark ?? null, ...(printerKey ? { printerKey } : {}), updatedAt: new Date() })
+    .where(and(eq(printer.tenantId, ctx.tenantId), eq(printer.id, id)))
+    .returning();
+  const row = toRow(updated);
+  ctx.audit({ action: 'update', entity: 'printer', entityId: id, detail: { before: toRow(before), after: row, keyChanged: Boolean(printerKey) } });
+  return row;
+}
 
-  r.put(BASE, { config: { permission: 'system_printer_update' }, schema: { tags: ['printer'], summary: 'Update a printer (an empty printerKey keeps the stored one)', body: printerUpdateSchema } }, async (req) => {
-    const { id, printerKey, ...fields } = req.body;
-    const row = await req.tenant(async (tx) => {
-      const before = await findPrinter(tx, req.auth.tenantId, id);
-      await assertSnFree(tx, req.auth.tenantId, fields.provider, fields.sn, id);
-      const [updated] = await tx
-        .update(printer)
-        .set({ ...fields, remark: fields.remark ?? null, ...(printerKey ? { printerKey } : {}), updatedAt: new Date() })
-        .where(and(eq(printer.tenantId, req.auth.tenantId), eq(printer.id, id)))
-        .returning();
-      await audit(tx, req, { action: 'update', entity: 'printer', entityId: id, detail: { before: toRow(before), after: toRow(updated), keyChanged: Boolean(printerKey) } });
-      return updated;
-    });
-    return ok(toRow(row));
-  });
+export async function deletePrinters(ctx: ServiceContext, ids: number[]) {
+  await assertAllExist(ctx, ids);
+  await ctx.tx.delete(printer).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
+  ctx.audit({ action: 'delete', entity: 'printer', entityId: ids });
+}
 
-  r.delete(BASE, { config: { permission: 'system_printer_delete' }, schema: { tags: ['printer'], summary: 'Delete printers', body: officeIdsSchema } }, async (req) => {
-    await req.tenant(async (tx) => {
-      await assertAllExist(tx, req.auth.tenantId, req.body.ids);
-      await tx.delete(printer).where(and(eq(printer.tenantId, req.auth.tenantId), inArray(printer.id, req.body.ids)));
-      await audit(tx, req, { action: 'delete', entity: 'printer', entityId: req.body.ids });
-    });
-    return ok(null);
-  });
+export async function enablePrinters(ctx: ServiceContext, ids: number[], enabled: boolean) {
+  await assertAllExist(ctx, ids);
+  await ctx.tx.update(printer).set({ enabled, updatedAt: new Date() }).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
+  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'printer', entityId: ids });
+}
 
-  r.put(`${BASE}/enable`, { config: { permission: 'system_printer_enable' }, schema: { tags: ['printer'], summary: 'Enable or disable printers', body: officeEnableSchema } }, async (req) => {
-    await req.tenant(async (tx) => {
-      await assertAllExist(tx, req.auth.tenantId, req.body.ids);
-      await tx
-        .update(printer)
-        .set({ enabled: req.body.enabled, updatedAt: new Date() })
-        .where(and(eq(printer.tenantId, req.auth.tenantId), inArray(printer.id, req.body.ids)));
-      await audit(tx, req, { action: req.body.enabled ? 'enable' : 'disable', entity: 'printer', entityId: req.body.ids });
-    });
-    return ok(null);
-  });
-
-  r.post(`${BASE}/test`, { config: { permission: 'system_printer_add|system_printer_update' }, schema: { tags: ['printer'], summary: 'Print a test page through the provider', body: printerTestSchema } }, async (req) => {
-    // Read in the transaction, call the provider outside it: a slow service must not hold a connection.
-    const target = await req.tenant((tx) => findPrinter(tx, req.auth.tenantId, req.body.id));
-    const provider = printerProvider(target.provider);
-    try {
-      await provider.testPrint({ name: target.name, sn: target.sn, printerKey: target.printerKey, copies: target.copies });
-    } catch (error) {
-      if (error instanceof BizError) throw error;
-      req.log.warn({ err: error, provider: target.provider }, 'printer provider failed');
-      throw new BizError('PrinterApiError', { additional: target.provider });
-    }
-    return ok(null);
-  });
+/**
+ * Prints a test page through the printer's provider. The printer is read in a short transaction and the
+ * provider called outside it: a slow service must not hold a connection.
+ */
+export async function testPrint(caller: TransactingCaller, id: number) {
+  const target = await caller.transaction((ctx) => findPrinter(ctx.tx, ctx.tenantId, id));
+  const provider = caller.registries.printerProviders.get(target.provider);
+  try {
+    await provider.testPrint({ name: target.name, sn: target.sn, printerKey: target.printerKey, copies: target.copies });
+  } catch (error) {
+    if (error instanceof BizError) throw error;
+    caller.log.warn({ err: error, provider: target.provider }, 'printer provider failed');
+    throw new BizError('PrinterApiError', { additional: target.provider });
+  }
 }

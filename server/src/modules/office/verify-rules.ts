@@ -1,23 +1,18 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { officeEnableSchema, officeIdsSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema, type AuditType, type VerifyRuleRow } from '@p8/contract/office';
+import type { AuditType, VerifyRuleCreate, VerifyRuleRow, VerifyRuleUpdate } from '@p8/contract/office';
 import type { Tx } from '../../db/connection.ts';
 import { admin, tenant, verifyRule, verifyRuleReviewer } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
-import { ok, paged } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
-import { countAll, listQuerySchema, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { assertAllFound } from '../../core/ids.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { assertStaffOfTenant } from './staff.ts';
 
 /*
- * Joint review configuration (SPEC §4): which bill types need review, AnyVerify (one reviewer suffices) or
+ * Joint review configuration: which bill types need review, AnyVerify (one reviewer suffices) or
  * AllVerify (all must review), optionally in the reviewers' order. The tenant config's `openVerifyBill`
  * is derived from the enabled rules and rewritten by every change here, in the same transaction.
  */
-const BASE = '/api/admin/system/verify';
-
 const listSpec: ListSpec = {
   fields: {
     billType: { column: verifyRule.billType, filter: 'like', sortable: true },
@@ -90,87 +85,69 @@ export async function syncOpenVerifyBill(tx: Tx, tenantId: number): Promise<stri
   return list;
 }
 
-async function assertAllExist(tx: Tx, tenantId: number, ids: number[]) {
-  const found = await tx.select({ id: verifyRule.id, billType: verifyRule.billType }).from(verifyRule).where(and(eq(verifyRule.tenantId, tenantId), inArray(verifyRule.id, ids)));
-  const missing = ids.filter((id) => !found.some((r) => r.id === id));
-  if (missing.length) throw new BizError('VerifyRuleNotExist', { additional: missing.join(',') });
+async function assertAllExist(ctx: ServiceContext, ids: number[]) {
+  const found = await ctx.tx
+    .select({ id: verifyRule.id, billType: verifyRule.billType })
+    .from(verifyRule)
+    .where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
+  assertAllFound(ids, found, 'VerifyRuleNotExist');
   return found;
 }
 
-export async function verifyRuleRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+export async function listVerifyRules(ctx: ServiceContext, query: Record<string, unknown>) {
+  const parsed = parseList(listSpec, query, [eq(verifyRule.tenantId, ctx.tenantId)]);
+  const page = await runPage(parsed, ctx.tx.select().from(verifyRule).$dynamic(), ctx.tx.select(countAll()).from(verifyRule).$dynamic());
+  return { data: await withReviewers(ctx.tx, ctx.tenantId, page.data), pagination: page.pagination };
+}
 
-  r.get(BASE, { schema: { tags: ['verify'], summary: 'Joint review rules with their reviewers', querystring: listQuerySchema } }, async (req) => {
-    const parsed = parseList(listSpec, req.query, [eq(verifyRule.tenantId, req.auth.tenantId)]);
-    const page = await req.tenant(async (tx) => {
-      const result = await runPage(parsed, tx.select().from(verifyRule).$dynamic(), tx.select(countAll()).from(verifyRule).$dynamic());
-      return { ...result, data: await withReviewers(tx, req.auth.tenantId, result.data) };
-    });
-    return paged(page.data, page.pagination);
-  });
+export async function getVerifyRule(ctx: ServiceContext, id: number): Promise<VerifyRuleRow> {
+  const [row] = await withReviewers(ctx.tx, ctx.tenantId, [await findRule(ctx.tx, ctx.tenantId, id)]);
+  return row;
+}
 
-  r.get(`${BASE}/:id`, { schema: { tags: ['verify'], summary: 'A joint review rule', params: z.object({ id: z.coerce.number().int().positive() }) } }, async (req) => {
-    const [row] = await req.tenant(async (tx) => withReviewers(tx, req.auth.tenantId, [await findRule(tx, req.auth.tenantId, req.params.id)]));
-    return ok(row);
-  });
+/** Adds a rule (one per bill type). */
+export async function createVerifyRule(ctx: ServiceContext, body: VerifyRuleCreate): Promise<VerifyRuleRow> {
+  const { reviewerIds, ...fields } = body;
+  await assertBillTypeFree(ctx.tx, ctx.tenantId, fields.billType);
+  const [created] = await ctx.tx
+    .insert(verifyRule)
+    .values({ ...fields, remark: fields.remark ?? null, tenantId: ctx.tenantId })
+    .returning();
+  await setReviewers(ctx.tx, ctx.tenantId, created.id, reviewerIds);
+  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  ctx.audit({ action: 'create', entity: 'verify-rule', entityId: created.id, detail: body });
+  const [row] = await withReviewers(ctx.tx, ctx.tenantId, [created]);
+  return row;
+}
 
-  r.post(BASE, { config: { permission: 'system_verify_add' }, schema: { tags: ['verify'], summary: 'Add a joint review rule (billType unique)', body: verifyRuleCreateSchema } }, async (req) => {
-    const { reviewerIds, ...fields } = req.body;
-    const [row] = await req.tenant(async (tx) => {
-      await assertBillTypeFree(tx, req.auth.tenantId, fields.billType);
-      const [created] = await tx
-        .insert(verifyRule)
-        .values({ ...fields, remark: fields.remark ?? null, tenantId: req.auth.tenantId })
-        .returning();
-      await setReviewers(tx, req.auth.tenantId, created.id, reviewerIds);
-      await syncOpenVerifyBill(tx, req.auth.tenantId);
-      await audit(tx, req, { action: 'create', entity: 'verify-rule', entityId: created.id, detail: req.body });
-      return withReviewers(tx, req.auth.tenantId, [created]);
-    });
-    return ok(row);
-  });
+export async function updateVerifyRule(ctx: ServiceContext, body: VerifyRuleUpdate): Promise<VerifyRuleRow> {
+  const { id, reviewerIds, ...fields } = body;
+  const before = await findRule(ctx.tx, ctx.tenantId, id);
+  await assertBillTypeFree(ctx.tx, ctx.tenantId, fields.billType, id);
+  const [updated] = await ctx.tx
+    .update(verifyRule)
+    .set({ ...fields, remark: fields.remark ?? null, updatedAt: new Date() })
+    .where(and(eq(verifyRule.tenantId, ctx.tenantId), eq(verifyRule.id, id)))
+    .returning();
+  await setReviewers(ctx.tx, ctx.tenantId, id, reviewerIds);
+  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  const was = { billType: before.billType, auditType: before.auditType, sequential: before.sequential, enabled: before.enabled };
+  ctx.audit({ action: 'update', entity: 'verify-rule', entityId: id, detail: { before: was, after: body } });
+  const [row] = await withReviewers(ctx.tx, ctx.tenantId, [updated]);
+  return row;
+}
 
-  r.put(BASE, { config: { permission: 'system_verify_update' }, schema: { tags: ['verify'], summary: 'Update a joint review rule', body: verifyRuleUpdateSchema } }, async (req) => {
-    const { id, reviewerIds, ...fields } = req.body;
-    const [row] = await req.tenant(async (tx) => {
-      const before = await findRule(tx, req.auth.tenantId, id);
-      await assertBillTypeFree(tx, req.auth.tenantId, fields.billType, id);
-      const [updated] = await tx
-        .update(verifyRule)
-        .set({ ...fields, remark: fields.remark ?? null, updatedAt: new Date() })
-        .where(and(eq(verifyRule.tenantId, req.auth.tenantId), eq(verifyRule.id, id)))
-        .returning();
-      await setReviewers(tx, req.auth.tenantId, id, reviewerIds);
-      await syncOpenVerifyBill(tx, req.auth.tenantId);
-      await audit(tx, req, { action: 'update', entity: 'verify-rule', entityId: id, detail: { before: { billType: before.billType, auditType: before.auditType, sequential: before.sequential, enabled: before.enabled }, after: req.body } });
-      return withReviewers(tx, req.auth.tenantId, [updated]);
-    });
-    return ok(row);
-  });
+export async function deleteVerifyRules(ctx: ServiceContext, ids: number[]) {
+  const found = await assertAllExist(ctx, ids);
+  await ctx.tx.delete(verifyRuleReviewer).where(and(eq(verifyRuleReviewer.tenantId, ctx.tenantId), inArray(verifyRuleReviewer.ruleId, ids)));
+  await ctx.tx.delete(verifyRule).where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
+  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  ctx.audit({ action: 'delete', entity: 'verify-rule', entityId: ids, detail: { billTypes: found.map((f) => f.billType) } });
+}
 
-  r.delete(BASE, { config: { permission: 'system_verify_delete' }, schema: { tags: ['verify'], summary: 'Delete joint review rules', body: officeIdsSchema } }, async (req) => {
-    const { ids } = req.body;
-    await req.tenant(async (tx) => {
-      const found = await assertAllExist(tx, req.auth.tenantId, ids);
-      await tx.delete(verifyRuleReviewer).where(and(eq(verifyRuleReviewer.tenantId, req.auth.tenantId), inArray(verifyRuleReviewer.ruleId, ids)));
-      await tx.delete(verifyRule).where(and(eq(verifyRule.tenantId, req.auth.tenantId), inArray(verifyRule.id, ids)));
-      await syncOpenVerifyBill(tx, req.auth.tenantId);
-      await audit(tx, req, { action: 'delete', entity: 'verify-rule', entityId: ids, detail: { billTypes: found.map((f) => f.billType) } });
-    });
-    return ok(null);
-  });
-
-  r.put(`${BASE}/enable`, { config: { permission: 'system_verify_enable' }, schema: { tags: ['verify'], summary: 'Enable or disable joint review rules', body: officeEnableSchema } }, async (req) => {
-    const { ids, enabled } = req.body;
-    await req.tenant(async (tx) => {
-      await assertAllExist(tx, req.auth.tenantId, ids);
-      await tx
-        .update(verifyRule)
-        .set({ enabled, updatedAt: new Date() })
-        .where(and(eq(verifyRule.tenantId, req.auth.tenantId), inArray(verifyRule.id, ids)));
-      await syncOpenVerifyBill(tx, req.auth.tenantId);
-      await audit(tx, req, { action: enabled ? 'enable' : 'disable', entity: 'verify-rule', entityId: ids });
-    });
-    return ok(null);
-  });
+export async function enableVerifyRules(ctx: ServiceContext, ids: number[], enabled: boolean) {
+  await assertAllExist(ctx, ids);
+  await ctx.tx.update(verifyRule).set({ enabled, updatedAt: new Date() }).where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
+  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'verify-rule', entityId: ids });
 }

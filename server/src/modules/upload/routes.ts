@@ -9,7 +9,7 @@ import type { Database } from '../../db/connection.ts';
 import { uploadFile } from '../../db/schema/index.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
-import { importTemplate, langOf, sendXlsx, templateXlsx } from '../../core/excel.ts';
+import { langOf, sendXlsx, templateXlsx } from '../../core/excel.ts';
 import { checkUpload, cloudUploadToken, discard, limitBytes, receiveSingleFile, sendStoredFile, storedFilePath, storeFile } from '../../core/uploads.ts';
 
 const kindQuery = z.object({ kind: z.string().optional() });
@@ -106,7 +106,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { database: Datab
     { config: { auth: false }, schema: { tags: ['upload'], summary: 'An Excel import template (<key>.xlsx)', params: z.object({ file: z.string() }) } },
     async (req, reply) => {
       const key = /^([a-z][A-Za-z0-9_]{0,63})\.xlsx$/.exec(req.params.file)?.[1];
-      const columns = key ? importTemplate(key) : undefined;
+      const columns = key ? req.server.importTemplates.get(key) : undefined;
       if (!key || !columns) return reply.code(404).send({ status: 40001, message: 'FileNotFound', data: null });
       return sendXlsx(reply, await templateXlsx(columns, langOf(req)), `${key}.xlsx`);
     },

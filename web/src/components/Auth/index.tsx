@@ -1,9 +1,9 @@
 import { useCallback, type ReactNode } from 'react';
 import { useMenuStore } from '../../stores/menu.ts';
-import { hasPermission, type AuthCode } from './auth-rule.ts';
+import { hasPermission, type PermissionCode as AuthCode } from '@p8/contract/permission';
 
-export type { AuthCode } from './auth-rule.ts';
-export { hasPermission } from './auth-rule.ts';
+export type { AuthCode };
+export { hasPermission };
 
 /**
  * Button permissions (SPEC §6) from the menu store's button codes.

@@ -1,10 +1,11 @@
 import { PrinterProvider as PROVIDERS, type PrinterProvider as ProviderName } from '@p8/contract/office';
-import { BizError } from '../../core/errors.ts';
+import { BizError } from './errors.ts';
 
 /**
  * A cloud receipt-printer service (Feie, Yilianyun…). A real provider calls its service with the
  * credentials of our account there and turns its answers into catalogue keys (PrinterOffline,
  * PrinterOutOfPaper, PrinterSnOrKeyError, PrinterApiError…) — a provider never reports a success it did not get.
+ * Bills print through the same providers, hence core.
  */
 export interface PrinterProvider {
   readonly name: ProviderName;
@@ -20,22 +21,18 @@ export const unconfiguredProvider = (name: ProviderName): PrinterProvider => ({
   },
 });
 
-const providers = new Map<ProviderName, PrinterProvider>(PROVIDERS.map((name) => [name, unconfiguredProvider(name)]));
+/** The printer providers of one app (`app.printerProviders`): every known service, unconfigured until plugged in. */
+export class PrinterProviders {
+  private readonly providers = new Map<ProviderName, PrinterProvider>(PROVIDERS.map((name) => [name, unconfiguredProvider(name)]));
 
-/** Plugs a configured provider in (at start, from its credentials; tests plug fakes). */
-export function registerPrinterProvider(provider: PrinterProvider) {
-  providers.set(provider.name, provider);
-}
+  /** Plugs a configured provider in (at start, from its credentials; tests plug fakes). */
+  register(provider: PrinterProvider): void {
+    this.providers.set(provider.name, provider);
+  }
 
-export function printerProvider(name: string): PrinterProvider {
-  const provider = providers.get(name as ProviderName);
-  if (!provider) throw new BizError('PrinterApiError', { additional: name });
-  return provider;
-}
-
-/** A printer key as the client may see it: at most the first and last two characters. */
-export function maskKey(key: string): string {
-  if (!key) return '';
-  if (key.length <= 6) return '*'.repeat(key.length);
-  return `${key.slice(0, 2)}${'*'.repeat(Math.min(key.length - 4, 12))}${key.slice(-2)}`;
+  get(name: string): PrinterProvider {
+    const provider = this.providers.get(name as ProviderName);
+    if (!provider) throw new BizError('PrinterApiError', { additional: name });
+    return provider;
+  }
 }

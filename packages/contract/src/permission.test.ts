@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hasPermission } from './auth-rule.ts';
+import { hasPermission } from './permission.ts';
 
 const buttons = ['system_role_add', 'system_role_update', 'system_staff_add'];
 
-describe('hasPermission (SPEC §6 button codes)', () => {
+describe('hasPermission (the button-permission rule)', () => {
   it('a plain string needs that code', () => {
     expect(hasPermission(buttons, 'system_role_add')).toBe(true);
     expect(hasPermission(buttons, 'system_role_delete')).toBe(false);

@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { ExcelColumn } from './excel.ts';
+import { PrinterProviders } from './printer-providers.ts';
+import { RecordUsage } from './record-usage.ts';
+
+/**
+ * What modules plug into each other at start, held per app instance (never in a module-level variable):
+ * every process that builds the app fills them the same way, and apps built side by side (the tests) do
+ * not share them. Services reach them through `ServiceContext.registries`.
+ */
+export interface Registries {
+  /** Who refers to which basic records (delete prohibitions): core/record-usage.ts. */
+  recordUsage: RecordUsage;
+  /** The import templates served at /api/base/template/<key>.xlsx. */
+  importTemplates: ImportTemplates;
+  /** Cloud receipt-printer services. */
+  printerProviders: PrinterProviders;
+}
+
+/** The import templates of one app: each module registers the templates of its imports (brand, category, supplier…). */
+export class ImportTemplates {
+  private readonly templates = new Map<string, ExcelColumn[]>();
+
+  register(key: string, columns: ExcelColumn[]): void {
+    if (!/^[a-z][A-Za-z0-9_]*$/.test(key)) throw new Error(`invalid template key ${key}`);
+    this.templates.set(key, columns);
+  }
+
+  get(key: string): ExcelColumn[] | undefined {
+    return this.templates.get(key);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance extends Registries {
+    /** The three registries together, as a ServiceContext carries them. */
+    registries: Registries;
+  }
+}
+
+/** Gives the app (and every plugin registered after it) its own, empty registries. Registered before the modules. */
+export const registriesPlugin = fp(async (app: FastifyInstance) => {
+  const registries: Registries = { recordUsage: new RecordUsage(), importTemplates: new ImportTemplates(), printerProviders: new PrinterProviders() };
+  app.decorate('registries', registries);
+  app.decorate('recordUsage', registries.recordUsage);
+  app.decorate('importTemplates', registries.importTemplates);
+  app.decorate('printerProviders', registries.printerProviders);
+});

@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Pagination } from '@p8/contract/envelope';
+import type { PermissionCode } from '@p8/contract/permission';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/connection.ts';
+import type { SmsSender } from './captcha.ts';
+import { ok, paged } from './envelope.ts';
+import { withServiceContext, type Caller, type ServiceContext, type TransactingCaller } from './service-context.ts';
+
+/**
+ * Declared routes: every module's routes.ts is a list of `route(...)` declarations, registered by
+ * `registerRoutes`. One place therefore does for every route what each handler used to repeat:
+ *   - validation and types: body, query and params are zod schemas (fastify-type-provider-zod); the
+ *     handler's `input` is typed from them, and the OpenAPI document is generated from them;
+ *   - who may call: signed-in by default (core/auth.ts), the button code `permission` checked before the
+ *     handler (core/permissions.ts, the contract's rule);
+ *   - the tenant transaction: the handler receives a ServiceContext whose `tx` runs under the caller's
+ *     tenant (RLS), and the audit entries its services recorded are written before the commit;
+ *   - the envelope: what the handler returns is sent as `ok(data)` (or `paged` for `page: true`).
+ */
+
+export type Schema = z.ZodType | undefined;
+/** What a route schema yields after validation (undefined for a part the route does not declare). */
+export type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler receives from the request, typed by the route's schemas. */
+export interface RouteInput<B extends Schema, Q extends Schema, P extends Schema> {
+  body: Out<B>;
+  query: Out<Q>;
+  params: Out<P>;
+}
+
+/** The HTTP side, for the few handlers that need it (file uploads, downloads, headers). */
+export interface Http {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** What the app gives its modules at registration. */
+export interface ModuleDeps {
+  database: Database;
+  config: Config;
+  sms: SmsSender;
+}
+
+interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  /** OpenAPI grouping (the screen's area) and one line saying what the route does. */
+  tags: string[];
+  summary: string;
+  /** Button code(s) the caller must hold (the contract's rule: array = all, 'a|b' = any). */
+  permission?: PermissionCode;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** e.g. ['multipart/form-data'] for file uploads (documentation only; the parser is app-wide). */
+  consumes?: string[];
+  /** The handler returns `{ data, pagination }`, sent as the paged envelope. */
+  page?: boolean;
+}
+
+/** The default route: signed-in, its handler runs in one tenant transaction. */
+export interface TenantRouteSpec<B extends Schema, Q extends Schema, P extends Schema> extends RouteSpec<B, Q, P> {
+  handler(ctx: ServiceContext, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
+}
+
+/** The caller of a signed-in route that opens its transaction(s) itself. */
+export interface RequestCaller extends TransactingCaller {
+  /** The owner connection too, for the few steps outside the tenant (sessions). */
+  database: Database;
+}
+
+/**
+ * A signed-in route that must do work outside the tenant transaction: receive a file before it, refresh
+ * statistics after it, call an outside service without holding a connection, or use the owner connection
+ * (sessions).
+ */
+export interface UntransactedRouteSpec<B extends Schema, Q extends Schema, P extends Schema> extends RouteSpec<B, Q, P> {
+  handler(caller: RequestCaller, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
+}
+
+/** A route anyone may call (sign-in, captchas, public configuration): no account, no tenant. */
+export interface PublicRouteSpec<B extends Schema, Q extends Schema, P extends Schema> extends Omit<RouteSpec<B, Q, P>, 'permission'> {
+  handler(deps: ModuleDeps, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
+}
+
+/** A declared route, ready for `registerRoutes`. */
+export interface RouteDeclaration {
+  readonly method: string;
+  readonly url: string;
+  register(app: FastifyInstance, deps: ModuleDeps): void;
+}
+
+/** The caller of a signed-in request, before any transaction. */
+export function callerOf(request: FastifyRequest, config: Config): Caller {
+  return { tenantId: request.auth.tenantId, account: request.auth, config, registries: request.server.registries, log: request.log, ip: request.ip };
+}
+
+function declare<B extends Schema, Q extends Schema, P extends Schema>(
+  spec: RouteSpec<B, Q, P>,
+  access: { public: boolean },
+  run: (deps: ModuleDeps, input: RouteInput<B, Q, P>, http: Http) => Promise<unknown>,
+): RouteDeclaration {
+  return {
+    method: spec.method,
+    url: spec.url,
+    register(app, deps) {
+      app.withTypeProvider<ZodTypeProvider>().route({
+        method: spec.method,
+        url: spec.url,
+        config: access.public ? { auth: false } : { permission: spec.permission },
+        schema: {
+          tags: spec.tags,
+          summary: spec.summary,
+          // Only the parts a route has: Fastify warns about a schema key given as undefined.
+          ...(spec.body && { body: spec.body }),
+          ...(spec.query && { querystring: spec.query }),
+          ...(spec.params && { params: spec.params }),
+          ...(spec.consumes && { consumes: spec.consumes }),
+        },
+        handler: async (request, reply) => {
+          // The schemas above validated these; the handler's types come from the same schemas.
+          const input = { body: request.body, query: request.query, params: request.params } as RouteInput<B, Q, P>;
+          const result = await run(deps, input, { request, reply });
+          if (result === reply) return reply; // the handler sent the answer itself (a download)
+          if (spec.page) {
+            const page = result as { data: unknown[]; pagination: Pagination };
+            return paged(page.data, page.pagination);
+          }
+          return ok(result ?? null);
+        },
+      });
+    },
+  };
+}
+
+/** A signed-in route whose handler runs in one tenant transaction (the usual case). */
+export function route<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(spec: TenantRouteSpec<B, Q, P>): RouteDeclaration {
+  return declare(spec, { public: false }, (deps, input, http) =>
+    withServiceContext(deps.database, callerOf(http.request, deps.config), (ctx) => spec.handler(ctx, input, http)),
+  );
+}
+
+/** A signed-in route that opens its transaction(s) itself, through `caller.transaction`. */
+export function untransactedRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+  spec: UntransactedRouteSpec<B, Q, P>,
+): RouteDeclaration {
+  return declare(spec, { public: false }, (deps, input, http) => {
+    const caller = callerOf(http.request, deps.config);
+    const requestCaller: RequestCaller = { ...caller, database: deps.database, transaction: (fn) => withServiceContext(deps.database, caller, fn) };
+    return spec.handler(requestCaller, input, http);
+  });
+}
+
+/** A route open to anyone. */
+export function publicRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(spec: PublicRouteSpec<B, Q, P>): RouteDeclaration {
+  return declare(spec, { public: true }, (deps, input, http) => spec.handler(deps, input, http));
+}
+
+/** Registers a module's declared routes on the app. */
+export function registerRoutes(app: FastifyInstance, deps: ModuleDeps, routes: readonly RouteDeclaration[]): void {
+  for (const declaration of routes) declaration.register(app, deps);
+}

@@ -1,0 +1,53 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database, Tx } from '../db/connection.ts';
+import type { AuthContext } from './auth.ts';
+import { writeAudit, type AuditEntry } from './audit.ts';
+import type { Registries } from './registries.ts';
+
+/**
+ * Everything a service needs to act for someone, without an HTTP request: the open transaction (RLS set
+ * to the tenant), who acts, the installation's configuration and the app's registries. The route helper
+ * (core/route.ts) builds one per request; a job, a test or the bill engine pushing one bill down into
+ * another builds one with `withServiceContext` — the same services, the same audit trail.
+ */
+export interface ServiceContext {
+  /** The one transaction of this unit of work: every write and its audit entry commit or roll back together. */
+  tx: Tx;
+  tenantId: number;
+  /** Who acts (the signed-in staff account; a background job acts as an account of the tenant too). */
+  account: AuthContext;
+  config: Config;
+  registries: Registries;
+  log: FastifyBaseLogger;
+  /** Client address for the audit log ('' outside HTTP). */
+  ip: string;
+  /**
+   * Records an administrative change. Entries are written in one place, at the end of the unit of work and
+   * inside its transaction (see `withServiceContext`), so a service never writes the audit table itself.
+   */
+  audit(entry: AuditEntry): void;
+}
+
+/** The parts of a context that exist before its transaction is opened (a route that works outside it). */
+export type Caller = Omit<ServiceContext, 'tx' | 'audit'>;
+
+/** A caller that opens its unit(s) of work itself (work that must not run inside a transaction). */
+export interface TransactingCaller extends Caller {
+  /** One unit of work in a tenant transaction, audited like any other. */
+  transaction<T>(fn: (ctx: ServiceContext) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs `fn` in one tenant transaction with a fresh ServiceContext; the audit entries it recorded are
+ * written before the transaction commits (nothing is written when `fn` throws: the whole unit rolls back).
+ */
+export async function withServiceContext<T>(database: Database, caller: Caller, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+  return database.withTenant(caller.tenantId, async (tx) => {
+    const entries: AuditEntry[] = [];
+    const ctx: ServiceContext = { ...caller, tx, audit: (entry) => void entries.push(entry) };
+    const result = await fn(ctx);
+    if (entries.length) await writeAudit(tx, caller.account, caller.ip, entries);
+    return result;
+  });
+}
