@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -51,6 +52,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // JSON answers of 1 KB or more are compressed for clients that accept it (brotli at a fast setting, or
+  // gzip). Nothing else: the web app's files are compressed once at build time (scripts/precompress.mjs),
+  // exports and uploads are binary. Request bodies are never decompressed. Before the routes (onRoute).
+  await app.register(fastifyCompress, {
+    customTypes: /^application\/json(;|$)/,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    globalDecompression: false,
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -83,12 +93,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(auditRoutes);
   await app.register(basicRoutes, { database, config });
 
-  // The built web app, with the SPA's client-side routes falling back to index.html.
+  // The built web app, with the SPA's client-side routes falling back to index.html. Each file is sent
+  // as its build-time brotli or gzip copy (`x.js.br`, `x.js.gz`) when the request accepts that encoding.
   if (serveWeb && config.webDist) {
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
       index: ['index.html'],
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (res, file) => {
         // Hashed assets are immutable; index.html and version.json must always be revalidated.
