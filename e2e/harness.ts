@@ -213,6 +213,11 @@ export interface Suite {
   browser: Browser;
   /** A new page in a new context (clean storage). Closed by `close()`. */
   page(options?: BrowserContextOptions): Promise<Page>;
+  /**
+   * A new page in a new context that is already signed in as `account` (through the API, see
+   * `signedInState`), showing the shell's home screen. The login spec signs in through the form.
+   */
+  signedInPage(account: { name: string; password: string }, options?: BrowserContextOptions): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -227,15 +232,23 @@ export async function startSuite(label: string, env: Record<string, string> = {}
     throw error;
   }
   const contexts: BrowserContext[] = [];
+  const page: Suite['page'] = async (options) => {
+    const context = await newContext(browser, server, options);
+    contexts.push(context);
+    const opened = await context.newPage();
+    opened.on('pageerror', (error) => console.warn(`[browser ${label}] page error: ${error.message}`));
+    return opened;
+  };
   return {
     server,
     browser,
-    async page(options) {
-      const context = await newContext(browser, server, options);
-      contexts.push(context);
-      const page = await context.newPage();
-      page.on('pageerror', (error) => console.warn(`[browser ${label}] page error: ${error.message}`));
-      return page;
+    page,
+    async signedInPage(account, options = {}) {
+      const signedIn = await page({ ...options, storageState: await signedInState(server, account.name, account.password) });
+      await signedIn.goto('/');
+      await signedIn.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await signedIn.getByTestId('tabs-bar').waitFor();
+      return signedIn;
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => {});
@@ -255,7 +268,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Signs in through the account form and waits for the shell. */
+/** Signs in through the account form and waits for the shell (the login spec; elsewhere `signedInPage`). */
 export async function login(page: Page, name: string, password: string): Promise<void> {
   if (!page.url().includes('/login')) await page.goto('/login');
   await page.getByTestId('login-tab-account').click();
@@ -264,6 +277,18 @@ export async function login(page: Page, name: string, password: string): Promise
   await page.getByTestId('login-submit').click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   await page.getByTestId('tabs-bar').waitFor();
+}
+
+/**
+ * Signs in through the API and returns the browser storage the web app keeps after a sign-in: the token
+ * in local storage (`p8-auth`, the auth store's persisted shape). The app loads the user and the menus
+ * for it as on any reload. Saves each test the login screen's bundle and form; the form has its own spec.
+ */
+export async function signedInState(server: TestServer, name: string, password: string): Promise<NonNullable<BrowserContextOptions['storageState']>> {
+  const res = await api<{ token: string }>(server, 'POST', '/auth/admin/name', { name, password });
+  if (res.status !== 0) throw new Error(`sign-in of ${name} through the API failed: ${res.message}`);
+  const auth = { state: { token: res.data.token, userInfo: null }, version: 1 };
+  return { cookies: [], origins: [{ origin: server.baseURL, localStorage: [{ name: 'p8-auth', value: JSON.stringify(auth) }] }] };
 }
 
 /** The token the web app keeps in local storage (`p8-auth`), or '' when signed out. */

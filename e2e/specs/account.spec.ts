@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { errorCatalogue } from '@p8/contract/errors';
-import { api, login, pathOf, registerTenant, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, pathOf, registerTenant, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 let suite: Suite;
 beforeAll(async () => {
@@ -25,8 +25,7 @@ async function logout(page: Page) {
 describe('logout', () => {
   it('ends the session on the server and here, and goes to login', async () => {
     const account = await registerTenant(suite.server, 'logout');
-    const page = await suite.page();
-    await login(page, account.name, account.password);
+    const page = await suite.signedInPage(account);
     const token = await storedToken(page);
     expect((await api(suite.server, 'GET', '/admin/current/detail', undefined, token)).status).toBe(0);
 
@@ -45,8 +44,7 @@ describe('change password', () => {
   it('refuses a wrong old password, then changes it; only the new password signs in afterwards', async () => {
     const account = await registerTenant(suite.server, 'chpw');
     const newPassword = 'N3wPassw0rd';
-    const page = await suite.page();
-    await login(page, account.name, account.password);
+    const page = await suite.signedInPage(account);
 
     await userMenu(page, 'menu-change-password');
     // The test id sits on the modal's zero-size root: wait for its content.
@@ -87,8 +85,7 @@ describe('change password', () => {
 describe('personal data', () => {
   it('saves the nickname, which the header then shows', async () => {
     const account = await registerTenant(suite.server, 'person');
-    const page = await suite.page();
-    await login(page, account.name, account.password);
+    const page = await suite.signedInPage(account);
     await page.goto('/person/userInfo');
     const nickName = page.getByTestId('person-nickName');
     await nickName.waitFor();
@@ -103,8 +100,7 @@ describe('personal data', () => {
 describe('home common menus', () => {
   it('adds a screen to the common menus, keeps it, opens it from home and removes it again', async () => {
     const account = await registerTenant(suite.server, 'common');
-    const page = await suite.page();
-    await login(page, account.name, account.password);
+    const page = await suite.signedInPage(account);
     const token = await storedToken(page);
     type Menu = { id: number; path: string; children?: Menu[] };
     const role = await api<{ menuList: Menu[] }>(suite.server, 'GET', '/admin/current/role', undefined, token);

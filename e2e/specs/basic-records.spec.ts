@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 // exceljs is a dependency of the server workspace, hoisted to the repository's node_modules.
 import ExcelJS from 'exceljs';
 import { errorCatalogue } from '@p8/contract/errors';
-import { api, DEMO, flatten, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 /**
  * Issue 4 evidence: basic records through the screens as the administrator — a three-level category
@@ -79,8 +79,7 @@ describe('basic records', () => {
   let token = '';
   let page: Page;
   beforeAll(async () => {
-    page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    page = await suite.signedInPage(DEMO);
     token = await storedToken(page);
   });
   const call = async <T,>(method: string, url: string, body?: unknown) => {

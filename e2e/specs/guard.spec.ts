@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue } from '@p8/contract/errors';
-import { api, DEMO, flatten, login, pathOf, screenshot, startSuite, storedToken, uniqueName, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, pathOf, screenshot, startSuite, storedToken, uniqueName, waitUntil, type Suite } from '../harness.ts';
 
 let suite: Suite;
 beforeAll(async () => {
@@ -12,8 +12,7 @@ afterAll(async () => {
 
 describe('route guard (SPEC §2)', () => {
   it('sends an unknown path to /404 when signed in', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await page.goto('/no/such/page');
     await page.waitForURL((url) => url.pathname === '/404');
     await screenshot(page, 'guard-404');
@@ -32,8 +31,7 @@ describe('route guard (SPEC §2)', () => {
   });
 
   it('turns /login away while signed in: back to the page the user came from, or home', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await page.getByTestId('home-page').waitFor();
 
     // A fresh load of /login has no previous page: home.
@@ -74,8 +72,7 @@ describe('route guard (SPEC §2)', () => {
   });
 
   it('signs out and goes to login when the server says the session is over (40100)', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     const token = await storedToken(page);
     const logout = await api(suite.server, 'POST', '/auth/logout', undefined, token);
     expect(logout.status).toBe(0);
@@ -87,8 +84,7 @@ describe('route guard (SPEC §2)', () => {
 
   it('hides what a user may not open, shows a known screen they may not open as 403 inside the shell, and the settings form clean', async () => {
     // A staff member whose role has home and the system settings screen only (not the personal-data screen).
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     const admin = await storedToken(page);
     const call = async <T,>(method: string, url: string, body?: unknown) => {
       const res = await api<T>(suite.server, method, url, body, admin);
@@ -103,8 +99,7 @@ describe('route guard (SPEC §2)', () => {
     const [dept] = await call<Array<{ id: number }>>('GET', '/admin/security/dept/tree');
     await call('POST', '/admin/security/admin', { name, password: 'Lim2024pass', realName: '受限员工', deptId: dept.id, roleIds: [role.id] });
 
-    const limited = await suite.page();
-    await login(limited, name, 'Lim2024pass');
+    const limited = await suite.signedInPage({ name, password: 'Lim2024pass' });
     await limited.getByTestId('home-shortcut-password').waitFor();
     expect(await limited.getByTestId('home-shortcut-person').count()).toBe(0);
     expect(await limited.getByTestId('home-profile').count()).toBe(0);
@@ -136,8 +131,7 @@ describe('route guard (SPEC §2)', () => {
     expect(await unsaved.count()).toBe(0);
 
     // In English too.
-    const en = await suite.page({ locale: 'en-US' });
-    await login(en, name, 'Lim2024pass');
+    const en = await suite.signedInPage({ name, password: 'Lim2024pass' }, { locale: 'en-US' });
     await en.goto('/system/menu');
     await en.getByTestId('layout-main').locator('[data-testid="error-403"]').waitFor();
     await screenshot(en, 'guard-403-in-shell-en');

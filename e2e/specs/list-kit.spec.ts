@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { api, DEMO, flatten, login, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, DEMO, flatten, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 /**
  * Issue 3 evidence for the list kit (ProTable) on a real list, the staff screen: the pager's total, page
@@ -34,8 +34,7 @@ const headers = (page: Page) => page.locator(`${TABLE} thead th`).evaluateAll((e
 
 describe('the list kit on the staff screen', () => {
   it('pages, sorts, searches and keeps tenant-wide column settings for who may set them', async () => {
-    const page = await suite.page({ locale: 'en-US' });
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO, { locale: 'en-US' });
     const token = await storedToken(page);
     const call = async <T,>(method: string, url: string, body?: unknown) => {
       const res = await api<T>(suite.server, method, url, body, token);
@@ -99,8 +98,7 @@ describe('the list kit on the staff screen', () => {
     await waitUntil(() => headers(page), (list) => list.includes('Real name') && !list.includes('Mobile'), 'still hidden after a reload');
 
     // A staff member who may see the list but not change the tenant config: the tenant's columns, no settings button.
-    const viewer = await suite.page({ locale: 'en-US' });
-    await login(viewer, `kit${stamp}0`, 'Kit2024pass');
+    const viewer = await suite.signedInPage({ name: `kit${stamp}0`, password: 'Kit2024pass' }, { locale: 'en-US' });
     await viewer.goto('/system/staff');
     await viewer.locator(`${TABLE} tbody tr[data-row-key]`).first().waitFor();
     expect(await headers(viewer)).not.toContain('Mobile');

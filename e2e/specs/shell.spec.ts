@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, login, screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
+import { DEMO, screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
 
 let suite: Suite;
 beforeAll(async () => {
@@ -27,8 +27,7 @@ const persisted = (page: Page, key: string) =>
 
 describe('layouts (theme drawer)', () => {
   it('switches between the four layouts, each rendering its own shell', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await page.getByTestId('layout-vertical').waitFor();
     for (const name of [...LAYOUTS.slice(1), LAYOUTS[0]]) {
       await openThemeDrawer(page);
@@ -45,8 +44,7 @@ describe('layouts (theme drawer)', () => {
   });
 
   it('keeps the chosen layout after a reload', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openThemeDrawer(page);
     await page.getByTestId('theme-layout-columns').click();
     await page.getByTestId('layout-columns').waitFor();
@@ -58,8 +56,7 @@ describe('layouts (theme drawer)', () => {
 
 describe('theme', () => {
   it('applies a primary colour and dark mode at once and keeps them after a reload', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openThemeDrawer(page);
     const selectedMenuBg = () => page.locator('.ant-menu-item-selected').first().evaluate((el) => getComputedStyle(el).backgroundColor);
     const isRed = (rgb: string) => {
@@ -91,8 +88,7 @@ describe('theme', () => {
   });
 
   it('warns about a colour that is not six hex digits and keeps the previous one', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openThemeDrawer(page);
     const primary = page.getByTestId('theme-primary');
     const before = await primary.inputValue();
@@ -105,8 +101,7 @@ describe('theme', () => {
 
 describe('language', () => {
   it('switches the shell to English from the header and keeps it after a reload', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     const homeItem = page.getByTestId('menu-item-/home/index');
     expect(await homeItem.textContent()).toBe('首页');
 
@@ -128,8 +123,7 @@ describe('language', () => {
   });
 
   it('switches the component size from the header and keeps it', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await page.getByTestId('header-size').click();
     await page.getByTestId('size-small').click();
     await waitUntil(async () => (await persisted(page, 'p8-global')).componentSize, (size) => size === 'small', 'the small size');

@@ -74,8 +74,7 @@ const rowKeys = (page: Page, table: string) =>
 describe('department, role with custom scope, staff — then what the staff member sees', () => {
   it('limits menus, buttons and the staff list to what the role grants', async () => {
     const started = Date.now();
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     const adminToken = await storedToken(page);
     const get = async <T,>(url: string) => {
       const res = await api<T>(suite.server, 'GET', url, undefined, adminToken);

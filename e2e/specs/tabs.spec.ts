@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, login, pathOf, screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
+import { DEMO, pathOf, screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
 
 let suite: Suite;
 beforeAll(async () => {
@@ -36,8 +36,7 @@ async function tabAction(page: Page, action: 'refresh' | 'maximize' | 'close-cur
 
 describe('tab bar', () => {
   it('opens a tab per visited screen; home is fixed and cannot be closed', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     expect(await openTabs(page)).toEqual([HOME]);
     await openUserInfoFromMenu(page);
     expect(await openTabs(page)).toEqual([HOME, USER_INFO]);
@@ -49,8 +48,7 @@ describe('tab bar', () => {
   });
 
   it('closes the current tab and moves to its neighbour', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openUserInfoFromMenu(page);
     await tabAction(page, 'close-current');
     await waitUntil(() => openTabs(page), (tabs) => tabs.join() === HOME, 'only home left');
@@ -58,8 +56,7 @@ describe('tab bar', () => {
   });
 
   it('closes the other tabs and stays on the current one', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openUserInfoFromMenu(page);
     await page.getByTestId(`tab-${HOME}`).click();
     await page.waitForURL((url) => url.pathname === HOME);
@@ -78,8 +75,7 @@ describe('tab bar', () => {
   });
 
   it('closes all tabs but the fixed one and goes home', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openUserInfoFromMenu(page);
     await tabAction(page, 'close-all');
     await waitUntil(() => openTabs(page), (tabs) => tabs.join() === HOME, 'only home left');
@@ -87,8 +83,7 @@ describe('tab bar', () => {
   });
 
   it('refreshes the current view: unsaved input is dropped, the tab stays', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openUserInfoFromMenu(page);
     const nickName = page.getByTestId('person-nickName');
     await nickName.waitFor();
@@ -102,8 +97,7 @@ describe('tab bar', () => {
   });
 
   it('maximizes the view (no header, menu or tabs) and comes back', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await tabAction(page, 'maximize');
     await page.getByTestId('maximize-exit').waitFor();
     expect(await page.getByTestId('header-user').isVisible()).toBe(false);
@@ -118,8 +112,7 @@ describe('tab bar', () => {
   });
 
   it('keeps the open tabs across a reload', async () => {
-    const page = await suite.page();
-    await login(page, DEMO.name, DEMO.password);
+    const page = await suite.signedInPage(DEMO);
     await openUserInfoFromMenu(page);
     await page.reload();
     await page.getByTestId(`tab-${USER_INFO}`).waitFor();
