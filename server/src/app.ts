@@ -11,6 +11,7 @@ import type { Database } from './db/connection.ts';
 import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { registerEnvelopeHandlers } from './core/envelope.ts';
+import { importJobsPlugin } from './core/import-job.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(multipartPlugin, { config });
   // Before the modules: they fill the app's registries (usage checkers, import templates, printer providers).
   await app.register(registriesPlugin);
+  await app.register(importJobsPlugin, { config });
   const modules: ModuleDeps = { database, config, sms };
   registerRoutes(app, modules, officeRoutes);
   await app.register(authRoutes, { database, config, sms });

@@ -38,6 +38,8 @@ export interface Config {
   exposeCodes: boolean;
   sms: { provider: string };
   upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number };
+  /** Limits of one Excel import (every `{path}/import`). */
+  import: { maxRows: number; maxErrors: number; maxUnpackedMb: number };
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
   /** Built web app served at `/` (production / npm start). */
   webDist?: string;
@@ -78,6 +80,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       imageMaxMb: int('UPLOAD_IMAGE_MAX_MB', 5),
       fileMaxMb: int('UPLOAD_FILE_MAX_MB', 500),
       excelMaxMb: int('UPLOAD_EXCEL_MAX_MB', 200),
+    },
+    import: {
+      maxRows: int('IMPORT_MAX_ROWS', 100_000),
+      maxErrors: int('IMPORT_MAX_ERRORS', 1000),
+      maxUnpackedMb: int('IMPORT_MAX_UNPACKED_MB', 256),
     },
     qiniu: {
       accessKey: process.env.QINIU_ACCESS_KEY ?? '',

@@ -234,6 +234,9 @@ export const errorCatalogue = {
   ImportXlsDamaged: { zh: 'xls文件已损坏，无法读取，请用Excel打开后另存再导入', en: 'The xls file is damaged and cannot be read; open it in Excel, save it again and import it' },
   ImportXlsUnsupportedVersion: { zh: '不支持Excel 95及更早版本的xls文件，请另存为xlsx后导入', en: 'xls files of Excel 95 or older are not supported, please save the file as xlsx and import it' },
   ImportFileEncrypted: { zh: 'Excel文件设有打开密码，请取消密码后再导入', en: 'The Excel file is protected by a password, please remove the password and import it again' },
+  ImportRowLimitExceeded: { zh: '导入文件的数据行数超出上限，请拆分后分批导入，每次最多', en: 'The import file has too many rows; split it and import the parts, each at most' },
+  ImportUnpackedSizeExceeded: { zh: '导入文件解压后过大，不像正常的表格，请检查文件，解压后最多', en: 'The import file unpacks to far more than a spreadsheet does; check the file, unpacked size at most' },
+  ImportCancelled: { zh: '服务器正在重启，导入已取消，没有写入任何数据，请稍后重新导入', en: 'The server is restarting: the import was cancelled and nothing was written, please import again later' },
   ExportFailed: { zh: '导出失败', en: 'Export failed' },
 
   // Referenced records not found (also used by batch import rows)

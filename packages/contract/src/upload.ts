@@ -78,3 +78,19 @@ export interface ImportResult {
   errorCount: number;
   errList: ImportError[];
 }
+
+/** The client's name for one import (`POST {path}/import?jobId=…`), under which it polls the progress. */
+export const IMPORT_JOB_ID = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
+
+/** uploading → reading the file → checking the rows → writing them (one short transaction) → done / failed. */
+export type ImportPhase = 'uploading' | 'reading' | 'checking' | 'writing' | 'done' | 'failed';
+
+/** GET /api/admin/import/progress/:jobId → how far the caller's import is (null when unknown). */
+export interface ImportProgress {
+  phase: ImportPhase;
+  rowsRead: number;
+  rowsChecked: number;
+  rowsWritten: number;
+  /** Data rows of the file, once read. */
+  total?: number;
+}

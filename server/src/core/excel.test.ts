@@ -1,4 +1,3 @@
-import { deflateRawSync } from 'node:zlib';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,10 +6,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { registerEnvelopeHandlers } from './envelope.ts';
-import { exportXlsx, readImportFile, receiveImportFile, sendXlsx, templateXlsx, zipUncompressedSize, type ExcelColumn } from './excel.ts';
+import { exportXlsx, readImportFile, receiveImportFile, sendXlsx, templateXlsx, type ExcelColumn } from './excel.ts';
 import { multipartPlugin } from './uploads.ts';
 import { ok } from './envelope.ts';
 import { multipart } from '../../test/office-fixtures.ts';
+import { zipOf } from '../../test/zip-fixtures.ts';
 
 const columns: ExcelColumn[] = [
   { prop: 'name', title: { zh: '名称', en: 'Name' }, required: true },
@@ -118,31 +118,8 @@ describe('reading an import file', () => {
 
   it('refuses a zip bomb from its central directory, before unpacking it', async () => {
     // One entry of 50 MB of zeros deflates to ~50 KB: a ratio far beyond any spreadsheet.
-    const content = deflateRawSync(Buffer.alloc(50 * 1024 * 1024));
-    const name = Buffer.from('xl/worksheets/sheet1.xml');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(content.length, 18);
-    local.writeUInt32LE(50 * 1024 * 1024, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(content.length, 20);
-    central.writeUInt32LE(50 * 1024 * 1024, 24);
-    central.writeUInt16LE(name.length, 28);
-    const cdOffset = local.length + name.length + content.length;
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(1, 8);
-    end.writeUInt16LE(1, 10);
-    end.writeUInt32LE(central.length + name.length, 12);
-    end.writeUInt32LE(cdOffset, 16);
-    const bomb = Buffer.concat([local, name, content, central, name, end]);
-    expect(zipUncompressedSize(bomb)).toEqual({ total: 50 * 1024 * 1024, entries: 1 });
-    await expect(readImportFile(bomb, 'bomb.xlsx')).rejects.toMatchObject({ key: 'UploadSizeExceeded' });
+    const bomb = zipOf([{ name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(50 * 1024 * 1024) }]);
+    await expect(readImportFile(bomb, 'bomb.xlsx')).rejects.toMatchObject({ key: 'ImportUnpackedSizeExceeded', additional: '256MB' });
   });
 });
 

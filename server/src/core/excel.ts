@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
@@ -10,6 +11,8 @@ import type { Tx } from '../db/connection.ts';
 import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 import { contentDisposition, discard, extensionOf, limitBytes, MB, receiveSingleFile } from './uploads.ts';
 import { isCompoundFile, isEncryptedPackage, readXlsSheet } from './xls.ts';
+import { detachedImportJob, type ImportJob } from './import-job.ts';
+import { bufferSource, checkZip, fileSource, zipLimits, type ByteSource } from './zip-guard.ts';
 
 /*
  * Excel import and export (DESIGN §3): `POST {path}/export` answers an .xlsx built by `exportXlsx`;
@@ -97,37 +100,6 @@ export interface ImportRow {
   data: Record<string, unknown>;
 }
 
-/** Limits of what an import file may unpack to: a zip bomb is refused before the parser sees it. */
-const MAX_UNCOMPRESSED = 1024 * MB;
-const MAX_RATIO = 100;
-const MAX_ZIP_ENTRIES = 10_000;
-
-/** Sum of the uncompressed sizes in a zip's central directory; undefined when it is not a plain zip. */
-export function zipUncompressedSize(buffer: Buffer): { total: number; entries: number } | undefined {
-  const floor = Math.max(0, buffer.length - 22 - 0xffff);
-  let eocd = -1;
-  for (let i = buffer.length - 22; i >= floor; i--) {
-    if (buffer.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return undefined;
-  const entries = buffer.readUInt16LE(eocd + 10);
-  const cdOffset = buffer.readUInt32LE(eocd + 16);
-  if (entries === 0xffff || cdOffset === 0xffffffff) return undefined; // ZIP64: no .xlsx we accept needs it
-  let offset = cdOffset;
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
-    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== 0x02014b50) return undefined;
-    const size = buffer.readUInt32LE(offset + 24);
-    if (size === 0xffffffff) return undefined;
-    total += size;
-    offset += 46 + buffer.readUInt16LE(offset + 28) + buffer.readUInt16LE(offset + 30) + buffer.readUInt16LE(offset + 32);
-  }
-  return { total, entries };
-}
-
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function importCell(value: ExcelJS.CellValue): unknown {
@@ -153,60 +125,144 @@ function importCell(value: ExcelJS.CellValue): unknown {
 
 const normaliseTitle = (title: string) => title.replace(/^\s*\*/, '').trim().toLowerCase();
 
-/** The rows of a sheet holding a value: row number and values by column (both 1-based; values sparse, as exceljs `row.values`). */
-type SheetRows = Array<{ rowNum: number; values: readonly ExcelJS.CellValue[] }>;
+/** The values of one sheet row by column (1-based, sparse, as exceljs `row.values`). */
+type SheetRow = { rowNum: number; values: readonly ExcelJS.CellValue[] };
 
-/** The first worksheet of an .xlsx, after the checks that keep a zip bomb from the parser; undefined when it has none. */
-async function xlsxSheetRows(buffer: Buffer, ext: string, maxBytes: number): Promise<SheetRows | undefined> {
-  const sniffed = await fileTypeFromBuffer(buffer);
-  if (!sniffed || (sniffed.ext !== 'xlsx' && sniffed.ext !== 'zip')) throw new BizError('ImportFileTypeError', { additional: ext });
-  const zip = zipUncompressedSize(buffer);
-  if (!zip) throw new BizError('ImportFileTypeError', { additional: ext });
-  if (zip.entries > MAX_ZIP_ENTRIES || zip.total > MAX_UNCOMPRESSED || zip.total > buffer.length * MAX_RATIO) {
-    throw new BizError('UploadSizeExceeded', { additional: `${maxBytes / MB}MB` });
-  }
+/** Reading limits of an import, from the config (`import.*`). */
+export interface ImportReadLimits {
+  /** Data rows per import (ImportRowLimitExceeded beyond). */
+  maxRows: number;
+  /** What an .xlsx may unpack to (ImportUnpackedSizeExceeded beyond). */
+  maxUnpackedMb: number;
+}
 
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
-    throw new BizError('ImportFileTypeError', { additional: ext });
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return undefined;
-  const rows: SheetRows = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNum) => rows.push({ rowNum, values: row.values as ExcelJS.CellValue[] }));
-  return rows;
+export const DEFAULT_READ_LIMITS: ImportReadLimits = { maxRows: 100_000, maxUnpackedMb: 256 };
+
+export interface ImportReadOptions {
+  columns?: ExcelColumn[];
+  /** File size limit (UploadSizeExceeded beyond). */
+  maxBytes?: number;
+  limits?: ImportReadLimits;
+  /** Aborted when the server shuts down: reading stops with ImportCancelled. */
+  signal?: AbortSignal;
+  /** Told the number of data rows read so far, every batch. */
+  onProgress?: (rowsRead: number) => void;
+}
+
+/** Rows between two turns of the event loop while reading and checking an import. */
+export const IMPORT_BATCH_ROWS = 1000;
+
+/** Lets other requests' work run: the reading and checking of a big import never holds the event loop for long. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function throwIfCancelled(signal: AbortSignal | undefined) {
+  if (signal?.aborted) throw new BizError('ImportCancelled');
 }
 
 /**
- * The rows of the first sheet of an .xlsx or .xls. With `columns`, header cells (zh or en title, or the
- * prop; a leading * ignored) map to props and a missing required column is ImportTemplateError; without,
- * rows are keyed by the header text. Empty rows are skipped; no data row at all is ImportFileEmpty.
+ * The rows of the first worksheet of an .xlsx, streamed: exceljs' WorkbookReader parses the zip entry by
+ * entry (a worksheet stored before the shared strings waits in a temporary file), after `checkZip` has
+ * proved that nothing in it unpacks beyond the limits.
  */
-export async function readImportFile(buffer: Buffer, filename: string, options: { columns?: ExcelColumn[]; maxBytes?: number } = {}): Promise<ImportRow[]> {
+async function* xlsxSheetRows(source: ByteSource, input: Buffer | string, limits: ImportReadLimits, signal?: AbortSignal): AsyncGenerator<SheetRow> {
+  const head = await source.read(0, 4100);
+  const sniffed = await fileTypeFromBuffer(head);
+  if (!sniffed || (sniffed.ext !== 'xlsx' && sniffed.ext !== 'zip')) throw new BizError('ImportFileTypeError', { additional: 'xlsx' });
+  await checkZip(source, zipLimits(limits.maxUnpackedMb), signal);
+
+  const stream = typeof input === 'string' ? createReadStream(input) : Readable.from([input]);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  try {
+    for await (const sheet of reader) {
+      // The first worksheet the file holds; the others are not read.
+      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+        if (row.hasValues) yield { rowNum: row.number, values: row.values as ExcelJS.CellValue[] };
+      }
+      return;
+    }
+  } catch (error) {
+    if (error instanceof BizError) throw error;
+    throw new BizError('ImportFileTypeError', { additional: 'xlsx' });
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The rows of the first worksheet of an .xls (BIFF8 holds at most 65,536 rows; xls.ts bounds the cells). */
+async function* xlsSheetRows(source: ByteSource): AsyncGenerator<SheetRow> {
+  const sheet = readXlsSheet(await source.read(0, source.size));
+  if (sheet) yield* sheet.rows;
+}
+
+/**
+ * The rows of the first sheet of an .xlsx or .xls (a buffer, or the path of an uploaded file). With
+ * `columns`, header cells (zh or en title, or the prop; a leading * ignored) map to props and a missing
+ * required column is ImportTemplateError; without, rows are keyed by the header text. Empty rows are
+ * skipped; no data row at all is ImportFileEmpty; more than `limits.maxRows` is ImportRowLimitExceeded.
+ * Memory stays bounded: the file is streamed, and what is kept is at most `maxRows` rows.
+ */
+export async function readImportFile(input: Buffer | string, filename: string, options: ImportReadOptions = {}): Promise<ImportRow[]> {
   const ext = extensionOf(filename);
   if (ext !== 'xlsx' && ext !== 'xls') throw new BizError('ImportFileTypeError', { additional: ext || filename });
   const maxBytes = options.maxBytes ?? 200 * MB;
-  if (buffer.length > maxBytes) throw new BizError('UploadSizeExceeded', { additional: `${maxBytes / MB}MB` });
-  // The bytes choose the reader (.xls is a compound file, .xlsx a zip) and the name must agree with them,
-  // as for every upload: an .xlsx renamed .xls is refused, not guessed at.
-  const compound = isCompoundFile(buffer);
-  if (compound && ext === 'xlsx' && isEncryptedPackage(buffer)) throw new BizError('ImportFileEncrypted');
-  if (compound !== (ext === 'xls')) throw new BizError('ImportFileTypeError', { additional: ext });
-  const sheetRows = compound ? readXlsSheet(buffer)?.rows : await xlsxSheetRows(buffer, ext, maxBytes);
-  if (!sheetRows) throw new BizError('ImportFileEmpty');
+  const limits = options.limits ?? DEFAULT_READ_LIMITS;
+  const source = typeof input === 'string' ? await fileSource(input) : bufferSource(input);
+  try {
+    if (source.size > maxBytes) throw new BizError('UploadSizeExceeded', { additional: `${maxBytes / MB}MB` });
+    // The bytes choose the reader (.xls is a compound file, .xlsx a zip) and the name must agree with them,
+    // as for every upload: an .xlsx renamed .xls is refused, not guessed at.
+    const head = await source.read(0, 8);
+    const compound = isCompoundFile(head);
+    if (compound && ext === 'xlsx' && isEncryptedPackage(await source.read(0, source.size))) throw new BizError('ImportFileEncrypted');
+    if (compound !== (ext === 'xls')) throw new BizError('ImportFileTypeError', { additional: ext });
+    const sheetRows = compound ? xlsSheetRows(source) : xlsxSheetRows(source, input, limits, options.signal);
 
-  // Column index → key.
+    let keys: Map<number, string> | undefined;
+    const rows: ImportRow[] = [];
+    let seen = 0;
+    for await (const { rowNum, values } of sheetRows) {
+      if (++seen % IMPORT_BATCH_ROWS === 0) {
+        options.onProgress?.(rows.length);
+        await yieldToEventLoop();
+        throwIfCancelled(options.signal);
+      }
+      if (!keys) {
+        // The header is row 1; a sheet whose first row is empty has no header at all.
+        keys = columnKeys(rowNum === 1 ? values : [], options.columns);
+        if (rowNum === 1) continue;
+      }
+      const data: Record<string, unknown> = {};
+      let filled = false;
+      for (const [col, key] of keys) {
+        const value = importCell(values[col]);
+        if (value !== undefined) {
+          data[key] = value;
+          filled = true;
+        }
+      }
+      if (!filled) continue;
+      if (rows.length >= limits.maxRows) throw new BizError('ImportRowLimitExceeded', { additional: limits.maxRows });
+      rows.push({ rowNum, data });
+    }
+    if (!keys) throw new BizError('ImportFileEmpty');
+    if (!rows.length) throw new BizError('ImportFileEmpty');
+    options.onProgress?.(rows.length);
+    return rows;
+  } finally {
+    await source.close();
+  }
+}
+
+/** Column index → row key, from the header row's cells. */
+function columnKeys(header: readonly ExcelJS.CellValue[], columns: ExcelColumn[] | undefined): Map<number, string> {
   const keys = new Map<number, string>();
   const headerCells = new Map<string, number>();
-  const header = sheetRows.find((row) => row.rowNum === 1)?.values ?? [];
   header.forEach((value, col) => {
     const text = importCell(value);
     if (text !== undefined) headerCells.set(normaliseTitle(String(text)), col);
   });
-  if (options.columns) {
-    for (const column of options.columns) {
+  if (columns) {
+    for (const column of columns) {
       const col = [column.title.zh, column.title.en, column.prop].map(normaliseTitle).map((t) => headerCells.get(t)).find((c) => c !== undefined);
       if (col !== undefined) keys.set(col, column.prop);
       else if (column.required) throw new BizError('ImportTemplateError', { additional: column.title.zh });
@@ -217,31 +273,21 @@ export async function readImportFile(buffer: Buffer, filename: string, options: 
       if (text !== undefined && !FORBIDDEN_KEYS.has(String(text))) keys.set(col, String(text));
     });
   }
-
-  const rows: ImportRow[] = [];
-  for (const { rowNum, values } of sheetRows) {
-    if (rowNum === 1) continue;
-    const data: Record<string, unknown> = {};
-    let filled = false;
-    for (const [col, key] of keys) {
-      const value = importCell(values[col]);
-      if (value !== undefined) {
-        data[key] = value;
-        filled = true;
-      }
-    }
-    if (filled) rows.push({ rowNum, data });
-  }
-  if (!rows.length) throw new BizError('ImportFileEmpty');
-  return rows;
+  return keys;
 }
 
-/** Receives the one file of `POST {path}/import` (≤ config `upload.excelMaxMb`) and reads it. */
-export async function receiveImportFile(req: FastifyRequest, config: Config, columns?: ExcelColumn[]): Promise<ImportRow[]> {
+/**
+ * Receives the one file of `POST {path}/import` (≤ config `upload.excelMaxMb`) and reads it within the
+ * config's import limits, reporting to the import's job.
+ */
+export async function receiveImportFile(req: FastifyRequest, config: Config, columns?: ExcelColumn[], job: ImportJob = detachedImportJob(config.import.maxErrors)): Promise<ImportRow[]> {
   const maxBytes = limitBytes(config, 'excel');
   const file = await receiveSingleFile(req, config, maxBytes);
   try {
-    return await readImportFile(await readFile(file.path), file.filename, { columns, maxBytes });
+    job.report({ phase: 'reading' });
+    const rows = await readImportFile(file.path, file.filename, { columns, maxBytes, limits: config.import, signal: job.signal, onProgress: (rowsRead) => job.report({ rowsRead }) });
+    job.report({ total: rows.length });
+    return rows;
   } finally {
     await discard(file);
   }
@@ -259,29 +305,85 @@ export function importErrorKey(error: unknown): ErrorKey {
   return 'ImportFailed';
 }
 
+/** An import's result while its rows are processed: every error counted, the first `maxErrors` listed. */
+export class ImportOutcome {
+  readonly result: ImportResult;
+  constructor(
+    total: number,
+    private readonly maxErrors: number,
+  ) {
+    this.result = { total, successCount: 0, errorCount: 0, errList: [] };
+  }
+
+  succeeded(count = 1) {
+    this.result.successCount += count;
+  }
+
+  failed(row: ImportRow, errorMsg: ErrorKey) {
+    this.result.errorCount++;
+    if (this.result.errList.length < this.maxErrors) this.result.errList.push({ rowNum: row.rowNum, data: row.data, errorMsg });
+  }
+
+  /** Ends the result: errors in row order (the listed ones are the first of the file when rows were handled in order). */
+  finish(): ImportResult {
+    this.result.errList.sort((a, b) => a.rowNum - b.rowNum);
+    return this.result;
+  }
+}
+
 /**
  * Runs `handleRow` for every row, each in its own savepoint of the request's transaction: a bad row rolls
- * back only itself and is reported with its row number and catalogue key; good rows are kept.
+ * back only itself and is reported with its row number and catalogue key; good rows are kept. Between
+ * batches it lets the event loop turn and stops with ImportCancelled when the server shuts down (the
+ * transaction then rolls back as a whole).
  */
+export async function importRowByRow(
+  tx: Tx,
+  rows: ImportRow[],
+  handleRow: (tx: Tx, row: ImportRow) => Promise<unknown>,
+  outcome: ImportOutcome,
+  onUnexpected: ((error: unknown, row: ImportRow) => void) | undefined,
+  job: ImportJob,
+): Promise<void> {
+  job.report({ phase: 'writing' });
+  for (const [index, row] of rows.entries()) {
+    if (index % IMPORT_BATCH_ROWS === 0 && index > 0) {
+      job.report({ rowsChecked: index, rowsWritten: index });
+      await yieldToEventLoop();
+      throwIfCancelled(job.signal);
+    }
+    try {
+      await tx.transaction(async (savepoint) => {
+        await handleRow(savepoint as unknown as Tx, row);
+      });
+      outcome.succeeded();
+    } catch (error) {
+      const errorMsg = importErrorKey(error);
+      if (errorMsg === 'ImportFailed') onUnexpected?.(error, row);
+      outcome.failed(row, errorMsg);
+    }
+  }
+  job.report({ rowsChecked: rows.length, rowsWritten: rows.length });
+}
+
+/** `importRowByRow` over all rows of an import, answering its batch import result. */
 export async function runImport(
   tx: Tx,
   rows: ImportRow[],
   handleRow: (tx: Tx, row: ImportRow) => Promise<unknown>,
   onUnexpected?: (error: unknown, row: ImportRow) => void,
+  job: ImportJob = detachedImportJob(),
 ): Promise<ImportResult> {
-  const result: ImportResult = { total: rows.length, successCount: 0, errorCount: 0, errList: [] };
-  for (const row of rows) {
-    try {
-      await tx.transaction(async (savepoint) => {
-        await handleRow(savepoint as unknown as Tx, row);
-      });
-      result.successCount++;
-    } catch (error) {
-      const errorMsg = importErrorKey(error);
-      if (errorMsg === 'ImportFailed') onUnexpected?.(error, row);
-      result.errorCount++;
-      result.errList.push({ rowNum: row.rowNum, data: row.data, errorMsg });
-    }
-  }
-  return result;
+  const outcome = new ImportOutcome(rows.length, job.maxErrors);
+  await importRowByRow(tx, rows, handleRow, outcome, onUnexpected, job);
+  return outcome.finish();
+}
+
+/**
+ * An import whose rows were checked outside any transaction: `write` applies the good ones in the
+ * route's final transaction, adding what the database still refuses to `outcome`.
+ */
+export interface PreparedImport {
+  outcome: ImportOutcome;
+  write(tx: Tx): Promise<void>;
 }

@@ -254,6 +254,8 @@ const GLOBALS = 0x0005;
 const WORKSHEET = 0x0010;
 /** BIFF8 sheets have 65,536 rows (the row number is 16 bits) and 256 columns. */
 const MAX_COLUMNS = 256;
+/** Cells of one sheet at most: far more than an import template's columns over all 65,536 rows. */
+const MAX_CELLS = 4_000_000;
 
 /** A forward-only cursor over the records of a stream: each record is 2 bytes type, 2 bytes length, data. */
 class Records {
@@ -522,8 +524,11 @@ function readWorksheet(stream: Buffer, offset: number, globals: Globals): XlsRow
   };
 
   const rows: XlsCellValue[][] = [];
+  let cells = 0;
   const put = (row: number, col: number, value: XlsCellValue) => {
     if (col >= MAX_COLUMNS) throw damaged();
+    // Bounds the memory a small file of MULRK records (6 bytes a cell) can claim.
+    if (++cells > MAX_CELLS) throw new BizError('ImportUnpackedSizeExceeded', { additional: `${MAX_CELLS} cells` });
     (rows[row] ??= [])[col + 1] = value;
   };
   /** The cell of a FORMULA whose string result is in the STRING record after it. */

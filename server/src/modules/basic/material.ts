@@ -17,7 +17,6 @@ import {
   type PickerQuery,
 } from '@p8/contract/basic';
 import type { TenantConfig } from '@p8/contract/tenant-config';
-import type { ImportResult } from '@p8/contract/upload';
 import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/connection.ts';
 import { attribute, bomLine, brand, category, material, materialUnit, stockBalance, unit } from '../../db/schema/index.ts';
@@ -25,7 +24,8 @@ import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../cor
 import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
-import { importErrorKey, receiveImportFile, runImport, type ImportRow, type Lang } from '../../core/excel.ts';
+import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, receiveImportFile, runImport, throwIfCancelled, yieldToEventLoop, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { creatorOf } from './owner.ts';
 import {
@@ -464,24 +464,37 @@ const materialColumns = [
 const nameSpecKey = (name: string, specification: string) => `${name}\u0000${specification}`;
 
 /**
- * Imports materials. Each row is checked in memory against lookups loaded once (codes, name +
- * specification pairs, barcodes, categories, brands, units) and against the rows before it; the good rows
- * are then written together, 500 to a statement, in one savepoint. Should the database still refuse them
- * (another user saved the same code meanwhile), they are redone row by row through `runImport`, so every
- * row stays all-or-nothing and every bad row is reported with its key. One savepoint and two inserts per
- * row would make 10,000 rows take far longer than the 10 s of issue 4 (bench/import-materials.ts).
+ * Imports materials in two steps, so that a big file never holds a transaction (on the embedded database,
+ * the only connection) while it is being checked:
+ *
+ *  1. check: the lookups (codes, name + specification pairs, barcodes, categories, brands, units) are read
+ *     in one short transaction; then every row is checked in memory against them and against the rows
+ *     before it, in batches between which other requests run;
+ *  2. write (`PreparedImport.write`, in the route's one final transaction): the good rows are inserted
+ *     2,000 to a batch, 500 to a statement. Should the database still refuse them (another user saved the
+ *     same code meanwhile), they are redone row by row, each in its own savepoint, so every row stays
+ *     all-or-nothing and every bad row is reported with its key.
+ *
+ * One savepoint and two inserts per row would make 10,000 rows take far longer than the 10 s of issue 4
+ * (bench/import-materials.ts).
  */
-async function importMaterials(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult> {
+async function importMaterials(req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport> {
   const tenantId = req.auth.tenantId;
-  const [config, owner, resolveCategory] = [await tenantConfig(tx, tenantId), await creatorOf(tx, req), await categoryResolver(tx, tenantId)];
-  const existing = await tx.select({ code: t.code, name: t.name, specification: t.specification }).from(t).where(eq(t.tenantId, tenantId));
-  const codes = new Set(existing.map((m) => m.code));
-  const nameSpecs = new Set(existing.map((m) => nameSpecKey(m.name, m.specification)));
-  const barcodes = new Set(
-    (await tx.select({ barcode: materialUnit.barcode }).from(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), ne(materialUnit.barcode, '')))).map((b) => b.barcode),
-  );
-  const brands = new Map((await tx.select({ id: brand.id, name: brand.name }).from(brand).where(eq(brand.tenantId, tenantId))).map((b) => [b.name, b.id]));
-  const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
+  const lookups = await req.tenant(async (tx) => ({
+    config: await tenantConfig(tx, tenantId),
+    owner: await creatorOf(tx, req),
+    resolveCategory: await categoryResolver(tx, tenantId),
+    existing: await tx.select({ code: t.code, name: t.name, specification: t.specification }).from(t).where(eq(t.tenantId, tenantId)),
+    barcodes: await tx.select({ barcode: materialUnit.barcode }).from(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), ne(materialUnit.barcode, ''))),
+    brands: await tx.select({ id: brand.id, name: brand.name }).from(brand).where(eq(brand.tenantId, tenantId)),
+    units: await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId)),
+  }));
+  const { config, owner, resolveCategory } = lookups;
+  const codes = new Set(lookups.existing.map((m) => m.code));
+  const nameSpecs = new Set(lookups.existing.map((m) => nameSpecKey(m.name, m.specification)));
+  const barcodes = new Set(lookups.barcodes.map((b) => b.barcode));
+  const brands = new Map(lookups.brands.map((b) => [b.name, b.id]));
+  const units = new Map(lookups.units.map((u) => [u.name, u.id]));
   const ctx: CreateContext = {
     config,
     owner,
@@ -540,34 +553,51 @@ async function importMaterials(tx: Tx, req: FastifyRequest, rows: ImportRow[], o
     return checked;
   }
 
-  const result: ImportResult = { total: rows.length, successCount: 0, errorCount: 0, errList: [] };
+  const outcome = new ImportOutcome(rows.length, job.maxErrors);
   const good: Array<{ row: ImportRow; input: MaterialCreate }> = [];
-  for (const row of rows) {
+  job.report({ phase: 'checking' });
+  for (const [index, row] of rows.entries()) {
+    if (index % IMPORT_BATCH_ROWS === 0 && index > 0) {
+      job.report({ rowsChecked: index });
+      await yieldToEventLoop();
+      throwIfCancelled(job.signal);
+    }
     try {
       good.push({ row, input: await checkRow(row) });
     } catch (error) {
       const errorMsg = importErrorKey(error);
       if (errorMsg === 'ImportFailed') onUnexpected(error, row);
-      result.errList.push({ rowNum: row.rowNum, data: row.data, errorMsg });
+      outcome.failed(row, errorMsg);
     }
   }
-  if (good.length) {
+  job.report({ rowsChecked: rows.length });
+
+  async function write(tx: Tx) {
+    if (!good.length) return;
+    job.report({ phase: 'writing' });
     try {
-      await tx.transaction((savepoint) => insertMaterials(savepoint as unknown as Tx, tenantId, good.map((g) => g.input), owner));
-      result.successCount += good.length;
-    } catch {
+      await tx.transaction(async (savepoint) => {
+        for (let start = 0; start < good.length; start += WRITE_BATCH) {
+          await insertMaterials(savepoint as unknown as Tx, tenantId, good.slice(start, start + WRITE_BATCH).map((g) => g.input), owner);
+          job.report({ rowsWritten: Math.min(good.length, start + WRITE_BATCH) });
+          await yieldToEventLoop();
+          throwIfCancelled(job.signal);
+        }
+      });
+      outcome.succeeded(good.length);
+    } catch (error) {
+      if (error instanceof BizError && error.key === 'ImportCancelled') throw error;
       // The database refused what the checks let through (another user saved the same code meanwhile):
       // redo row by row, each in its own savepoint, to keep the good rows and name the bad ones.
       const inputOf = new Map(good.map((g) => [g.row, g.input]));
-      const redone = await runImport(tx, good.map((g) => g.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), onUnexpected);
-      result.successCount += redone.successCount;
-      result.errList.push(...redone.errList);
+      await importRowByRow(tx, good.map((g) => g.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), outcome, onUnexpected, job);
     }
   }
-  result.errList.sort((a, b) => a.rowNum - b.rowNum);
-  result.errorCount = result.errList.length;
-  return result;
+  return { outcome, write };
 }
+
+/** Good material rows inserted between two turns of the event loop (and two looks at the shutdown signal). */
+const WRITE_BATCH = 2000;
 
 /** The `item` template: conversion units added to existing materials, one per row. */
 const unitItemColumns = [
@@ -743,12 +773,15 @@ export async function materialUnitRoutes(app: FastifyInstance, deps: { config: C
   });
 
   r.post(`${base}/import`, { config: { permission: 'basic_material_import' }, schema: { tags, summary: 'Import conversion units (template "item")', consumes: ['multipart/form-data'] } }, async (req) => {
-    const rows = await receiveImportFile(req, config, unitItemColumns);
-    await analyze(database, ['material', 'material_unit']);
-    const result = await req.tenant(async (tx) => {
-      const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly'));
-      await audit(tx, req, { action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
-      return outcome;
+    const job = req.server.importJobs.begin(req);
+    const result = await reportedImport(job, async () => {
+      const rows = await receiveImportFile(req, config, unitItemColumns, job);
+      await analyze(database, ['material', 'material_unit']);
+      return req.tenant(async (tx) => {
+        const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly'), job);
+        await audit(tx, req, { action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+        return outcome;
+      });
     });
     return ok(result);
   });

@@ -9,7 +9,8 @@ import type { Database, Tx } from '../../db/connection.ts';
 import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
 import { ok, paged } from '../../core/envelope.ts';
-import { exportXlsx, langOf, receiveImportFile, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang } from '../../core/excel.ts';
+import { exportXlsx, langOf, receiveImportFile, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { analyze, distinct, exportQuery, type RowHandler } from './kit.ts';
 
@@ -52,8 +53,11 @@ export interface RecordDefinition<C, U> {
     analyze?: string[];
     /** For assignable records: the ids this import created (see `createdInThisTransaction`), assigned like a create's. */
     importedIds?(tx: Tx, req: FastifyRequest): Promise<number[]>;
-    /** Instead of `importer`, where volume needs it (materials): same result, same row semantics. */
-    bulkImport?(tx: Tx, req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void): Promise<ImportResult>;
+    /**
+     * Instead of `importer`, where volume needs it (materials): checks the rows outside any transaction
+     * and leaves only the writing to the route's transaction. Same result, same row semantics.
+     */
+    bulkImport?(req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport>;
     exportColumns: ExcelColumn[];
     exportRows(tx: Tx, req: FastifyRequest, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
     /** Download name without extension, per language. */
@@ -148,19 +152,28 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config:
   }
 
   r.post(`${base}/import`, { config: { permission: code('import') }, schema: { tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, consumes: ['multipart/form-data'] } }, async (req) => {
-    const rows = await receiveImportFile(req, config, def.excel.importColumns);
-    // On the owner connection, outside the request's transaction (PGlite has one connection).
-    if (def.excel.analyze) await analyze(database, def.excel.analyze);
-    const result = await req.tenant(async (tx) => {
-      const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly');
-      const outcome = def.excel.bulkImport
-        ? await def.excel.bulkImport(tx, req, rows, onUnexpected)
-        : await runImport(tx, rows, await def.excel.importer!(tx, req), onUnexpected);
-      if (def.assignable && def.excel.importedIds && outcome.successCount) await assignToCreator(tx, req.auth, def.assignable, () => def.excel.importedIds!(tx, req));
-      await audit(tx, req, { action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+    const job = req.server.importJobs.begin(req);
+    const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly');
+    const result = await reportedImport(job, async () => {
+      const rows = await receiveImportFile(req, config, def.excel.importColumns, job);
+      // On the owner connection, outside the request's transaction (PGlite has one connection).
+      if (def.excel.analyze) await analyze(database, def.excel.analyze);
+      const prepared = def.excel.bulkImport ? await def.excel.bulkImport(req, rows, onUnexpected, job) : undefined;
+      const outcome = await req.tenant(async (tx) => {
+        let outcome: ImportResult;
+        if (prepared) {
+          await prepared.write(tx);
+          outcome = prepared.outcome.finish();
+        } else {
+          outcome = await runImport(tx, rows, await def.excel.importer!(tx, req), onUnexpected, job);
+        }
+        if (def.assignable && def.excel.importedIds && outcome.successCount) await assignToCreator(tx, req.auth, def.assignable, () => def.excel.importedIds!(tx, req));
+        await audit(tx, req, { action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+        return outcome;
+      });
+      if (def.excel.analyze && outcome.successCount) await analyze(database, def.excel.analyze);
       return outcome;
     });
-    if (def.excel.analyze && result.successCount) await analyze(database, def.excel.analyze);
     return ok(result);
   });
 

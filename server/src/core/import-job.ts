@@ -1,0 +1,109 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IMPORT_JOB_ID, type ImportPhase, type ImportProgress } from '@p8/contract/upload';
+import type { Config } from '../config.ts';
+import { ok } from './envelope.ts';
+
+/*
+ * A running import as its dialog sees it. The client names its import with a random id
+ * (`POST {path}/import?jobId=…`) and polls `GET /api/admin/import/progress/:jobId` while the upload's
+ * answer is pending; the import reports its phase and row counts as it goes. Progress is kept in this
+ * process only (a few numbers per import, forgotten a while after the end): a poll that reaches another
+ * server process answers null and the dialog just shows no count.
+ *
+ * All imports share one shutdown signal: on SIGTERM (app.close) it aborts them, each import stops at its
+ * next batch with ImportCancelled, and its transaction rolls back, so the server exits promptly and no
+ * import is left half-written.
+ */
+
+export interface ImportJob {
+  /** Aborted when the server shuts down. */
+  readonly signal: AbortSignal;
+  /** Row errors listed in the result at most; errorCount still counts them all. */
+  readonly maxErrors: number;
+  report(update: Partial<ImportProgress>): void;
+}
+
+/** How long the progress of a finished import stays readable. */
+const KEEP_FINISHED_MS = 60_000;
+
+export class ImportJobs {
+  private readonly shutdown = new AbortController();
+  private readonly progress = new Map<string, { value: ImportProgress; finishedAt?: number }>();
+  constructor(private readonly config: Pick<Config, 'import'>) {}
+
+  get signal() {
+    return this.shutdown.signal;
+  }
+
+  /** Aborts every running import (server shutdown). */
+  cancelAll() {
+    this.shutdown.abort();
+  }
+
+  /** The job of an import request; its progress is readable by the same user under the client's job id. */
+  begin(req: FastifyRequest): ImportJob {
+    this.forgetFinished();
+    const jobId = IMPORT_JOB_ID.safeParse((req.query as Record<string, unknown> | undefined)?.jobId);
+    const key = jobId.success ? keyOf(req, jobId.data) : undefined;
+    const entry = { value: { phase: 'uploading' as ImportPhase, rowsRead: 0, rowsChecked: 0, rowsWritten: 0 } as ImportProgress, finishedAt: undefined as number | undefined };
+    if (key) this.progress.set(key, entry);
+    return {
+      signal: this.signal,
+      maxErrors: this.config.import.maxErrors,
+      report(update) {
+        entry.value = { ...entry.value, ...update };
+        if (update.phase === 'done' || update.phase === 'failed') entry.finishedAt = Date.now();
+      },
+    };
+  }
+
+  read(req: FastifyRequest, jobId: string): ImportProgress | null {
+    return this.progress.get(keyOf(req, jobId))?.value ?? null;
+  }
+
+  private forgetFinished() {
+    const now = Date.now();
+    for (const [key, entry] of this.progress) if (entry.finishedAt !== undefined && now - entry.finishedAt > KEEP_FINISHED_MS) this.progress.delete(key);
+  }
+}
+
+const keyOf = (req: FastifyRequest, jobId: string) => `${req.auth.tenantId}:${req.auth.adminId}:${jobId}`;
+
+/** An import run outside a route (tests, scripts): never cancelled, default error cap. */
+export function detachedImportJob(maxErrors = 1000): ImportJob {
+  return { signal: new AbortController().signal, maxErrors, report() {} };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The running imports: see core/import-job.ts. */
+    importJobs: ImportJobs;
+  }
+}
+
+export const importJobsPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
+  const jobs = new ImportJobs(opts.config);
+  app.decorate('importJobs', jobs);
+  // preClose runs before Fastify waits for the in-flight requests: the imports among them end at once.
+  app.addHook('preClose', async () => jobs.cancelAll());
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/admin/import/progress/:jobId',
+    { schema: { tags: ['upload'], summary: "Progress of the caller's running import (null: unknown or long finished)", params: z.object({ jobId: IMPORT_JOB_ID }) } },
+    async (req) => ok(jobs.read(req, req.params.jobId)),
+  );
+});
+
+/** Turns the import of a request into a reported job: phase 'failed' when it throws. */
+export async function reportedImport<T>(job: ImportJob, run: () => Promise<T>): Promise<T> {
+  try {
+    const result = await run();
+    job.report({ phase: 'done' });
+    return result;
+  } catch (error) {
+    job.report({ phase: 'failed' });
+    throw error;
+  }
+}
