@@ -32,7 +32,8 @@ describe(`import templates (${TEST_DB})`, () => {
     }
     const material = await ctx.app.inject({ method: 'GET', url: '/api/base/template/material.xlsx?lang=en' });
     const [header] = await readXlsx(material.rawPayload);
-    expect(header.slice(0, 3)).toEqual(['*Code', '*Name', 'Specification']);
+    // The code is optional: an empty one is generated.
+    expect(header.slice(0, 3)).toEqual(['Code', '*Name', 'Specification']);
   });
 });
 
@@ -54,7 +55,7 @@ describe(`imports (${TEST_DB})`, () => {
         ['IMP-7', 'Consumable', '', '', '', '个', '', '', '耗材', '是'], // row 8: ConsumablesProhibitBatchSerial
         ['IMP-8', 'Bad brand', '', '', 'Nope', '个'], // row 9: BrandNotExist
         ['IMP-9', 'Bad category', '', '不存在', '', '个'], // row 10: CategoryNotExist
-        ['', 'No code', '', '', '', '个'], // row 11: PleaseInputCode
+        ['', 'No code', '', '', '', '个'], // row 11: good, the code is generated
         ['IMP-10', 'Barcode dup', '', '', '', '个', '6901'], // row 12: BarCodeRepeat
         ['IMP-11', 'Bad number', '', '', '', '个', '', '', '', '', '', 'abc'], // row 13: ParamError
       ],
@@ -62,7 +63,7 @@ describe(`imports (${TEST_DB})`, () => {
     const res = await api.upload<ImportResult>(`${url('material')}/import`, file, 'materials.xlsx');
     expect(res.body.status).toBe(0);
     const result = res.body.data;
-    expect({ total: result.total, successCount: result.successCount, errorCount: result.errorCount }).toEqual({ total: 12, successCount: 2, errorCount: 10 });
+    expect({ total: result.total, successCount: result.successCount, errorCount: result.errorCount }).toEqual({ total: 12, successCount: 3, errorCount: 9 });
     expect(result.errList.map((e) => [e.rowNum, e.errorMsg])).toEqual([
       [4, 'CodeRepeat'],
       [5, 'SpecRepeat'],
@@ -71,7 +72,6 @@ describe(`imports (${TEST_DB})`, () => {
       [8, 'ConsumablesProhibitBatchSerial'],
       [9, 'BrandNotExist'],
       [10, 'CategoryNotExist'],
-      [11, 'PleaseInputCode'],
       [12, 'BarCodeRepeat'],
       [13, 'ParamError'],
     ]);
@@ -83,6 +83,8 @@ describe(`imports (${TEST_DB})`, () => {
     expect(first).toMatchObject({ categoryName: '螺丝', brandName: 'ACME', mainUnitName: '个', tags: ['sale', 'purchase'], batchNumber: true, length: 1.5, purchasePrice: 0.2 });
     expect(first.units[0]).toMatchObject({ barcode: '6901', isMain: true });
     expect(saved[1]).toMatchObject({ partKind: 'customized', mainUnitName: '箱', tags: ['sale'] });
+    const generated = (await api.get<Material[]>(`${url('material')}?name=No%20code`)).body.data;
+    expect(generated.map((m) => m.code)).toEqual([expect.stringMatching(/^WL\d{6}$/)]);
   });
 
   it('redoes a material chunk row by row when the database refuses it (a concurrent duplicate), keeping the good rows', async () => {

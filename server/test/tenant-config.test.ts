@@ -135,6 +135,7 @@ describe(`system settings (${TEST_DB})`, () => {
   it('has defaults for every key', async () => {
     const res = await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenA });
     expect(res.body.data).toEqual({
+      codePrefixes: { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW' },
       orderNotifyPhones: [],
       smsSignature: '',
       watermark: { enabled: false, content: 'account', text: '' },

@@ -78,6 +78,8 @@ const remark = z.string().trim().max(500);
 const text = (max = 100) => z.string().trim().max(max);
 const name = z.string({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
 const code = z.string({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
+/** The code of a new record: empty or left out = generated (the tenant's prefix + a sequence). */
+const newCode = z.string().trim().max(50).optional();
 /** Fits numeric(20,6). */
 const amount = z.number().finite().min(0).max(1e13);
 const percent = z.number().finite().min(0).max(100);
@@ -117,8 +119,11 @@ export type PickerQuery = z.infer<typeof pickerQuerySchema>;
  * Create schema: `required` keys as declared (their own messages, e.g. PleaseSelectWarehouse, answer a
  * missing value), the rest optional. Update schema: every key optional, plus `id`.
  */
-function createAndUpdate<S extends z.ZodRawShape, K extends keyof S & string>(shape: S, required: K[]) {
-  const createShape = Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, required.includes(key as K) ? schema : (schema as z.ZodType).optional()]));
+function createAndUpdate<S extends z.ZodRawShape, K extends keyof S & string>(shape: S, required: K[], createOnly: z.ZodRawShape = {}) {
+  const createShape = {
+    ...Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, required.includes(key as K) ? schema : (schema as z.ZodType).optional()])),
+    ...createOnly,
+  };
   return {
     create: z.object(createShape) as unknown as z.ZodObject<{ [P in keyof S]: P extends K ? S[P] : z.ZodOptional<S[P]> }>,
     update: z.object(shape).partial().extend({ id }),
@@ -226,7 +231,8 @@ export const partnerSchemas = createAndUpdate(
     contacts: z.array(contactSchema).max(50),
     addresses: z.array(addressSchema).max(50),
   },
-  ['code', 'name'],
+  ['name'],
+  { code: newCode },
 );
 export type PartnerCreate = z.infer<typeof partnerSchemas.create>;
 export type PartnerUpdate = z.infer<typeof partnerSchemas.update>;
@@ -265,7 +271,8 @@ export interface PartnerDetail extends Partner {
 
 export const warehouseSchemas = createAndUpdate(
   { code, name, address: text(200), managerId: id.nullable(), phone, sort, remark },
-  ['code', 'name'],
+  ['name'],
+  { code: newCode },
 );
 export interface Warehouse {
   id: number;
@@ -353,7 +360,8 @@ export const materialSchemas = createAndUpdate(
     remark,
     units: z.array(materialUnitSchema).min(1, { message: 'PleaseSelectUnit' }).max(20),
   },
-  ['code', 'name', 'units'],
+  ['name', 'units'],
+  { code: newCode },
 );
 export type MaterialCreate = z.infer<typeof materialSchemas.create>;
 export type MaterialUpdate = z.infer<typeof materialSchemas.update>;

@@ -112,6 +112,7 @@ export const errorCatalogue = {
   // Duplicates
   NameRepeat: { zh: '名称已存在', en: 'The name already exists' },
   CodeRepeat: { zh: '编码已存在', en: 'The code already exists' },
+  CodePrefixFormatError: { zh: '编码前缀只能包含字母、数字、- 和 _，最多 10 个字符', en: 'A code prefix may hold only letters, digits, - and _, at most 10 characters' },
   RoleKeyRepeat: { zh: '角色标识已存在', en: 'The role key already exists' },
   SpecRepeat: { zh: '规格已存在', en: 'The specification already exists' },
   SerialNumberRepeat: { zh: '序列号重复', en: 'Duplicate serial number' },

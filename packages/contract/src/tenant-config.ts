@@ -166,7 +166,23 @@ export type ColumnSettingsSave = z.infer<typeof columnSettingsSaveSchema>;
  */
 const phoneNumber = z.string().regex(/^1[3-9]\d{9}$/, { message: 'PhoneFormatError' });
 
+/**
+ * Records whose code is generated when left empty (prefix + sequence, core/code-generator on the server).
+ * Bills add their types here with prefix + date + sequence.
+ */
+export const RECORD_CODE_KINDS = ['material', 'supplier', 'customer', 'warehouse', 'location'] as const;
+export type RecordCodeKind = (typeof RECORD_CODE_KINDS)[number];
+/** Default prefixes: the pinyin initials a Chinese team expects (物料 WL, 供应商 GYS, 客户 KH, 仓库 CK, 库位 KW). */
+export const DEFAULT_CODE_PREFIXES: Record<RecordCodeKind, string> = { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW' };
+/** Digits of the sequence part of a generated record code (WL000001); more when the counter outgrows them. */
+export const RECORD_CODE_DIGITS = 6;
+/** A code prefix: letters, digits, - and _, at most 10 (codes appear in file names, barcodes and URLs). */
+export const CODE_PREFIX_PATTERN = /^[A-Za-z0-9_-]{0,10}$/;
+const codePrefix = z.string().trim().regex(CODE_PREFIX_PATTERN, { message: 'CodePrefixFormatError' });
+
 const settingParts = {
+  /** Prefix of each generated record code; empty = digits only. */
+  codePrefixes: z.object(Object.fromEntries(RECORD_CODE_KINDS.map((kind) => [kind, codePrefix.default(DEFAULT_CODE_PREFIXES[kind])])) as { [K in RecordCodeKind]: z.ZodDefault<typeof codePrefix> }),
   /** Mobile numbers told by SMS when a new mall or service order arrives. */
   orderNotifyPhones: z
     .array(phoneNumber)
@@ -194,6 +210,7 @@ const settingParts = {
 };
 
 export const systemSettingsSchema = z.object({
+  codePrefixes: settingParts.codePrefixes.prefault({}),
   orderNotifyPhones: settingParts.orderNotifyPhones.default([]),
   smsSignature: settingParts.smsSignature.default(''),
   watermark: settingParts.watermark.prefault({}),
@@ -204,6 +221,7 @@ export const SYSTEM_SETTING_KEYS = Object.keys(settingParts) as Array<keyof Syst
 
 /** PUT /admin/system/setting: any subset of the keys; a key that is sent is replaced whole. */
 export const systemSettingsUpdateSchema = z.object({
+  codePrefixes: settingParts.codePrefixes.optional(),
   orderNotifyPhones: settingParts.orderNotifyPhones.optional(),
   smsSignature: settingParts.smsSignature.optional(),
   watermark: settingParts.watermark.optional(),

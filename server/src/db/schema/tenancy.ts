@@ -46,3 +46,21 @@ export const listVersion = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.tableName] }), tenantPolicy('list_version')],
 ).enableRLS();
+
+/**
+ * The tenant's numbering counters (core/code-generator.ts): one row per kind of number (`material`,
+ * `customer`, a bill type…) and period ('' for record codes that never restart; a day `20260315` for bill
+ * codes that restart daily). `last_value` is the last number handed out. An upsert that adds to it locks
+ * the row until the transaction ends, so parallel creates of one kind wait for each other and never draw
+ * the same number; a rolled-back create gives its number back.
+ */
+export const codeSequence = pgTable(
+  'code_sequence',
+  {
+    tenantId: tenantId(),
+    kind: text('kind').notNull(),
+    period: text('period').notNull().default(''),
+    lastValue: bigint('last_value', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.kind, t.period] }), tenantPolicy('code_sequence')],
+).enableRLS();

@@ -23,6 +23,7 @@ import { attribute, bomLine, brand, category, material, materialUnit, stockBalan
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
+import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
 import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, receiveImportFile, runImport, throwIfCancelled, yieldToEventLoop, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
@@ -251,8 +252,9 @@ interface CreateContext {
   checks: MaterialChecks;
 }
 
-async function assertUnique(checks: MaterialChecks, input: { code: string; name: string; specification: string }, exceptId?: number) {
-  if (await checks.codeTaken(input.code, exceptId)) throw new BizError('CodeRepeat', { additional: input.code });
+async function assertUnique(checks: MaterialChecks, input: { code?: string; name: string; specification: string }, exceptId?: number) {
+  // An empty code of a new material is generated when it is written.
+  if (input.code && (await checks.codeTaken(input.code, exceptId))) throw new BizError('CodeRepeat', { additional: input.code });
   if (await checks.nameSpecTaken(input.name, input.specification, exceptId)) {
     throw new BizError(input.specification ? 'SpecRepeat' : 'NameRepeat', { additional: input.specification || input.name });
   }
@@ -283,7 +285,7 @@ const INSERT_CHUNK = 500;
  * connection, and a plan made while the material table is small and never analyzed may walk every material
  * of the tenant (see docs/api-basic.md); made once the materials are in, it is a primary-key lookup.
  */
-async function insertMaterials(tx: Tx, tenantId: number, inputs: MaterialCreate[], owner: CreateContext['owner']): Promise<void> {
+async function insertMaterials(tx: Tx, tenantId: number, inputs: Array<MaterialCreate & { code: string }>, owner: CreateContext['owner']): Promise<void> {
   const idByCode = new Map<string, number>();
   for (let start = 0; start < inputs.length; start += INSERT_CHUNK) {
     const created = await tx
@@ -298,8 +300,14 @@ async function insertMaterials(tx: Tx, tenantId: number, inputs: MaterialCreate[
   for (let start = 0; start < unitRows.length; start += INSERT_CHUNK) await tx.insert(materialUnit).values(unitRows.slice(start, start + INSERT_CHUNK));
 }
 
+/** Gives every material left without a code the next generated one (one draw for the lot). */
+async function withCodes(tx: Tx, tenantId: number, inputs: MaterialCreate[], taken: (candidates: string[]) => Promise<Set<string>>): Promise<Array<MaterialCreate & { code: string }>> {
+  const codes = await nextRecordCodes(tx, tenantId, 'material', inputs.filter((i) => !i.code).length, taken);
+  return inputs.map((input) => ({ ...input, code: input.code || codes.shift()! }));
+}
+
 export async function createMaterial(tx: Tx, tenantId: number, body: MaterialCreate, ctx: CreateContext): Promise<{ id: number }> {
-  const input = await checkNewMaterial(body, ctx);
+  const [input] = await withCodes(tx, tenantId, [await checkNewMaterial(body, ctx)], codesStoredIn(tx, t, t.code, [eq(t.tenantId, tenantId)]));
   await insertMaterials(tx, tenantId, [input], ctx.owner);
   const [row] = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), eq(t.code, input.code)));
   return row;
@@ -431,7 +439,7 @@ async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate)
 // ---------------------------------------------------------------- import
 
 const materialColumns = [
-  col('code', '物料编码', 'Code', true),
+  col('code', '物料编码', 'Code'),
   col('name', '物料名称', 'Name', true, 24),
   col('specification', '规格', 'Specification', false, 16),
   col('model', '型号', 'Model'),
@@ -547,7 +555,7 @@ async function importMaterials(req: FastifyRequest, rows: ImportRow[], onUnexpec
     });
     const checked = await checkNewMaterial(input, ctx);
     // Later rows of the file see this one.
-    codes.add(checked.code);
+    if (checked.code) codes.add(checked.code);
     nameSpecs.add(nameSpecKey(checked.name, checked.specification ?? ''));
     for (const u of checked.units) if (u.barcode) barcodes.add(u.barcode);
     return checked;
@@ -575,10 +583,13 @@ async function importMaterials(req: FastifyRequest, rows: ImportRow[], onUnexpec
   async function write(tx: Tx) {
     if (!good.length) return;
     job.report({ phase: 'writing' });
+    // Rows without a code get generated ones, skipping the codes stored or given in the file.
+    const stored = codesStoredIn(tx, t, t.code, [eq(t.tenantId, tenantId)]);
+    const coded = await withCodes(tx, tenantId, good.map((g) => g.input), async (candidates) => new Set([...candidates.filter((c) => codes.has(c)), ...(await stored(candidates))]));
     try {
       await tx.transaction(async (savepoint) => {
         for (let start = 0; start < good.length; start += WRITE_BATCH) {
-          await insertMaterials(savepoint as unknown as Tx, tenantId, good.slice(start, start + WRITE_BATCH).map((g) => g.input), owner);
+          await insertMaterials(savepoint as unknown as Tx, tenantId, coded.slice(start, start + WRITE_BATCH), owner);
           job.report({ rowsWritten: Math.min(good.length, start + WRITE_BATCH) });
           await yieldToEventLoop();
           throwIfCancelled(job.signal);
@@ -589,7 +600,7 @@ async function importMaterials(req: FastifyRequest, rows: ImportRow[], onUnexpec
       if (error instanceof BizError && error.key === 'ImportCancelled') throw error;
       // The database refused what the checks let through (another user saved the same code meanwhile):
       // redo row by row, each in its own savepoint, to keep the good rows and name the bad ones.
-      const inputOf = new Map(good.map((g) => [g.row, g.input]));
+      const inputOf = new Map(good.map((g, i) => [g.row, coded[i]]));
       await importRowByRow(tx, good.map((g) => g.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), outcome, onUnexpected, job);
     }
   }

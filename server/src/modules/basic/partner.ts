@@ -4,6 +4,7 @@ import { partnerSchemas, type Address, type Contact, type PartnerCreate, type Pa
 import type { Tx } from '../../db/connection.ts';
 import { admin, district, partner, partnerAddress, partnerContact } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
+import { codeOrNext, codesStoredIn } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
@@ -108,13 +109,14 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
 
   async function create(tx: Tx, req: FastifyRequest, body: PartnerCreate, owner?: { deptId: number | null; createdBy: number }) {
     const tenantId = req.auth.tenantId;
-    await assertFree(tx, tenantId, 'code', body.code);
+    if (body.code) await assertFree(tx, tenantId, 'code', body.code);
     await assertFree(tx, tenantId, 'name', body.name);
     await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
     const { contacts, addresses, ...fields } = body;
+    const code = await codeOrNext(tx, tenantId, kind, body.code, codesStoredIn(tx, partner, partner.code, [eq(partner.tenantId, tenantId), eq(partner.kind, kind)]));
     const [row] = await tx
       .insert(partner)
-      .values({ ...fields, tenantId, kind, ...(owner ?? (await creatorOf(tx, req))) })
+      .values({ ...fields, code, tenantId, kind, ...(owner ?? (await creatorOf(tx, req))) })
       .returning({ id: partner.id });
     await writeChildren(tx, tenantId, row.id, contacts, addresses);
     return row;
@@ -207,7 +209,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
       template: kind,
       importedIds: (tx, req) => createdInThisTransaction(tx, partner, req, eq(partner.kind, kind)),
       importColumns: [
-        col('code', `${label.zh}编码`, 'Code', true),
+        col('code', `${label.zh}编码`, 'Code'),
         col('name', `${label.zh}名称`, 'Name', true, 24),
         col('shortName', '简称', 'Short name'),
         col('contactName', '联系人', 'Contact'),

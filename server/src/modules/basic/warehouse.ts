@@ -4,6 +4,7 @@ import { locationSchemas, warehouseSchemas, type Location, type PickerQuery, typ
 import type { Tx } from '../../db/connection.ts';
 import { admin, location, warehouse } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
+import { codeOrNext, codesStoredIn } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -82,14 +83,14 @@ async function warehouseWhere(tx: Tx, req: FastifyRequest): Promise<Array<SQL | 
 
 async function createWarehouse(tx: Tx, req: FastifyRequest, body: WarehouseInput, owner?: { deptId: number | null; createdBy: number }) {
   const tenantId = req.auth.tenantId;
-  await assertWarehouseFree(tx, tenantId, 'code', body.code!);
+  if (body.code) await assertWarehouseFree(tx, tenantId, 'code', body.code);
   await assertWarehouseFree(tx, tenantId, 'name', body.name!);
   await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
   const [row] = await tx
     .insert(warehouse)
     .values({
       tenantId,
-      code: body.code!,
+      code: await codeOrNext(tx, tenantId, 'warehouse', body.code, codesStoredIn(tx, warehouse, warehouse.code, [eq(warehouse.tenantId, tenantId)])),
       name: body.name!,
       address: body.address ?? '',
       managerId: body.managerId ?? null,
@@ -162,7 +163,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
     template: 'stock',
     importedIds: (tx, req) => createdInThisTransaction(tx, warehouse, req),
     importColumns: [
-      col('code', '仓库编码', 'Code', true),
+      col('code', '仓库编码', 'Code'),
       col('name', '仓库名称', 'Name', true),
       col('address', '地址', 'Address', false, 30),
       col('manager', '负责人(账号或姓名)', 'Manager (account or name)', false, 20),
@@ -262,7 +263,14 @@ async function createLocation(tx: Tx, tenantId: number, body: LocationInput) {
   await assertLocationNameFree(tx, tenantId, body.warehouseId!, body.name!);
   const [row] = await tx
     .insert(location)
-    .values({ tenantId, warehouseId: body.warehouseId!, code: body.code ?? '', name: body.name!, sort: body.sort ?? 0, remark: body.remark ?? '' })
+    .values({
+      tenantId,
+      warehouseId: body.warehouseId!,
+      code: await codeOrNext(tx, tenantId, 'location', body.code, codesStoredIn(tx, location, location.code, [eq(location.tenantId, tenantId)])),
+      name: body.name!,
+      sort: body.sort ?? 0,
+      remark: body.remark ?? '',
+    })
     .returning({ id: location.id });
   return row;
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Location } from '@p8/contract/basic';
 import NumberInput from '../NumberInput/index.tsx';
+import CodeField from '../RecordKit/CodeField.tsx';
 import { RecordFormDialog, type RecordDialogProps } from '../RecordKit/RecordDialog.tsx';
 import { createLocation } from './api/create-location.ts';
 import { warehouseOptionsQuery } from './api/list-warehouse-options.ts';
@@ -69,9 +70,7 @@ export default function LocationDialog({
           data-testid="location-form-warehouse"
         />
       </Form.Item>
-      <Form.Item name="code" label={t('location.code')} rules={[{ max: 50 }]}>
-        <Input maxLength={50} data-testid="location-form-code" />
-      </Form.Item>
+      <CodeField label={t('location.code')} mode={dialog.state.mode} optional data-testid="location-form-code" />
       <Form.Item name="name" label={t('location.name')} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t('location.name') }) }, { max: 100 }]}>
         <Input maxLength={100} data-testid="location-form-name" />
       </Form.Item>

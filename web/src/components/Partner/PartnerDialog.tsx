@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { DistrictNode, PartnerDetail, PartnerKind } from '@p8/contract/basic';
 import NumberInput from '../NumberInput/index.tsx';
 import StaffSelect from '../Pickers/StaffSelect.tsx';
+import type { FormMode } from '../FormDialog/index.tsx';
+import CodeField from '../RecordKit/CodeField.tsx';
 import { RecordFormDialog, type RecordDialogProps } from '../RecordKit/RecordDialog.tsx';
 import { createPartner } from './api/create-partner.ts';
 import { updatePartner } from './api/update-partner.ts';
@@ -42,7 +44,7 @@ export default function PartnerDialog({
       layout="vertical"
       data-testid="partner-dialog"
     >
-      {({ form, mode: m }) => <PartnerTabs kind={kind} form={form} readOnly={m === 'view'} managerName={detail?.managerName ?? null} managerId={detail?.managerId ?? null} />}
+      {({ form, mode: m }) => <PartnerTabs kind={kind} form={form} mode={m} managerName={detail?.managerName ?? null} managerId={detail?.managerId ?? null} />}
     </RecordFormDialog>
   );
 }
@@ -51,7 +53,8 @@ function tabOf(name: (string | number)[]): TabKey {
   return name[0] === 'contacts' ? 'contacts' : name[0] === 'addresses' ? 'addresses' : 'basic';
 }
 
-function PartnerTabs({ kind, form, readOnly, managerName, managerId }: { kind: PartnerKind; form: FormInstance<PartnerForm>; readOnly: boolean; managerName: string | null; managerId: number | null }) {
+function PartnerTabs({ kind, form, mode, managerName, managerId }: { kind: PartnerKind; form: FormInstance<PartnerForm>; mode: FormMode; managerName: string | null; managerId: number | null }) {
+  const readOnly = mode === 'view';
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
   const [active, setActive] = useState<TabKey>('basic');
   const phoneRule = { pattern: PHONE_PATTERN, message: t('common.phoneFormat') };
@@ -83,9 +86,7 @@ function PartnerTabs({ kind, form, readOnly, managerName, managerId }: { kind: P
                   children: (
                     <Row gutter={16}>
                       <Col xs={24} md={12}>
-                        <Form.Item name="code" label={t(`partner.${kind}.code`)} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t(`partner.${kind}.code`) }) }, { max: 50 }]}>
-                          <Input maxLength={50} data-testid="partner-form-code" />
-                        </Form.Item>
+                        <CodeField label={t(`partner.${kind}.code`)} mode={mode} data-testid="partner-form-code" />
                       </Col>
                       <Col xs={24} md={12}>
                         <Form.Item name="name" label={t(`partner.${kind}.name`)} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t(`partner.${kind}.name`) }) }, { max: 100 }]}>

@@ -53,6 +53,7 @@ export default {
     cancel: 'Cancel',
     close: 'Close',
     saved: 'Saved',
+    codeAuto: 'Leave empty to generate',
   },
   upload: {
     uploadImage: 'Upload image',

@@ -53,6 +53,7 @@ export default {
     cancel: '取消',
     close: '关闭',
     saved: '保存成功',
+    codeAuto: '留空自动生成',
   },
   upload: {
     uploadImage: '上传图片',

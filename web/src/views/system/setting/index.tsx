@@ -4,7 +4,7 @@ import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PHONE_REGEX } from '@p8/contract/auth';
-import type { SystemSettings } from '@p8/contract/tenant-config';
+import { CODE_PREFIX_PATTERN, DEFAULT_CODE_PREFIXES, RECORD_CODE_DIGITS, RECORD_CODE_KINDS, type SystemSettings } from '@p8/contract/tenant-config';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
@@ -98,6 +98,25 @@ export default function SystemSettingPage() {
         initialValues={stored}
         disabled={!editable || saving}
       >
+        <Card className="p8-setting-section" title={t('setting.sections.codes')} data-testid="setting-section-codes">
+          <Row gutter={24}>
+            {RECORD_CODE_KINDS.map((kind) => (
+              <Col xs={24} md={12} xl={8} key={kind}>
+                <Form.Item
+                  name={['codePrefixes', kind]}
+                  label={t(`setting.codePrefixes.${kind}`)}
+                  rules={[{ validator: (_, value?: string) => (CODE_PREFIX_PATTERN.test((value ?? '').trim()) ? Promise.resolve() : Promise.reject(new Error(t('setting.codePrefixInvalid')))) }]}
+                >
+                  <Input maxLength={10} style={{ maxWidth: 200 }} placeholder={DEFAULT_CODE_PREFIXES[kind]} data-testid={`setting-codePrefix-${kind}`} />
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+          <Typography.Text type="secondary">
+            {t('setting.codePrefixesHelp', { sample: `${(values?.codePrefixes?.material ?? stored.codePrefixes.material).trim()}${'1'.padStart(RECORD_CODE_DIGITS, '0')}` })}
+          </Typography.Text>
+        </Card>
+
         <Card className="p8-setting-section" title={t('setting.sections.notify')} data-testid="setting-section-notify">
           <Form.Item
             name="orderNotifyPhones"

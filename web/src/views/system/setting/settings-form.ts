@@ -26,6 +26,7 @@ function overlay<T>(base: T, over: unknown): T {
 export function settingsOfForm(stored: SystemSettings, values: unknown): SystemSettings {
   const next = overlay(stored, values);
   return {
+    codePrefixes: Object.fromEntries(Object.entries(next.codePrefixes).map(([kind, prefix]) => [kind, (prefix ?? '').trim()])) as SystemSettings['codePrefixes'],
     orderNotifyPhones: next.orderNotifyPhones ?? [],
     smsSignature: (next.smsSignature ?? '').trim(),
     watermark: { ...next.watermark, text: (next.watermark.text ?? '').trim() },

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Rule } from 'antd/es/form';
 import { DIMENSION_UNITS, MATERIAL_MAX_IMAGES, MaterialTag, PartKind, type CategoryNode, type Dimension, type MaterialCreate, type MaterialDetail } from '@p8/contract/basic';
 import { feedback } from '../../../../app/feedback.ts';
+import CodeField from '../../../../components/RecordKit/CodeField.tsx';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import ImageUpload from '../../../../components/Upload/ImageUpload.tsx';
@@ -284,9 +285,7 @@ function MaterialFormBody({ mode, tab, onTab, reveal, categories, openTaxRate, i
       children: (
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item name="code" label={t('basic.material.code')} required rules={[required('basic', t('error.PleaseInputCode')), { max: 50 }]}>
-              <Input maxLength={50} placeholder={t('basic.common.inputPlaceholder', { label: t('basic.material.code') })} data-testid="material-code" />
-            </Form.Item>
+            <CodeField label={t('basic.material.code')} mode={mode} requiredRule={required('basic', t('error.PleaseInputCode'))} data-testid="material-code" />
           </Col>
           <Col xs={24} md={12}>
             <Form.Item name="name" label={t('basic.material.name')} required rules={[required('basic', t('error.PleaseInputName')), { max: 100 }]}>

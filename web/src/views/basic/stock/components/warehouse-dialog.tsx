@@ -3,13 +3,14 @@ import { useTranslation } from 'react-i18next';
 import type { Warehouse } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import StaffSelect from '../../../../components/Pickers/StaffSelect.tsx';
+import CodeField from '../../../../components/RecordKit/CodeField.tsx';
 import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import { PHONE_PATTERN } from '../../../../components/Partner/partner-form.ts';
 import { createWarehouse } from '../api/create-warehouse.ts';
 import { updateWarehouse } from '../api/update-warehouse.ts';
 
 export interface WarehouseForm {
-  code: string;
+  code?: string;
   name: string;
   address?: string;
   managerId?: number | null;
@@ -20,7 +21,7 @@ export interface WarehouseForm {
 
 
 const bodyOf = (values: WarehouseForm) => ({
-  code: values.code.trim(),
+  code: values.code?.trim() ?? '',
   name: values.name.trim(),
   address: values.address?.trim() ?? '',
   managerId: values.managerId ?? null,
@@ -52,9 +53,7 @@ export default function WarehouseDialog(dialog: RecordDialogProps<Warehouse>) {
     >
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="code" label={t('stock.code')} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t('stock.code') }) }, { max: 50 }]}>
-            <Input maxLength={50} data-testid="stock-form-code" />
-          </Form.Item>
+          <CodeField label={t('stock.code')} mode={dialog.state.mode} data-testid="stock-form-code" />
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="name" label={t('stock.name')} rules={[{ required: true, whitespace: true, message: t('common.required', { label: t('stock.name') }) }, { max: 100 }]}>
