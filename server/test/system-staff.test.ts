@@ -189,6 +189,14 @@ describe(`staff accounts (${TEST_DB})`, () => {
     expect(entry).toMatchObject({ action: 'reset-password', entityId: String(s.id), detail: null });
   });
 
+  it("refuses to reset the caller's own password, super administrator included: that needs the old password", async () => {
+    const res = await call(ctx.app, 'PUT', `${URL}/reset`, { token: tokenA, body: { id: a.adminId, password: 'Stolen123' } });
+    expect(res.body.message).toBe('CannotResetOwnPassword');
+    expect((await call(ctx.app, 'GET', '/api/admin/current/detail', { token: tokenA })).body.status).toBe(0);
+    expect((await call(ctx.app, 'POST', '/api/auth/admin/name', { body: { name: a.name, password: 'Stolen123' } })).body.message).toBe('PasswordError');
+    expect(await login(ctx.app, a.name, a.password)).toBeTruthy();
+  });
+
   it('switches new-order and SMS notifications', async () => {
     const s = await addStaff(tokenA, staffBody(a, [roleA]));
     expect((await call(ctx.app, 'PUT', `${URL}/newOrderNotify`, { token: tokenA, body: { id: s.id, enabled: true } })).body.status).toBe(0);

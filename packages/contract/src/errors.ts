@@ -62,6 +62,7 @@ export const errorCatalogue = {
   SuperRoleProhibitSetPermission: { zh: '超级管理员角色禁止设置权限', en: 'Permissions cannot be set on the super administrator role' },
   CannotDeleteSelf: { zh: '不能删除自己', en: 'You cannot delete yourself' },
   CannotDisableSelf: { zh: '不能禁用自己', en: 'You cannot disable yourself' },
+  CannotResetOwnPassword: { zh: '自己的密码请在个人中心凭原密码修改', en: 'Change your own password in your profile, with your current password' },
 
   // Delete prohibitions
   DefaultRoleProhibitDelete: { zh: '默认角色禁止删除', en: 'The default role cannot be deleted' },

@@ -351,8 +351,13 @@ export async function setStaffNotify(tx: Tx, req: Caller, id: number, field: 'ne
  * Sets a new password, hashed before the transaction (and clears failed sign-ins); the caller then signs
  * the account out everywhere.
  */
+/**
+ * Sets a colleague's password. Never the caller's own: that goes through the profile route, which asks
+ * for the current password, so that a stolen token cannot become a stolen account.
+ */
 export async function resetStaffPassword(tx: Tx, req: Caller, id: number, passwordHash: string) {
   const { auth } = req;
+  if (id === auth.adminId) throw new BizError('CannotResetOwnPassword');
   await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
   await tx
     .update(admin)
