@@ -14,6 +14,7 @@ import { registerEnvelopeHandlers } from './core/envelope.ts';
 import { importJobsPlugin } from './core/import-job.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
+import { openSharedState, type SharedState } from './core/shared-state.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { personRoutes } from './modules/person/routes.ts';
 import { auditRoutes } from './modules/system/audit-routes.ts';
@@ -32,9 +33,13 @@ export interface AppDeps {
   config: Config;
   database: Database;
   sms?: SmsSender;
+  /** Counters, codes and cache invalidation; default: Redis when REDIS_URL is set, else in-process. */
+  shared?: SharedState;
   /** Pino options; tests pass false. */
   logger?: boolean | object;
 }
+
+const hopsTrusted = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** Builds the Fastify app: used by main.ts and by the tests (through `app.inject`). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -43,7 +48,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? { level: config.logLevel },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
-    trustProxy: true,
+    // Only configured proxies may tell us the client's address (X-Forwarded-For); see TRUST_PROXY.
+    // A hop count becomes the function proxy-addr builds from one (Fastify's types leave numbers out).
+    trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -75,6 +82,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const sms = deps.sms ?? createSmsSender(config, app.log);
+  const shared = deps.shared ?? (await openSharedState(config));
+  app.decorate('shared', shared);
+  // A state the app opened is the app's to close; one passed in belongs to the caller.
+  if (!deps.shared) app.addHook('onClose', () => shared.close());
   await app.register(authPlugin, { database, config });
   await app.register(permissionPlugin, { database });
   // Before any route plugin: content-type parsers are copied into a plugin's context when it is registered.

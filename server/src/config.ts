@@ -12,6 +12,23 @@ function int(name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * TRUST_PROXY: whose X-Forwarded-For the server believes. Unset or "false": nobody's — the client address
+ * is the connection's (any client can write the header, so trusting it lets callers choose their IP for
+ * rate limits, sessions and the audit log). A number: that many proxy hops in front of the server. A
+ * comma-separated list: those proxy addresses or CIDR ranges (e.g. "127.0.0.1,10.0.0.0/8").
+ */
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value.toLowerCase() === 'false') return false;
+  if (value.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
 function bool(name: string, fallback: boolean): boolean {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -25,7 +42,12 @@ export interface Config {
   dataDir: string;
   /** Unset: the embedded PGlite database in `DATA_DIR/pglite`. */
   databaseUrl?: string;
+  /** Unset: counters, codes and the session cache live in this process (run one process only). */
   redisUrl?: string;
+  /** Prefix of every Redis key and channel, so several deployments or test runs can share one Redis. */
+  redisPrefix: string;
+  /** Fastify's trustProxy: false, true, a hop count or proxy addresses / CIDR ranges. */
+  trustProxy: boolean | number | string[];
   logLevel: string;
   /** Seed the two demo tenants on start (default: on for the embedded database only). */
   seedDemo: boolean;
@@ -56,6 +78,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     dataDir,
     databaseUrl,
     redisUrl: process.env.REDIS_URL || undefined,
+    redisPrefix: process.env.REDIS_PREFIX ?? 'p8:',
+    trustProxy: trustProxy(process.env.TRUST_PROXY),
     logLevel: process.env.LOG_LEVEL ?? 'info',
     seedDemo: bool('SEED_DEMO', !databaseUrl),
     openRegister: bool('OPEN_REGISTER', true),

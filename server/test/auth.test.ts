@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captcha, session, tenant } from '../src/db/schema/index.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { hashToken } from '../src/core/auth.ts';
+import { session, tenant } from '../src/db/schema/index.ts';
 import { call, imgCaptcha, login, seedTenant, setAdmin, startTestApp, uniquePhone, unique, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
@@ -8,6 +10,16 @@ beforeAll(async () => {
   ctx = await startTestApp();
 });
 afterAll(() => ctx.close());
+
+/** Runs `fn` with the clock `seconds` ahead (only Date moves: timers and the database run as usual). */
+async function afterSeconds<T>(seconds: number, fn: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + seconds * 1000 });
+  try {
+    return await fn();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 const loginBody = (name: string, password: string, extra: object = {}) => ({ body: { name, password, ...extra } });
 
@@ -74,8 +86,9 @@ describe('sign-in by account name', () => {
     const t = await seedTenant(ctx.database);
     await setAdmin(ctx.database, t.tenantId, t.adminId, { failedLogins: 3 });
     const c = await imgCaptcha(ctx.app);
-    await ctx.database.db.update(captcha).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(captcha.id, c.captchaId));
-    const res = await call(ctx.app, 'POST', '/api/auth/admin/name', loginBody(t.name, t.password, { captchaId: c.captchaId, captcha: c.code }));
+    const res = await afterSeconds(ctx.config.captcha.imgTtlSeconds + 1, () =>
+      call(ctx.app, 'POST', '/api/auth/admin/name', loginBody(t.name, t.password, { captchaId: c.captchaId, captcha: c.code })),
+    );
     expect(res.body.message).toBe('ImgCaptchaExpired');
   });
 
@@ -194,8 +207,9 @@ describe('SMS codes and mobile sign-in', () => {
 
     const t2 = await seedTenant(ctx.database);
     const sent2 = await sendCode(t2.phone, 'login');
-    await ctx.database.db.update(captcha).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(captcha.target, t2.phone));
-    const expired = await call(ctx.app, 'POST', '/api/auth/admin/phone', { body: { phone: t2.phone, code: sent2.body.data.code } });
+    const expired = await afterSeconds(ctx.config.captcha.smsTtlSeconds + 1, () =>
+      call(ctx.app, 'POST', '/api/auth/admin/phone', { body: { phone: t2.phone, code: sent2.body.data.code } }),
+    );
     expect(expired.body.message).toBe('PhoneCaptchaExpired');
   });
 
@@ -268,6 +282,27 @@ describe('registration and password reset', () => {
 });
 
 describe('configuration', () => {
+  it('believes X-Forwarded-For only from the proxies TRUST_PROXY names', async () => {
+    const t = await seedTenant(ctx.database);
+    const forwarded = { 'x-forwarded-for': '203.0.113.9' };
+    // app.inject connects from 127.0.0.1, as a proxy on the same machine would.
+    const sessionIp = async (app: typeof ctx.app) => {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/admin/name', payload: { name: t.name, password: t.password }, headers: forwarded });
+      const { token } = res.json<{ data: { token: string } }>().data;
+      const [row] = await ctx.database.db.select({ ip: session.ip }).from(session).where(eq(session.tokenHash, hashToken(token)));
+      return row.ip;
+    };
+    expect(ctx.config.trustProxy).toBe(false);
+    expect(await sessionIp(ctx.app)).toBe('127.0.0.1');
+    const behindProxy = await buildApp({ config: { ...ctx.config, trustProxy: ['127.0.0.1'] }, database: ctx.database, logger: false });
+    try {
+      expect(await sessionIp(behindProxy)).toBe('203.0.113.9');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+
   it('refuses the test-only code exposure in production', async () => {
     const { loadConfig } = await import('../src/config.ts');
     expect(() => loadConfig({ env: 'production', exposeCodes: true })).toThrow(/refused/);

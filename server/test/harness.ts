@@ -29,27 +29,34 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (TEST_DB === 'postgres') {
-    const base = process.env.DATABASE_URL;
-    if (!base) throw new Error('TEST_DB=postgres needs DATABASE_URL');
-    const name = `p8_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
-    const adminClient = new pg.Client({ connectionString: base });
-    await adminClient.connect();
-    await adminClient.query(`create database ${name}`);
-    await adminClient.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
+/**
+ * With TEST_DB=postgres: a database of its own on DATABASE_URL's server, and how to drop it. Otherwise
+ * nothing (the embedded database in memory).
+ */
+export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop(): Promise<void> }> {
+  if (TEST_DB !== 'postgres') return { drop: async () => {} };
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('TEST_DB=postgres needs DATABASE_URL');
+  const name = `p8_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const adminClient = new pg.Client({ connectionString: base });
+  await adminClient.connect();
+  await adminClient.query(`create database ${name}`);
+  await adminClient.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    async drop() {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
-    };
-  }
+    },
+  };
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const { databaseUrl, drop: dropDatabase } = await createTestDatabase();
   let database: Database;
   if (databaseUrl) {
     database = await openDatabase({ databaseUrl, poolSize: 4 });
@@ -57,7 +64,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   } else {
     database = await openMigratedPglite();
   }
-  const config = loadConfig({ env: 'test', seedDemo: false, exposeCodes: true, logLevel: 'silent', webDist: undefined, ...overrides });
+  // In-process shared state even where CI exports REDIS_URL: tests move the clock (captcha expiry), which a
+  // Redis server would not follow. The two-process test (cluster.test.ts) is the one that runs on Redis.
+  const config = loadConfig({ env: 'test', seedDemo: false, exposeCodes: true, logLevel: 'silent', webDist: undefined, redisUrl: undefined, ...overrides });
   const sms: TestContext['sms'] = [];
   const sender: SmsSender = {
     async send(phone, code, purpose) {

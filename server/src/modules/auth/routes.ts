@@ -12,7 +12,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { admin, session } from '../../db/schema/index.ts';
 import { revokeAllSessions, revokeOtherSessions, revokeSession } from '../../core/auth.ts';
-import { consumeImgCaptcha, consumeSmsCode, issueImgCaptcha, issueSmsCode, withSmsCode, type SmsSender } from '../../core/captcha.ts';
+import { consumeImgCaptcha, issueImgCaptcha, issueSmsCode, withSmsCode, type SmsSender } from '../../core/captcha.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
@@ -26,11 +26,11 @@ export async function authRoutes(app: FastifyInstance, opts: { database: Databas
   const client = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
   r.post('/api/auth/admin/name', { config: pub, schema: { tags: ['auth'], summary: 'Sign in by account name', body: loginByNameSchema } }, async (req) =>
-    ok({ token: await loginByName(database, config, req.body, client(req)) }),
+    ok({ token: await loginByName(database, config, app.shared, req.body, client(req)) }),
   );
 
   r.post('/api/auth/admin/phone', { config: pub, schema: { tags: ['auth'], summary: 'Sign in by phone and SMS code', body: loginByPhoneSchema } }, async (req) =>
-    ok({ token: await loginByPhone(database, config, req.body, client(req)) }),
+    ok({ token: await loginByPhone(database, config, app.shared, req.body, client(req)) }),
   );
 
   r.post('/api/auth/logout', { schema: { tags: ['auth'], summary: 'Sign out: revokes this session' } }, async (req) => {
@@ -60,23 +60,19 @@ export async function authRoutes(app: FastifyInstance, opts: { database: Databas
     ok({ removed: await database.withSystem((tx) => revokeOtherSessions(tx, req.auth)) }),
   );
 
-  r.get('/api/base/imgCaptcha', { config: pub, schema: { tags: ['auth'], summary: 'A picture captcha' } }, async (req) =>
-    ok(await database.withSystem((tx) => issueImgCaptcha(tx, config, req.ip))),
+  r.get('/api/base/imgCaptcha', { config: pub, schema: { tags: ['auth'], summary: 'A picture captcha' } }, async () =>
+    ok(await issueImgCaptcha(app.shared, config)),
   );
 
   // Login codes go through /phoneCaptcha; register and forget codes through /phoneCaptcha/verify (SPEC §7).
   const sendCode = (purposes: string[]) => async (req: { body: z.infer<typeof sendPhoneCaptchaSchema>; ip: string }) => {
     const { phone, type, captchaId, captcha } = req.body;
     if (!purposes.includes(type)) throw new BizError('ParamError', { additional: 'type' });
-    return ok(
-      await database.withSystem(async (tx) => {
-        await consumeImgCaptcha(tx, captchaId, captcha);
-        const [owner] = await tx.select({ id: admin.id }).from(admin).where(eq(admin.phone, phone)).limit(1);
-        if (type === 'register' && owner) throw new BizError('PhoneIsRegistered');
-        if (type !== 'register' && !owner) throw new BizError('PhoneNotRegistered');
-        return issueSmsCode(tx, config, sms, { phone, purpose: type, ip: req.ip });
-      }),
-    );
+    await consumeImgCaptcha(app.shared, captchaId, captcha);
+    const [owner] = await database.db.select({ id: admin.id }).from(admin).where(eq(admin.phone, phone)).limit(1);
+    if (type === 'register' && owner) throw new BizError('PhoneIsRegistered');
+    if (type !== 'register' && !owner) throw new BizError('PhoneNotRegistered');
+    return ok(await issueSmsCode(app.shared, config, sms, { phone, purpose: type, ip: req.ip }));
   };
   r.post('/api/base/phoneCaptcha', { config: pub, schema: { tags: ['auth'], summary: 'Send a login SMS code', body: sendPhoneCaptchaSchema } }, sendCode(['login']));
   r.post(
@@ -87,9 +83,8 @@ export async function authRoutes(app: FastifyInstance, opts: { database: Databas
 
   r.put('/api/base/tenant/reset/pwd', { config: pub, schema: { tags: ['auth'], summary: 'Reset a password by SMS code', body: resetPasswordSchema } }, async (req) => {
     const body = req.body;
-    await withSmsCode(database, () =>
+    await withSmsCode(app.shared, config, { phone: body.phone, purpose: 'forget', code: body.code }, () =>
       database.withSystem(async (tx) => {
-        await consumeSmsCode(tx, body.phone, 'forget', body.code);
         const [account] = await tx.select({ id: admin.id, tenantId: admin.tenantId }).from(admin).where(eq(admin.phone, body.phone)).limit(1);
         if (!account) throw new BizError('PhoneNotRegistered');
         await tx

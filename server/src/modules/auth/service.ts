@@ -3,7 +3,8 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { admin, tenant } from '../../db/schema/index.ts';
 import { openSession } from '../../core/auth.ts';
-import { consumeImgCaptcha, consumeSmsCode, withSmsCode } from '../../core/captcha.ts';
+import { consumeImgCaptcha, withSmsCode } from '../../core/captcha.ts';
+import type { SharedState } from '../../core/shared-state.ts';
 import { BizError } from '../../core/errors.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import type { LoginByName, LoginByPhone } from '@p8/contract/auth';
@@ -41,37 +42,70 @@ function assertUsable(account: AccountRow) {
 }
 
 /**
- * Sign-in by account name. After `captchaAfterFailures` failures a picture captcha is required; after
- * `lockAfterFailures` the account locks for `lockMinutes`. The failure count is written in its own
- * transaction so that it survives the failed request.
+ * Counts one sign-in attempt in one statement and returns the new count with the lock: parallel attempts
+ * each get their own number, so no two of them act on the same count. A lock that has run out starts the
+ * count afresh; an attempt numbered past the limit locks the account if nothing has locked it yet (its
+ * predecessors may have been refused for their captcha before their password was compared).
  */
-export async function loginByName(database: Database, config: Config, input: LoginByName, client: ClientInfo): Promise<string> {
+async function countAttempt(database: Database, config: Config, account: AccountRow) {
+  const { lockAfterFailures, lockMinutes } = config.login;
+  const expired = sql`${admin.lockedUntil} is not null and ${admin.lockedUntil} <= now()`;
+  const [row] = await database.db
+    .update(admin)
+    .set({
+      failedLogins: sql`case when ${expired} then 1 else ${admin.failedLogins} + 1 end`,
+      lockedUntil: sql`case
+        when ${expired} then null
+        when ${admin.lockedUntil} is null and ${admin.failedLogins} + 1 > ${lockAfterFailures} then now() + make_interval(mins => ${lockMinutes})
+        else ${admin.lockedUntil} end`,
+    })
+    .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.id)))
+    .returning({ attempts: admin.failedLogins, lockedUntil: admin.lockedUntil });
+  return row;
+}
+
+/**
+ * Sign-in by account name. Every attempt is counted before its password is checked, and the decisions
+ * are taken on the number the count returned: past `captchaAfterFailures` a picture captcha is required,
+ * past `lockAfterFailures` nothing is checked any more, and the attempt numbered `lockAfterFailures`
+ * locks the account for `lockMinutes` when its password is wrong. A successful sign-in resets the count.
+ * So of any burst of parallel guesses at most `lockAfterFailures` passwords are ever compared.
+ */
+export async function loginByName(database: Database, config: Config, state: SharedState, input: LoginByName, client: ClientInfo): Promise<string> {
+  const { captchaAfterFailures, lockAfterFailures, lockMinutes } = config.login;
   const account = await findAccount(database, sql`lower(${admin.name}) = lower(${input.name})`);
   if (!account) throw new LoginFailure('AdminNotExist', false);
   assertUsable(account);
-  if (account.lockedUntil && account.lockedUntil.getTime() > Date.now()) throw new LoginFailure('AdminTemporarilyLocked', true);
 
-  const captchaNeeded = account.failedLogins >= config.login.captchaAfterFailures;
-  if (captchaNeeded) {
+  let captchaChecked = false;
+  const checkCaptcha = async () => {
+    if (captchaChecked) return;
+    captchaChecked = true;
     try {
-      await database.withSystem((tx) => consumeImgCaptcha(tx, input.captchaId, input.captcha));
+      await consumeImgCaptcha(state, input.captchaId, input.captcha);
     } catch (error) {
       if (error instanceof BizError) throw new LoginFailure(error.key, true);
       throw error;
     }
-  }
+  };
+  // An attempt without the captcha that is already due is refused before it counts, so that nobody can
+  // lock an account without solving captchas one request after another. (While a lock runs the attempt is
+  // refused anyway; once it has run out the count starts afresh.)
+  if (account.lockedUntil === null && account.failedLogins >= captchaAfterFailures) await checkCaptcha();
+
+  const { attempts, lockedUntil } = await countAttempt(database, config, account);
+  if ((lockedUntil && lockedUntil.getTime() > Date.now()) || attempts > lockAfterFailures) throw new LoginFailure('AdminTemporarilyLocked', true);
+  if (attempts > captchaAfterFailures) await checkCaptcha();
+
   if (!(await verifyPassword(account.passwordHash, input.password))) {
-    const failures = account.failedLogins + 1;
-    const lock = failures >= config.login.lockAfterFailures;
-    await database.db
-      .update(admin)
-      .set({
-        failedLogins: lock ? 0 : failures,
-        lockedUntil: lock ? new Date(Date.now() + config.login.lockMinutes * 60_000) : account.lockedUntil,
-      })
-      .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.id)));
-    if (lock) throw new LoginFailure('AdminTemporarilyLocked', true);
-    throw new LoginFailure('PasswordError', failures >= config.login.captchaAfterFailures);
+    if (attempts >= lockAfterFailures) {
+      await database.db
+        .update(admin)
+        .set({ lockedUntil: new Date(Date.now() + lockMinutes * 60_000) })
+        .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.id)));
+      throw new LoginFailure('AdminTemporarilyLocked', true);
+    }
+    throw new LoginFailure('PasswordError', attempts >= captchaAfterFailures);
   }
   return database.withSystem(async (tx) => {
     await tx
@@ -82,13 +116,12 @@ export async function loginByName(database: Database, config: Config, input: Log
   });
 }
 
-export async function loginByPhone(database: Database, config: Config, input: LoginByPhone, client: ClientInfo): Promise<string> {
+export async function loginByPhone(database: Database, config: Config, state: SharedState, input: LoginByPhone, client: ClientInfo): Promise<string> {
   const account = await findAccount(database, sql`${admin.phone} = ${input.phone}`);
   if (!account) throw new BizError('PhoneNotRegistered');
   assertUsable(account);
-  return withSmsCode(database, () =>
+  return withSmsCode(state, config, { phone: input.phone, purpose: 'login', code: input.code }, () =>
     database.withSystem(async (tx) => {
-      await consumeSmsCode(tx, input.phone, 'login', input.code);
       await tx
         .update(admin)
         .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: new Date() })

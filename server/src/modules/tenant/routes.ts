@@ -9,7 +9,7 @@ import { admin, tenant } from '../../db/schema/index.ts';
 import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
 import { ok } from '../../core/envelope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
-import { consumeSmsCode, withSmsCode } from '../../core/captcha.ts';
+import { withSmsCode } from '../../core/captcha.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { clearTenantData } from './data-categories.ts';
 import { createTenant, tenantConfigView } from './service.ts';
@@ -59,9 +59,8 @@ export async function tenantRoutes(app: FastifyInstance, opts: { database: Datab
   r.post('/api/base/tenant/register', { config: { auth: false }, schema: { tags: ['tenant'], summary: 'Register a tenant', body: registerSchema } }, async (req) => {
     if (!config.openRegister) throw new BizError('RegisterClosed');
     const body = req.body;
-    const created = await withSmsCode(database, () =>
+    const created = await withSmsCode(app.shared, config, { phone: body.phone, purpose: 'register', code: body.code }, () =>
       database.withSystem(async (tx) => {
-        await consumeSmsCode(tx, body.phone, 'register', body.code);
         return createTenant(tx, { tenantName: body.tenantName, adminName: body.name, password: body.password, phone: body.phone, realName: body.realName });
       }),
     );
