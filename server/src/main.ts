@@ -1,6 +1,7 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openConfiguredDatabase } from './db/open.ts';
+import { seedDemoRecords } from './db/seed/demo-records.ts';
 
 /** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
 async function main() {
@@ -10,6 +11,8 @@ async function main() {
   const database = await openConfiguredDatabase(config, { info: (msg) => console.log(msg) });
   const databaseReady = performance.now();
   const app = await buildApp({ config, database });
+  // The first demo tenant's records go through the API like a user's, so they need the built app.
+  if (config.seedDemo && (await seedDemoRecords(app))) console.log('seeded the demo records of 演示制造有限公司');
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,0 +1,171 @@
+import type { FastifyInstance } from 'fastify';
+import type { FeeKind, MaterialTag, PartKind } from '@p8/contract/basic';
+import { DEMO_TENANTS } from './demo.ts';
+
+/*
+ * The basic records of the first demo tenant (演示制造有限公司, a small maker of motor controllers): units,
+ * brands, categories, materials with their units, suppliers, customers, warehouses with locations, fee and
+ * pay types and two BOMs. They are created through the application's own API, signed in as the tenant's
+ * administrator, so every rule, generated code, assignment and audit entry is the same as a user's —
+ * nothing is inserted behind the services' back. Runs once: a tenant that already has units is left alone.
+ */
+
+interface Envelope<T> {
+  status: number;
+  message: string;
+  additional?: unknown;
+  data: T;
+  total?: number;
+}
+
+type DemoMaterial = {
+  key: string;
+  name: string;
+  specification?: string;
+  model?: string;
+  category: string;
+  brand?: string;
+  unit: string;
+  /** Further units: name and how many main units one holds. */
+  more?: Array<[string, number]>;
+  tags: MaterialTag[];
+  partKind?: PartKind;
+  purchasePrice?: number;
+  salePrice?: number;
+  safetyStock?: number;
+  batchNumber?: boolean;
+  serialNumber?: boolean;
+};
+
+const UNITS = ['个', '台', '套', '件', '米', '千克', '箱', '卷', '桶'];
+const BRANDS = ['华锐', '明光电子', '恒通五金', '演示自制'];
+/** Parent → children; top level first. */
+const CATEGORIES: Array<[string, string[]]> = [
+  ['原材料', ['钢材', '电子元器件', '紧固件', '线缆']],
+  ['半成品', ['电路板组件']],
+  ['成品', ['电机控制器', '电机']],
+  ['辅料', ['包装材料', '耗材']],
+];
+const MATERIALS: DemoMaterial[] = [
+  { key: 'steel', name: '冷轧钢板', specification: '1.0mm×1250mm', category: '钢材', brand: '华锐', unit: '千克', tags: ['purchase'], purchasePrice: 5.2, safetyStock: 500, batchNumber: true },
+  { key: 'bar', name: '不锈钢圆棒', specification: 'Φ20 304', category: '钢材', brand: '华锐', unit: '米', tags: ['purchase'], purchasePrice: 38 },
+  { key: 'screw', name: '内六角螺钉', specification: 'M4×12', category: '紧固件', brand: '恒通五金', unit: '个', more: [['箱', 1000]], tags: ['purchase'], purchasePrice: 0.08, safetyStock: 5000 },
+  { key: 'nut', name: '六角螺母', specification: 'M4', category: '紧固件', brand: '恒通五金', unit: '个', more: [['箱', 2000]], tags: ['purchase'], purchasePrice: 0.03 },
+  { key: 'resistor', name: '贴片电阻', specification: '10kΩ 0603', category: '电子元器件', brand: '明光电子', unit: '个', more: [['卷', 5000]], tags: ['purchase'], purchasePrice: 0.005 },
+  { key: 'capacitor', name: '电解电容', specification: '470μF/25V', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 0.35 },
+  { key: 'mcu', name: '单片机', specification: 'STM32F103C8T6', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 9.8, safetyStock: 200, batchNumber: true },
+  { key: 'regulator', name: '电源芯片', specification: 'LM2596S-5.0', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 2.6 },
+  { key: 'wire', name: '铜芯软电线', specification: 'RV 0.75mm²', category: '线缆', unit: '米', more: [['卷', 100]], tags: ['purchase'], purchasePrice: 0.9 },
+  { key: 'board', name: '控制板组件', specification: 'PCBA-A1', category: '电路板组件', brand: '演示自制', unit: '件', tags: ['production'], partKind: 'customized' },
+  { key: 'controller', name: '步进电机控制器', specification: 'SMC-200', model: 'SMC-200', category: '电机控制器', brand: '演示自制', unit: '台', tags: ['sale', 'production'], salePrice: 680, serialNumber: true },
+  { key: 'motor', name: '直流无刷电机', specification: '57BL 90W', model: 'BL-57', category: '电机', brand: '演示自制', unit: '台', more: [['箱', 4]], tags: ['sale', 'purchase'], purchasePrice: 210, salePrice: 320 },
+  { key: 'carton', name: '包装纸箱', specification: '400×300×200mm', category: '包装材料', unit: '个', tags: ['purchase'], purchasePrice: 3.5 },
+  { key: 'oil', name: '润滑油', specification: '1L', category: '耗材', unit: '桶', tags: ['purchase', 'consumables'], purchasePrice: 45 },
+];
+/** BOMs: product, then lines of material and quantity per one product. */
+const BOMS: Array<[string, Array<[string, number]>]> = [
+  ['board', [['mcu', 1], ['regulator', 1], ['resistor', 24], ['capacitor', 4]]],
+  ['controller', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
+];
+const SUPPLIERS = [
+  { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行', openingPayable: 12800 },
+  { name: '深圳明光电子元件有限公司', shortName: '明光电子', phone: '0755-26781234', contact: ['林晓燕', '13823456702', '客户经理'], bankName: '招商银行深圳科技园支行', openingPayable: 5630.5 },
+  { name: '宁波恒通五金制品厂', shortName: '恒通五金', phone: '0574-87654321', contact: ['王海峰', '13605741203', '厂长'], bankName: '宁波银行江北支行', openingPayable: 0 },
+  { name: '东莞佳美包装材料有限公司', shortName: '佳美包装', phone: '0769-22334455', contact: ['陈丽', '13790213304', '业务员'], bankName: '中国农业银行东莞分行', openingPayable: 1260 },
+];
+const CUSTOMERS = [
+  { name: '上海智控自动化设备有限公司', shortName: '上海智控', phone: '021-64567890', contact: ['张伟', '13816678901', '采购经理'], bankName: '上海浦东发展银行闵行支行', openingReceivable: 5000 },
+  { name: '杭州新源机电科技有限公司', shortName: '新源机电', phone: '0571-88123456', contact: ['李娜', '13958012302', '采购主管'], bankName: '杭州银行滨江支行', openingReceivable: 18650 },
+  { name: '苏州精工数控机床有限公司', shortName: '精工数控', phone: '0512-65432198', contact: ['赵磊', '13962134503', '设备部经理'], bankName: '中国银行苏州工业园区支行', openingReceivable: 0 },
+  { name: '广州云帆智能装备有限公司', shortName: '云帆智能', phone: '020-38765432', contact: ['黄思远', '13711223304', '总经理'], bankName: '中国建设银行广州天河支行', openingReceivable: 32000 },
+];
+const WAREHOUSES: Array<{ name: string; address: string; locations: string[] }> = [
+  { name: '原料仓', address: '厂区一号库房', locations: ['A-01 钢材区', 'A-02 电子料区', 'A-03 五金区'] },
+  { name: '半成品仓', address: '厂区二号库房', locations: ['B-01 板卡区'] },
+  { name: '成品仓', address: '厂区三号库房', locations: ['C-01 控制器区', 'C-02 电机区', 'C-03 待发区'] },
+];
+const FEES: Array<[string, FeeKind]> = [
+  ['运输费', 'expense'],
+  ['包装费', 'expense'],
+  ['安装调试费', 'income'],
+  ['技术服务费', 'income'],
+];
+const PAY_TYPES = ['银行转账', '现金', '银行承兑汇票', '微信支付', '支付宝'];
+
+/** Seeds the first demo tenant's records; false when it already has some. Fails loudly on a refused record. */
+export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
+  const demo = DEMO_TENANTS[0];
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, token?: string): Promise<Envelope<T>> => {
+    const res = await app.inject({ method, url: `/api${url}`, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body === undefined ? {} : { payload: body as object }) });
+    const envelope = res.json<Envelope<T>>();
+    if (envelope.status !== 0) throw new Error(`demo records: ${method} ${url} refused: ${envelope.message} ${JSON.stringify(envelope.additional ?? '')}`);
+    return envelope;
+  };
+  const signIn = await call<{ token: string }>('POST', '/auth/admin/name', { name: demo.adminName, password: demo.password });
+  const token = signIn.data.token;
+  try {
+    const api = <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => call<T>(method, url, body, token);
+    const create = async (record: string, body: unknown) => (await api<{ id: number }>('POST', `/admin/basic/${record}`, body)).data.id;
+
+    if ((await api<unknown[]>('GET', '/admin/basic/unit?current=1&pageSize=1')).data.length) return false;
+
+    const unitId = new Map<string, number>();
+    for (const [sort, name] of UNITS.entries()) unitId.set(name, await create('unit', { name, sort }));
+    const brandId = new Map<string, number>();
+    for (const [sort, name] of BRANDS.entries()) brandId.set(name, await create('brand', { name, sort }));
+    const categoryId = new Map<string, number>();
+    for (const [sort, [parent, children]] of CATEGORIES.entries()) {
+      const parentId = await create('category', { name: parent, sort });
+      for (const [childSort, child] of children.entries()) categoryId.set(child, await create('category', { name: child, parentId, sort: childSort }));
+    }
+
+    const materialId = new Map<string, number>();
+    for (const m of MATERIALS) {
+      const units = [{ unitId: unitId.get(m.unit)!, ratio: 1, isMain: true }, ...(m.more ?? []).map(([name, ratio]) => ({ unitId: unitId.get(name)!, ratio, isMain: false }))];
+      materialId.set(
+        m.key,
+        await create('material', {
+          name: m.name,
+          specification: m.specification ?? '',
+          model: m.model ?? '',
+          categoryId: categoryId.get(m.category)!,
+          brandId: m.brand ? brandId.get(m.brand)! : null,
+          tags: m.tags,
+          partKind: m.partKind ?? 'standard',
+          purchasePrice: m.purchasePrice ?? null,
+          salePrice: m.salePrice ?? null,
+          safetyStock: m.safetyStock ?? null,
+          batchNumber: m.batchNumber ?? false,
+          serialNumber: m.serialNumber ?? false,
+          units,
+        }),
+      );
+    }
+    for (const [product, lines] of BOMS) {
+      await create('bom', {
+        materialId: materialId.get(product)!,
+        version: 'V1.0',
+        quantity: 1,
+        isDefault: true,
+        lines: lines.map(([key, quantity]) => ({ materialId: materialId.get(key)!, quantity })),
+      });
+    }
+
+    const partner = (p: (typeof SUPPLIERS)[number] | (typeof CUSTOMERS)[number]) => {
+      const { contact, ...fields } = p;
+      return { ...fields, contacts: [{ name: contact[0], phone: contact[1], position: contact[2], isDefault: true }] };
+    };
+    for (const s of SUPPLIERS) await create('supplier', partner(s));
+    for (const c of CUSTOMERS) await create('customer', partner(c));
+
+    for (const [sort, w] of WAREHOUSES.entries()) {
+      const warehouseId = await create('stock', { name: w.name, address: w.address, sort });
+      for (const [locationSort, name] of w.locations.entries()) await create('location', { warehouseId, name, sort: locationSort });
+    }
+    for (const [sort, [name, kind]] of FEES.entries()) await create('fee', { name, kind, sort });
+    for (const [sort, name] of PAY_TYPES.entries()) await create('paytype', { name, sort });
+    return true;
+  } finally {
+    await call('POST', '/auth/logout', undefined, token).catch(() => {});
+  }
+}
