@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import type { SmsPurpose } from '@p8/contract/auth';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -26,6 +26,11 @@ export interface TestContext {
   config: Config;
   /** SMS codes "sent" so far, newest last. */
   sms: Array<{ phone: string; code: string; purpose: SmsPurpose }>;
+  /**
+   * Every route of the app (method, URL with its `:params`, and whether it answers without a sign-in),
+   * as Fastify's onRoute hook saw them added.
+   */
+  routes: Array<{ method: string; url: string; public: boolean }>;
   close(): Promise<void>;
 }
 
@@ -73,12 +78,18 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       sms.push({ phone, code, purpose });
     },
   };
-  const app = await buildApp({ config, database, sms: sender, logger: false });
+  const routes: TestContext['routes'] = [];
+  const onRoute = (route: RouteOptions) => {
+    const isPublic = (route.config as { auth?: boolean } | undefined)?.auth === false || route.url.startsWith('/api/docs');
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: isPublic });
+  };
+  const app = await buildApp({ config, database, sms: sender, logger: false, onRoute });
   return {
     app,
     database,
     config,
     sms,
+    routes,
     async close() {
       await app.close();
       await database.close();

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
-import { call, login, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
+import { caller } from './basic-fixtures.ts';
+import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
 let a: TestTenant;
@@ -10,13 +11,101 @@ let b: TestTenant;
 let tokenA: string;
 let tokenB: string;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // Cloud uploads configured, so that the cloud-token route answers like every other GET route.
+  ctx = await startTestApp({ qiniu: { accessKey: 'test-ak', secretKey: 'test-sk', bucket: 'p8-bucket', domain: 'https://files.example.com', uploadUrl: 'https://upload.example.com' } });
   a = await seedTenant(ctx.database, 'A');
   b = await seedTenant(ctx.database, 'B');
   tokenA = await login(ctx.app, a.name, a.password);
   tokenB = await login(ctx.app, b.name, b.password);
 });
 afterAll(() => ctx.close());
+
+/**
+ * The GET routes that answer without a sign-in: the API's own documentation, the captcha, the public
+ * system config, the import templates (the same for every tenant) and uploaded files (public like an
+ * <img src>, behind a random name). Every other GET route is walked below, whenever it was added.
+ */
+const PUBLIC_GET_ROUTES = [
+  '/api/base/imgCaptcha',
+  '/api/base/system/config',
+  '/api/base/template/:file',
+  '/api/base/file/*',
+  '/api/base/file/:tenantId/:month/:name',
+  '/api/docs',
+  '/api/docs/json',
+  '/api/docs/yaml',
+  '/api/docs/static/*',
+  '/api/docs/static/index.html',
+  '/api/docs/static/swagger-initializer.js',
+];
+
+/** Every GET route that needs a sign-in, as the app registered it (`:id` and all): collected by the onRoute hook. */
+function signedInGetRoutes(): string[] {
+  return [...new Set(ctx.routes.filter((r) => r.method === 'GET' && !r.public).map((r) => r.url))];
+}
+
+interface OwnRecords {
+  /** A's id of the record each route prefix serves (`/api/admin/basic/unit` → a unit of A). */
+  ids: Record<string, number>;
+  /** Text that only A's records carry: the marker in every name and code, A's tenant, admin and staff names. */
+  values: string[];
+  marker: string;
+}
+
+/** The query a route cannot answer without: A's own column settings of the staff list. */
+const REQUIRED_QUERY: Record<string, string> = { '/api/admin/tenant/table/column/type': '?type=system_staff' };
+
+/** Fills a route's `:id` with A's record of that route (the prefix before `/:id`), and its required query. */
+function fillParams(route: string, own: OwnRecords): string {
+  if (REQUIRED_QUERY[route]) return route + REQUIRED_QUERY[route];
+  if (!route.includes('/:id')) return route;
+  const prefix = route.slice(0, route.indexOf('/:id'));
+  const id = own.ids[prefix];
+  expect(id, `an own record of A for ${route}`).toBeDefined();
+  return route.replace(':id', String(id));
+}
+
+/** One record of every kind a GET route shows, created by A's administrator through the API. */
+async function seedOwnRecords(): Promise<OwnRecords> {
+  const marker = `own${unique()}`;
+  const api = caller(ctx, tokenA, a.adminId);
+  const post = async (url: string, body: unknown): Promise<number> => {
+    const res = await call<{ id?: number; ids?: number[] }>(ctx.app, 'POST', url, { token: tokenA, body });
+    expect(res.body.status, `${url}: ${JSON.stringify(res.body)}`).toBe(0);
+    return res.body.data.id ?? res.body.data.ids![0];
+  };
+  const staff = await seedStaff(ctx.database, a);
+  const columns = { type: 'system_staff', columns: [{ prop: `${marker}prop`, isShow: true, priority: 1 }] };
+  expect((await call(ctx.app, 'PUT', '/api/admin/tenant/table/column/type', { token: tokenA, body: columns })).body.status).toBe(0);
+  const unit = await api.create('unit', { name: `${marker}-unit` });
+  const material = await api.create('material', { code: `${marker}-M1`, name: `${marker}-material`, units: [{ unitId: unit, isMain: true }] });
+  const part = await api.create('material', { code: `${marker}-M2`, name: `${marker}-part`, units: [{ unitId: unit, isMain: true }] });
+  const stock = await api.create('stock', { code: `${marker}-W`, name: `${marker}-warehouse` });
+  const basic = `/api/admin/basic`;
+  const ids: Record<string, number> = {
+    [`${basic}/unit`]: unit,
+    [`${basic}/material`]: material,
+    [`${basic}/stock`]: stock,
+    [`${basic}/location`]: await api.create('location', { warehouseId: stock, name: `${marker}-location` }),
+    [`${basic}/brand`]: await api.create('brand', { name: `${marker}-brand` }),
+    [`${basic}/category`]: await api.create('category', { name: `${marker}-category` }),
+    [`${basic}/district`]: await api.create('district', { name: `${marker}-district` }),
+    [`${basic}/supplier`]: await api.create('supplier', { code: `${marker}-S`, name: `${marker}-supplier` }),
+    [`${basic}/customer`]: await api.create('customer', { code: `${marker}-C`, name: `${marker}-customer` }),
+    [`${basic}/fee`]: await api.create('fee', { name: `${marker}-fee`, kind: 'expense' }),
+    [`${basic}/paytype`]: await api.create('paytype', { name: `${marker}-paytype` }),
+    [`${basic}/attribute`]: await api.create('attribute', { name: `${marker}-attribute` }),
+    [`${basic}/bom`]: await api.create('bom', { materialId: material, version: `${marker}-V1`, lines: [{ materialId: part, quantity: 2 }] }),
+    '/api/admin/security/dept': await post('/api/admin/security/dept', { parentId: a.deptId, name: `${marker}-dept` }),
+    '/api/admin/security/role': await post('/api/admin/security/role', { roleKey: `${marker}role`, roleName: `${marker}-role` }),
+    '/api/admin/security/admin': staff.adminId,
+    '/api/admin/security/menu': (await call<Array<{ id: number }>>(ctx.app, 'GET', '/api/admin/security/menu/tree', { token: tokenA })).body.data[0].id,
+    '/api/admin/office/message': await post('/api/admin/office/message', { receiverIds: [staff.adminId], title: `${marker}-title`, content: `${marker}-content` }),
+    '/api/admin/system/printer': await post('/api/admin/system/printer', { name: `${marker}-printer`, provider: 'feie', sn: `${marker}SN`, printerKey: 'k3y-SECRET-9f2a', copies: 1 }),
+    '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'PurchaseOrder', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
+  };
+  return { ids, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };
+}
 
 /** Every tenant table of the schema (those carrying tenant_id, plus tenant itself). */
 async function tenantTables(): Promise<string[]> {
@@ -91,24 +180,26 @@ describe(`tenant isolation by row-level security (${TEST_DB})`, () => {
     expect(bAdmins.map((r) => r.real_name)).not.toContain('hijacked');
   });
 
-  it("never shows tenant A's data to tenant B through any signed-in GET route", async () => {
-    const routes = ctx.app
-      .printRoutes({ commonPrefix: false })
-      .split('\n')
-      .map((line) => line.replace(/^[\s│├└─]+/, '').trim())
-      .filter((line) => line.startsWith('/api/admin/') && line.includes('GET'))
-      .map((line) => line.split(' ')[0]);
-    expect(routes.length).toBeGreaterThan(3);
-    for (const url of routes) {
-      const res = await call(ctx.app, 'GET', url, { token: tokenB });
-      const text = JSON.stringify(res.body);
-      expect(text, url).not.toContain(a.tenantName);
-      expect(text, url).not.toContain(a.name);
-      expect(text, url).not.toContain(a.phone);
+  it("never shows tenant A's own records to tenant B through any GET route, nested ones included", async () => {
+    const own = await seedOwnRecords();
+    const walked = signedInGetRoutes();
+    // The only GET routes not walked are the known public ones; the walk includes the nested routes.
+    expect([...new Set(ctx.routes.filter((r) => r.method === 'GET' && r.public).map((r) => r.url))].sort()).toEqual([...PUBLIC_GET_ROUTES].sort());
+    expect(walked).toEqual(expect.arrayContaining(['/api/admin/basic/material/:id', '/api/admin/basic/category/tree', '/api/admin/basic/unit/picker', '/api/admin/basic/customer/statistics', '/api/admin/security/role/:id/permission']));
+    for (const route of walked) {
+      const url = fillParams(route, own);
+      // The URL reaches A's data: A's own call succeeds.
+      const mine = await call(ctx.app, 'GET', url, { token: tokenA });
+      expect(mine.body.status, `${url} as A: ${JSON.stringify(mine.body)}`).toBe(0);
+      // B sees none of it: a route naming one of A's records refuses, and no answer carries A's values.
+      const theirs = await call(ctx.app, 'GET', url, { token: tokenB });
+      if (route.includes('/:id')) expect(theirs.body.status, `${url} as B`).not.toBe(0);
+      const text = JSON.stringify(theirs.body);
+      for (const value of own.values) expect(text, `${url} as B`).not.toContain(value);
     }
-    // …while A sees its own data through the same routes.
-    const own = await call(ctx.app, 'GET', '/api/admin/admin/tenant', { token: tokenA });
-    expect(JSON.stringify(own.body)).toContain(a.tenantName);
+    // The records listed as A's are A's indeed: the lists show them to A.
+    const aList = await call(ctx.app, 'GET', '/api/admin/basic/material', { token: tokenA });
+    expect(JSON.stringify(aList.body)).toContain(own.marker);
   });
 
   it("cannot act on tenant A's rows through the signed-in write routes", async () => {
