@@ -10,7 +10,7 @@ afterAll(async () => {
   await suite?.close();
 });
 
-describe('route guard (SPEC §2)', () => {
+describe('route guard', () => {
   it('sends an unknown path to /404 when signed in', async () => {
     const page = await suite.signedInPage(DEMO);
     await page.goto('/no/such/page');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * Every setting of the server, read from the environment in this one place (DESIGN §3).
+ * Every setting of the server, read from the environment in this one place.
  * The README's configuration table lists the same variables.
  */
 function int(name: string, fallback: number): number {

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('the response envelope (DESIGN §3, SPEC §8)', () => {
+describe('the response envelope', () => {
   it('answers an unknown route with a 404 envelope', async () => {
     const res = await call(ctx.app, 'GET', '/api/no/such/route');
     expect(res.httpStatus).toBe(404);

@@ -89,7 +89,7 @@ describe('the signed-in user', () => {
 });
 
 describe('tenant configuration', () => {
-  it('has every field of SPEC §3 with the defaults of SPEC §9', async () => {
+  it('has every field of the tenant config with its defaults', async () => {
     const t = await seedTenant(ctx.database);
     const token = await login(ctx.app, t.name, t.password);
     const { data } = (await call<TenantConfigView>(ctx.app, 'GET', '/api/admin/admin/tenant', { token })).body;

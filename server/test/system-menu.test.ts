@@ -64,7 +64,7 @@ describe(`menus (${TEST_DB})`, () => {
     expect(roleScreen.children!.every((b) => b.menuType === 'Button')).toBe(true);
   });
 
-  it('creates a menu item with every field of SPEC §2 and finds it in the paged list', async () => {
+  it('creates a menu item with every field a menu item has and finds it in the paged list', async () => {
     const body = {
       parentId: null,
       path: '/report/sales',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Sign-in, registration and captcha payloads (SPEC §2 login screen, §7 calls).
+ * Sign-in, registration and captcha payloads (the login screen and the calls behind it).
  * Password and phone formats come from the public system config; these defaults are what it serves.
  */
 export const PASSWORD_REGEX = '^(?=.*[A-Za-z])(?=.*\\d)[\\x21-\\x7e]{6,20}$';
@@ -76,7 +76,7 @@ export interface ImgCaptcha {
   code?: string;
 }
 
-/** GET /admin/current/detail — the persisted userInfo of SPEC §3. */
+/** GET /admin/current/detail — the user info the web app keeps in local storage. */
 export interface CurrentUser {
   id: number;
   tenantId: number;

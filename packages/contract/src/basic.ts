@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { enableSchema, idsSchema } from './common.ts';
 
 /**
- * Basic records (SPEC §1, issue 4) under /api/admin/basic/<record>: materials, brands, categories,
+ * Basic records (issue 4) under /api/admin/basic/<record>: materials, brands, categories,
  * districts, suppliers, customers, warehouses (`stock`), storage locations, attributes, fee types, pay
  * types, bills of materials and units. Create payloads name the required fields; update payloads are the
  * same fields, all optional, plus `id` — a field left out keeps its stored value, a child list that is
@@ -13,7 +13,7 @@ import { enableSchema, idsSchema } from './common.ts';
 export const BasicRecord = ['material', 'brand', 'category', 'supplier', 'customer', 'stock', 'location', 'attribute', 'fee', 'paytype', 'bom', 'unit'] as const;
 export type BasicRecord = (typeof BasicRecord)[number];
 
-/** Records that can be assigned to departments and staff (SPEC §6), with their tenant switch. */
+/** Records that can be assigned to departments and staff, with their tenant switch. */
 export const AssignableRecord = ['supplier', 'customer', 'material', 'stock'] as const;
 export type AssignableRecord = (typeof AssignableRecord)[number];
 export const ASSIGN_RANGE_SWITCH = {
@@ -23,13 +23,13 @@ export const ASSIGN_RANGE_SWITCH = {
   stock: 'applyRangeStock',
 } as const satisfies Record<AssignableRecord, string>;
 
-/** Material business attribute tags (SPEC §3). */
+/** Material business attribute tags. */
 export const MaterialTag = ['sale', 'purchase', 'production', 'outsource', 'consumables', 'entrust'] as const;
 export type MaterialTag = (typeof MaterialTag)[number];
-/** Part kinds (SPEC §3). */
+/** Part kinds. */
 export const PartKind = ['standard', 'customized', 'virtual'] as const;
 export type PartKind = (typeof PartKind)[number];
-/** Income or expense (SPEC §4 "Other state sets"). */
+/** Income or expense. */
 export const FeeKind = ['income', 'expense'] as const;
 export type FeeKind = (typeof FeeKind)[number];
 
@@ -54,7 +54,7 @@ export const FEE_KIND_LABELS: Record<FeeKind, { zh: string; en: string }> = {
 export const PartnerKind = ['supplier', 'customer'] as const;
 export type PartnerKind = (typeof PartnerKind)[number];
 
-/** Units of the material dimensions (SPEC §9). */
+/** Units of the material dimensions. */
 export const DIMENSION_UNITS = {
   length: 'cm',
   width: 'cm',
@@ -69,7 +69,7 @@ export type Dimension = keyof typeof DIMENSION_UNITS;
 
 export const CATEGORY_MAX_LEVEL = 3;
 export const DISTRICT_MAX_LEVEL = 4;
-/** Images per material (SPEC §9: image lists hold at most 5). */
+/** Images per material (image lists hold at most 5). */
 export const MATERIAL_MAX_IMAGES = 5;
 
 const id = z.number().int().positive();

@@ -1,5 +1,5 @@
 /**
- * The response envelope every API call returns (DESIGN §3, SPEC §8).
+ * The response envelope every API call returns.
  * `message` carries a catalogue key (see errors.ts) that the client translates as `error.<key>`.
  */
 export const Status = {

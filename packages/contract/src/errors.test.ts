@@ -10,8 +10,8 @@ const CJK_IDEOGRAPH = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 /** Keys that deliberately share an English text with another key (none at present). */
 const SHARED_ENGLISH_ALLOWED: ReadonlySet<string> = new Set<string>([]);
 
-/** Names SPEC §8 states literally. */
-const LITERAL_SPEC_KEYS = [
+/** Keys the product's specification names literally: other systems and the bill engine rely on them. */
+const LITERAL_KEYS = [
   'PhoneFormatError',
   'PasswordFormatError',
   'ImgCaptchaError',
@@ -162,8 +162,8 @@ describe('errorCatalogue', () => {
     expect(clashes).toEqual([]);
   });
 
-  it('contains every name SPEC §8 states literally', () => {
-    for (const key of LITERAL_SPEC_KEYS) {
+  it('contains every key the specification names literally', () => {
+    for (const key of LITERAL_KEYS) {
       expect(isErrorKey(key), key).toBe(true);
     }
   });
@@ -174,7 +174,7 @@ describe('errorCatalogue', () => {
     }
   });
 
-  it('keeps the literal texts the SPEC prescribes', () => {
+  it('keeps the literal texts the specification prescribes', () => {
     expect(errorCatalogue.PasswordInconsistent).toEqual({
       zh: '两次密码不一致',
       en: 'The two passwords are inconsistent',

@@ -1,7 +1,7 @@
 /**
- * The error catalogue of SPEC §8. Every key is sent by the server in `envelope.message` and translated
+ * The error catalogue. Every key is sent by the server in `envelope.message` and translated
  * by the client as `error.<key>`; both languages are required (a test checks parity).
- * Later modules add their keys here, grouped as in SPEC §8.
+ * Later modules add their keys here, grouped by area.
  */
 export interface CatalogueText {
   zh: string;

@@ -1,4 +1,4 @@
-/** Menu item as served by GET /admin/current/role (SPEC §2 "Menu item fields"). */
+/** Menu item as served by GET /admin/current/role. */
 export const MenuType = ['Directory', 'Menu', 'Button'] as const;
 export type MenuType = (typeof MenuType)[number];
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Office screens of the system area: messages between staff, cloud printers and joint review rules
- * (SPEC §4 "Joint review", §5 "Message sender and receiver must differ", §6 "Only a message's sender can
- * delete it", §8 printer errors).
+ * Office screens of the system area: messages between staff (sender and receiver differ; only the
+ * sender deletes a message), cloud printers with their catalogued errors, and joint review rules.
  */
 const id = z.number().int().positive();
 

@@ -4,7 +4,7 @@ import { idsSchema } from './common.ts';
 import { MenuType, type MenuItem } from './menu.ts';
 
 /**
- * System administration, security area (SPEC §2 system screens, §6, §7): departments, menus, roles,
+ * System administration, security area (system screens): departments, menus, roles,
  * staff accounts and the audit log, under /api/admin/security. Shared by the server routes and the web
  * forms. A create payload's shape marks the optional fields; an update payload is the same fields, all
  * optional, plus `id` — a field left out keeps its stored value.
@@ -90,7 +90,7 @@ export const menuUpdateSchema = z.object(menuShape).partial().extend({ id });
 export type MenuCreate = z.infer<typeof menuCreateSchema>;
 export type MenuUpdate = z.infer<typeof menuUpdateSchema>;
 
-/** A menu row as the menu screen sees it: every field of SPEC §2 plus its state. */
+/** A menu row as the menu screen sees it: every field of a menu item plus its state. */
 export interface MenuRow extends MenuItem {
   enabled: boolean;
   /** Created from the template: undeletable, and its name (route name / button code) and type are fixed. */
@@ -102,7 +102,7 @@ export interface MenuRow extends MenuItem {
 
 // ---------------------------------------------------------------- roles
 
-/** Data scope of a role (SPEC §6): all data, custom departments, own department, own data only. */
+/** Data scope of a role: all data, custom departments, own department, own data only. */
 export const DataScope = ['All', 'Custom', 'Dept', 'Self'] as const;
 export type DataScope = (typeof DataScope)[number];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Tenant configuration (SPEC §3 "Tenant config") with the defaults of SPEC §9.
+ * Tenant configuration with its defaults.
  * Stored as jsonb on the tenant row; every read goes through `tenantConfigSchema.parse` so a missing key
  * takes its default and a stored tenant never lacks a field.
  */
@@ -77,7 +77,7 @@ export interface TenantConfigView extends Omit<TenantConfig, 'openVerifyBill'> {
   moduleListStr: string;
 }
 
-/** Public system configuration (GET /base/system/config, SPEC §3). */
+/** Public system configuration (GET /base/system/config). */
 export interface SystemConfig {
   system_title: string;
   system_icon: string;
@@ -109,7 +109,7 @@ export const LOCAL_UPLOAD_TYPE = 'location';
 
 // ---------------------------------------------------------------- updating the tenant config
 
-/** Decimal places: at most 6 (SPEC §5); that they only increase is checked against the stored value. */
+/** Decimal places: at most 6; that they only increase is checked against the stored value. */
 const decimalPlaces = z.number().int().min(0).max(6, { message: 'DecimalPlacesMaxSix' });
 
 /**
@@ -129,12 +129,12 @@ export const tenantConfigUpdateSchema = z.object({
   amountRetainsSmallDigit: decimalPlaces.optional(),
 }) as unknown as z.ZodType<TenantConfigUpdate>;
 
-/** Config keys whose value may only grow (SPEC §5 "Decimal places can only be increased"). */
+/** Config keys whose value may only grow. */
 export const INCREASE_ONLY_KEYS = ['numberRetainsSmallDigit', 'amountRetainsSmallDigit'] as const;
 
 // ---------------------------------------------------------------- list column settings
 
-/** One column of a list's settings (SPEC §3 "Table column settings"). */
+/** One column of a list's settings. */
 export const columnSettingSchema = z.object({
   prop: z.string().trim().min(1).max(100),
   isShow: z.boolean(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Upload rules of SPEC §5 and §9, shared by the web uploaders (first check) and the server (the check
+ * Upload rules (formats, sizes and counts), shared by the web uploaders (first check) and the server (the check
  * that counts: the server sniffs the content, the web only looks at the name).
  */
 export const UploadKind = ['img', 'file', 'video', 'attachment', 'logo', 'excel'] as const;
@@ -38,7 +38,7 @@ export const UPLOAD_ROUTE_KINDS = {
   file: ['file', 'img', 'logo', 'video', 'attachment', 'excel'],
 } as const satisfies Record<string, readonly UploadKind[]>;
 
-/** Count limits of the uploaders (SPEC §9): at most 10 files, 5 images per list. */
+/** Count limits of the uploaders: at most 10 files, 5 images per list. */
 export const UPLOAD_MAX_FILES = 10;
 export const UPLOAD_MAX_IMAGES = 5;
 
@@ -71,7 +71,7 @@ export interface ImportError {
   errorMsg: string;
 }
 
-/** POST {path}/import → the batch import result (SPEC §3). */
+/** POST {path}/import → the batch import result. */
 export interface ImportResult {
   total: number;
   successCount: number;

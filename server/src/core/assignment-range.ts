@@ -8,7 +8,7 @@ import type { AuthContext } from './auth.ts';
 import { BizError } from './errors.ts';
 
 /**
- * Assignment ranges (SPEC §6): a tenant may assign suppliers, customers, materials and warehouses to
+ * Assignment ranges: a tenant may assign suppliers, customers, materials and warehouses to
  * departments or staff. While the tenant's `applyRange<Record>` switch is on, a user sees only the records
  * assigned to them or to their department; the super role sees everything. While it is off, every record
  * belongs to everyone. This is the one place that rule is written: lists, details, exports and pickers of

@@ -7,8 +7,8 @@ import type { AuthContext } from './auth.ts';
 import type { CallerRoles } from './permissions.ts';
 
 /**
- * Data scope of the caller's roles (SPEC §6) as one WHERE condition, applied by every list and detail of
- * department-owned data (DESIGN §4: one helper, never re-written per module).
+ * Data scope of the caller's roles as one WHERE condition, applied by every list and detail of
+ * department-owned data (one helper, never re-written per module).
  *   All    — everything;
  *   Custom — rows of the role's chosen departments;
  *   Dept   — rows of the caller's own department;

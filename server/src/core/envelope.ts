@@ -36,7 +36,7 @@ function fromZodIssues(issues: Array<{ path: PropertyKey[]; message: string }>) 
 }
 
 /**
- * Every response is the envelope (DESIGN §3): errors, validation failures and unknown routes included.
+ * Every response is the envelope: errors, validation failures and unknown routes included.
  * `spaFallback`: GET requests outside /api that match no file get the web app's index.html (client routes).
  */
 export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFallback?: boolean } = {}) {

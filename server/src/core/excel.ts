@@ -15,12 +15,12 @@ import { detachedImportJob, type ImportJob } from './import-job.ts';
 import { bufferSource, checkZip, fileSource, zipLimits, type ByteSource } from './zip-guard.ts';
 
 /*
- * Excel import and export (DESIGN §3): `POST {path}/export` answers an .xlsx built by `exportXlsx`;
+ * Excel import and export: `POST {path}/export` answers an .xlsx built by `exportXlsx`;
  * `POST {path}/import` reads one .xlsx or .xls (≤ 200 MB) and runs each row in its own savepoint, answering
  * the batch import result; templates are real .xlsx files served at /api/base/template/<key>.xlsx.
  *
  * .xlsx is read with exceljs; legacy .xls with our own BIFF8 reader (xls.ts), not SheetJS, whose npm
- * release (xlsx@0.18.5) carries known prototype-pollution and ReDoS CVEs (DESIGN §1: isolate or avoid).
+ * release (xlsx@0.18.5) carries known prototype-pollution and ReDoS CVEs: we avoid it (docs/decisions.md).
  * Both give the same rows, so the importers do not know which format came in.
  */
 

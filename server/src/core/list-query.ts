@@ -7,7 +7,7 @@ import { listVersion } from '../db/schema/index.ts';
 import { BizError } from './errors.ts';
 
 /**
- * The one list-query helper every list route uses (DESIGN §3 "Paged lists"):
+ * The one list-query helper every list route uses:
  * `current`, `pageSize` (≤ 200), declared filters, `<field>Sort=asc|desc`, `notIn<Field>=1,2`,
  * a date range as `start`/`end`, and `{list}/statistics` sums over the same filters.
  */

@@ -10,7 +10,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Button code(s) the caller must hold: an array = all, 'a|b' = any, a plain string = that code
-     * (SPEC §6) — the same rule the web's <Auth> applies.
+     * — the same rule the web's <Auth> applies.
      */
     permission?: PermissionCode;
   }

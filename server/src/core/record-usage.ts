@@ -3,7 +3,7 @@ import type { Tx } from '../db/connection.ts';
 import { BizError } from './errors.ts';
 
 /**
- * "In use" checks of the basic records (SPEC §8 delete prohibitions). The module that owns a record
+ * "In use" checks of the basic records (delete prohibitions). The module that owns a record
  * cannot know every table that refers to it: bills arriving later will name suppliers, materials,
  * warehouses, fee types… So whoever refers to a record registers a checker for its kind, and the record's
  * delete asks every checker of that kind, inside its own transaction, before it deletes anything.

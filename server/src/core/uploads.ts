@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import { BizError } from './errors.ts';
 
 /*
- * Files on our own server (the 'location' upload type, SPEC §3) and the cloud type's upload token.
+ * Files on our own server (the 'location' upload type) and the cloud type's upload token.
  * A file is accepted by what its bytes are (magic numbers via file-type), never by its name alone, and
  * its name must agree with its bytes. It is streamed to disk, so a 500 MB upload never sits in memory.
  */
@@ -79,7 +79,7 @@ export interface CheckedFile {
   mime: string;
 }
 
-/** Checks a received file against the rules of its kind (SPEC §5/§9); throws the catalogued error. */
+/** Checks a received file against the rules of its kind; throws the catalogued error. */
 export async function checkUpload(file: { path: string; filename: string; size: number }, kind: UploadKind, config: Config): Promise<CheckedFile> {
   const rule = UPLOAD_RULES[kind];
   const allowed = rule.extensions?.join(',');
@@ -111,7 +111,7 @@ export async function discard(file: { path: string } | undefined) {
 
 /**
  * Streams the one file of a multipart request to a temporary file, at most `maxBytes`. A second file
- * answers UploadCountExceeded (SPEC §5 "one file at a time"), a larger one UploadSizeExceeded.
+ * answers UploadCountExceeded, a larger one UploadSizeExceeded.
  */
 export async function receiveSingleFile(req: FastifyRequest, config: Config, maxBytes: number): Promise<ReceivedFile> {
   if (!req.isMultipart()) throw new BizError('PleaseSelectFile');
@@ -235,7 +235,7 @@ export const CLOUD_TOKEN_SECONDS = 3600;
 /**
  * The cloud upload token of GET /base/api/qiniuyun/token; CloudUploadNotConfigured without keys.
  * The token only allows new keys under the tenant's own prefix (`<tenantId>_`, the file-name rule of
- * SPEC §7), never overwriting, and no larger than the file limit — a tenant cannot write into another's names.
+ * `tenantId_YYYYMMDDHHmmss.ext`), never overwriting, and no larger than the file limit — a tenant cannot write into another's names.
  */
 export function cloudUploadToken(config: Config, tenantId: number, now = Date.now()): CloudUploadToken {
   const { accessKey, secretKey, bucket, domain, uploadUrl } = config.qiniu;

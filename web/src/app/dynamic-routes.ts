@@ -14,7 +14,7 @@ import { RouteError } from './route-error.tsx';
 import { clearSession } from './session.ts';
 
 /**
- * Routes built from the signed-in user's menus (SPEC §2 "Dynamic routes"). A Directory / Menu item
+ * Routes built from the signed-in user's menus. A Directory / Menu item
  * with a `component` becomes a lazily loaded view — `home/index` → `views/home/index.tsx` — under the
  * layout route, or at top level when it is full-screen (`metaIsFull`). Buttons are permissions, not routes.
  */
@@ -174,7 +174,7 @@ function addRoutes(menuTree: readonly MenuItem[]) {
 
 /**
  * Whether a route may be shown to the current user. React Router cannot remove patched routes, so the
- * routes of an earlier session stay in the tree; "clearing" them (SPEC §2 step 2) means this check
+ * routes of an earlier session stay in the tree; "clearing" them means this check
  * refuses every dynamic route that is not in the current user's menus.
  */
 export function isRouteAllowed(routeId: string): boolean {
@@ -193,7 +193,7 @@ let loading: Promise<boolean> | null = null;
 /**
  * Loads the user and the menus (GET /admin/current/detail and /admin/current/role) and adds the
  * routes. Resolves false when the account has no menu at all: then the "no access" warning is shown
- * and the session is cleared (SPEC §2 step 6). Rejects when the calls fail (already shown to the user).
+ * and the session is cleared. Rejects when the calls fail (already shown to the user).
  */
 export function loadUserRoutes(): Promise<boolean> {
   loading ??= (async () => {

@@ -18,7 +18,7 @@ import {
 import { HOME_PATH, LOGIN_PATH, loginPathFor } from './navigate.ts';
 import { systemTitleOf, useSystemConfigStore } from './system-config.ts';
 
-/** Route guard of SPEC §2 steps 1–6, run as the root route's loader on every navigation. */
+/** Route guard (the numbered steps below), run as the root route's loader on every navigation. */
 NProgress.configure({ minimum: 0.3, speed: 500, showSpinner: false });
 
 export const WHITE_LIST = ['/login', '/403', '/404', '/500'];

@@ -9,7 +9,7 @@ import { buildQuery, fileNameFrom, http, httpStatusKey, isHttpError } from './ht
 import { useLoadingStore } from './loading.ts';
 import { registerNavigator } from './navigate.ts';
 
-/** The HTTP client's envelope rules (SPEC §8), against a stubbed fetch. */
+/** The HTTP client's envelope rules, against a stubbed fetch. */
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

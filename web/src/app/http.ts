@@ -8,7 +8,7 @@ import { currentLocation, loginPathFor, navigateTo } from './navigate.ts';
 import { clearSession } from './session.ts';
 
 /**
- * The HTTP client (SPEC §7, §8; DESIGN §3) on `fetch`: base `/api`, cookies included, a timeout, the
+ * The HTTP client on `fetch`: base `/api`, cookies included, a timeout, the
  * bearer token and the user's language on every call, JSON in and out, and the envelope handled once
  * here — callers get `data` on success and an `HttpError` (already shown to the user) on failure.
  */
@@ -72,7 +72,7 @@ export interface PagedResult<T> {
   statistics?: Record<string, number | string>;
 }
 
-/** SPEC §8 "Transport and HTTP statuses": the catalogue key shown for an HTTP status without an envelope. */
+/** The catalogue key shown for an HTTP status without an envelope. */
 export function httpStatusKey(httpStatus: number, statusText = ''): string {
   switch (httpStatus) {
     case 400:
@@ -239,7 +239,7 @@ export async function request<T>(method: string, url: string, options: RequestOp
   return (await requestEnvelope<T>(method, url, options)).data;
 }
 
-/** GET a paged list: `data` plus the `pagination` beside it (DESIGN §3). */
+/** GET a paged list: `data` plus the `pagination` beside it. */
 async function list<T>(url: string, params?: QueryParams, options: RequestOptions = {}): Promise<PagedResult<T>> {
   const envelope = await requestEnvelope<T[]>('GET', url, { ...options, params });
   const pagination = (envelope.pagination as Pagination | undefined) ?? {
@@ -278,7 +278,7 @@ export interface Download {
   fileName: string;
 }
 
-/** POST an export call and receive the file (SPEC §7 "download paths"). Errors arrive as JSON envelopes. */
+/** POST an export call and receive the file. Errors arrive as JSON envelopes. */
 async function download(url: string, data?: unknown, options: RequestOptions = {}): Promise<Download> {
   const { response } = await send('POST', url, { ...options, data: data ?? {} }, '*/*');
   const silent = !!options.silent;

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /**
- * The counted global loading overlay (SPEC §4 Session 6): every request that shows the overlay adds
+ * The counted global loading overlay: every request that shows the overlay adds
  * one and removes one when it ends, so the overlay closes only when all of them have ended.
  */
 interface LoadingState {

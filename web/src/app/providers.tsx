@@ -18,7 +18,7 @@ function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       // The HTTP client shows every failure once; retrying would show it again. Calls are not paused
-      // while offline: the client itself sends an offline user to /500 (SPEC §8).
+      // while offline: the client itself sends an offline user to /500.
       queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: 'always' },
       mutations: { retry: false, networkMode: 'always' },
     },
@@ -32,7 +32,7 @@ function FeedbackBridge() {
   return null;
 }
 
-/** Fullscreen spinner while any counted request is pending (SPEC §4 Session 6). */
+/** Fullscreen spinner while any counted request is pending. */
 function GlobalLoading() {
   const pending = useLoadingStore((s) => s.pending);
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import { HOME_PATH, registerNavigator } from './navigate.ts';
 import { RouteError } from './route-error.tsx';
 
 /**
- * Fixed routes of SPEC §2. Dynamic routes are patched in by `dynamic-routes.ts`: under `layout`
+ * Fixed routes (login, error pages, the shell). Dynamic routes are patched in by `dynamic-routes.ts`: under `layout`
  * (the shell, a pathless route so menu paths stay absolute: `/home/index`) or under `root` when
  * full-screen. Child redirects are `<Navigate>` elements so that the guard (root loader) decides first.
  */

@@ -2,7 +2,7 @@ import { useAuthStore } from '../stores/auth.ts';
 import { useMenuStore } from '../stores/menu.ts';
 
 /**
- * Ending the session on the client (SPEC §4 Session): token, user info, menus and the session cookie.
+ * Ending the session on the client: token, user info, menus and the session cookie.
  * Other parts (e.g. the tab bar) register `onSessionClear` to drop their per-user state too.
  */
 const listeners = new Set<() => void>();

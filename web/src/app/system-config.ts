@@ -6,7 +6,7 @@ import i18n from '../locales/index.ts';
 import { getSystemConfig } from './api/get-system-config.ts';
 
 /**
- * The public system configuration (SPEC §3), persisted so the title, logo and favicon show at once on
+ * The public system configuration, persisted so the title, logo and favicon show at once on
  * the next visit, and refreshed from GET /base/system/config on every page load.
  */
 interface SystemConfigState {

@@ -3,7 +3,7 @@ import { feedback } from './feedback.ts';
 import { clearSession } from './session.ts';
 
 /**
- * "The page has been updated" check (SPEC §2 shell features). The build writes `dist/version.json`
+ * "The page has been updated" check (shell features). The build writes `dist/version.json`
  * with the build id that is also compiled into the bundle; a different id on the server means a new
  * build is deployed. Polled every 5 minutes and on window focus; not in development.
  */

@@ -2,7 +2,7 @@ import type { TenantConfigView } from '@p8/contract/tenant-config';
 
 /**
  * The tenant settings the screen kit reads (page size, default date range, decimal places, search
- * cache) and what it falls back to when the tenant gives nothing (SPEC §9; the list falls back to
+ * cache) and what it falls back to when the tenant gives nothing (the list falls back to
  * 200 rows). Pure; tested.
  */
 export const KIT_DEFAULTS = {

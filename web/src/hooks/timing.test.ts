@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { debounce, DEBOUNCE_WAIT, longPress, LONG_PRESS_DELAY, throttle, THROTTLE_WAIT } from './timing.ts';
 
-describe('click timing (SPEC §9)', () => {
+describe('click timing', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -1,5 +1,5 @@
 /**
- * Timing helpers behind the click hooks (SPEC §9: click throttle 1 s, debounce 500 ms, long-press 1 s),
+ * Timing helpers behind the click hooks (click throttle 1 s, debounce 500 ms, long-press 1 s),
  * plain functions so they can be tested without React.
  */
 export const THROTTLE_WAIT = 1000;

@@ -11,7 +11,7 @@ export interface DebouncedFn<A extends unknown[]> {
 }
 
 /**
- * A function that runs `wait` ms (default 500 ms, SPEC §9) after its last call, e.g. a search-as-you-type.
+ * A function that runs `wait` ms (default 500 ms) after its last call, e.g. a search-as-you-type.
  * Stable across renders, calls the latest `fn`, and drops a pending call on unmount.
  */
 export function useDebounceFn<A extends unknown[]>(fn: (...args: A) => unknown, wait = DEBOUNCE_WAIT): DebouncedFn<A> {

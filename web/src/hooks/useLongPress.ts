@@ -13,7 +13,7 @@ export interface LongPressHandlers {
 }
 
 /**
- * Long-press handlers (default 1 s, SPEC §9) to spread on an element:
+ * Long-press handlers (default 1 s) to spread on an element:
  * `<Button {...useLongPress(() => remove())}>`. A shorter press is an ordinary click.
  */
 export function useLongPress(onLongPress: () => void, delay = LONG_PRESS_DELAY): LongPressHandlers {

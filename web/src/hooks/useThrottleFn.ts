@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { throttle, THROTTLE_WAIT, type Throttled } from './timing.ts';
 
 /**
- * A click handler that runs at most once per `wait` ms (default 1 s, SPEC §9): the first click runs,
+ * A click handler that runs at most once per `wait` ms (default 1 s): the first click runs,
  * repeated clicks within the window are dropped. The returned function is stable across renders and
  * always calls the latest `fn`.
  */

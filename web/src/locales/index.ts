@@ -8,7 +8,7 @@ import { getLanguage, useGlobalStore, type Language } from '../stores/global.ts'
  * i18next set-up. Every file `locales/<lang>/<name>.ts` default-exports an object of texts and becomes
  * the top-level key `<name>`: `locales/zh/login.ts` → `t('login.submit')`, `error.ts` → `t('error.NetworkError')`.
  * Add a screen's texts by adding a file to both `zh/` and `en/`; nothing here needs to change.
- * The language follows the persisted global store (default from the browser, SPEC §9).
+ * The language follows the persisted global store (default from the browser).
  */
 type Texts = { [key: string]: string | Texts };
 
@@ -52,7 +52,7 @@ useGlobalStore.subscribe((state, prev) => {
 });
 
 /**
- * Text of a catalogue key (SPEC §8): the translated `error.<key>` when the key is known, the key itself
+ * Text of a catalogue key: the translated `error.<key>` when the key is known, the key itself
  * when it is some other text, NetworkError when there is nothing.
  */
 export function translateError(key: string | undefined | null): string {

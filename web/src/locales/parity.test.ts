@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-/** DESIGN §6: every text exists in both languages — same files, same keys, no empty text. */
+/** Every text exists in both languages — same files, same keys, no empty text. */
 type Texts = { [key: string]: string | Texts };
 
 const zh = import.meta.glob<{ default: Texts }>('./zh/*.ts', { eager: true });

@@ -3,7 +3,7 @@ import { persist } from 'zustand/middleware';
 import type { CurrentUser } from '@p8/contract/auth';
 
 /**
- * The signed-in session (SPEC §3 "Persisted global state": token, userInfo), kept in local storage
+ * The signed-in session (token and user info), kept in local storage
  * so a reload stays signed in. The bearer token is opaque; the server can revoke it at any time (40100).
  */
 export type UserInfo = CurrentUser;

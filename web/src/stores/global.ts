@@ -6,7 +6,7 @@ import type { SmsPurpose } from '@p8/contract/auth';
 export type ComponentSize = 'small' | 'middle' | 'large';
 export type Language = 'zh' | 'en';
 
-/** SPEC §9: Chinese when the browser says zh or cn, else English. */
+/** Chinese when the browser says zh or cn, else English. */
 export function browserLanguage(): Language {
   const langs = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
   const first = langs.find(Boolean) ?? '';
@@ -17,8 +17,8 @@ interface GlobalState {
   componentSize: ComponentSize;
   language: Language;
   /**
-   * When the SMS resend countdown ends (epoch ms), per purpose. SPEC §3 keeps "smsSecond" persisted;
-   * storing the end time instead of the seconds left makes the countdown survive a reload exactly.
+   * When the SMS resend countdown ends (epoch ms), per purpose: storing the end time instead of the
+   * seconds left makes the countdown survive a reload exactly.
    */
   smsEndAt: Partial<Record<SmsPurpose, number>>;
   /** Route info of the last navigation (not persisted). */

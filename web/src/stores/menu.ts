@@ -12,7 +12,7 @@ interface MenuState {
   menuTree: MenuItem[];
   /** Every screen of `menuTree`, depth first, without `children`: lookups by path, name or id. */
   flatMenuList: MenuItem[];
-  /** Authorized button codes (SPEC §6). */
+  /** Authorized button codes. */
   buttons: string[];
   /** Whether the menus have been loaded for the current token. */
   loaded: boolean;

@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
 /**
- * Theme config of SPEC §3 ("Persisted global state"), kept in local storage.
+ * Theme config (layout, colours, sizes), kept in local storage.
  * The antd side (primary colour, dark algorithm) is read through `useAntdTheme()`; the page side
  * (dark class, grey / weak filters on <html>) is applied here on every change, so it also holds on
  * screens outside the shell such as the login page.
@@ -12,7 +12,7 @@ import { persist } from 'zustand/middleware';
 export const LAYOUTS = ['vertical', 'classic', 'transverse', 'columns'] as const;
 export type LayoutName = (typeof LAYOUTS)[number];
 
-/** SPEC §9: default theme primary colour. */
+/** Default theme primary colour. */
 export const DEFAULT_PRIMARY = '#409EFF';
 
 /** Swatches offered next to the colour input in the theme drawer. */

@@ -15,12 +15,12 @@ import {
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
 /*
- * Basic records (SPEC §1 "Basic records", issue 4): units, brands, categories, districts, suppliers and
+ * Basic records (issue 4): units, brands, categories, districts, suppliers and
  * customers (one `partner` table), warehouses and their storage locations, attributes, fee types, pay
  * types, materials with their units, bills of materials, the stock balance the bill engine will write,
- * and the assignment of records to departments or staff (SPEC §6).
+ * and the assignment of records to departments or staff.
  *
- * Every table leads its keys with tenant_id and carries the isolation policy (DESIGN §4). Foreign keys
+ * Every table leads its keys with tenant_id and carries the isolation policy. Foreign keys
  * include tenant_id. Quantities and amounts are numeric(20,6); the API reads master-data numbers as JS
  * numbers, stock quantities as strings.
  */
@@ -72,7 +72,7 @@ export const brand = pgTable(
   ],
 ).enableRLS();
 
-/** Material categories: a tree of at most three levels (SPEC §5). `level` is 1 for a root. */
+/** Material categories: a tree of at most three levels. `level` is 1 for a root. */
 export const category = pgTable(
   'category',
   {
@@ -501,7 +501,7 @@ export const stockBalance = pgTable(
 ).enableRLS();
 
 /**
- * Which departments and staff a supplier, customer, material or warehouse is assigned to (SPEC §6),
+ * Which departments and staff a supplier, customer, material or warehouse is assigned to,
  * read when the tenant's applyRange<Record> switch is on. Exactly one of deptId / adminId is set.
  */
 export const recordAssignment = pgTable(

@@ -22,7 +22,7 @@ export const auditLog = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('audit_log_time_idx').on(t.tenantId, t.createdAt), tenantPolicy('audit_log')],
 ).enableRLS();
 
-/** Messages between staff of a tenant (SPEC §6: sender ≠ receiver; only the sender deletes). */
+/** Messages between staff of a tenant (sender ≠ receiver, only the sender deletes). */
 export const message = pgTable(
   'message',
   {
@@ -96,7 +96,7 @@ export const verifyRuleReviewer = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.ruleId, t.adminId] }), tenantPolicy('verify_rule_reviewer')],
 ).enableRLS();
 
-/** List column settings per tenant and list type (SPEC §3: prop, isShow, priority, disabled). */
+/** List column settings per tenant and list type (prop, isShow, priority, disabled). */
 export const tableColumnSetting = pgTable(
   'table_column_setting',
   {

@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
-/** A tenant and its configuration (SPEC §3 "Tenant config"); the config keys live in the contract. */
+/** A tenant and its configuration; the config keys live in the contract. */
 export const tenant = pgTable(
   'tenant',
   {
@@ -84,7 +84,7 @@ export const role = pgTable(
 ).enableRLS();
 
 /**
- * A menu item (SPEC §2 "Menu item fields"). Directory and Menu items are screens; Button items are
+ * A menu item. Directory and Menu items are screens; Button items are
  * permissions whose `name` is the button code (e.g. system_role_add). Each tenant has its own tree,
  * created from the template in `db/seed/menus.ts` and kept in step with it on start.
  */

@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { bigint, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * The role every request runs as (DESIGN §4). It is neither the tables' owner nor a superuser, so
+ * The role every request runs as. It is neither the tables' owner nor a superuser, so
  * row-level security applies to it. The role is cluster-wide on PostgreSQL, so it is created by
- * `db/migrate.ts` before the migrations run rather than by a migration (which would fail on the second
+ * `migrateDatabase` (db/connection.ts) before the migrations run rather than by a migration (which would fail on the second
  * database of the same server).
  */
 export const APP_ROLE = 'p8_app';

@@ -18,7 +18,7 @@ import { BizError } from '../../core/errors.ts';
 import { hashPassword } from '../../core/passwords.ts';
 import { loginByName, loginByPhone } from './service.ts';
 
-/** Sign-in, sign-out, sessions, password reset and captchas (SPEC §2 login screen, §7). */
+/** Sign-in, sign-out, sessions, password reset and captchas (the login screen's calls). */
 export async function authRoutes(app: FastifyInstance, opts: { database: Database; config: Config; sms: SmsSender }) {
   const { database, config, sms } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -64,7 +64,7 @@ export async function authRoutes(app: FastifyInstance, opts: { database: Databas
     ok(await issueImgCaptcha(app.shared, config)),
   );
 
-  // Login codes go through /phoneCaptcha; register and forget codes through /phoneCaptcha/verify (SPEC §7).
+  // Login codes go through /phoneCaptcha; register and forget codes through /phoneCaptcha/verify.
   const sendCode = (purposes: string[]) => async (req: { body: z.infer<typeof sendPhoneCaptchaSchema>; ip: string }) => {
     const { phone, type, captchaId, captcha } = req.body;
     if (!purposes.includes(type)) throw new BizError('ParamError', { additional: 'type' });

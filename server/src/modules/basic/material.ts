@@ -54,7 +54,7 @@ import type { RecordDefinition } from './record-routes.ts';
 import { categoryResolver } from './tree.ts';
 
 /*
- * Materials (SPEC §3, §5): code unique (CodeRepeat); name + specification unique (SpecRepeat, or
+ * Materials: code unique (CodeRepeat); name + specification unique (SpecRepeat, or
  * NameRepeat when the specification is empty); exactly one main unit (ratio 1) that can be neither
  * deleted nor disabled, and conversion units with their ratio and barcode; batch and serial numbers never
  * both, consumables neither; the tax rate kept only while the tenant's openTaxRate is on; custom
@@ -167,7 +167,7 @@ async function baseWhere(tx: Tx, req: FastifyRequest): Promise<Array<SQL | undef
 
 // ---------------------------------------------------------------- rules
 
-/** The rules of SPEC §5 on a material's switches and units, on the state it would have after the write. */
+/** The rules on a material's switches and units, on the state it would have after the write. */
 function checkRules(state: { batchNumber: boolean; serialNumber: boolean; tags: readonly string[] }, units?: MaterialUnitInput[]) {
   if (state.batchNumber && state.serialNumber) throw new BizError('BatchAndSerialNumberConflict');
   if (state.tags.includes('consumables') && (state.batchNumber || state.serialNumber)) throw new BizError('ConsumablesProhibitBatchSerial');

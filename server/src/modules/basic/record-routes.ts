@@ -18,7 +18,7 @@ type Query = Record<string, unknown>;
 type Page<T> = { data: T[]; pagination: Pagination };
 
 /**
- * What one basic record offers; `registerRecordRoutes` turns it into the routes of DESIGN §3 under
+ * What one basic record offers; `registerRecordRoutes` turns it into the usual record routes (list, detail, add, update, delete, enable, import, export) under
  * /api/admin/basic/<record>, each write guarded by its button code `basic_<record>_<action>`, run in one
  * transaction and recorded in the audit log.
  */
@@ -37,10 +37,10 @@ export interface RecordDefinition<C, U> {
   remove(tx: Tx, req: FastifyRequest, ids: number[]): Promise<void>;
   enable(tx: Tx, req: FastifyRequest, ids: number[], enabled: boolean): Promise<void>;
   picker?(tx: Tx, req: FastifyRequest, query: PickerQuery): Promise<Page<unknown>>;
-  /** Records that can be assigned to departments and staff (SPEC §6). */
+  /** Records that can be assigned to departments and staff. */
   assignable?: AssignableRecord;
   excel: {
-    /** Template key of SPEC §3 (`/api/base/template/<key>.xlsx`). */
+    /** Template key of the record's import (`/api/base/template/<key>.xlsx`). */
     template: string;
     importColumns: ExcelColumn[];
     /** Builds the row handler once per import (lookups loaded once, not per row); `runImport` runs it. */

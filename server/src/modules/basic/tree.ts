@@ -28,7 +28,7 @@ import { buildTree, subtreeIds } from '../../core/tree.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
- * The two trees of the basic records: material categories (at most three levels, SPEC §5) and districts
+ * The two trees of the basic records: material categories (at most three levels) and districts
  * for partner addresses (at most four). A parent can be neither the node itself nor one of its
  * descendants; moving a node moves its subtree, whose depth must still fit.
  */

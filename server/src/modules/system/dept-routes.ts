@@ -9,7 +9,7 @@ import { createDept, deleteDepts, deptTree, enableDepts, getDept, listDepts, upd
 const tags = ['system: departments'];
 const treeQuery = z.object({ enabled: z.enum(['true', 'false', '1', '0']).optional() });
 
-/** Departments (SPEC §2 system/department, §7 /admin/security/dept). */
+/** Departments (system/department, /admin/security/dept). */
 export async function deptRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/admin/security/dept';

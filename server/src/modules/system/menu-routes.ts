@@ -9,7 +9,7 @@ import { createMenu, deleteMenus, enableMenus, getMenu, listMenus, menuTree, upd
 const tags = ['system: menus'];
 const treeQuery = z.object({ enabled: z.enum(['true', 'false', '1', '0']).optional() });
 
-/** Menus and their buttons (SPEC §2 system/menu, §7 /admin/security/menu). */
+/** Menus and their buttons (system/menu, /admin/security/menu). */
 export async function menuRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/admin/security/menu';

@@ -27,7 +27,7 @@ import {
 
 const tags = ['system: roles'];
 
-/** Roles, their data scope and permissions (SPEC §2 system/role, §6, §7 /admin/security/role). */
+/** Roles, their data scope and permissions (system/role, /admin/security/role). */
 export async function roleRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/api/admin/security/role';

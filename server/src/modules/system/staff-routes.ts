@@ -32,7 +32,7 @@ import {
 const tags = ['system: staff'];
 
 /**
- * Staff accounts (SPEC §2 system/staff, §7 /admin/security/admin). List and detail follow the caller's
+ * Staff accounts (system/staff, /admin/security/admin). List and detail follow the caller's
  * data scope. Checks across tenants (name, phone) and sign-outs (sessions) run on the owner connection,
  * outside the tenant transaction.
  */

@@ -15,7 +15,7 @@ import { clearTenantData } from './data-categories.ts';
 import { createTenant, tenantConfigView } from './service.ts';
 import { tenantSettingsRoutes } from './settings.ts';
 
-/** Public configuration of the installation (SPEC §3 "System config (public)"). */
+/** Public configuration of the installation (no sign-in needed: title, logo, formats, upload type). */
 export function systemConfig(config: Config): SystemConfig {
   const title = process.env.SYSTEM_TITLE ?? '后台管理系统';
   return {
@@ -55,7 +55,7 @@ export async function tenantRoutes(app: FastifyInstance, opts: { database: Datab
     ok(systemConfig(config)),
   );
 
-  // Self-registration of a tenant from the login page (SPEC §2), when the open-register flag allows it.
+  // Self-registration of a tenant from the login page, when the open-register flag allows it.
   r.post('/api/base/tenant/register', { config: { auth: false }, schema: { tags: ['tenant'], summary: 'Register a tenant', body: registerSchema } }, async (req) => {
     if (!config.openRegister) throw new BizError('RegisterClosed');
     const body = req.body;

@@ -65,7 +65,7 @@ export async function createTenant(tx: Tx, input: NewTenant) {
 
 interface StoredModule extends ModuleEntry {}
 
-/** The tenant config as GET /admin/admin/tenant serves it (SPEC §3). */
+/** The tenant config as GET /admin/admin/tenant serves it. */
 export async function tenantConfigView(tx: Tx, tenantId: number): Promise<TenantConfigView> {
   const [row] = await tx.select().from(tenant).where(eq(tenant.id, tenantId)).limit(1);
   if (!row) throw new BizError('DataNotExist');

@@ -22,7 +22,7 @@ import { BizError } from '../../core/errors.ts';
 import { tenantConfigView } from './service.ts';
 
 /*
- * What a tenant administrator sets for the whole tenant: the tenant config (SPEC §3, rules of §5/§9),
+ * What a tenant administrator sets for the whole tenant: the tenant config,
  * the column settings of each list, and the system settings of /admin/system/setting.
  */
 

@@ -6,7 +6,7 @@ export type { AuthCode };
 export { hasPermission };
 
 /**
- * Button permissions (SPEC §6) from the menu store's button codes.
+ * Button permissions from the menu store's button codes.
  * `const can = useAuth(); can('system_role_add')`; array = all needed, `'a|b'` = any, plain = that code.
  */
 export function useAuth(): (code: AuthCode) => boolean {

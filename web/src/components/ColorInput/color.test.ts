@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hexToRgb, normalizeHex, parseColor, parseRgb, rgbToHex } from './color.ts';
 
-describe('colour input values (SPEC §5)', () => {
+describe('colour input values', () => {
   it('accepts six hex digits with or without a leading #', () => {
     expect(normalizeHex('#409eff')).toBe('#409EFF');
     expect(normalizeHex('409EFF')).toBe('#409EFF');

@@ -1,5 +1,5 @@
 /**
- * Colour values of the colour input (SPEC §5): a hex colour is six hex digits with an optional
+ * Colour values of the colour input: a hex colour is six hex digits with an optional
  * leading #; an RGB colour is three parts of 1 to 3 digits, each at most 255.
  */
 const HEX = /^#?([0-9a-fA-F]{6})$/;

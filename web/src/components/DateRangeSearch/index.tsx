@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DATE_SHORTCUTS, shortcutRange } from '../ProTable/query.ts';
 
 /**
- * A date range picker with the shortcuts of SPEC §2: today, yesterday, last 7 days, last 30 days,
+ * A date range picker with the shortcuts: today, yesterday, last 7 days, last 30 days,
  * last month, this year, last year. Used by the ProTable search form; usable on its own.
  */
 export type DateRangeSearchProps = RangePickerProps;

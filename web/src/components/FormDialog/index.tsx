@@ -3,7 +3,7 @@ import { Button, Form, Modal, type FormInstance, type FormProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback.ts';
 
-/** SPEC §2: form dialogs have add, edit and view modes; view disables the form and hides submit. */
+/** Form dialogs have add, edit and view modes; view disables the form and hides submit. */
 export type FormMode = 'add' | 'edit' | 'view';
 
 export interface FormDialogProps<V extends object = Record<string, unknown>> {

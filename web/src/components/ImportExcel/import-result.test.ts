@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MB } from '../Upload/rules.ts';
 import { checkImportFiles, importErrorLines, importOutcome, normalizeImportResult } from './import-result.ts';
 
-describe('Excel import (SPEC §5)', () => {
+describe('Excel import', () => {
   it('takes one xls or xlsx file of at most 200 MB', () => {
     expect(checkImportFiles([{ name: 'brands.xlsx', size: 10 }])).toBeNull();
     expect(checkImportFiles([{ name: 'brands.XLS', size: 200 * MB }])).toBeNull();

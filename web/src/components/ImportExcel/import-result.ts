@@ -4,7 +4,7 @@ import { EXCEL_MAX_MB, EXCEL_TYPES, formatSize, isAccepted, MB } from '../Upload
 export type { ImportResult } from '@p8/contract/upload';
 
 /**
- * The Excel import's rules and result (SPEC §3 "Batch import result", §5): one xls or xlsx file of at
+ * The Excel import's rules and result: one xls or xlsx file of at
  * most 200 MB; the answer `{ total, successCount, errorCount, errList: [{ rowNum, data, errorMsg }] }`
  * becomes a notice whose row errors are translated by `error.{errorMsg}`. Pure; tested.
  */

@@ -13,7 +13,7 @@ import { checkImportFiles, importErrorLines, importOutcome, normalizeImportResul
 
 export type { ImportResult } from './import-result.ts';
 
-/** SPEC §8: the batch result notice lasts 4.5 s. */
+/** The batch result notice lasts 4.5 s. */
 export const IMPORT_NOTICE_SECONDS = 4.5;
 
 export interface ImportExcelProps {
@@ -33,7 +33,7 @@ export interface ImportExcelProps {
 }
 
 /**
- * Excel import dialog (SPEC §5): template link, one xls / xlsx file of at most 200 MB, a progress bar
+ * Excel import dialog: template link, one xls / xlsx file of at most 200 MB, a progress bar
  * while it uploads, then the batch result as a notice for 4.5 s with counts and the row errors
  * translated by `error.{errorMsg}`. A failed upload says "batch adding failed, re-upload".
  */

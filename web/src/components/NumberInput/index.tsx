@@ -3,7 +3,7 @@ import { useTenantConfig } from '../../hooks/useTenantConfig.ts';
 import { inputPrecision, type NumberKind } from './precision.ts';
 
 export interface NumberInputProps extends Omit<InputNumberProps<number>, 'precision'> {
-  /** Whole numbers, step 1 (SPEC §5 "Number inputs are integers with step 1"). */
+  /** Whole numbers, step 1. */
   integer?: boolean;
   /** `number` (quantities: numberRetainsSmallDigit) or `amount` (money: amountRetainsSmallDigit); default number. */
   kind?: NumberKind;

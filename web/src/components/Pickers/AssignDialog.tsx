@@ -34,7 +34,7 @@ function toTreeData(nodes: DeptNode[]): TreeDataNode[] {
 }
 
 /**
- * Assigns suppliers, customers, warehouses or materials to departments and staff (SPEC §6): a
+ * Assigns suppliers, customers, warehouses or materials to departments and staff: a
  * checkable department tree (each department on its own: sub-departments are not implied) and a staff
  * multi-select. Used by the basic-record screens when the tenant's assignment range is on.
  */

@@ -9,7 +9,7 @@ import { useDebounceFn } from '../../hooks/useDebounceFn.ts';
 import type { PickerParams } from './api/pick-partners.ts';
 import './pickers.css';
 
-/** SPEC §2: page sizes offered. */
+/** Page sizes offered. */
 const PAGE_SIZES = [10, 25, 50, 100, 200];
 
 export interface PickerModalProps<T extends { id: number }> {

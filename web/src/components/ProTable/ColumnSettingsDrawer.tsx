@@ -17,7 +17,7 @@ interface ColumnSettingsDrawerProps {
 }
 
 /**
- * Column settings of one list for the whole tenant (SPEC §3): show or hide each column and order them
+ * Column settings of one list for the whole tenant: show or hide each column and order them
  * (drag, or the arrows); locked (`disabled`) columns stay shown and in place. Saved through PUT
  * /admin/tenant/table/column/type.
  */

@@ -11,7 +11,7 @@ interface PagerProps {
 }
 
 /**
- * The pager of SPEC §2 in its order: total, sizes, previous, pager, next, jumper (antd's own puts the
+ * The pager in the product's order: total, sizes, previous, pager, next, jumper (antd's own puts the
  * sizes after "next", so total and sizes are drawn here and antd draws the rest).
  */
 export default function Pager({ current, pageSize, total, onChange, disabled }: PagerProps) {

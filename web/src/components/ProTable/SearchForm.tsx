@@ -71,7 +71,7 @@ function Control({ field, enums, ...bound }: { field: SearchField; enums: Search
 }
 
 /**
- * The search form above a ProTable: one field per searchable column on the responsive grid of SPEC §2,
+ * The search form above a ProTable: one field per searchable column on the responsive grid (layout.ts),
  * collapsed to one row until "expand", with search and reset buttons. Enter in any field searches.
  */
 export default function SearchForm({ form, name, fields, enums, initialValues, onSearch, onReset, loading }: SearchFormProps) {

@@ -8,7 +8,7 @@ const columns = [col('code'), col('name'), col('qty'), col('amount'), col('remar
 const s = (prop: string, priority: number, isShow = true, disabled = false): ColumnSetting => ({ prop, isShow, priority, disabled });
 const order = (list: ColumnSetting[]) => list.map((e) => e.prop);
 
-describe('column settings (SPEC §3)', () => {
+describe('column settings', () => {
   it('defaults to every column shown in code order', () => {
     expect(defaultColumnSettings(columns)).toEqual([s('code', 1), s('name', 2), s('qty', 3), s('amount', 4), s('remark', 5)]);
   });

@@ -1,8 +1,8 @@
 import type { ColumnSetting, ProColumn } from './types.ts';
 
 /**
- * Column settings of a list (SPEC §3: per tenant and list type, entries `{ prop, isShow, priority,
- * disabled }`): merging the saved entries with the code's columns, and reordering that keeps locked
+ * Column settings of a list (per tenant and list type, entries `{ prop, isShow, priority, disabled }`):
+ * merging the saved entries with the code's columns, and reordering that keeps locked
  * (`disabled`) entries where they are. Pure; tested in column-settings.test.ts.
  */
 

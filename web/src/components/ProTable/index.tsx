@@ -70,7 +70,7 @@ export interface ProTableProps<T> {
 }
 
 /**
- * The list screen of every module (SPEC §2 "Shared screen behaviours", DESIGN §3 "Paged lists") on antd
+ * The list screen of every module on antd
  * Table: search form, toolbar, server paging / sort, selection, current row, statistics row, column
  * settings, search cache and export. It waits for the tenant config (page size, default date range,
  * decimal places, search cache) before its first request.

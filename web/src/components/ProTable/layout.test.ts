@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breakpointOf, searchLayout, SEARCH_SPANS } from './layout.ts';
 
-describe('search form layout (SPEC §2)', () => {
+describe('search form layout', () => {
   it('breaks at 576, 768, 992, 1200 and 1400 px', () => {
     expect([575, 576, 767, 768, 991, 992, 1199, 1200, 1399, 1400].map(breakpointOf)).toEqual(['xs', 'sm', 'sm', 'md', 'md', 'lg', 'lg', 'xl', 'xl', 'xxl']);
   });

@@ -1,5 +1,5 @@
 /**
- * Responsive layout of the search form (SPEC §2): breakpoints 576, 768, 992, 1200, 1400 px and column
+ * Responsive layout of the search form: breakpoints 576, 768, 992, 1200, 1400 px and column
  * spans xl 4, lg 6, md 12, sm 12, xs 24 on the 24-column grid (xxl, from 1400 px, keeps xl's span).
  * Collapsed, the form shows one row: as many fields as fit beside the buttons. Pure; tested.
  */

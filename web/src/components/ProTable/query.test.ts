@@ -114,7 +114,7 @@ describe('list query', () => {
   });
 });
 
-describe('date shortcuts (SPEC §2)', () => {
+describe('date shortcuts', () => {
   const now = at('2026-03-15 14:20:00');
   const day = (range: [dayjs.Dayjs, dayjs.Dayjs]) => range.map((d) => d.format('YYYY-MM-DD'));
 

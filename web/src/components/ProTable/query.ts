@@ -3,11 +3,11 @@ import type { QueryParams } from '../../app/http.ts';
 import type { ProColumn, SearchConfig, SearchType } from './types.ts';
 
 /**
- * The list query of a ProTable (DESIGN §3 "Paged lists"): search values → query parameters,
+ * The list query of a ProTable: search values → query parameters,
  * page size choice, sort, and the date shortcuts. Pure functions, tested in query.test.ts.
  */
 export const PAGE_SIZES = [10, 25, 50, 100, 200] as const;
-/** SPEC §9: the list falls back to 200 rows when the tenant config gives no page size. */
+/** The list falls back to 200 rows when the tenant config gives no page size. */
 export const FALLBACK_PAGE_SIZE = 200;
 export const MAX_PAGE_SIZE = 200;
 
@@ -22,7 +22,7 @@ export function resolvePageSize(tenantDefault: number | null | undefined): numbe
   return FALLBACK_PAGE_SIZE;
 }
 
-/** The page sizes offered: SPEC's five, plus the tenant's own if it is another number. */
+/** The page sizes offered: the five standard ones, plus the tenant's own if it is another number. */
 export function pageSizeOptions(current: number): number[] {
   const sizes: number[] = [...PAGE_SIZES];
   if (!sizes.includes(current)) sizes.push(current);
@@ -162,7 +162,7 @@ export type DateShortcut = 'today' | 'yesterday' | 'last7Days' | 'last30Days' | 
 export const DATE_SHORTCUTS: readonly DateShortcut[] = ['today', 'yesterday', 'last7Days', 'last30Days', 'lastMonth', 'thisYear', 'lastYear'];
 
 /**
- * SPEC §2 date shortcuts. "Last N days" end today and include it; "last month" and "last year" are the
+ * Date shortcuts. "Last N days" end today and include it; "last month" and "last year" are the
  * previous calendar month and year; "this year" runs from 1 January to 31 December.
  */
 export function shortcutRange(shortcut: DateShortcut, now: Dayjs = dayjs()): [Dayjs, Dayjs] {

@@ -14,7 +14,7 @@ const fields = searchFieldsOf([
   { prop: 'billDate', title: 'Date', search: { type: 'dateRange' } },
 ]);
 
-describe('table search cache (SPEC §3)', () => {
+describe('table search cache', () => {
   it('keeps one object under p8_table_search_cache keyed by list type', () => {
     const storage = memoryStorage();
     writeSearchCache('purchaseOrder', fields, { name: 'A', status: 1 }, storage);

@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import type { SearchField } from './query.ts';
 
 /**
- * The table search cache (SPEC §3): one local-storage entry `p8_table_search_cache`, an object keyed by
+ * The table search cache: one local-storage entry `p8_table_search_cache`, an object keyed by
  * list type whose values are the last submitted search form of that list. Used only while the tenant's
  * `searchCache` is on; dates are kept as `YYYY-MM-DD HH:mm:ss` strings and become dayjs again on reading.
  */

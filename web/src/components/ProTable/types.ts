@@ -39,7 +39,7 @@ export interface SearchConfig {
    * Use it on the list's main date column.
    */
   defaultDate?: boolean;
-  /** `dateRange` only: the two parameter names; default `['start', 'end']` (DESIGN §3). */
+  /** `dateRange` only: the two parameter names; default `['start', 'end']`. */
   rangeKeys?: [string, string];
   /** `date` / `dateRange`: send date and time (`YYYY-MM-DD HH:mm:ss`) instead of the date. */
   showTime?: boolean;
@@ -84,7 +84,7 @@ export interface ProColumn<T = Record<string, unknown>>
   lockSetting?: boolean;
 }
 
-/** One entry of the tenant's column settings (SPEC §3). */
+/** One entry of the tenant's column settings. */
 export interface ColumnSetting {
   prop: string;
   isShow: boolean;

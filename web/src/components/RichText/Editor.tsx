@@ -36,7 +36,7 @@ export interface RichTextProps {
   /** Height of the editing area in px (it grows beyond with the content up to `maxHeight`). */
   height?: number;
   maxHeight?: number;
-  /** Where images and videos go: our server (default, SPEC §5) or wherever the upload type says. */
+  /** Where images and videos go: our server (default) or wherever the upload type says. */
   uploadTo?: 'server' | 'auto';
   /** Limits of inserted files (MB). */
   imageMaxSizeMB?: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { editorValue, isEmptyHtml } from './html.ts';
 
-describe('rich-text value (SPEC §5)', () => {
+describe('rich-text value', () => {
   it('turns empty content into an empty string', () => {
     for (const html of ['', '<p></p>', '<p><br></p>', '<p>&nbsp; </p><p></p>', '<h2> </h2>', null, undefined]) {
       expect(editorValue(html)).toBe('');

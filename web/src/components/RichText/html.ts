@@ -1,5 +1,5 @@
 /**
- * SPEC §5: an empty editor is the empty string, not `<p></p>`. Content counts as empty when it has no
+ * An empty editor is the empty string, not `<p></p>`. Content counts as empty when it has no
  * text (after tags and non-breaking spaces are removed) and no image or video. Pure; tested.
  */
 export function isEmptyHtml(html: string | null | undefined): boolean {

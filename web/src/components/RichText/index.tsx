@@ -9,7 +9,7 @@ export type { RichTextProps } from './Editor.tsx';
 const Editor = lazy(() => import('./Editor.tsx'));
 
 /**
- * Rich-text field (SPEC §5): toolbar with headings, bold, italic, underline, lists, link, image, video,
+ * Rich-text field: toolbar with headings, bold, italic, underline, lists, link, image, video,
  * undo / redo; images and videos upload through the server; empty content is ''. `value` / `onChange`
  * make it a Form.Item control.
  */

@@ -1,7 +1,7 @@
 import FileUpload, { type FileUploadProps } from './FileUpload.tsx';
 import { ATTACHMENT_TYPES } from './rules.ts';
 
-/** Bill attachments (SPEC §5): jpg, jpeg, png, xls, xlsx, pdf, doc, docx; otherwise the file rules. */
+/** Bill attachments: jpg, jpeg, png, xls, xlsx, pdf, doc, docx; otherwise the file rules. */
 export default function AttachmentUpload(props: Omit<FileUploadProps, 'accept'>) {
   return <FileUpload kind="attachment" {...props} accept={ATTACHMENT_TYPES} />;
 }

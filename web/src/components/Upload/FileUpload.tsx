@@ -13,7 +13,7 @@ export interface FileUploadProps extends UploadFieldProps {
   single?: boolean;
 }
 
-/** Files (SPEC §5): a list of links, checked for size (500 MB), count (10) and, if given, type. */
+/** Files: a list of links, checked for size (500 MB), count (10) and, if given, type. */
 export default function FileUpload({ accept, maxSizeMB = FILE_MAX_MB, limit = FILE_LIMIT, single, ...props }: FileUploadProps) {
   const { t } = useTranslation();
   return (

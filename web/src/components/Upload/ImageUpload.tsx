@@ -13,7 +13,7 @@ export interface ImageUploadProps extends UploadFieldProps {
   single?: boolean;
 }
 
-/** Images (SPEC §5): cards with preview, checked for type, size (5 MB) and count (5) before upload. */
+/** Images: cards with preview, checked for type, size (5 MB) and count (5) before upload. */
 export default function ImageUpload({ accept = IMAGE_TYPES, maxSizeMB = IMAGE_MAX_MB, limit = IMAGE_LIMIT, single, ...props }: ImageUploadProps) {
   const { t } = useTranslation();
   return (

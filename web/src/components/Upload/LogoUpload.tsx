@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import UploadField, { type UploadFieldProps } from './UploadField.tsx';
 import { LOGO_MAX_MB, LOGO_TYPES } from './rules.ts';
 
-/** A logo (SPEC §5): one png, jpg or gif image up to 5 MB; the value is its url. */
+/** A logo: one png, jpg or gif image up to 5 MB; the value is its url. */
 export default function LogoUpload(props: UploadFieldProps) {
   const { t } = useTranslation();
   return (

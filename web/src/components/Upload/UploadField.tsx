@@ -36,7 +36,7 @@ export interface UploadFieldConfig {
   defaultButtonText: string;
 }
 
-/** The message of a broken rule (SPEC §5: wrong format, too big, too many). */
+/** The message of a broken rule (wrong format, too big, too many). */
 export function useViolationText() {
   const { t } = useTranslation();
   return (violation: RuleViolation) => {

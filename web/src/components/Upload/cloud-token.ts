@@ -5,7 +5,7 @@ import { onSessionClear } from '../../app/session.ts';
 import { cloudKey, isTokenUsable, timestampOf, toCloudToken, type CloudToken, type CloudTokenAnswer } from './cloud.ts';
 
 /**
- * The cloud upload token (SPEC §3, §4 Session 5): GET /base/api/qiniuyun/token answers
+ * The cloud upload token: GET /base/api/qiniuyun/token answers
  * `{ token, domain, expired }`; the client keeps the token until 10 s before it expires and asks again
  * when it is missing or expired. Kept in local storage with the rest of the persisted state, and
  * forgotten when the session ends.

@@ -3,7 +3,7 @@ import { cloudKey, cloudUrl, DEFAULT_CLOUD_UPLOAD_URL, isTokenUsable, timestampO
 
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 
-describe('cloud upload token (SPEC §3, §4)', () => {
+describe('cloud upload token', () => {
   it('stops using a token 10 s before it expires', () => {
     expect(tokenExpiresAt(3600, NOW)).toBe(NOW + 3590 * 1000);
   });
@@ -29,7 +29,7 @@ describe('cloud upload token (SPEC §3, §4)', () => {
   });
 });
 
-describe('cloud object key (SPEC §7)', () => {
+describe('cloud object key', () => {
   const at = new Date(2026, 2, 1, 9, 5, 7);
 
   it('is tenantId_YYYYMMDDHHmmss.ext', () => {

@@ -1,7 +1,7 @@
 import type { CloudUploadToken } from '@p8/contract/upload';
 
 /**
- * Rules of direct cloud uploads (SPEC §3 "Cloud upload token data", §7): when a token stops being used
+ * Rules of direct cloud uploads: when a token stops being used
  * (10 s before it expires), the object key `tenantId_YYYYMMDDHHmmss.ext`, the resulting url.
  * Pure; tested in cloud.test.ts. The token cache itself is cloud-token.ts.
  */
@@ -55,7 +55,7 @@ export function timestampOf(date: Date): string {
 }
 
 /**
- * The object key of a cloud upload (SPEC §7): `tenantId_YYYYMMDDHHmmss.ext`. Several files in the same
+ * The object key of a cloud upload: `tenantId_YYYYMMDDHHmmss.ext`. Several files in the same
  * second would share that name, so from the second one on a counter follows the time (`…_2.ext`).
  */
 export function cloudKey(tenantId: number | string, date: Date, fileName: string, sequence = 1): string {

@@ -4,7 +4,7 @@ import { acceptAttribute, ATTACHMENT_TYPES, checkFile, fileNameOfUrl, formatSize
 const image = { accept: IMAGE_TYPES, maxSizeMB: 5, limit: 5, kind: 'image' as const };
 const file = { maxSizeMB: 500, limit: 10, kind: 'file' as const };
 
-describe('upload rules (SPEC §5)', () => {
+describe('upload rules', () => {
   it('accepts the nine image types and refuses others with "wrong format"', () => {
     for (const ext of ['png', 'jpg', 'jpeg', 'gif', 'apng', 'bmp', 'pjpeg', 'webp', 'avif']) {
       expect(checkFile({ name: `a.${ext.toUpperCase()}`, size: 1 }, image)).toBeNull();

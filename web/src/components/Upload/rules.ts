@@ -9,7 +9,7 @@ import {
 } from '@p8/contract/upload';
 
 /**
- * Upload rules of SPEC §5 and §9, checked before a file leaves the browser (the server checks them
+ * Upload rules (formats, sizes and counts), checked before a file leaves the browser (the server checks them
  * again by content, with the same lists from the contract): accepted formats, size limit, count limit.
  * Pure; tested in rules.test.ts.
  */

@@ -7,7 +7,7 @@ import { forgetCloudToken, getCloudToken, nextCloudKey } from './cloud-token.ts'
 import { xhrUpload, type UploadProgress } from './xhr.ts';
 
 /**
- * One file to storage, wherever the public system config says (SPEC §3 `system_upload_type`):
+ * One file to storage, wherever the public system config says (`system_upload_type`):
  * `qiniuyun` → straight to the cloud provider with a token from GET /base/api/qiniuyun/token and the
  * key `tenantId_YYYYMMDDHHmmss.ext`; anything else → our server, POST /admin/upload/img or /file.
  */
@@ -70,7 +70,7 @@ export function uploadFile(file: File, options: UploadOptions): Promise<Uploaded
   return isCloudUpload() ? toCloud(file, options) : toServer(file, options);
 }
 
-/** Our own server, whatever the upload type (the rich-text editor's default, SPEC §5). */
+/** Our own server, whatever the upload type (the rich-text editor's default). */
 export function uploadToServer(file: File, options: UploadOptions): Promise<UploadedFile> {
   return toServer(file, options);
 }

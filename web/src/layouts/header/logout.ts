@@ -4,7 +4,7 @@ import { LOGIN_PATH, navigateTo } from '../../app/navigate.ts';
 import { clearSession } from '../../app/session.ts';
 import { logoutRequest } from '../../app/api/logout.ts';
 
-/** Asks, then ends the session on the server and here, and goes to login (SPEC §4 Session 4). */
+/** Asks, then ends the session on the server and here, and goes to login. */
 export function confirmLogout() {
   feedback.modal.confirm({
     title: i18n.t('layout.logout.title'),

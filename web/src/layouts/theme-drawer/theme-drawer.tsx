@@ -78,7 +78,7 @@ function ThemeSwitch({ field, testId, label, disabled }: { field: BoolKey; testI
   );
 }
 
-/** Layout and theme settings (SPEC §3 theme config); every change is applied and persisted at once. */
+/** Layout and theme settings (theme config); every change is applied and persisted at once. */
 export default function ThemeDrawer() {
   const { t } = useTranslation(undefined, { keyPrefix: 'layout' });
   const open = useThemeDrawer((s) => s.open);

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorPage } from './components/error-page.tsx';
 
-/** Server error; also where an offline browser is sent (SPEC §2), which it then says. */
+/** Server error; also where an offline browser is sent, which it then says. */
 export default function ServerError() {
   const { t } = useTranslation();
   const offline = typeof navigator !== 'undefined' && navigator.onLine === false;

@@ -33,7 +33,7 @@ function ModePanel({ mode, onBack, children }: { mode: 'register' | 'forget'; on
   );
 }
 
-/** The login screen (SPEC §2): account / mobile login, register, retrieve password. */
+/** The login screen: account / mobile login, register, retrieve password. */
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ import { UNIT_LIST_PATH } from './api/list-units.ts';
 import { updateUnit } from './api/update-unit.ts';
 import SimpleRecordPage from '../../../components/RecordKit/SimpleRecordPage.tsx';
 
-/** The units template is not among the system config's template links (SPEC §3 lists none for units). */
+/** The units template is not among the system config's template links (the server offers none for units). */
 const UNIT_TEMPLATE_URL = '/api/base/template/unit.xlsx';
 const INVALIDATE = ['basic', 'unit'] as const;
 

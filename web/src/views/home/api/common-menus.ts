@@ -1,6 +1,6 @@
 import { http } from '../../../app/http.ts';
 
-/** SPEC §9: at most 30 common menus. */
+/** At most 30 common menus. */
 export const COMMON_MENU_LIMIT = 30;
 
 /** PUT /admin/current/commonMenus — returns the saved menu ids. */

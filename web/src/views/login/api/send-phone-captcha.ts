@@ -8,7 +8,7 @@ export interface SentPhoneCaptcha {
   code?: string;
 }
 
-/** POST /base/phoneCaptcha (login) or /base/phoneCaptcha/verify (register, forget) — SPEC §7. */
+/** POST /base/phoneCaptcha (login) or /base/phoneCaptcha/verify (register, forget). */
 export function sendPhoneCaptcha(payload: SendPhoneCaptcha): Promise<SentPhoneCaptcha> {
   const url = payload.type === 'register' || payload.type === 'forget' ? '/base/phoneCaptcha/verify' : '/base/phoneCaptcha';
   return http.post<SentPhoneCaptcha>(url, payload, { silent: true });

@@ -95,7 +95,7 @@ export const PHONE_CODE_ERRORS: Record<string, string> = { PhoneFormatError: 'ph
 
 /**
  * Phone, picture captcha and SMS code. The picture captcha is checked only when sending the SMS code
- * (SPEC §7: always required for SMS), not when the form is submitted.
+ * (always required for SMS), not when the form is submitted.
  */
 export function PhoneCodeFields({ purpose, form, testIdPrefix }: { purpose: SmsPurpose; form: FormInstance; testIdPrefix: string }) {
   const { t } = useTranslation();

@@ -28,7 +28,7 @@ interface SmsCodeInputProps {
   onChange?: (value: string) => void;
   purpose: SmsPurpose;
   form: FormInstance;
-  /** The picture captcha the send needs (SPEC §7: always required for SMS). */
+  /** The picture captcha the send needs (always required for SMS). */
   captchaId: string | undefined;
   /** Called after every send attempt: the picture captcha is used up either way. */
   onCaptchaUsed: () => void;

@@ -5,7 +5,7 @@ import { formatRules, useSystemConfigStore } from '../../../app/system-config.ts
 
 /**
  * Form rules of the login screens. Password and phone formats come from the system config
- * (`passwordRegex`, `phoneRegex`, SPEC §5) and are checked before anything is sent.
+ * (`passwordRegex`, `phoneRegex`) and are checked before anything is sent.
  */
 export function useLoginRules() {
   const { t, i18n } = useTranslation();

@@ -21,7 +21,7 @@ import { settled } from '../../../components/RecordKit/settled.ts';
 const ACTION_CODES = 'system_department_add|system_department_update|system_department_delete';
 
 /**
- * Departments (SPEC §2 system/department): the tenant's department tree as a tree table, searched by
+ * Departments (system/department): the tenant's department tree as a tree table, searched by
  * name and status, with add (top level or below a row), edit, delete and an enable switch — each behind
  * its button code.
  */

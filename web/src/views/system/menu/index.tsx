@@ -29,7 +29,7 @@ const childTypeOf = (parent: MenuRow | undefined): MenuType => (!parent ? 'Direc
 const ACTION_CODES = 'system_menu_add|system_menu_update|system_menu_delete';
 
 /**
- * Menus (SPEC §2 system/menu): every menu of the tenant with its buttons as a tree table — type, icon,
+ * Menus (system/menu): every menu of the tenant with its buttons as a tree table — type, icon,
  * route, component, flags and an enable switch — with add (top level or below a row), edit and delete.
  */
 export default function MenuPage() {

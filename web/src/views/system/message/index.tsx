@@ -143,7 +143,7 @@ export default function MessagePage() {
                 {t('message.markRead')}
               </Button>
             )}
-            {/* Only the sender deletes (SPEC §6): my sent messages only. */}
+            {/* Only the sender deletes: my sent messages only. */}
             {!inbox && (
               <Auth code="system_message_delete">
                 <Popconfirm

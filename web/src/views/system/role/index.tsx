@@ -24,7 +24,7 @@ const SCOPE_COLOR: Record<DataScope, string> = { All: 'green', Custom: 'purple',
 const ACTION_CODES = 'system_role_update|system_role_update_scope|system_role_copy|system_role_delete';
 
 /**
- * Roles (SPEC §2 system/role, §6): the list with data scope and staff count; add / edit, data scope
+ * Roles (system/role): the list with data scope and staff count; add / edit, data scope
  * (all / custom departments / own department / own data), menu and button permissions, copy one,
  * copy and delete in batch. The super role's scope and permissions cannot be set; the server's
  * refusals (default role, role in use) are shown as it sends them.

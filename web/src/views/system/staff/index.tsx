@@ -43,7 +43,7 @@ const formOf = (row: Staff): StaffForm => ({
 const ACTION_CODES = 'system_staff_update|system_staff_delete|system_staff_reset_password|system_staff_enable';
 
 /**
- * Staff accounts (SPEC §2 system/staff): the department tree filters the list (with sub-departments
+ * Staff accounts (system/staff): the department tree filters the list (with sub-departments
  * when asked); the list searches by account, name, phone, role, status and lock, and switches status and
  * notifications in place; add / edit, reset password, lock / unlock and delete — never on yourself, and
  * the default administrator cannot be deleted or disabled.

@@ -11,7 +11,7 @@ describe('tenant config form', () => {
     expect(new Set(EDITABLE_KEYS).size).toBe(EDITABLE_KEYS.length);
   });
 
-  it('shows every switch of SPEC §3 in exactly one section', () => {
+  it('shows every switch of the tenant config in exactly one section', () => {
     const booleans = Object.entries(defaults)
       .filter(([, v]) => typeof v === 'boolean')
       .map(([k]) => k)
@@ -30,7 +30,7 @@ describe('tenant config form', () => {
     ]);
   });
 
-  it('lets decimal places only grow, up to 6 (SPEC §5)', () => {
+  it('lets decimal places only grow, up to 6', () => {
     expect(decimalRule(3, 3)).toBeNull();
     expect(decimalRule(3, 6)).toBeNull();
     expect(decimalRule(3, 2)).toBe('min');

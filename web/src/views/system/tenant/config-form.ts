@@ -1,7 +1,7 @@
 import type { TenantConfig, TenantConfigView } from '@p8/contract/tenant-config';
 
 /**
- * What the tenant-config screen edits and how it is laid out (SPEC §3 "Tenant config", rules of §5/§9).
+ * What the tenant-config screen edits and how it is laid out.
  * Pure; tested.
  */
 export type EditableConfig = Omit<TenantConfig, 'openVerifyBill'>;
@@ -72,7 +72,7 @@ export function changedKeys(stored: EditableConfig, values: Partial<EditableConf
   return EDITABLE_KEYS.filter((key) => key in values && !same(stored[key], values[key])).map((key) => ({ key, from: stored[key], to: values[key] }));
 }
 
-/** SPEC §5: decimal places only increase, at most 6. Returns the broken rule, or null. */
+/** Decimal places only increase, at most 6. Returns the broken rule, or null. */
 export function decimalRule(stored: number, value: unknown): 'min' | 'max' | null {
   if (typeof value !== 'number' || !Number.isInteger(value)) return 'min';
   if (value < stored) return 'min';

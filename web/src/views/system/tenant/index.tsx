@@ -26,7 +26,7 @@ const VERTICAL = { layout: 'vertical' as const, labelCol: { span: 24 }, wrapperC
 const sectionId = (section: Section) => `tenant-config-${section}`;
 const scrollContainer = () => (document.querySelector('.p8-main') as HTMLElement | null) ?? window;
 
-/** System → tenant config: every setting of the tenant (SPEC §3), saved after a confirmation. */
+/** System → tenant config: every setting of the tenant, saved after a confirmation. */
 export default function TenantConfigPage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const { message, modal } = App.useApp();

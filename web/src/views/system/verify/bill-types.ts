@@ -1,5 +1,5 @@
 /**
- * Bill types a joint review rule can name, grouped as the menu groups them (SPEC §1). The server takes
+ * Bill types a joint review rule can name, grouped as the menu groups them. The server takes
  * any bill-type identifier (`^[A-Za-z][A-Za-z0-9_]*$`); until the contract has the bill-type registry of
  * the bill engine, this list is the one place the screen knows them. Names are `system-office.verify.billTypes.<type>`.
  */

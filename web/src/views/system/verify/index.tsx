@@ -19,7 +19,7 @@ import { BILL_TYPE_GROUPS, BILL_TYPES, type BillTypeGroup } from './bill-types.t
 import RuleDialog from './components/rule-dialog.tsx';
 import './verify.css';
 
-/** System → joint review: which bill types need review, by whom, in which mode and order (SPEC §4). */
+/** System → joint review: which bill types need review, by whom, in which mode and order. */
 export default function VerifyPage() {
   const { t, i18n } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const can = useAuth();

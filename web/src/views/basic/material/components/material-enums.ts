@@ -1,6 +1,6 @@
 import type { MaterialTag, PartKind } from '@p8/contract/basic';
 
-/** Colours of the business tags (SPEC §3) wherever a material shows them. */
+/** Colours of the business tags wherever a material shows them. */
 export const TAG_COLORS: Record<MaterialTag, string> = {
   sale: 'green',
   purchase: 'blue',

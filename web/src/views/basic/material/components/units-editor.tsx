@@ -31,7 +31,7 @@ interface UnitsEditorProps {
 }
 
 /**
- * The units of a material: the main unit — first row, ratio 1, always enabled, never removed (SPEC §5)
+ * The units of a material: the main unit — first row, ratio 1, always enabled, never removed
  * — and conversion units, each with how many main units it holds, an optional barcode and an on/off
  * switch. A unit appears once. Test ids: `material-unit-add`, `material-unit-<n>-unit|ratio|barcode|remove`.
  *

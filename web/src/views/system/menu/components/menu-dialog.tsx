@@ -13,7 +13,7 @@ import { addMenu } from '../api/add-menu.ts';
 import { updateMenu } from '../api/update-menu.ts';
 import IconPicker from './icon-picker.tsx';
 
-/** The form of a menu item: every field of SPEC §2 "Menu item fields". */
+/** The form of a menu item: every field a menu item has. */
 export interface MenuForm {
   id?: number;
   /** A template item: its name and type are fixed. */

@@ -28,7 +28,7 @@ const SCOPES: Array<{ value: DataScope; label: string; tip: string }> = [
 
 const deptSearchText = (dept: DeptNode) => dept.name;
 
-/** A role's data scope (SPEC §6): all data, custom departments (a checklist), own department, own data. */
+/** A role's data scope: all data, custom departments (a checklist), own department, own data. */
 export default function ScopeDialog({ open, role, onClose, onSaved }: ScopeDialogProps) {
   const { t } = useTranslation();
   const depts = useDeptTree();

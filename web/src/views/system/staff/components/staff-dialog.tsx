@@ -45,7 +45,7 @@ interface StaffDialogProps {
 
 /**
  * Add / edit a staff account: account, password (on add), real name, nickname, gender, avatar, phone,
- * email, department, roles and remark. Formats follow the system config (SPEC §5).
+ * email, department, roles and remark. Formats follow the system config.
  */
 export default function StaffDialog({ depts, onSaved, ...dialog }: StaffDialogProps) {
   const { t } = useTranslation();

@@ -7,7 +7,7 @@ import { formatRules, useSystemConfigStore } from '../../../../app/system-config
 
 /**
  * Rules of the staff forms. Password and phone formats come from the public system config
- * (`passwordRegex`, `phoneRegex`, SPEC §5), so the form refuses what the server would.
+ * (`passwordRegex`, `phoneRegex`), so the form refuses what the server would.
  */
 export function useStaffRules() {
   const { t, i18n } = useTranslation();
@@ -22,7 +22,7 @@ export function useStaffRules() {
     return {
       name: [{ required: true, whitespace: true, message: t('error.PleaseInputAccount') }, pattern(accountNamePattern, 'AccountFormatError')] as FormRule[],
       password: [{ required: true, message: t('error.PleaseInputPassword') }, pattern(formats.password, 'PasswordFormatError')] as FormRule[],
-      /** Must equal the `password` field (SPEC §5: the two passwords are inconsistent). */
+      /** Must equal the `password` field (the two passwords are inconsistent). */
       confirmPassword: [
         { required: true, message: t('error.PleaseInputPassword') },
         ({ getFieldValue }: { getFieldValue: (name: string) => unknown }) => ({
