@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
-import { caller } from './basic-fixtures.ts';
+import { caller, xlsx } from './basic-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -47,6 +47,8 @@ function signedInGetRoutes(): string[] {
 interface OwnRecords {
   /** A's id of the record each route prefix serves (`/api/admin/basic/unit` → a unit of A). */
   ids: Record<string, number>;
+  /** Routes with another parameter than `:id`, filled with A's own (an import's job id). */
+  filled: Record<string, string>;
   /** Text that only A's records carry: the marker in every name and code, A's tenant, admin and staff names. */
   values: string[];
   marker: string;
@@ -58,6 +60,7 @@ const REQUIRED_QUERY: Record<string, string> = { '/api/admin/tenant/table/column
 /** Fills a route's `:id` with A's record of that route (the prefix before `/:id`), and its required query. */
 function fillParams(route: string, own: OwnRecords): string {
   if (REQUIRED_QUERY[route]) return route + REQUIRED_QUERY[route];
+  if (own.filled[route]) return own.filled[route];
   if (!route.includes('/:id')) return route;
   const prefix = route.slice(0, route.indexOf('/:id'));
   const id = own.ids[prefix];
@@ -104,7 +107,12 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     '/api/admin/system/printer': await post('/api/admin/system/printer', { name: `${marker}-printer`, provider: 'feie', sn: `${marker}SN`, printerKey: 'k3y-SECRET-9f2a', copies: 1 }),
     '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'PurchaseOrder', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
   };
-  return { ids, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };
+  // An import of A's, whose progress A reads by the job id it chose.
+  const jobId = `${marker}-job`;
+  const imported = await api.upload(`${basic}/brand/import?jobId=${jobId}`, await xlsx(['*名称'], [[`${marker}-imported`]]));
+  expect(imported.body.status, JSON.stringify(imported.body)).toBe(0);
+  const filled = { '/api/admin/import/progress/:jobId': `/api/admin/import/progress/${jobId}` };
+  return { ids, filled, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };
 }
 
 /** Every tenant table of the schema (those carrying tenant_id, plus tenant itself). */
@@ -193,7 +201,8 @@ describe(`tenant isolation by row-level security (${TEST_DB})`, () => {
       expect(mine.body.status, `${url} as A: ${JSON.stringify(mine.body)}`).toBe(0);
       // B sees none of it: a route naming one of A's records refuses, and no answer carries A's values.
       const theirs = await call(ctx.app, 'GET', url, { token: tokenB });
-      if (route.includes('/:id')) expect(theirs.body.status, `${url} as B`).not.toBe(0);
+      // B's answer on a URL naming A's record or job: refused, or nothing at all.
+      if (route.includes('/:')) expect(theirs.body.status !== 0 || theirs.body.data === null, `${url} as B: ${JSON.stringify(theirs.body)}`).toBe(true);
       const text = JSON.stringify(theirs.body);
       for (const value of own.values) expect(text, `${url} as B`).not.toContain(value);
     }
