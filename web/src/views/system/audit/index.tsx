@@ -8,7 +8,7 @@ import ProTable, { type ProColumn, type ValueEnum } from '../../../components/Pr
 import { getAudit } from './api/get-audit.ts';
 import { summaryOf } from './components/audit-detail.ts';
 import AuditDrawer from './components/audit-drawer.tsx';
-import { useAuditFormat } from './components/use-audit-format.ts';
+import { useAuditFormat, useFieldLabel } from './components/use-audit-format.ts';
 import './audit.css';
 
 /** Colours of the actions the server records (an unknown action shows as plain text). */
@@ -59,6 +59,7 @@ function AuditList() {
   const [current, setCurrent] = useState<{ open: boolean; entry: AuditEntry | null }>({ open: false, entry: null });
   const show = useCallback((entry: AuditEntry) => setCurrent({ open: true, entry }), []);
   const format = useAuditFormat();
+  const labelOf = useFieldLabel();
 
   const actionEnum = useMemo<ValueEnum>(
     () => Object.fromEntries(Object.entries(ACTION_COLOR).filter(([a]) => a !== 'add').map(([a, color]) => [a, { text: t(`system.audit.actions.${a}`), color }])),
@@ -72,7 +73,6 @@ function AuditList() {
   const entityTag = useCallback((entity: string): ReactNode => t(`system.audit.entities.${entity}`, { defaultValue: entity }), [t]);
 
   const columns = useMemo<ProColumn<AuditEntry>[]>(() => {
-    const label = (field: string) => t(`system.audit.fields.${field}`, { defaultValue: field });
     return [
       { prop: 'createdAt', title: t('system.audit.time'), valueType: 'dateTime', sortable: true, width: 170, lockSetting: true, search: { type: 'dateRange', order: 0 } },
       { prop: 'adminName', title: t('system.audit.operator'), sortable: true, search: { order: 3 }, width: 120 },
@@ -83,7 +83,7 @@ function AuditList() {
         prop: 'detail',
         title: t('system.audit.detail'),
         render: (_, row) => {
-          const text = summaryOf(row.detail, label, format(row.entity));
+          const text = summaryOf(row.detail, labelOf(row.entity), format(row.entity));
           return text ? (
             <Tooltip title={text.length > 60 ? text : undefined} styles={{ root: { maxWidth: 480 } }}>
               <span className="p8-audit-summary">{text}</span>
@@ -107,7 +107,7 @@ function AuditList() {
         ),
       },
     ];
-  }, [t, actionEnum, entityEnum, actionTag, entityTag, show, format]);
+  }, [t, actionEnum, entityEnum, actionTag, entityTag, show, format, labelOf]);
 
   return (
     <>
@@ -119,7 +119,15 @@ function AuditList() {
         data-testid="audit-table"
         onRow={(row) => ({ onDoubleClick: () => show(row) })}
       />
-      <AuditDrawer entry={current.entry} open={current.open} onClose={() => setCurrent((c) => ({ ...c, open: false }))} actionTag={actionTag} entityTag={entityTag} format={format} />
+      <AuditDrawer
+        entry={current.entry}
+        open={current.open}
+        onClose={() => setCurrent((c) => ({ ...c, open: false }))}
+        actionTag={actionTag}
+        entityTag={entityTag}
+        format={format}
+        labelOf={labelOf}
+      />
     </>
   );
 }

@@ -13,13 +13,15 @@ interface AuditDrawerProps {
   entityTag: (entity: string) => ReactNode;
   /** Values as text for the entry's entity. */
   format: (entity: string) => FormatValue;
+  /** Field names as the entity's screen labels them. */
+  labelOf: (entity: string) => (field: string) => string;
 }
 
 /** One audit entry: who, when, what, and its detail — changes as a before / after table, other values labelled, the raw JSON below. */
-export default function AuditDrawer({ entry, open, onClose, actionTag, entityTag, format }: AuditDrawerProps) {
+export default function AuditDrawer({ entry, open, onClose, actionTag, entityTag, format, labelOf }: AuditDrawerProps) {
   const { t } = useTranslation();
   const text = format(entry?.entity ?? '');
-  const label = (field: string) => t(`system.audit.fields.${field}`, { defaultValue: field });
+  const label = labelOf(entry?.entity ?? '');
   const detail = entry?.detail;
   const changes = useMemo(() => changesOf(detail), [detail]);
   const json = useMemo(() => (detail === null || detail === undefined ? '' : JSON.stringify(detail, null, 2)), [detail]);

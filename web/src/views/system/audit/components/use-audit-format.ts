@@ -7,6 +7,21 @@ import { walkTree } from '../../../../components/Tree/tree-utils.ts';
 import { useMenuTree } from '../../../../components/Pickers/api/get-menu-tree.ts';
 import { useRoleOptions } from '../../../../components/Pickers/api/get-roles.ts';
 import { plainText, type FormatValue } from './audit-detail.ts';
+import { fieldLabel } from './audit-labels.ts';
+
+/** The screen label of an entity's field, in the current language (see audit-labels.ts). */
+export function useFieldLabel(): (entity: string) => (field: string) => string {
+  const { t, i18n } = useTranslation();
+  return useCallback(
+    (entity: string) => (field: string) =>
+      fieldLabel(entity, field, (key) => {
+        if (!i18n.exists(key)) return undefined;
+        const text: unknown = t(key, { returnObjects: true });
+        return typeof text === 'string' ? text : undefined;
+      }),
+    [t, i18n],
+  );
+}
 
 const SCOPE_KEY: Record<string, string> = { All: 'scopeAll', Custom: 'scopeCustom', Dept: 'scopeDept', Self: 'scopeSelf' };
 const SEX_KEY: Record<string, string> = { 0: 'sexUnknown', 1: 'sexMale', 2: 'sexFemale' };

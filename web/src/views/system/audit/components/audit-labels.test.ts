@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import zhBasic from '../../../../locales/zh/basic.ts';
+import zhPartner from '../../../../locales/zh/basic-partner.ts';
+import zhOffice from '../../../../locales/zh/system-office.ts';
+import enOffice from '../../../../locales/en/system-office.ts';
+import zhSystem from '../../../../locales/zh/system.ts';
+import { fieldLabel } from './audit-labels.ts';
+
+type Texts = { [key: string]: string | Texts };
+const lookup = (texts: Record<string, Texts>) => (key: string) => {
+  let node: string | Texts | undefined = texts;
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  return typeof node === 'string' ? node : undefined;
+};
+const zh = lookup({ basic: zhBasic, 'basic-partner': zhPartner, 'system-office': zhOffice, system: zhSystem } as unknown as Record<string, Texts>);
+const en = lookup({ 'system-office': enOffice } as unknown as Record<string, Texts>);
+
+describe('audit field labels', () => {
+  it('names a record field as its screen does', () => {
+    expect(fieldLabel('material', 'specification', zh)).toBe('规格');
+    expect(fieldLabel('material', 'categoryId', zh)).toBe('物料分类');
+    expect(fieldLabel('customer', 'code', zh)).toBe('客户编码');
+    expect(fieldLabel('customer', 'openingReceivable', zh)).toBe('期初应收');
+    expect(fieldLabel('warehouse', 'managerId', zh)).toBe('负责人');
+  });
+
+  it('names a nested settings field by its label in the settings screen, in both languages', () => {
+    expect(fieldLabel('system-setting', 'printTemplate.copies', zh)).toBe(zhOffice.setting.copies);
+    expect(fieldLabel('system-setting', 'codePrefixes.customer', en)).toBe(enOffice.setting.codePrefixes.customer);
+    expect(fieldLabel('tenant-config', 'openNegativeInventory', zh)).toBe('允许负库存');
+  });
+
+  it('falls back to the shared audit labels, then to the stored name, never to a group of texts', () => {
+    expect(fieldLabel('dept', 'leaderId', zh)).toBe('负责人 ID');
+    expect(fieldLabel('material', 'units', zh)).not.toBe('[object Object]');
+    expect(fieldLabel('unknown', 'somethingNew', zh)).toBe('somethingNew');
+  });
+});
