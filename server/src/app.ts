@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
-import { registerEnvelopeHandlers } from './core/envelope.ts';
+import { clientErrorHandler, frameworkErrorHandler, registerEnvelopeHandlers } from './core/envelope.ts';
 import { importJobsPlugin } from './core/import-job.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
@@ -43,6 +43,11 @@ export interface AppDeps {
 
 const hopsTrusted = (hops: number) => (_address: string, hop: number) => hop < hops;
 
+/** The largest JSON body accepted (files go through multipart, with their own limits). */
+export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
+/** Request line plus headers: Node's default is 16 KB, which a long list query could reach. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
 /** Builds the Fastify app: used by main.ts and by the tests (through `app.inject`). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
@@ -53,7 +58,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Only configured proxies may tell us the client's address (X-Forwarded-For); see TRUST_PROXY.
     // A hop count becomes the function proxy-addr builds from one (Fastify's types leave numbers out).
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
+    // A long list query (many filters, a big notIn list) still reaches the route and its validation;
+    // beyond this, Node refuses the request and clientErrorHandler answers the envelope (431).
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler,
+    // Refusals of the router itself (an over-long path parameter: 414, a malformed escape) are envelopes too.
+    frameworkErrors: frameworkErrorHandler,
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);

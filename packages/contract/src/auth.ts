@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 
 /**
  * Sign-in, registration and captcha payloads (the login screen and the calls behind it).
@@ -9,28 +10,28 @@ export const PHONE_REGEX = '^1[3-9]\\d{9}$';
 export const passwordPattern = new RegExp(PASSWORD_REGEX);
 export const phonePattern = new RegExp(PHONE_REGEX);
 
-const password = z.string().regex(passwordPattern, { message: 'PasswordFormatError' });
-const phone = z.string().regex(phonePattern, { message: 'PhoneFormatError' });
+const password = storableText().regex(passwordPattern, { message: 'PasswordFormatError' });
+const phone = storableText().regex(phonePattern, { message: 'PhoneFormatError' });
 const captchaFields = {
-  captchaId: z.string().uuid().optional(),
-  captcha: z.string().max(10).optional(),
+  captchaId: storableText().uuid().optional(),
+  captcha: storableText().max(10).optional(),
 };
 
 export const loginByNameSchema = z.object({
-  name: z.string().trim().min(1).max(50),
+  name: storableText().trim().min(1).max(50),
   // Not the format rule: an old password that predates a stricter rule must still sign in.
-  password: z.string().min(1).max(100),
+  password: storableText().min(1).max(100),
   ...captchaFields,
 });
 export type LoginByName = z.infer<typeof loginByNameSchema>;
 
 export const loginByPhoneSchema = z.object({
   phone,
-  code: z.string().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }),
+  code: storableText().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }),
 });
 export type LoginByPhone = z.infer<typeof loginByPhoneSchema>;
 
-export const LoginResult = z.object({ token: z.string() });
+export const LoginResult = z.object({ token: storableText() });
 
 export const SmsPurpose = ['login', 'register', 'forget'] as const;
 export type SmsPurpose = (typeof SmsPurpose)[number];
@@ -39,31 +40,31 @@ export type SmsPurpose = (typeof SmsPurpose)[number];
 export const sendPhoneCaptchaSchema = z.object({
   phone,
   type: z.enum(SmsPurpose).default('login'),
-  captchaId: z.string().uuid(),
-  captcha: z.string().min(1).max(10),
+  captchaId: storableText().uuid(),
+  captcha: storableText().min(1).max(10),
 });
 export type SendPhoneCaptcha = z.infer<typeof sendPhoneCaptchaSchema>;
 
 export const registerSchema = z
   .object({
-    tenantName: z.string().trim().min(2).max(50),
-    name: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{3,19}$/, { message: 'AccountFormatError' }),
-    realName: z.string().trim().max(30).optional(),
+    tenantName: storableText().trim().min(2).max(50),
+    name: storableText().trim().regex(/^[A-Za-z][A-Za-z0-9_]{3,19}$/, { message: 'AccountFormatError' }),
+    realName: storableText().trim().max(30).optional(),
     phone,
-    code: z.string().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }),
+    code: storableText().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }),
     password,
-    confirmPassword: z.string(),
+    confirmPassword: storableText(),
   })
   .refine((v) => v.password === v.confirmPassword, { message: 'PasswordInconsistent', path: ['confirmPassword'] });
 export type Register = z.infer<typeof registerSchema>;
 
 export const resetPasswordSchema = z
-  .object({ phone, code: z.string().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }), password, confirmPassword: z.string() })
+  .object({ phone, code: storableText().regex(/^\d{4,8}$/, { message: 'PhoneCaptchaError' }), password, confirmPassword: storableText() })
   .refine((v) => v.password === v.confirmPassword, { message: 'PasswordInconsistent', path: ['confirmPassword'] });
 export type ResetPassword = z.infer<typeof resetPasswordSchema>;
 
 export const updatePasswordSchema = z
-  .object({ oldPassword: z.string().min(1).max(100), password, confirmPassword: z.string() })
+  .object({ oldPassword: storableText().min(1).max(100), password, confirmPassword: storableText() })
   .refine((v) => v.password === v.confirmPassword, { message: 'PasswordInconsistent', path: ['confirmPassword'] });
 export type UpdatePassword = z.infer<typeof updatePasswordSchema>;
 
@@ -97,5 +98,5 @@ export interface CurrentUser {
 }
 
 export const clearDataSchema = z.object({ type: z.enum(['business', 'basic']) });
-export const tenantLogoffSchema = z.object({ password: z.string().min(1).max(100), confirm: z.literal(true) });
+export const tenantLogoffSchema = z.object({ password: storableText().min(1).max(100), confirm: z.literal(true) });
 export const commonMenusSchema = z.object({ menuIds: z.array(z.number().int().positive()).max(30) });

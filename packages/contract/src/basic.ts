@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 import { enableSchema, idsSchema } from './common.ts';
 
 /**
@@ -74,16 +75,16 @@ export const MATERIAL_MAX_IMAGES = 5;
 
 const id = z.number().int().positive();
 const sort = z.number().int().min(0).max(999_999);
-const remark = z.string().trim().max(500);
-const text = (max = 100) => z.string().trim().max(max);
-const name = z.string({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
-const code = z.string({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
+const remark = storableText().trim().max(500);
+const text = (max = 100) => storableText().trim().max(max);
+const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
+const code = storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
 /** The code of a new record: empty or left out = generated (the tenant's prefix + a sequence). */
-const newCode = z.string().trim().max(50).optional();
+const newCode = storableText().trim().max(50).optional();
 /** Fits numeric(20,6). */
 const amount = z.number().finite().min(0).max(1e13);
 const percent = z.number().finite().min(0).max(100);
-const phone = z.union([z.literal(''), z.string().trim().regex(/^[0-9+\-() ]{3,30}$/, { message: 'PhoneFormatError' })]);
+const phone = z.union([z.literal(''), storableText().trim().regex(/^[0-9+\-() ]{3,30}$/, { message: 'PhoneFormatError' })]);
 const email = z.union([z.literal(''), z.email({ message: 'EmailFormatError' })]);
 
 export { enableSchema, idParamsSchema, idsSchema, type Enable } from './common.ts';
@@ -102,7 +103,7 @@ export interface Assignment {
 /** GET /api/admin/basic/<record>/picker: enabled records only, within the caller's assignment range. */
 export const pickerQuerySchema = z.object({
   /** Matches code, name or specification. */
-  keyword: z.string().trim().max(100).optional(),
+  keyword: storableText().trim().max(100).optional(),
   current: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(10),
   /** Locations of one warehouse; materials of one category (and its sub-categories). */
@@ -195,7 +196,7 @@ export interface DistrictNode extends District {
 // ---------------------------------------------------------------- suppliers and customers
 
 export const contactSchema = z.object({
-  name: z.string().trim().min(1, { message: 'PleaseInputName' }).max(50),
+  name: storableText().trim().min(1, { message: 'PleaseInputName' }).max(50),
   phone: phone.default(''),
   email: email.default(''),
   position: text(50).default(''),
@@ -345,7 +346,7 @@ export const materialSchemas = createAndUpdate(
     volume: dimension,
     area: dimension,
     materialQuality: text(100),
-    images: z.array(z.string().trim().min(1).max(500)).max(MATERIAL_MAX_IMAGES, { message: 'UploadImageCountExceeded' }),
+    images: z.array(storableText().trim().min(1).max(500)).max(MATERIAL_MAX_IMAGES, { message: 'UploadImageCountExceeded' }),
     batchNumber: z.boolean(),
     serialNumber: z.boolean(),
     safetyStock: amount.nullable(),
@@ -356,7 +357,7 @@ export const materialSchemas = createAndUpdate(
     /** Percent; only kept when the tenant's openTaxRate is on. */
     taxRate: percent.nullable(),
     /** Values keyed by attribute id. */
-    customAttributes: z.record(z.string().regex(/^\d+$/), text(100)),
+    customAttributes: z.record(storableText().regex(/^\d+$/), text(100)),
     remark,
     units: z.array(materialUnitSchema).min(1, { message: 'PleaseSelectUnit' }).max(20),
   },
@@ -442,7 +443,7 @@ export type BomLineInput = z.infer<typeof bomLineSchema>;
 export const bomSchemas = createAndUpdate(
   {
     materialId: z.number({ error: 'PleaseSelectMaterial' }).int().positive({ message: 'PleaseSelectMaterial' }),
-    version: z.string().trim().min(1, { message: 'PleaseInputBomVersion' }).max(50),
+    version: storableText().trim().min(1, { message: 'PleaseInputBomVersion' }).max(50),
     /** How many of the parent material the lines make (default 1). */
     quantity: z.number().finite().positive({ message: 'NumberMustGreaterThanZero' }).max(1e9),
     isDefault: z.boolean(),

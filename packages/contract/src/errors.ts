@@ -10,6 +10,13 @@ export interface CatalogueText {
 
 export const errorCatalogue = {
   // Generic and network
+  RequestBodyTooLarge: { zh: '请求内容过大', en: 'The request body is too large' },
+  RequestUrlTooLong: { zh: '请求地址或参数过长', en: 'The request address or its parameters are too long' },
+  RequestHeadersTooLarge: { zh: '请求头过大', en: 'The request headers are too large' },
+  UnsupportedContentType: { zh: '不支持的请求内容类型', en: 'Unsupported content type of the request' },
+  MalformedJson: { zh: '请求内容不是有效的JSON', en: 'The request body is not valid JSON' },
+  MultipartMalformed: { zh: '上传的表单数据不完整或格式错误', en: 'The uploaded form data is incomplete or malformed' },
+  MethodNotAllowed: { zh: '不支持的请求方法', en: 'The request method is not allowed' },
   Success: { zh: '操作成功', en: 'Success' },
   Error: { zh: '操作失败', en: 'Operation failed' },
   NetworkError: { zh: '网络错误，请稍后重试', en: 'Network error, please try again later' },
@@ -219,6 +226,8 @@ export const errorCatalogue = {
   CommonMenuMaxThirty: { zh: '常用菜单最多30个', en: 'At most 30 common menus' },
   WrongHexValue: { zh: '颜色值错误', en: 'Wrong hex value' },
   StartDateAfterEndDate: { zh: '开始日期不能晚于结束日期', en: 'The start date cannot be later than the end date' },
+  TextNotStorable: { zh: '内容包含无法保存的字符（如空字符）', en: 'The text contains characters that cannot be saved (such as a NUL character)' },
+  DateOutOfRange: { zh: '日期无效或超出范围（1900-9999年）', en: 'The date is invalid or outside the years 1900-9999' },
 
   // Uploads and import
   UploadTypeNotAllowed: { zh: '文件格式不正确', en: 'File type not allowed' },

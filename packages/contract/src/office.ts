@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 
 /**
  * Office screens of the system area: messages between staff (sender and receiver differ; only the
@@ -18,8 +19,8 @@ export const messageSendSchema = z.object({
     .min(1, { message: 'PleaseSelectStaff' })
     .max(500)
     .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
-  title: z.string().trim().min(1, { message: 'PleaseInputTitle' }).max(100),
-  content: z.string().max(20000).default(''),
+  title: storableText().trim().min(1, { message: 'PleaseInputTitle' }).max(100),
+  content: storableText().max(20000).default(''),
 });
 export type MessageSend = z.infer<typeof messageSendSchema>;
 
@@ -43,17 +44,17 @@ export const PrinterProvider = ['feie', 'yilianyun'] as const;
 export type PrinterProvider = (typeof PrinterProvider)[number];
 
 const printerFields = {
-  name: z.string().trim().min(1, { message: 'PleaseInputName' }).max(50),
+  name: storableText().trim().min(1, { message: 'PleaseInputName' }).max(50),
   provider: z.enum(PrinterProvider),
-  sn: z.string().trim().min(1, { message: 'PleaseInputPrinterSn' }).max(64),
+  sn: storableText().trim().min(1, { message: 'PleaseInputPrinterSn' }).max(64),
   copies: z.number().int().min(1).max(9).default(1),
-  remark: z.string().max(200).nullish(),
+  remark: storableText().max(200).nullish(),
   enabled: z.boolean().default(true),
 };
 
 export const printerCreateSchema = z.object({
   ...printerFields,
-  printerKey: z.string().trim().min(1, { message: 'PleaseInputPrinterKey' }).max(128),
+  printerKey: storableText().trim().min(1, { message: 'PleaseInputPrinterKey' }).max(128),
 });
 export type PrinterCreate = z.infer<typeof printerCreateSchema>;
 
@@ -61,7 +62,7 @@ export type PrinterCreate = z.infer<typeof printerCreateSchema>;
 export const printerUpdateSchema = z.object({
   id,
   ...printerFields,
-  printerKey: z.string().trim().max(128).optional(),
+  printerKey: storableText().trim().max(128).optional(),
 });
 export type PrinterUpdate = z.infer<typeof printerUpdateSchema>;
 
@@ -98,7 +99,7 @@ const verifyRuleFields = {
   /** Reviewers must review in the listed order. */
   sequential: z.boolean().default(false),
   enabled: z.boolean().default(true),
-  remark: z.string().max(200).nullish(),
+  remark: storableText().max(200).nullish(),
   /** Staff of the tenant, in review order; at least one. */
   reviewerIds: z
     .array(id)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 import { passwordPattern, phonePattern } from './auth.ts';
 import { idsSchema } from './common.ts';
 import { MenuType, type MenuItem } from './menu.ts';
@@ -12,11 +13,11 @@ import { MenuType, type MenuItem } from './menu.ts';
 
 const id = z.number().int().positive();
 const sort = z.number().int().min(0).max(999_999);
-const remark = z.string().trim().max(500);
+const remark = storableText().trim().max(500);
 const email = z.union([z.literal(''), z.email({ message: 'EmailFormatError' })]);
-const mobile = z.union([z.literal(''), z.string().regex(phonePattern, { message: 'PhoneFormatError' })]);
+const mobile = z.union([z.literal(''), storableText().regex(phonePattern, { message: 'PhoneFormatError' })]);
 /** A department's phone may be a landline or an extension. */
-const officePhone = z.union([z.literal(''), z.string().regex(/^[0-9+\-() ]{3,30}$/, { message: 'PhoneFormatError' })]);
+const officePhone = z.union([z.literal(''), storableText().regex(/^[0-9+\-() ]{3,30}$/, { message: 'PhoneFormatError' })]);
 
 export { enableSchema, idParamsSchema, idsSchema, type Enable, type Ids } from './common.ts';
 
@@ -24,7 +25,7 @@ export { enableSchema, idParamsSchema, idsSchema, type Enable, type Ids } from '
 
 const deptShape = {
   parentId: id.nullable().optional(),
-  name: z.string({ error: 'PleaseInputDeptName' }).trim().min(1, { message: 'PleaseInputDeptName' }).max(50),
+  name: storableText({ error: 'PleaseInputDeptName' }).trim().min(1, { message: 'PleaseInputDeptName' }).max(50),
   /** A staff member of the tenant. */
   leaderId: id.nullable().optional(),
   phone: officePhone.optional(),
@@ -62,7 +63,7 @@ export interface DeptNode extends Dept {
 
 const menuShape = {
   parentId: id.nullable().optional(),
-  path: z.string().trim().max(200).optional(),
+  path: storableText().trim().max(200).optional(),
   /** Route name of a screen, or the button code of a Button (e.g. system_role_add); unique per tenant. */
   name: z
     .string({ error: 'PleaseInputMenuName' })
@@ -70,14 +71,14 @@ const menuShape = {
     .min(1, { message: 'PleaseInputMenuName' })
     .max(100)
     .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'ParamError' }),
-  redirect: z.string().trim().max(200).nullable().optional(),
-  component: z.string().trim().max(200).nullable().optional(),
-  metaIcon: z.string().trim().max(100).nullable().optional(),
-  metaTitle: z.string({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100),
+  redirect: storableText().trim().max(200).nullable().optional(),
+  component: storableText().trim().max(200).nullable().optional(),
+  metaIcon: storableText().trim().max(100).nullable().optional(),
+  metaTitle: storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100),
   /** Defaults to metaTitle. */
-  metaTitleEn: z.string().trim().max(100).optional(),
-  metaActiveMenu: z.string().trim().max(200).nullable().optional(),
-  metaIsLink: z.string().trim().max(500).nullable().optional(),
+  metaTitleEn: storableText().trim().max(100).optional(),
+  metaActiveMenu: storableText().trim().max(200).nullable().optional(),
+  metaIsLink: storableText().trim().max(500).nullable().optional(),
   metaIsHide: z.boolean().optional(),
   metaIsFull: z.boolean().optional(),
   metaIsAffix: z.boolean().optional(),
@@ -112,7 +113,7 @@ const roleKey = z
   .min(1, { message: 'PleaseInputRoleKey' })
   .max(50)
   .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: 'ParamError' });
-const roleName = z.string({ error: 'PleaseInputRoleName' }).trim().min(1, { message: 'PleaseInputRoleName' }).max(50);
+const roleName = storableText({ error: 'PleaseInputRoleName' }).trim().min(1, { message: 'PleaseInputRoleName' }).max(50);
 
 const roleShape = { roleKey, roleName, sort: sort.optional(), remark: remark.optional() };
 export const roleCreateSchema = z.object(roleShape);
@@ -162,13 +163,13 @@ export interface Role {
 export const accountNamePattern = /^[A-Za-z][A-Za-z0-9_]{3,19}$/;
 
 const staffShape = {
-  name: z.string({ error: 'PleaseInputAccount' }).trim().regex(accountNamePattern, { message: 'AccountFormatError' }),
-  realName: z.string({ error: 'PleaseInputRealName' }).trim().min(1, { message: 'PleaseInputRealName' }).max(30),
+  name: storableText({ error: 'PleaseInputAccount' }).trim().regex(accountNamePattern, { message: 'AccountFormatError' }),
+  realName: storableText({ error: 'PleaseInputRealName' }).trim().min(1, { message: 'PleaseInputRealName' }).max(30),
   /** Defaults to realName. */
-  nickName: z.string().trim().max(30).optional(),
+  nickName: storableText().trim().max(30).optional(),
   /** 0 unknown, 1 male, 2 female */
   sex: z.number().int().min(0).max(2).optional(),
-  avatar: z.string().trim().max(500).optional(),
+  avatar: storableText().trim().max(500).optional(),
   phone: mobile.optional(),
   email: email.optional(),
   deptId: z.number({ error: 'PleaseSelectDept' }).int().positive(),
@@ -178,7 +179,7 @@ const staffShape = {
 };
 export const staffCreateSchema = z
   .object(staffShape)
-  .extend({ password: z.string({ error: 'PleaseInputPassword' }).regex(passwordPattern, { message: 'PasswordFormatError' }) });
+  .extend({ password: storableText({ error: 'PleaseInputPassword' }).regex(passwordPattern, { message: 'PasswordFormatError' }) });
 export const staffUpdateSchema = z.object(staffShape).partial().extend({ id });
 export type StaffCreate = z.infer<typeof staffCreateSchema>;
 export type StaffUpdate = z.infer<typeof staffUpdateSchema>;
@@ -188,7 +189,7 @@ export const staffNotifySchema = z.object({ id, enabled: z.boolean() });
 /** PUT /admin/security/admin/reset: sets a new password and signs the account out everywhere. */
 export const staffResetPasswordSchema = z.object({
   id,
-  password: z.string({ error: 'PleaseInputNewPassword' }).regex(passwordPattern, { message: 'PasswordFormatError' }),
+  password: storableText({ error: 'PleaseInputNewPassword' }).regex(passwordPattern, { message: 'PasswordFormatError' }),
 });
 /** PUT /admin/security/admin/lock: lock or unlock accounts (a locked account cannot sign in). */
 export const staffLockSchema = idsSchema.extend({ locked: z.boolean() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 
 /**
  * Tenant configuration with its defaults.
@@ -9,10 +10,10 @@ export const PictureSearchType = ['NotSelected', 'Local', 'Cloud'] as const;
 
 export const moduleEntrySchema = z.object({
   /** Module type, e.g. mall, service, production. */
-  type: z.string().min(1),
+  type: storableText().min(1),
   needCheck: z.boolean().default(false),
   /** ISO date after which the module is expired; null = no expiry. */
-  expiresAt: z.string().nullable().default(null),
+  expiresAt: storableText().nullable().default(null),
 });
 export type ModuleEntry = z.infer<typeof moduleEntrySchema>;
 
@@ -20,14 +21,14 @@ const flag = () => z.boolean().default(false);
 const digits = (fallback: number) => z.number().int().min(0).max(6).default(fallback);
 
 export const tenantConfigSchema = z.object({
-  logo: z.string().default(''),
-  title: z.string().max(100).default(''),
-  slogan: z.string().max(200).default(''),
-  phone: z.string().max(30).default(''),
+  logo: storableText().default(''),
+  title: storableText().max(100).default(''),
+  slogan: storableText().max(200).default(''),
+  phone: storableText().max(30).default(''),
   openShelves: flag(),
   openVerify: flag(),
   /** Bill types that need joint review (kept as a list; the API also sends the comma string). */
-  openVerifyBill: z.array(z.string()).default([]),
+  openVerifyBill: z.array(storableText()).default([]),
   openNegativeInventory: flag(),
   openDiscount: flag(),
   openTaxRate: flag(),
@@ -136,7 +137,7 @@ export const INCREASE_ONLY_KEYS = ['numberRetainsSmallDigit', 'amountRetainsSmal
 
 /** One column of a list's settings. */
 export const columnSettingSchema = z.object({
-  prop: z.string().trim().min(1).max(100),
+  prop: storableText().trim().min(1).max(100),
   isShow: z.boolean(),
   /** Display order: lower first. */
   priority: z.number().int().min(0).max(100000),
@@ -146,7 +147,7 @@ export const columnSettingSchema = z.object({
 export type ColumnSetting = z.infer<typeof columnSettingSchema>;
 
 /** The list a setting belongs to, e.g. `system_staff` or `purchase_order`. */
-export const columnTypeSchema = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/);
+export const columnTypeSchema = storableText().trim().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/);
 
 export const columnSettingsQuerySchema = z.object({ type: columnTypeSchema });
 export const columnSettingsSaveSchema = z.object({
@@ -164,7 +165,7 @@ export type ColumnSettingsSave = z.infer<typeof columnSettingsSaveSchema>;
  * Tenant-level settings of GET/PUT /admin/system/setting, one stored row per top-level key. What an ERP
  * tenant administrator sets once and rarely touches; each key has a default so a new tenant has them all.
  */
-const phoneNumber = z.string().regex(/^1[3-9]\d{9}$/, { message: 'PhoneFormatError' });
+const phoneNumber = storableText().regex(/^1[3-9]\d{9}$/, { message: 'PhoneFormatError' });
 
 /**
  * Records whose code is generated when left empty (prefix + sequence, core/code-generator on the server).
@@ -189,21 +190,21 @@ const settingParts = {
     .max(10)
     .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
   /** Signature of the tenant's SMS texts, shown as 【signature】 (2–20 characters once set). */
-  smsSignature: z.union([z.literal(''), z.string().trim().min(2).max(20)]),
+  smsSignature: z.union([z.literal(''), storableText().trim().min(2).max(20)]),
   /** Watermark over the back-office screens, so that a photographed screen names its viewer. */
   watermark: z.object({
     enabled: z.boolean().default(false),
     /** account: the signed-in staff member's name and phone tail; custom: `text`. */
     content: z.enum(['account', 'custom']).default('account'),
-    text: z.string().max(50).default(''),
+    text: storableText().max(50).default(''),
   }),
   /** Defaults of printed bills and receipts. */
   printTemplate: z.object({
     paperSize: z.enum(['A4', 'A5', '241mm', '80mm', '58mm']).default('A4'),
     copies: z.number().int().min(1).max(9).default(1),
     /** Heading printed above the bill; empty = the tenant's title. */
-    header: z.string().max(100).default(''),
-    footer: z.string().max(200).default(''),
+    header: storableText().max(100).default(''),
+    footer: storableText().max(200).default(''),
     showPrice: z.boolean().default(true),
     showSignature: z.boolean().default(true),
   }),

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../db/connection.ts';
+import { toStorableText } from '@p8/contract/text';
 import { admin, auditLog } from '../db/schema/index.ts';
 import type { AuthContext } from './auth.ts';
 
@@ -50,8 +51,8 @@ export async function writeAudit(tx: Tx, account: Pick<AuthContext, 'tenantId' |
       adminName: me?.name ?? '',
       action: entry.action,
       entity: entry.entity,
-      entityId: entry.entityId === undefined ? null : Array.isArray(entry.entityId) ? entry.entityId.join(',') : String(entry.entityId),
-      detail: entry.detail ?? null,
+      entityId: entry.entityId === undefined ? null : storable(Array.isArray(entry.entityId) ? entry.entityId.join(',') : String(entry.entityId)),
+      detail: entry.detail === undefined ? null : storable(entry.detail),
       ip,
     })),
   );
@@ -60,4 +61,16 @@ export async function writeAudit(tx: Tx, account: Pick<AuthContext, 'tenantId' |
 /** Transitional: modules not yet on ServiceContext write one entry in their transaction. */
 export async function audit(tx: Tx, req: { auth: AuthContext; ip: string }, entry: AuditEntry) {
   await writeAudit(tx, req.auth, req.ip, [entry]);
+}
+
+/**
+ * An entry as PostgreSQL can store it, whatever the user typed: jsonb refuses `\u0000` and lone
+ * surrogates, and a change that passed its own checks must never fail on its log entry. Such characters
+ * become U+FFFD (the schemas refuse them before a write; this is the second line).
+ */
+function storable<T>(value: T): T {
+  if (typeof value === 'string') return toStorableText(value) as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [toStorableText(k), storable(v)])) as T;
+  return value;
 }

@@ -1,8 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { Status, httpStatusOf, type Envelope, type Pagination } from '@p8/contract/envelope';
-import { isErrorKey } from '@p8/contract/errors';
+import { isErrorKey, type ErrorKey } from '@p8/contract/errors';
 import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 
 /** The success envelope. */
@@ -36,11 +38,88 @@ function fromZodIssues(issues: Array<{ path: PropertyKey[]; message: string }>) 
 }
 
 /**
+ * Fastify's and its plugins' own refusals, by code, with the catalogue key and HTTP status they answer.
+ * Checked before the generic 4xx branch so that each says what was wrong, not only "bad request".
+ */
+const FRAMEWORK_ERRORS: Record<string, { key: ErrorKey; httpStatus: number }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { key: 'RequestBodyTooLarge', httpStatus: 413 },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { key: 'UnsupportedContentType', httpStatus: 415 },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { key: 'BadRequest', httpStatus: 400 },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { key: 'MalformedJson', httpStatus: 400 },
+  FST_ERR_CTP_INVALID_JSON_BODY: { key: 'MalformedJson', httpStatus: 400 },
+  FST_ERR_BAD_URL: { key: 'BadRequest', httpStatus: 400 },
+  FST_ERR_MAX_PARAM_LENGTH: { key: 'RequestUrlTooLong', httpStatus: 414 },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { key: 'MultipartMalformed', httpStatus: 400 },
+  FST_MP_PREMATURE_CLOSE: { key: 'MultipartMalformed', httpStatus: 400 },
+  FST_PARTS_LIMIT: { key: 'MultipartMalformed', httpStatus: 400 },
+  FST_FIELDS_LIMIT: { key: 'MultipartMalformed', httpStatus: 400 },
+  FST_PROTO_VIOLATION: { key: 'MultipartMalformed', httpStatus: 400 },
+};
+
+function frameworkErrorKey(error: FastifyError): { key: ErrorKey; httpStatus: number } | undefined {
+  if (error.code && error.code in FRAMEWORK_ERRORS) return FRAMEWORK_ERRORS[error.code];
+  // The JSON parser's own SyntaxError (Fastify gives it status 400 and no code).
+  if (error instanceof SyntaxError && error.statusCode === 400) return { key: 'MalformedJson', httpStatus: 400 };
+  return undefined;
+}
+
+/** Refused bodies read away before answering: at most this much, then the connection is closed on the rest. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 30_000;
+
+/** Reads and discards what is left of a request body (bounded by DRAIN_MAX_BYTES and DRAIN_MAX_MS). */
+export function drainRequest(raw: IncomingMessage): Promise<void> {
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', done).off('error', done).off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DRAIN_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MAX_MS);
+    raw.on('data', onData).on('end', done).on('error', done).on('close', done);
+    raw.resume();
+  });
+}
+
+/**
+ * The envelope Fastify's router answers with when it refuses a URL before any route runs (a path
+ * parameter longer than `maxParamLength`, a malformed percent-escape): registered as `frameworkErrors`.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const known = frameworkErrorKey(error) ?? { key: 'BadRequest' as const, httpStatus: 400 };
+  return reply.code(known.httpStatus).send(fail(Status.BadRequest, known.key));
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers or URL beyond
+ * `maxHeaderSize`, a malformed request line): they get the envelope too, written on the raw socket.
+ * Registered as Fastify's `clientErrorHandler`.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [httpStatus, key]: [number, ErrorKey] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'RequestHeadersTooLarge'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'TimeOut'] : [400, 'BadRequest'];
+  const body = JSON.stringify(fail(Status.BadRequest, key));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${httpStatus} ${STATUS_CODES[httpStatus]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
  * Every response is the envelope: errors, validation failures and unknown routes included.
  * `spaFallback`: GET requests outside /api that match no file get the web app's index.html (client routes).
  */
 export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFallback?: boolean } = {}) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof BizError) {
       return reply.code(httpStatusOf(error.status)).send(fail(error.status, error.key, error));
     }
@@ -56,11 +135,18 @@ export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFal
     if (error instanceof ZodError) {
       return reply.code(400).send(fromZodIssues(error.issues));
     }
-    if (error.statusCode === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT') {
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_FILES_LIMIT') {
       return reply.code(400).send(fail(Status.BadRequest, 'UploadSizeExceeded'));
     }
+    const framework = frameworkErrorKey(error);
+    if (framework) {
+      // The client is still sending the body Fastify refused: read it away first, or closing the
+      // connection on unread data resets it and the client never sees this answer.
+      if (framework.httpStatus === 413) await drainRequest(request.raw);
+      return reply.code(framework.httpStatus).send(fail(Status.BadRequest, framework.key, { remark: error.message }));
+    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      // Malformed JSON, unsupported media type and the like.
+      // Any other client error of a plugin: still the envelope, with a catalogued key.
       const status = error.statusCode === 401 ? Status.Unauthorized : error.statusCode === 403 ? Status.Forbidden : Status.BadRequest;
       return reply.code(httpStatusOf(status)).send(fail(status, status === Status.BadRequest ? 'BadRequest' : status === Status.Forbidden ? 'Forbidden' : 'Unauthorized', { remark: error.message }));
     }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
 import { rows as rawRows, type Tx } from '../db/connection.ts';
 import { listVersion } from '../db/schema/index.ts';
+import { dateQuery, isStorableText, parseDateValue } from '@p8/contract/text';
 import { BizError } from './errors.ts';
 
 /**
@@ -82,15 +83,19 @@ const pageSchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
 });
 
-/** Query-string schema of a list route, for validation and OpenAPI; the filters are checked by `parseList`. */
-export const listQuerySchema = pageSchema.catchall(z.union([z.string(), z.array(z.string())]));
+/**
+ * Query-string schema of a list, statistics or export route, for validation and OpenAPI: the page, the
+ * date range, and any filter as text PostgreSQL can store (one value or repeated). The filters' meaning
+ * is checked by `parseList`, which validates the query with this schema too, whatever the route declared.
+ */
+export const listQuerySchema = pageSchema
+  .extend({ start: dateQuery.optional(), end: dateQuery.optional() })
+  .catchall(z.union([z.string(), z.array(z.string())]).refine((v) => (Array.isArray(v) ? v : [v]).every(isStorableText), { message: 'TextNotStorable' }));
 
 function parseDate(value: string, field: string, endOfDay: boolean): Date {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const date = new Date(dateOnly ? `${value}T00:00:00` : value);
-  if (Number.isNaN(date.getTime())) throw new BizError('BadRequest', { additional: field });
   // An end date without a time means the whole day: the range is [start, end + 1 day).
-  if (dateOnly && endOfDay) date.setDate(date.getDate() + 1);
+  const date = parseDateValue(value, endOfDay);
+  if (!date) throw new BizError('DateOutOfRange', { additional: field });
   return date;
 }
 
@@ -101,7 +106,7 @@ function ids(value: string, field: string): number[] {
 }
 
 export function parseList(spec: ListSpec, query: Record<string, unknown>, extra: Array<SQL | undefined> = []): ParsedList {
-  const page = pageSchema.parse(query);
+  const page = listQuerySchema.parse(query);
   const conditions: SQL[] = extra.filter((c): c is SQL => c !== undefined);
   const contains: ContainsFilter[] = [];
   const orderBy: SQL[] = [];

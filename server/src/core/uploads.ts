@@ -110,6 +110,18 @@ export async function discard(file: { path: string } | undefined) {
 }
 
 /**
+ * Whether a failure while reading a multipart body is the client's broken form (no boundary, a body that
+ * ends mid-part, a malformed part header) rather than our disk failing. The multipart parser (busboy)
+ * throws plain Errors for the former; the file system's errors carry a `syscall`.
+ */
+function isMalformedMultipart(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof BizError) return false;
+  const { code, syscall } = error as { code?: string; syscall?: string };
+  if (syscall) return false;
+  return code === undefined || code.startsWith('FST_') || /multipart|boundary|unexpected end|malformed/i.test(error.message);
+}
+
+/**
  * Streams the one file of a multipart request to a temporary file, at most `maxBytes`. A second file
  * answers UploadCountExceeded, a larger one UploadSizeExceeded.
  */
@@ -137,6 +149,7 @@ export async function receiveSingleFile(req: FastifyRequest, config: Config, max
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new BizError('UploadSizeExceeded', { additional: `${maxBytes / MB}MB` });
     if (code === 'FST_FILES_LIMIT') throw new BizError('UploadCountExceeded', { additional: 1 });
+    if (isMalformedMultipart(error)) throw new BizError('MultipartMalformed');
     throw error;
   }
   if (!received) throw new BizError('PleaseSelectFile');

@@ -108,7 +108,7 @@ export function exportQuery(req: FastifyRequest): Record<string, unknown> {
   for (const [k, v] of Object.entries(merged)) {
     if (typeof v === 'number' || typeof v === 'boolean') merged[k] = String(v);
     else if (Array.isArray(v)) merged[k] = v.map(String).join(',');
-    else if (v !== undefined && v !== null && typeof v !== 'string') delete merged[k];
+    else if (typeof v !== 'string') delete merged[k];
   }
   delete merged.current;
   delete merged.pageSize;

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { storableText } from '@p8/contract/text';
 import { commonMenusSchema, phonePattern, updatePasswordSchema, type CurrentUser } from '@p8/contract/auth';
 import type { CurrentRole, MenuItem } from '@p8/contract/menu';
 import type { Database, Tx } from '../../db/connection.ts';
@@ -14,12 +15,12 @@ import { loadPermissions } from '../../core/permissions.ts';
 import type { AuthContext } from '../../core/auth.ts';
 
 export const personalInfoSchema = z.object({
-  realName: z.string().trim().max(30).default(''),
-  nickName: z.string().trim().max(30).default(''),
+  realName: storableText().trim().max(30).default(''),
+  nickName: storableText().trim().max(30).default(''),
   email: z.union([z.literal(''), z.email({ message: 'EmailFormatError' })]).default(''),
   sex: z.number().int().min(0).max(2).default(0),
-  avatar: z.string().max(500).default(''),
-  phone: z.union([z.literal(''), z.string().regex(phonePattern, { message: 'PhoneFormatError' })]).default(''),
+  avatar: storableText().max(500).default(''),
+  phone: z.union([z.literal(''), storableText().regex(phonePattern, { message: 'PhoneFormatError' })]).default(''),
 });
 
 async function currentUser(tx: Tx, auth: AuthContext): Promise<CurrentUser> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { storableText } from '@p8/contract/text';
 import {
   enableSchema,
   idParamsSchema,
@@ -52,7 +53,7 @@ export async function staffRoutes(app: FastifyInstance, opts: { database: Databa
       schema: {
         tags,
         summary: 'Colleagues for pickers (receivers, reviewers): enabled staff, name and department only',
-        querystring: z.object({ keyword: z.string().max(50).optional(), notInId: z.string().max(2000).optional(), limit: z.coerce.number().int().min(1).max(200).optional() }),
+        querystring: z.object({ keyword: storableText().max(50).optional(), notInId: storableText().max(2000).optional(), limit: z.coerce.number().int().min(1).max(200).optional() }),
       },
     },
     async (req) => ok(await req.tenant((tx) => listStaffOptions(tx, req.auth, req.query))),

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { storableText } from '@p8/contract/text';
 import { UPLOAD_ROUTE_KINDS, UPLOAD_RULES, type UploadKind, type UploadResult } from '@p8/contract/upload';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
@@ -12,7 +13,7 @@ import { BizError } from '../../core/errors.ts';
 import { langOf, sendXlsx, templateXlsx } from '../../core/excel.ts';
 import { checkUpload, cloudUploadToken, discard, limitBytes, receiveSingleFile, sendStoredFile, storedFilePath, storeFile } from '../../core/uploads.ts';
 
-const kindQuery = z.object({ kind: z.string().optional() });
+const kindQuery = z.object({ kind: storableText().optional() });
 
 /** Uploads to our own server, the files they become, the cloud upload token and the import templates. */
 export async function uploadRoutes(app: FastifyInstance, opts: { database: Database; config: Config }) {
@@ -67,7 +68,8 @@ export async function uploadRoutes(app: FastifyInstance, opts: { database: Datab
   r.post('/api/admin/upload/file', { schema: uploadSchema('Upload a file (≤ 500 MB; video mp4, attachments, Excel)') }, async (req) => ok(await upload(req, 'file')));
 
   // Public, like an <img src>: the name is a random uuid, and every segment must be exactly what the
-  // server generates, so no path the client makes up reaches the disk.
+  // server generates, so no path the client makes up reaches the disk — or the database: the segments are
+  // plain strings here (not storableText) because anything else, a NUL included, is simply not found.
   r.get(
     '/api/base/file/:tenantId/:month/:name',
     {
