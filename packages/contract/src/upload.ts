@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 
 /**
  * Upload rules (formats, sizes and counts), shared by the web uploaders (first check) and the server (the check
@@ -80,7 +81,7 @@ export interface ImportResult {
 }
 
 /** The client's name for one import (`POST {path}/import?jobId=…`), under which it polls the progress. */
-export const IMPORT_JOB_ID = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
+export const IMPORT_JOB_ID = storableText().regex(/^[A-Za-z0-9-]{8,64}$/);
 
 /** uploading → reading the file → checking the rows → writing them (one short transaction) → done / failed. */
 export type ImportPhase = 'uploading' | 'reading' | 'checking' | 'writing' | 'done' | 'failed';
