@@ -179,7 +179,7 @@ export const DEFAULT_CODE_PREFIXES: Record<RecordCodeKind, string> = { material:
 export const RECORD_CODE_DIGITS = 6;
 /** A code prefix: letters, digits, - and _, at most 10 (codes appear in file names, barcodes and URLs). */
 export const CODE_PREFIX_PATTERN = /^[A-Za-z0-9_-]{0,10}$/;
-const codePrefix = z.string().trim().regex(CODE_PREFIX_PATTERN, { message: 'CodePrefixFormatError' });
+const codePrefix = storableText().trim().regex(CODE_PREFIX_PATTERN, { message: 'CodePrefixFormatError' });
 
 const settingParts = {
   /** Prefix of each generated record code; empty = digits only. */
