@@ -74,9 +74,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  // JSON answers of 1 KB or more are compressed for clients that accept it (brotli at a fast setting, or
-  // gzip). Nothing else: the web app's files are compressed once at build time (scripts/precompress.mjs),
-  // exports and uploads are binary. Request bodies are never decompressed. Before the routes (onRoute).
+  // The built web app, with the SPA's client-side routes falling back to index.html. Each file is sent
+  // as its build-time brotli or gzip copy (`x.js.br`, `x.js.gz`) when the request accepts that encoding.
+  if (serveWeb && config.webDist) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, file) => {
+        // Hashed assets are immutable; index.html and version.json must always be revalidated.
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  // Dynamic answers of 1 KB or more — JSON, and any other type mime-db calls compressible — are compressed
+  // for clients that accept it (brotli at a fast setting, or gzip). The web app's files are not: they are
+  // compressed once at build time (scripts/precompress.mjs), and the static routes are registered above,
+  // before this plugin's onRoute hook. Exports (xlsx) are compressed already. Request bodies are never
+  // decompressed. Before the API routes (onRoute).
   await app.register(fastifyCompress, {
     customTypes: /^application\/json(;|$)/,
     threshold: 1024,
@@ -120,20 +137,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(auditRoutes);
   await app.register(basicRoutes, { database, config });
 
-  // The built web app, with the SPA's client-side routes falling back to index.html. Each file is sent
-  // as its build-time brotli or gzip copy (`x.js.br`, `x.js.gz`) when the request accepts that encoding.
-  if (serveWeb && config.webDist) {
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      wildcard: false,
-      index: ['index.html'],
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (res, file) => {
-        // Hashed assets are immutable; index.html and version.json must always be revalidated.
-        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
   return app;
 }

@@ -20,6 +20,8 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'big-def456.js'), BIG_SCRIPT);
   writeFileSync(path.join(dist, 'version.json'), '{"buildId":"b1"}');
   await precompressDir(dist);
+  // A file the build step did not compress (written after it): sent as it is, never compressed per request.
+  writeFileSync(path.join(dist, 'assets', 'late-ghi789.js'), BIG_SCRIPT);
   ctx = await startTestApp({ webDist: dist });
 });
 afterAll(() => ctx.close());
@@ -78,6 +80,15 @@ describe('compression (npm start)', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.body).toBe(BIG_SCRIPT);
+  });
+
+  it('never compresses a static file per request: one without a build-time copy is sent as it is', async () => {
+    for (const url of ['/assets/late-ghi789.js', '/assets/app-abc123.js']) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-encoding'], url).toBeUndefined();
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: '/assets/late-ghi789.js', headers: { 'accept-encoding': 'br' } })).body).toBe(BIG_SCRIPT);
   });
 
   it('sends index.html compressed for client-side routes too, still never cached', async () => {

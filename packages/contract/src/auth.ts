@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { passwordPattern, phonePattern } from './patterns.ts';
 import { storableText } from './text.ts';
 
 /**
  * Sign-in, registration and captcha payloads (the login screen and the calls behind it).
  * Password and phone formats come from the public system config; these defaults are what it serves.
  */
-export const PASSWORD_REGEX = '^(?=.*[A-Za-z])(?=.*\\d)[\\x21-\\x7e]{6,20}$';
-export const PHONE_REGEX = '^1[3-9]\\d{9}$';
-export const passwordPattern = new RegExp(PASSWORD_REGEX);
-export const phonePattern = new RegExp(PHONE_REGEX);
+export { PASSWORD_REGEX, PHONE_REGEX, passwordPattern, phonePattern } from './patterns.ts';
 
 const password = storableText().regex(passwordPattern, { message: 'PasswordFormatError' });
 const phone = storableText().regex(phonePattern, { message: 'PhoneFormatError' });

@@ -1,7 +1,7 @@
 import { createElement, type ComponentType } from 'react';
 import { Navigate, useMatches, type RouteObject, type createBrowserRouter } from 'react-router';
 import type { MenuItem } from '@p8/contract/menu';
-import i18n from '../locales/index.ts';
+import i18n, { loadScreenTexts } from '../locales/index.ts';
 import { useAuthStore } from '../stores/auth.ts';
 import { useMenuStore } from '../stores/menu.ts';
 import type { Language } from '../stores/global.ts';
@@ -122,9 +122,10 @@ function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
     return {
       ...base,
       lazy: async () => {
-        const mod = await load();
+        // Full-screen screens hang outside the shell, so each screen brings its own QueryClient provider.
+        const [mod, { withQueries }] = await Promise.all([load(), import('./query-provider.tsx')]);
         // A route of an earlier session stays in the router: it shows 403 unless the current user has the screen.
-        const View = mod.default;
+        const View = withQueries(mod.default);
         return { Component: () => createElement(isRouteAllowed(routeId) ? View : Forbidden) };
       },
     };
@@ -198,7 +199,7 @@ let loading: Promise<boolean> | null = null;
 export function loadUserRoutes(): Promise<boolean> {
   loading ??= (async () => {
     try {
-      const [role, user] = await Promise.all([getCurrentRole(), getCurrentDetail()]);
+      const [role, user] = await Promise.all([getCurrentRole(), getCurrentDetail(), loadScreenTexts()]);
       useAuthStore.getState().setUserInfo(user);
       useMenuStore.getState().setRole(role);
       const { menuTree } = useMenuStore.getState();

@@ -6,6 +6,7 @@ import { BootScreen } from './boot-screen.tsx';
 import { attachRouter, FORBIDDEN_ROUTE_ID, LAYOUT_ROUTE_ID, ROOT_ROUTE_ID, type RouteHandle } from './dynamic-routes.ts';
 import { guardLoader, guardShouldRevalidate, installGuard } from './guard.ts';
 import { HOME_PATH, registerNavigator } from './navigate.ts';
+import { loadScreenTexts } from '../locales/index.ts';
 import { RouteError } from './route-error.tsx';
 
 /**
@@ -34,7 +35,11 @@ const routes: RouteObject[] = [
       { id: '500', path: '500', handle: handle('common.pageTitle.serverError'), Component: ServerError },
       {
         id: LAYOUT_ROUTE_ID,
-        lazy: view(() => import('../layouts/index.tsx')),
+        // The shell comes with the screens' texts and TanStack Query, none of which the sign-in page loads.
+        lazy: async () => {
+          const [layout, { withQueries }] = await Promise.all([import('../layouts/index.tsx'), import('./query-provider.tsx'), loadScreenTexts()]);
+          return { Component: withQueries(layout.default) };
+        },
         children: [
           { id: 'layout-home', path: 'layout', element: <Navigate to={HOME_PATH} replace /> },
           // Every other path: the guard sends it to /404 unless it is a screen the user may not open (403 in the shell).

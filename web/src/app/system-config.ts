@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { PASSWORD_REGEX, PHONE_REGEX } from '@p8/contract/auth';
+import { PASSWORD_REGEX, PHONE_REGEX } from '@p8/contract/patterns';
 import type { SystemConfig } from '@p8/contract/tenant-config';
 import i18n from '../locales/index.ts';
 import { getSystemConfig } from './api/get-system-config.ts';

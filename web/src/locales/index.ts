@@ -22,8 +22,14 @@ function collect(modules: Record<string, unknown>): Record<string, Texts> {
   return out;
 }
 
-const zh = collect(import.meta.glob('./zh/*.ts', { eager: true }));
-const en = collect(import.meta.glob('./en/*.ts', { eager: true }));
+// The first page (sign-in, error pages) needs only these namespaces: they are part of the first download.
+// The screens' texts (most of them) load with the signed-in app, see `loadScreenTexts`.
+const zh = collect(import.meta.glob(['./zh/common.ts', './zh/error.ts', './zh/login.ts'], { eager: true }));
+const en = collect(import.meta.glob(['./en/common.ts', './en/error.ts', './en/login.ts'], { eager: true }));
+const screenTextModules = {
+  zh: import.meta.glob(['./zh/*.ts', '!./zh/common.ts', '!./zh/error.ts', '!./zh/login.ts']),
+  en: import.meta.glob(['./en/*.ts', '!./en/common.ts', '!./en/error.ts', '!./en/login.ts']),
+};
 
 const dayjsLocale: Record<Language, string> = { zh: 'zh-cn', en: 'en' };
 
@@ -50,6 +56,26 @@ useGlobalStore.subscribe((state, prev) => {
     applyLanguage(state.language);
   }
 });
+
+let screenTexts: Promise<void> | undefined;
+
+/**
+ * Adds the screens' texts of both languages (one chunk, `texts`, see vite.config.ts). Awaited before any
+ * signed-in route renders (app/dynamic-routes.ts `loadUserRoutes`, and the shell's lazy route), so no
+ * screen ever shows a key. A failed download (offline) is retried by the next call.
+ */
+export function loadScreenTexts(): Promise<void> {
+  screenTexts ??= (async () => {
+    for (const [language, modules] of Object.entries(screenTextModules)) {
+      const loaded = await Promise.all(Object.entries(modules).map(async ([path, load]) => [path, await load()] as const));
+      i18n.addResourceBundle(language, 'translation', collect(Object.fromEntries(loaded)), true, true);
+    }
+  })().catch((error: unknown) => {
+    screenTexts = undefined;
+    throw error;
+  });
+  return screenTexts;
+}
 
 /**
  * Text of a catalogue key: the translated `error.<key>` when the key is known, the key itself

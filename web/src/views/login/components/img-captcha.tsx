@@ -1,21 +1,41 @@
-import { useCallback, useId } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Input, Tooltip } from 'antd';
 import { SafetyCertificateOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ImgCaptcha } from '@p8/contract/auth';
 import { getImgCaptcha } from '../api/get-img-captcha.ts';
 
-/** A picture captcha: fetched when enabled, refreshed on click and after every use (single use). */
+/**
+ * A picture captcha: fetched when enabled, refreshed on click and after every use (single use). Plain
+ * state rather than TanStack Query, which loads with the signed-in app and not with this page.
+ */
 export function useImgCaptcha(enabled: boolean) {
-  // One captcha per form instance, never reused from the cache once the form is gone.
-  const id = useId();
-  const query = useQuery({ queryKey: ['base', 'imgCaptcha', id], queryFn: getImgCaptcha, enabled, staleTime: Infinity, gcTime: 0 });
-  const { refetch } = query;
+  const [captcha, setCaptcha] = useState<ImgCaptcha | null>(null);
+  const [loading, setLoading] = useState(enabled);
+  // Only the newest request's answer is shown (a slow earlier one must not replace it).
+  const latest = useRef(0);
+  const fetchCaptcha = useCallback(() => {
+    const request = ++latest.current;
+    return getImgCaptcha()
+      .then(
+        (next) => {
+          if (request === latest.current) setCaptcha(next);
+        },
+        // The HTTP client has shown the failure; clicking the image tries again.
+        () => {},
+      )
+      .finally(() => {
+        if (request === latest.current) setLoading(false);
+      });
+  }, []);
+  useEffect(() => {
+    if (enabled) void fetchCaptcha();
+  }, [enabled, fetchCaptcha]);
   const refresh = useCallback(async () => {
-    await refetch();
-  }, [refetch]);
-  return { captcha: (enabled && query.data) || null, loading: query.isFetching, refresh };
+    setLoading(true);
+    await fetchCaptcha();
+  }, [fetchCaptcha]);
+  return { captcha: enabled ? captcha : null, loading, refresh };
 }
 
 interface CaptchaInputProps {
