@@ -5,7 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { Status, httpStatusOf, type Envelope, type Pagination } from '@p8/contract/envelope';
 import { isErrorKey, type ErrorKey } from '@p8/contract/errors';
-import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
+import { BizError, databaseErrorOf, loggableError, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 
 /** The success envelope. */
 export function ok<T>(data: T): Envelope<T> {
@@ -153,7 +153,7 @@ export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFal
     const dbError = databaseErrorOf(error);
     const uniqueKey = dbError?.code === '23505' && dbError.constraint ? UNIQUE_VIOLATION_KEYS[dbError.constraint] : undefined;
     if (uniqueKey) return reply.code(400).send(fail(Status.BadRequest, uniqueKey));
-    request.log.error({ err: error }, 'unexpected error');
+    request.log.error({ err: loggableError(error) }, 'unexpected error');
     // No stack trace leaves the server; the request id lets an operator find it in the log.
     return reply.code(500).send(fail(Status.Error, 'ServerError', { additional: String(request.id) }));
   });

@@ -68,3 +68,23 @@ export function databaseErrorOf(error: unknown): { code?: string; constraint?: s
   }
   return undefined;
 }
+
+/**
+ * What the log may keep of an unexpected error. A failed query's error (Drizzle's DrizzleQueryError)
+ * carries the statement and its parameters — the user's values, passwords and phone numbers included —
+ * in its message, its stack and `params`; the log gets the statement, the database's error (message,
+ * SQLSTATE, constraint) and the call stack, never the parameters or the driver's `detail` (which repeats
+ * values: `Key (name)=(…) already exists`). Other errors are logged as they are.
+ */
+export function loggableError(error: unknown): unknown {
+  const failed = error as { query?: unknown; params?: unknown; cause?: unknown; stack?: string };
+  if (!(error instanceof Error) || typeof failed.query !== 'string' || !('params' in failed)) return error;
+  const cause = failed.cause as { message?: string; code?: string; constraint?: string; table?: string; column?: string } | undefined;
+  const frames = (failed.stack ?? '').split('\n').filter((line) => line.startsWith('    at '));
+  return {
+    type: error.constructor.name,
+    statement: failed.query,
+    error: cause ? { message: cause.message, code: cause.code, constraint: cause.constraint, table: cause.table, column: cause.column } : undefined,
+    stack: frames.join('\n'),
+  };
+}

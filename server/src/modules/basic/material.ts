@@ -24,7 +24,7 @@ import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../cor
 import { audit } from '../../core/audit.ts';
 import { ok } from '../../core/envelope.ts';
 import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
-import { BizError } from '../../core/errors.ts';
+import { BizError, loggableError } from '../../core/errors.ts';
 import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, receiveImportFile, runImport, throwIfCancelled, yieldToEventLoop, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
@@ -789,7 +789,7 @@ export async function materialUnitRoutes(app: FastifyInstance, deps: { config: C
       const rows = await receiveImportFile(req, config, unitItemColumns, job);
       await analyze(database, ['material', 'material_unit']);
       return req.tenant(async (tx) => {
-        const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly'), job);
+        const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly'), job);
         await audit(tx, req, { action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
         return outcome;
       });

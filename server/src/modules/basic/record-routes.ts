@@ -12,6 +12,7 @@ import { ok, paged } from '../../core/envelope.ts';
 import { exportXlsx, langOf, receiveImportFile, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
+import { loggableError } from '../../core/errors.ts';
 import { analyze, distinct, exportQuery, type RowHandler } from './kit.ts';
 
 type Query = Record<string, unknown>;
@@ -153,7 +154,7 @@ export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config:
 
   r.post(`${base}/import`, { config: { permission: code('import') }, schema: { tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, consumes: ['multipart/form-data'] } }, async (req) => {
     const job = req.server.importJobs.begin(req);
-    const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: error, rowNum: row.rowNum }, 'import row failed unexpectedly');
+    const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly');
     const result = await reportedImport(job, async () => {
       const rows = await receiveImportFile(req, config, def.excel.importColumns, job);
       // On the owner connection, outside the request's transaction (PGlite has one connection).
