@@ -6,11 +6,12 @@ import HeaderTools from './header/header-tools.tsx';
 import Logo from './logo.tsx';
 import Main from './main/main.tsx';
 import NavMenu from './menu/nav-menu.tsx';
-import { useLayoutRoot } from './use-layout-root.ts';
+import { useAsideWidth, useLayoutRoot } from './use-layout-root.ts';
 
 /** Classic: a header across the top with the logo; the side menu below it, the page beside. */
 export default function ClassicLayout() {
   const { className, style, menuTheme } = useLayoutRoot('classic');
+  const asideWidth = useAsideWidth();
   const collapsed = useThemeStore((s) => s.isCollapse);
   const menuTree = useMenuStore((s) => s.menuTree);
   return (
@@ -23,7 +24,7 @@ export default function ClassicLayout() {
         <HeaderTools />
       </Layout.Header>
       <Layout hasSider className="p8-body">
-        <Layout.Sider className="p8-aside is-light" theme="light" width={220} collapsedWidth={64} collapsed={collapsed} trigger={null} collapsible>
+        <Layout.Sider className="p8-aside is-light" theme="light" width={asideWidth} collapsedWidth={64} collapsed={collapsed} trigger={null} collapsible>
           <div className="p8-aside-menu">
             <NavMenu items={menuTree} mode="inline" theme="light" collapsed={collapsed} />
           </div>

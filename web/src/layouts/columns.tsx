@@ -14,7 +14,7 @@ import { menuTitle } from '../app/dynamic-routes.ts';
 import { isExternal, openExternal } from './menu/menu-utils.ts';
 import NavMenu from './menu/nav-menu.tsx';
 import { useActiveMenu } from './menu/use-active-menu.ts';
-import { useLayoutRoot } from './use-layout-root.ts';
+import { useAsideWidth, useLayoutRoot } from './use-layout-root.ts';
 
 /**
  * Columns: a narrow column of first-level entries (icon over title); the second column holds the
@@ -22,6 +22,7 @@ import { useLayoutRoot } from './use-layout-root.ts';
  */
 export default function ColumnsLayout() {
   const { className, style, menuTheme } = useLayoutRoot('columns');
+  const asideWidth = useAsideWidth(true);
   const navigate = useNavigate();
   const language = useGlobalStore((s) => s.language);
   const collapsed = useThemeStore((s) => s.isCollapse);
@@ -73,7 +74,7 @@ export default function ColumnsLayout() {
         </ul>
       </div>
       {subMenu.length > 0 && chosen && (
-        <Layout.Sider className="p8-aside p8-columns-sub is-light" theme="light" width={200} collapsedWidth={64} collapsed={collapsed} trigger={null} collapsible>
+        <Layout.Sider className="p8-aside p8-columns-sub is-light" theme="light" width={asideWidth} collapsedWidth={64} collapsed={collapsed} trigger={null} collapsible>
           <div className="p8-columns-sub-title">{collapsed ? <MenuIcon name={chosen.metaIcon} fallback /> : menuTitle(chosen, language)}</div>
           <div className="p8-aside-menu">
             <NavMenu items={subMenu} mode="inline" theme="light" collapsed={collapsed} />

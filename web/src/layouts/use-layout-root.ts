@@ -1,5 +1,6 @@
 import { useMemo, type CSSProperties } from 'react';
 import { theme } from 'antd';
+import { useGlobalStore } from '../stores/global.ts';
 import { useThemeStore } from '../stores/theme.ts';
 
 /**
@@ -36,6 +37,18 @@ export function useLayoutRoot(name: string): { className: string; style: CSSProp
   const asideInverted = useThemeStore((s) => s.asideInverted);
   const isDark = useThemeStore((s) => s.isDark);
   const inverted = asideInverted || isDark;
+  const asideWidth = useAsideWidth();
   const className = ['p8-layout', `p8-layout-${name}`, maximize ? 'is-maximize' : '', isDark ? 'is-dark' : ''].filter(Boolean).join(' ');
-  return { className, style, menuTheme: inverted ? 'dark' : 'light' };
+  return { className, style: { ...style, '--p8-aside-w': `${asideWidth}px` } as CSSProperties, menuTheme: inverted ? 'dark' : 'light' };
+}
+
+/**
+ * Width of the side menu. English titles run about a third longer than Chinese ones ("Storage
+ * locations", "Bills of materials" under a group's indent), so the English menu is wider; a title
+ * still too long ends in an ellipsis and shows whole in its tooltip (`NavMenu`). `sub`: the second
+ * column of the columns layout, whose items have no group indent.
+ */
+export function useAsideWidth(sub = false): number {
+  const language = useGlobalStore((s) => s.language);
+  return (sub ? 200 : 220) + (language === 'en' ? 32 : 0);
 }

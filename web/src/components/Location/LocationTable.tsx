@@ -86,7 +86,7 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
         request={listLocations}
         params={warehouse ? { warehouseId: warehouse.id, name: keyword || undefined } : undefined}
         toolbarRight={
-          warehouse && (
+          warehouse ? (
             <Input.Search
               allowClear
               placeholder={t('location.name')}
@@ -94,6 +94,8 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
               style={{ width: 200 }}
               data-testid="location-keyword"
             />
+          ) : (
+            <ImportRecordsButton record="basic_location" importPath={`${LOCATION_PATH}/import`} template="location" title={t('location.importTitle')} onImported={reload} />
           )
         }
         exportPath={can('basic_location_export') ? `${LOCATION_PATH}/export` : undefined}
@@ -105,7 +107,6 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
               {t('location.add')}
             </AddButton>
             <BatchButtons record="basic_location" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
-            {!warehouse && <ImportRecordsButton record="basic_location" importPath={`${LOCATION_PATH}/import`} template="location" title={t('location.importTitle')} onImported={reload} />}
           </>
         )}
       />

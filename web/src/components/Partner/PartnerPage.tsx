@@ -152,6 +152,7 @@ export default function PartnerPage({ kind }: { kind: PartnerKind }) {
         actionRef={table}
         onLoad={onLoad}
         rowSelection={can(codeOf(record, 'delete')) || can(codeOf(record, 'enable')) || (rangeOn && can(codeOf(record, 'assign')))}
+        toolbarRight={<ImportRecordsButton record={record} importPath={`${partnerPath(kind)}/import`} template={kind} title={t(`partner.${kind}.importTitle`)} onImported={reload} />}
         toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
             <AddButton record={record} onClick={() => openDialog('add')}>
@@ -159,7 +160,6 @@ export default function PartnerPage({ kind }: { kind: PartnerKind }) {
             </AddButton>
             <BatchButtons record={record} selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
             {rangeOn && assign.selectedButton(selectedRowKeys, selectedRows)}
-            <ImportRecordsButton record={record} importPath={`${partnerPath(kind)}/import`} template={kind} title={t(`partner.${kind}.importTitle`)} onImported={reload} />
           </>
         )}
       />

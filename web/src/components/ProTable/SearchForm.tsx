@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space, TreeSelect, type FormInstance } from 'antd';
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -71,12 +71,13 @@ function Control({ field, enums, ...bound }: { field: SearchField; enums: Search
 }
 
 /**
- * The search form above a ProTable: one field per searchable column on the responsive grid (layout.ts),
+ * The search form above a ProTable: one field per searchable column on the responsive grid (by the form's width),
  * collapsed to one row until "expand", with search and reset buttons. Enter in any field searches.
  */
 export default function SearchForm({ form, name, fields, enums, initialValues, onSearch, onReset, loading }: SearchFormProps) {
   const { t } = useTranslation();
-  const breakpoint = useSearchBreakpoint();
+  const box = useRef<HTMLDivElement>(null);
+  const breakpoint = useSearchBreakpoint(box);
   const [collapsed, setCollapsed] = useState(true);
   const layout = searchLayout(
     fields.map((f) => f.span),
@@ -85,43 +86,45 @@ export default function SearchForm({ form, name, fields, enums, initialValues, o
   );
 
   return (
-    <Form
-      form={form}
-      name={name}
-      className="p8-pro-table-search"
-      layout="horizontal"
-      initialValues={initialValues}
-      onFinish={onSearch}
-      data-testid="pro-table-search"
-    >
-      <Row gutter={[16, 0]}>
-        {fields.map((field, index) => (
-          // Collapsed fields stay mounted (their values still search), just not shown.
-          <Col key={field.name} span={layout.spans[index]} style={index >= layout.visible ? { display: 'none' } : undefined}>
-            <Form.Item name={field.name} label={field.label}>
-              <Control field={field} enums={enums} />
+    <div ref={box}>
+      <Form
+        form={form}
+        name={name}
+        className="p8-pro-table-search"
+        layout="horizontal"
+        initialValues={initialValues}
+        onFinish={onSearch}
+        data-testid="pro-table-search"
+      >
+        <Row gutter={[16, 0]}>
+          {fields.map((field, index) => (
+            // Collapsed fields stay mounted (their values still search), just not shown.
+            <Col key={field.name} span={layout.spans[index]} style={index >= layout.visible ? { display: 'none' } : undefined}>
+              <Form.Item name={field.name} label={field.label}>
+                <Control field={field} enums={enums} />
+              </Form.Item>
+            </Col>
+          ))}
+          <Col span={layout.buttonSpan} className="p8-pro-table-search-buttons">
+            <Form.Item>
+              <Space size={8} wrap={false}>
+                <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading} data-testid="pro-table-search-submit">
+                  {t('kit.table.search')}
+                </Button>
+                <Button icon={<ReloadOutlined />} onClick={onReset} data-testid="pro-table-search-reset">
+                  {t('kit.table.reset')}
+                </Button>
+                {layout.collapsible && (
+                  <Button type="link" onClick={() => setCollapsed((c) => !c)} data-testid="pro-table-search-toggle" style={{ paddingInline: 4 }}>
+                    {collapsed ? t('kit.table.expand') : t('kit.table.collapse')}
+                    {collapsed ? <DownOutlined /> : <UpOutlined />}
+                  </Button>
+                )}
+              </Space>
             </Form.Item>
           </Col>
-        ))}
-        <Col span={layout.buttonSpan} className="p8-pro-table-search-buttons">
-          <Form.Item>
-            <Space size={8} wrap={false}>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading} data-testid="pro-table-search-submit">
-                {t('kit.table.search')}
-              </Button>
-              <Button icon={<ReloadOutlined />} onClick={onReset} data-testid="pro-table-search-reset">
-                {t('kit.table.reset')}
-              </Button>
-              {layout.collapsible && (
-                <Button type="link" onClick={() => setCollapsed((c) => !c)} data-testid="pro-table-search-toggle" style={{ paddingInline: 4 }}>
-                  {collapsed ? t('kit.table.expand') : t('kit.table.collapse')}
-                  {collapsed ? <DownOutlined /> : <UpOutlined />}
-                </Button>
-              )}
-            </Space>
-          </Form.Item>
-        </Col>
-      </Row>
-    </Form>
+        </Row>
+      </Form>
+    </div>
   );
 }

@@ -14,6 +14,7 @@ import { columnSettingsQueryKey, getColumnSettings, getStatistics, saveColumnSet
 import { applyColumnSettings, defaultColumnSettings, mergeColumnSettings } from './column-settings.ts';
 import ColumnSettingsDrawer from './ColumnSettingsDrawer.tsx';
 import { formatCell, formatNumber, digitsFor, valueAt } from './format.ts';
+import { columnWidth, tableScrollWidth } from './layout.ts';
 import Pager from './Pager.tsx';
 import { filterParams, initialSearchValues, listParams, resolvePageSize, searchFieldsOf, sortFromAntd, type SortState } from './query.ts';
 import { clearSearchCache, readSearchCache, writeSearchCache } from './search-cache.ts';
@@ -288,6 +289,11 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
       key: prop,
       dataIndex: prop.split('.'),
       title: columnTitle,
+      // Every column has a width (the scroll width is their sum); a number is never cut by an ellipsis
+      // nor wrapped (`p8-pro-table-num`), it widens its column instead.
+      width: columnWidth({ title: columnTitle, width: rest.width, sortable, numeric, valueType }),
+      ellipsis: numeric ? false : rest.ellipsis,
+      className: numeric ? ['p8-pro-table-num', rest.className].filter(Boolean).join(' ') : rest.className,
       align: rest.align ?? (numeric ? 'right' : undefined),
       sorter: sortable ? true : undefined,
       sortOrder: sortable ? (sort?.prop === prop ? (sort.order === 'asc' ? 'ascend' : 'descend') : null) : undefined,
@@ -304,6 +310,11 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
       },
     };
   });
+
+  const scrollWidth = tableScrollWidth(
+    antdColumns.map((c) => Number(c.width)),
+    { selection: !!selectionConfig, expandable: !!expandable },
+  );
 
   const onTableChange: TableProps<T>['onChange'] = (_pagination, _filters, sorter, extraInfo) => {
     if (extraInfo.action !== 'sort') return;
@@ -426,7 +437,10 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
           size={size}
           bordered={bordered}
           expandable={expandable}
-          scroll={scroll ?? { x: 'max-content' }}
+          scroll={scroll ?? { x: scrollWidth }}
+          // Automatic layout with the computed width as its floor: a cell whose content needs more (a long
+          // figure) widens its column instead of being cut.
+          tableLayout="auto"
           onChange={onTableChange}
           summary={summary}
           rowSelection={

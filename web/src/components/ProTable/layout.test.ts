@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakpointOf, searchLayout, SEARCH_SPANS } from './layout.ts';
+import { breakpointOf, columnWidth, searchLayout, SEARCH_SPANS, tableScrollWidth, textWidth } from './layout.ts';
 
 describe('search form layout', () => {
   it('breaks at 576, 768, 992, 1200 and 1400 px', () => {
@@ -40,5 +40,32 @@ describe('search form layout', () => {
 
   it('needs no toggle when everything fits in one row', () => {
     expect(searchLayout([1, 1], 'xl', true)).toMatchObject({ visible: 2, collapsible: false, buttonSpan: 16 });
+  });
+});
+
+describe('table column widths', () => {
+  it('estimates label widths: CJK characters square, Latin narrower', () => {
+    expect(textWidth('期初应收')).toBe(56);
+    expect(textWidth('Code')).toBe(32);
+  });
+
+  it('keeps a numeric column at least as wide as its header on one line', () => {
+    // "Opening receivable" with sort arrows needs more than the declared 130 px.
+    expect(columnWidth({ title: 'Opening receivable', width: 130, sortable: true, numeric: true })).toBe(32 + 18 * 8 + 24);
+    expect(columnWidth({ title: '期初应收', width: 130, sortable: true, numeric: true })).toBe(130);
+    expect(columnWidth({ title: 'Qty', numeric: true })).toBe(120);
+  });
+
+  it('keeps a declared width for other columns and derives one for the rest', () => {
+    expect(columnWidth({ title: 'A very long remark header', width: 90 })).toBe(90);
+    expect(columnWidth({ title: 'Created at', valueType: 'dateTime' })).toBe(170);
+    expect(columnWidth({ title: 'Name' })).toBe(100);
+    expect(columnWidth({ title: 'Specification and model', sortable: true })).toBe(32 + 23 * 8 + 24);
+    expect(columnWidth({ title: '#', valueType: 'index' })).toBe(64);
+  });
+
+  it('scrolls by the sum of the columns plus the selection and expand columns', () => {
+    expect(tableScrollWidth([130, 200, 210])).toBe(540);
+    expect(tableScrollWidth([130, 200, 210], { selection: true, expandable: true })).toBe(540 + 96);
   });
 });

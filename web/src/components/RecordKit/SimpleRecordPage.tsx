@@ -122,7 +122,6 @@ export default function SimpleRecordPage<T extends SimpleRecord>(props: SimpleRe
         rowSelection
         actionRef={tableRef}
         data-testid={testIdOf(record, 'table')}
-        scroll={{ x: 'max-content' }}
         toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
             <AddButton record={record} onClick={() => openDialog('add', { sort: 0, ...newFields })}>

@@ -204,7 +204,6 @@ export function TreeRecordTable<T extends TreeRecord<T>>({ record, section, maxL
       rowSelection
       actionRef={records.tableRef}
       data-testid={testIdOf(record, 'table')}
-      scroll={{ x: 'max-content' }}
       toolbar={({ selectedRowKeys, selectedRows }) => (
         <>
           <AddButton record={record} onClick={() => add(null)} />

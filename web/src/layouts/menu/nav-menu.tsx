@@ -40,7 +40,13 @@ export default function NavMenu({ items, mode, theme, collapsed = false }: NavMe
     const build = (list: readonly MenuItem[]): AntdItem[] =>
       list.map((item) => {
         const icon = item.metaIcon ? <MenuIcon name={item.metaIcon} fallback /> : undefined;
-        const label = <span data-testid={`menu-item-${item.path}`}>{menuTitle(item, language)}</span>;
+        const title = menuTitle(item, language);
+        // `title`: a label cut by the menu's width still reads whole on hover.
+        const label = (
+          <span data-testid={`menu-item-${item.path}`} title={title}>
+            {title}
+          </span>
+        );
         if (item.children?.length) return { key: item.path, icon, label, children: build(item.children) };
         return { key: item.path, icon, label };
       });

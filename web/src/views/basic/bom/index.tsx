@@ -120,7 +120,6 @@ export default function BomPage() {
         columns={columns}
         rowSelection
         actionRef={tableRef}
-        scroll={{ x: 'max-content' }}
         data-testid="bom-table"
         toolbar={({ selectedRowKeys, selectedRows }) => (
           <>

@@ -210,7 +210,6 @@ export default function MaterialPage() {
           columns={columns}
           rowSelection
           actionRef={tableRef}
-          scroll={{ x: 'max-content' }}
           data-testid="material-table"
           toolbar={({ selectedRowKeys, selectedRows }) => (
             <>

@@ -91,6 +91,7 @@ export default function WarehousePage() {
         exportPath={can('basic_stock_export') ? `${WAREHOUSE_PATH}/export` : undefined}
         actionRef={table}
         rowSelection={can('basic_stock_delete') || can('basic_stock_enable') || (rangeOn && can('basic_stock_assign'))}
+        toolbarRight={<ImportRecordsButton record="basic_stock" importPath={`${WAREHOUSE_PATH}/import`} template="stock" title={t('stock.importTitle')} onImported={reload} />}
         toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
             <AddButton record="basic_stock" onClick={() => openDialog('add')}>
@@ -98,7 +99,6 @@ export default function WarehousePage() {
             </AddButton>
             <BatchButtons record="basic_stock" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
             {rangeOn && assign.selectedButton(selectedRowKeys, selectedRows)}
-            <ImportRecordsButton record="basic_stock" importPath={`${WAREHOUSE_PATH}/import`} template="stock" title={t('stock.importTitle')} onImported={reload} />
           </>
         )}
       />
