@@ -6,7 +6,7 @@ import DateRangeSearch from '../DateRangeSearch/index.tsx';
 import type { SearchField } from './query.ts';
 import { searchLayout } from './layout.ts';
 import type { ValueEnum } from './types.ts';
-import { useSearchBreakpoint } from './use-breakpoint.ts';
+import { useSearchGrid } from './use-search-grid.ts';
 
 interface SearchFormProps {
   form: FormInstance;
@@ -77,11 +77,11 @@ function Control({ field, enums, ...bound }: { field: SearchField; enums: Search
 export default function SearchForm({ form, name, fields, enums, initialValues, onSearch, onReset, loading }: SearchFormProps) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
-  const breakpoint = useSearchBreakpoint(box);
+  const grid = useSearchGrid(box);
   const [collapsed, setCollapsed] = useState(true);
   const layout = searchLayout(
     fields.map((f) => f.span),
-    breakpoint,
+    grid,
     collapsed,
   );
 

@@ -1,30 +1,34 @@
 /**
- * Layout of the list kit, pure and tested: the search form's responsive grid and the table's column and
- * scroll widths.
+ * Layout of the list kit, pure and tested: the search form's grid and the table's column and scroll
+ * widths.
  *
- * Search form: breakpoints 576, 768, 992, 1200, 1400 px (of the form's own width) and column
- * spans xl 4, lg 6, md 12, sm 12, xs 24 on the 24-column grid (xxl, from 1400 px, keeps xl's span).
- * Collapsed, the form shows one row: as many fields as fit beside the buttons.
+ * Search form: a 24-column grid whose cells are at least `MIN_CELL` px wide on the form's own width (one
+ * to six fields a row); a field takes one cell (a date range two). Collapsed, the form shows one row: as
+ * many fields as fit beside the search / reset / expand buttons.
  */
-export type Breakpoint = 'xs' | 'sm' | 'md' | 'lg' | 'xl' | 'xxl';
 
-export const BREAKPOINTS: ReadonlyArray<[Breakpoint, number]> = [
-  ['xxl', 1400],
-  ['xl', 1200],
-  ['lg', 992],
-  ['md', 768],
-  ['sm', 576],
-];
+/** Narrowest field cell: label and an input that still shows its placeholder ("请输入客户编码"). */
+export const MIN_CELL = 240;
+/** Room the search, reset and expand buttons need. */
+export const BUTTONS_WIDTH = 270;
 
-export const SEARCH_SPANS: Record<Breakpoint, number> = { xs: 24, sm: 12, md: 12, lg: 6, xl: 4, xxl: 4 };
+export interface SearchGrid {
+  /** Grid span of one field cell. */
+  cell: number;
+  /** Cells the buttons take beside the fields. */
+  buttonCells: number;
+}
 
-export function breakpointOf(width: number): Breakpoint {
-  for (const [name, min] of BREAKPOINTS) if (width >= min) return name;
-  return 'xs';
+/** The grid for a form `width` px wide: as many cells of at least MIN_CELL as fit, 24 divisible by their number. */
+export function searchGrid(width: number): SearchGrid {
+  const fit = Math.floor(width / MIN_CELL);
+  const perRow = [6, 4, 3, 2, 1].find((n) => n <= fit) ?? 1;
+  const cellWidth = width / perRow;
+  return { cell: 24 / perRow, buttonCells: Math.min(perRow, Math.max(1, Math.ceil(BUTTONS_WIDTH / cellWidth))) };
 }
 
 export interface SearchLayout {
-  /** Grid span of one field cell at this breakpoint. */
+  /** Grid span of one field cell. */
   cell: number;
   /** Span of every field (a field of `span` n cells takes n × cell, at most a row). */
   spans: number[];
@@ -37,15 +41,13 @@ export interface SearchLayout {
 }
 
 /**
- * Lays the fields out for a breakpoint: collapsed shows only the fields that fit in the first row beside
- * the buttons; the buttons close the last row, or take a row of their own when too little is left.
+ * Lays the fields out on a grid: collapsed shows only the fields that fit in the first row beside the
+ * buttons; the buttons close the last row, or take a row of their own when too little is left.
  */
-export function searchLayout(fieldSpans: readonly number[], breakpoint: Breakpoint, collapsed: boolean): SearchLayout {
-  const cell = SEARCH_SPANS[breakpoint];
+export function searchLayout(fieldSpans: readonly number[], grid: SearchGrid, collapsed: boolean): SearchLayout {
+  const { cell } = grid;
   const spans = fieldSpans.map((n) => Math.min(24, Math.max(1, n) * cell));
-  // Search, reset and expand need about 300 px: two cells where a cell is a quarter of the width or
-  // less (lg, xl, xxl), else one.
-  const buttonMin = cell <= 6 ? 2 * cell : cell;
+  const buttonMin = Math.min(24, grid.buttonCells * cell);
 
   // First row: fields that fit beside the buttons.
   let firstRow = 0;
@@ -55,7 +57,7 @@ export function searchLayout(fieldSpans: readonly number[], breakpoint: Breakpoi
     used += span;
     firstRow += 1;
   }
-  // A field too wide to share its row (xs, or a date range at md) still shows, the buttons below it.
+  // A field too wide to share its row (one cell a row, or a date range) still shows, the buttons below it.
   if (firstRow === 0 && spans.length) firstRow = 1;
   const collapsible = firstRow < spans.length;
   const visible = collapsed ? firstRow : spans.length;

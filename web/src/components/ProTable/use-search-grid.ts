@@ -1,0 +1,27 @@
+import { useLayoutEffect, useState, type RefObject } from 'react';
+import { searchGrid, type SearchGrid } from './layout.ts';
+
+/**
+ * The search form's grid for the form's own width, following resizes. The form's width, not the
+ * window's: beside the side menu, a department tree or a category panel a form is far narrower than the
+ * window, and cells laid out for the window cut every input to a few letters ("请输入…").
+ */
+export function useSearchGrid(ref: RefObject<HTMLElement | null>): SearchGrid {
+  const [grid, setGrid] = useState<SearchGrid>(() => searchGrid(1000));
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => {
+      // A hidden form (search toggled off, a background tab) measures 0: keep the last layout.
+      if (element.clientWidth > 0) {
+        const next = searchGrid(element.clientWidth);
+        setGrid((last) => (last.cell === next.cell && last.buttonCells === next.buttonCells ? last : next));
+      }
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return grid;
+}
