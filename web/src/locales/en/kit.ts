@@ -111,6 +111,11 @@ export default {
     redo: 'Redo',
     placeholder: 'Enter content…',
   },
+  lineGrid: {
+    add: 'Add a row',
+    remove: 'Remove the row',
+    keys: 'Enter: next cell · Shift+Enter: previous · Alt+Enter: new row below · Alt+Delete: remove the row',
+  },
   record: {
     add: 'Add',
     operation: 'Actions',

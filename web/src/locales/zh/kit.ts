@@ -111,6 +111,11 @@ export default {
     redo: '重做',
     placeholder: '请输入内容…',
   },
+  lineGrid: {
+    add: '添加一行',
+    remove: '删除此行',
+    keys: 'Enter：下一格 · Shift+Enter：上一格 · Alt+Enter：在下方插入一行 · Alt+Delete：删除此行',
+  },
   record: {
     add: '新增',
     operation: '操作',

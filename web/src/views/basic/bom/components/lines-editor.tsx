@@ -1,9 +1,10 @@
-import { useState } from 'react';
-import { Button, Form, Input, Select, Table, Tooltip, Typography, type TableColumnType } from 'antd';
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useMemo, useState } from 'react';
+import { Button, Form, Input, Select, Tooltip, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Material } from '@p8/contract/basic';
+import LineGrid, { type LineColumn } from '../../../../components/LineGrid/index.tsx';
 import MaterialPicker from '../../../../components/Pickers/MaterialPicker.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { formatNumber } from '../../../../components/ProTable/format.ts';
@@ -40,9 +41,9 @@ export const lineOfMaterial = (m: Material): LineRow => ({
 });
 
 /** The unit of a line: one of the child material's enabled units (its main unit by default). */
-function LineUnitSelect({ materialId, fallbackName, value, onChange, index }: { materialId: number; fallbackName?: string | null; value?: number | null; onChange?: (v: number | null) => void; index: number }) {
+function LineUnitSelect({ materialId, fallbackName, value, onChange, testId }: { materialId?: number; fallbackName?: string | null; value?: number | null; onChange?: (v: number | null) => void; testId: string }) {
   const { t } = useTranslation();
-  const detail = useQuery(materialQuery(materialId));
+  const detail = useQuery({ ...materialQuery(materialId ?? 0), enabled: !!materialId });
   const options = (detail.data?.units ?? [])
     .filter((u) => u.enabled || u.unitId === value)
     .map((u) => ({ value: u.unitId, label: u.isMain ? `${u.unitName} (${t('basic.material.units.main')})` : `${u.unitName} (×${u.ratio})` }));
@@ -58,7 +59,7 @@ function LineUnitSelect({ materialId, fallbackName, value, onChange, index }: { 
       placeholder={t('basic.bom.line.mainUnit')}
       popupMatchSelectWidth={false}
       style={{ width: '100%' }}
-      data-testid={`bom-line-${index}-unit`}
+      data-testid={testId}
     />
   );
 }
@@ -72,22 +73,103 @@ interface LinesEditorProps {
 }
 
 /**
- * The lines of a BOM: materials chosen with the MaterialPicker (several at once; a material appears
- * once and never the parent itself), each with its quantity (> 0) per the parent quantity, loss rate
- * (0–100 %), unit and remark. Test ids: `bom-line-add`, `bom-line-<n>-quantity|loss|unit|remove`.
- * Row fields are `preserve`d for the reason given in the material's units editor.
+ * The lines of a BOM on the shared LineGrid: materials chosen with the MaterialPicker (several at once;
+ * a material appears once and never the parent itself), each with its quantity (> 0) per the parent
+ * quantity, loss rate (0–100 %), unit and remark. Test ids: `bom-line-add`,
+ * `bom-line-<n>-material|quantity|loss|unit|remark|remove`.
  */
 export default function LinesEditor({ view, parentId, parentQuantity }: LinesEditorProps) {
   const { t } = useTranslation();
   const { settings } = useTenantConfig();
   const form = Form.useFormInstance();
-  const rows = (Form.useWatch('lines', { form, preserve: true }) as LineRow[] | undefined) ?? [];
   const [picking, setPicking] = useState(false);
-  const taken = [...(parentId ? [parentId] : []), ...rows.map((r) => r.materialId)];
+
+  const columns = useMemo<LineColumn<LineRow>[]>(
+    () => [
+      { key: 'index', title: '#', width: 44, align: 'center', watch: 'none', render: ({ index }) => index + 1 },
+      {
+        key: 'material',
+        title: t('basic.bom.line.material'),
+        width: 230,
+        render: ({ row, testId }) =>
+          row.materialId ? (
+            <div data-testid={testId}>
+              <div>
+                <Typography.Text strong>{row.materialCode}</Typography.Text> {row.materialName}
+              </div>
+              {row.specification && (
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {row.specification}
+                </Typography.Text>
+              )}
+            </div>
+          ) : null,
+      },
+      {
+        key: 'quantity',
+        field: 'quantity',
+        title: t('basic.bom.line.quantity'),
+        width: 130,
+        rules: [
+          {
+            validator: async (_r, v: number | null | undefined) => {
+              if (v === null || v === undefined || !(v > 0)) throw new Error(t('error.NumberMustGreaterThanZero'));
+            },
+          },
+        ],
+        render: ({ testId }) => <NumberInput size="small" min={0} max={1e9} data-testid={testId} />,
+      },
+      {
+        key: 'loss',
+        field: 'lossRate',
+        title: t('basic.bom.line.lossRate'),
+        width: 110,
+        render: ({ testId }) => <NumberInput size="small" min={0} max={100} precision={2} suffix="%" data-testid={testId} />,
+      },
+      {
+        key: 'need',
+        title: (
+          <Tooltip title={t('basic.bom.line.needTip')}>
+            <span>{t('basic.bom.line.need')}</span>
+          </Tooltip>
+        ),
+        width: 100,
+        align: 'right',
+        render: ({ row }) => {
+          if (!row.quantity || !(parentQuantity && parentQuantity > 0)) return '—';
+          return formatNumber((row.quantity / parentQuantity) * (1 + (row.lossRate ?? 0) / 100), settings.numberRetainsSmallDigit);
+        },
+      },
+      {
+        key: 'unit',
+        field: 'unitId',
+        title: t('basic.bom.line.unit'),
+        width: 140,
+        // The choice is among the units of the row's material.
+        watch: 'row',
+        render: ({ row, testId }) => <LineUnitSelect materialId={row.materialId} fallbackName={row.unitName} testId={testId} />,
+      },
+      {
+        key: 'remark',
+        field: 'remark',
+        title: t('basic.common.remark'),
+        width: 200,
+        render: ({ testId }) => <Input size="small" maxLength={500} data-testid={testId} />,
+      },
+    ],
+    [t, parentQuantity, settings.numberRetainsSmallDigit],
+  );
 
   return (
-    <Form.List
+    <LineGrid<LineRow>
       name="lines"
+      data-testid="bom-lines"
+      rowTestId="bom-line"
+      columns={columns}
+      view={view}
+      maxRows={MAX_LINES}
+      height={320}
+      emptyText={t('basic.bom.noLines')}
       rules={[
         {
           validator: async (_, list: LineRow[] | undefined) => {
@@ -96,157 +178,36 @@ export default function LinesEditor({ view, parentId, parentQuantity }: LinesEdi
           },
         },
       ]}
-    >
-      {(fields, { add, remove }, { errors }) => {
-        const columns: TableColumnType<(typeof fields)[number]>[] = [
-          { key: 'index', title: '#', width: 44, align: 'center', render: (_, field) => field.name + 1 },
-          {
-            key: 'material',
-            title: t('basic.bom.line.material'),
-            width: 230,
-            render: (_, field) => {
-              const row = rows[field.name];
-              return row ? (
-                <div data-testid={`bom-line-${field.name}-material`}>
-                  <div>
-                    <Typography.Text strong>{row.materialCode}</Typography.Text> {row.materialName}
-                  </div>
-                  {row.specification && (
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {row.specification}
-                    </Typography.Text>
-                  )}
-                </div>
-              ) : null;
-            },
-          },
-          {
-            key: 'quantity',
-            title: t('basic.bom.line.quantity'),
-            width: 130,
-            render: (_, field) => (
-              <Form.Item
-                preserve
-                name={[field.name, 'quantity']}
-                rules={[
-                  {
-                    validator: async (_r, v: number | null | undefined) => {
-                      if (v === null || v === undefined || !(v > 0)) throw new Error(t('error.NumberMustGreaterThanZero'));
-                    },
-                  },
-                ]}
-              >
-                <NumberInput size="small" min={0} max={1e9} data-testid={`bom-line-${field.name}-quantity`} />
-              </Form.Item>
-            ),
-          },
-          {
-            key: 'lossRate',
-            title: t('basic.bom.line.lossRate'),
-            width: 110,
-            render: (_, field) => (
-              <Form.Item preserve name={[field.name, 'lossRate']}>
-                <NumberInput size="small" min={0} max={100} precision={2} suffix="%" data-testid={`bom-line-${field.name}-loss`} />
-              </Form.Item>
-            ),
-          },
-          {
-            key: 'need',
-            title: (
-              <Tooltip title={t('basic.bom.line.needTip')}>
-                <span>{t('basic.bom.line.need')}</span>
-              </Tooltip>
-            ),
-            width: 100,
-            align: 'right',
-            render: (_, field) => {
-              const row = rows[field.name];
-              if (!row?.quantity || !(parentQuantity && parentQuantity > 0)) return '—';
-              return formatNumber((row.quantity / parentQuantity) * (1 + (row.lossRate ?? 0) / 100), settings.numberRetainsSmallDigit);
-            },
-          },
-          {
-            key: 'unit',
-            title: t('basic.bom.line.unit'),
-            width: 140,
-            render: (_, field) => {
-              const row = rows[field.name];
-              return (
-                <Form.Item preserve name={[field.name, 'unitId']}>
-                  {row ? <LineUnitSelect materialId={row.materialId} fallbackName={row.unitName} index={field.name} /> : <span />}
-                </Form.Item>
-              );
-            },
-          },
-          {
-            key: 'remark',
-            title: t('basic.common.remark'),
-            render: (_, field) => (
-              <Form.Item preserve name={[field.name, 'remark']}>
-                <Input size="small" maxLength={500} data-testid={`bom-line-${field.name}-remark`} />
-              </Form.Item>
-            ),
-          },
-          ...(view
-            ? []
-            : [
-                {
-                  key: 'remove',
-                  title: '',
-                  width: 48,
-                  align: 'center' as const,
-                  render: (_: unknown, field: (typeof fields)[number]) => (
-                    <Tooltip title={t('basic.common.remove')}>
-                      <Button
-                        type="text"
-                        size="small"
-                        danger
-                        icon={<DeleteOutlined />}
-                        onClick={() => remove(field.name)}
-                        aria-label={t('basic.common.remove')}
-                        data-testid={`bom-line-${field.name}-remove`}
-                      />
-                    </Tooltip>
-                  ),
-                },
-              ]),
-        ];
+      // Lines come from the material picker, several at once.
+      addButton={(add, count) => {
+        const rows = (form.getFieldValue('lines') as LineRow[] | undefined) ?? [];
+        const taken = [...(parentId ? [parentId] : []), ...rows.map((r) => r.materialId)];
         return (
-          <div className="p8-basic-lines" data-testid="bom-lines">
-            <Table rowKey="key" size="small" bordered pagination={false} columns={columns} dataSource={fields} scroll={{ x: 900, y: 320 }} locale={{ emptyText: t('basic.bom.noLines') }} />
-            {errors.length > 0 && (
-              <Typography.Text type="danger" role="alert" data-testid="lines-error">
-                {errors[0]}
-              </Typography.Text>
-            )}
-            {!view && (
-              <>
-                <Button
-                  type="dashed"
-                  block
-                  icon={<PlusOutlined />}
-                  style={{ marginTop: 12 }}
-                  disabled={fields.length >= MAX_LINES}
-                  onClick={() => setPicking(true)}
-                  data-testid="bom-line-add"
-                >
-                  {t('basic.bom.addLines')}
-                </Button>
-                <MaterialPicker
-                  open={picking}
-                  onClose={() => setPicking(false)}
-                  disabledIds={taken}
-                  title={t('basic.bom.pickLines')}
-                  onOk={(materials) => {
-                    for (const m of materials) if (!taken.includes(m.id)) add(lineOfMaterial(m));
-                    void form.validateFields(['lines']).catch(() => undefined);
-                  }}
-                />
-              </>
-            )}
-          </div>
+          <>
+            <Button
+              type="dashed"
+              block
+              icon={<PlusOutlined />}
+              style={{ marginTop: 12 }}
+              disabled={count >= MAX_LINES}
+              onClick={() => setPicking(true)}
+              data-testid="bom-line-add"
+            >
+              {t('basic.bom.addLines')}
+            </Button>
+            <MaterialPicker
+              open={picking}
+              onClose={() => setPicking(false)}
+              disabledIds={taken}
+              title={t('basic.bom.pickLines')}
+              onOk={(materials) => {
+                for (const m of materials) if (!taken.includes(m.id)) add(lineOfMaterial(m));
+                void form.validateFields(['lines']).catch(() => undefined);
+              }}
+            />
+          </>
         );
       }}
-    </Form.List>
+    />
   );
 }
