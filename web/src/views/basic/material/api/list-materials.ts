@@ -1,6 +1,3 @@
-import type { Material } from '@p8/contract/basic';
-import { http, type PagedResult, type QueryParams } from '../../../../app/http.ts';
-
 /**
  * GET /admin/basic/material — paged, within the caller's assignment range. Filters `code`, `name`,
  * `specification`, `model`, `materialQuality` (contains), `keyword`, `categoryId` (with its
@@ -11,7 +8,3 @@ export const MATERIAL_LIST_PATH = '/admin/basic/material';
 
 /** GET /admin/basic/material/statistics — the stock sum over the same filters. */
 export const MATERIAL_STATISTICS_PATH = '/admin/basic/material/statistics';
-
-export function listMaterials(params: QueryParams): Promise<PagedResult<Material>> {
-  return http.list<Material>(MATERIAL_LIST_PATH, params, { noLoading: true });
-}
