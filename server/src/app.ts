@@ -17,15 +17,11 @@ import { registriesPlugin } from './core/registries.ts';
 import { openSharedState, type SharedState } from './core/shared-state.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { personRoutes } from './modules/person/routes.ts';
-import { auditRoutes } from './modules/system/audit-routes.ts';
-import { deptRoutes } from './modules/system/dept-routes.ts';
-import { menuRoutes } from './modules/system/menu-routes.ts';
-import { roleRoutes } from './modules/system/role-routes.ts';
-import { staffRoutes } from './modules/system/staff-routes.ts';
 import { tenantRoutes } from './modules/tenant/routes.ts';
 import { multipartPlugin } from './core/uploads.ts';
 import { uploadRoutes } from './modules/upload/routes.ts';
 import { officeRoutes } from './modules/office/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
 import { registerRoutes, type ModuleDeps } from './core/route.ts';
 import { basicRoutes } from './modules/basic/routes.ts';
 
@@ -125,16 +121,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registriesPlugin);
   await app.register(importJobsPlugin, { config });
   const modules: ModuleDeps = { database, config, sms };
-  registerRoutes(app, modules, officeRoutes);
+  registerRoutes(app, modules, [...officeRoutes, ...systemRoutes]);
   await app.register(authRoutes, { database, config, sms });
   await app.register(tenantRoutes, { database, config });
   await app.register(personRoutes, { database });
   await app.register(uploadRoutes, { database, config });
-  await app.register(deptRoutes);
-  await app.register(menuRoutes);
-  await app.register(roleRoutes);
-  await app.register(staffRoutes, { database });
-  await app.register(auditRoutes);
   await app.register(basicRoutes, { database, config });
 
   return app;

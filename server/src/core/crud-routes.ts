@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { enableSchema, idParamsSchema, idsSchema } from '@p8/contract/common';
+import { enableSchema, idParamsSchema, idsSchema, treeEnabledFilter, treeQuerySchema } from '@p8/contract/common';
 import type { Pagination } from '@p8/contract/envelope';
 import { listQuerySchema } from './list-query.ts';
 import { route, type Out, type RouteDeclaration } from './route.ts';
@@ -13,6 +13,8 @@ export interface CrudService<C, U> {
   update(ctx: ServiceContext, body: U): Promise<unknown>;
   remove(ctx: ServiceContext, ids: number[]): Promise<unknown>;
   enable(ctx: ServiceContext, ids: number[], enabled: boolean): Promise<unknown>;
+  /** A parent_id tree (departments, menus, categories): adds GET /tree, `enabled=true|false` filtering the nodes. */
+  tree?(ctx: ServiceContext, enabled: boolean | undefined): Promise<unknown>;
 }
 
 export interface CrudSpec<C extends z.ZodType, U extends z.ZodType> {
@@ -31,12 +33,16 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType> {
 /**
  * The usual routes of an administered record, all at `url`: GET (paged list, the common list query),
  * GET /:id, POST (create), PUT (update), DELETE `{ ids }` and PUT /enable `{ ids, enabled }`. A module
- * adds its other routes (tree, picker, copy…) beside these.
+ * adds its other routes (picker, copy…) beside these. With `service.tree`, GET /tree too.
  */
 export function crudRoutes<C extends z.ZodType, U extends z.ZodType>(spec: CrudSpec<C, U>): RouteDeclaration[] {
   const { url, tags, noun, service } = spec;
   const code = (action: string) => `${spec.permissionPrefix}_${action}`;
+  const { tree } = service;
   return [
+    ...(tree
+      ? [route({ method: 'GET', url: `${url}/tree`, tags, summary: `The ${noun} tree`, query: treeQuerySchema, handler: (ctx, { query }) => tree(ctx, treeEnabledFilter(query)) })]
+      : []),
     route({ method: 'GET', url, tags, summary: `${noun} list, paged`, query: listQuerySchema, page: true, handler: (ctx, { query }) => service.list(ctx, query) }),
     route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${noun}`, params: idParamsSchema, handler: (ctx, { params }) => service.get(ctx, params.id) }),
     route({ method: 'POST', url, tags, summary: `Create a ${noun}`, permission: code('add'), body: spec.createSchema, handler: (ctx, { body }) => service.create(ctx, body) }),

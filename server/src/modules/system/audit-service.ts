@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { AuditEntry } from '@p8/contract/system';
-import type { Tx } from '../../db/connection.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { iso } from './common.ts';
@@ -20,7 +20,8 @@ const auditList: ListSpec = {
   defaultOrder: [desc(auditLog.createdAt), desc(auditLog.id)],
 };
 
-export async function listAudit(tx: Tx, tenantId: number, query: Record<string, unknown>) {
+export async function listAudit(ctx: ServiceContext, query: Record<string, unknown>) {
+  const { tx, tenantId } = ctx;
   const parsed = parseList(auditList, query, [eq(auditLog.tenantId, tenantId)]);
   const page = await runPage(parsed, tx.select().from(auditLog).$dynamic(), tx.select(countAll()).from(auditLog).$dynamic());
   const data: AuditEntry[] = page.data.map((e) => ({

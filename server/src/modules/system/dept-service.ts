@@ -1,16 +1,15 @@
 import { and, asc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
 import type { Dept, DeptCreate, DeptNode, DeptUpdate } from '@p8/contract/system';
 import type { Tx } from '../../db/connection.ts';
 import { admin, department, role } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, changes, distinct, iso, sentFields } from './common.ts';
+import { changes } from '../../core/audit.ts';
+import { assertAllFound, distinct } from '../../core/ids.ts';
+import { iso, sentFields } from './common.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
-
-type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
 
 const parent = alias(department, 'parent');
 const leader = alias(admin, 'leader');
@@ -74,21 +73,24 @@ const deptList: ListSpec = {
   defaultOrder: [asc(department.sort), asc(department.id)],
 };
 
-export async function listDepts(tx: Tx, tenantId: number, query: Record<string, unknown>) {
+export async function listDepts(ctx: ServiceContext, query: Record<string, unknown>) {
+  const { tx, tenantId } = ctx;
   const parsed = parseList(deptList, query, [eq(department.tenantId, tenantId)]);
   const page = await runPage(parsed, selectDepts(tx), tx.select(countAll()).from(department).$dynamic());
   return { ...page, data: page.data.map((r) => toDept(r)) };
 }
 
 /** The whole department tree (optionally only enabled departments), for the screen and the pickers. */
-export async function deptTree(tx: Tx, tenantId: number, enabled?: boolean): Promise<DeptNode[]> {
+export async function deptTree(ctx: ServiceContext, enabled?: boolean): Promise<DeptNode[]> {
+  const { tx, tenantId } = ctx;
   const where: SQL[] = [eq(department.tenantId, tenantId)];
   if (enabled !== undefined) where.push(eq(department.enabled, enabled));
   const found = await selectDepts(tx).where(and(...where));
   return buildTree(found.map((r) => toDept(r)));
 }
 
-export async function getDept(tx: Tx, tenantId: number, id: number): Promise<Dept> {
+export async function getDept(ctx: ServiceContext, id: number): Promise<Dept> {
+  const { tx, tenantId } = ctx;
   const [row] = await selectDepts(tx).where(and(eq(department.tenantId, tenantId), eq(department.id, id)));
   if (!row) throw new BizError('DeptNotExist', { additional: id });
   return toDept(row);
@@ -124,8 +126,9 @@ async function assertLeaderExists(tx: Tx, tenantId: number, leaderId: number) {
 
 const storedText = (value: string | undefined) => (value === undefined ? undefined : value || null);
 
-export async function createDept(tx: Tx, req: Caller, body: DeptCreate): Promise<Dept> {
-  const tenantId = req.auth.tenantId;
+export async function createDept(ctx: ServiceContext, body: DeptCreate): Promise<Dept> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const parentId = body.parentId ?? null;
   if (parentId !== null) await assertDeptExists(tx, tenantId, parentId);
   await assertSiblingNameFree(tx, tenantId, parentId, body.name);
@@ -143,13 +146,14 @@ export async function createDept(tx: Tx, req: Caller, body: DeptCreate): Promise
       remark: body.remark || null,
     })
     .returning({ id: department.id });
-  await audit(tx, req, { action: 'create', entity: 'dept', entityId: row.id, detail: body });
-  return getDept(tx, tenantId, row.id);
+  ctx.audit({ action: 'create', entity: 'dept', entityId: row.id, detail: body });
+  return getDept(ctx, row.id);
 }
 
-export async function updateDept(tx: Tx, req: Caller, body: DeptUpdate): Promise<Dept> {
-  const tenantId = req.auth.tenantId;
-  const current = await getDept(tx, tenantId, body.id);
+export async function updateDept(ctx: ServiceContext, body: DeptUpdate): Promise<Dept> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
+  const current = await getDept(ctx, body.id);
   const parentId = body.parentId === undefined ? current.parentId : body.parentId;
   const name = body.name ?? current.name;
   if (parentId !== current.parentId && parentId !== null) {
@@ -174,16 +178,17 @@ export async function updateDept(tx: Tx, req: Caller, body: DeptUpdate): Promise
       updatedAt: new Date(),
     })
     .where(and(eq(department.tenantId, tenantId), eq(department.id, body.id)));
-  await audit(tx, req, { action: 'update', entity: 'dept', entityId: body.id, detail: changes(current, sent) });
-  return getDept(tx, tenantId, body.id);
+  ctx.audit({ action: 'update', entity: 'dept', entityId: body.id, detail: changes(current, sent) });
+  return getDept(ctx, body.id);
 }
 
 /**
  * Deletes departments: never the default one, one that still has sub-departments (other than those
  * deleted with it) or one that still has staff. Custom data scopes forget the deleted departments.
  */
-export async function deleteDepts(tx: Tx, req: Caller, requested: number[]) {
-  const tenantId = req.auth.tenantId;
+export async function deleteDepts(ctx: ServiceContext, requested: number[]) {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const ids = distinct(requested);
   const found = await tx
     .select({ id: department.id, name: department.name, isDefault: department.isDefault })
@@ -211,11 +216,12 @@ export async function deleteDepts(tx: Tx, req: Caller, requested: number[]) {
     .update(role)
     .set({ scopeDeptIds: sql`array(select d from unnest(${role.scopeDeptIds}) d where d <> all(${gone}))` })
     .where(and(eq(role.tenantId, tenantId), sql`${role.scopeDeptIds} && ${gone}`));
-  await audit(tx, req, { action: 'delete', entity: 'dept', entityId: ids, detail: { names: found.map((d) => d.name) } });
+  ctx.audit({ action: 'delete', entity: 'dept', entityId: ids, detail: { names: found.map((d) => d.name) } });
 }
 
-export async function enableDepts(tx: Tx, req: Caller, requested: number[], enabled: boolean) {
-  const tenantId = req.auth.tenantId;
+export async function enableDepts(ctx: ServiceContext, requested: number[], enabled: boolean) {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const ids = distinct(requested);
   const found = await tx
     .select({ id: department.id })
@@ -226,5 +232,5 @@ export async function enableDepts(tx: Tx, req: Caller, requested: number[], enab
     .update(department)
     .set({ enabled, updatedAt: new Date() })
     .where(and(eq(department.tenantId, tenantId), inArray(department.id, ids)));
-  await audit(tx, req, { action: enabled ? 'enable' : 'disable', entity: 'dept', entityId: ids });
+  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'dept', entityId: ids });
 }

@@ -1,16 +1,16 @@
 import { and, asc, eq, inArray, ne, notInArray, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { MenuType } from '@p8/contract/menu';
 import type { MenuCreate, MenuRow, MenuUpdate } from '@p8/contract/system';
 import type { Tx } from '../../db/connection.ts';
 import { menu, roleMenu } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, changes, distinct, iso, sentFields } from './common.ts';
+import { changes } from '../../core/audit.ts';
+import { assertAllFound, distinct } from '../../core/ids.ts';
+import { iso, sentFields } from './common.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
 
-type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
 type MenuRecord = typeof menu.$inferSelect;
 
 const toMenu = (m: MenuRecord): MenuRow => ({
@@ -54,14 +54,16 @@ const menuList: ListSpec = {
   defaultOrder: [asc(menu.sort), asc(menu.id)],
 };
 
-export async function listMenus(tx: Tx, tenantId: number, query: Record<string, unknown>) {
+export async function listMenus(ctx: ServiceContext, query: Record<string, unknown>) {
+  const { tx, tenantId } = ctx;
   const parsed = parseList(menuList, query, [eq(menu.tenantId, tenantId)]);
   const page = await runPage(parsed, tx.select().from(menu).$dynamic(), tx.select(countAll()).from(menu).$dynamic());
   return { ...page, data: page.data.map(toMenu) };
 }
 
 /** The whole menu tree of the tenant, buttons included (for the menu screen and the permission dialog). */
-export async function menuTree(tx: Tx, tenantId: number, enabled?: boolean): Promise<MenuRow[]> {
+export async function menuTree(ctx: ServiceContext, enabled?: boolean): Promise<MenuRow[]> {
+  const { tx, tenantId } = ctx;
   const where: SQL[] = [eq(menu.tenantId, tenantId)];
   if (enabled !== undefined) where.push(eq(menu.enabled, enabled));
   const found = await tx.select().from(menu).where(and(...where));
@@ -74,7 +76,8 @@ async function loadMenu(tx: Tx, tenantId: number, id: number): Promise<MenuRecor
   return row;
 }
 
-export async function getMenu(tx: Tx, tenantId: number, id: number): Promise<MenuRow> {
+export async function getMenu(ctx: ServiceContext, id: number): Promise<MenuRow> {
+  const { tx, tenantId } = ctx;
   return toMenu(await loadMenu(tx, tenantId, id));
 }
 
@@ -99,8 +102,9 @@ async function assertPlacement(tx: Tx, tenantId: number, item: { parentId: numbe
   if (item.menuType !== 'Button' && !item.path) throw new BizError('PleaseInputMenuPath', { additional: 'path' });
 }
 
-export async function createMenu(tx: Tx, req: Caller, body: MenuCreate): Promise<MenuRow> {
-  const tenantId = req.auth.tenantId;
+export async function createMenu(ctx: ServiceContext, body: MenuCreate): Promise<MenuRow> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const parentId = body.parentId ?? null;
   const path = body.menuType === 'Button' ? '' : (body.path ?? '');
   await assertNameFree(tx, tenantId, body.name);
@@ -128,12 +132,13 @@ export async function createMenu(tx: Tx, req: Caller, body: MenuCreate): Promise
       isDefault: false,
     })
     .returning();
-  await audit(tx, req, { action: 'create', entity: 'menu', entityId: row.id, detail: body });
+  ctx.audit({ action: 'create', entity: 'menu', entityId: row.id, detail: body });
   return toMenu(row);
 }
 
-export async function updateMenu(tx: Tx, req: Caller, body: MenuUpdate): Promise<MenuRow> {
-  const tenantId = req.auth.tenantId;
+export async function updateMenu(ctx: ServiceContext, body: MenuUpdate): Promise<MenuRow> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const current = await loadMenu(tx, tenantId, body.id);
   const name = body.name ?? current.name;
   const menuType = body.menuType ?? (current.menuType as MenuType);
@@ -170,13 +175,14 @@ export async function updateMenu(tx: Tx, req: Caller, body: MenuUpdate): Promise
       updatedAt: new Date(),
     })
     .where(and(eq(menu.tenantId, tenantId), eq(menu.id, body.id)));
-  await audit(tx, req, { action: 'update', entity: 'menu', entityId: body.id, detail: changes(current, sent) });
-  return getMenu(tx, tenantId, body.id);
+  ctx.audit({ action: 'update', entity: 'menu', entityId: body.id, detail: changes(current, sent) });
+  return getMenu(ctx, body.id);
 }
 
 /** Deletes menus the tenant added: never a template item, nor one with children not deleted with it. */
-export async function deleteMenus(tx: Tx, req: Caller, requested: number[]) {
-  const tenantId = req.auth.tenantId;
+export async function deleteMenus(ctx: ServiceContext, requested: number[]) {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const ids = distinct(requested);
   const found = await tx
     .select({ id: menu.id, name: menu.name, isDefault: menu.isDefault })
@@ -193,14 +199,15 @@ export async function deleteMenus(tx: Tx, req: Caller, requested: number[]) {
   if (child) throw new BizError('MenuHasChildrenProhibitDelete', { additional: found.find((m) => m.id === child.parentId)?.name });
   await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.menuId, ids)));
   await tx.delete(menu).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, ids)));
-  await audit(tx, req, { action: 'delete', entity: 'menu', entityId: ids, detail: { names: found.map((m) => m.name) } });
+  ctx.audit({ action: 'delete', entity: 'menu', entityId: ids, detail: { names: found.map((m) => m.name) } });
 }
 
-export async function enableMenus(tx: Tx, req: Caller, requested: number[], enabled: boolean) {
-  const tenantId = req.auth.tenantId;
+export async function enableMenus(ctx: ServiceContext, requested: number[], enabled: boolean) {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const ids = distinct(requested);
   const found = await tx.select({ id: menu.id }).from(menu).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, ids)));
   assertAllFound(ids, found, 'DataNotExist');
   await tx.update(menu).set({ enabled, updatedAt: new Date() }).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, ids)));
-  await audit(tx, req, { action: enabled ? 'enable' : 'disable', entity: 'menu', entityId: ids });
+  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'menu', entityId: ids });
 }

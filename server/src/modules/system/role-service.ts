@@ -1,14 +1,14 @@
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { DataScope, Role, RoleCopy, RoleCreate, RolePermission, RoleScope, RoleUpdate } from '@p8/contract/system';
 import type { Tx } from '../../db/connection.ts';
 import { adminRole, department, menu, role, roleMenu } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, changes, distinct, iso, menuWithAncestorIds, sentFields } from './common.ts';
+import { changes } from '../../core/audit.ts';
+import { assertAllFound, distinct } from '../../core/ids.ts';
+import { iso, menuWithAncestorIds, sentFields } from './common.ts';
 
-type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
 type RoleRecord = typeof role.$inferSelect;
 
 const toRole = (r: RoleRecord, userCount: number): Role => ({
@@ -52,7 +52,8 @@ const roleList: ListSpec = {
   defaultOrder: [asc(role.sort), asc(role.id)],
 };
 
-export async function listRoles(tx: Tx, tenantId: number, query: Record<string, unknown>) {
+export async function listRoles(ctx: ServiceContext, query: Record<string, unknown>) {
+  const { tx, tenantId } = ctx;
   const parsed = parseList(roleList, query, [eq(role.tenantId, tenantId)]);
   const page = await runPage(parsed, tx.select().from(role).$dynamic(), tx.select(countAll()).from(role).$dynamic());
   const counts = await userCounts(tx, tenantId, page.data.map((r) => r.id));
@@ -65,7 +66,8 @@ async function loadRole(tx: Tx, tenantId: number, id: number): Promise<RoleRecor
   return row;
 }
 
-export async function getRole(tx: Tx, tenantId: number, id: number): Promise<Role> {
+export async function getRole(ctx: ServiceContext, id: number): Promise<Role> {
+  const { tx, tenantId } = ctx;
   const row = await loadRole(tx, tenantId, id);
   return toRole(row, (await userCounts(tx, tenantId, [id])).get(id) ?? 0);
 }
@@ -79,19 +81,21 @@ async function assertKeyFree(tx: Tx, tenantId: number, roleKey: string, exceptId
   if (taken) throw new BizError('RoleKeyRepeat', { additional: roleKey });
 }
 
-export async function createRole(tx: Tx, req: Caller, body: RoleCreate): Promise<Role> {
-  const tenantId = req.auth.tenantId;
+export async function createRole(ctx: ServiceContext, body: RoleCreate): Promise<Role> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   await assertKeyFree(tx, tenantId, body.roleKey);
   const [row] = await tx
     .insert(role)
     .values({ tenantId, roleKey: body.roleKey, roleName: body.roleName, sort: body.sort ?? 0, remark: body.remark || null })
     .returning();
-  await audit(tx, req, { action: 'create', entity: 'role', entityId: row.id, detail: body });
+  ctx.audit({ action: 'create', entity: 'role', entityId: row.id, detail: body });
   return toRole(row, 0);
 }
 
-export async function updateRole(tx: Tx, req: Caller, body: RoleUpdate): Promise<Role> {
-  const tenantId = req.auth.tenantId;
+export async function updateRole(ctx: ServiceContext, body: RoleUpdate): Promise<Role> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const current = await loadRole(tx, tenantId, body.id);
   if (body.roleKey !== undefined && body.roleKey !== current.roleKey) await assertKeyFree(tx, tenantId, body.roleKey, body.id);
   const sent = sentFields(body);
@@ -99,13 +103,14 @@ export async function updateRole(tx: Tx, req: Caller, body: RoleUpdate): Promise
     .update(role)
     .set({ ...sent, remark: body.remark === undefined ? undefined : body.remark || null, updatedAt: new Date() })
     .where(and(eq(role.tenantId, tenantId), eq(role.id, body.id)));
-  await audit(tx, req, { action: 'update', entity: 'role', entityId: body.id, detail: changes(current, sent) });
-  return getRole(tx, tenantId, body.id);
+  ctx.audit({ action: 'update', entity: 'role', entityId: body.id, detail: changes(current, sent) });
+  return getRole(ctx, body.id);
 }
 
 /** Deletes roles: never the default (super) role, nor one still held by staff. */
-export async function deleteRoles(tx: Tx, req: Caller, requested: number[]) {
-  const tenantId = req.auth.tenantId;
+export async function deleteRoles(ctx: ServiceContext, requested: number[]) {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const ids = distinct(requested);
   const found = await tx
     .select({ id: role.id, roleName: role.roleName, isDefault: role.isDefault })
@@ -122,7 +127,7 @@ export async function deleteRoles(tx: Tx, req: Caller, requested: number[]) {
   if (held) throw new BizError('RoleInUseProhibitDelete', { additional: found.find((r) => r.id === held.roleId)?.roleName });
   await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.roleId, ids)));
   await tx.delete(role).where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
-  await audit(tx, req, { action: 'delete', entity: 'role', entityId: ids, detail: { names: found.map((r) => r.roleName) } });
+  ctx.audit({ action: 'delete', entity: 'role', entityId: ids, detail: { names: found.map((r) => r.roleName) } });
 }
 
 /**
@@ -138,7 +143,8 @@ async function grantedMenuIds(tx: Tx, tenantId: number, source: RoleRecord): Pro
   return granted.map((g) => g.menuId);
 }
 
-export async function getRolePermission(tx: Tx, tenantId: number, id: number): Promise<number[]> {
+export async function getRolePermission(ctx: ServiceContext, id: number): Promise<number[]> {
+  const { tx, tenantId } = ctx;
   return (await grantedMenuIds(tx, tenantId, await loadRole(tx, tenantId, id))).sort((a, b) => a - b);
 }
 
@@ -162,18 +168,20 @@ async function insertCopy(tx: Tx, tenantId: number, source: RoleRecord, roleKey:
 }
 
 /** A new role with the source's data scope and permissions under the given key and name. */
-export async function copyRole(tx: Tx, req: Caller, body: RoleCopy): Promise<Role> {
-  const tenantId = req.auth.tenantId;
+export async function copyRole(ctx: ServiceContext, body: RoleCopy): Promise<Role> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const source = await loadRole(tx, tenantId, body.id);
   await assertKeyFree(tx, tenantId, body.roleKey);
   const copy = await insertCopy(tx, tenantId, source, body.roleKey, body.roleName);
-  await audit(tx, req, { action: 'copy', entity: 'role', entityId: copy.id, detail: { from: source.id, roleKey: body.roleKey, roleName: body.roleName } });
+  ctx.audit({ action: 'copy', entity: 'role', entityId: copy.id, detail: { from: source.id, roleKey: body.roleKey, roleName: body.roleName } });
   return toRole(copy, 0);
 }
 
 /** Copies each role as `<name> (copy)` with the first free key among `<key>_copy`, `<key>_copy2`, … */
-export async function copyRolesBatch(tx: Tx, req: Caller, requested: number[]): Promise<Role[]> {
-  const tenantId = req.auth.tenantId;
+export async function copyRolesBatch(ctx: ServiceContext, requested: number[]): Promise<Role[]> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const ids = distinct(requested);
   const sources = await tx.select().from(role).where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
   assertAllFound(ids, sources, 'RoleNotExist');
@@ -188,7 +196,7 @@ export async function copyRolesBatch(tx: Tx, req: Caller, requested: number[]): 
     const copy = await insertCopy(tx, tenantId, source, roleKey, `${source.roleName} (copy)`);
     copies.push(toRole(copy, 0));
   }
-  await audit(tx, req, {
+  ctx.audit({
     action: 'copy',
     entity: 'role',
     entityId: copies.map((c) => c.id),
@@ -198,8 +206,9 @@ export async function copyRolesBatch(tx: Tx, req: Caller, requested: number[]): 
 }
 
 /** Sets a role's data scope; the super role sees everything and cannot be restricted. */
-export async function setRoleScope(tx: Tx, req: Caller, body: RoleScope): Promise<Role> {
-  const tenantId = req.auth.tenantId;
+export async function setRoleScope(ctx: ServiceContext, body: RoleScope): Promise<Role> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const current = await loadRole(tx, tenantId, body.id);
   if (current.isSuper) throw new BizError('SuperRoleProhibitSetPermission');
   let deptIds: number[] = [];
@@ -216,21 +225,22 @@ export async function setRoleScope(tx: Tx, req: Caller, body: RoleScope): Promis
     .update(role)
     .set({ dataScope: body.dataScope, scopeDeptIds: deptIds, updatedAt: new Date() })
     .where(and(eq(role.tenantId, tenantId), eq(role.id, body.id)));
-  await audit(tx, req, {
+  ctx.audit({
     action: 'scope',
     entity: 'role',
     entityId: body.id,
     detail: { from: { dataScope: current.dataScope, deptIds: current.scopeDeptIds }, to: { dataScope: body.dataScope, deptIds } },
   });
-  return getRole(tx, tenantId, body.id);
+  return getRole(ctx, body.id);
 }
 
 /**
  * Replaces the menus and buttons a role grants. Granting a button grants the screens above it (else the
  * button would sit on a screen the user cannot open). The super role's permissions cannot be set.
  */
-export async function setRolePermission(tx: Tx, req: Caller, body: RolePermission): Promise<number[]> {
-  const tenantId = req.auth.tenantId;
+export async function setRolePermission(ctx: ServiceContext, body: RolePermission): Promise<number[]> {
+  const { tx } = ctx;
+  const tenantId = ctx.tenantId;
   const current = await loadRole(tx, tenantId, body.id);
   if (current.isSuper) throw new BizError('SuperRoleProhibitSetPermission');
   const requested = distinct(body.menuIds);
@@ -244,7 +254,7 @@ export async function setRolePermission(tx: Tx, req: Caller, body: RolePermissio
   if (menuIds.length) await tx.insert(roleMenu).values(menuIds.map((menuId) => ({ tenantId, roleId: body.id, menuId })));
   const had = new Set(before);
   const has = new Set(menuIds);
-  await audit(tx, req, {
+  ctx.audit({
     action: 'permission',
     entity: 'role',
     entityId: body.id,

@@ -1,18 +1,17 @@
 import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Staff, StaffCreate, StaffUpdate } from '@p8/contract/system';
 import type { Database, Tx } from '../../db/connection.ts';
 import { admin, adminRole, department, role } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
 import { dataScopeWhere } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { loadRoles, type CallerRoles } from '../../core/permissions.ts';
-import { assertAllFound, changes, distinct, iso, sentFields } from './common.ts';
+import { changes } from '../../core/audit.ts';
+import { assertAllFound, distinct } from '../../core/ids.ts';
+import { iso, sentFields } from './common.ts';
 import { subtreeIds } from '../../core/tree.ts';
-
-type Caller = Pick<FastifyRequest, 'auth' | 'ip'>;
 
 /**
  * Sign-in by name or phone happens before the tenant is known, so both are unique across tenants.
@@ -157,7 +156,8 @@ function idsParam(value: unknown, field: string): number[] | undefined {
  * A page of staff the caller may see. Beyond the declared fields: `deptId` (comma list; `includeChild=1`
  * adds their sub-departments) and `roleId` (staff holding that role).
  */
-export async function listStaff(tx: Tx, auth: AuthContext, query: Record<string, unknown>) {
+export async function listStaff(ctx: ServiceContext, query: Record<string, unknown>) {
+  const { tx, account: auth } = ctx;
   const { where: scope } = await staffScope(tx, auth);
   const extra: Array<SQL | undefined> = [eq(admin.tenantId, auth.tenantId), scope];
   const deptIds = idsParam(query.deptId, 'deptId');
@@ -189,7 +189,8 @@ async function readStaff(tx: Tx, auth: AuthContext, id: number, scope: SQL | und
 }
 
 /** One staff member, if within the caller's data scope (else AdminNotExist, as for an unknown id). */
-export async function getStaff(tx: Tx, auth: AuthContext, id: number): Promise<Staff> {
+export async function getStaff(ctx: ServiceContext, id: number): Promise<Staff> {
+  const { tx, account: auth } = ctx;
   return readStaff(tx, auth, id, (await staffScope(tx, auth)).where);
 }
 
@@ -232,8 +233,9 @@ async function assertAssignableRoles(tx: Tx, tenantId: number, perms: CallerRole
 }
 
 /** `passwordHash`: hashed before the transaction opens (argon2 takes tens of milliseconds). */
-export async function createStaff(tx: Tx, req: Caller, body: StaffCreate, passwordHash: string): Promise<Staff> {
-  const { auth } = req;
+export async function createStaff(ctx: ServiceContext, body: StaffCreate, passwordHash: string): Promise<Staff> {
+  const { tx } = ctx;
+  const auth = ctx.account;
   const scope = await staffScope(tx, auth);
   const roleIds = distinct(body.roleIds);
   await assertDeptExists(tx, auth.tenantId, body.deptId);
@@ -257,12 +259,13 @@ export async function createStaff(tx: Tx, req: Caller, body: StaffCreate, passwo
     .returning({ id: admin.id });
   await tx.insert(adminRole).values(roleIds.map((roleId) => ({ tenantId: auth.tenantId, adminId: row.id, roleId })));
   const { password: _password, ...detail } = body;
-  await audit(tx, req, { action: 'create', entity: 'staff', entityId: row.id, detail });
+  ctx.audit({ action: 'create', entity: 'staff', entityId: row.id, detail });
   return readStaff(tx, auth, row.id, undefined);
 }
 
-export async function updateStaff(tx: Tx, req: Caller, body: StaffUpdate): Promise<Staff> {
-  const { auth } = req;
+export async function updateStaff(ctx: ServiceContext, body: StaffUpdate): Promise<Staff> {
+  const { tx } = ctx;
+  const auth = ctx.account;
   const scope = await staffScope(tx, auth);
   await loadTargets(tx, auth, scope, [body.id]);
   const current = await readStaff(tx, auth, body.id, undefined);
@@ -287,13 +290,14 @@ export async function updateStaff(tx: Tx, req: Caller, body: StaffUpdate): Promi
     await tx.insert(adminRole).values(roleIds.map((roleId) => ({ tenantId: auth.tenantId, adminId: body.id, roleId })));
   }
   const detail = changes({ ...current, roleIds: [...current.roleIds].sort((a, b) => a - b) }, { ...fields, ...(roleIds ? { roleIds: [...roleIds].sort((a, b) => a - b) } : {}) });
-  await audit(tx, req, { action: 'update', entity: 'staff', entityId: body.id, detail });
+  ctx.audit({ action: 'update', entity: 'staff', entityId: body.id, detail });
   return readStaff(tx, auth, body.id, undefined);
 }
 
 /** Deletes accounts: never yourself, never the default administrator. Returns the ids to sign out. */
-export async function deleteStaff(tx: Tx, req: Caller, requested: number[]): Promise<number[]> {
-  const { auth } = req;
+export async function deleteStaff(ctx: ServiceContext, requested: number[]): Promise<number[]> {
+  const { tx } = ctx;
+  const auth = ctx.account;
   const ids = distinct(requested);
   if (ids.includes(auth.adminId)) throw new BizError('CannotDeleteSelf');
   const targets = await loadTargets(tx, auth, await staffScope(tx, auth), ids);
@@ -306,7 +310,7 @@ export async function deleteStaff(tx: Tx, req: Caller, requested: number[]): Pro
     .update(department)
     .set({ leaderId: null, updatedAt: new Date() })
     .where(and(eq(department.tenantId, auth.tenantId), inArray(department.leaderId, ids)));
-  await audit(tx, req, { action: 'delete', entity: 'staff', entityId: ids, detail: { names: targets.map((t) => t.name) } });
+  ctx.audit({ action: 'delete', entity: 'staff', entityId: ids, detail: { names: targets.map((t) => t.name) } });
   return ids;
 }
 
@@ -314,8 +318,9 @@ export async function deleteStaff(tx: Tx, req: Caller, requested: number[]): Pro
  * Enables / disables (`enabled`) or locks / unlocks (`isLock`) accounts. Neither yourself nor the default
  * administrator can be disabled or locked. Returns the ids to sign out (those disabled or locked).
  */
-export async function setStaffState(tx: Tx, req: Caller, requested: number[], state: { enabled: boolean } | { locked: boolean }): Promise<number[]> {
-  const { auth } = req;
+export async function setStaffState(ctx: ServiceContext, requested: number[], state: { enabled: boolean } | { locked: boolean }): Promise<number[]> {
+  const { tx } = ctx;
+  const auth = ctx.account;
   const ids = distinct(requested);
   const shuttingOut = 'enabled' in state ? !state.enabled : state.locked;
   if (shuttingOut && ids.includes(auth.adminId)) throw new BizError('CannotDisableSelf');
@@ -332,19 +337,20 @@ export async function setStaffState(tx: Tx, req: Caller, requested: number[], st
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(admin.tenantId, auth.tenantId), inArray(admin.id, ids)));
   const action = 'enabled' in state ? (state.enabled ? 'enable' : 'disable') : state.locked ? 'lock' : 'unlock';
-  await audit(tx, req, { action, entity: 'staff', entityId: ids });
+  ctx.audit({ action, entity: 'staff', entityId: ids });
   return shuttingOut ? ids : [];
 }
 
 /** New-order and SMS notifications of one account. */
-export async function setStaffNotify(tx: Tx, req: Caller, id: number, field: 'newOrderNotify' | 'smsNotify', enabled: boolean) {
-  const { auth } = req;
+export async function setStaffNotify(ctx: ServiceContext, id: number, field: 'newOrderNotify' | 'smsNotify', enabled: boolean) {
+  const { tx } = ctx;
+  const auth = ctx.account;
   await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
   await tx
     .update(admin)
     .set({ [field]: enabled, updatedAt: new Date() })
     .where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, id)));
-  await audit(tx, req, { action: 'notify', entity: 'staff', entityId: id, detail: { [field]: enabled } });
+  ctx.audit({ action: 'notify', entity: 'staff', entityId: id, detail: { [field]: enabled } });
 }
 
 /**
@@ -355,15 +361,16 @@ export async function setStaffNotify(tx: Tx, req: Caller, id: number, field: 'ne
  * Sets a colleague's password. Never the caller's own: that goes through the profile route, which asks
  * for the current password, so that a stolen token cannot become a stolen account.
  */
-export async function resetStaffPassword(tx: Tx, req: Caller, id: number, passwordHash: string) {
-  const { auth } = req;
+export async function resetStaffPassword(ctx: ServiceContext, id: number, passwordHash: string) {
+  const { tx } = ctx;
+  const auth = ctx.account;
   if (id === auth.adminId) throw new BizError('CannotResetOwnPassword');
   await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
   await tx
     .update(admin)
     .set({ passwordHash, failedLogins: 0, lockedUntil: null, updatedAt: new Date() })
     .where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, id)));
-  await audit(tx, req, { action: 'reset-password', entity: 'staff', entityId: id });
+  ctx.audit({ action: 'reset-password', entity: 'staff', entityId: id });
 }
 
 /**
@@ -371,7 +378,8 @@ export async function resetStaffPassword(tx: Tx, req: Caller, id: number, passwo
  * only what a picker shows. Not limited by data scope — a user who may see only their own records
  * must still be able to address a colleague — and therefore exposes nothing beyond name and department.
  */
-export async function listStaffOptions(tx: Tx, auth: AuthContext, query: { keyword?: string; notInId?: string; limit?: number }) {
+export async function listStaffOptions(ctx: ServiceContext, query: { keyword?: string; notInId?: string; limit?: number }) {
+  const { tx, account: auth } = ctx;
   const conditions = [eq(admin.tenantId, auth.tenantId), eq(admin.enabled, true)];
   const keyword = query.keyword?.trim();
   if (keyword) {
