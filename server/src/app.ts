@@ -121,10 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registriesPlugin);
   await app.register(importJobsPlugin, { config });
   const modules: ModuleDeps = { database, config, sms };
-  registerRoutes(app, modules, [...officeRoutes, ...systemRoutes]);
+  registerRoutes(app, modules, [...personRoutes, ...officeRoutes, ...systemRoutes]);
   await app.register(authRoutes, { database, config, sms });
   await app.register(tenantRoutes, { database, config });
-  await app.register(personRoutes, { database });
   await app.register(uploadRoutes, { database, config });
   await app.register(basicRoutes, { database, config });
 

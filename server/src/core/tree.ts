@@ -30,16 +30,20 @@ export async function subtreeIds(tx: Tx, table: TreeTable, tenantId: number, roo
 
 /**
  * Nests rows by parent_id, ordered by sort then id. A row whose parent is not among the rows (filtered
- * out) becomes a root, so a filtered tree never loses rows.
+ * out) becomes a root, so a filtered tree never loses rows — unless `orphans: 'drop'` (a menu the caller
+ * may not see takes its children with it).
  */
-export function buildTree<T extends { id: number; parentId: number | null; sort: number }>(items: T[]): Array<T & { children?: T[] }> {
+export function buildTree<T extends { id: number; parentId: number | null; sort: number }>(
+  items: T[],
+  options: { orphans: 'root' | 'drop' } = { orphans: 'root' },
+): Array<T & { children?: T[] }> {
   type Node = T & { children?: Node[] };
   const byId = new Map<number, Node>(items.map((item) => [item.id, { ...item, children: [] }]));
   const roots: Node[] = [];
   for (const node of byId.values()) {
     const parent = node.parentId === null ? undefined : byId.get(node.parentId);
     if (parent) parent.children!.push(node);
-    else roots.push(node);
+    else if (node.parentId === null || options.orphans === 'root') roots.push(node);
   }
   const order = (nodes: Node[]) => {
     nodes.sort((a, b) => a.sort - b.sort || a.id - b.id);
