@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MB } from '../Upload/rules.ts';
-import { checkImportFiles, importErrorLines, importOutcome, normalizeImportResult } from './import-result.ts';
+import { checkImportFiles, importErrorLines, importOutcome, importProgressView, normalizeImportResult } from './import-result.ts';
 
 describe('Excel import', () => {
   it('takes one xls or xlsx file of at most 200 MB', () => {
@@ -45,5 +45,20 @@ describe('Excel import', () => {
     expect(importOutcome(noneIn)).toBe('error');
     expect(importOutcome(normalizeImportResult({ total: 5, successCount: 5, errorCount: 0, errList: [] }))).toBe('success');
     expect(normalizeImportResult(null)).toEqual({ total: 0, successCount: 0, errorCount: 0, errList: [] });
+  });
+});
+
+describe('importProgressView', () => {
+  it('shows the upload, then reading (count only), checking and writing over the file rows', () => {
+    expect(importProgressView(40, null)).toMatchObject({ key: 'uploading', percent: 40 });
+    expect(importProgressView(100, null)).toMatchObject({ key: 'processing', percent: 100 });
+    expect(importProgressView(100, { phase: 'reading', rowsRead: 3000, rowsChecked: 0, rowsWritten: 0 })).toMatchObject({ key: 'reading', done: 3000, percent: 100 });
+    expect(importProgressView(100, { phase: 'checking', rowsRead: 10000, rowsChecked: 2500, rowsWritten: 0, total: 10000 })).toEqual({ key: 'checking', done: 2500, total: 10000, percent: 25 });
+    expect(importProgressView(100, { phase: 'writing', rowsRead: 10000, rowsChecked: 10000, rowsWritten: 8000, total: 10000 })).toMatchObject({ key: 'writing', percent: 80 });
+  });
+
+  it('counts the errors the server did not list', () => {
+    const result = { total: 5000, successCount: 0, errorCount: 5000, errList: [{ rowNum: 2, data: {}, errorMsg: 'UnitNotExist' }] };
+    expect(importErrorLines(result, (k) => k, 10)).toEqual({ lines: [{ row: 2, message: 'UnitNotExist' }], more: 4999 });
   });
 });

@@ -1,4 +1,4 @@
-import type { ImportError, ImportResult } from '@p8/contract/upload';
+import type { ImportError, ImportProgress, ImportResult } from '@p8/contract/upload';
 import { EXCEL_MAX_MB, EXCEL_TYPES, formatSize, isAccepted, MB } from '../Upload/rules.ts';
 
 export type { ImportResult } from '@p8/contract/upload';
@@ -49,5 +49,23 @@ export function importErrorLines(
   max = 10,
 ): { lines: Array<{ row: number; message: string }>; more: number } {
   const lines = result.errList.slice(0, max).map((e) => ({ row: e.rowNum, message: translate(e.errorMsg) }));
-  return { lines, more: Math.max(0, result.errList.length - max) };
+  // The server lists only the first errors (errList) but counts them all (errorCount).
+  return { lines, more: Math.max(0, Math.max(result.errorCount, result.errList.length) - lines.length) };
+}
+
+/**
+ * What the dialog shows while the server works on the file: the text key (`kit.import.<key>`), its counts,
+ * and the bar's percent — the upload's own percent while uploading, then the rows of the current phase
+ * over the file's rows (reading has no total yet: the bar stays full and the count says how far).
+ */
+export function importProgressView(
+  uploadPercent: number,
+  progress: ImportProgress | null,
+): { key: 'uploading' | 'processing' | 'reading' | 'checking' | 'writing'; done: number; total: number; percent: number } {
+  if (uploadPercent < 100) return { key: 'uploading', done: 0, total: 0, percent: uploadPercent };
+  if (!progress || progress.phase === 'uploading' || progress.phase === 'done' || progress.phase === 'failed') return { key: 'processing', done: 0, total: 0, percent: 100 };
+  const total = progress.total ?? 0;
+  if (progress.phase === 'reading') return { key: 'reading', done: progress.rowsRead, total, percent: 100 };
+  const done = progress.phase === 'checking' ? progress.rowsChecked : progress.rowsWritten;
+  return { key: progress.phase, done, total, percent: total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 100 };
 }

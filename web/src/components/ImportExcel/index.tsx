@@ -1,15 +1,16 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Modal, Progress, Space, Typography, Upload, type ButtonProps } from 'antd';
 import { DownloadOutlined, InboxOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TemplateKey } from '@p8/contract/tenant-config';
+import type { ImportProgress } from '@p8/contract/upload';
 import { feedback } from '../../app/feedback.ts';
-import { isHttpError } from '../../app/http.ts';
+import { http, isHttpError } from '../../app/http.ts';
 import { useSystemConfigStore } from '../../app/system-config.ts';
 import { translateError } from '../../locales/index.ts';
 import { acceptAttribute, EXCEL_MAX_MB, EXCEL_TYPES, formatSize } from '../Upload/rules.ts';
 import { xhrUpload } from '../Upload/xhr.ts';
-import { checkImportFiles, importErrorLines, importOutcome, normalizeImportResult, type ImportResult } from './import-result.ts';
+import { checkImportFiles, importErrorLines, importOutcome, importProgressView, normalizeImportResult, type ImportResult } from './import-result.ts';
 
 export type { ImportResult } from './import-result.ts';
 
@@ -32,10 +33,14 @@ export interface ImportExcelProps {
   onSuccess?: (result: ImportResult) => void;
 }
 
+/** How often the dialog asks how far the server is. */
+const PROGRESS_POLL_MS = 1000;
+
 /**
  * Excel import dialog: template link, one xls / xlsx file of at most 200 MB, a progress bar
- * while it uploads, then the batch result as a notice for 4.5 s with counts and the row errors
- * translated by `error.{errorMsg}`. A failed upload says "batch adding failed, re-upload".
+ * while it uploads and then while the server reads, checks and writes the rows (polled from the import's
+ * progress under a job id the dialog makes up), then the batch result as a notice for 4.5 s with counts
+ * and the row errors translated by `error.{errorMsg}`. A failed upload says "batch adding failed, re-upload".
  */
 export default function ImportExcel(props: ImportExcelProps) {
   // A fresh dialog body per opening: no file or progress left from the last import.
@@ -48,7 +53,30 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
   const href = templateUrl ?? (template ? templates?.[template] : undefined);
   const [file, setFile] = useState<File | null>(null);
   const [percent, setPercent] = useState<number | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
   const uploading = percent !== null;
+  const serverWorking = uploading && (percent ?? 0) >= 100 && jobId !== null;
+
+  // Once the file is up, poll the import's progress until the answer arrives.
+  useEffect(() => {
+    if (!serverWorking) return;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const next = await http.get<ImportProgress | null>(`/admin/import/progress/${jobId}`, undefined, { silent: true, noLoading: true });
+        if (!stopped) setProgress(next);
+      } catch {
+        // No count this time: the next poll may have one.
+      }
+    };
+    void poll();
+    const timer = setInterval(() => void poll(), PROGRESS_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [serverWorking, jobId]);
 
   const warn = (content: string) => feedback.message.warning({ content, key: 'import-check' });
 
@@ -92,9 +120,13 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
     const form = new FormData();
     form.append('file', file, file.name);
     for (const [key, value] of Object.entries(data ?? {})) form.append(key, value);
+    const id = crypto.randomUUID();
+    setJobId(id);
+    setProgress(null);
     setPercent(0);
     try {
-      const raw = await xhrUpload<Partial<ImportResult>>({ url: importPath, data: form, silent: true, onProgress: (p) => setPercent(p.percent) });
+      const url = `${importPath}${importPath.includes('?') ? '&' : '?'}jobId=${id}`;
+      const raw = await xhrUpload<Partial<ImportResult>>({ url, data: form, silent: true, onProgress: (p) => setPercent(p.percent) });
       const result = normalizeImportResult(raw);
       notify(result);
       if (result.successCount > 0) onSuccess?.(result);
@@ -103,6 +135,7 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
       const reason = isHttpError(error) && error.key !== 'ImportFailed' ? error.text : '';
       feedback.message.error(reason ? `${t('kit.import.failed')} (${reason})` : t('kit.import.failed'));
       setPercent(null);
+      setJobId(null);
     }
   };
 
@@ -150,13 +183,21 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
         <p className="ant-upload-text">{t('kit.import.drag')}</p>
         <p className="ant-upload-hint">{t('kit.import.tip', { size: formatSize(maxSizeMB) })}</p>
       </Upload.Dragger>
-      {uploading && (
-        <div style={{ marginTop: 12 }} data-testid="import-excel-progress">
-          <Typography.Text type="secondary">{(percent ?? 0) < 100 ? t('kit.import.uploading') : t('kit.import.processing')}</Typography.Text>
-          <Progress percent={percent ?? 0} status="active" />
-        </div>
-      )}
+      {uploading && <ImportProgressBar uploadPercent={percent ?? 0} progress={progress} />}
     </Modal>
+  );
+}
+
+/** The bar under the file: the upload, then the server's reading, checking and writing, with row counts. */
+function ImportProgressBar({ uploadPercent, progress }: { uploadPercent: number; progress: ImportProgress | null }) {
+  const { t } = useTranslation();
+  const view = importProgressView(uploadPercent, progress);
+  const count = (n: number) => n.toLocaleString();
+  return (
+    <div style={{ marginTop: 12 }} data-testid="import-excel-progress">
+      <Typography.Text type="secondary">{t(`kit.import.${view.key}`, { done: count(view.done), total: count(view.total) })}</Typography.Text>
+      <Progress percent={view.percent} status="active" />
+    </div>
   );
 }
 
