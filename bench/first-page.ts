@@ -6,7 +6,7 @@
  * the same for everything else (HTML, CSS, JSON, images). A cold cache each run; median of the runs.
  *
  *   npx tsx bench/first-page.ts                 # 3 runs
- *   BENCH_RUNS=5 BENCH_LIST=1 npx tsx bench/first-page.ts   # BENCH_LIST prints every script of the last run
+ *   BENCH_RUNS=5 BENCH_LIST=1 npx tsx bench/first-page.ts   # BENCH_LIST prints every script of the last run, per step
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { buildWebIfNeeded, DEMO, launchBrowser, login, newContext, startServer } from '../e2e/harness.ts';
@@ -82,10 +82,13 @@ const loginRuns: Totals[] = [];
 const shellRuns: Totals[] = [];
 const wholeRuns: Totals[] = [];
 let lastResources: Resource[] = [];
+let lastAtLogin = 0;
 try {
   for (let run = 0; run < RUNS; run++) {
     const context = await newContext(browser, server);
     const page = await context.newPage();
+    // Sizes do not depend on time: a loaded machine may take long, it must not fail the run.
+    page.setDefaultTimeout(180_000);
     const { resources } = await recordNetwork(page);
     await page.goto('/login');
     await page.getByTestId('login-submit').waitFor();
@@ -98,6 +101,7 @@ try {
     shellRuns.push(totals(resources.slice(atLogin)));
     wholeRuns.push(totals(resources));
     lastResources = [...resources];
+    lastAtLogin = atLogin;
     await context.close();
   }
 } finally {
@@ -114,7 +118,10 @@ console.log(row('sign-in → shell with home (added)', shellRuns));
 console.log(row('login page + shell (whole visit)', wholeRuns));
 console.log(`\n${RUNS} runs; transferred sizes are each run's sum of Chromium's encodedDataLength (headers included).`);
 if (process.env.BENCH_LIST) {
-  for (const r of lastResources.filter((x) => x.type === 'Script').sort((a, b) => b.transferred - a.transferred)) {
-    console.log(`${kb(r.transferred).padStart(9)} ${kb(r.decoded).padStart(9)} ${r.encoding.padEnd(8)} ${new URL(r.url).pathname}`);
+  for (const [step, resources] of [['login page', lastResources.slice(0, lastAtLogin)], ['shell (added)', lastResources.slice(lastAtLogin)]] as const) {
+    console.log(`\n${step}:`);
+    for (const r of resources.filter((x) => x.type === 'Script').sort((a, b) => b.transferred - a.transferred)) {
+      console.log(`${kb(r.transferred).padStart(9)} ${kb(r.decoded).padStart(9)} ${r.encoding.padEnd(8)} ${new URL(r.url).pathname}`);
+    }
   }
 }

@@ -21,12 +21,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { migrateDatabase, openDatabase, rows, type Database } from '../server/src/db/connection.ts';
-import { brand, category, material, materialUnit, unit } from '../server/src/db/schema/index.ts';
-import { createTenant } from '../server/src/modules/tenant/service.ts';
+import { material, materialUnit } from '../server/src/db/schema/index.ts';
+import { BENCH_PASSWORD, freshPostgresDatabase, materialRow as row, seedMaterialTenant as seed, TAG_ZH as tagZh, type MaterialFixture as Fixture } from './material-fixture.ts';
 
 const HERE = import.meta.dirname;
 const { values: flags } = parseArgs({ options: { rows: { type: 'string' }, keep: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false } } });
@@ -37,88 +36,14 @@ const TARGET_SECONDS = 10;
 async function openBenchDatabase(): Promise<{ database: Database; kind: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) return { database: await openDatabase({}), kind: 'pglite (in memory)', drop: async () => {} };
-  const name = `p8_bench_import_${Date.now()}_${randomBytes(2).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase({ databaseUrl: url.toString(), poolSize: 4 }),
-    kind: 'postgresql',
-    drop: async () => {
-      if (flags.keep) return console.log(`kept database ${name}`);
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
-interface Fixture {
-  tenantId: number;
-  adminId: number;
-  adminName: string;
-  unitIds: number[];
-  unitNames: string[];
-  brandIds: number[];
-  brandNames: string[];
-  categoryIds: number[];
-  categoryPaths: string[];
-}
-
-async function seed(database: Database, label: string): Promise<Fixture> {
-  const adminName = `bench${label}${randomBytes(3).toString('hex')}`;
-  const created = await database.withSystem((tx) => createTenant(tx, { tenantName: `Bench ${label}`, adminName, password: 'Bench123' }));
-  const { tenantId } = created;
-  return database.withTenant(tenantId, async (tx) => {
-    const unitNames = ['个', '箱', 'kg', '米', '套'];
-    const units = await tx.insert(unit).values(unitNames.map((name) => ({ tenantId, name }))).returning({ id: unit.id });
-    const brandNames = Array.from({ length: 20 }, (_, i) => `Brand ${i + 1}`);
-    const brands = await tx.insert(brand).values(brandNames.map((name) => ({ tenantId, name }))).returning({ id: brand.id });
-    const categoryIds: number[] = [];
-    const categoryPaths: string[] = [];
-    for (let a = 1; a <= 5; a++) {
-      const [l1] = await tx.insert(category).values({ tenantId, name: `Cat ${a}`, level: 1 }).returning({ id: category.id });
-      for (let b = 1; b <= 4; b++) {
-        const [l2] = await tx.insert(category).values({ tenantId, name: `Sub ${a}.${b}`, parentId: l1.id, level: 2 }).returning({ id: category.id });
-        for (let c = 1; c <= 3; c++) {
-          const [l3] = await tx.insert(category).values({ tenantId, name: `Leaf ${a}.${b}.${c}`, parentId: l2.id, level: 3 }).returning({ id: category.id });
-          categoryIds.push(l3.id);
-          categoryPaths.push(`Cat ${a}/Sub ${a}.${b}/Leaf ${a}.${b}.${c}`);
-        }
-      }
-    }
-    return { tenantId, adminId: created.adminId, adminName, unitIds: units.map((u) => u.id), unitNames, brandIds: brands.map((b) => b.id), brandNames, categoryIds, categoryPaths };
-  });
-}
-
-/** Row i of the file (and of the baseline): the columns a real catalogue import fills. */
-function row(f: Fixture, i: number, prefix: string) {
-  return {
-    code: `${prefix}${String(i).padStart(6, '0')}`,
-    name: `Material ${i % 2500}`,
-    specification: `${prefix}-S-${i}`,
-    categoryIndex: i % f.categoryIds.length,
-    brandIndex: i % f.brandIds.length,
-    unitIndex: i % f.unitIds.length,
-    barcode: `69${String(i).padStart(11, '0')}${prefix}`,
-    tags: i % 3 === 0 ? ['sale', 'purchase'] : ['production'],
-    batchNumber: i % 4 === 0,
-    length: (i % 100) + 0.5,
-    weight: (i % 50) / 10,
-    purchasePrice: (i % 1000) / 10,
-    salePrice: (i % 1000) / 8,
-  };
+  const fresh = await freshPostgresDatabase(base, 'p8_bench_import', flags.keep);
+  return { database: await openDatabase({ databaseUrl: fresh.url, poolSize: 4 }), kind: 'postgresql', drop: fresh.drop };
 }
 
 async function buildFile(f: Fixture, prefix: string): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Sheet1');
   sheet.addRow(['*物料编码', '*物料名称', '规格', '分类(名称或路径 A/B)', '品牌', '*主单位', '条码', '业务属性(销售,采购,生产,委外,耗材,受托)', '批次管理(是/否)', '长(cm)', '重量(kg)', '采购价', '销售价']);
-  const tagZh: Record<string, string> = { sale: '销售', purchase: '采购', production: '生产' };
   for (let i = 1; i <= ROWS; i++) {
     const r = row(f, i, prefix);
     sheet.addRow([
@@ -200,7 +125,7 @@ async function main() {
     const config = loadConfig({ env: 'test', seedDemo: false, logLevel: 'silent', webDist: undefined });
     const app = await buildApp({ config, database, logger: false });
     const f = await seed(database, 'A');
-    const login = await app.inject({ method: 'POST', url: '/api/auth/admin/name', payload: { name: f.adminName, password: 'Bench123' } });
+    const login = await app.inject({ method: 'POST', url: '/api/auth/admin/name', payload: { name: f.adminName, password: BENCH_PASSWORD } });
     const token = (login.json() as { data: { token: string } }).data.token;
 
     const fileStarted = performance.now();

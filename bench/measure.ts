@@ -35,23 +35,33 @@ const median = (values: number[]) => {
 
 export type Target = Omit<LoadSpec, 'durationSeconds' | 'connections'>;
 
+/** A side's result with the CPU this process spent per request while serving it (the server under test runs here). */
+export interface MeasuredResult extends LoadResult {
+  cpuMsPerRequest: number;
+}
+
 /**
  * Measures the app and the bare baseline in alternating rounds (A B, B A, A B…) so that a change in
- * the machine's load during the run hits both sides alike; reports the median round of each side.
+ * the machine's load during the run hits both sides alike; reports the median round of each side, with
+ * the CPU time this process spent per request (less sensitive than req/s to other work on the machine;
+ * the database's own CPU is not in it).
  */
-export async function measurePair(opts: MeasureOptions, label: string, app: Target, bare: Target): Promise<{ app: LoadResult; bare: LoadResult }> {
-  const rounds: Record<'app' | 'bare', LoadResult[]> = { app: [], bare: [] };
+export async function measurePair(opts: MeasureOptions, label: string, app: Target, bare: Target): Promise<{ app: MeasuredResult; bare: MeasuredResult }> {
+  const rounds: Record<'app' | 'bare', MeasuredResult[]> = { app: [], bare: [] };
   for (const side of ['app', 'bare'] as const) await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.warmup, connections: opts.connections });
   for (let round = 0; round < opts.rounds; round++) {
     const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
     for (const side of order) {
-      const result = await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.duration, connections: opts.connections });
+      const cpu = process.cpuUsage();
+      const loaded = await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.duration, connections: opts.connections });
+      const spent = process.cpuUsage(cpu);
+      const result = { ...loaded, cpuMsPerRequest: (spent.user + spent.system) / 1000 / Math.max(1, loaded.requests) };
       if (result.non2xx || result.errors) console.log(`  !! ${label} ${side}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       rounds[side].push(result);
     }
     console.log(`  ${label.padEnd(6)} round ${round + 1}/${opts.rounds}: app ${rounds.app[round].rps.toFixed(0)} req/s, bare ${rounds.bare[round].rps.toFixed(0)} req/s`);
   }
-  const summarize = (results: LoadResult[]): LoadResult => ({
+  const summarize = (results: MeasuredResult[]): MeasuredResult => ({
     requests: results.reduce((n, r) => n + r.requests, 0),
     non2xx: results.reduce((n, r) => n + r.non2xx, 0),
     errors: results.reduce((n, r) => n + r.errors, 0),
@@ -61,6 +71,7 @@ export async function measurePair(opts: MeasureOptions, label: string, app: Targ
     p95: median(results.map((r) => r.p95)),
     p99: median(results.map((r) => r.p99)),
     mean: median(results.map((r) => r.mean)),
+    cpuMsPerRequest: median(results.map((r) => r.cpuMsPerRequest)),
   });
   return { app: summarize(rounds.app), bare: summarize(rounds.bare) };
 }

@@ -159,10 +159,10 @@ async function main() {
         { url: bareUrl, method: 'GET', path: `/${scenario.label}` },
       );
       rows.push(
-        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} |`,
+        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${a.cpuMsPerRequest.toFixed(2)} | ${b.cpuMsPerRequest.toFixed(2)} |`,
       );
     }
-    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare |\n|---|---|---|---|---|---|');
+    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare | app CPU ms/req | bare CPU ms/req |\n|---|---|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);
     await app.close();
     bare.close();

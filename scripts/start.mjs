@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * `npm start`: builds the web app when its build is missing or older than its sources, then runs the
- * server (which serves the build at `/`). SIGINT/SIGTERM are passed to the server so that it finishes
+ * `npm start`: builds the web app and the precompiled server (scripts/build-server.mjs) when a build is
+ * missing or older than its sources, then runs the server bundle (which serves the web build at `/`). SIGINT/SIGTERM are passed to the server so that it finishes
  * in-flight requests and closes the database before exiting.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { buildServer, serverBuildIsStale, SERVER_BUNDLE } from './build-server.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -43,8 +44,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
   }
 
+  if (serverBuildIsStale()) {
+    console.log('server/dist is missing or older than the server sources: building the server…');
+    await buildServer();
+  }
+
   const env = { ...process.env, PORT: process.env.PORT || '8080' };
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], { cwd: ROOT, stdio: 'inherit', env });
+  // --enable-source-maps: stack traces in the logs name the TypeScript sources. SERVER_NODE_FLAGS: V8 flags
+  // of the server process (docs/operations.md); by default --optimize-for-size, which keeps V8 from letting
+  // the heap grow to several times what is live while a big import makes garbage (docs/decisions.md).
+  const nodeFlags = (process.env.SERVER_NODE_FLAGS ?? '--optimize-for-size').split(/\s+/).filter(Boolean);
+  const server = spawn(process.execPath, ['--enable-source-maps', ...nodeFlags, SERVER_BUNDLE], { cwd: ROOT, stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
       if (server.exitCode === null) server.kill(signal);

@@ -17,6 +17,8 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const reportDir = mkdtempSync(path.join(tmpdir(), 'p8-test-'));
 const totals = { passed: 0, failed: 0 };
+/** The failed tests, named again at the very end: CI keeps only the tail of the output. */
+const failures = [];
 const timings = [];
 let child;
 
@@ -52,10 +54,23 @@ function count(reportFile, exitCode) {
   const crashedFiles = (report.testResults ?? []).filter(
     (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
   ).length;
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name ?? '');
+    const tests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (file.status === 'failed' && !tests.length) failures.push(`${where}: ${firstLine(file.message)}`);
+    for (const test of tests) failures.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
   const failed = (report.numFailedTests ?? 0) + crashedFiles;
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += failed === 0 && exitCode !== 0 ? 1 : failed;
   return true;
+}
+
+/** The first line of an error, without terminal colours, short enough for a summary. */
+function firstLine(message) {
+  // eslint-disable-next-line no-control-regex -- terminal colour codes are what it removes
+  const line = String(message ?? 'no message').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 300);
 }
 
 function heading(text) {
@@ -69,6 +84,10 @@ function finish(code, reason) {
   if (timings.length) {
     console.log('\nStages:');
     for (const t of timings) console.log(`  ${t.ok ? 'ok  ' : 'FAIL'}  ${t.name.padEnd(48)} ${seconds(t.ms)}`);
+  }
+  if (failures.length) {
+    console.log(`\nFailed tests${failures.length > 20 ? ` (first 20 of ${failures.length})` : ''}:`);
+    for (const failure of failures.slice(0, 20)) console.log(`  - ${failure}`);
   }
   if (reason) console.log(`\nnpm test: ${reason}`);
   rmSync(reportDir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
+import { AccessCache } from './core/access-cache.ts';
 import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerEnvelopeHandlers } from './core/envelope.ts';
@@ -15,15 +16,27 @@ import { importJobsPlugin } from './core/import-job.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
 import { openSharedState, type SharedState } from './core/shared-state.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { personRoutes } from './modules/person/routes.ts';
-import { tenantRoutes } from './modules/tenant/routes.ts';
+import { authModule } from './modules/auth/routes.ts';
+import { personModule } from './modules/person/routes.ts';
+import { tenantModule } from './modules/tenant/routes.ts';
 import { multipartPlugin } from './core/uploads.ts';
-import { uploadRoutes } from './modules/upload/routes.ts';
-import { officeRoutes } from './modules/office/routes.ts';
-import { systemRoutes } from './modules/system/routes.ts';
-import { registerRoutes, type ModuleDeps } from './core/route.ts';
-import { basicRoutes } from './modules/basic/routes.ts';
+import { uploadModule } from './modules/upload/routes.ts';
+import { officeModule } from './modules/office/routes.ts';
+import { systemModule } from './modules/system/routes.ts';
+import { registerModules, type ModuleDeps } from './core/route.ts';
+import { basicModule } from './modules/basic/routes.ts';
+import { installRichTextSanitiser } from '@p8/contract/rich-text';
+import { sanitizeRichText } from './core/rich-text.ts';
+import { mallModule } from './modules/mall/routes.ts';
+import { deliveredBlocker } from './bills/delivery.ts';
+import { allBillRoutes } from './bills/routes.ts';
+import { registerBillUsage } from './bills/usage.ts';
+import { assetDashboard, billDateDashboard } from './bills/dashboard.ts';
+import { baseModule } from './modules/base/routes.ts';
+import { chatPlugin } from './modules/service/chat-hub.ts';
+import { serviceModule } from './modules/service/routes.ts';
+import { financeModule } from './modules/finance/routes.ts';
+import { homeModule } from './modules/home/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -63,6 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler,
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  // Contract fields declared richText() are sanitised while a request is validated.
+  installRichTextSanitiser(sanitizeRichText);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const serveWeb = Boolean(config.webDist && existsSync(path.join(config.webDist, 'index.html')));
@@ -113,19 +128,48 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('shared', shared);
   // A state the app opened is the app's to close; one passed in belongs to the caller.
   if (!deps.shared) app.addHook('onClose', () => shared.close());
-  await app.register(authPlugin, { database, config });
+  const access = new AccessCache(database, config, shared, app.log);
+  app.decorate('access', access);
+  // Pending session touches are written before the database closes (main.ts closes it after the app).
+  app.addHook('onClose', () => access.close());
+  // This start may have added template menus to every tenant (seed/sync.ts): no process keeps old permissions.
+  await access.everythingChanged();
+  await app.register(authPlugin, { access });
   await app.register(permissionPlugin, { database });
   // Before any route plugin: content-type parsers are copied into a plugin's context when it is registered.
   await app.register(multipartPlugin, { config });
   // Before the modules: they fill the app's registries (usage checkers, import templates, printer providers).
   await app.register(registriesPlugin);
   await app.register(importJobsPlugin, { config });
-  const modules: ModuleDeps = { database, config, sms };
-  registerRoutes(app, modules, [...personRoutes, ...officeRoutes, ...systemRoutes]);
-  await app.register(authRoutes, { database, config, sms });
-  await app.register(tenantRoutes, { database, config });
-  await app.register(uploadRoutes, { database, config });
-  await app.register(basicRoutes, { database, config });
+  // The live chat channel (WebSocket /api/ws) before the service routes that publish to it.
+  await app.register(chatPlugin, { database, config });
+  const modules: ModuleDeps = { database, config, sms, shared, registries: app.registries, access };
+  registerModules(app, modules, [
+    authModule,
+    personModule,
+    officeModule,
+    systemModule,
+    tenantModule,
+    uploadModule,
+    basicModule,
+    mallModule,
+    // The bill engine: every bill type of the registry, the stock reports, the records bills keep in use.
+    {
+      name: 'bills',
+      routes: allBillRoutes,
+      register(registries) {
+        registerBillUsage(registries.recordUsage);
+        registries.dashboard.register(assetDashboard);
+        registries.dashboard.register(billDateDashboard);
+        registries.abandonAuditBlockers.register('delivery', deliveredBlocker);
+      },
+    },
+    // Finance: after the bills, whose audits it posts to the ledger.
+    financeModule,
+    baseModule,
+    serviceModule(modules),
+    homeModule,
+  ]);
 
   return app;
 }

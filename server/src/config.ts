@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SERVER_DIR } from './paths.ts';
 
 /**
  * Every setting of the server, read from the environment in this one place.
@@ -65,6 +66,11 @@ export interface Config {
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
   /** Built web app served at `/` (production / npm start). */
   webDist?: string;
+  /**
+   * The public system config's defaults, until the platform administrator (a super administrator of
+   * tenant `tenantId`) changes them on the base → config screen.
+   */
+  platform: { tenantId: number; title: string; icon: string; logo: string; shortName: string; icp: string; customerServiceQrCode: string; translateUrl: string; openAppointment: boolean };
 }
 
 export function loadConfig(overrides: Partial<Config> = {}): Config {
@@ -117,7 +123,18 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       domain: process.env.QINIU_DOMAIN ?? '',
       uploadUrl: process.env.QINIU_UPLOAD_URL ?? '',
     },
-    webDist: process.env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    webDist: process.env.WEB_DIST ?? path.resolve(SERVER_DIR, '../web/dist'),
+    platform: {
+      tenantId: int('PLATFORM_TENANT_ID', 1),
+      title: process.env.SYSTEM_TITLE ?? '后台管理系统',
+      icon: process.env.SYSTEM_ICON ?? '/favicon.svg',
+      logo: process.env.SYSTEM_LOGO ?? '/logo.svg',
+      shortName: process.env.SYSTEM_SHORT_NAME ?? 'P8',
+      icp: process.env.SYSTEM_ICP ?? '',
+      customerServiceQrCode: process.env.CUSTOMER_SERVICE_QR ?? '',
+      translateUrl: process.env.TRANSLATE_URL ?? '',
+      openAppointment: bool('OPEN_APPOINTMENT', false),
+    },
     ...overrides,
   };
   if (config.exposeCodes && config.env === 'production') {

@@ -1,18 +1,36 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { openConfiguredDatabase } from './db/open.ts';
-import { seedDemoRecords } from './db/seed/demo-records.ts';
+import { openConfiguredDatabase, saveDemoImage } from './db/open.ts';
+import { demoRecordsMissing, seedDemoRecords } from './db/seed/demo-records.ts';
+import { seedMallDemo } from './db/seed/demo-mall.ts';
+import { seedFinanceDemo } from './db/seed/demo-finance.ts';
+import { seedServiceDemo } from './db/seed/demo-service.ts';
+import { startUnpaidOrderJob } from './modules/mall/unpaid-orders.ts';
+import { seedDemoBills } from './db/seed/demo-bills.ts';
 
 /** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
 async function main() {
   // Milliseconds since the process started: the modules are loaded by now (tsx compiles them on the way).
   const modulesLoaded = performance.now();
   const config = loadConfig();
-  const database = await openConfiguredDatabase(config, { info: (msg) => console.log(msg) });
+  const opened = await openConfiguredDatabase(config, { info: (msg) => console.log(msg) });
+  const { database } = opened;
   const databaseReady = performance.now();
   const app = await buildApp({ config, database });
   // The first demo tenant's records go through the API like a user's, so they need the built app.
-  if (config.seedDemo && (await seedDemoRecords(app))) console.log('seeded the demo records of 演示制造有限公司');
+  if (config.seedDemo && (await demoRecordsMissing(database)) && (await seedDemoRecords(app))) {
+    console.log('seeded the demo records of 演示制造有限公司');
+    // Its money (fund accounts, bills paid and received in part) right after, through the same API.
+    if (await seedFinanceDemo(app)) console.log('seeded the demo finance of 演示制造有限公司');
+  }
+  // A fresh embedded database just seeded: the next fresh start of this code copies it (db/image.ts).
+  await saveDemoImage(opened);
+
+  // The demo bills and the mall's demo (hundreds of orders) are written after the server answers, in short transactions, so
+  // that a first start serves at once; a shutdown waits for it (a start stopped half-way resumes it).
+  let mallSeed: Promise<unknown> = Promise.resolve();
+  // Mall orders left unpaid past the tenant's time are cancelled, their stock given back (every minute).
+  const stopUnpaidOrderJob = startUnpaidOrderJob({ database, config, registries: app.registries, access: app.access, log: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -25,6 +43,8 @@ async function main() {
       process.exit(1);
     }, 10_000);
     try {
+      await mallSeed;
+      await stopUnpaidOrderJob();
       await app.close();
       await database.close();
     } finally {
@@ -36,6 +56,24 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.seedDemo) {
+    // The bills first (a few seconds: stock is real by the first sign-in), then the mall and the service orders.
+    mallSeed = seedDemoBills(app, database, config)
+      .then(
+        (seeded) => seeded && app.log.info('seeded the demo bills of 演示制造有限公司'),
+        (error: unknown) => app.log.error({ err: error }, 'the demo bills could not be seeded'),
+      )
+      .then(() => seedMallDemo(app, database, config))
+      .then(
+        (seeded) => seeded && app.log.info('seeded the mall of 演示制造有限公司'),
+        (error: unknown) => app.log.error({ err: error }, 'the mall demo could not be seeded'),
+      )
+      .then(() => seedServiceDemo(app))
+      .then(
+        (seeded) => seeded && app.log.info('seeded the base content and service orders of 演示制造有限公司'),
+        (error: unknown) => app.log.error({ err: error }, 'the service demo could not be seeded'),
+      );
+  }
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const cpu = process.cpuUsage();
   app.log.info(

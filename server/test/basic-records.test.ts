@@ -296,6 +296,20 @@ describe(`permissions and audit (${TEST_DB})`, () => {
     );
     expect(entries.map((e) => e.action).sort()).toEqual(['create', 'delete']);
   });
+
+  it('audits an update by the fields it changed, and an unchanged save not at all', async () => {
+    const id = await api.create('customer', { code: 'AU-1', name: 'Audit Customer', contacts: [{ name: 'Li', phone: '13800000000' }] });
+    const updates = () =>
+      ctx.database.withTenant(t.tenantId, (tx) =>
+        tx.select({ detail: auditLog.detail }).from(auditLog).where(and(eq(auditLog.tenantId, t.tenantId), eq(auditLog.entity, 'customer'), eq(auditLog.action, 'update'), eq(auditLog.entityId, String(id)))),
+      );
+    // The same values again (contacts are rewritten with new row ids, yet say the same): no entry.
+    expect((await api.put(base('customer'), { id, name: 'Audit Customer', remark: '', contacts: [{ name: 'Li', phone: '13800000000' }] })).body.status).toBe(0);
+    expect(await updates()).toEqual([]);
+    expect((await api.put(base('customer'), { id, name: 'Audit Customer 2', remark: '', contacts: [{ name: 'Li', phone: '13800000000' }] })).body.status).toBe(0);
+    const [entry] = await updates();
+    expect(entry.detail).toEqual({ name: { from: 'Audit Customer', to: 'Audit Customer 2' } });
+  });
 });
 
 describe(`tenant isolation (${TEST_DB})`, () => {

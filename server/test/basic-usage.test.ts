@@ -23,7 +23,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Usage');
   api = await adminCaller(ctx, t);
-  for (const kind of Object.keys(IN_USE_KEY) as RecordKind[]) {
+  for (const kind of (Object.keys(IN_USE_KEY) as RecordKind[]).filter((k) => k !== 'staff')) {
     ctx.app.recordUsage.register(kind, 'test: bills', async (tx, _tenantId, ids) => {
       const [setting] = await rows<{ tenant: string }>(tx, sql`select current_setting('app.tenant_id') as tenant`);
       seenTenant.push(setting.tenant);
@@ -66,7 +66,8 @@ async function createRecord(kind: RecordKind): Promise<number> {
 }
 
 describe(`records in use elsewhere (${TEST_DB})`, () => {
-  it.each(Object.entries(IN_USE_KEY) as Array<[RecordKind, string]>)('%s: refused with %s while a registered checker reports it, deleted once it does not', async (kind, key) => {
+  // Staff accounts are the system module's (their delete is tested with the bills that name them).
+  it.each(Object.entries(IN_USE_KEY).filter(([kind]) => kind !== 'staff') as Array<[RecordKind, string]>)('%s: refused with %s while a registered checker reports it, deleted once it does not', async (kind, key) => {
     const kept = await createRecord(kind);
     const free = await createRecord(kind);
     used.add(`${kind}:${kept}`);

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase, openDatabase, type Database } from '../src/db/connection.ts';
-import { admin } from '../src/db/schema/index.ts';
+import { admin, menu } from '../src/db/schema/index.ts';
 import { createTestDatabase, seedStaff, seedTenant, TEST_DB, type TestTenant } from './harness.ts';
+import { startServer, type Server } from './server-process.ts';
 
 /*
  * Two server processes on one PostgreSQL and one Redis, attacked with real parallel HTTP requests
@@ -16,73 +14,8 @@ import { createTestDatabase, seedStaff, seedTenant, TEST_DB, type TestTenant } f
  */
 const REDIS_URL = process.env.REDIS_URL;
 const enabled = TEST_DB === 'postgres' && Boolean(process.env.DATABASE_URL) && Boolean(REDIS_URL);
-const ROOT = path.resolve(import.meta.dirname, '../..');
 // Every key of this run starts with its own prefix: parallel runs on one Redis never meet.
 const PREFIX = `p8test:cluster:${randomBytes(4).toString('hex')}:`;
-
-interface Server {
-  url: string;
-  stop(): Promise<void>;
-  output(): string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL,
-    REDIS_PREFIX: PREFIX,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'test',
-    EXPOSE_CODES_FOR_TESTS: '1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    WEB_DIST: path.join(ROOT, 'no-web-build'),
-  };
-  delete env.TRUST_PROXY;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const server: Server = {
-    url: `http://127.0.0.1:${port}`,
-    output: () => log,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-  for (const deadline = Date.now() + 100_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`a server exited before it was ready:\n${log}`);
-    try {
-      if ((await fetch(`${server.url}/api/base/system/config`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await server.stop();
-      throw new Error(`a server did not answer within 100 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 interface Envelope<T = unknown> {
   status: number;
@@ -121,6 +54,37 @@ async function signIn(server: Server, name: string, password: string): Promise<s
   return res.data.token;
 }
 
+const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Keeps `lanes` requests in flight at once (each lane fires the next as soon as the last answered) while
+ * `change` runs, then for `afterMs` more; each request's answer is kept with when it started and ended.
+ * Returns what answered wholly before the change began and what started after it had returned.
+ */
+async function underLoad(fire: () => Promise<number>, change: () => Promise<void>, opts = { lanes: 8, beforeMs: 300, afterMs: 600 }) {
+  const results: Array<{ startedAt: number; endedAt: number; status: number }> = [];
+  let running = true;
+  const lanes = Array.from({ length: opts.lanes }, async () => {
+    while (running) {
+      const startedAt = performance.now();
+      const status = await fire();
+      results.push({ startedAt, endedAt: performance.now(), status });
+    }
+  });
+  await pause(opts.beforeMs);
+  const changeStarted = performance.now();
+  await change();
+  const changeEnded = performance.now();
+  await pause(opts.afterMs);
+  running = false;
+  await Promise.all(lanes);
+  return {
+    before: results.filter((r) => r.endedAt < changeStarted).map((r) => r.status),
+    after: results.filter((r) => r.startedAt > changeEnded).map((r) => r.status),
+  };
+}
+
 const countMessages = (bodies: Array<{ message: string }>) =>
   bodies.reduce<Record<string, number>>((counts, { message }) => ({ ...counts, [message]: (counts[message] ?? 0) + 1 }), {});
 
@@ -138,7 +102,7 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     database = await openDatabase({ databaseUrl: created.databaseUrl, poolSize: 2 });
     await migrateDatabase(database);
     redis = new Redis(REDIS_URL!);
-    servers = await Promise.all([startServer(created.databaseUrl!), startServer(created.databaseUrl!)]);
+    servers = await Promise.all([startServer(created.databaseUrl!, { REDIS_URL, REDIS_PREFIX: PREFIX }), startServer(created.databaseUrl!, { REDIS_URL, REDIS_PREFIX: PREFIX })]);
   }, 240_000);
 
   afterAll(async () => {
@@ -218,5 +182,45 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     for (const server of servers) expect((await me(server, staffToken)).status).toBe(0);
     expect((await put(servers[0], '/api/admin/security/admin/lock', { ids: [staff.adminId], locked: true }, second)).status).toBe(0);
     for (const server of servers) expect((await me(server, staffToken)).status).toBe(40100);
+  });
+
+  it('honour neither a logout, a revoked session nor a removed permission at B from the moment A answered, under parallel requests', async () => {
+    const t = await seedTenant(database);
+    const [A, B] = servers;
+    const adminToken = await signIn(A, t.name, t.password);
+    const audit = (token: string) => async () => (await get(B, '/api/admin/security/audit', token)).status;
+
+    // A staff member whose role grants the audit log, granted through A.
+    const staff = await seedStaff(database, t);
+    const [button] = await database.withTenant(t.tenantId, (tx) =>
+      tx.select({ id: menu.id }).from(menu).where(and(eq(menu.tenantId, t.tenantId), eq(menu.name, 'system_audit_view'))),
+    );
+    expect((await put(A, '/api/admin/security/role/permission', { id: staff.roleId, menuIds: [button.id] }, adminToken)).status).toBe(0);
+    const [first, second, third] = [await signIn(B, staff.name, staff.password), await signIn(A, staff.name, staff.password), await signIn(B, staff.name, staff.password)];
+
+    // Logout at A of a token that B keeps serving.
+    const logout = await underLoad(audit(first), async () => {
+      expect((await post(A, '/api/auth/logout', {}, first)).status).toBe(0);
+    });
+    expect(statusCounts(logout.before)).toEqual({ 0: logout.before.length });
+    expect(logout.after.length).toBeGreaterThan(10);
+    expect(statusCounts(logout.after)).toEqual({ 40100: logout.after.length });
+
+    // Another session of the account, at A, removes the others: B stops serving the third at once.
+    const revoked = await underLoad(audit(third), async () => {
+      expect((await post(A, '/api/admin/auth/removeOther', {}, second)).data).toEqual({ removed: 1 });
+    });
+    expect(statusCounts(revoked.before)).toEqual({ 0: revoked.before.length });
+    expect(revoked.after.length).toBeGreaterThan(10);
+    expect(statusCounts(revoked.after)).toEqual({ 40100: revoked.after.length });
+
+    // The role loses the audit log at A: B refuses it from then on, to a session it has served all along.
+    const fourth = await signIn(B, staff.name, staff.password);
+    const removed = await underLoad(audit(fourth), async () => {
+      expect((await put(A, '/api/admin/security/role/permission', { id: staff.roleId, menuIds: [] }, adminToken)).status).toBe(0);
+    });
+    expect(statusCounts(removed.before)).toEqual({ 0: removed.before.length });
+    expect(removed.after.length).toBeGreaterThan(10);
+    expect(statusCounts(removed.after)).toEqual({ 40300: removed.after.length });
   });
 });

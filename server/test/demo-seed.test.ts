@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bom, Material, Partner } from '@p8/contract/basic';
+import type { StockDifference } from '@p8/contract/bills/api';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { billApiPath } from '@p8/contract/bills/registry';
+import { BillStatus } from '@p8/contract/bills/status';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import { seedDemoRecords } from '../src/db/seed/demo-records.ts';
+import { seedMallDemo } from '../src/db/seed/demo-mall.ts';
+import { seedFinanceDemo } from '../src/db/seed/demo-finance.ts';
+import { seedServiceDemo } from '../src/db/seed/demo-service.ts';
+import { ServiceOrderStatus, type ServiceMessageRow, type ServiceOrderCounts, type ServiceOrderRow } from '@p8/contract/service';
+import type { AgreementRow, SwiperRow, TimeSettings } from '@p8/contract/base';
+import { seedDemoBills } from '../src/db/seed/demo-bills.ts';
+import type { MallOrderCounts, MallProductRow, MallLotteryRow, MallFeedback, MallCategoryNode } from '@p8/contract/mall';
 import { call, login, startTestApp, TEST_DB, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
@@ -38,4 +49,108 @@ describe(`demo records (${TEST_DB})`, () => {
     const other = await login(ctx.app, 'admin2', 'admin123');
     expect((await call<Material[]>(ctx.app, 'GET', '/api/admin/basic/material', { token: other })).body.data).toEqual([]);
   });
+
+  it('gives the first demo tenant its money through the services: accounts, bills paid and received in part, an advance; verify empty', async () => {
+    expect(await seedFinanceDemo(ctx.app)).toBe(true);
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/finance/${url}`, { token })).body.data;
+    expect(await get<unknown[]>('account')).toHaveLength(3);
+    const receivable = await get<Array<{ balance: string; advance: string; open: string }>>('receivable');
+    expect(receivable.some((r) => r.advance === '3000.000000')).toBe(true);
+    expect(receivable.some((r) => r.open === '460.000000')).toBe(true);
+    expect((await get<Array<{ open: string }>>('payable')).map((p) => p.open)).toContain('2100.000000');
+    expect((await call<unknown[]>(ctx.app, 'POST', '/api/admin/finance/verify', { token })).body.data).toEqual([]);
+    // Once only.
+    expect(await seedFinanceDemo(ctx.app)).toBe(false);
+  });
+
+  it('gives the first demo tenant bills in every status through the engine, with real stock that the ledger agrees with, once', async () => {
+    const started = performance.now();
+    expect(await seedDemoBills(ctx.app, ctx.database, ctx.config)).toBe(true);
+    const seconds = (performance.now() - started) / 1000;
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/${url}`, { token })).body.data;
+    expect((await call<StockDifference[]>(ctx.app, 'POST', '/api/admin/stock/verify', { token })).body.data).toEqual([]);
+    // Every status but the joint review's shows up in some type's tabs.
+    const seen = new Set<string>();
+    for (const decl of BILL_TYPES) {
+      const tabs = await get<Record<string, number>>(`${billApiPath(decl).replace('/api/admin/', '')}/tabs`);
+      for (const [status, count] of Object.entries(tabs)) if (status !== 'all' && count > 0) seen.add(status);
+    }
+    expect([...seen].sort()).toEqual(BillStatus.filter((s) => s !== 'UnAudit').sort());
+    const stock = await get<Array<{ materialName: string; warehouseName: string; locationName: string | null; quantity: string }>>('stock/current?pageSize=200');
+    const motors = stock.filter((r) => r.materialName === '直流无刷电机' && r.locationName === 'C-02 电机区');
+    // 40 opening − 10 − 8 sold + 2 returned, at C-02.
+    expect(motors).toEqual([expect.objectContaining({ warehouseName: '成品仓', locationName: 'C-02 电机区', quantity: '24.000000' })]);
+    // The stock check counted 790 of 800 m of wire; the withdrawn out-stock took nothing.
+    expect(stock.find((r) => r.materialName === '铜芯软电线')?.quantity).toBe('790.000000');
+    expect(stock.find((r) => r.materialName === '贴片电阻')?.quantity).toBe('50000.000000');
+    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '18000.000000']]);
+    // The reports sort, filter and export (the screens' list kit sends `<column>Sort` and posts the query to export).
+    const byQuantity = await get<Array<{ quantity: string }>>('stock/current?quantitySort=desc&pageSize=200');
+    expect(byQuantity.map((r) => Number(r.quantity))).toEqual(byQuantity.map((r) => Number(r.quantity)).sort((a, b) => b - a));
+    // (The finance demo moved motors of its own in another warehouse.)
+    const motorLedger = await get<Array<{ locationName: string | null; quantity: string }>>(`stock/ledger?keyword=${encodeURIComponent('无刷')}&pageSize=50`);
+    expect(motorLedger.filter((r) => r.locationName === 'C-02 电机区').map((r) => Number(r.quantity)).reduce((a, b) => a + b, 0)).toBe(24);
+    const period = await get<Array<{ materialName: string; warehouseName: string; opening: string; inQuantity: string; outQuantity: string; closing: string }>>(
+      `stock/summary?keyword=${encodeURIComponent('无刷')}&start=${new Date(Date.now() - 19 * 86_400_000).toISOString().slice(0, 10)}`,
+    );
+    // Before the period: 40 in, 0 out (the first sale left 17 days ago); in it: 2 back, 18 out.
+    expect(period.filter((r) => r.warehouseName === '成品仓')).toEqual([expect.objectContaining({ opening: '40.000000', inQuantity: '2.000000', outQuantity: '18.000000', closing: '24.000000' })]);
+    const file = await ctx.app.inject({ method: 'POST', url: '/api/admin/stock/ledger/export?lang=en', headers: { authorization: `Bearer ${token}` }, payload: { keyword: '无刷' } });
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+    expect(file.headers['content-disposition']).toContain('Stock%20ledger');
+    expect((await call(ctx.app, 'GET', '/api/admin/stock/current?bogusSort=asc', { token })).body.status).toBe(0);
+    expect(await seedDemoBills(ctx.app, ctx.database, ctx.config)).toBe(false);
+    // The second demo tenant has none.
+    const other = await login(ctx.app, 'admin2', 'admin123');
+    expect((await call<unknown[]>(ctx.app, 'GET', '/api/admin/stock/current', { token: other })).body.data).toEqual([]);
+    console.log(`demo bills seeded in ${seconds.toFixed(2)} s (${TEST_DB})`);
+  }, 120_000);
+
+  it('gives the first demo tenant a mall: categories, 24 products with images, orders over 60 days in every status, a lottery, feedback', async () => {
+    const started = performance.now();
+    expect(await seedMallDemo(ctx.app, ctx.database, ctx.config)).toBe(true);
+    const seconds = (performance.now() - started) / 1000;
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/mall/${url}`, { token })).body;
+    expect((await get<MallCategoryNode[]>('category/tree')).data.map((c) => c.children?.length)).toEqual([3, 2, 2, 2]);
+    const products = await get<MallProductRow[]>('product?pageSize=100');
+    expect(products.data).toHaveLength(24);
+    expect(products.data.every((p) => p.image.startsWith('/api/base/file/') && p.skuCount >= 1)).toBe(true);
+    // The images are real files behind the upload route.
+    const image = await ctx.app.inject({ method: 'GET', url: products.data[0].image });
+    expect(image.headers['content-type']).toBe('image/png');
+    const counts = (await get<MallOrderCounts>('order/counts')).data;
+    expect(counts.all).toBe(200);
+    for (const tab of ['PendingPayment', 'Paid', 'Shipped', 'Completed', 'Cancelled', 'Refunded', 'Refunding'] as const) expect(counts[tab], tab).toBeGreaterThan(0);
+    const lotteries = (await get<MallLotteryRow[]>('lottery')).data;
+    expect(lotteries.find((l) => l.status === 'InProgress')!.drawCount).toBeGreaterThan(0);
+    expect((await get<MallFeedback[]>('feedback?pageSize=100')).data).toHaveLength(8);
+    expect(await seedMallDemo(ctx.app, ctx.database, ctx.config)).toBe(false);
+    console.log(`mall demo seeded in ${seconds.toFixed(2)} s (${TEST_DB})`);
+  }, 180_000);
+
+  it('gives the first demo tenant swiper slides, agreements, business hours and slots, service orders in every status with chat', async () => {
+    expect(await seedServiceDemo(ctx.app)).toBe(true);
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/${url}`, { token })).body.data;
+    const swipers = await get<SwiperRow[]>('base/swiper');
+    expect(swipers).toHaveLength(3);
+    const image = await ctx.app.inject({ method: 'GET', url: swipers[0].image });
+    expect(image.headers['content-type']).toBe('image/png');
+    expect((await get<AgreementRow[]>('base/agreement')).every((a) => a.updatedAt && a.content.includes('<h2>'))).toBe(true);
+    const time = await get<TimeSettings>('base/time');
+    expect(time.slots).toHaveLength(5);
+    expect(time.days.filter((d) => d.open)).toHaveLength(6);
+    const counts = await get<ServiceOrderCounts>('service/order/counts');
+    for (const status of ServiceOrderStatus) expect(counts[status], status).toBeGreaterThan(0);
+    const orders = await get<ServiceOrderRow[]>('service/order?pageSize=100');
+    const chats = await Promise.all(orders.map((o) => get<ServiceMessageRow[]>(`service/message?orderId=${o.id}`)));
+    expect(chats.filter((c) => c.length > 0).length).toBeGreaterThan(5);
+    expect(await seedServiceDemo(ctx.app)).toBe(false);
+    // The second demo tenant has none of it.
+    const other = await login(ctx.app, 'admin2', 'admin123');
+    expect((await call<SwiperRow[]>(ctx.app, 'GET', '/api/admin/base/swiper', { token: other })).body.data).toEqual([]);
+  }, 120_000);
 });

@@ -10,7 +10,7 @@ import { openMigratedPglite } from '../src/db/image.ts';
 import { admin, adminRole, role } from '../src/db/schema/index.ts';
 import { createTenant } from '../src/modules/tenant/service.ts';
 import { hashPassword } from '../src/core/passwords.ts';
-import type { SmsSender } from '../src/core/captcha.ts';
+import type { SmsNotice, SmsSender } from '../src/core/captcha.ts';
 
 /**
  * Integration-test harness: the real app on a real database. `TEST_DB=postgres` (with DATABASE_URL)
@@ -26,6 +26,8 @@ export interface TestContext {
   config: Config;
   /** SMS codes "sent" so far, newest last. */
   sms: Array<{ phone: string; code: string; purpose: SmsPurpose }>;
+  /** SMS notices "sent" so far, newest last. */
+  smsNotices: Array<{ phone: string; template: SmsNotice; params: Record<string, string> }>;
   /**
    * Every route of the app (method, URL with its `:params`, and whether it answers without a sign-in),
    * as Fastify's onRoute hook saw them added.
@@ -73,9 +75,13 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   // Redis server would not follow. The two-process test (cluster.test.ts) is the one that runs on Redis.
   const config = loadConfig({ env: 'test', seedDemo: false, exposeCodes: true, logLevel: 'silent', webDist: undefined, redisUrl: undefined, ...overrides });
   const sms: TestContext['sms'] = [];
+  const smsNotices: TestContext['smsNotices'] = [];
   const sender: SmsSender = {
     async send(phone, code, purpose) {
       sms.push({ phone, code, purpose });
+    },
+    async notify(phone, template, params) {
+      smsNotices.push({ phone, template, params });
     },
   };
   const routes: TestContext['routes'] = [];
@@ -89,6 +95,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     database,
     config,
     sms,
+    smsNotices,
     routes,
     async close() {
       await app.close();

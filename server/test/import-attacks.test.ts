@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportProgress, ImportResult } from '@p8/contract/upload';
@@ -27,13 +30,19 @@ describe(`hostile import files (${TEST_DB})`, () => {
   let ctx: TestContext;
   let t: TestTenant;
   let api: Caller;
+  let dataDir: string;
   beforeAll(async () => {
-    ctx = await startTestApp({ import: LIMITS });
+    // Its own data directory: the check that no upload or spill file is left sees this app's files only.
+    dataDir = await mkdtemp(path.join(tmpdir(), 'p8-import-'));
+    ctx = await startTestApp({ import: LIMITS, dataDir });
     t = await seedTenant(ctx.database, 'Atk');
     api = await adminCaller(ctx, t);
     await api.create('unit', { name: '个' });
   });
-  afterAll(() => ctx.close());
+  afterAll(async () => {
+    await ctx.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
   it('refuses a zip bomb before unpacking it, and one whose directory lies while unpacking it; nothing is written', async () => {
     // 20 MB of one letter in ~20 KB, declared honestly: refused from the directory (size and ratio).
@@ -72,6 +81,8 @@ describe(`hostile import files (${TEST_DB})`, () => {
     expect(res.body.data).toMatchObject({ total: 20, successCount: 20 });
     const progress = (await api.get<ImportProgress>(`/api/admin/import/progress/${jobId}`)).body.data;
     expect(progress).toEqual({ phase: 'done', rowsRead: 20, rowsChecked: 20, rowsWritten: 20, total: 20 });
+    // The upload and the rows spilled beside it are gone once the import has answered.
+    expect(await readdir(path.join(dataDir, 'uploads', '.tmp'))).toEqual([]);
     const other = await adminCaller(ctx, await seedTenant(ctx.database, 'Oth'));
     expect((await other.get(`/api/admin/import/progress/${jobId}`)).body).toMatchObject({ status: 0, data: null });
   });
@@ -111,9 +122,14 @@ describe(`a big import shares the server (${TEST_DB})`, () => {
     const result = (await importing).body.data;
     const importMs = Date.now() - started;
     expect(result).toMatchObject({ total: ROWS, successCount: ROWS, errorCount: 0 });
-    // Many answers while the import ran, none of them waiting for most of it.
+    // Many answers while the import ran: the file is read and checked outside any transaction.
     expect(latencies.length, `${latencies.length} answers during a ${importMs} ms import`).toBeGreaterThanOrEqual(5);
-    expect(Math.max(...latencies), `slowest of ${latencies.length} answers during a ${importMs} ms import`).toBeLessThan(importMs / 2);
+    // On PostgreSQL the write transaction holds one connection of the pool: no answer waits for most of the
+    // import. PGlite has a single connection, which the one all-or-nothing write transaction holds until it
+    // commits (docs/decisions.md, "What PGlite still cannot do"): there an answer may wait for the write phase,
+    // which on a loaded machine is more than half of the import — the answers during reading and checking
+    // above are what PGlite can promise.
+    if (TEST_DB === 'postgres') expect(Math.max(...latencies), `slowest of ${latencies.length} answers during a ${importMs} ms import`).toBeLessThan(importMs / 2);
   });
 });
 

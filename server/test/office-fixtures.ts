@@ -6,9 +6,12 @@ import type { Database } from '../src/db/connection.ts';
 import { menu, roleMenu } from '../src/db/schema/index.ts';
 import type { Reply, TestTenant } from './harness.ts';
 
-/** Grants a role the given button codes (and the screens above them), as the role screen would. */
-export async function grant(database: Database, tenant: TestTenant, roleId: number, codes: string[]) {
-  await database.withTenant(tenant.tenantId, async (tx) => {
+/**
+ * Grants a role the given button codes (and the screens above them), as the role screen would — which
+ * also tells the access cache, so a token already in use sees the grant on its next request.
+ */
+export async function grant(ctx: { database: Database; app: FastifyInstance }, tenant: TestTenant, roleId: number, codes: string[]) {
+  await ctx.database.withTenant(tenant.tenantId, async (tx) => {
     const buttons = await tx
       .select({ id: menu.id, parentId: menu.parentId })
       .from(menu)
@@ -21,9 +24,11 @@ export async function grant(database: Database, tenant: TestTenant, roleId: numb
       .values([...ids].map((menuId) => ({ tenantId: tenant.tenantId, roleId, menuId })))
       .onConflictDoNothing();
   });
+  await ctx.app.access.changed([{ tenantId: tenant.tenantId }]);
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** A PNG chunk: length, type, data and CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
@@ -43,9 +48,9 @@ export function tinyPng(width = 1, height = 1): Buffer {
   for (let y = 0; y < height; y++) raw[y * (1 + width * 3)] = 0; // filter byte: none
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
@@ -53,11 +58,12 @@ export function tinyPng(width = 1, height = 1): Buffer {
 export function largePng(extraBytes: number): Buffer {
   const png = tinyPng();
   const iend = png.subarray(png.length - 12);
-  return Buffer.concat([png.subarray(0, png.length - 12), chunk('teXt', Buffer.concat([Buffer.from('Comment\0'), randomBytes(extraBytes)])), iend]);
+  return Buffer.concat([png.subarray(0, png.length - 12), pngChunk('teXt', Buffer.concat([Buffer.from('Comment\0'), randomBytes(extraBytes)])), iend]);
 }
 
 export const tinyPdf = () => Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-export const tinyWebp = () => Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(14)]);
+/** A real 1×1 lossless WebP (uploads are decoded, so a header alone is refused). */
+export const tinyWebp = () => Buffer.from('524946461e000000574542505650384c110000002f0000000007d0bffef5afff8188e87f0000', 'hex');
 
 export type Part = { name: string; value: string } | { name: string; filename: string; content: Buffer; type?: string };
 

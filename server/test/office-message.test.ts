@@ -29,7 +29,7 @@ beforeAll(async () => {
   await setAdmin(ctx.database, a.tenantId, s1.adminId, { realName: 'Plain Zhang' });
   plain = { adminId: s1.adminId, token: await login(ctx.app, s1.name, s1.password) };
   const s2 = await seedStaff(ctx.database, a);
-  await grant(ctx.database, a, s2.roleId, ['system_message_send', 'system_message_delete']);
+  await grant(ctx, a, s2.roleId, ['system_message_send', 'system_message_delete']);
   sender = { adminId: s2.adminId, token: await login(ctx.app, s2.name, s2.password) };
 });
 afterAll(() => ctx.close());
@@ -139,5 +139,13 @@ describe(`messages (${TEST_DB})`, () => {
     expect((await call(ctx.app, 'PUT', `${BASE}/read`, { token: tokenB, body: { ids: [id] } })).body.message).toBe('DataNotExist');
     expect((await call(ctx.app, 'DELETE', BASE, { token: tokenB, body: { ids: [id] } })).body.message).toBe('DataNotExist');
     expect((await call(ctx.app, 'GET', `${BASE}/${id}`, { token: plain.token })).body.status).toBe(0);
+  });
+
+  it('stores the content sanitised: scripts, handlers and javascript: links never reach the database', async () => {
+    const content = '<h2>Plan</h2><p onclick="steal()">Friday <strong>3pm</strong></p><script>fetch("/api")</script><img src="x" onerror="alert(1)"><a href="javascript:alert(1)">x</a>';
+    const res = await send(tokenAdmin, { receiverIds: [plain.adminId], title: 'Sanitised', content });
+    expect(res.body.status).toBe(0);
+    const [row] = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(message).where(and(eq(message.tenantId, a.tenantId), eq(message.id, res.body.data.ids[0]))));
+    expect(row.content).toBe('<h2>Plan</h2><p>Friday <strong>3pm</strong></p><img src="x" /><a>x</a>');
   });
 });

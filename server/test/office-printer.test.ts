@@ -144,7 +144,7 @@ describe(`printers (${TEST_DB})`, () => {
 
   it('lets staff with the codes do exactly those writes', async () => {
     const staff = await seedStaff(ctx.database, a);
-    await grant(ctx.database, a, staff.roleId, ['system_printer_add']);
+    await grant(ctx, a, staff.roleId, ['system_printer_add']);
     const token = await login(ctx.app, staff.name, staff.password);
     const created = await call<PrinterRow>(ctx.app, 'POST', BASE, { token, body: newPrinter() });
     expect(created.body.status).toBe(0);

@@ -72,6 +72,8 @@ describe(`joint review rules (${TEST_DB})`, () => {
     expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: rule({ billType: 'SaleOutstock', reviewerIds: [reviewer1, reviewer1] }) })).body.status).toBe(40001);
     expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: rule({ billType: 'SaleOutstock', auditType: 'MostVerify' }) })).body).toMatchObject({ status: 40001, additional: 'auditType' });
     expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: rule({ billType: '' }) })).body.message).toBe('PleaseSelectBillType');
+    // Only the bill types of the registry: a name no declaration has is no bill type.
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: rule({ billType: 'NoSuchBill' }) })).body).toMatchObject({ status: 40001, message: 'PleaseSelectBillType' });
     expect(await count()).toBe(before);
   });
 
@@ -85,14 +87,14 @@ describe(`joint review rules (${TEST_DB})`, () => {
   });
 
   it('keeps openVerifyBill in step with enabling, disabling and deleting rules', async () => {
-    const created = await create(rule({ billType: 'ProductionOrder' }));
-    expect(await openVerifyBill()).toContain('ProductionOrder');
+    const created = await create(rule({ billType: 'StockTransfer' }));
+    expect(await openVerifyBill()).toContain('StockTransfer');
     await call(ctx.app, 'PUT', `${BASE}/enable`, { token: tokenA, body: { ids: [created.id], enabled: false } });
-    expect(await openVerifyBill()).not.toContain('ProductionOrder');
+    expect(await openVerifyBill()).not.toContain('StockTransfer');
     await call(ctx.app, 'PUT', `${BASE}/enable`, { token: tokenA, body: { ids: [created.id], enabled: true } });
-    expect(await openVerifyBill()).toContain('ProductionOrder');
+    expect(await openVerifyBill()).toContain('StockTransfer');
     await call(ctx.app, 'PUT', BASE, { token: tokenA, body: { ...editable(created), enabled: false } });
-    expect(await openVerifyBill()).not.toContain('ProductionOrder');
+    expect(await openVerifyBill()).not.toContain('StockTransfer');
     expect((await call(ctx.app, 'DELETE', BASE, { token: tokenA, body: { ids: [created.id] } })).body.status).toBe(0);
     expect((await call(ctx.app, 'GET', `${BASE}/${created.id}`, { token: tokenA })).body.message).toBe('VerifyRuleNotExist');
     const reviewers = await ctx.database.withTenant(a.tenantId, (tx) =>
@@ -106,9 +108,9 @@ describe(`joint review rules (${TEST_DB})`, () => {
   });
 
   it('needs the button code of each write (40300, nothing changed)', async () => {
-    const created = await create(rule({ billType: 'SaleReturn' }));
+    const created = await create(rule({ billType: 'SaleRefund' }));
     const attempts: Array<[string, string, unknown, string]> = [
-      ['POST', BASE, rule({ billType: 'OtherBill' }), 'system_verify_add'],
+      ['POST', BASE, rule({ billType: 'OtherOutstock' }), 'system_verify_add'],
       ['PUT', BASE, { ...editable(created), auditType: 'AnyVerify' }, 'system_verify_update'],
       ['DELETE', BASE, { ids: [created.id] }, 'system_verify_delete'],
       ['PUT', `${BASE}/enable`, { ids: [created.id], enabled: false }, 'system_verify_enable'],
@@ -128,15 +130,15 @@ describe(`joint review rules (${TEST_DB})`, () => {
   });
 
   it("keeps tenant A's rules from tenant B, by list and by id", async () => {
-    const created = await create(rule({ billType: 'OnlyInTenantA' }));
+    const created = await create(rule({ billType: 'StockCheck' }));
     expect((await call(ctx.app, 'GET', `${BASE}/${created.id}`, { token: tokenB })).body).toMatchObject({ status: 40001, message: 'VerifyRuleNotExist' });
-    expect(JSON.stringify((await call(ctx.app, 'GET', BASE, { token: tokenB })).body)).not.toContain('OnlyInTenantA');
+    expect(JSON.stringify((await call(ctx.app, 'GET', BASE, { token: tokenB })).body)).not.toContain('StockCheck');
     expect((await call(ctx.app, 'PUT', BASE, { token: tokenB, body: { ...editable(created), reviewerIds: [b.adminId] } })).body.message).toBe('VerifyRuleNotExist');
     expect((await call(ctx.app, 'PUT', `${BASE}/enable`, { token: tokenB, body: { ids: [created.id], enabled: false } })).body.message).toBe('VerifyRuleNotExist');
     expect((await call(ctx.app, 'DELETE', BASE, { token: tokenB, body: { ids: [created.id] } })).body.message).toBe('VerifyRuleNotExist');
     // B may use the same bill type for its own rule: uniqueness is per tenant.
-    expect((await call(ctx.app, 'POST', BASE, { token: tokenB, body: rule({ billType: 'OnlyInTenantA', reviewerIds: [b.adminId] }) })).body.status).toBe(0);
-    expect(await openVerifyBill(tokenB)).toEqual(['OnlyInTenantA']);
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenB, body: rule({ billType: 'StockCheck', reviewerIds: [b.adminId] }) })).body.status).toBe(0);
+    expect(await openVerifyBill(tokenB)).toEqual(['StockCheck']);
     expect((await call<VerifyRuleRow>(ctx.app, 'GET', `${BASE}/${created.id}`, { token: tokenA })).body.data.enabled).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CurrentRole } from '@p8/contract/menu';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
@@ -40,6 +40,8 @@ describe('the signed-in user', () => {
         { tenantId: t.tenantId, roleId: staff.roleId, menuId: button.id },
       ]);
     });
+    // Written directly: tell the access cache, as the menu and role services do after their commit.
+    await ctx.app.access.changed([{ tenantId: t.tenantId }]);
     const granted = await call<CurrentRole>(ctx.app, 'GET', '/api/admin/current/role', { token });
     expect(granted.body.data.menuList.map((m) => m.name)).toEqual(['home']);
     expect(granted.body.data.menuList[0].children?.map((c) => c.menuType)).toEqual(['Button']);
@@ -179,5 +181,10 @@ describe('the menu template', () => {
     const added = await syncMenusForAllTenants(ctx.database);
     expect(added).toBeGreaterThanOrEqual(1);
     expect(await syncMenusForAllTenants(ctx.database)).toBe(0);
+    // Once every tenant has this template, starts skip the walk until the template changes.
+    await ctx.database.withTenant(t.tenantId, (tx) => tx.delete(menu).where(eq(menu.name, 'person_userInfo')));
+    expect(await syncMenusForAllTenants(ctx.database)).toBe(0);
+    await ctx.database.db.execute(sql`update p8_menu_template set template_key = 'an older template'`);
+    expect(await syncMenusForAllTenants(ctx.database)).toBe(added);
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyRequest } from 'fastify';
 import type { AuditEntry } from '@p8/contract/system';
-import { audit } from '../src/core/audit.ts';
+import { writeAudit } from '../src/core/audit.ts';
 import { call, login, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { auditEntries, staffWith } from './system-fixtures.ts';
 
@@ -72,9 +71,10 @@ describe(`audit log viewer (${TEST_DB})`, () => {
   });
 
   it('writes its entry whatever characters the user typed (NUL, lone surrogates become U+FFFD)', async () => {
-    const auth = { tenantId: a.tenantId, adminId: a.adminId } as FastifyRequest['auth'];
     await ctx.database.withTenant(a.tenantId, (tx) =>
-      audit(tx, { auth, ip: '127.0.0.1' }, { action: 'update', entity: 'unit', entityId: 'x\u0000', detail: { name: 'a\u0000b\ud800', ['k\udfff']: ['\ud83d'], ok: 'Box 📦' } }),
+      writeAudit(tx, { tenantId: a.tenantId, adminId: a.adminId }, '127.0.0.1', [
+        { action: 'update', entity: 'unit', entityId: 'x\u0000', detail: { name: 'a\u0000b\ud800', ['k\udfff']: ['\ud83d'], ok: 'Box 📦' } },
+      ]),
     );
     const res = await call<AuditEntry[]>(ctx.app, 'GET', `${URL}?entity=unit`, { token: tokenA });
     expect(res.body.data[0]).toMatchObject({ entityId: 'x\ufffd', detail: { name: 'a\ufffdb\ufffd', ['k\ufffd']: ['\ufffd'], ok: 'Box 📦' } });

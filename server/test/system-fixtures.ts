@@ -21,7 +21,10 @@ export interface TestStaff {
 let passwordHash: Promise<string> | undefined;
 const PASSWORD = 'Passw0rd!';
 
-/** Grants a role the Button menus named by `codes`, with the screens above them (as the permission route does). */
+/**
+ * Grants a role the Button menus named by `codes`, with the screens above them (as the permission route
+ * does, telling the access cache too).
+ */
 export async function grantCodes(ctx: TestContext, tenantId: number, roleId: number, codes: string[]) {
   if (!codes.length) return;
   await ctx.database.withTenant(tenantId, async (tx) => {
@@ -41,6 +44,7 @@ export async function grantCodes(ctx: TestContext, tenantId: number, roleId: num
       .values([...ids].map((menuId) => ({ tenantId, roleId, menuId })))
       .onConflictDoNothing();
   });
+  await ctx.app.access.changed([{ tenantId }]);
 }
 
 /** A staff member with an ordinary role holding `codes`, signed in. */

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
+import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
+import { billApiPath } from '@p8/contract/bills/registry';
+import { billPayload } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -37,6 +40,8 @@ const PUBLIC_GET_ROUTES = [
   '/api/docs/static/*',
   '/api/docs/static/index.html',
   '/api/docs/static/swagger-initializer.js',
+  // The live channel: signed in by its first message (a plain GET is refused with the envelope).
+  '/api/ws',
 ];
 
 /** Every GET route that needs a sign-in, as the app registered it (`:id` and all): collected by the onRoute hook. */
@@ -107,11 +112,67 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     '/api/admin/system/printer': await post('/api/admin/system/printer', { name: `${marker}-printer`, provider: 'feie', sn: `${marker}SN`, printerKey: 'k3y-SECRET-9f2a', copies: 1 }),
     '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'PurchaseOrder', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
   };
+  // A bill of every declared type, its remark carrying the marker (stock for the out-stocks first).
+  const bill = (type: string, body: Record<string, unknown>) => post(billApiPath(billType(type)!), body);
+  const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part };
+  const opening = await bill('OtherInstock', { billDate: '2026-11-24', warehouseId: stock, lines: [{ materialId: material, number: 100 }, { materialId: part, number: 100 }] });
+  for (const step of ['submit', 'audit']) expect((await call(ctx.app, 'POST', `${billApiPath(billType('OtherInstock')!)}/${step}`, { token: tokenA, body: { id: opening } })).body.status).toBe(0);
+  for (const decl of BILL_TYPES) ids[billApiPath(decl)] = await bill(decl.type, billPayload(decl, records, { remark: `${marker}-bill` }));
+  // The mall: a category, a product on the shelf, an order placed for A's customer, a lottery, feedback.
+  const mall = '/api/admin/mall';
+  const mallCategory = await post(`${mall}/category`, { name: `${marker}-mall-category` });
+  const product = (await call<{ id: number; skus: Array<{ id: number }> }>(ctx.app, 'POST', `${mall}/product`, {
+    token: tokenA,
+    body: { categoryId: mallCategory, name: `${marker}-product`, images: ['/p.png'], onShelf: true, skus: [{ specValues: [], price: 9.9, stock: 5, code: `${marker}-sku` }] },
+  })).body.data;
+  const customer = ids[`${basic}/customer`];
+  Object.assign(ids, {
+    [`${mall}/category`]: mallCategory,
+    [`${mall}/product`]: product.id,
+    [`${mall}/order`]: await post(`${mall}/proxyOrder`, { customerId: customer, consignee: `${marker}-consignee`, phone: '13800000000', address: `${marker}-address`, items: [{ skuId: product.skus[0].id, quantity: 1 }] }),
+    [`${mall}/lottery`]: await post(`${mall}/lottery`, {
+      name: `${marker}-lottery`,
+      startAt: '2020-01-01 00:00:00',
+      endAt: '2999-01-01 00:00:00',
+      prizes: [{ name: `${marker}-prize`, kind: 'goods', probability: 50, stock: 3 }, { name: `${marker}-none`, kind: 'none', probability: 50 }],
+    }),
+    [`${mall}/feedback`]: await post(`${mall}/feedback`, { customerId: customer, type: 'suggestion', content: `${marker}-feedback` }),
+  });
+  expect((await call(ctx.app, 'POST', `${mall}/lottery/draw`, { token: tokenA, body: { lotteryId: ids[`${mall}/lottery`], customerId: customer } })).body.status).toBe(0);
+  // Finance: fund accounts, a transfer, an advance payment and an advance receipt, all named by the marker.
+  const fin = '/api/admin/finance';
+  const cash = await post(`${fin}/account`, { name: `${marker}-cash`, kind: 'cash', openingBalance: 100, openingDate: '2026-11-24' });
+  const bank = await post(`${fin}/account`, { name: `${marker}-bank`, kind: 'bank', openingDate: '2026-11-24' });
+  Object.assign(ids, {
+    [`${fin}/account`]: cash,
+    [`${fin}/transfer`]: await post(`${fin}/transfer`, { docDate: '2026-11-24', fromAccountId: cash, toAccountId: bank, amount: 1, remark: `${marker}-transfer` }),
+    [`${fin}/payment`]: await post(`${fin}/payment`, { payType: 'AdvancePay', docDate: '2026-11-24', partnerId: records.supplier, fundAccountId: cash, amount: 2, remark: `${marker}-payment` }),
+    [`${fin}/receipt`]: await post(`${fin}/receipt`, { receiptType: 'AdvanceReceipt', docDate: '2026-11-24', partnerId: customer, fundAccountId: cash, amount: 3, remark: `${marker}-receipt` }),
+  });
   // An import of A's, whose progress A reads by the job id it chose.
   const jobId = `${marker}-job`;
   const imported = await api.upload(`${basic}/brand/import?jobId=${jobId}`, await xlsx(['*名称'], [[`${marker}-imported`]]));
   expect(imported.body.status, JSON.stringify(imported.body)).toBe(0);
-  const filled = { '/api/admin/import/progress/:jobId': `/api/admin/import/progress/${jobId}` };
+  // A service order dispatched to A's administrator (so "my orders" shows it too), with a chat message.
+  const orderId = await post('/api/admin/service/proxyOrder', { serviceName: `${marker}-service`, customerName: `${marker}-customer`, customerPhone: '13900000000', address: `${marker}-address` });
+  expect((await call(ctx.app, 'PUT', '/api/admin/service/order/dispatch', { token: tokenA, body: { id: orderId, staffId: a.adminId } })).body.status).toBe(0);
+  await post('/api/admin/service/message', { orderId, content: `${marker}-chat` });
+  for (const url of ['/api/admin/service/order', '/api/admin/service/myOrder', '/api/admin/service/proxyOrder']) ids[url] = orderId;
+  ids['/api/admin/base/swiper'] = await post('/api/admin/base/swiper', { title: `${marker}-swiper`, image: '/a.png' });
+  const agreement = await call(ctx.app, 'PUT', '/api/admin/base/agreement', { token: tokenA, body: { kind: 'user', title: `${marker}-agreement`, content: `<p>${marker}-terms</p>` } });
+  expect(agreement.body.status, JSON.stringify(agreement.body)).toBe(0);
+  const filled = {
+    '/api/admin/import/progress/:jobId': `/api/admin/import/progress/${jobId}`,
+    '/api/admin/service/message': `/api/admin/service/message?orderId=${orderId}`,
+    '/api/admin/base/time/available': '/api/admin/base/time/available?date=2030-01-07',
+    ...Object.fromEntries(
+      (['receivable', 'payable'] as const).flatMap((side) => {
+        const partnerId = side === 'receivable' ? customer : records.supplier;
+        return ['ledger', 'openBills'].map((kind) => [`${fin}/${side}/${kind}`, `${fin}/${side}/${kind}?partnerId=${partnerId}`]);
+      }),
+    ),
+    '/api/admin/stock/batches/suggest': `/api/admin/stock/batches/suggest?materialId=${material}&warehouseId=${stock}&quantity=1`,
+  };
   return { ids, filled, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };
 }
 
@@ -209,7 +270,8 @@ describe(`tenant isolation by row-level security (${TEST_DB})`, () => {
     // The records listed as A's are A's indeed: the lists show them to A.
     const aList = await call(ctx.app, 'GET', '/api/admin/basic/material', { token: tokenA });
     expect(JSON.stringify(aList.body)).toContain(own.marker);
-  });
+    // Every bill type adds its seven GET routes to the walk: a minute on a busy two-core machine.
+  }, 120_000);
 
   it("cannot act on tenant A's rows through the signed-in write routes", async () => {
     // Personal data, password, common menus and session removal all act on the caller only: B's calls leave A untouched.

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import type { ColumnSetting, SystemSettings, TenantConfigView } from '@p8/contract/tenant-config';
 import { auditLog, systemSetting, tenant } from '../src/db/schema/index.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
@@ -116,7 +117,7 @@ describe(`list column settings (${TEST_DB})`, () => {
     expect((await call(ctx.app, 'GET', `${URL}?type=system_dept`, { token })).body).toMatchObject({ status: 0, data: [] });
     expect((await call(ctx.app, 'PUT', URL, { token, body })).body.status).toBe(40300);
     expect((await call(ctx.app, 'GET', `${URL}?type=system_dept`, { token: tokenA })).body.data).toEqual([]);
-    await grant(ctx.database, a, staff.roleId, ['system_tenant_config_update']);
+    await grant(ctx, a, staff.roleId, ['system_tenant_config_update']);
     expect((await call(ctx.app, 'PUT', URL, { token, body })).body.status).toBe(0);
     expect((await call(ctx.app, 'GET', `${URL}?type=system_dept`, { token: tokenA })).body.data).toEqual(columns);
   });
@@ -136,10 +137,14 @@ describe(`system settings (${TEST_DB})`, () => {
     const res = await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenA });
     expect(res.body.data).toEqual({
       codePrefixes: { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW' },
+      // Every declared bill type's own prefix (bill-code-prefixes.test.ts covers changing them).
+      billCodePrefixes: Object.fromEntries(BILL_TYPES.map((decl) => [decl.type, decl.codePrefix])),
       orderNotifyPhones: [],
       smsSignature: '',
       watermark: { enabled: false, content: 'account', text: '' },
       printTemplate: { paperSize: 'A4', copies: 1, header: '', footer: '', showPrice: true, showSignature: true },
+      uploadExtensions: [],
+      unpaidOrderCancelMinutes: 0,
     });
   });
 
@@ -186,7 +191,7 @@ describe(`system settings (${TEST_DB})`, () => {
     expect((await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenA })).body.data).toEqual(before);
 
     const staff = await seedStaff(ctx.database, a);
-    await grant(ctx.database, a, staff.roleId, ['system_setting_update']);
+    await grant(ctx, a, staff.roleId, ['system_setting_update']);
     const token = await login(ctx.app, staff.name, staff.password);
     expect((await call(ctx.app, 'PUT', URL, { token, body: { smsSignature: 'Granted' } })).body.status).toBe(0);
   });

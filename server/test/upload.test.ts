@@ -106,12 +106,13 @@ describe(`uploads to this server (${TEST_DB})`, () => {
   });
 
   it('takes generic files whose content agrees with their name, and serves them as downloads', async () => {
-    const csv = await postForm<UploadResult>(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'list.csv', content: Buffer.from('a,b\n1,2\n') }]);
-    expect(csv.body.status).toBe(0);
-    const served = await ctx.app.inject({ method: 'GET', url: csv.body.data.url });
-    expect(served.headers['content-type']).toBe('application/octet-stream');
+    const pdf = await postForm<UploadResult>(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'offer.pdf', content: tinyPdf() }]);
+    expect(pdf.body.status).toBe(0);
+    const served = await ctx.app.inject({ method: 'GET', url: pdf.body.data.url });
+    expect(served.headers['content-type']).toBe('application/pdf');
     expect(served.headers['content-disposition']).toMatch(/^attachment;/);
-    expect(served.body).toBe('a,b\n1,2\n');
+    expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(served.rawPayload.equals(tinyPdf())).toBe(true);
     const lying = await postForm(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'report.pdf', content: Buffer.from('not a pdf') }]);
     expect(lying.body.message).toBe('UploadTypeNotAllowed');
     const noName = await postForm(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'README', content: Buffer.from('x') }]);
@@ -122,7 +123,7 @@ describe(`uploads to this server (${TEST_DB})`, () => {
     const ok = await postForm<UploadResult>(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'big.png', content: largePng(2 * 1024 * 1024) }]);
     expect(ok.body.status).toBe(0);
     expect(ok.body.data.size).toBeGreaterThan(2 * 1024 * 1024);
-    const tooBig = await postForm(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'huge.csv', content: Buffer.alloc(3 * 1024 * 1024 + 1, 0x61) }]);
+    const tooBig = await postForm(ctx.app, '/api/admin/upload/file', tokenA, [{ name: 'file', filename: 'huge.pdf', content: Buffer.alloc(3 * 1024 * 1024 + 1, 0x61) }]);
     expect(tooBig.body).toMatchObject({ status: 40001, message: 'UploadSizeExceeded', additional: '3MB' });
     expect(await tmpFiles()).toEqual([]);
   });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { billType } from './bills/catalogue.ts';
+import { richText } from './rich-text.ts';
 import { storableText } from './text.ts';
 
 /**
@@ -20,7 +22,8 @@ export const messageSendSchema = z.object({
     .max(500)
     .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
   title: storableText().trim().min(1, { message: 'PleaseInputTitle' }).max(100),
-  content: storableText().max(20000).default(''),
+  /** Rich text: stored sanitised (see rich-text.ts). */
+  content: richText(20000).default(''),
 });
 export type MessageSend = z.infer<typeof messageSendSchema>;
 
@@ -88,13 +91,13 @@ export const AuditType = ['AnyVerify', 'AllVerify'] as const;
 export type AuditType = (typeof AuditType)[number];
 
 const verifyRuleFields = {
-  /** A bill type of the bill registry, e.g. PurchaseOrder. */
+  /** A bill type of the bill registry (bills/catalogue.ts), e.g. PurchaseOrder. */
   billType: z
     .string()
     .trim()
     .min(1, { message: 'PleaseSelectBillType' })
     .max(50)
-    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { message: 'PleaseSelectBillType' }),
+    .refine((type) => billType(type) !== undefined, { message: 'PleaseSelectBillType' }),
   auditType: z.enum(AuditType),
   /** Reviewers must review in the listed order. */
   sequential: z.boolean().default(false),

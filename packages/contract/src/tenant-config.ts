@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storableText } from './text.ts';
+import { uploadExtensionSchema } from './upload.ts';
 
 /**
  * Tenant configuration with its defaults.
@@ -180,10 +181,23 @@ export const RECORD_CODE_DIGITS = 6;
 /** A code prefix: letters, digits, - and _, at most 10 (codes appear in file names, barcodes and URLs). */
 export const CODE_PREFIX_PATTERN = /^[A-Za-z0-9_-]{0,10}$/;
 const codePrefix = storableText().trim().regex(CODE_PREFIX_PATTERN, { message: 'CodePrefixFormatError' });
+/** A bill type's code prefix: as a record's, but never empty (a bill code names its type). */
+export const BILL_CODE_PREFIX_PATTERN = /^[A-Za-z0-9_-]{1,10}$/;
+const billCodePrefix = storableText().trim().regex(BILL_CODE_PREFIX_PATTERN, { message: 'CodePrefixFormatError' });
+
+/** The longest an unpaid mall order may wait: 30 days. */
+export const MAX_UNPAID_ORDER_CANCEL_MINUTES = 43_200;
 
 const settingParts = {
   /** Prefix of each generated record code; empty = digits only. */
   codePrefixes: z.object(Object.fromEntries(RECORD_CODE_KINDS.map((kind) => [kind, codePrefix.default(DEFAULT_CODE_PREFIXES[kind])])) as { [K in RecordCodeKind]: z.ZodDefault<typeof codePrefix> }),
+  /**
+   * Bill types whose code prefix the tenant changed (bill type → prefix; the others keep their
+   * declaration's `codePrefix`). Bill codes are prefix + date + daily sequence (contract bills/code-prefixes.ts).
+   */
+  billCodePrefixes: z
+    .record(z.string().regex(/^[A-Za-z]{1,40}$/, { message: 'BadRequest' }), billCodePrefix)
+    .refine((prefixes) => Object.keys(prefixes).length <= 200, { message: 'BadRequest' }),
   /** Mobile numbers told by SMS when a new mall or service order arrives. */
   orderNotifyPhones: z
     .array(phoneNumber)
@@ -198,6 +212,19 @@ const settingParts = {
     content: z.enum(['account', 'custom']).default('account'),
     text: storableText().max(50).default(''),
   }),
+  /**
+   * Extensions the generic file and attachment uploads accept beyond the standard ones (images, xls, xlsx,
+   * pdf, doc, docx, mp4), e.g. zip or txt. Pages, scripts and programs can never be added.
+   */
+  uploadExtensions: z
+    .array(uploadExtensionSchema)
+    .max(30)
+    .refine((list) => new Set(list).size === list.length, { message: 'BadRequest' }),
+  /**
+   * Minutes a mall order may stay unpaid before it is cancelled automatically and its stock given back
+   * (0: never). Checked by a periodic job, so a cancellation may come up to a minute or two late.
+   */
+  unpaidOrderCancelMinutes: z.number().int().min(0).max(MAX_UNPAID_ORDER_CANCEL_MINUTES),
   /** Defaults of printed bills and receipts. */
   printTemplate: z.object({
     paperSize: z.enum(['A4', 'A5', '241mm', '80mm', '58mm']).default('A4'),
@@ -212,10 +239,13 @@ const settingParts = {
 
 export const systemSettingsSchema = z.object({
   codePrefixes: settingParts.codePrefixes.prefault({}),
+  billCodePrefixes: settingParts.billCodePrefixes.default({}),
   orderNotifyPhones: settingParts.orderNotifyPhones.default([]),
   smsSignature: settingParts.smsSignature.default(''),
   watermark: settingParts.watermark.prefault({}),
   printTemplate: settingParts.printTemplate.prefault({}),
+  uploadExtensions: settingParts.uploadExtensions.default([]),
+  unpaidOrderCancelMinutes: settingParts.unpaidOrderCancelMinutes.default(0),
 });
 export type SystemSettings = z.infer<typeof systemSettingsSchema>;
 export const SYSTEM_SETTING_KEYS = Object.keys(settingParts) as Array<keyof SystemSettings>;
@@ -223,9 +253,12 @@ export const SYSTEM_SETTING_KEYS = Object.keys(settingParts) as Array<keyof Syst
 /** PUT /admin/system/setting: any subset of the keys; a key that is sent is replaced whole. */
 export const systemSettingsUpdateSchema = z.object({
   codePrefixes: settingParts.codePrefixes.optional(),
+  billCodePrefixes: settingParts.billCodePrefixes.optional(),
   orderNotifyPhones: settingParts.orderNotifyPhones.optional(),
   smsSignature: settingParts.smsSignature.optional(),
   watermark: settingParts.watermark.optional(),
   printTemplate: settingParts.printTemplate.optional(),
+  uploadExtensions: settingParts.uploadExtensions.optional(),
+  unpaidOrderCancelMinutes: settingParts.unpaidOrderCancelMinutes.optional(),
 });
 export type SystemSettingsUpdate = z.infer<typeof systemSettingsUpdateSchema>;

@@ -14,13 +14,42 @@ export const LOGO_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif'] as const;
 export const VIDEO_EXTENSIONS = ['mp4'] as const;
 export const ATTACHMENT_EXTENSIONS = ['jpg', 'jpeg', 'png', 'xls', 'xlsx', 'pdf', 'doc', 'docx'] as const;
 export const EXCEL_EXTENSIONS = ['xls', 'xlsx'] as const;
+/**
+ * What the generic file upload accepts: the attachment types — images, spreadsheets, PDF, Word documents —
+ * and mp4 videos. A tenant may add extensions (system settings, `uploadExtensions`), never a denied one.
+ */
+export const FILE_EXTENSIONS = [...new Set([...IMAGE_EXTENSIONS, ...ATTACHMENT_EXTENSIONS, ...EXCEL_EXTENSIONS, ...VIDEO_EXTENSIONS])] as const;
+/**
+ * Never accepted, whatever a tenant sets: what a browser renders as a page or runs as script (HTML, SVG,
+ * XML and style sheets, scripts, Flash, web manifests) and programs or installers for any system.
+ */
+export const DENIED_EXTENSIONS: readonly string[] = [
+  ...['html', 'htm', 'xhtml', 'xht', 'shtml', 'shtm', 'mht', 'mhtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'xsd', 'rss', 'atom', 'css', 'swf', 'hta', 'htc'],
+  ...['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'wasm', 'webmanifest', 'manifest', 'appcache', 'vbs', 'vbe', 'jse', 'wsf', 'wsh', 'ps1', 'psm1', 'psd1'],
+  ...['exe', 'dll', 'com', 'bat', 'cmd', 'msi', 'msp', 'msix', 'appx', 'scr', 'pif', 'cpl', 'sys', 'drv', 'ocx', 'lnk', 'reg', 'inf', 'gadget'],
+  ...['sh', 'bash', 'zsh', 'csh', 'ksh', 'php', 'phtml', 'php3', 'php4', 'php5', 'phar', 'asp', 'aspx', 'ashx', 'asmx', 'jsp', 'jspx', 'cgi', 'pl', 'py', 'pyc', 'rb', 'jar', 'class'],
+  ...['apk', 'aab', 'ipa', 'app', 'dmg', 'pkg', 'deb', 'rpm', 'run', 'bin', 'elf', 'so', 'dylib', 'command', 'workflow', 'action', 'desktop'],
+];
+const UPLOAD_EXTENSION_PATTERN = /^[a-z0-9]{1,10}$/;
+/** An extension a tenant adds to the generic file upload: lower-case letters and digits, not denied. */
+export const uploadExtensionSchema = storableText()
+  .trim()
+  .toLowerCase()
+  .transform((ext) => ext.replace(/^\./, ''))
+  .pipe(
+    storableText()
+      .regex(UPLOAD_EXTENSION_PATTERN, { message: 'UploadExtensionFormatError' })
+      .refine((ext) => !DENIED_EXTENSIONS.includes(ext), { message: 'UploadExtensionDenied' }),
+  );
 
 /** Which size limit of the configuration applies (config `upload.imageMaxMb` / `fileMaxMb` / `excelMaxMb`). */
 export type UploadLimit = 'image' | 'file' | 'excel';
 
 export interface UploadRule {
-  /** Allowed extensions (lower case); null = any type whose content agrees with its extension. */
-  extensions: readonly string[] | null;
+  /** Allowed extensions (lower case). */
+  extensions: readonly string[];
+  /** Whether the tenant's added extensions (system settings, `uploadExtensions`) count too. */
+  widenable?: boolean;
   limit: UploadLimit;
 }
 
@@ -28,9 +57,9 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
   img: { extensions: IMAGE_EXTENSIONS, limit: 'image' },
   logo: { extensions: LOGO_EXTENSIONS, limit: 'image' },
   video: { extensions: VIDEO_EXTENSIONS, limit: 'file' },
-  attachment: { extensions: ATTACHMENT_EXTENSIONS, limit: 'file' },
+  attachment: { extensions: ATTACHMENT_EXTENSIONS, limit: 'file', widenable: true },
   excel: { extensions: EXCEL_EXTENSIONS, limit: 'excel' },
-  file: { extensions: null, limit: 'file' },
+  file: { extensions: FILE_EXTENSIONS, limit: 'file', widenable: true },
 };
 
 /** Kinds each upload route accepts; the first is the default when the request names none. */

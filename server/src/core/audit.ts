@@ -58,11 +58,6 @@ export async function writeAudit(tx: Tx, account: Pick<AuthContext, 'tenantId' |
   );
 }
 
-/** Transitional: modules not yet on ServiceContext write one entry in their transaction. */
-export async function audit(tx: Tx, req: { auth: AuthContext; ip: string }, entry: AuditEntry) {
-  await writeAudit(tx, req.auth, req.ip, [entry]);
-}
-
 /**
  * An entry as PostgreSQL can store it, whatever the user typed: jsonb refuses `\u0000` and lone
  * surrogates, and a change that passed its own checks must never fail on its log entry. Such characters

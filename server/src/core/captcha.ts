@@ -44,13 +44,21 @@ export async function consumeImgCaptcha(state: SharedState, captchaId: string | 
 /** Sends SMS codes. The default implementation writes the code to the server log (README). */
 export interface SmsSender {
   send(phone: string, code: string, purpose: SmsPurpose): Promise<void>;
+  /** A notice (e.g. a new order arrived): the provider's notice template filled with `params`. */
+  notify(phone: string, template: SmsNotice, params: Record<string, string>): Promise<void>;
 }
+
+/** Notice templates an SMS provider is set up with. */
+export type SmsNotice = 'newServiceOrder' | 'newMallOrder';
 
 export function createSmsSender(config: Config, log: { info: (obj: object, msg: string) => void }): SmsSender {
   if (config.sms.provider !== 'log') throw new Error(`unknown SMS_PROVIDER "${config.sms.provider}"`);
   return {
     async send(phone, code, purpose) {
       log.info({ phone, purpose, code }, 'SMS code (log sender: no SMS is really sent)');
+    },
+    async notify(phone, template, params) {
+      log.info({ phone, template, params }, 'SMS notice (log sender: no SMS is really sent)');
     },
   };
 }

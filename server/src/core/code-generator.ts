@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { RECORD_CODE_DIGITS, systemSettingsSchema, type RecordCodeKind } from '@p8/contract/tenant-config';
+import { RECORD_CODE_DIGITS, systemSettingsSchema, type RecordCodeKind, type SystemSettings } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
 import { codeSequence, systemSetting } from '../db/schema/index.ts';
 
@@ -31,14 +31,25 @@ export async function drawNumbers(tx: Tx, tenantId: number, kind: string, period
   return Number(row.lastValue) - count + 1;
 }
 
-/** The tenant's prefix of a record kind (system settings → code prefixes; the default when unset). */
-export async function recordCodePrefix(tx: Tx, tenantId: number, kind: RecordCodeKind): Promise<string> {
+/** One system setting of the tenant, parsed; its default when unset or stored in another shape. */
+async function codeSetting<K extends 'codePrefixes' | 'billCodePrefixes'>(tx: Tx, tenantId: number, key: K): Promise<SystemSettings[K]> {
   const [row] = await tx
     .select({ value: systemSetting.value })
     .from(systemSetting)
-    .where(and(eq(systemSetting.tenantId, tenantId), eq(systemSetting.key, 'codePrefixes')));
-  const parsed = systemSettingsSchema.shape.codePrefixes.safeParse(row?.value ?? {});
-  return (parsed.success ? parsed.data : systemSettingsSchema.shape.codePrefixes.parse({}))[kind];
+    .where(and(eq(systemSetting.tenantId, tenantId), eq(systemSetting.key, key)));
+  const schema = systemSettingsSchema.shape[key];
+  const parsed = schema.safeParse(row?.value ?? {});
+  return (parsed.success ? parsed.data : schema.parse({})) as SystemSettings[K];
+}
+
+/** The tenant's prefix of a record kind (system settings → code prefixes; the default when unset). */
+export async function recordCodePrefix(tx: Tx, tenantId: number, kind: RecordCodeKind): Promise<string> {
+  return (await codeSetting(tx, tenantId, 'codePrefixes'))[kind];
+}
+
+/** The tenant's prefix of a bill type (system settings → bill code prefixes), else the declaration's. */
+export async function billCodePrefix(tx: Tx, tenantId: number, billType: string, declared: string): Promise<string> {
+  return (await codeSetting(tx, tenantId, 'billCodePrefixes'))[billType] || declared;
 }
 
 const pad = (n: number, digits: number) => String(n).padStart(digits, '0');
@@ -76,9 +87,9 @@ export function codesStoredIn(tx: Tx, table: PgTable, code: AnyPgColumn, scope: 
   return async (candidates: string[]): Promise<Set<string>> => {
     const found = await tx
       .select({ code })
-      .from(table as never)
+      .from(table)
       .where(and(...scope, inArray(code, candidates)));
-    return new Set((found as Array<{ code: string }>).map((r) => r.code));
+    return new Set(found.map((r) => String(r.code)));
   };
 }
 
@@ -95,9 +106,11 @@ export const BILL_CODE_DIGITS = 4;
 /**
  * The next code of a bill type for the bill's date: `<prefix><yyyymmdd><sequence>`, the sequence restarting
  * each day (CGRK202611240001). `date` is the bill's own date (YYYY-MM-DD), not the clock's, so a bill dated
- * yesterday numbers among yesterday's. `prefix` is the bill type's, as the tenant configured it.
+ * yesterday numbers among yesterday's. The prefix is the tenant's own for the type (system settings), else
+ * `declaredPrefix`; the sequence belongs to the type, so changing the prefix never repeats a number.
  */
-export async function nextBillCode(tx: Tx, tenantId: number, billType: string, prefix: string, date: string): Promise<string> {
+export async function nextBillCode(tx: Tx, tenantId: number, billType: string, declaredPrefix: string, date: string): Promise<string> {
+  const prefix = await billCodePrefix(tx, tenantId, billType, declaredPrefix);
   const day = date.slice(0, 10).replaceAll('-', '');
   if (!/^\d{8}$/.test(day)) throw new Error(`bill date ${date} is not YYYY-MM-DD`);
   const n = await drawNumbers(tx, tenantId, `bill:${billType}`, day);

@@ -31,10 +31,17 @@ export async function dataScopeWhere(tx: Tx, auth: AuthContext, perms: CallerRol
   const custom = [...new Set(perms.roles.filter((r) => r.dataScope === 'Custom').flatMap((r) => r.scopeDeptIds))];
   if (custom.length) parts.push(inArray(columns.dept, custom));
   if (perms.roles.some((r) => r.dataScope === 'Dept')) {
-    const [me] = await tx.select({ deptId: admin.deptId }).from(admin).where(and(eq(admin.tenantId, auth.tenantId), eq(admin.id, auth.adminId)));
-    if (me?.deptId != null) parts.push(eq(columns.dept, me.deptId));
+    // Cached per token and version when the request came through the sign-in check (core/access-cache.ts).
+    const deptId = auth.access ? await auth.access.deptId(tx) : await loadDeptId(tx, auth.tenantId, auth.adminId);
+    if (deptId != null) parts.push(eq(columns.dept, deptId));
   }
   // Every role sees at least its own rows (Self is the floor of every scope).
   parts.push(eq(columns.owner, auth.adminId));
   return parts.length === 1 ? parts[0] : (or(...parts) ?? sql`false`);
+}
+
+/** The account's own department (the scope "Dept"). */
+export async function loadDeptId(tx: Tx, tenantId: number, adminId: number): Promise<number | null> {
+  const [me] = await tx.select({ deptId: admin.deptId }).from(admin).where(and(eq(admin.tenantId, tenantId), eq(admin.id, adminId)));
+  return me?.deptId ?? null;
 }

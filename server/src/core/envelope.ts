@@ -165,3 +165,6 @@ export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFal
     return reply.code(404).send(fail(404, 'NotFound', { additional: request.url.split('?')[0] }));
   });
 }
+
+/** A timestamp as answers carry it: ISO 8601 text (null stays null). */
+export const iso = (date: Date | null) => (date ? date.toISOString() : null);

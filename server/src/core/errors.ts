@@ -57,6 +57,8 @@ export const UNIQUE_VIOLATION_KEYS: Record<string, ErrorKey> = {
   material_unit_uq: 'UnitRepeat',
   material_unit_barcode_uq: 'BarCodeRepeat',
   bom_version_uq: 'MaterialBomVersionRepeat',
+  // Bill engine (server/src/bills)
+  bill_code_uq: 'BillCodeRepeat',
 };
 
 /** The database error behind a (possibly wrapped) driver error. */

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { registerEnvelopeHandlers } from './envelope.ts';
-import { exportXlsx, readImportFile, receiveImportFile, sendXlsx, templateXlsx, type ExcelColumn } from './excel.ts';
+import { exportXlsx, importRows, readImportFile, receiveImportFile, RowSpill, sendXlsx, templateXlsx, type ExcelColumn } from './excel.ts';
 import { multipartPlugin } from './uploads.ts';
 import { ok } from './envelope.ts';
 import { multipart } from '../../test/office-fixtures.ts';
@@ -33,6 +33,29 @@ async function workbookOf(rows: unknown[][]): Promise<Buffer> {
 }
 
 describe('Excel export and templates', () => {
+  it('reads multi-byte text whole however the unzipped sheet is cut into chunks (inline and shared strings)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'p8-xlsx-utf8-'));
+    try {
+      const columns: ExcelColumn[] = [{ prop: 'code', title: { zh: '编码', en: 'Code' } }, { prop: 'tags', title: { zh: '业务属性', en: 'Tags' } }];
+      const rows = Array.from({ length: 30_000 }, (_, i) => ({ code: `C${i}`, tags: ['生产', '销售,采购', '委外加工', '耗材'][i % 4] }));
+      for (const useSharedStrings of [false, true]) {
+        const file = path.join(dir, `utf8-${useSharedStrings}.xlsx`);
+        const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings });
+        const sheet = writer.addWorksheet('Sheet1');
+        sheet.addRow(['编码', '业务属性']).commit();
+        for (const r of rows) sheet.addRow([r.code, r.tags]).commit();
+        sheet.commit();
+        await writer.commit();
+        const back = await readImportFile(file, 'utf8.xlsx', { columns });
+        expect(back.length).toBe(rows.length);
+        const broken = back.filter((r, i) => r.data.tags !== rows[i].tags);
+        expect(broken.slice(0, 3), `useSharedStrings: ${useSharedStrings}`).toEqual([]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('exports rows under titles in the asked language and reads them back unchanged', async () => {
     const rows = [
       { name: '螺丝 M3', qty: 12.5, date: '2026-01-31', ignored: 'x' },
@@ -167,5 +190,39 @@ describe('receiving an import upload', () => {
     const none = await app.inject({ method: 'POST', url: '/import', payload: { a: 1 } });
     expect(none.json()).toMatchObject({ status: 40001, message: 'PleaseSelectFile' });
     expect(await readdir(path.join(dataDir, 'uploads', '.tmp'))).toEqual([]);
+  });
+});
+
+describe('streamed import rows', () => {
+  it('hands rows over one by one: a consumer sees the first rows before the limit refuses the file', async () => {
+    const file = await workbookOf([['名称'], ...Array.from({ length: 30 }, (_, i) => [`n${i}`])]);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const row of importRows(file, 'in.xlsx', { columns, limits: { maxRows: 20, maxUnpackedMb: 256 } })) seen.push(String(row.data.name));
+    })();
+    await expect(reading).rejects.toMatchObject({ key: 'ImportRowLimitExceeded', additional: '20' });
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `n${i}`));
+  });
+
+  it('spills rows to disk and reads them back in order, across write batches, then deletes the file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'p8-spill-'));
+    try {
+      const spill = new RowSpill<{ rowNum: number; data: Record<string, unknown> }>(path.join(dir, 'rows'));
+      const rows = Array.from({ length: 2500 }, (_, i) => ({ rowNum: i + 2, data: { name: `名称 ${i}\n"quoted"`, qty: i / 3, on: i % 2 === 0 } }));
+      for (const row of rows) await spill.add(row);
+      expect(spill.size).toBe(rows.length);
+      const back = [];
+      for await (const row of spill.rows()) back.push(row);
+      expect(back).toEqual(rows);
+      await spill.discard();
+      expect(await readdir(dir)).toEqual([]);
+      // Nothing added: nothing read, no file made.
+      const empty = new RowSpill(path.join(dir, 'empty'));
+      for await (const row of empty.rows()) throw new Error(`unexpected ${JSON.stringify(row)}`);
+      await empty.discard();
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

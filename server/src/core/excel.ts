@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { WorkbookReader } from './xlsx-stream-reader.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { ZodError } from 'zod';
@@ -171,7 +174,7 @@ async function* xlsxSheetRows(source: ByteSource, input: Buffer | string, limits
   await checkZip(source, zipLimits(limits.maxUnpackedMb), signal);
 
   const stream = typeof input === 'string' ? createReadStream(input) : Readable.from([input]);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const reader = new WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   try {
     for await (const sheet of reader) {
       // The first worksheet the file holds; the others are not read.
@@ -195,13 +198,15 @@ async function* xlsSheetRows(source: ByteSource): AsyncGenerator<SheetRow> {
 }
 
 /**
- * The rows of the first sheet of an .xlsx or .xls (a buffer, or the path of an uploaded file). With
- * `columns`, header cells (zh or en title, or the prop; a leading * ignored) map to props and a missing
- * required column is ImportTemplateError; without, rows are keyed by the header text. Empty rows are
- * skipped; no data row at all is ImportFileEmpty; more than `limits.maxRows` is ImportRowLimitExceeded.
- * Memory stays bounded: the file is streamed, and what is kept is at most `maxRows` rows.
+ * The data rows of the first sheet of an .xlsx or .xls (a buffer, or the path of an uploaded file), one by
+ * one as they are read: nothing but the current row is kept, so a caller that checks or writes each row as
+ * it comes holds no more than its own batch. With `columns`, header cells (zh or en title, or the prop; a
+ * leading * ignored) map to props and a missing required column is ImportTemplateError; without, rows are
+ * keyed by the header text. Empty rows are skipped; no data row at all is ImportFileEmpty; more than
+ * `limits.maxRows` is ImportRowLimitExceeded (thrown when the row beyond the limit is reached). Every
+ * `IMPORT_BATCH_ROWS` rows it lets the event loop turn and looks at the shutdown signal.
  */
-export async function readImportFile(input: Buffer | string, filename: string, options: ImportReadOptions = {}): Promise<ImportRow[]> {
+export async function* importRows(input: Buffer | string, filename: string, options: ImportReadOptions = {}): AsyncGenerator<ImportRow> {
   const ext = extensionOf(filename);
   if (ext !== 'xlsx' && ext !== 'xls') throw new BizError('ImportFileTypeError', { additional: ext || filename });
   const maxBytes = options.maxBytes ?? 200 * MB;
@@ -218,11 +223,11 @@ export async function readImportFile(input: Buffer | string, filename: string, o
     const sheetRows = compound ? xlsSheetRows(source) : xlsxSheetRows(source, input, limits, options.signal);
 
     let keys: Map<number, string> | undefined;
-    const rows: ImportRow[] = [];
+    let count = 0;
     let seen = 0;
     for await (const { rowNum, values } of sheetRows) {
       if (++seen % IMPORT_BATCH_ROWS === 0) {
-        options.onProgress?.(rows.length);
+        options.onProgress?.(count);
         await yieldToEventLoop();
         throwIfCancelled(options.signal);
       }
@@ -241,16 +246,22 @@ export async function readImportFile(input: Buffer | string, filename: string, o
         }
       }
       if (!filled) continue;
-      if (rows.length >= limits.maxRows) throw new BizError('ImportRowLimitExceeded', { additional: limits.maxRows });
-      rows.push({ rowNum, data });
+      if (count >= limits.maxRows) throw new BizError('ImportRowLimitExceeded', { additional: limits.maxRows });
+      count++;
+      yield { rowNum, data };
     }
-    if (!keys) throw new BizError('ImportFileEmpty');
-    if (!rows.length) throw new BizError('ImportFileEmpty');
-    options.onProgress?.(rows.length);
-    return rows;
+    if (!count) throw new BizError('ImportFileEmpty');
+    options.onProgress?.(count);
   } finally {
     await source.close();
   }
+}
+
+/** All data rows of an import file at once (`importRows` collected): for the record imports of modest size. */
+export async function readImportFile(input: Buffer | string, filename: string, options: ImportReadOptions = {}): Promise<ImportRow[]> {
+  const rows: ImportRow[] = [];
+  for await (const row of importRows(input, filename, options)) rows.push(row);
+  return rows;
 }
 
 /** Column index → row key, from the header row's cells. */
@@ -277,21 +288,116 @@ function columnKeys(header: readonly ExcelJS.CellValue[], columns: ExcelColumn[]
 }
 
 /**
- * Receives the one file of `POST {path}/import` (≤ config `upload.excelMaxMb`) and reads it within the
- * config's import limits, reporting to the import's job.
+ * Checked rows set aside on disk, one JSON line each, until the write transaction reads them back in the
+ * order they were added: a big import holds neither its rows nor their checked form in memory, and its
+ * write transaction does not parse the spreadsheet again (that would lengthen the time it holds the
+ * embedded database's only connection). Values must survive JSON (no Dates, no undefined that matters).
  */
-export async function receiveImportFile(req: FastifyRequest, config: Config, columns?: ExcelColumn[], job: ImportJob = detachedImportJob(config.import.maxErrors)): Promise<ImportRow[]> {
+export class RowSpill<T> {
+  private pending: string[] = [];
+  private handle: FileHandle | undefined;
+  private count = 0;
+  constructor(readonly path: string) {}
+
+  get size() {
+    return this.count;
+  }
+
+  async add(row: T): Promise<void> {
+    this.pending.push(JSON.stringify(row));
+    this.count++;
+    if (this.pending.length >= IMPORT_BATCH_ROWS) await this.flush();
+  }
+
+  private async flush() {
+    if (!this.pending.length) return;
+    this.handle ??= await open(this.path, 'wx', 0o600);
+    await this.handle.write(`${this.pending.join('\n')}\n`);
+    this.pending = [];
+  }
+
+  /** The rows added, in order (call once everything is added). */
+  async *rows(): AsyncGenerator<T> {
+    await this.flush();
+    await this.handle?.close();
+    this.handle = undefined;
+    if (!this.count) return;
+    const lines = createInterface({ input: createReadStream(this.path, { encoding: 'utf8' }), crlfDelay: Infinity });
+    try {
+      for await (const line of lines) if (line) yield JSON.parse(line) as T;
+    } finally {
+      lines.close();
+    }
+  }
+
+  async discard() {
+    await this.handle?.close().catch(() => {});
+    await unlink(this.path).catch(() => {});
+  }
+}
+
+/** The uploaded file of an import, on disk while the import runs. */
+export interface ImportUpload {
+  /** Streams its rows (`importRows`), reporting `rowsRead` to the job. */
+  rows(): AsyncGenerator<ImportRow>;
+  /** A `RowSpill` beside the upload, deleted with it. */
+  spill<T>(): RowSpill<T>;
+}
+
+/**
+ * Receives the one file of `POST {path}/import` (≤ config `upload.excelMaxMb`) and hands it to `use` as an
+ * `ImportUpload` read within the config's import limits; the file and its spills are deleted when `use` ends.
+ */
+export async function withImportUpload<T>(req: FastifyRequest, config: Config, columns: ExcelColumn[] | undefined, job: ImportJob, use: (upload: ImportUpload) => Promise<T>): Promise<T> {
   const maxBytes = limitBytes(config, 'excel');
   const file = await receiveSingleFile(req, config, maxBytes);
+  const spills: Array<RowSpill<unknown>> = [];
   try {
     job.report({ phase: 'reading' });
-    const rows = await readImportFile(file.path, file.filename, { columns, maxBytes, limits: config.import, signal: job.signal, onProgress: (rowsRead) => job.report({ rowsRead }) });
-    job.report({ total: rows.length });
-    return rows;
+    return await use({
+      rows: () => importRows(file.path, file.filename, { columns, maxBytes, limits: config.import, signal: job.signal, onProgress: (rowsRead) => job.report({ rowsRead }) }),
+      spill<R>() {
+        const spill = new RowSpill<R>(`${file.path}.${spills.length}.rows`);
+        spills.push(spill as RowSpill<unknown>);
+        return spill;
+      },
+    });
   } finally {
+    for (const spill of spills) await spill.discard();
     await discard(file);
   }
 }
+
+/**
+ * Receives the one file of `POST {path}/import` and reads all its rows within the config's import limits,
+ * reporting to the import's job.
+ */
+export async function receiveImportFile(req: FastifyRequest, config: Config, columns?: ExcelColumn[], job: ImportJob = detachedImportJob(config.import.maxErrors)): Promise<ImportRow[]> {
+  return withImportUpload(req, config, columns, job, async (upload) => {
+    const rows: ImportRow[] = [];
+    for await (const row of upload.rows()) rows.push(row);
+    job.report({ total: rows.length });
+    return rows;
+  });
+}
+
+/**
+ * Receives the one file of `POST {path}/import`, reads its rows within the config's import limits into a
+ * `RowSpill` (so memory holds one batch of them, whatever the file's size) and hands that to `use`.
+ */
+export function withSpilledImport<T>(req: FastifyRequest, config: Config, columns: ExcelColumn[], job: ImportJob, use: (rows: RowSpill<ImportRow>) => Promise<T>): Promise<T> {
+  return withImportUpload(req, config, columns, job, async (upload) => {
+    const rows = upload.spill<ImportRow>();
+    for await (const row of upload.rows()) await rows.add(row);
+    job.report({ total: rows.size });
+    return use(rows);
+  });
+}
+
+/** The rows of an import: all in memory, or spilled to disk. */
+export type ImportRows = ImportRow[] | RowSpill<ImportRow>;
+const countOf = (rows: ImportRows) => (Array.isArray(rows) ? rows.length : rows.size);
+const each = (rows: ImportRows): Iterable<ImportRow> | AsyncIterable<ImportRow> => (Array.isArray(rows) ? rows : rows.rows());
 
 /** The catalogue key of a row that failed. */
 export function importErrorKey(error: unknown): ErrorKey {
@@ -313,6 +419,11 @@ export class ImportOutcome {
     private readonly maxErrors: number,
   ) {
     this.result = { total, successCount: 0, errorCount: 0, errList: [] };
+  }
+
+  /** The number of data rows, once a streamed import has read them all. */
+  setTotal(total: number) {
+    this.result.total = total;
   }
 
   succeeded(count = 1) {
@@ -339,16 +450,17 @@ export class ImportOutcome {
  */
 export async function importRowByRow(
   tx: Tx,
-  rows: ImportRow[],
+  rows: ImportRows,
   handleRow: (tx: Tx, row: ImportRow) => Promise<unknown>,
   outcome: ImportOutcome,
   onUnexpected: ((error: unknown, row: ImportRow) => void) | undefined,
   job: ImportJob,
 ): Promise<void> {
   job.report({ phase: 'writing' });
-  for (const [index, row] of rows.entries()) {
-    if (index % IMPORT_BATCH_ROWS === 0 && index > 0) {
-      job.report({ rowsChecked: index, rowsWritten: index });
+  let index = 0;
+  for await (const row of each(rows)) {
+    if (index++ % IMPORT_BATCH_ROWS === 0 && index > 1) {
+      job.report({ rowsChecked: index - 1, rowsWritten: index - 1 });
       await yieldToEventLoop();
       throwIfCancelled(job.signal);
     }
@@ -363,18 +475,18 @@ export async function importRowByRow(
       outcome.failed(row, errorMsg);
     }
   }
-  job.report({ rowsChecked: rows.length, rowsWritten: rows.length });
+  job.report({ rowsChecked: index, rowsWritten: index });
 }
 
 /** `importRowByRow` over all rows of an import, answering its batch import result. */
 export async function runImport(
   tx: Tx,
-  rows: ImportRow[],
+  rows: ImportRows,
   handleRow: (tx: Tx, row: ImportRow) => Promise<unknown>,
   onUnexpected?: (error: unknown, row: ImportRow) => void,
   job: ImportJob = detachedImportJob(),
 ): Promise<ImportResult> {
-  const outcome = new ImportOutcome(rows.length, job.maxErrors);
+  const outcome = new ImportOutcome(countOf(rows), job.maxErrors);
   await importRowByRow(tx, rows, handleRow, outcome, onUnexpected, job);
   return outcome.finish();
 }

@@ -1,10 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { IMPORT_JOB_ID, type ImportPhase, type ImportProgress } from '@p8/contract/upload';
 import type { Config } from '../config.ts';
-import { ok } from './envelope.ts';
 
 /*
  * A running import as its dialog sees it. The client names its import with a random id
@@ -89,11 +86,6 @@ export const importJobsPlugin = fp(async (app: FastifyInstance, opts: { config: 
   app.decorate('importJobs', jobs);
   // preClose runs before Fastify waits for the in-flight requests: the imports among them end at once.
   app.addHook('preClose', async () => jobs.cancelAll());
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/admin/import/progress/:jobId',
-    { schema: { tags: ['upload'], summary: "Progress of the caller's running import (null: unknown or long finished)", params: z.object({ jobId: IMPORT_JOB_ID }) } },
-    async (req) => ok(jobs.read(req, req.params.jobId)),
-  );
 });
 
 /** Turns the import of a request into a reported job: phase 'failed' when it throws. */

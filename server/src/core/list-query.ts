@@ -209,12 +209,14 @@ export interface BigList {
  * Runs one page: the rows and the total, with the same WHERE. `rows` and `count` are the route's own
  * select builders (`.$dynamic()`), so joins and selections stay with the route. With `big` (and a
  * declared `ListSpec.table`) a deep page reads its ids first and the total may come from the count cache.
+ * `knownTotal`: the total as the route already knows it from its own counters (bills: `bill_count`), not counted.
  */
 export async function runPage<T extends object>(
   parsed: ParsedList,
   rows: DynamicSelect<T>,
   count: DynamicSelect<{ total: number }>,
   big?: BigList,
+  knownTotal?: number,
 ): Promise<{ data: T[]; pagination: Pagination }> {
   const table = big && parsed.table;
   if (table && parsed.contains?.length) parsed = await narrowContains(parsed, table, big);
@@ -222,7 +224,8 @@ export async function runPage<T extends object>(
   // The table's version for the tenant keys what is remembered of this query (undefined: not counted).
   const version = table ? await tableVersion(table, big) : undefined;
   const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset, version) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
-  const total = table ? await cachedTotal(count.where(parsed.where), version) : Number((await count.where(parsed.where))[0].total);
+  const total =
+    knownTotal ?? (table ? await cachedTotal(count.where(parsed.where), version) : Number((await count.where(parsed.where))[0].total));
   return { data, pagination: { current: parsed.current, pageSize: parsed.pageSize, total } };
 }
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { hasPermission, type PermissionCode } from '@p8/contract/permission';
 import type { Database, Tx } from '../db/connection.ts';
 import { adminRole, menu, role, roleMenu } from '../db/schema/index.ts';
+import type { AuthContext } from './auth.ts';
 import { forbidden } from './errors.ts';
 
 declare module 'fastify' {
@@ -59,12 +60,24 @@ export async function loadPermissions(tx: Tx, tenantId: number, adminId: number)
   };
 }
 
+/**
+ * The caller's permissions (roles, menus, button codes): from the access cache (core/access-cache.ts) when
+ * the request came through the sign-in check, so a request reads them at most once per change; otherwise
+ * loaded. Services use this rather than loadPermissions / loadRoles for the caller.
+ */
+export function callerPermissions(tx: Tx, auth: AuthContext): Promise<Permissions> {
+  return auth.access ? auth.access.permissions(tx) : loadPermissions(tx, auth.tenantId, auth.adminId);
+}
+
 /** Checks the route's `config.permission` before the handler runs; 40300 when the caller lacks it. */
 export const permissionPlugin = fp(async (app: FastifyInstance, opts: { database: Database }) => {
   app.addHook('preHandler', async (request) => {
     const needed = request.routeOptions.config?.permission;
     if (!needed || !request.auth) return;
-    const perms = await opts.database.withTenant(request.auth.tenantId, (tx) => loadPermissions(tx, request.auth.tenantId, request.auth.adminId));
+    const { auth } = request;
+    const perms = auth.access
+      ? await auth.access.permissions()
+      : await opts.database.withTenant(auth.tenantId, (tx) => loadPermissions(tx, auth.tenantId, auth.adminId));
     if (perms.isSuper) return;
     if (!hasPermission(perms.buttons, needed)) throw forbidden('Forbidden', typeof needed === 'string' ? needed : needed.join(','));
   });

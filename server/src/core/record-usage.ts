@@ -1,3 +1,5 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Tx } from '../db/connection.ts';
 import { BizError } from './errors.ts';
@@ -8,13 +10,13 @@ import { BizError } from './errors.ts';
  * warehouses, fee types… So whoever refers to a record registers a checker for its kind, and the record's
  * delete asks every checker of that kind, inside its own transaction, before it deletes anything.
  *
- * The registry belongs to one app instance (`app.recordUsage`, see core/registries.ts), filled while the
- * app is built by each module. A checker is registered under its source's name; registering
- * the same source again replaces it, so a duplicate registration is harmless.
+ * The registry belongs to one app instance (`registries.recordUsage`, see core/registries.ts), filled while
+ * the app is built by each module's `ServerModule.register`. A checker is registered under its source's
+ * name; registering the same source again replaces it, so a duplicate registration is harmless.
  */
 
 /** Record kinds a delete may be refused for; the names of the routes (`stock` is a warehouse). */
-export type RecordKind = 'material' | 'supplier' | 'customer' | 'stock' | 'location' | 'fee' | 'paytype' | 'bom' | 'unit' | 'brand' | 'category' | 'attribute' | 'district';
+export type RecordKind = 'material' | 'supplier' | 'customer' | 'stock' | 'location' | 'fee' | 'paytype' | 'bom' | 'unit' | 'brand' | 'category' | 'attribute' | 'district' | 'staff';
 
 /** Says whether any of `ids` (records of one tenant) is referenced: one referenced id, or undefined. */
 export type UsageChecker = (tx: Tx, tenantId: number, ids: number[]) => Promise<{ id: number } | undefined>;
@@ -34,6 +36,8 @@ export const IN_USE_KEY = {
   category: 'CategoryInUseProhibitDelete',
   attribute: 'AttributeInUseProhibitDelete',
   district: 'DistrictInUseProhibitDelete',
+  // Staff accounts (system module): referred to by bills as creator, handler or auditor.
+  staff: 'StaffInUseProhibitDelete',
 } as const satisfies Record<RecordKind, ErrorKey>;
 
 export class RecordUsage {
@@ -54,4 +58,16 @@ export class RecordUsage {
       if (used) throw new BizError(IN_USE_KEY[kind], { additional: used.id });
     }
   }
+}
+
+/** The records whose ids `column` of `table` holds are in use while a row of the tenant holds them. */
+export function heldBy(table: PgTable & { tenantId: AnyPgColumn }, column: AnyPgColumn): UsageChecker {
+  return async (tx, tenantId, ids) => {
+    const [row] = await tx
+      .select({ id: column })
+      .from(table)
+      .where(and(eq(table.tenantId, tenantId), inArray(column, ids)))
+      .limit(1);
+    return row?.id == null ? undefined : { id: Number(row.id) };
+  };
 }

@@ -1,5 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { BillPostingHooks } from '../bills/posting-hooks.ts';
+import { AbandonAuditBlockers } from './abandon-audit-blockers.ts';
+import { Dashboard } from './dashboard.ts';
 import type { ExcelColumn } from './excel.ts';
 import { PrinterProviders } from './printer-providers.ts';
 import { RecordUsage } from './record-usage.ts';
@@ -16,6 +19,12 @@ export interface Registries {
   importTemplates: ImportTemplates;
   /** Cloud receipt-printer services. */
   printerProviders: PrinterProviders;
+  /** What refuses withdrawing a bill's audit (payments, MRP use, cost accounting…): core/abandon-audit-blockers.ts. */
+  abandonAuditBlockers: AbandonAuditBlockers;
+  /** What runs when a bill is posted or its posting withdrawn (finance's ledger): bills/posting-hooks.ts. */
+  billPostingHooks: BillPostingHooks;
+  /** The home dashboard's sections (orders, stock, funds…): core/dashboard.ts. */
+  dashboard: Dashboard;
 }
 
 /** The import templates of one app: each module registers the templates of its imports (brand, category, supplier…). */
@@ -34,16 +43,26 @@ export class ImportTemplates {
 
 declare module 'fastify' {
   interface FastifyInstance extends Registries {
-    /** The three registries together, as a ServiceContext carries them. */
+    /** The registries together, as a ServiceContext carries them. */
     registries: Registries;
   }
 }
 
 /** Gives the app (and every plugin registered after it) its own, empty registries. Registered before the modules. */
 export const registriesPlugin = fp(async (app: FastifyInstance) => {
-  const registries: Registries = { recordUsage: new RecordUsage(), importTemplates: new ImportTemplates(), printerProviders: new PrinterProviders() };
+  const registries: Registries = {
+    recordUsage: new RecordUsage(),
+    importTemplates: new ImportTemplates(),
+    printerProviders: new PrinterProviders(),
+    abandonAuditBlockers: new AbandonAuditBlockers(),
+    billPostingHooks: new BillPostingHooks(),
+    dashboard: new Dashboard(),
+  };
   app.decorate('registries', registries);
   app.decorate('recordUsage', registries.recordUsage);
   app.decorate('importTemplates', registries.importTemplates);
   app.decorate('printerProviders', registries.printerProviders);
+  app.decorate('abandonAuditBlockers', registries.abandonAuditBlockers);
+  app.decorate('billPostingHooks', registries.billPostingHooks);
+  app.decorate('dashboard', registries.dashboard);
 });

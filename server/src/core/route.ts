@@ -4,14 +4,18 @@ import type { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
 import type { PermissionCode } from '@p8/contract/permission';
 import type { Config } from '../config.ts';
+import type { AccessInvalidator } from './access-cache.ts';
 import type { Database } from '../db/connection.ts';
 import type { SmsSender } from './captcha.ts';
+import type { Registries } from './registries.ts';
+import type { SharedState } from './shared-state.ts';
 import { ok, paged } from './envelope.ts';
 import { withServiceContext, type Caller, type ServiceContext, type TransactingCaller } from './service-context.ts';
 
 /**
- * Declared routes: every module's routes.ts is a list of `route(...)` declarations, registered by
- * `registerRoutes`. One place therefore does for every route what each handler used to repeat:
+ * Declared routes: every module's routes.ts is a list of `route(...)` declarations, gathered in its
+ * `ServerModule` and registered by `registerModules`. One place therefore does for every route what each
+ * handler used to repeat:
  *   - validation and types: body, query and params are zod schemas (fastify-type-provider-zod); the
  *     handler's `input` is typed from them, and the OpenAPI document is generated from them;
  *   - who may call: signed-in by default (core/auth.ts), the button code `permission` checked before the
@@ -43,6 +47,12 @@ export interface ModuleDeps {
   database: Database;
   config: Config;
   sms: SmsSender;
+  /** Counters, codes and cache invalidation shared by the app's processes (core/shared-state.ts). */
+  shared: SharedState;
+  /** The app's registries, for the public routes (a signed-in route has them in its context). */
+  registries: Registries;
+  /** Told of changes to sessions and permissions (core/access-cache.ts); a signed-in route has it in its context. */
+  access: AccessInvalidator;
 }
 
 interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
@@ -58,6 +68,10 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   params?: P;
   /** e.g. ['multipart/form-data'] for file uploads (documentation only; the parser is app-wide). */
   consumes?: string[];
+  /** More words for the OpenAPI document (what a multipart body holds). */
+  description?: string;
+  /** Left out of the OpenAPI document (a catch-all that only answers not-found). */
+  hide?: boolean;
   /** The handler returns `{ data, pagination }`, sent as the paged envelope. */
   page?: boolean;
 }
@@ -87,7 +101,7 @@ export interface PublicRouteSpec<B extends Schema, Q extends Schema, P extends S
   handler(deps: ModuleDeps, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
 }
 
-/** A declared route, ready for `registerRoutes`. */
+/** A declared route, ready for `registerModules`. */
 export interface RouteDeclaration {
   readonly method: string;
   readonly url: string;
@@ -96,7 +110,7 @@ export interface RouteDeclaration {
 
 /** The caller of a signed-in request, before any transaction. */
 export function callerOf(request: FastifyRequest, config: Config): Caller {
-  return { tenantId: request.auth.tenantId, account: request.auth, config, registries: request.server.registries, log: request.log, ip: request.ip };
+  return { tenantId: request.auth.tenantId, account: request.auth, config, registries: request.server.registries, log: request.log, ip: request.ip, access: request.server.access };
 }
 
 function declare<B extends Schema, Q extends Schema, P extends Schema>(
@@ -120,6 +134,8 @@ function declare<B extends Schema, Q extends Schema, P extends Schema>(
           ...(spec.query && { querystring: spec.query }),
           ...(spec.params && { params: spec.params }),
           ...(spec.consumes && { consumes: spec.consumes }),
+          ...(spec.description && { description: spec.description }),
+          ...(spec.hide && { hide: true }),
         },
         handler: async (request, reply) => {
           // The schemas above validated these; the handler's types come from the same schemas.
@@ -160,7 +176,19 @@ export function publicRoute<B extends Schema = undefined, Q extends Schema = und
   return declare(spec, { public: true }, (deps, input, http) => spec.handler(deps, input, http));
 }
 
-/** Registers a module's declared routes on the app. */
-export function registerRoutes(app: FastifyInstance, deps: ModuleDeps, routes: readonly RouteDeclaration[]): void {
-  for (const declaration of routes) declaration.register(app, deps);
+/**
+ * A server module as app.ts registers it: its declared routes, and what it plugs into the app's
+ * registries at start (the "in use" checkers of the records it refers to, its import templates, printer
+ * providers). Registries are filled before any route runs; a module never imports another module.
+ */
+export interface ServerModule {
+  name: string;
+  routes: readonly RouteDeclaration[];
+  register?(registries: Registries, deps: ModuleDeps): void;
+}
+
+/** Registers the modules: every module's registry entries first (a route may ask any of them), then the routes. */
+export function registerModules(app: FastifyInstance, deps: ModuleDeps, modules: readonly ServerModule[]): void {
+  for (const module of modules) module.register?.(app.registries, deps);
+  for (const module of modules) for (const declaration of module.routes) declaration.register(app, deps);
 }

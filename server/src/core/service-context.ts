@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Database, Tx } from '../db/connection.ts';
+import { afterCommit, type Database, type Tx } from '../db/connection.ts';
+import { accessChangesOf, type AccessInvalidator } from './access-cache.ts';
 import type { AuthContext } from './auth.ts';
 import { writeAudit, type AuditEntry } from './audit.ts';
 import type { Registries } from './registries.ts';
@@ -22,6 +23,8 @@ export interface ServiceContext {
   log: FastifyBaseLogger;
   /** Client address for the audit log ('' outside HTTP). */
   ip: string;
+  /** Told after the commit when the unit of work changed who may do what (core/access-cache.ts). */
+  access: AccessInvalidator;
   /**
    * Records an administrative change. Entries are written in one place, at the end of the unit of work and
    * inside its transaction (see `withServiceContext`), so a service never writes the audit table itself.
@@ -41,6 +44,8 @@ export interface TransactingCaller extends Caller {
 /**
  * Runs `fn` in one tenant transaction with a fresh ServiceContext; the audit entries it recorded are
  * written before the transaction commits (nothing is written when `fn` throws: the whole unit rolls back).
+ * Entries that change who may do what (a role, a menu, a department, a staff account) are announced to
+ * the access cache after the commit.
  */
 export async function withServiceContext<T>(database: Database, caller: Caller, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   return database.withTenant(caller.tenantId, async (tx) => {
@@ -48,6 +53,9 @@ export async function withServiceContext<T>(database: Database, caller: Caller, 
     const ctx: ServiceContext = { ...caller, tx, audit: (entry) => void entries.push(entry) };
     const result = await fn(ctx);
     if (entries.length) await writeAudit(tx, caller.account, caller.ip, entries);
+    // A changed role, menu, department or staff account reaches every process's access cache once committed.
+    const accessChanges = accessChangesOf(caller.tenantId, entries);
+    if (accessChanges.length) afterCommit(tx, () => caller.access.changed(accessChanges));
     return result;
   });
 }

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +20,8 @@ export interface SharedState {
   /** Adds one to a counter and returns the new value; the first increment starts its `ttlSeconds`. */
   incr(key: string, ttlSeconds: number): Promise<number>;
   get(key: string): Promise<string | undefined>;
+  /** Several keys in one round trip (the access cache reads its version stamps on every request). */
+  getMany(keys: string[]): Promise<Array<string | undefined>>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   /** Sets the key only when it does not exist; true when this call set it. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
@@ -69,6 +70,9 @@ export function memorySharedState(): SharedState {
     async get(key) {
       return live(key)?.value;
     },
+    async getMany(keys) {
+      return keys.map((key) => live(key)?.value);
+    },
     async set(key, value, ttlSeconds) {
       put(key, value, ttlSeconds);
     },
@@ -111,6 +115,8 @@ export function memorySharedState(): SharedState {
 export async function redisSharedState(url: string, prefix: string): Promise<SharedState> {
   // Commands fail fast while Redis is unreachable (no offline queue): a login answers an error rather than hanging.
   const options = { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
+  // Loaded only when Redis is configured (the embedded set-up never needs the client).
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, options);
   const subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
   const handlers = new Map<string, Set<(message: string) => void>>();
@@ -141,6 +147,9 @@ export async function redisSharedState(url: string, prefix: string): Promise<Sha
     },
     async get(key) {
       return (await client.get(k(key))) ?? undefined;
+    },
+    async getMany(keys) {
+      return (await client.mget(keys.map(k))).map((value) => value ?? undefined);
     },
     async set(key, value, ttlSeconds) {
       await client.set(k(key), value, 'EX', ttlSeconds);

@@ -5,7 +5,7 @@ import { rows, type Tx } from '../db/connection.ts';
  * parent_id trees (departments, menus, categories, districts): nesting rows for the client and finding a
  * subtree in one query. Shared by every module that keeps a tree.
  */
-export type TreeTable = 'department' | 'menu' | 'category' | 'district';
+export type TreeTable = 'department' | 'menu' | 'category' | 'district' | 'mall_category';
 
 /** `1, 2, 3` as bound parameters, for `id in (…)` inside raw SQL. */
 export const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);

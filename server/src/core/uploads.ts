@@ -7,14 +7,17 @@ import multipart from '@fastify/multipart';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromFile, supportedExtensions, type FileTypeResult } from 'file-type';
-import { UPLOAD_RULES, type CloudUploadToken, type UploadKind, type UploadLimit } from '@p8/contract/upload';
+import { DENIED_EXTENSIONS, UPLOAD_RULES, type CloudUploadToken, type UploadKind, type UploadLimit } from '@p8/contract/upload';
 import type { Config } from '../config.ts';
 import { BizError } from './errors.ts';
+import { checkImageFile } from './image-check.ts';
 
 /*
  * Files on our own server (the 'location' upload type) and the cloud type's upload token.
- * A file is accepted by what its bytes are (magic numbers via file-type), never by its name alone, and
- * its name must agree with its bytes. It is streamed to disk, so a 500 MB upload never sits in memory.
+ * A file is accepted when its extension is one of its kind's (plus, for the generic file and attachment
+ * kinds, those the tenant added — never a denied one), when its bytes are what the extension says (magic
+ * numbers via file-type), and, for an image, when it decodes and ends where its format ends
+ * (core/image-check.ts). It is streamed to disk, so a 500 MB upload never sits in memory.
  */
 
 export const MB = 1024 * 1024;
@@ -69,7 +72,7 @@ const TEXTUAL_OR_LOOSE = new Set(['xml', 'ics', 'vcf', 'vtt', 'eps', 'ps', 'reg'
  */
 export function extensionAgrees(ext: string, sniffed: FileTypeResult | undefined): boolean {
   if (!ext) return false;
-  if (!sniffed) return TEXTUAL_OR_LOOSE.has(ext) || (!supportedExtensions.has(ext as never) && !(ext in SNIFFED_AS));
+  if (!sniffed) return TEXTUAL_OR_LOOSE.has(ext) || (!(supportedExtensions as ReadonlySet<string>).has(ext) && !(ext in SNIFFED_AS));
   return (SNIFFED_AS[ext] ?? [ext]).includes(sniffed.ext);
 }
 
@@ -79,18 +82,29 @@ export interface CheckedFile {
   mime: string;
 }
 
-/** Checks a received file against the rules of its kind; throws the catalogued error. */
-export async function checkUpload(file: { path: string; filename: string; size: number }, kind: UploadKind, config: Config): Promise<CheckedFile> {
+/**
+ * Checks a received file against the rules of its kind; throws the catalogued error. `added` are the
+ * tenant's own extensions (system settings), counted for the kinds that may be widened.
+ */
+export async function checkUpload(
+  file: { path: string; filename: string; size: number },
+  kind: UploadKind,
+  config: Config,
+  added: readonly string[] = [],
+): Promise<CheckedFile> {
   const rule = UPLOAD_RULES[kind];
-  const allowed = rule.extensions?.join(',');
+  const allowed = [...rule.extensions, ...(rule.widenable ? added.filter((ext) => !DENIED_EXTENSIONS.includes(ext) && !rule.extensions.includes(ext)) : [])];
+  const refuse = () => new BizError('UploadTypeNotAllowed', { additional: allowed.join(',') });
   const ext = extensionOf(file.filename);
-  if (rule.extensions && !rule.extensions.includes(ext)) throw new BizError('UploadTypeNotAllowed', { additional: allowed });
+  if (!allowed.includes(ext) || DENIED_EXTENSIONS.includes(ext)) throw refuse();
   const max = limitBytes(config, rule.limit);
   if (file.size > max) throw new BizError('UploadSizeExceeded', { additional: `${max / MB}MB` });
   if (file.size === 0) throw new BizError('PleaseSelectFile');
   const sniffed = await fileTypeFromFile(file.path);
-  if (rule.extensions && !sniffed) throw new BizError('UploadTypeNotAllowed', { additional: allowed });
-  if (!extensionAgrees(ext, sniffed)) throw new BizError('UploadTypeNotAllowed', { additional: allowed ?? ext });
+  // Every standard type has a signature; an added one may be plain text the sniffer knows nothing of.
+  if (rule.extensions.includes(ext) && !sniffed) throw refuse();
+  if (!extensionAgrees(ext, sniffed)) throw refuse();
+  await checkImageFile(file.path, ext);
   return { ext, mime: sniffed?.mime ?? 'application/octet-stream' };
 }
 
@@ -199,10 +213,20 @@ export function contentDisposition(type: 'inline' | 'attachment', filename: stri
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Sends a stored file with safe headers, honouring a single byte range (video seeking). */
+/**
+ * Types a browser may show in place: raster images and mp4 video, which it never runs as a page. Anything
+ * else — including what an older release may have stored before the deny-list — is a download.
+ */
+const INLINE_TYPES = new Set(['image/png', 'image/apng', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'video/mp4']);
+
+/**
+ * Sends a stored file with safe headers, honouring a single byte range (video seeking): `nosniff` (the
+ * stored type counts, never a browser's guess), a CSP that lets the answer run nothing and reach nothing
+ * (`sandbox`: even opened directly it is a page of no origin), and a download for what is not shown in place.
+ */
 export async function sendStoredFile(request: FastifyRequest, reply: FastifyReply, file: { path: string; mime: string; originalName: string }) {
   const info = await stat(file.path);
-  const inline = file.mime.startsWith('image/') || file.mime.startsWith('video/');
+  const inline = INLINE_TYPES.has(file.mime);
   reply
     .header('content-type', file.mime)
     .header('x-content-type-options', 'nosniff')

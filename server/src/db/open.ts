@@ -1,22 +1,42 @@
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { migrateDatabase, openDatabase, type Database } from './connection.ts';
-import { openMigratedPglite } from './image.ts';
+import { demoImagePath, isFreshPgliteDir, openMigratedPglite, saveImage } from './image.ts';
 import { seedDemo } from './seed/demo.ts';
 import { syncMenusForAllTenants } from './seed/sync.ts';
 
+export interface OpenedDatabase {
+  database: Database;
+  /**
+   * Set when this start created the embedded database from the migrated image and seeds the demo: once
+   * the demo records are in too, `saveDemoImage` keeps a copy for the next fresh start.
+   */
+  demoImageToSave?: string;
+}
+
 /**
  * Opens the configured database, migrates it, keeps every tenant's menus in step, seeds the demo. A fresh
- * embedded database starts from the migrated image (db/image.ts) instead of running initdb and the migrations.
+ * embedded database starts from the demo image when this code made one before (db/image.ts), else from
+ * the migrated image (instead of running initdb and the migrations).
  */
-export async function openConfiguredDatabase(config: Config, log: { info: (msg: string) => void }): Promise<Database> {
+export async function openConfiguredDatabase(config: Config, log: { info: (msg: string) => void }): Promise<OpenedDatabase> {
   let database: Database;
+  let demoImageToSave: string | undefined;
   if (config.databaseUrl) {
     database = await openDatabase({ databaseUrl: config.databaseUrl });
     await migrateDatabase(database);
   } else {
-    database = await openMigratedPglite(path.join(config.dataDir, 'pglite'));
+    const dir = path.join(config.dataDir, 'pglite');
+    const demoImage = config.seedDemo && isFreshPgliteDir(dir) ? demoImagePath() : undefined;
+    if (demoImage && existsSync(demoImage)) {
+      database = await openMigratedPglite(dir, demoImage);
+      log.info('started from the demo image (demo tenants and records as seeded by this code before)');
+    } else {
+      database = await openMigratedPglite(dir);
+      demoImageToSave = demoImage;
+    }
   }
   const added = await syncMenusForAllTenants(database);
   if (added) log.info(`menu template: added ${added} menu entries to existing tenants`);
@@ -31,5 +51,12 @@ export async function openConfiguredDatabase(config: Config, log: { info: (msg: 
     else setTimeout(() => void analyze(), 60_000).unref();
     setInterval(() => void analyze(), 3600_000).unref();
   }
-  return database;
+  return { database, demoImageToSave };
+}
+
+/** Keeps the freshly seeded database as the demo image (analyzed first, so a copy needs no ANALYZE). */
+export async function saveDemoImage(opened: OpenedDatabase): Promise<void> {
+  if (!opened.demoImageToSave) return;
+  await opened.database.db.execute(sql`analyze`);
+  await saveImage(opened.database, opened.demoImageToSave);
 }

@@ -52,10 +52,24 @@ const DYNAMIC_ID_PREFIX = 'menu:';
 // Screens only: parts under a `components/` folder are never a menu's component.
 const views = import.meta.glob<{ default: ComponentType }>(['../views/**/*.tsx', '!../views/**/components/**', '!../views/error/**']);
 
+/**
+ * Every bill type's menu (`purchase/order/index`) opens the one bill screen kit, which reads the type
+ * from the path. Which paths are bill screens is the contract's bill registry, which brings zod with it:
+ * it is loaded with the user's routes or when the guard meets a path no file names — never on the
+ * sign-in page.
+ */
+let billKit: typeof import('../views/bills/kit.ts') | undefined;
+export async function loadBillKit() {
+  billKit ??= await import('../views/bills/kit.ts');
+}
+
 /** The view module of a menu `component` path, or undefined when no such file exists. */
 export function viewLoaderFor(component: string) {
   const clean = component.trim().replace(/^\/+/, '').replace(/^views\//, '').replace(/\.tsx$/, '');
-  return views[`../views/${clean}.tsx`] ?? views[`../views/${clean}/index.tsx`];
+  const file = views[`../views/${clean}.tsx`] ?? views[`../views/${clean}/index.tsx`];
+  if (file) return file;
+  if (!billKit) throw new Error('viewLoaderFor needs loadBillKit() first for a path that names no file');
+  return billKit.billTypeByScreen(clean) ? views['../views/bills/index.tsx'] : undefined;
 }
 
 /**
@@ -122,10 +136,10 @@ function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
     return {
       ...base,
       lazy: async () => {
-        // Full-screen screens hang outside the shell, so each screen brings its own QueryClient provider.
-        const [mod, { withQueries }] = await Promise.all([load(), import('./query-provider.tsx')]);
+        // Full-screen screens hang outside the shell, so each screen brings its own providers (TanStack Query, antd's App).
+        const [mod, { withScreenProviders }] = await Promise.all([load(), import('./screen-providers.tsx')]);
         // A route of an earlier session stays in the router: it shows 403 unless the current user has the screen.
-        const View = withQueries(mod.default);
+        const View = withScreenProviders(mod.default);
         return { Component: () => createElement(isRouteAllowed(routeId) ? View : Forbidden) };
       },
     };
@@ -199,7 +213,7 @@ let loading: Promise<boolean> | null = null;
 export function loadUserRoutes(): Promise<boolean> {
   loading ??= (async () => {
     try {
-      const [role, user] = await Promise.all([getCurrentRole(), getCurrentDetail(), loadScreenTexts()]);
+      const [role, user] = await Promise.all([getCurrentRole(), getCurrentDetail(), loadScreenTexts(), loadBillKit()]);
       useAuthStore.getState().setUserInfo(user);
       useMenuStore.getState().setRole(role);
       const { menuTree } = useMenuStore.getState();

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { App as AntdApp, ConfigProvider, Spin } from 'antd';
+import { ConfigProvider, message, notification, Spin } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { useTranslation } from 'react-i18next';
@@ -10,14 +10,25 @@ import { useLoadingStore } from './loading.ts';
 
 /**
  * App-wide providers: antd (locale, component size, theme from the stores), the context-aware
- * message / notification / modal for non-React code, and the counted loading overlay. TanStack Query
- * is provided to the signed-in screens only (query-provider.tsx), so the sign-in page does not load it.
+ * message / notification for non-React code, and the counted loading overlay. TanStack Query and antd's
+ * App are provided to the signed-in screens only (screen-providers.tsx), so the sign-in page loads neither.
  */
-/** Hands `App.useApp()`'s instances to `feedback` (HTTP client, guard, version check). */
+
+/**
+ * Context-aware message and notification instances for `feedback` (HTTP client, guard, version check).
+ * Not antd's `App`, which would bring its modal to the sign-in page: the signed-in screens have their own
+ * `App` (screen-providers.tsx).
+ */
 function FeedbackBridge() {
-  const { message, notification, modal } = AntdApp.useApp();
-  useEffect(() => setFeedback({ message, notification, modal }), [message, notification, modal]);
-  return null;
+  const [messageApi, messageHolder] = message.useMessage();
+  const [notificationApi, notificationHolder] = notification.useNotification();
+  useEffect(() => setFeedback({ message: messageApi, notification: notificationApi }), [messageApi, notificationApi]);
+  return (
+    <>
+      {messageHolder}
+      {notificationHolder}
+    </>
+  );
 }
 
 /** Fullscreen spinner while any counted request is pending. */
@@ -33,11 +44,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const theme = useAntdTheme();
   return (
     <ConfigProvider locale={language === 'zh' ? zhCN : enUS} componentSize={componentSize} theme={theme}>
-      <AntdApp component={false}>
-        <FeedbackBridge />
-        <GlobalLoading />
-        {children}
-      </AntdApp>
+      <FeedbackBridge />
+      <GlobalLoading />
+      {children}
     </ConfigProvider>
   );
 }

@@ -35,10 +35,10 @@ const routes: RouteObject[] = [
       { id: '500', path: '500', handle: handle('common.pageTitle.serverError'), Component: ServerError },
       {
         id: LAYOUT_ROUTE_ID,
-        // The shell comes with the screens' texts and TanStack Query, none of which the sign-in page loads.
+        // The shell comes with the screens' texts, TanStack Query and antd's App context, none of which the sign-in page loads.
         lazy: async () => {
-          const [layout, { withQueries }] = await Promise.all([import('../layouts/index.tsx'), import('./query-provider.tsx'), loadScreenTexts()]);
-          return { Component: withQueries(layout.default) };
+          const [layout, { withScreenProviders }] = await Promise.all([import('../layouts/index.tsx'), import('./screen-providers.tsx'), loadScreenTexts()]);
+          return { Component: withScreenProviders(layout.default) };
         },
         children: [
           { id: 'layout-home', path: 'layout', element: <Navigate to={HOME_PATH} replace /> },

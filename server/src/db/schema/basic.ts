@@ -494,6 +494,8 @@ export const stockBalance = pgTable(
     uniqueIndex('stock_balance_key_uq').on(t.tenantId, t.materialId, t.warehouseId, sql`coalesce(${t.locationId}, 0)`, t.batchNumber, t.serialNumber),
     index('stock_balance_warehouse_idx').on(t.tenantId, t.warehouseId),
     index('stock_balance_location_idx').on(t.tenantId, t.locationId),
+    // A serial number's rows wherever it is (the serial refusals of bills/stock-rules.ts).
+    index('stock_balance_serial_idx').on(t.tenantId, t.materialId, t.serialNumber).where(sql`${t.serialNumber} <> ''`),
     foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'stock_balance_material_fk' }),
     foreignKey({ columns: [t.tenantId, t.warehouseId], foreignColumns: [warehouse.tenantId, warehouse.id], name: 'stock_balance_warehouse_fk' }),
     tenantPolicy('stock_balance'),

@@ -4,3 +4,8 @@ export * from './system.ts';
 export * from './auth.ts';
 export * from './office.ts';
 export * from './basic.ts';
+export * from './mall.ts';
+export * from './bills.ts';
+export * from './service.ts';
+export * from './finance.ts';
+export * from './dashboard.ts';

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { rows, type Database } from '../connection.ts';
 import type { FeeKind, MaterialTag, PartKind } from '@p8/contract/basic';
 import { DEMO_TENANTS } from './demo.ts';
 
@@ -91,6 +93,18 @@ const FEES: Array<[string, FeeKind]> = [
   ['技术服务费', 'income'],
 ];
 const PAY_TYPES = ['银行转账', '现金', '银行承兑汇票', '微信支付', '支付宝'];
+
+/**
+ * Whether the first demo tenant exists and has no units yet — a read on the owner connection, so that a
+ * restart need not sign in (argon2) and call the API just to find the records there.
+ */
+export async function demoRecordsMissing(database: Database): Promise<boolean> {
+  const [found] = await rows<{ has_units: boolean }>(
+    database,
+    sql`select exists (select 1 from unit u where u.tenant_id = a.tenant_id) as has_units from admin a where lower(a.name) = ${DEMO_TENANTS[0].adminName}`,
+  );
+  return !!found && !found.has_units;
+}
 
 /** Seeds the first demo tenant's records; false when it already has some. Fails loudly on a refused record. */
 export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {

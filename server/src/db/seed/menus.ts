@@ -1,5 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { MenuType } from '@p8/contract/menu';
+import { billTypesByArea } from '@p8/contract/bills/catalogue';
+import { BILL_AREA_LABELS, billButtons, billMenuName } from '@p8/contract/bills/registry';
 import type { Tx } from '../connection.ts';
 import { menu } from '../schema/index.ts';
 
@@ -88,6 +90,139 @@ const BASIC_MENU: MenuTemplate = {
   ],
 };
 
+/** The mall (issue 11): categories, products, orders, proxy orders, lottery, feedback. */
+const MALL_MENU: MenuTemplate = {
+  name: 'mall',
+  path: '/mall',
+  redirect: '/mall/product',
+  icon: 'ShoppingOutlined',
+  title: '商城管理',
+  titleEn: 'Mall',
+  type: 'Directory',
+  children: [
+    screen('mall_category', '商品分类', 'Product categories', 'ClusterOutlined', ['add', 'update', 'delete', 'enable']),
+    screen('mall_product', '商品管理', 'Products', 'ShoppingOutlined', ['add', 'update', 'delete', { action: 'shelves', title: '上下架', titleEn: 'On / off shelf' }]),
+    screen('mall_order', '订单管理', 'Orders', 'ProfileOutlined', [
+      { action: 'pay', title: '确认收款', titleEn: 'Confirm payment' },
+      { action: 'ship', title: '发货', titleEn: 'Ship' },
+      { action: 'complete', title: '确认收货', titleEn: 'Confirm receipt' },
+      { action: 'cancel', title: '取消订单', titleEn: 'Cancel' },
+      { action: 'refund', title: '申请退款', titleEn: 'Request refund' },
+      { action: 'refund_audit', title: '退款审核', titleEn: 'Review refund' },
+      { action: 'refund_confirm', title: '确认退款', titleEn: 'Confirm refund' },
+      { action: 'remark', title: '订单备注', titleEn: 'Remark' },
+    ]),
+    screen('mall_proxyOrder', '代客下单', 'Proxy orders', 'ShoppingCartOutlined', ['add']),
+    screen('mall_lottery', '抽奖活动', 'Lottery', 'GiftOutlined', ['add', 'update', 'delete', 'enable', { action: 'draw', title: '代客抽奖', titleEn: 'Draw for a customer' }]),
+    screen('mall_feedback', '用户反馈', 'Feedback', 'CommentOutlined', [
+      'add',
+      { action: 'reply', title: '回复', titleEn: 'Reply' },
+      { action: 'status', title: '处理状态', titleEn: 'Status' },
+      'delete',
+    ]),
+  ],
+};
+
+/**
+ * The bill screens, from the bill-type registry: one directory per area (purchase, sale, stock) with a
+ * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
+ * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
+ */
+export function billMenus(): MenuTemplate[] {
+  return billTypesByArea().map(({ area, types }) => ({
+    name: area,
+    path: `/${area}`,
+    redirect: `/${area}/${types[0].route}`,
+    icon: area === 'purchase' ? 'ShoppingOutlined' : area === 'sale' ? 'ShopOutlined' : 'InboxOutlined',
+    title: BILL_AREA_LABELS[area].zh,
+    titleEn: BILL_AREA_LABELS[area].en,
+    type: 'Directory' as const,
+    children: [
+      ...types.map((decl) => ({
+        ...screen(billMenuName(decl), decl.label.zh, decl.label.en, decl.icon, []),
+        children: billButtons(decl).map((b) => ({ name: b.code, title: b.label.zh, titleEn: b.label.en, type: 'Button' as const })),
+      })),
+      ...(area === 'stock' ? STOCK_REPORTS : []),
+    ],
+  }));
+}
+
+/** The stock reports (web/src/views/stock): read by whoever has the screen; export by its button. */
+const STOCK_REPORTS: MenuTemplate[] = [
+  screen('stock_current', '即时库存', 'Current stock', 'DatabaseOutlined', ['export']),
+  screen('stock_ledger', '库存流水', 'Stock ledger', 'UnorderedListOutlined', ['export']),
+  screen('stock_summary', '收发汇总', 'In / out summary', 'BarChartOutlined', ['export']),
+];
+
+/** Base content of the customer side (swiper, agreements, business hours and slots, public system config). */
+const BASE_MENU: MenuTemplate = {
+  name: 'base',
+  path: '/base',
+  redirect: '/base/swiper',
+  icon: 'PictureOutlined',
+  title: '基础内容',
+  titleEn: 'Base content',
+  type: 'Directory',
+  children: [
+    screen('base_swiper', '轮播图', 'Swiper', 'PictureOutlined', ['add', 'update', 'delete', 'enable']),
+    screen('base_agreement', '协议管理', 'Agreements', 'FileProtectOutlined', [{ action: 'update', title: '保存', titleEn: 'Save' }]),
+    screen('base_time', '营业时间', 'Business hours', 'FieldTimeOutlined', ['add', 'update', 'delete', 'enable']),
+    // Saving also needs the platform administrator (a super administrator of the platform tenant).
+    screen('base_config', '系统配置', 'System config', 'SettingOutlined', [{ action: 'update', title: '保存配置', titleEn: 'Save config' }]),
+  ],
+};
+
+/** Service orders: all orders, mine (dispatched to me), proxy orders placed by staff. */
+const SERVICE_MENU: MenuTemplate = {
+  name: 'service',
+  path: '/service',
+  redirect: '/service/order',
+  icon: 'CustomerServiceOutlined',
+  title: '服务订单',
+  titleEn: 'Service orders',
+  type: 'Directory',
+  children: [
+    screen('service_order', '订单列表', 'Orders', 'ProfileOutlined', [
+      { action: 'dispatch', title: '派单', titleEn: 'Dispatch' },
+      { action: 'audit', title: '派单审核', titleEn: 'Audit dispatch' },
+      { action: 'cancel', title: '取消', titleEn: 'Cancel' },
+      { action: 'message', title: '发消息', titleEn: 'Send messages' },
+    ]),
+    screen('service_myOrder', '我的订单', 'My orders', 'SolutionOutlined', [
+      { action: 'start', title: '开始服务', titleEn: 'Start service' },
+      { action: 'complete', title: '完成服务', titleEn: 'Complete service' },
+      { action: 'message', title: '发消息', titleEn: 'Send messages' },
+    ]),
+    screen('service_proxyOrder', '代客下单', 'Proxy orders', 'FormOutlined', ['add']),
+  ],
+};
+
+/** Withdrawing a posted payment, receipt or transfer (a reversal posting). */
+const ABANDON: ButtonSpec = { action: 'abandon', title: '作废', titleEn: 'Withdraw' };
+
+/**
+ * Finance (issue 12): fund accounts, receivables and payables by partner with aging and the running
+ * ledger, payments, receipts and transfers (`finance_<screen>_add`, `_abandon`), the trial balance.
+ */
+const FINANCE_MENU: MenuTemplate = {
+  name: 'finance',
+  path: '/finance',
+  redirect: '/finance/account',
+  icon: 'AccountBookOutlined',
+  title: '财务管理',
+  titleEn: 'Finance',
+  type: 'Directory',
+  children: [
+    screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
+    screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', []),
+    screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', []),
+    screen('finance_payment', '付款单', 'Payments', 'ExportOutlined', ['add', ABANDON]),
+    screen('finance_receipt', '收款单', 'Receipts', 'ImportOutlined', ['add', ABANDON]),
+    screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON]),
+    screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', []),
+  ],
+};
+
 export const MENU_TEMPLATE: MenuTemplate[] = [
   { name: 'home', path: '/home/index', component: 'home/index', icon: 'HomeOutlined', title: '首页', titleEn: 'Home', type: 'Menu', affix: true },
   {
@@ -103,6 +238,12 @@ export const MENU_TEMPLATE: MenuTemplate[] = [
     ],
   },
   BASIC_MENU,
+  MALL_MENU,
+  SERVICE_MENU,
+  BASE_MENU,
+  // Every bill type's screen is the web's one bill kit (views/bills), chosen by the menu's path.
+  ...billMenus(),
+  FINANCE_MENU,
   {
     name: 'system',
     path: '/system',

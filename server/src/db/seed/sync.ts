@@ -1,10 +1,31 @@
-import type { Database } from '../connection.ts';
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows, type Database } from '../connection.ts';
 import { tenant } from '../schema/index.ts';
-import { syncMenuTemplate } from './menus.ts';
+import { MENU_TEMPLATE, syncMenuTemplate } from './menus.ts';
 
+/** Where the database notes the version of the menu template every tenant was last brought to. */
+const TEMPLATE_TABLE = 'p8_menu_template';
+
+/** Identifies the menu template: a hash of its entries. */
+export function menuTemplateKey(): string {
+  return createHash('sha256').update(JSON.stringify(MENU_TEMPLATE)).digest('hex').slice(0, 16);
+}
+
+/**
+ * Adds the template entries every tenant lacks; returns how many were added. Walking every tenant's
+ * menus costs a query per tenant at every start, so once all tenants have this version of the template
+ * the database says so and the walk is skipped (tenants created later get the whole template anyway).
+ */
 export async function syncMenusForAllTenants(database: Database): Promise<number> {
+  const key = menuTemplateKey();
+  await database.db.execute(sql.raw(`create table if not exists ${TEMPLATE_TABLE} (template_key text primary key, synced_at timestamptz not null default now())`));
+  const [synced] = await rows<{ template_key: string }>(database, sql`select template_key from ${sql.raw(TEMPLATE_TABLE)} where template_key = ${key}`);
+  if (synced) return 0;
   const tenants = await database.db.select({ id: tenant.id }).from(tenant);
   let added = 0;
   for (const t of tenants) added += await database.withTenant(t.id, (tx) => syncMenuTemplate(tx, t.id));
+  await database.db.execute(sql`delete from ${sql.raw(TEMPLATE_TABLE)} where template_key <> ${key}`);
+  await database.db.execute(sql`insert into ${sql.raw(TEMPLATE_TABLE)} (template_key) values (${key}) on conflict do nothing`);
   return added;
 }

@@ -1,13 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
-import { admin, tenant } from '../../db/schema/index.ts';
-import { openSession } from '../../core/auth.ts';
-import { consumeImgCaptcha, withSmsCode } from '../../core/captcha.ts';
+import { admin, session, tenant } from '../../db/schema/index.ts';
+import { openSession, revokeAllSessions, revokeOtherSessions, revokeSession } from '../../core/auth.ts';
+import { consumeImgCaptcha, issueSmsCode, withSmsCode } from '../../core/captcha.ts';
 import type { SharedState } from '../../core/shared-state.ts';
 import { BizError } from '../../core/errors.ts';
-import { verifyPassword } from '../../core/passwords.ts';
-import type { LoginByName, LoginByPhone } from '@p8/contract/auth';
+import { hashPassword, verifyPassword } from '../../core/passwords.ts';
+import type { ModuleDeps, RequestCaller } from '../../core/route.ts';
+import type { LoginByName, LoginByPhone, ResetPassword, SendPhoneCaptcha } from '@p8/contract/auth';
 
 export interface ClientInfo {
   ip?: string;
@@ -127,6 +128,58 @@ export async function loginByPhone(database: Database, config: Config, state: Sh
         .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: new Date() })
         .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.id)));
       return openSession(tx, config, { tenantId: account.tenantId, adminId: account.id, ...client });
+    }),
+  );
+}
+
+/** Signs the caller out: revokes this session. */
+export async function signOut(caller: RequestCaller) {
+  await caller.database.withSystem((tx) => revokeSession(tx, caller.access, caller.account));
+}
+
+/** The caller's live sessions (not revoked, not expired, not idle), the current one marked. */
+export async function liveSessions(caller: RequestCaller) {
+  const { tenantId, adminId, sessionId } = caller.account;
+  const idleSince = new Date(Date.now() - caller.config.session.idleMinutes * 60_000);
+  // Sessions are not tenant rows under RLS: they are read on the owner connection, by the caller's own ids.
+  const rows = await caller.database.db
+    .select({ id: session.id, ip: session.ip, userAgent: session.userAgent, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt })
+    .from(session)
+    .where(and(eq(session.tenantId, tenantId), eq(session.adminId, adminId), isNull(session.revokedAt), gt(session.expiresAt, new Date()), gt(session.lastSeenAt, idleSince)))
+    .orderBy(desc(session.lastSeenAt));
+  return rows.map((s) => ({ ...s, current: s.id === sessionId }));
+}
+
+/** Revokes the caller's other sessions; answers how many. */
+export async function removeOtherSessions(caller: RequestCaller) {
+  return { removed: await caller.database.withSystem((tx) => revokeOtherSessions(tx, caller.access, caller.account)) };
+}
+
+/**
+ * Sends an SMS code for one of `purposes` after the picture captcha: a register code only to a phone no
+ * account has, a login or forget code only to one an account has.
+ */
+export async function sendPhoneCode({ database, config, shared, sms }: ModuleDeps, body: SendPhoneCaptcha, ip: string, purposes: readonly string[]) {
+  const { phone, type, captchaId, captcha } = body;
+  if (!purposes.includes(type)) throw new BizError('ParamError', { additional: 'type' });
+  await consumeImgCaptcha(shared, captchaId, captcha);
+  const [owner] = await database.db.select({ id: admin.id }).from(admin).where(eq(admin.phone, phone)).limit(1);
+  if (type === 'register' && owner) throw new BizError('PhoneIsRegistered');
+  if (type !== 'register' && !owner) throw new BizError('PhoneNotRegistered');
+  return issueSmsCode(shared, config, sms, { phone, purpose: type, ip });
+}
+
+/** Resets a forgotten password by SMS code; every session of the account ends. */
+export async function resetPasswordBySms({ database, config, shared, access }: ModuleDeps, body: ResetPassword) {
+  await withSmsCode(shared, config, { phone: body.phone, purpose: 'forget', code: body.code }, () =>
+    database.withSystem(async (tx) => {
+      const [account] = await tx.select({ id: admin.id, tenantId: admin.tenantId }).from(admin).where(eq(admin.phone, body.phone)).limit(1);
+      if (!account) throw new BizError('PhoneNotRegistered');
+      await tx
+        .update(admin)
+        .set({ passwordHash: await hashPassword(body.password), failedLogins: 0, lockedUntil: null, updatedAt: new Date() })
+        .where(and(eq(admin.tenantId, account.tenantId), eq(admin.id, account.id)));
+      await revokeAllSessions(tx, access, account.tenantId, account.id);
     }),
   );
 }

@@ -1,7 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   bomSchemas,
   explodeQuerySchema,
@@ -16,12 +14,14 @@ import {
 } from '@p8/contract/basic';
 import { rows as rawRows, type Tx } from '../../db/connection.ts';
 import { bom, bomLine, material, materialUnit, unit } from '../../db/schema/index.ts';
-import { ok } from '../../core/envelope.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
+import { assertAllFound } from '../../core/ids.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, boolLabel, cellBool, cellNumber, cellText, col, EXPORT_MAX_ROWS, q } from './kit.ts';
-import type { RecordDefinition } from './record-routes.ts';
+import { route } from '../../core/route.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { boolLabel, cellBool, cellNumber, cellText, col, EXPORT_MAX_ROWS, q } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 
 /*
  * Bills of materials: a parent material made (in `quantity`) from lines of child materials with their
@@ -161,15 +161,14 @@ async function hasDefault(tx: Tx, tenantId: number, materialId: number, exceptId
   return Boolean(row);
 }
 
-async function createBom(tx: Tx, req: FastifyRequest, body: BomCreate): Promise<{ id: number }> {
-  const tenantId = req.auth.tenantId;
+async function createBom({ tx, tenantId, account }: ServiceContext, body: BomCreate): Promise<{ id: number }> {
   await checkLines(tx, tenantId, body.materialId, body.lines);
   await assertVersionFree(tx, tenantId, body.materialId, body.version);
   // A material's first BOM is its default.
   const isDefault = body.isDefault ?? !(await hasDefault(tx, tenantId, body.materialId));
   const [row] = await tx
     .insert(bom)
-    .values({ tenantId, materialId: body.materialId, version: body.version, quantity: body.quantity ?? 1, remark: body.remark ?? '', createdBy: req.auth.adminId })
+    .values({ tenantId, materialId: body.materialId, version: body.version, quantity: body.quantity ?? 1, remark: body.remark ?? '', createdBy: account.adminId })
     .returning({ id: bom.id });
   await writeLines(tx, tenantId, row.id, body.lines);
   if (isDefault) await makeDefault(tx, tenantId, body.materialId, row.id);
@@ -203,10 +202,10 @@ async function linesOf(tx: Tx, tenantId: number, bomId: number): Promise<BomLine
     .orderBy(...lineOrder);
 }
 
-async function detail(tx: Tx, req: FastifyRequest, id: number): Promise<BomDetail> {
-  const [row] = await joined(tx).where(and(eq(bom.tenantId, req.auth.tenantId), eq(bom.id, id)));
+async function detail({ tx, tenantId }: ServiceContext, id: number): Promise<BomDetail> {
+  const [row] = await joined(tx).where(and(eq(bom.tenantId, tenantId), eq(bom.id, id)));
   if (!row) throw new BizError('BomNotExist', { additional: id });
-  return { ...(row as unknown as BomDetail), lines: await linesOf(tx, req.auth.tenantId, id) };
+  return { ...(row as unknown as BomDetail), lines: await linesOf(tx, tenantId, id) };
 }
 
 // ---------------------------------------------------------------- multi-level structure
@@ -330,17 +329,17 @@ const importColumns = [
 export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
   record: 'bom',
   entity: 'bom',
-  createSchema: bomSchemas.create as never,
-  updateSchema: bomSchemas.update as never,
-  async list(tx, req, query) {
-    const parsed = parseList(spec, query, where(req.auth.tenantId, query));
+  createSchema: bomSchemas.create,
+  updateSchema: bomSchemas.update,
+  async list({ tx, tenantId }, query) {
+    const parsed = parseList(spec, query, where(tenantId, query));
     return runPage(parsed, joined(tx), counted(tx));
   },
   detail,
   create: createBom,
-  async update(tx, req, body) {
-    const tenantId = req.auth.tenantId;
-    const current = await detail(tx, req, body.id);
+  async update(ctx, body) {
+    const { tx, tenantId } = ctx;
+    const current = await detail(ctx, body.id);
     const materialId = body.materialId ?? current.materialId;
     const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, unitId: l.unitId, remark: l.remark }));
     await checkLines(tx, tenantId, materialId, lines);
@@ -356,16 +355,14 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
     if (body.isDefault === true) await makeDefault(tx, tenantId, materialId, body.id);
     else if (body.isDefault === false) await tx.update(bom).set({ isDefault: false }).where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
   },
-  async remove(tx, req, ids) {
-    const tenantId = req.auth.tenantId;
+  async remove({ tx, tenantId, registries }, ids) {
     const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
     assertAllFound(ids, found, 'BomNotExist');
     // Production orders and MRP plans register their references with the usage registry.
-    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'bom', ids);
+    await registries.recordUsage.refuseIfInUse(tx, tenantId, 'bom', ids);
     await tx.delete(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
   },
-  async enable(tx, req, ids, enabled) {
-    const tenantId = req.auth.tenantId;
+  async enable({ tx, tenantId }, ids, enabled) {
     const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
     assertAllFound(ids, found, 'BomNotExist');
     await tx.update(bom).set({ enabled, updatedAt: new Date() }).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
@@ -373,8 +370,8 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
   excel: {
     template: 'bom',
     importColumns,
-    async importer(tx, req) {
-      const tenantId = req.auth.tenantId;
+    async importer(ctx) {
+      const { tx, tenantId } = ctx;
       const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
       const materialByCode = async (q: Tx, code: string | undefined) => {
         if (!code) throw new BizError('PleaseSelectMaterial');
@@ -401,7 +398,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
         if (!existing) {
           const quantity = cellNumber(d.quantity);
           const header = bomSchemas.create.parse({ materialId: parentId, version, quantity, isDefault: d.isDefault === undefined ? undefined : cellBool(d.isDefault), lines: [line] });
-          await createBom(savepoint, req, header);
+          await createBom(inSavepoint(ctx, savepoint), header);
           return;
         }
         const lines = await savepoint.select({ materialId: bomLine.materialId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, existing.id)));
@@ -423,10 +420,10 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
       col('enabled', '启用', 'Enabled'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async exportRows(tx, req, query, lang: Lang) {
+    async exportRows({ tx, tenantId }, query, lang: Lang) {
       // One row per line, the shape the `bom` template imports: one query whatever the number of BOMs,
       // BOMs in the list's order (its last key is unique), lines in theirs.
-      const parsed = parseList(spec, query, where(req.auth.tenantId, query));
+      const parsed = parseList(spec, query, where(tenantId, query));
       const rows = await tx
         .select({ materialCode: material.code, materialName: material.name, version: bom.version, quantity: bom.quantity, isDefault: bom.isDefault, enabled: bom.enabled, line: lineSelection })
         .from(bom)
@@ -453,51 +450,49 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
   },
 };
 
-/** GET /bom/:id/tree and GET /bom/:id/explode?quantity=N. */
-export async function bomStructureRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['basic: bom'];
-
-  r.get('/api/admin/basic/bom/:id/tree', { schema: { tags, summary: 'The multi-level BOM tree (children by their default BOM)', params: idParamsSchema } }, async (req) =>
-    ok(
-      await req.tenant(async (tx) => {
-        const s = await loadStructure(tx, req.auth.tenantId, req.params.id);
-        const root = s.boms.get(req.params.id)!;
-        const m = s.materials.get(root.materialId);
-        const node: BomTreeNode = {
-          materialId: root.materialId,
-          materialCode: m?.code ?? '',
-          materialName: m?.name ?? '',
-          specification: m?.specification ?? '',
-          unitName: m?.mainUnitName ?? null,
-          quantity: root.quantity,
-          lossRate: 0,
-          bomId: root.id,
-          bomVersion: root.version,
-          level: 0,
-          children: treeOf(s, root.id, 1, new Set([root.materialId])),
-        };
-        return node;
-      }),
-    ),
-  );
-
-  r.get(
-    '/api/admin/basic/bom/:id/explode',
-    { schema: { tags, summary: 'Leaf material requirements for N parents, losses included', params: idParamsSchema, querystring: explodeQuerySchema } },
-    async (req) =>
-      ok(
-        await req.tenant(async (tx) => {
-          const s = await loadStructure(tx, req.auth.tenantId, req.params.id);
-          const root = s.boms.get(req.params.id)!;
-          const needs = new Map<number, number>();
-          explode(s, root.id, req.query.quantity, needs, new Set([root.materialId]), 1);
-          const result: BomRequirement[] = [...needs].map(([materialId, quantity]) => {
-            const m = s.materials.get(materialId);
-            return { materialId, materialCode: m?.code ?? '', materialName: m?.name ?? '', specification: m?.specification ?? '', unitName: m?.mainUnitName ?? null, quantity: round6(quantity) };
-          });
-          return result.sort((a, b) => a.materialCode.localeCompare(b.materialCode));
-        }),
-      ),
-  );
+/** The multi-level tree of a BOM (children by their default BOM). */
+async function bomTree({ tx, tenantId }: ServiceContext, id: number): Promise<BomTreeNode> {
+  const s = await loadStructure(tx, tenantId, id);
+  const root = s.boms.get(id)!;
+  const m = s.materials.get(root.materialId);
+  return {
+    materialId: root.materialId,
+    materialCode: m?.code ?? '',
+    materialName: m?.name ?? '',
+    specification: m?.specification ?? '',
+    unitName: m?.mainUnitName ?? null,
+    quantity: root.quantity,
+    lossRate: 0,
+    bomId: root.id,
+    bomVersion: root.version,
+    level: 0,
+    children: treeOf(s, root.id, 1, new Set([root.materialId])),
+  };
 }
+
+/** The leaf materials `quantity` parents need, losses included, by material code. */
+async function bomExplosion({ tx, tenantId }: ServiceContext, id: number, quantity: number): Promise<BomRequirement[]> {
+  const s = await loadStructure(tx, tenantId, id);
+  const root = s.boms.get(id)!;
+  const needs = new Map<number, number>();
+  explode(s, root.id, quantity, needs, new Set([root.materialId]), 1);
+  const result: BomRequirement[] = [...needs].map(([materialId, need]) => {
+    const m = s.materials.get(materialId);
+    return { materialId, materialCode: m?.code ?? '', materialName: m?.name ?? '', specification: m?.specification ?? '', unitName: m?.mainUnitName ?? null, quantity: round6(need) };
+  });
+  return result.sort((a, b) => a.materialCode.localeCompare(b.materialCode));
+}
+
+const bomTags = ['basic: bom'];
+
+/** GET /bom/:id/tree and GET /bom/:id/explode?quantity=N. */
+export const bomStructureRoutes = [
+  route({
+    method: 'GET', url: '/api/admin/basic/bom/:id/tree', tags: bomTags, summary: 'The multi-level BOM tree (children by their default BOM)', params: idParamsSchema,
+    handler: (ctx, { params }) => bomTree(ctx, params.id),
+  }),
+  route({
+    method: 'GET', url: '/api/admin/basic/bom/:id/explode', tags: bomTags, summary: 'Leaf material requirements for N parents, losses included', params: idParamsSchema, query: explodeQuerySchema,
+    handler: (ctx, { params, query }) => bomExplosion(ctx, params.id, query.quantity),
+  }),
+];

@@ -2,39 +2,14 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { ErrorKey } from '@p8/contract/errors';
-import { tenantConfigSchema, type TenantConfig } from '@p8/contract/tenant-config';
 import type { Database, Tx } from '../../db/connection.ts';
-import { stockBalance, tenant } from '../../db/schema/index.ts';
+import { stockBalance } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { idList } from '../../core/tree.ts';
 import type { ExcelColumn, ImportRow } from '../../core/excel.ts';
 
 /** Shared pieces of the basic-record routes: lookups, prohibitions, Excel cell parsing. */
-
-export type Req = Pick<FastifyRequest, 'auth' | 'ip'>;
-
-/** Ids of a request body, without repeats. */
-export const distinct = (ids: number[]) => [...new Set(ids)];
-
-export async function tenantConfig(tx: Tx, tenantId: number): Promise<TenantConfig> {
-  const [row] = await tx.select({ config: tenant.config }).from(tenant).where(eq(tenant.id, tenantId));
-  return tenantConfigSchema.parse(row?.config ?? {});
-}
-
-/** Throws `key` naming the first requested id that is not among the rows found (unknown or another tenant's). */
-export function assertAllFound(ids: number[], found: Array<{ id: number }>, key: ErrorKey) {
-  const seen = new Set(found.map((f) => f.id));
-  const missing = ids.find((id) => !seen.has(id));
-  if (missing !== undefined) throw new BizError(key, { additional: missing });
-}
-
-type IdTable = { tenantId: AnyPgColumn; id: AnyPgColumn; _: unknown } & object;
-
-/** Checks that every id is a row of the tenant in the table with these columns. */
-export async function assertIdsExist(tx: Tx, table: IdTable, tenantId: number, ids: Array<number | null | undefined>, key: ErrorKey) {
-  const wanted = distinct(ids.filter((i): i is number => typeof i === 'number'));
-  if (wanted.length) await assertAllVisible(tx, table, [eq(table.tenantId, tenantId)], wanted, key);
-}
 
 /** A record table that keeps who created each row (materials, partners, warehouses). */
 type OwnedTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; createdBy: AnyPgColumn; createdAt: AnyPgColumn };
@@ -44,26 +19,12 @@ type OwnedTable = PgTable & { id: AnyPgColumn; tenantId: AnyPgColumn; createdBy:
  * defaults to now(), which PostgreSQL fixes at the start of the transaction, so the rows of this import
  * carry exactly that value, and rows of earlier imports never do.
  */
-export async function createdInThisTransaction(tx: Tx, table: OwnedTable, req: Pick<FastifyRequest, 'auth'>, extra?: SQL): Promise<number[]> {
-  const found = await tx
+export async function createdInThisTransaction(ctx: ServiceContext, table: OwnedTable, extra?: SQL): Promise<number[]> {
+  const found = await ctx.tx
     .select({ id: table.id })
     .from(table)
-    .where(and(eq(table.tenantId, req.auth.tenantId), eq(table.createdBy, req.auth.adminId), sql`${table.createdAt} = now()`, extra));
+    .where(and(eq(table.tenantId, ctx.tenantId), eq(table.createdBy, ctx.account.adminId), sql`${table.createdAt} = now()`, extra));
   return found.map((r) => Number(r.id));
-}
-
-/**
- * Checks that every id is a row matching `visible`: the record's own conditions (tenant, kind, and the
- * assignment range of `assignmentRangeWhere`, as its list and detail use them). Writes by id (delete,
- * enable/disable) call this first, so a record the caller cannot see answers the detail's `…NotExist`
- * and nothing is changed.
- */
-export async function assertAllVisible(tx: Tx, table: IdTable, visible: Array<SQL | undefined>, ids: number[], key: ErrorKey) {
-  const found = (await tx
-    .select({ id: table.id })
-    .from(table as never)
-    .where(and(...visible, inArray(table.id, ids)))) as Array<{ id: number }>;
-  assertAllFound(ids, found, key);
 }
 
 /**

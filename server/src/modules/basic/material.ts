@@ -1,6 +1,4 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   idsSchema,
   MATERIAL_TAG_LABELS,
@@ -17,23 +15,21 @@ import {
   type PickerQuery,
 } from '@p8/contract/basic';
 import type { TenantConfig } from '@p8/contract/tenant-config';
-import type { Config } from '../../config.ts';
-import type { Database, Tx } from '../../db/connection.ts';
+import type { Tx } from '../../db/connection.ts';
 import { attribute, bomLine, brand, category, material, materialUnit, stockBalance, unit } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
-import { audit } from '../../core/audit.ts';
-import { ok } from '../../core/envelope.ts';
 import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
-import { BizError, loggableError } from '../../core/errors.ts';
-import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, receiveImportFile, runImport, throwIfCancelled, yieldToEventLoop, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { BizError } from '../../core/errors.ts';
+import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, runImport, throwIfCancelled, withSpilledImport, yieldToEventLoop, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { assertAllFound, assertAllVisible, assertIdsExist, distinct } from '../../core/ids.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
+import { route, untransactedRoute } from '../../core/route.ts';
+import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
+import { readTenantConfig } from '../../core/tenant-config.ts';
 import { creatorOf } from './owner.ts';
 import {
   analyze,
-  assertAllFound,
-  assertAllVisible,
-  assertIdsExist,
   boolLabel,
   cellBool,
   cellEnum,
@@ -41,16 +37,14 @@ import {
   cellNumber,
   cellText,
   col,
-  distinct,
   EXPORT_MAX_ROWS,
   inCategorySubtree,
   refuseIfHoldingStock,
-  tenantConfig,
   q,
   type RowHandler,
   createdInThisTransaction,
 } from './kit.ts';
-import type { RecordDefinition } from './record-routes.ts';
+import { logUnexpectedRow, type RecordDefinition } from './record-routes.ts';
 import { categoryResolver } from './tree.ts';
 
 /*
@@ -161,8 +155,8 @@ function keywordCondition(tenantId: number, keyword: string): SQL {
   )!;
 }
 
-async function baseWhere(tx: Tx, req: FastifyRequest): Promise<Array<SQL | undefined>> {
-  return [eq(t.tenantId, req.auth.tenantId), await assignmentRangeWhere(tx, req.auth, 'material', t.id)];
+async function baseWhere({ tx, tenantId, account }: ServiceContext): Promise<Array<SQL | undefined>> {
+  return [eq(t.tenantId, tenantId), await assignmentRangeWhere(tx, account, 'material', t.id)];
 }
 
 // ---------------------------------------------------------------- rules
@@ -330,12 +324,12 @@ async function unitsOf(tx: Tx, tenantId: number, materialId: number): Promise<Ma
     .orderBy(desc(materialUnit.isMain), asc(materialUnit.sort), asc(materialUnit.id));
 }
 
-async function detail(tx: Tx, req: FastifyRequest, id: number): Promise<MaterialDetail> {
-  const tenantId = req.auth.tenantId;
+async function detail(ctx: ServiceContext, id: number): Promise<MaterialDetail> {
+  const { tx, tenantId } = ctx;
   const [row] = await tx
     .select(selection)
     .from(t)
-    .where(and(...(await baseWhere(tx, req)), eq(t.id, id)));
+    .where(and(...(await baseWhere(ctx)), eq(t.id, id)));
   if (!row) throw new BizError('MaterialNotExist', { additional: id });
   return { ...(row as unknown as MaterialDetail), units: await unitsOf(tx, tenantId, id), assignment: await assignmentOf(tx, tenantId, 'material', id) };
 }
@@ -383,9 +377,9 @@ async function refuseTrackingChange(tx: Tx, tenantId: number, materialId: number
   if (held) throw new BizError(TRACKING_REFUSALS[column][on ? 'on' : 'off']);
 }
 
-async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate) {
-  const tenantId = req.auth.tenantId;
-  const current = await detail(tx, req, body.id);
+async function updateMaterial(ctx: ServiceContext, body: MaterialUpdate) {
+  const { tx, tenantId } = ctx;
+  const current = await detail(ctx, body.id);
   const next = {
     batchNumber: body.batchNumber ?? current.batchNumber,
     serialNumber: body.serialNumber ?? current.serialNumber,
@@ -402,7 +396,7 @@ async function updateMaterial(tx: Tx, req: FastifyRequest, body: MaterialUpdate)
   if (body.code !== undefined || body.name !== undefined || body.specification !== undefined) await assertUnique(checks, identity, body.id);
   await checks.references({ categoryId: body.categoryId, brandId: body.brandId, unitIds: units?.map((u) => u.unitId) ?? [], customAttributes: body.customAttributes });
 
-  const config = await tenantConfig(tx, tenantId);
+  const config = await readTenantConfig(tx, tenantId);
   const { id, units: _units, taxRate, ...fields } = body;
   await tx
     .update(t)
@@ -473,24 +467,27 @@ const nameSpecKey = (name: string, specification: string) => `${name}\u0000${spe
 
 /**
  * Imports materials in two steps, so that a big file never holds a transaction (on the embedded database,
- * the only connection) while it is being checked:
+ * the only connection) while it is being checked, and memory never holds the file's rows:
  *
- *  1. check: the lookups (codes, name + specification pairs, barcodes, categories, brands, units) are read
- *     in one short transaction; then every row is checked in memory against them and against the rows
- *     before it, in batches between which other requests run;
- *  2. write (`PreparedImport.write`, in the route's one final transaction): the good rows are inserted
- *     2,000 to a batch, 500 to a statement. Should the database still refuse them (another user saved the
- *     same code meanwhile), they are redone row by row, each in its own savepoint, so every row stays
- *     all-or-nothing and every bad row is reported with its key.
+ *  1. check (outside any transaction): the lookups (codes, name + specification pairs, barcodes,
+ *     categories, brands, units) are read in one short transaction; then the file is streamed and every
+ *     row checked against them and against the rows before it, in batches between which other requests
+ *     run. Memory keeps the keys later rows are checked against and the first `maxErrors` errors; each
+ *     good row goes, checked, to a spill file on disk (`RowSpill`);
+ *  2. write (`PreparedImport.write`, in the route's one final transaction): the spill is read back and
+ *     inserted 2,000 rows to a batch, 500 to a statement, each batch in a savepoint. Should the database
+ *     still refuse a batch (another user saved the same code meanwhile), that batch is redone row by row,
+ *     each in its own savepoint, so every row stays all-or-nothing and every bad row is reported.
  *
- * One savepoint and two inserts per row would make 10,000 rows take far longer than the 10 s of issue 4
- * (bench/import-materials.ts).
+ * Holding 100,000 rows as objects, then their checked inputs, then coded copies of those cost the server
+ * more than a gigabyte (bench/README.md, "Import under load"). One savepoint and two inserts per row would
+ * make 10,000 rows take far longer than the 10 s of issue 4 (bench/import-materials.ts).
  */
-async function importMaterials(req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport> {
-  const tenantId = req.auth.tenantId;
-  const lookups = await req.tenant(async (tx) => ({
-    config: await tenantConfig(tx, tenantId),
-    owner: await creatorOf(tx, req),
+async function importMaterials(caller: TransactingCaller, upload: ImportUpload, onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport> {
+  const { tenantId } = caller;
+  const lookups = await caller.transaction(async ({ tx, account }) => ({
+    config: await readTenantConfig(tx, tenantId),
+    owner: await creatorOf({ tx, account }),
     resolveCategory: await categoryResolver(tx, tenantId),
     existing: await tx.select({ code: t.code, name: t.name, specification: t.specification }).from(t).where(eq(t.tenantId, tenantId)),
     barcodes: await tx.select({ barcode: materialUnit.barcode }).from(materialUnit).where(and(eq(materialUnit.tenantId, tenantId), ne(materialUnit.barcode, ''))),
@@ -561,48 +558,62 @@ async function importMaterials(req: FastifyRequest, rows: ImportRow[], onUnexpec
     return checked;
   }
 
-  const outcome = new ImportOutcome(rows.length, job.maxErrors);
-  const good: Array<{ row: ImportRow; input: MaterialCreate }> = [];
+  const outcome = new ImportOutcome(0, job.maxErrors);
+  /** The good rows, checked: the row (for its number and cells, should the database refuse it) and what to insert. */
+  const good = upload.spill<{ row: ImportRow; input: MaterialCreate }>();
+  let total = 0;
   job.report({ phase: 'checking' });
-  for (const [index, row] of rows.entries()) {
-    if (index % IMPORT_BATCH_ROWS === 0 && index > 0) {
-      job.report({ rowsChecked: index });
-      await yieldToEventLoop();
-      throwIfCancelled(job.signal);
-    }
+  for await (const row of upload.rows()) {
+    // `rows` lets the event loop turn every batch and stops at shutdown.
+    if (++total % IMPORT_BATCH_ROWS === 0) job.report({ rowsChecked: total });
+    let input: MaterialCreate;
     try {
-      good.push({ row, input: await checkRow(row) });
+      input = await checkRow(row);
     } catch (error) {
       const errorMsg = importErrorKey(error);
       if (errorMsg === 'ImportFailed') onUnexpected(error, row);
       outcome.failed(row, errorMsg);
+      continue;
     }
+    await good.add({ row, input });
   }
-  job.report({ rowsChecked: rows.length });
+  outcome.setTotal(total);
+  job.report({ rowsChecked: total, total });
+  // Only the codes are needed from here on (generated codes skip them).
+  nameSpecs.clear();
+  barcodes.clear();
 
   async function write(tx: Tx) {
-    if (!good.length) return;
+    if (!good.size) return;
     job.report({ phase: 'writing' });
     // Rows without a code get generated ones, skipping the codes stored or given in the file.
     const stored = codesStoredIn(tx, t, t.code, [eq(t.tenantId, tenantId)]);
-    const coded = await withCodes(tx, tenantId, good.map((g) => g.input), async (candidates) => new Set([...candidates.filter((c) => codes.has(c)), ...(await stored(candidates))]));
-    try {
-      await tx.transaction(async (savepoint) => {
-        for (let start = 0; start < good.length; start += WRITE_BATCH) {
-          await insertMaterials(savepoint as unknown as Tx, tenantId, coded.slice(start, start + WRITE_BATCH), owner);
-          job.report({ rowsWritten: Math.min(good.length, start + WRITE_BATCH) });
-          await yieldToEventLoop();
-          throwIfCancelled(job.signal);
-        }
-      });
-      outcome.succeeded(good.length);
-    } catch (error) {
-      if (error instanceof BizError && error.key === 'ImportCancelled') throw error;
-      // The database refused what the checks let through (another user saved the same code meanwhile):
-      // redo row by row, each in its own savepoint, to keep the good rows and name the bad ones.
-      const inputOf = new Map(good.map((g, i) => [g.row, coded[i]]));
-      await importRowByRow(tx, good.map((g) => g.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), outcome, onUnexpected, job);
+    const taken = async (candidates: string[]) => new Set([...candidates.filter((c) => codes.has(c)), ...(await stored(candidates))]);
+    let written = 0;
+    let batch: Array<{ row: ImportRow; input: MaterialCreate }> = [];
+    const flush = async () => {
+      const coded = await withCodes(tx, tenantId, batch.map((b) => b.input), taken);
+      try {
+        await tx.transaction((savepoint) => insertMaterials(savepoint as unknown as Tx, tenantId, coded, owner));
+        outcome.succeeded(batch.length);
+      } catch {
+        // The database refused what the checks let through: redo this batch row by row, each in its own
+        // savepoint, to keep its good rows and name the bad ones.
+        const inputOf = new Map(batch.map((b, i) => [b.row, coded[i]]));
+        const quiet = { ...job, report() {} }; // its counts are the batch's; the progress stays the import's
+        await importRowByRow(tx, batch.map((b) => b.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), outcome, onUnexpected, quiet);
+      }
+      written += batch.length;
+      batch = [];
+      job.report({ rowsWritten: written });
+      await yieldToEventLoop();
+      throwIfCancelled(job.signal);
+    };
+    for await (const item of good.rows()) {
+      batch.push(item);
+      if (batch.length >= WRITE_BATCH) await flush();
     }
+    if (batch.length) await flush();
   }
   return { outcome, write };
 }
@@ -618,10 +629,9 @@ const unitItemColumns = [
   col('barcode', '条码', 'Barcode', false, 16),
 ];
 
-async function unitItemImporter(tx: Tx, req: FastifyRequest): Promise<RowHandler> {
-  const tenantId = req.auth.tenantId;
+async function unitItemImporter({ tx, tenantId, account }: ServiceContext): Promise<RowHandler> {
   const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
-  const range = await assignmentRangeWhere(tx, req.auth, 'material', t.id);
+  const range = await assignmentRangeWhere(tx, account, 'material', t.id);
   return async (savepoint, row) => {
     const d = row.data;
     const code = cellText(d.materialCode);
@@ -672,45 +682,50 @@ const exportColumns = [
   col('remark', '备注', 'Remark', false, 30),
 ];
 
+/** The list's conditions: the caller's range and the query's filters. */
+async function listWhere(ctx: ServiceContext, query: Record<string, unknown>) {
+  return parseList(spec, query, [...(await baseWhere(ctx)), ...customFilters(ctx.tenantId, query)]);
+}
+
 export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate> = {
   record: 'material',
   entity: 'material',
   assignable: 'material',
-  createSchema: materialSchemas.create as never,
-  updateSchema: materialSchemas.update as never,
-  async list(tx, req, query) {
-    const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
-    return runPage(parsed, tx.select(selection).from(t).$dynamic(), tx.select(countAll()).from(t).$dynamic());
+  createSchema: materialSchemas.create,
+  updateSchema: materialSchemas.update,
+  async list(ctx, query) {
+    return runPage(await listWhere(ctx, query), ctx.tx.select(selection).from(t).$dynamic(), ctx.tx.select(countAll()).from(t).$dynamic());
   },
-  async statistics(tx, req, query) {
-    const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
-    const [sums] = await tx.select(statisticsSelection(spec)).from(t).where(parsed.where);
+  async statistics(ctx, query) {
+    const parsed = await listWhere(ctx, query);
+    const [sums] = await ctx.tx.select(statisticsSelection(spec)).from(t).where(parsed.where);
     return sums;
   },
   detail,
-  async create(tx, req, body) {
-    const tenantId = req.auth.tenantId;
-    return createMaterial(tx, tenantId, body, { config: await tenantConfig(tx, tenantId), owner: await creatorOf(tx, req), checks: databaseChecks(tx, tenantId) });
+  async create(ctx, body) {
+    const { tx, tenantId } = ctx;
+    return createMaterial(tx, tenantId, body, { config: await readTenantConfig(tx, tenantId), owner: await creatorOf(ctx), checks: databaseChecks(tx, tenantId) });
   },
   update: updateMaterial,
-  async remove(tx, req, ids) {
-    const tenantId = req.auth.tenantId;
-    await assertAllVisible(tx, t, await baseWhere(tx, req), ids, 'MaterialNotExist');
+  async remove(ctx, ids) {
+    const { tx, tenantId } = ctx;
+    await assertAllVisible(tx, t, await baseWhere(ctx), ids, 'MaterialNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitDelete');
-    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'material', ids);
+    await ctx.registries.recordUsage.refuseIfInUse(tx, tenantId, 'material', ids);
     await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
     await forgetAssignments(tx, tenantId, 'material', ids);
   },
-  async enable(tx, req, ids, enabled) {
-    const tenantId = req.auth.tenantId;
-    await assertAllVisible(tx, t, await baseWhere(tx, req), ids, 'MaterialNotExist');
+  async enable(ctx, ids, enabled) {
+    const { tx, tenantId } = ctx;
+    await assertAllVisible(tx, t, await baseWhere(ctx), ids, 'MaterialNotExist');
     if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'materialId', ids, 'MaterialExistInventoryProhibitClose');
     await tx.update(t).set({ enabled, updatedAt: new Date() }).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
   },
-  async picker(tx, req, query: PickerQuery) {
-    const conditions: Array<SQL | undefined> = [...(await baseWhere(tx, req)), eq(t.enabled, true)];
-    if (query.keyword) conditions.push(keywordCondition(req.auth.tenantId, query.keyword));
-    if (query.categoryId) conditions.push(inCategorySubtree(req.auth.tenantId, t.categoryId, [query.categoryId]));
+  async picker(ctx, query: PickerQuery) {
+    const { tx, tenantId } = ctx;
+    const conditions: Array<SQL | undefined> = [...(await baseWhere(ctx)), eq(t.enabled, true)];
+    if (query.keyword) conditions.push(keywordCondition(tenantId, query.keyword));
+    if (query.categoryId) conditions.push(inCategorySubtree(tenantId, t.categoryId, [query.categoryId]));
     if (query.tag) conditions.push(sql`${t.tags} @> array[${query.tag}]::text[]`);
     return runPage(
       { current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: [asc(t.code), asc(t.id)] },
@@ -722,12 +737,12 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
     template: 'material',
     importColumns: materialColumns,
     bulkImport: importMaterials,
-    importedIds: (tx, req) => createdInThisTransaction(tx, t, req),
+    importedIds: (ctx) => createdInThisTransaction(ctx, t),
     analyze: ['material', 'material_unit'],
     exportColumns,
-    async exportRows(tx, req, query, lang: Lang) {
-      const parsed = parseList(spec, query, [...(await baseWhere(tx, req)), ...customFilters(req.auth.tenantId, query)]);
-      const rows = await tx.select(selection).from(t).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
+    async exportRows(ctx, query, lang: Lang) {
+      const parsed = await listWhere(ctx, query);
+      const rows = await ctx.tx.select(selection).from(t).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
       return rows.map((r) => ({
         ...r,
         partKind: PART_KIND_LABELS[r.partKind as PartKind]?.[lang] ?? r.partKind,
@@ -742,58 +757,63 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
   },
 };
 
-/** A material's unit rows: delete or enable/disable them one by one (the main unit is protected). */
-export async function materialUnitRoutes(app: FastifyInstance, deps: { config: Config; database: Database }) {
-  const { config, database } = deps;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const base = '/api/admin/basic/material/unit';
-  const tags = ['basic: material'];
-  app.importTemplates.register('item', unitItemColumns);
-
-  /** The unit rows, each of a material within the caller's assignment range (else UnitNotExist, as for an unknown row). */
-  async function rowsOf(tx: Tx, req: FastifyRequest, ids: number[]) {
-    const rows = await tx
-      .select({ id: materialUnit.id, materialId: materialUnit.materialId, unitId: materialUnit.unitId, isMain: materialUnit.isMain })
-      .from(materialUnit)
-      .where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids), await assignmentRangeWhere(tx, req.auth, 'material', materialUnit.materialId)));
-    assertAllFound(ids, rows, 'UnitNotExist');
-    return rows;
-  }
-
-  r.delete(base, { config: { permission: 'basic_material_update' }, schema: { tags, summary: "Delete a material's conversion units", body: idsSchema } }, async (req) => {
-    const ids = distinct(req.body.ids);
-    await req.tenant(async (tx) => {
-      const rows = await rowsOf(tx, req, ids);
-      if (rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDelete');
-      for (const u of rows) await refuseIfUnitsInBom(tx, req.auth.tenantId, u.materialId, [u.unitId]);
-      await tx.delete(materialUnit).where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids)));
-      await audit(tx, req, { action: 'delete', entity: 'material unit', entityId: ids });
-    });
-    return ok(null);
-  });
-
-  r.put(`${base}/enable`, { config: { permission: 'basic_material_update' }, schema: { tags, summary: "Enable or disable a material's conversion units", body: materialUnitEnableSchema } }, async (req) => {
-    const ids = distinct(req.body.ids);
-    await req.tenant(async (tx) => {
-      const rows = await rowsOf(tx, req, ids);
-      if (!req.body.enabled && rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDisable');
-      await tx.update(materialUnit).set({ enabled: req.body.enabled }).where(and(eq(materialUnit.tenantId, req.auth.tenantId), inArray(materialUnit.id, ids)));
-      await audit(tx, req, { action: req.body.enabled ? 'enable' : 'disable', entity: 'material unit', entityId: ids });
-    });
-    return ok(null);
-  });
-
-  r.post(`${base}/import`, { config: { permission: 'basic_material_import' }, schema: { tags, summary: 'Import conversion units (template "item")', consumes: ['multipart/form-data'] } }, async (req) => {
-    const job = req.server.importJobs.begin(req);
-    const result = await reportedImport(job, async () => {
-      const rows = await receiveImportFile(req, config, unitItemColumns, job);
-      await analyze(database, ['material', 'material_unit']);
-      return req.tenant(async (tx) => {
-        const outcome = await runImport(tx, rows, await unitItemImporter(tx, req), (error, row) => req.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly'), job);
-        await audit(tx, req, { action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
-        return outcome;
-      });
-    });
-    return ok(result);
-  });
+/** The unit rows, each of a material within the caller's assignment range (else UnitNotExist, as for an unknown row). */
+async function unitRowsOf({ tx, tenantId, account }: ServiceContext, ids: number[]) {
+  const rows = await tx
+    .select({ id: materialUnit.id, materialId: materialUnit.materialId, unitId: materialUnit.unitId, isMain: materialUnit.isMain })
+    .from(materialUnit)
+    .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.id, ids), await assignmentRangeWhere(tx, account, 'material', materialUnit.materialId)));
+  assertAllFound(ids, rows, 'UnitNotExist');
+  return rows;
 }
+
+/** Deletes conversion unit rows; the main unit stays, and so do units BOM lines count in. */
+async function deleteMaterialUnits(ctx: ServiceContext, ids: number[]) {
+  const rows = await unitRowsOf(ctx, ids);
+  if (rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDelete');
+  for (const u of rows) await refuseIfUnitsInBom(ctx.tx, ctx.tenantId, u.materialId, [u.unitId]);
+  await ctx.tx.delete(materialUnit).where(and(eq(materialUnit.tenantId, ctx.tenantId), inArray(materialUnit.id, ids)));
+  ctx.audit({ action: 'delete', entity: 'material unit', entityId: ids });
+}
+
+async function enableMaterialUnits(ctx: ServiceContext, ids: number[], enabled: boolean) {
+  const rows = await unitRowsOf(ctx, ids);
+  if (!enabled && rows.some((u) => u.isMain)) throw new BizError('MainUnitProhibitDisable');
+  await ctx.tx.update(materialUnit).set({ enabled }).where(and(eq(materialUnit.tenantId, ctx.tenantId), inArray(materialUnit.id, ids)));
+  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'material unit', entityId: ids });
+}
+
+const UNIT_URL = '/api/admin/basic/material/unit';
+const unitTags = ['basic: material'];
+
+/** The import template of conversion units (`item`), registered by the module. */
+export const materialUnitTemplate = { key: 'item', columns: unitItemColumns };
+
+/** A material's unit rows: delete or enable/disable them one by one (the main unit is protected), and their import. */
+export const materialUnitRoutes = [
+  route({
+    method: 'DELETE', url: UNIT_URL, tags: unitTags, summary: "Delete a material's conversion units", permission: 'basic_material_update', body: idsSchema,
+    handler: (ctx, { body }) => deleteMaterialUnits(ctx, distinct(body.ids)),
+  }),
+  route({
+    method: 'PUT', url: `${UNIT_URL}/enable`, tags: unitTags, summary: "Enable or disable a material's conversion units", permission: 'basic_material_update', body: materialUnitEnableSchema,
+    handler: (ctx, { body }) => enableMaterialUnits(ctx, distinct(body.ids), body.enabled),
+  }),
+  untransactedRoute({
+    method: 'POST', url: `${UNIT_URL}/import`, tags: unitTags, summary: 'Import conversion units (template "item")', permission: 'basic_material_import',
+    consumes: ['multipart/form-data'],
+    handler: (caller, _input, { request }) => {
+      const job = request.server.importJobs.begin(request);
+      return reportedImport(job, () =>
+        withSpilledImport(request, caller.config, unitItemColumns, job, async (rows) => {
+          await analyze(caller.database, ['material', 'material_unit']);
+          return caller.transaction(async (ctx) => {
+            const outcome = await runImport(ctx.tx, rows, await unitItemImporter(ctx), logUnexpectedRow(ctx), job);
+            ctx.audit({ action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+            return outcome;
+          });
+        }),
+      );
+    },
+  }),
+];

@@ -1,16 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/connection.ts';
 import { admin } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 
 /**
  * Who owns a new record: its creator and the creator's department, kept on materials, partners and
  * warehouses (the columns the data-scope helper reads).
  */
-export async function creatorOf(tx: Tx, req: Pick<FastifyRequest, 'auth'>): Promise<{ deptId: number | null; createdBy: number }> {
-  const [me] = await tx.select({ deptId: admin.deptId }).from(admin).where(and(eq(admin.tenantId, req.auth.tenantId), eq(admin.id, req.auth.adminId)));
-  return { deptId: me?.deptId ?? null, createdBy: req.auth.adminId };
+export async function creatorOf(ctx: Pick<ServiceContext, 'tx' | 'account'>): Promise<{ deptId: number | null; createdBy: number }> {
+  const { tenantId, adminId } = ctx.account;
+  const [me] = await ctx.tx.select({ deptId: admin.deptId }).from(admin).where(and(eq(admin.tenantId, tenantId), eq(admin.id, adminId)));
+  return { deptId: me?.deptId ?? null, createdBy: adminId };
 }
 
 /** Resolves a staff cell of an import: the account name, or a real name only one staff member has. */

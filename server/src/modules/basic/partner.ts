@@ -1,16 +1,17 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { partnerSchemas, type Address, type Contact, type PartnerCreate, type PartnerDetail, type PartnerKind, type PartnerUpdate, type PickerQuery } from '@p8/contract/basic';
 import type { Tx } from '../../db/connection.ts';
 import { admin, district, partner, partnerAddress, partnerContact } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codeOrNext, codesStoredIn } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
+import { assertAllVisible, assertIdsExist } from '../../core/ids.ts';
 import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, q } from './kit.ts';
-import type { RecordDefinition } from './record-routes.ts';
+import { boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, q } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 import { districtPaths } from './tree.ts';
 
 /*
@@ -82,8 +83,8 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
   const openingProp = kind === 'supplier' ? 'openingPayable' : 'openingReceivable';
   const openingTitle = kind === 'supplier' ? { zh: '期初应付', en: 'Opening payable' } : { zh: '期初应收', en: 'Opening receivable' };
 
-  async function where(tx: Tx, req: FastifyRequest): Promise<Array<SQL | undefined>> {
-    return [eq(partner.tenantId, req.auth.tenantId), eq(partner.kind, kind), await assignmentRangeWhere(tx, req.auth, kind, partner.id)];
+  async function where({ tx, tenantId, account }: ServiceContext): Promise<Array<SQL | undefined>> {
+    return [eq(partner.tenantId, tenantId), eq(partner.kind, kind), await assignmentRangeWhere(tx, account, kind, partner.id)];
   }
 
   async function assertFree(tx: Tx, tenantId: number, field: 'code' | 'name', value: string, exceptId?: number) {
@@ -107,8 +108,8 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     }
   }
 
-  async function create(tx: Tx, req: FastifyRequest, body: PartnerCreate, owner?: { deptId: number | null; createdBy: number }) {
-    const tenantId = req.auth.tenantId;
+  async function create(ctx: ServiceContext, body: PartnerCreate, owner?: { deptId: number | null; createdBy: number }) {
+    const { tx, tenantId } = ctx;
     if (body.code) await assertFree(tx, tenantId, 'code', body.code);
     await assertFree(tx, tenantId, 'name', body.name);
     await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
@@ -116,18 +117,18 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     const code = await codeOrNext(tx, tenantId, kind, body.code, codesStoredIn(tx, partner, partner.code, [eq(partner.tenantId, tenantId), eq(partner.kind, kind)]));
     const [row] = await tx
       .insert(partner)
-      .values({ ...fields, code, tenantId, kind, ...(owner ?? (await creatorOf(tx, req))) })
+      .values({ ...fields, code, tenantId, kind, ...(owner ?? (await creatorOf(ctx))) })
       .returning({ id: partner.id });
     await writeChildren(tx, tenantId, row.id, contacts, addresses);
     return row;
   }
 
-  async function detail(tx: Tx, req: FastifyRequest, id: number): Promise<PartnerDetail> {
-    const tenantId = req.auth.tenantId;
+  async function detail(ctx: ServiceContext, id: number): Promise<PartnerDetail> {
+    const { tx, tenantId } = ctx;
     const [row] = await tx
       .select(selection)
       .from(partner)
-      .where(and(...(await where(tx, req)), eq(partner.id, id)));
+      .where(and(...(await where(ctx)), eq(partner.id, id)));
     if (!row) throw new BizError(notExist, { additional: id });
     const contacts = await tx
       .select({ id: partnerContact.id, name: partnerContact.name, phone: partnerContact.phone, email: partnerContact.email, position: partnerContact.position, isDefault: partnerContact.isDefault })
@@ -148,29 +149,29 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     };
   }
 
-  async function listRows(tx: Tx, req: FastifyRequest, query: Record<string, unknown>) {
-    return parseList(spec, query, await where(tx, req));
+  async function listRows(ctx: ServiceContext, query: Record<string, unknown>) {
+    return parseList(spec, query, await where(ctx));
   }
 
   return {
     record: kind,
     entity: kind,
     assignable: kind,
-    createSchema: partnerSchemas.create as never,
-    updateSchema: partnerSchemas.update as never,
-    async list(tx, req, query) {
-      return runPage(await listRows(tx, req, query), tx.select(selection).from(partner).$dynamic(), tx.select(countAll()).from(partner).$dynamic());
+    createSchema: partnerSchemas.create,
+    updateSchema: partnerSchemas.update,
+    async list(ctx, query) {
+      return runPage(await listRows(ctx, query), ctx.tx.select(selection).from(partner).$dynamic(), ctx.tx.select(countAll()).from(partner).$dynamic());
     },
-    async statistics(tx, req, query) {
-      const parsed = await listRows(tx, req, query);
-      const [sums] = await tx.select(statisticsSelection(spec)).from(partner).where(parsed.where);
+    async statistics(ctx, query) {
+      const parsed = await listRows(ctx, query);
+      const [sums] = await ctx.tx.select(statisticsSelection(spec)).from(partner).where(parsed.where);
       return sums;
     },
     detail,
-    create: (tx, req, body) => create(tx, req, body),
-    async update(tx, req, body) {
-      const tenantId = req.auth.tenantId;
-      await detail(tx, req, body.id);
+    create: (ctx, body) => create(ctx, body),
+    async update(ctx, body) {
+      const { tx, tenantId } = ctx;
+      await detail(ctx, body.id);
       if (body.code !== undefined) await assertFree(tx, tenantId, 'code', body.code, body.id);
       if (body.name !== undefined) await assertFree(tx, tenantId, 'name', body.name, body.id);
       await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
@@ -181,20 +182,21 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
         .where(and(eq(partner.tenantId, tenantId), eq(partner.id, id)));
       await writeChildren(tx, tenantId, id, contacts, addresses);
     },
-    async remove(tx, req, ids) {
-      const tenantId = req.auth.tenantId;
-      await assertAllVisible(tx, partner, await where(tx, req), ids, notExist);
-      await req.server.recordUsage.refuseIfInUse(tx, tenantId, kind, ids);
+    async remove(ctx, ids) {
+      const { tx, tenantId } = ctx;
+      await assertAllVisible(tx, partner, await where(ctx), ids, notExist);
+      await ctx.registries.recordUsage.refuseIfInUse(tx, tenantId, kind, ids);
       await tx.delete(partner).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
       await forgetAssignments(tx, tenantId, kind, ids);
     },
-    async enable(tx, req, ids, enabled) {
-      const tenantId = req.auth.tenantId;
-      await assertAllVisible(tx, partner, await where(tx, req), ids, notExist);
+    async enable(ctx, ids, enabled) {
+      const { tx, tenantId } = ctx;
+      await assertAllVisible(tx, partner, await where(ctx), ids, notExist);
       await tx.update(partner).set({ enabled, updatedAt: new Date() }).where(and(eq(partner.tenantId, tenantId), eq(partner.kind, kind), inArray(partner.id, ids)));
     },
-    async picker(tx, req, query: PickerQuery) {
-      const conditions = [...(await where(tx, req)), eq(partner.enabled, true)];
+    async picker(ctx, query: PickerQuery) {
+      const { tx } = ctx;
+      const conditions = [...(await where(ctx)), eq(partner.enabled, true)];
       if (query.keyword) {
         const like = containsPattern(query.keyword);
         conditions.push(or(ilike(partner.code, like), ilike(partner.name, like), ilike(partner.shortName, like), ilike(partner.phone, like)));
@@ -207,7 +209,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     },
     excel: {
       template: kind,
-      importedIds: (tx, req) => createdInThisTransaction(tx, partner, req, eq(partner.kind, kind)),
+      importedIds: (ctx) => createdInThisTransaction(ctx, partner, eq(partner.kind, kind)),
       importColumns: [
         col('code', `${label.zh}编码`, 'Code'),
         col('name', `${label.zh}名称`, 'Name', true, 24),
@@ -225,9 +227,9 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
         col('sort', '排序', 'Sort'),
         col('remark', '备注', 'Remark', false, 30),
       ],
-      async importer(tx, req) {
-        const owner = await creatorOf(tx, req);
-        const staff = await staffResolver(tx, req.auth.tenantId);
+      async importer(ctx) {
+        const owner = await creatorOf(ctx);
+        const staff = await staffResolver(ctx.tx, ctx.tenantId);
         return async (savepoint, row) => {
           const d = row.data;
           const manager = cellText(d.manager);
@@ -251,7 +253,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
             contacts: contactName ? [{ name: contactName, phone: phone ?? '', email: cellText(d.email) ?? '', isDefault: true }] : [],
             addresses: address ? [{ address, contactName: contactName ?? '', phone: phone ?? '', isDefault: true }] : [],
           });
-          await create(savepoint, req, input, owner);
+          await create(inSavepoint(ctx, savepoint), input, owner);
         };
       },
       exportColumns: [
@@ -269,9 +271,9 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
         col('enabled', '启用', 'Enabled'),
         col('remark', '备注', 'Remark', false, 30),
       ],
-      async exportRows(tx, req, query, lang: Lang) {
-        const parsed = await listRows(tx, req, query);
-        const rows = await tx.select(selection).from(partner).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
+      async exportRows(ctx, query, lang: Lang) {
+        const parsed = await listRows(ctx, query);
+        const rows = await ctx.tx.select(selection).from(partner).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
         return rows.map((r) => ({ ...r, enabled: boolLabel(r.enabled, lang) }));
       },
       filename: { zh: label.zh, en: `${kind}s` },

@@ -1,43 +1,44 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { assignSchema, enableSchema, idParamsSchema, idsSchema, pickerQuerySchema, type AssignableRecord, type PickerQuery } from '@p8/contract/basic';
 import type { Pagination } from '@p8/contract/envelope';
 import type { ImportResult } from '@p8/contract/upload';
-import type { Config } from '../../config.ts';
-import type { Database, Tx } from '../../db/connection.ts';
 import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
-import { audit } from '../../core/audit.ts';
-import { ok, paged } from '../../core/envelope.ts';
-import { exportXlsx, langOf, receiveImportFile, runImport, sendXlsx, type ExcelColumn, type ImportRow, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { changes } from '../../core/audit.ts';
+import { exportXlsx, langOf, runImport, sendXlsx, withImportUpload, withSpilledImport, type ExcelColumn, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { distinct } from '../../core/ids.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { loggableError } from '../../core/errors.ts';
-import { analyze, distinct, exportQuery, type RowHandler } from './kit.ts';
+import type { Registries } from '../../core/registries.ts';
+import { route, untransactedRoute, type RouteDeclaration } from '../../core/route.ts';
+import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
+import { analyze, exportQuery, type RowHandler } from './kit.ts';
 
 type Query = Record<string, unknown>;
 type Page<T> = { data: T[]; pagination: Pagination };
 
 /**
- * What one basic record offers; `registerRecordRoutes` turns it into the usual record routes (list, detail, add, update, delete, enable, import, export) under
+ * What one basic record offers: its services, each taking a ServiceContext. `recordRoutes` turns it into
+ * the usual record routes (list, detail, add, update, delete, enable, assign, import, export) under
  * /api/admin/basic/<record>, each write guarded by its button code `basic_<record>_<action>`, run in one
- * transaction and recorded in the audit log.
+ * transaction and audited here, in one place (an update names only the fields it changed).
  */
-export interface RecordDefinition<C, U> {
+export interface RecordDefinition<C, U extends { id: number }> {
   record: string;
   /** Business name in the audit log. */
   entity: string;
+  /** The bodies of create and update: the routes validate them, and the services' types come from them. */
   createSchema: z.ZodType<C>;
-  updateSchema: z.ZodType<U & { id: number }>;
-  list(tx: Tx, req: FastifyRequest, query: Query): Promise<Page<unknown>>;
+  updateSchema: z.ZodType<U>;
+  list(ctx: ServiceContext, query: Query): Promise<Page<unknown>>;
   /** Sums of the list's summable columns over the same query. */
-  statistics?(tx: Tx, req: FastifyRequest, query: Query): Promise<Record<string, string>>;
-  detail(tx: Tx, req: FastifyRequest, id: number): Promise<unknown>;
-  create(tx: Tx, req: FastifyRequest, body: C): Promise<{ id: number }>;
-  update(tx: Tx, req: FastifyRequest, body: U & { id: number }): Promise<unknown>;
-  remove(tx: Tx, req: FastifyRequest, ids: number[]): Promise<void>;
-  enable(tx: Tx, req: FastifyRequest, ids: number[], enabled: boolean): Promise<void>;
-  picker?(tx: Tx, req: FastifyRequest, query: PickerQuery): Promise<Page<unknown>>;
+  statistics?(ctx: ServiceContext, query: Query): Promise<Record<string, string>>;
+  detail(ctx: ServiceContext, id: number): Promise<object>;
+  create(ctx: ServiceContext, body: C): Promise<{ id: number }>;
+  update(ctx: ServiceContext, body: U): Promise<void>;
+  remove(ctx: ServiceContext, ids: number[]): Promise<void>;
+  enable(ctx: ServiceContext, ids: number[], enabled: boolean): Promise<void>;
+  picker?(ctx: ServiceContext, query: PickerQuery): Promise<Page<unknown>>;
   /** Records that can be assigned to departments and staff. */
   assignable?: AssignableRecord;
   excel: {
@@ -45,7 +46,7 @@ export interface RecordDefinition<C, U> {
     template: string;
     importColumns: ExcelColumn[];
     /** Builds the row handler once per import (lookups loaded once, not per row); `runImport` runs it. */
-    importer?(tx: Tx, req: FastifyRequest): Promise<RowHandler>;
+    importer?(ctx: ServiceContext): Promise<RowHandler>;
     /**
      * Tables to ANALYZE before and after an import. A bulk load changes a table's size by orders of
      * magnitude; fresh statistics also make PostgreSQL re-plan its cached foreign-key checks (on PGlite,
@@ -53,134 +54,164 @@ export interface RecordDefinition<C, U> {
      */
     analyze?: string[];
     /** For assignable records: the ids this import created (see `createdInThisTransaction`), assigned like a create's. */
-    importedIds?(tx: Tx, req: FastifyRequest): Promise<number[]>;
+    importedIds?(ctx: ServiceContext): Promise<number[]>;
     /**
-     * Instead of `importer`, where volume needs it (materials): checks the rows outside any transaction
-     * and leaves only the writing to the route's transaction. Same result, same row semantics.
+     * Instead of `importer`, where volume needs it (materials): streams the uploaded file, checks its rows
+     * outside any transaction (reading its lookups through `caller.transaction`) keeping only what later
+     * rows are checked against, and leaves the writing to the route's final transaction, which reads the
+     * file again. Same result, same row semantics, memory bounded by the batch rather than the file.
      */
-    bulkImport?(req: FastifyRequest, rows: ImportRow[], onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport>;
+    bulkImport?(caller: TransactingCaller, upload: ImportUpload, onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport>;
     exportColumns: ExcelColumn[];
-    exportRows(tx: Tx, req: FastifyRequest, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
+    exportRows(ctx: ServiceContext, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
     /** Download name without extension, per language. */
     filename: { zh: string; en: string };
   };
 }
 
-export function registerRecordRoutes<C, U>(app: FastifyInstance, deps: { config: Config; database: Database }, def: RecordDefinition<C, U>) {
-  const { config, database } = deps;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const base = `/api/admin/basic/${def.record}`;
+/** A definition of any record, as a list of them is held (each keeps its own types through `recordRoutes`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schemas differ per record; each definition is checked where it is written
+export type AnyRecordDefinition = RecordDefinition<any, any>;
+
+/**
+ * What an update changed: the fields it sent, each compared as the detail shows it before and after (so
+ * a partner's contacts rewritten with the same content, or a material's units sent unchanged, are no
+ * change). Row ids inside lists are left out of the comparison: rewritten child rows get new ones.
+ */
+export function updateChanges(before: object, after: object, sent: object) {
+  const shown = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? { ...item, id: undefined } : item)) : value;
+  const pick = (from: object) => Object.fromEntries(Object.keys(sent).map((key) => [key, shown((from as Record<string, unknown>)[key])]));
+  return changes(pick(before), pick(after));
+}
+
+/** Runs a service of the record for an import row inside its savepoint (the row's own all-or-nothing). */
+export const inSavepoint = (ctx: ServiceContext, savepoint: ServiceContext['tx']): ServiceContext => ({ ...ctx, tx: savepoint });
+
+/** The import templates of a list of records. */
+export function registerRecordTemplates(registries: Registries, definitions: readonly AnyRecordDefinition[]) {
+  for (const def of definitions) registries.importTemplates.register(def.excel.template, def.excel.importColumns);
+}
+
+/** Logs an import row that failed for an unexpected reason (its key is ImportFailed). */
+export const logUnexpectedRow = (caller: Pick<ServiceContext, 'log'>) => (error: unknown, row: ImportRow) =>
+  caller.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly');
+
+export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<C, U>): RouteDeclaration[] {
+  const url = `/api/admin/basic/${def.record}`;
   const tags = [`basic: ${def.record}`];
   const code = (action: string) => `basic_${def.record}_${action}`;
-  app.importTemplates.register(def.excel.template, def.excel.importColumns);
+  const { statistics, picker, assignable } = def;
+  const audited = (ctx: ServiceContext, action: string, entityId: number | number[], detail?: unknown) => ctx.audit({ action, entity: def.entity, entityId, detail });
 
-  r.get(base, { schema: { tags, summary: `${def.entity} list, paged`, querystring: listQuerySchema } }, async (req) => {
-    const page = await req.tenant((tx) => def.list(tx, req, req.query));
-    return paged(page.data, page.pagination);
-  });
-
-  if (def.statistics) {
-    const statistics = def.statistics;
-    r.get(`${base}/statistics`, { schema: { tags, summary: `${def.entity} list sums`, querystring: listQuerySchema } }, async (req) =>
-      ok(await req.tenant((tx) => statistics(tx, req, req.query))),
-    );
-  }
-
-  if (def.picker) {
-    const picker = def.picker;
-    r.get(`${base}/picker`, { schema: { tags, summary: `${def.entity} picker: enabled, within the assignment range`, querystring: pickerQuerySchema } }, async (req) => {
-      const page = await req.tenant((tx) => picker(tx, req, req.query));
-      return paged(page.data, page.pagination);
-    });
-  }
-
-  r.get(`${base}/:id`, { schema: { tags, summary: `One ${def.entity}`, params: idParamsSchema } }, async (req) =>
-    ok(await req.tenant((tx) => def.detail(tx, req, req.params.id))),
-  );
-
-  r.post(base, { config: { permission: code('add') }, schema: { tags, summary: `Create a ${def.entity}`, body: def.createSchema } }, async (req) =>
-    ok(
-      await req.tenant(async (tx) => {
-        const created = await def.create(tx, req, req.body as C);
-        if (def.assignable) await assignToCreator(tx, req.auth, def.assignable, [created.id]);
-        await audit(tx, req, { action: 'create', entity: def.entity, entityId: created.id, detail: req.body });
-        return def.detail(tx, req, created.id);
-      }),
-    ),
-  );
-
-  r.put(base, { config: { permission: code('update') }, schema: { tags, summary: `Update a ${def.entity}`, body: def.updateSchema } }, async (req) =>
-    ok(
-      await req.tenant(async (tx) => {
-        const body = req.body as U & { id: number };
-        await def.update(tx, req, body);
-        await audit(tx, req, { action: 'update', entity: def.entity, entityId: body.id, detail: body });
-        return def.detail(tx, req, body.id);
-      }),
-    ),
-  );
-
-  r.delete(base, { config: { permission: code('delete') }, schema: { tags, summary: `Delete ${def.entity} records`, body: idsSchema } }, async (req) => {
-    const ids = distinct(req.body.ids);
-    await req.tenant(async (tx) => {
-      await def.remove(tx, req, ids);
-      await audit(tx, req, { action: 'delete', entity: def.entity, entityId: ids });
-    });
-    return ok(null);
-  });
-
-  r.put(`${base}/enable`, { config: { permission: code('enable') }, schema: { tags, summary: `Enable or disable ${def.entity} records`, body: enableSchema } }, async (req) => {
-    const ids = distinct(req.body.ids);
-    await req.tenant(async (tx) => {
-      await def.enable(tx, req, ids, req.body.enabled);
-      await audit(tx, req, { action: req.body.enabled ? 'enable' : 'disable', entity: def.entity, entityId: ids });
-    });
-    return ok(null);
-  });
-
-  if (def.assignable) {
-    const recordType = def.assignable;
-    r.put(`${base}/assign`, { config: { permission: code('assign') }, schema: { tags, summary: `Assign ${def.entity} records to departments and staff`, body: assignSchema } }, async (req) => {
-      const ids = distinct(req.body.ids);
-      await req.tenant(async (tx) => {
-        // Every record must exist (and be the tenant's): the detail answers DataNotExist otherwise.
-        for (const id of ids) await def.detail(tx, req, id);
-        await assignRecords(tx, req.auth.tenantId, recordType, ids, req.body);
-        await audit(tx, req, { action: 'assign', entity: def.entity, entityId: ids, detail: { deptIds: req.body.deptIds, adminIds: req.body.adminIds } });
-      });
-      return ok(null);
-    });
-  }
-
-  r.post(`${base}/import`, { config: { permission: code('import') }, schema: { tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, consumes: ['multipart/form-data'] } }, async (req) => {
-    const job = req.server.importJobs.begin(req);
-    const onUnexpected = (error: unknown, row: ImportRow) => req.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly');
-    const result = await reportedImport(job, async () => {
-      const rows = await receiveImportFile(req, config, def.excel.importColumns, job);
-      // On the owner connection, outside the request's transaction (PGlite has one connection).
-      if (def.excel.analyze) await analyze(database, def.excel.analyze);
-      const prepared = def.excel.bulkImport ? await def.excel.bulkImport(req, rows, onUnexpected, job) : undefined;
-      const outcome = await req.tenant(async (tx) => {
-        let outcome: ImportResult;
-        if (prepared) {
-          await prepared.write(tx);
-          outcome = prepared.outcome.finish();
-        } else {
-          outcome = await runImport(tx, rows, await def.excel.importer!(tx, req), onUnexpected, job);
-        }
-        if (def.assignable && def.excel.importedIds && outcome.successCount) await assignToCreator(tx, req.auth, def.assignable, () => def.excel.importedIds!(tx, req));
-        await audit(tx, req, { action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
-        return outcome;
-      });
-      if (def.excel.analyze && outcome.successCount) await analyze(database, def.excel.analyze);
-      return outcome;
-    });
-    return ok(result);
-  });
-
-  r.post(`${base}/export`, { config: { permission: code('export') }, schema: { tags, summary: `Export the ${def.entity} list of the current query as .xlsx`, querystring: listQuerySchema.partial() } }, async (req, reply) => {
-    const lang = langOf(req);
-    const rows = await req.tenant((tx) => def.excel.exportRows(tx, req, exportQuery(req), lang));
-    return sendXlsx(reply, await exportXlsx(def.excel.exportColumns, rows, lang), def.excel.filename[lang]);
-  });
+  return [
+    route({ method: 'GET', url, tags, summary: `${def.entity} list, paged`, query: listQuerySchema, page: true, handler: (ctx, { query }) => def.list(ctx, query) }),
+    ...(statistics
+      ? [route({ method: 'GET', url: `${url}/statistics`, tags, summary: `${def.entity} list sums`, query: listQuerySchema, handler: (ctx, { query }) => statistics(ctx, query) })]
+      : []),
+    ...(picker
+      ? [
+          route({
+            method: 'GET', url: `${url}/picker`, tags, summary: `${def.entity} picker: enabled, within the assignment range`, query: pickerQuerySchema, page: true,
+            handler: (ctx, { query }) => picker(ctx, query),
+          }),
+        ]
+      : []),
+    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${def.entity}`, params: idParamsSchema, handler: (ctx, { params }) => def.detail(ctx, params.id) }),
+    route({
+      method: 'POST', url, tags, summary: `Create a ${def.entity}`, permission: code('add'), body: def.createSchema,
+      async handler(ctx, { body }) {
+        const created = await def.create(ctx, body);
+        if (assignable) await assignToCreator(ctx.tx, ctx.account, assignable, [created.id]);
+        audited(ctx, 'create', created.id, body);
+        return def.detail(ctx, created.id);
+      },
+    }),
+    route({
+      method: 'PUT', url, tags, summary: `Update a ${def.entity}`, permission: code('update'), body: def.updateSchema,
+      async handler(ctx, { body }) {
+        const before = await def.detail(ctx, body.id);
+        await def.update(ctx, body);
+        const after = await def.detail(ctx, body.id);
+        const changed = updateChanges(before, after, body);
+        // A save that changes nothing leaves no entry.
+        if (Object.keys(changed).length) audited(ctx, 'update', body.id, changed);
+        return after;
+      },
+    }),
+    route({
+      method: 'DELETE', url, tags, summary: `Delete ${def.entity} records`, permission: code('delete'), body: idsSchema,
+      async handler(ctx, { body }) {
+        const ids = distinct(body.ids);
+        await def.remove(ctx, ids);
+        audited(ctx, 'delete', ids);
+      },
+    }),
+    route({
+      method: 'PUT', url: `${url}/enable`, tags, summary: `Enable or disable ${def.entity} records`, permission: code('enable'), body: enableSchema,
+      async handler(ctx, { body }) {
+        const ids = distinct(body.ids);
+        await def.enable(ctx, ids, body.enabled);
+        audited(ctx, body.enabled ? 'enable' : 'disable', ids);
+      },
+    }),
+    ...(assignable
+      ? [
+          route({
+            method: 'PUT', url: `${url}/assign`, tags, summary: `Assign ${def.entity} records to departments and staff`, permission: code('assign'), body: assignSchema,
+            async handler(ctx, { body }) {
+              const ids = distinct(body.ids);
+              // Every record must exist (and be the tenant's): the detail answers DataNotExist otherwise.
+              for (const id of ids) await def.detail(ctx, id);
+              await assignRecords(ctx.tx, ctx.tenantId, assignable, ids, body);
+              audited(ctx, 'assign', ids, { deptIds: body.deptIds, adminIds: body.adminIds });
+            },
+          }),
+        ]
+      : []),
+    untransactedRoute({
+      method: 'POST', url: `${url}/import`, tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, permission: code('import'),
+      consumes: ['multipart/form-data'],
+      handler: (caller, _input, { request }) => {
+        const job = request.server.importJobs.begin(request);
+        const onUnexpected = logUnexpectedRow(caller);
+        const { bulkImport, importer, importedIds, analyze: tables } = def.excel;
+        /** The route's one write transaction: the rows (by `writeRows`), the creator's assignment, the audit entry. */
+        const writeAll = (writeRows: (ctx: ServiceContext) => Promise<ImportResult>) =>
+          caller.transaction(async (ctx) => {
+            const outcome = await writeRows(ctx);
+            if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx));
+            ctx.audit({ action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+            return outcome;
+          });
+        return reportedImport(job, async () => {
+          // ANALYZE runs on the owner connection, outside any transaction (PGlite has one connection).
+          const outcome = bulkImport
+            ? await withImportUpload(request, caller.config, def.excel.importColumns, job, async (upload) => {
+                const prepared = await bulkImport(caller, upload, onUnexpected, job);
+                if (tables) await analyze(caller.database, tables);
+                return writeAll(async (ctx) => {
+                  await prepared.write(ctx.tx);
+                  return prepared.outcome.finish();
+                });
+              })
+            : await withSpilledImport(request, caller.config, def.excel.importColumns, job, async (rows) => {
+                if (tables) await analyze(caller.database, tables);
+                return writeAll(async (ctx) => runImport(ctx.tx, rows, await importer!(ctx), onUnexpected, job));
+              });
+          if (tables && outcome.successCount) await analyze(caller.database, tables);
+          return outcome;
+        });
+      },
+    }),
+    // The rows are read in a short transaction; the workbook is built after it, holding no connection.
+    untransactedRoute({
+      method: 'POST', url: `${url}/export`, tags, summary: `Export the ${def.entity} list of the current query as .xlsx`, permission: code('export'), query: listQuerySchema.partial(),
+      async handler(caller, _input, { request, reply }) {
+        const lang = langOf(request);
+        const rows = await caller.transaction((ctx) => def.excel.exportRows(ctx, exportQuery(request), lang));
+        return sendXlsx(reply, await exportXlsx(def.excel.exportColumns, rows, lang), def.excel.filename[lang]);
+      },
+    }),
+  ];
 }

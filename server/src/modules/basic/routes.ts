@@ -1,41 +1,46 @@
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/connection.ts';
+import type { ServerModule } from '../../core/route.ts';
 import { bomDefinition, bomStructureRoutes } from './bom.ts';
-import { materialDefinition, materialUnitRoutes } from './material.ts';
+import { materialDefinition, materialUnitRoutes, materialUnitTemplate } from './material.ts';
 import { customerDefinition, supplierDefinition } from './partner.ts';
-import { registerRecordRoutes } from './record-routes.ts';
+import { recordRoutes, registerRecordTemplates, type AnyRecordDefinition } from './record-routes.ts';
 import { attributeDefinition, brandDefinition, feeTypeDefinition, payTypeDefinition, unitDefinition } from './simple.ts';
 import { categoryDefinition, treeRoutes } from './tree.ts';
 import { registerBasicUsage } from './usage.ts';
 import { locationDefinition, warehouseDefinition } from './warehouse.ts';
 
 /**
- * Basic records (issue 4) under /api/admin/basic: materials, brands, categories, suppliers, customers,
+ * Basic records under /api/admin/basic: materials, brands, categories, suppliers, customers,
  * warehouses (`stock`), locations, attributes, fee types, pay types, BOMs and units, plus the district
- * tree and a material's unit rows.
+ * tree and a material's unit rows. Each record is a definition (services taking a ServiceContext, typed by
+ * its schemas where it is written) that `recordRoutes` declares the usual routes for.
  */
-export async function basicRoutes(app: FastifyInstance, opts: { database: Database; config: Config }) {
-  const { config, database } = opts;
-  registerBasicUsage(app.recordUsage);
-  // Fixed paths first in the code only for the reader: the router prefers static segments anyway.
-  await treeRoutes(app);
-  await materialUnitRoutes(app, { config, database });
-  await bomStructureRoutes(app);
-  for (const def of [
-    materialDefinition,
-    brandDefinition,
-    categoryDefinition,
-    supplierDefinition,
-    customerDefinition,
-    warehouseDefinition,
-    locationDefinition,
-    attributeDefinition,
-    feeTypeDefinition,
-    payTypeDefinition,
-    bomDefinition,
-    unitDefinition,
-  ] as const) {
-    registerRecordRoutes(app, { config, database }, def as Parameters<typeof registerRecordRoutes>[2]);
-  }
-}
+const definitions: AnyRecordDefinition[] = [
+  materialDefinition,
+  brandDefinition,
+  categoryDefinition,
+  supplierDefinition,
+  customerDefinition,
+  warehouseDefinition,
+  locationDefinition,
+  attributeDefinition,
+  feeTypeDefinition,
+  payTypeDefinition,
+  bomDefinition,
+  unitDefinition,
+];
+
+export const basicModule: ServerModule = {
+  name: 'basic',
+  routes: [
+    // Fixed paths first in the code only for the reader: the router prefers static segments anyway.
+    ...treeRoutes,
+    ...materialUnitRoutes,
+    ...bomStructureRoutes,
+    ...definitions.flatMap((definition) => recordRoutes(definition)),
+  ],
+  register(registries) {
+    registerBasicUsage(registries.recordUsage);
+    registerRecordTemplates(registries, definitions);
+    registries.importTemplates.register(materialUnitTemplate.key, materialUnitTemplate.columns);
+  },
+};

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import {
   attributeSchemas,
   brandSchemas,
@@ -16,9 +16,11 @@ import type { Tx } from '../../db/connection.ts';
 import { attribute, brand, feeType, material, payType, unit } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
+import { assertAllFound } from '../../core/ids.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, boolLabel, cellEnum, cellNumber, cellText, col, EXPORT_MAX_ROWS } from './kit.ts';
-import type { RecordDefinition } from './record-routes.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { boolLabel, cellEnum, cellNumber, cellText, col, EXPORT_MAX_ROWS } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 
 /*
  * The simple records: units, brands, pay types, fee types and attributes — a name unique in the tenant,
@@ -41,7 +43,7 @@ interface SimpleConfig {
   record: 'unit' | 'brand' | 'paytype' | 'fee' | 'attribute';
   entity: string;
   table: SimpleTable;
-  schemas: { create: unknown; update: unknown };
+  schemas: { create: z.ZodType<SimpleInput>; update: z.ZodType<SimpleInput & { id: number }> };
   notExist: ErrorKey;
   filename: { zh: string; en: string };
   template: string;
@@ -109,24 +111,26 @@ async function refuseDroppingHeldValues(tx: Tx, tenantId: number, attributeId: n
   if (used) throw new BizError('AttributeValueInUseProhibitDelete', { additional: used.value });
 }
 
-function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, SimpleInput> {
+function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, SimpleInput & { id: number }> {
   const t = cfg.table;
   const spec = listSpec(cfg);
-  const tenantOf = (req: FastifyRequest) => req.auth.tenantId;
 
-  async function detail(tx: Tx, req: FastifyRequest, id: number) {
-    const [row] = await tx.select(selection(cfg)).from(t).where(and(eq(t.tenantId, tenantOf(req)), eq(t.id, id)));
+  async function detail({ tx, tenantId }: ServiceContext, id: number) {
+    const [row] = await tx.select(selection(cfg)).from(t).where(and(eq(t.tenantId, tenantId), eq(t.id, id)));
     if (!row) throw new BizError(cfg.notExist, { additional: id });
     return row;
   }
 
-  async function create(tx: Tx, req: FastifyRequest, body: SimpleInput) {
-    const tenantId = tenantOf(req);
+  async function create({ tx, tenantId }: ServiceContext, body: SimpleInput) {
     await assertNameFree(tx, cfg, tenantId, body.name!);
-    const [row] = await tx
-      .insert(t)
-      .values({ tenantId, name: body.name!, sort: body.sort ?? 0, remark: body.remark ?? '', ...(cfg.record === 'fee' ? { kind: body.kind } : {}), ...(cfg.record === 'attribute' ? { values: body.values ?? [] } : {}) } as never)
-      .returning({ id: t.id });
+    const fields = { tenantId, name: body.name!, sort: body.sort ?? 0, remark: body.remark ?? '' };
+    // Fee types and attributes have one column more than the other simple tables: each its own insert.
+    const [row] =
+      cfg.record === 'fee'
+        ? await tx.insert(feeType).values({ ...fields, kind: body.kind! }).returning({ id: feeType.id })
+        : cfg.record === 'attribute'
+          ? await tx.insert(attribute).values({ ...fields, values: body.values ?? [] }).returning({ id: attribute.id })
+          : await tx.insert(t).values(fields).returning({ id: t.id });
     return row;
   }
 
@@ -135,41 +139,39 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
   return {
     record: cfg.record,
     entity: cfg.entity,
-    createSchema: cfg.schemas.create as never,
-    updateSchema: cfg.schemas.update as never,
-    async list(tx, req, query) {
-      const parsed = parseList(spec, query, [eq(t.tenantId, tenantOf(req))]);
+    createSchema: cfg.schemas.create,
+    updateSchema: cfg.schemas.update,
+    async list({ tx, tenantId }, query) {
+      const parsed = parseList(spec, query, [eq(t.tenantId, tenantId)]);
       return runPage(parsed, rowsOf(tx), tx.select(countAll()).from(t).$dynamic());
     },
     detail,
     create,
-    async update(tx, req, body) {
-      const tenantId = tenantOf(req);
-      await detail(tx, req, body.id);
+    async update(ctx, body) {
+      const { tx, tenantId } = ctx;
+      await detail(ctx, body.id);
       if (body.name !== undefined) await assertNameFree(tx, cfg, tenantId, body.name, body.id);
       if (cfg.record === 'attribute' && body.values !== undefined) await refuseDroppingHeldValues(tx, tenantId, body.id, body.values);
-      const values: Record<string, unknown> = { updatedAt: new Date() };
-      for (const key of ['name', 'sort', 'remark', ...(cfg.record === 'fee' ? ['kind'] : []), ...(cfg.record === 'attribute' ? ['values'] : [])] as const) {
-        const value = body[key as keyof SimpleInput];
-        if (value !== undefined) values[key] = value;
-      }
-      await tx.update(t).set(values as never).where(and(eq(t.tenantId, tenantId), eq(t.id, body.id)));
+      // Fields left undefined are not set (Drizzle leaves them out of the statement).
+      const fields = { name: body.name, sort: body.sort, remark: body.remark, updatedAt: new Date() };
+      const where = and(eq(t.tenantId, tenantId), eq(t.id, body.id));
+      if (cfg.record === 'fee') await tx.update(feeType).set({ ...fields, kind: body.kind }).where(where);
+      else if (cfg.record === 'attribute') await tx.update(attribute).set({ ...fields, values: body.values }).where(where);
+      else await tx.update(t).set(fields).where(where);
     },
-    async remove(tx, req, ids) {
-      const tenantId = tenantOf(req);
+    async remove({ tx, tenantId, registries }, ids) {
       const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
       assertAllFound(ids, found, cfg.notExist);
-      await req.server.recordUsage.refuseIfInUse(tx, tenantId, cfg.record, ids);
+      await registries.recordUsage.refuseIfInUse(tx, tenantId, cfg.record, ids);
       await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
     },
-    async enable(tx, req, ids, enabled) {
-      const tenantId = tenantOf(req);
+    async enable({ tx, tenantId }, ids, enabled) {
       const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
       assertAllFound(ids, found, cfg.notExist);
       await tx.update(t).set({ enabled, updatedAt: new Date() }).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
     },
-    async picker(tx, req, query: PickerQuery) {
-      const conditions: Array<SQL | undefined> = [eq(t.tenantId, tenantOf(req)), eq(t.enabled, true)];
+    async picker({ tx, tenantId }, query: PickerQuery) {
+      const conditions: Array<SQL | undefined> = [eq(t.tenantId, tenantId), eq(t.enabled, true)];
       if (query.keyword) conditions.push(ilike(t.name, containsPattern(query.keyword)));
       if (cfg.record === 'fee' && query.kind) conditions.push(eq((cfg.table as unknown as typeof feeType).kind, query.kind));
       const where = and(...conditions);
@@ -184,8 +186,8 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
         col('sort', '排序', 'Sort'),
         col('remark', '备注', 'Remark', false, 30),
       ],
-      async importer(tx, req) {
-        const schema = cfg.schemas.create as { parse(v: unknown): SimpleInput };
+      async importer(ctx) {
+        const schema = cfg.schemas.create;
         return async (savepoint, row) => {
           const d = row.data;
           const input = schema.parse({
@@ -197,7 +199,7 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
               ? { values: [...new Set((cellText(d.values) ?? '').split(/[,，、;；]/).map((v) => v.trim()).filter(Boolean))] }
               : {}),
           });
-          await create(savepoint, req, input);
+          await create(inSavepoint(ctx, savepoint), input);
         };
       },
       exportColumns: [
@@ -209,8 +211,8 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
         col('remark', '备注', 'Remark', false, 30),
         col('createdAt', '创建时间', 'Created at', false, 20),
       ],
-      async exportRows(tx, req, query, lang: Lang) {
-        const parsed = parseList(spec, query, [eq(t.tenantId, tenantOf(req))]);
+      async exportRows({ tx, tenantId }, query, lang: Lang) {
+        const parsed = parseList(spec, query, [eq(t.tenantId, tenantId)]);
         const rows = (await rowsOf(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS)) as Array<Record<string, unknown>>;
         return rows.map((r) => ({
           ...r,

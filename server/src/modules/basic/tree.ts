@@ -1,7 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { and, asc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   CATEGORY_MAX_LEVEL,
   categorySchemas,
@@ -14,17 +11,19 @@ import {
   type District,
   type DistrictNode,
 } from '@p8/contract/basic';
+import { treeEnabledFilter, treeQuerySchema } from '@p8/contract/common';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Tx } from '../../db/connection.ts';
 import { category, district } from '../../db/schema/index.ts';
-import { audit } from '../../core/audit.ts';
-import { ok } from '../../core/envelope.ts';
-import type { RecordUsage } from '../../core/record-usage.ts';
+import { changes } from '../../core/audit.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Lang } from '../../core/excel.ts';
+import { assertAllFound, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { assertAllFound, boolLabel, cellNumber, cellText, col, distinct, EXPORT_MAX_ROWS, q } from './kit.ts';
+import { route } from '../../core/route.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
+import { boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, q } from './kit.ts';
 import type { RecordDefinition } from './record-routes.ts';
 
 /*
@@ -99,17 +98,27 @@ export async function createNode(tx: Tx, cfg: TreeConfig, tenantId: number, body
   const parentId = body.parentId ?? null;
   const level = await levelUnder(tx, cfg, tenantId, parentId);
   await assertSiblingNameFree(tx, cfg, tenantId, parentId, body.name!);
-  const [row] = await tx
-    .insert(cfg.table)
-    .values({ tenantId, parentId, level, name: body.name!, sort: body.sort ?? 0, ...(cfg.name === 'category' ? { remark: body.remark ?? '' } : { code: body.code ?? '' }) } as never)
-    .returning({ id: cfg.table.id });
+  const node = { tenantId, parentId, level, name: body.name!, sort: body.sort ?? 0 };
+  const [row] =
+    cfg.name === 'category'
+      ? await tx.insert(category).values({ ...node, remark: body.remark ?? '' }).returning({ id: category.id })
+      : await tx.insert(district).values({ ...node, code: body.code ?? '' }).returning({ id: district.id });
   return row;
+}
+
+/** What an update may set on a node: the columns both trees have, and each tree's own text column. */
+type NodeValues = Partial<Pick<typeof category.$inferInsert, 'parentId' | 'name' | 'sort' | 'updatedAt'>> & { level?: number | SQL; remark?: string; code?: string };
+
+/** Sets `values` on the tree's rows matching `where` (the two trees are two tables with the same shape). */
+async function setNodes(tx: Tx, cfg: TreeConfig, { remark, code, ...values }: NodeValues, where: SQL | undefined) {
+  if (cfg.name === 'category') await tx.update(category).set({ ...values, remark }).where(where);
+  else await tx.update(district).set({ ...values, code }).where(where);
 }
 
 async function updateNode(tx: Tx, cfg: TreeConfig, tenantId: number, body: TreeInput & { id: number }) {
   const t = cfg.table;
   const current = await nodeOf(tx, cfg, tenantId, body.id);
-  const values: Record<string, unknown> = { updatedAt: new Date() };
+  const values: NodeValues = { updatedAt: new Date() };
   let parentId = current.parentId;
   if (body.parentId !== undefined && body.parentId !== current.parentId) {
     parentId = body.parentId;
@@ -124,7 +133,7 @@ async function updateNode(tx: Tx, cfg: TreeConfig, tenantId: number, body: TreeI
       .where(and(eq(t.tenantId, tenantId), inArray(t.id, subtree)));
     if (level + (deepest - current.level) > cfg.maxLevel) throw new BizError(cfg.tooDeep);
     const shift = level - current.level;
-    if (shift !== 0) await tx.update(t).set({ level: sql`${t.level} + ${shift}` } as never).where(and(eq(t.tenantId, tenantId), inArray(t.id, subtree)));
+    if (shift !== 0) await setNodes(tx, cfg, { level: sql`${t.level} + ${shift}` }, and(eq(t.tenantId, tenantId), inArray(t.id, subtree)));
     values.parentId = parentId;
   }
   if (body.name !== undefined) {
@@ -137,10 +146,10 @@ async function updateNode(tx: Tx, cfg: TreeConfig, tenantId: number, body: TreeI
   if (body.sort !== undefined) values.sort = body.sort;
   if (cfg.name === 'category' && body.remark !== undefined) values.remark = body.remark;
   if (cfg.name === 'district' && body.code !== undefined) values.code = body.code;
-  await tx.update(t).set(values as never).where(and(eq(t.tenantId, tenantId), eq(t.id, body.id)));
+  await setNodes(tx, cfg, values, and(eq(t.tenantId, tenantId), eq(t.id, body.id)));
 }
 
-async function deleteNodes(tx: Tx, usage: RecordUsage, cfg: TreeConfig, tenantId: number, ids: number[]) {
+async function deleteNodes({ tx, tenantId, registries }: ServiceContext, cfg: TreeConfig, ids: number[]) {
   const t = cfg.table;
   const found = await tx.select({ id: t.id }).from(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
   assertAllFound(ids, found, cfg.notExist);
@@ -151,7 +160,7 @@ async function deleteNodes(tx: Tx, usage: RecordUsage, cfg: TreeConfig, tenantId
     .where(and(eq(t.tenantId, tenantId), inArray(t.parentId, ids), notInArray(t.id, ids)))
     .limit(1);
   if (child) throw new BizError(cfg.hasChildren, { additional: child.id });
-  await usage.refuseIfInUse(tx, tenantId, cfg.name, ids);
+  await registries.recordUsage.refuseIfInUse(tx, tenantId, cfg.name, ids);
   await tx.delete(t).where(and(eq(t.tenantId, tenantId), inArray(t.id, ids)));
 }
 
@@ -220,27 +229,27 @@ export async function categoryResolver(tx: Tx, tenantId: number): Promise<(text:
   };
 }
 
-export const categoryDefinition: RecordDefinition<TreeInput, TreeInput> = {
+export const categoryDefinition: RecordDefinition<TreeInput, TreeInput & { id: number }> = {
   record: 'category',
   entity: 'category',
-  createSchema: categorySchemas.create as never,
-  updateSchema: categorySchemas.update as never,
-  async list(tx, req, query) {
-    const parsed = parseList(categorySpec, query, [eq(category.tenantId, req.auth.tenantId)]);
+  createSchema: categorySchemas.create,
+  updateSchema: categorySchemas.update,
+  async list({ tx, tenantId }, query) {
+    const parsed = parseList(categorySpec, query, [eq(category.tenantId, tenantId)]);
     return runPage(parsed, tx.select(categorySelection).from(category).$dynamic(), tx.select(countAll()).from(category).$dynamic());
   },
-  async detail(tx, req, id): Promise<Category> {
-    const [row] = await tx.select(categorySelection).from(category).where(and(eq(category.tenantId, req.auth.tenantId), eq(category.id, id)));
+  async detail({ tx, tenantId }, id): Promise<Category> {
+    const [row] = await tx.select(categorySelection).from(category).where(and(eq(category.tenantId, tenantId), eq(category.id, id)));
     if (!row) throw new BizError('CategoryNotExist', { additional: id });
     return row as unknown as Category;
   },
-  create: (tx, req, body) => createNode(tx, CATEGORY, req.auth.tenantId, body),
-  update: (tx, req, body) => updateNode(tx, CATEGORY, req.auth.tenantId, body),
-  remove: (tx, req, ids) => deleteNodes(tx, req.server.recordUsage, CATEGORY, req.auth.tenantId, ids),
-  async enable(tx, req, ids, enabled) {
-    const found = await tx.select({ id: category.id }).from(category).where(and(eq(category.tenantId, req.auth.tenantId), inArray(category.id, ids)));
+  create: ({ tx, tenantId }, body) => createNode(tx, CATEGORY, tenantId, body),
+  update: ({ tx, tenantId }, body) => updateNode(tx, CATEGORY, tenantId, body),
+  remove: (ctx, ids) => deleteNodes(ctx, CATEGORY, ids),
+  async enable({ tx, tenantId }, ids, enabled) {
+    const found = await tx.select({ id: category.id }).from(category).where(and(eq(category.tenantId, tenantId), inArray(category.id, ids)));
     assertAllFound(ids, found, 'CategoryNotExist');
-    await tx.update(category).set({ enabled, updatedAt: new Date() }).where(and(eq(category.tenantId, req.auth.tenantId), inArray(category.id, ids)));
+    await tx.update(category).set({ enabled, updatedAt: new Date() }).where(and(eq(category.tenantId, tenantId), inArray(category.id, ids)));
   },
   excel: {
     template: 'category',
@@ -250,14 +259,14 @@ export const categoryDefinition: RecordDefinition<TreeInput, TreeInput> = {
       col('sort', '排序', 'Sort'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async importer(_tx, req) {
+    async importer({ tenantId }) {
       return async (savepoint, row) => {
         const d = row.data;
         const parentText = cellText(d.parent);
         // Rows may build a tree top-down, so the parent is looked up after the rows before it.
-        const parentId = parentText ? (await categoryResolver(savepoint, req.auth.tenantId))(parentText) : null;
+        const parentId = parentText ? (await categoryResolver(savepoint, tenantId))(parentText) : null;
         const input = categorySchemas.create.parse({ name: cellText(d.name) ?? '', parentId, sort: cellNumber(d.sort), remark: cellText(d.remark) });
-        await createNode(savepoint, CATEGORY, req.auth.tenantId, input as TreeInput);
+        await createNode(savepoint, CATEGORY, tenantId, input);
       };
     },
     exportColumns: [
@@ -268,17 +277,15 @@ export const categoryDefinition: RecordDefinition<TreeInput, TreeInput> = {
       col('enabled', '启用', 'Enabled'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async exportRows(tx, req, query, lang: Lang) {
-      const parsed = parseList(categorySpec, query, [eq(category.tenantId, req.auth.tenantId)]);
+    async exportRows({ tx, tenantId }, query, lang: Lang) {
+      const parsed = parseList(categorySpec, query, [eq(category.tenantId, tenantId)]);
       const rows = await tx.select(categorySelection).from(category).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
-      const paths = await categoryPaths(tx, req.auth.tenantId);
+      const paths = await categoryPaths(tx, tenantId);
       return rows.map((r) => ({ ...r, path: paths.get(r.id) ?? r.name, enabled: boolLabel(r.enabled, lang) }));
     },
     filename: { zh: '物料分类', en: 'categories' },
   },
 };
-
-const treeQuery = z.object({ enabled: z.enum(['true', 'false', '1', '0']).optional() });
 
 // ---------------------------------------------------------------- districts
 
@@ -309,70 +316,62 @@ export async function districtPaths(tx: Tx, tenantId: number, ids: number[]): Pr
   return result;
 }
 
-/**
- * Routes of the trees: GET /category/tree, and districts — GET /district (the tree) with create, update
- * and delete under the basic_district_* button codes.
- */
-export async function treeRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-
-  r.get('/api/admin/basic/category/tree', { schema: { tags: ['basic: category'], summary: 'The category tree', querystring: treeQuery } }, async (req) => {
-    const enabled = req.query.enabled === undefined ? undefined : req.query.enabled === 'true' || req.query.enabled === '1';
-    const rows = await req.tenant((tx) =>
-      tx
-        .select(categorySelection)
-        .from(category)
-        .where(and(eq(category.tenantId, req.auth.tenantId), enabled === undefined ? undefined : eq(category.enabled, enabled))),
-    );
-    return ok(buildTree(rows as unknown as Category[]) as CategoryNode[]);
-  });
-
-  const base = '/api/admin/basic/district';
-  const tags = ['basic: district'];
-  const tenantOf = (req: FastifyRequest) => req.auth.tenantId;
-
-  r.get(`${base}/tree`, { schema: { tags, summary: 'The district tree' } }, async (req) => {
-    const rows = await req.tenant((tx) => tx.select(districtSelection).from(district).where(eq(district.tenantId, tenantOf(req))));
-    return ok(buildTree(rows as District[]) as DistrictNode[]);
-  });
-
-  r.get(`${base}/:id`, { schema: { tags, summary: 'One district', params: idParamsSchema } }, async (req) =>
-    ok(
-      await req.tenant(async (tx) => {
-        const [row] = await tx.select(districtSelection).from(district).where(and(eq(district.tenantId, tenantOf(req)), eq(district.id, req.params.id)));
-        if (!row) throw new BizError('DistrictNotExist', { additional: req.params.id });
-        return row;
-      }),
-    ),
-  );
-
-  r.post(base, { config: { permission: 'basic_district_add' }, schema: { tags, summary: 'Create a district', body: districtSchemas.create } }, async (req) =>
-    ok(
-      await req.tenant(async (tx) => {
-        const created = await createNode(tx, DISTRICT, tenantOf(req), req.body as TreeInput);
-        await audit(tx, req, { action: 'create', entity: 'district', entityId: created.id, detail: req.body });
-        return created;
-      }),
-    ),
-  );
-
-  r.put(base, { config: { permission: 'basic_district_update' }, schema: { tags, summary: 'Update a district', body: districtSchemas.update } }, async (req) =>
-    ok(
-      await req.tenant(async (tx) => {
-        await updateNode(tx, DISTRICT, tenantOf(req), req.body as TreeInput & { id: number });
-        await audit(tx, req, { action: 'update', entity: 'district', entityId: req.body.id, detail: req.body });
-        return null;
-      }),
-    ),
-  );
-
-  r.delete(base, { config: { permission: 'basic_district_delete' }, schema: { tags, summary: 'Delete districts', body: idsSchema } }, async (req) => {
-    const ids = distinct(req.body.ids);
-    await req.tenant(async (tx) => {
-      await deleteNodes(tx, req.server.recordUsage, DISTRICT, tenantOf(req), ids);
-      await audit(tx, req, { action: 'delete', entity: 'district', entityId: ids });
-    });
-    return ok(null);
-  });
+async function categoryTree({ tx, tenantId }: ServiceContext, enabled: boolean | undefined): Promise<CategoryNode[]> {
+  const rows = await tx
+    .select(categorySelection)
+    .from(category)
+    .where(and(eq(category.tenantId, tenantId), enabled === undefined ? undefined : eq(category.enabled, enabled)));
+  return buildTree(rows as unknown as Category[]) as CategoryNode[];
 }
 
+async function districtTree({ tx, tenantId }: ServiceContext): Promise<DistrictNode[]> {
+  const rows = await tx.select(districtSelection).from(district).where(eq(district.tenantId, tenantId));
+  return buildTree(rows as District[]) as DistrictNode[];
+}
+
+async function districtDetail({ tx, tenantId }: ServiceContext, id: number): Promise<District> {
+  const [row] = await tx.select(districtSelection).from(district).where(and(eq(district.tenantId, tenantId), eq(district.id, id)));
+  if (!row) throw new BizError('DistrictNotExist', { additional: id });
+  return row as District;
+}
+
+const DISTRICT_URL = '/api/admin/basic/district';
+const districtTags = ['basic: district'];
+
+/**
+ * Routes of the trees: GET /category/tree, and districts — GET /district/tree with the detail, create,
+ * update and delete under the basic_district_* button codes.
+ */
+export const treeRoutes = [
+  route({
+    method: 'GET', url: '/api/admin/basic/category/tree', tags: ['basic: category'], summary: 'The category tree', query: treeQuerySchema,
+    handler: (ctx, { query }) => categoryTree(ctx, treeEnabledFilter(query)),
+  }),
+  route({ method: 'GET', url: `${DISTRICT_URL}/tree`, tags: districtTags, summary: 'The district tree', handler: (ctx) => districtTree(ctx) }),
+  route({ method: 'GET', url: `${DISTRICT_URL}/:id`, tags: districtTags, summary: 'One district', params: idParamsSchema, handler: (ctx, { params }) => districtDetail(ctx, params.id) }),
+  route({
+    method: 'POST', url: DISTRICT_URL, tags: districtTags, summary: 'Create a district', permission: 'basic_district_add', body: districtSchemas.create,
+    async handler(ctx, { body }) {
+      const created = await createNode(ctx.tx, DISTRICT, ctx.tenantId, body);
+      ctx.audit({ action: 'create', entity: 'district', entityId: created.id, detail: body });
+      return created;
+    },
+  }),
+  route({
+    method: 'PUT', url: DISTRICT_URL, tags: districtTags, summary: 'Update a district', permission: 'basic_district_update', body: districtSchemas.update,
+    async handler(ctx, { body }) {
+      const before = await districtDetail(ctx, body.id);
+      await updateNode(ctx.tx, DISTRICT, ctx.tenantId, body);
+      const changed = changes(before, body);
+      if (Object.keys(changed).length) ctx.audit({ action: 'update', entity: 'district', entityId: body.id, detail: changed });
+    },
+  }),
+  route({
+    method: 'DELETE', url: DISTRICT_URL, tags: districtTags, summary: 'Delete districts', permission: 'basic_district_delete', body: idsSchema,
+    async handler(ctx, { body }) {
+      const ids = distinct(body.ids);
+      await deleteNodes(ctx, DISTRICT, ids);
+      ctx.audit({ action: 'delete', entity: 'district', entityId: ids });
+    },
+  }),
+];

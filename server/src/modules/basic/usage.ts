@@ -1,24 +1,11 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { RecordUsage, UsageChecker } from '../../core/record-usage.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { heldBy, type RecordUsage, type UsageChecker } from '../../core/record-usage.ts';
 import { bom, bomLine, location, material, materialUnit, partnerAddress } from '../../db/schema/index.ts';
 
 /**
  * Where basic records refer to each other, registered with the app's usage registry like any later
  * module's references (a bill naming a supplier registers its own checker from its own module).
  */
-
-/** The records whose ids `column` of `table` holds are in use while a row of the tenant holds them. */
-function heldBy(table: PgTable & { tenantId: AnyPgColumn }, column: AnyPgColumn): UsageChecker {
-  return async (tx, tenantId, ids) => {
-    const [row] = (await tx
-      .select({ id: column })
-      .from(table as never)
-      .where(and(eq(table.tenantId, tenantId), inArray(column, ids)))
-      .limit(1)) as Array<{ id: number | null }>;
-    return row?.id == null ? undefined : { id: Number(row.id) };
-  };
-}
 
 /** Materials keep custom attribute values keyed by the attribute id. */
 const attributeInMaterials: UsageChecker = async (tx, tenantId, ids) => {

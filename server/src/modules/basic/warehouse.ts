@@ -1,16 +1,17 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { locationSchemas, warehouseSchemas, type Location, type PickerQuery, type WarehouseDetail } from '@p8/contract/basic';
 import type { Tx } from '../../db/connection.ts';
 import { admin, location, warehouse } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codeOrNext, codesStoredIn } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
+import { assertAllVisible, assertIdsExist } from '../../core/ids.ts';
 import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { assertAllVisible, assertIdsExist, boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, refuseIfHoldingStock, q } from './kit.ts';
-import type { RecordDefinition } from './record-routes.ts';
+import { boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, refuseIfHoldingStock, q } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 
 /*
  * Warehouses (the spec's `stock`) and their storage locations. A warehouse or location that holds stock
@@ -77,12 +78,12 @@ async function assertWarehouseFree(tx: Tx, tenantId: number, field: 'code' | 'na
   if (taken) throw new BizError(field === 'code' ? 'CodeRepeat' : 'NameRepeat', { additional: value });
 }
 
-async function warehouseWhere(tx: Tx, req: FastifyRequest): Promise<Array<SQL | undefined>> {
-  return [eq(warehouse.tenantId, req.auth.tenantId), await assignmentRangeWhere(tx, req.auth, 'stock', warehouse.id)];
+async function warehouseWhere({ tx, tenantId, account }: ServiceContext): Promise<Array<SQL | undefined>> {
+  return [eq(warehouse.tenantId, tenantId), await assignmentRangeWhere(tx, account, 'stock', warehouse.id)];
 }
 
-async function createWarehouse(tx: Tx, req: FastifyRequest, body: WarehouseInput, owner?: { deptId: number | null; createdBy: number }) {
-  const tenantId = req.auth.tenantId;
+async function createWarehouse(ctx: ServiceContext, body: WarehouseInput, owner?: { deptId: number | null; createdBy: number }) {
+  const { tx, tenantId } = ctx;
   if (body.code) await assertWarehouseFree(tx, tenantId, 'code', body.code);
   await assertWarehouseFree(tx, tenantId, 'name', body.name!);
   await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
@@ -97,36 +98,36 @@ async function createWarehouse(tx: Tx, req: FastifyRequest, body: WarehouseInput
       phone: body.phone ?? '',
       sort: body.sort ?? 0,
       remark: body.remark ?? '',
-      ...(owner ?? (await creatorOf(tx, req))),
+      ...(owner ?? (await creatorOf(ctx))),
     })
     .returning({ id: warehouse.id });
   return row;
 }
 
-async function warehouseDetail(tx: Tx, req: FastifyRequest, id: number): Promise<WarehouseDetail> {
-  const [row] = await tx
+async function warehouseDetail(ctx: ServiceContext, id: number): Promise<WarehouseDetail> {
+  const [row] = await ctx.tx
     .select(warehouseSelection)
     .from(warehouse)
-    .where(and(...(await warehouseWhere(tx, req)), eq(warehouse.id, id)));
+    .where(and(...(await warehouseWhere(ctx)), eq(warehouse.id, id)));
   if (!row) throw new BizError('WarehouseNotExist', { additional: id });
-  return { ...(row as unknown as WarehouseDetail), assignment: await assignmentOf(tx, req.auth.tenantId, 'stock', id) };
+  return { ...(row as unknown as WarehouseDetail), assignment: await assignmentOf(ctx.tx, ctx.tenantId, 'stock', id) };
 }
 
-export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInput> = {
+export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInput & { id: number }> = {
   record: 'stock',
   entity: 'warehouse',
   assignable: 'stock',
-  createSchema: warehouseSchemas.create as never,
-  updateSchema: warehouseSchemas.update as never,
-  async list(tx, req, query) {
-    const parsed = parseList(warehouseSpec, query, await warehouseWhere(tx, req));
-    return runPage(parsed, tx.select(warehouseSelection).from(warehouse).$dynamic(), tx.select(countAll()).from(warehouse).$dynamic());
+  createSchema: warehouseSchemas.create,
+  updateSchema: warehouseSchemas.update,
+  async list(ctx, query) {
+    const parsed = parseList(warehouseSpec, query, await warehouseWhere(ctx));
+    return runPage(parsed, ctx.tx.select(warehouseSelection).from(warehouse).$dynamic(), ctx.tx.select(countAll()).from(warehouse).$dynamic());
   },
   detail: warehouseDetail,
-  create: (tx, req, body) => createWarehouse(tx, req, body),
-  async update(tx, req, body) {
-    const tenantId = req.auth.tenantId;
-    await warehouseDetail(tx, req, body.id);
+  create: (ctx, body) => createWarehouse(ctx, body),
+  async update(ctx, body) {
+    const { tx, tenantId } = ctx;
+    await warehouseDetail(ctx, body.id);
     if (body.code !== undefined) await assertWarehouseFree(tx, tenantId, 'code', body.code, body.id);
     if (body.name !== undefined) await assertWarehouseFree(tx, tenantId, 'name', body.name, body.id);
     await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
@@ -136,22 +137,23 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
       .set({ ...fields, updatedAt: new Date() })
       .where(and(eq(warehouse.tenantId, tenantId), eq(warehouse.id, id)));
   },
-  async remove(tx, req, ids) {
-    const tenantId = req.auth.tenantId;
-    await assertAllVisible(tx, warehouse, await warehouseWhere(tx, req), ids, 'WarehouseNotExist');
+  async remove(ctx, ids) {
+    const { tx, tenantId } = ctx;
+    await assertAllVisible(tx, warehouse, await warehouseWhere(ctx), ids, 'WarehouseNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'warehouseId', ids, 'WarehouseExistInventoryProhibitDelete');
-    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'stock', ids);
+    await ctx.registries.recordUsage.refuseIfInUse(tx, tenantId, 'stock', ids);
     await tx.delete(warehouse).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
     await forgetAssignments(tx, tenantId, 'stock', ids);
   },
-  async enable(tx, req, ids, enabled) {
-    const tenantId = req.auth.tenantId;
-    await assertAllVisible(tx, warehouse, await warehouseWhere(tx, req), ids, 'WarehouseNotExist');
+  async enable(ctx, ids, enabled) {
+    const { tx, tenantId } = ctx;
+    await assertAllVisible(tx, warehouse, await warehouseWhere(ctx), ids, 'WarehouseNotExist');
     if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'warehouseId', ids, 'WarehouseExistInventoryProhibitClose');
     await tx.update(warehouse).set({ enabled, updatedAt: new Date() }).where(and(eq(warehouse.tenantId, tenantId), inArray(warehouse.id, ids)));
   },
-  async picker(tx, req, query: PickerQuery) {
-    const conditions = [...(await warehouseWhere(tx, req)), eq(warehouse.enabled, true)];
+  async picker(ctx, query: PickerQuery) {
+    const { tx } = ctx;
+    const conditions = [...(await warehouseWhere(ctx)), eq(warehouse.enabled, true)];
     if (query.keyword) conditions.push(or(ilike(warehouse.code, containsPattern(query.keyword)), ilike(warehouse.name, containsPattern(query.keyword))));
     return runPage(
       { current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: warehouseSpec.defaultOrder },
@@ -161,7 +163,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   },
   excel: {
     template: 'stock',
-    importedIds: (tx, req) => createdInThisTransaction(tx, warehouse, req),
+    importedIds: (ctx) => createdInThisTransaction(ctx, warehouse),
     importColumns: [
       col('code', '仓库编码', 'Code'),
       col('name', '仓库名称', 'Name', true),
@@ -171,9 +173,9 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
       col('sort', '排序', 'Sort'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async importer(tx, req) {
-      const owner = await creatorOf(tx, req);
-      const staff = await staffResolver(tx, req.auth.tenantId);
+    async importer(ctx) {
+      const owner = await creatorOf(ctx);
+      const staff = await staffResolver(ctx.tx, ctx.tenantId);
       return async (savepoint, row) => {
         const d = row.data;
         const manager = cellText(d.manager);
@@ -186,7 +188,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
           sort: cellNumber(d.sort),
           remark: cellText(d.remark),
         });
-        await createWarehouse(savepoint, req, input as WarehouseInput, owner);
+        await createWarehouse(inSavepoint(ctx, savepoint), input, owner);
       };
     },
     exportColumns: [
@@ -199,9 +201,9 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
       col('enabled', '启用', 'Enabled'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async exportRows(tx, req, query, lang: Lang) {
-      const parsed = parseList(warehouseSpec, query, await warehouseWhere(tx, req));
-      const rows = await tx.select(warehouseSelection).from(warehouse).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
+    async exportRows(ctx, query, lang: Lang) {
+      const parsed = parseList(warehouseSpec, query, await warehouseWhere(ctx));
+      const rows = await ctx.tx.select(warehouseSelection).from(warehouse).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
       return rows.map((r) => ({ ...r, enabled: boolLabel(r.enabled, lang) }));
     },
     filename: { zh: '仓库', en: 'warehouses' },
@@ -244,9 +246,9 @@ const locationsJoined = (tx: Tx) =>
     .innerJoin(warehouse, and(eq(warehouse.tenantId, location.tenantId), eq(warehouse.id, location.warehouseId)))
     .$dynamic();
 
-async function locationWhere(tx: Tx, req: FastifyRequest): Promise<Array<SQL | undefined>> {
+async function locationWhere({ tx, tenantId, account }: ServiceContext): Promise<Array<SQL | undefined>> {
   // A location is seen by whoever sees its warehouse.
-  return [eq(location.tenantId, req.auth.tenantId), await assignmentRangeWhere(tx, req.auth, 'stock', location.warehouseId)];
+  return [eq(location.tenantId, tenantId), await assignmentRangeWhere(tx, account, 'stock', location.warehouseId)];
 }
 
 async function assertLocationNameFree(tx: Tx, tenantId: number, warehouseId: number, name: string, exceptId?: number) {
@@ -275,26 +277,26 @@ async function createLocation(tx: Tx, tenantId: number, body: LocationInput) {
   return row;
 }
 
-async function locationDetail(tx: Tx, req: FastifyRequest, id: number): Promise<Location> {
-  const [row] = await locationsJoined(tx).where(and(...(await locationWhere(tx, req)), eq(location.id, id)));
+async function locationDetail(ctx: ServiceContext, id: number): Promise<Location> {
+  const [row] = await locationsJoined(ctx.tx).where(and(...(await locationWhere(ctx)), eq(location.id, id)));
   if (!row) throw new BizError('LocationNotExist', { additional: id });
   return row as unknown as Location;
 }
 
-export const locationDefinition: RecordDefinition<LocationInput, LocationInput> = {
+export const locationDefinition: RecordDefinition<LocationInput, LocationInput & { id: number }> = {
   record: 'location',
   entity: 'location',
-  createSchema: locationSchemas.create as never,
-  updateSchema: locationSchemas.update as never,
-  async list(tx, req, query) {
-    const parsed = parseList(locationSpec, query, await locationWhere(tx, req));
-    return runPage(parsed, locationsJoined(tx), tx.select(countAll()).from(location).$dynamic());
+  createSchema: locationSchemas.create,
+  updateSchema: locationSchemas.update,
+  async list(ctx, query) {
+    const parsed = parseList(locationSpec, query, await locationWhere(ctx));
+    return runPage(parsed, locationsJoined(ctx.tx), ctx.tx.select(countAll()).from(location).$dynamic());
   },
   detail: locationDetail,
-  create: (tx, req, body) => createLocation(tx, req.auth.tenantId, body),
-  async update(tx, req, body) {
-    const tenantId = req.auth.tenantId;
-    const current = await locationDetail(tx, req, body.id);
+  create: ({ tx, tenantId }, body) => createLocation(tx, tenantId, body),
+  async update(ctx, body) {
+    const { tx, tenantId } = ctx;
+    const current = await locationDetail(ctx, body.id);
     const warehouseId = body.warehouseId ?? current.warehouseId;
     if (warehouseId !== current.warehouseId) {
       await assertIdsExist(tx, warehouse, tenantId, [warehouseId], 'WarehouseNotExist');
@@ -308,21 +310,22 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput> 
       .set({ ...fields, updatedAt: new Date() })
       .where(and(eq(location.tenantId, tenantId), eq(location.id, id)));
   },
-  async remove(tx, req, ids) {
-    const tenantId = req.auth.tenantId;
-    await assertAllVisible(tx, location, await locationWhere(tx, req), ids, 'LocationNotExist');
+  async remove(ctx, ids) {
+    const { tx, tenantId } = ctx;
+    await assertAllVisible(tx, location, await locationWhere(ctx), ids, 'LocationNotExist');
     await refuseIfHoldingStock(tx, tenantId, 'locationId', ids, 'LocationExistInventoryProhibitDelete');
-    await req.server.recordUsage.refuseIfInUse(tx, tenantId, 'location', ids);
+    await ctx.registries.recordUsage.refuseIfInUse(tx, tenantId, 'location', ids);
     await tx.delete(location).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
   },
-  async enable(tx, req, ids, enabled) {
-    const tenantId = req.auth.tenantId;
-    await assertAllVisible(tx, location, await locationWhere(tx, req), ids, 'LocationNotExist');
+  async enable(ctx, ids, enabled) {
+    const { tx, tenantId } = ctx;
+    await assertAllVisible(tx, location, await locationWhere(ctx), ids, 'LocationNotExist');
     if (!enabled) await refuseIfHoldingStock(tx, tenantId, 'locationId', ids, 'LocationExistInventoryProhibitClose');
     await tx.update(location).set({ enabled, updatedAt: new Date() }).where(and(eq(location.tenantId, tenantId), inArray(location.id, ids)));
   },
-  async picker(tx, req, query: PickerQuery) {
-    const conditions = [...(await locationWhere(tx, req)), eq(location.enabled, true), eq(warehouse.enabled, true)];
+  async picker(ctx, query: PickerQuery) {
+    const { tx } = ctx;
+    const conditions = [...(await locationWhere(ctx)), eq(location.enabled, true), eq(warehouse.enabled, true)];
     if (query.warehouseId) conditions.push(eq(location.warehouseId, query.warehouseId));
     if (query.keyword) conditions.push(or(ilike(location.code, containsPattern(query.keyword)), ilike(location.name, containsPattern(query.keyword))));
     return runPage(
@@ -344,15 +347,15 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput> 
       col('sort', '排序', 'Sort'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async importer(tx, req) {
-      const warehouses = await tx.select({ id: warehouse.id, code: warehouse.code, name: warehouse.name }).from(warehouse).where(eq(warehouse.tenantId, req.auth.tenantId));
+    async importer({ tx, tenantId }) {
+      const warehouses = await tx.select({ id: warehouse.id, code: warehouse.code, name: warehouse.name }).from(warehouse).where(eq(warehouse.tenantId, tenantId));
       return async (savepoint, row) => {
         const d = row.data;
         const text = cellText(d.warehouse);
         const found = text ? (warehouses.find((w) => w.code === text) ?? warehouses.find((w) => w.name === text)) : undefined;
         if (!found) throw new BizError(text ? 'WarehouseNotExist' : 'PleaseSelectWarehouse', { additional: text });
         const input = locationSchemas.create.parse({ warehouseId: found.id, name: cellText(d.name) ?? '', code: cellText(d.code), sort: cellNumber(d.sort), remark: cellText(d.remark) });
-        await createLocation(savepoint, req.auth.tenantId, input as LocationInput);
+        await createLocation(savepoint, tenantId, input);
       };
     },
     exportColumns: [
@@ -363,9 +366,9 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput> 
       col('enabled', '启用', 'Enabled'),
       col('remark', '备注', 'Remark', false, 30),
     ],
-    async exportRows(tx, req, query, lang: Lang) {
-      const parsed = parseList(locationSpec, query, await locationWhere(tx, req));
-      const rows = await locationsJoined(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
+    async exportRows(ctx, query, lang: Lang) {
+      const parsed = parseList(locationSpec, query, await locationWhere(ctx));
+      const rows = await locationsJoined(ctx.tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
       return rows.map((r) => ({ ...r, enabled: boolLabel(r.enabled, lang) }));
     },
     filename: { zh: '库位', en: 'locations' },

@@ -3,7 +3,7 @@ import type { PrinterCreate, PrinterProvider, PrinterRow, PrinterUpdate } from '
 import type { Tx } from '../../db/connection.ts';
 import { printer } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
-import { assertAllFound } from '../../core/ids.ts';
+import { assertIdsExist } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
 
@@ -58,10 +58,6 @@ async function assertSnFree(tx: Tx, tenantId: number, provider: string, sn: stri
   if (taken) throw new BizError('PrinterSnRepeat', { additional: sn });
 }
 
-async function assertAllExist(ctx: ServiceContext, ids: number[]) {
-  const found = await ctx.tx.select({ id: printer.id }).from(printer).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
-  assertAllFound(ids, found, 'PrinterNotExist');
-}
 
 export async function listPrinters(ctx: ServiceContext, query: Record<string, unknown>) {
   const parsed = parseList(listSpec, query, [eq(printer.tenantId, ctx.tenantId)]);
@@ -99,13 +95,13 @@ export async function updatePrinter(ctx: ServiceContext, { id, printerKey, ...fi
 }
 
 export async function deletePrinters(ctx: ServiceContext, ids: number[]) {
-  await assertAllExist(ctx, ids);
+  await assertIdsExist(ctx.tx, printer, ctx.tenantId, ids, 'PrinterNotExist');
   await ctx.tx.delete(printer).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
   ctx.audit({ action: 'delete', entity: 'printer', entityId: ids });
 }
 
 export async function enablePrinters(ctx: ServiceContext, ids: number[], enabled: boolean) {
-  await assertAllExist(ctx, ids);
+  await assertIdsExist(ctx.tx, printer, ctx.tenantId, ids, 'PrinterNotExist');
   await ctx.tx.update(printer).set({ enabled, updatedAt: new Date() }).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
   ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'printer', entityId: ids });
 }

@@ -2,7 +2,7 @@ import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema } from '@p8/contract/office';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { crudRoutes } from '../../core/crud-routes.ts';
-import { route, untransactedRoute } from '../../core/route.ts';
+import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
 import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, testPrint, updatePrinter } from './printers.ts';
 import { createVerifyRule, deleteVerifyRules, enableVerifyRules, getVerifyRule, listVerifyRules, updateVerifyRule } from './verify-rules.ts';
@@ -61,3 +61,5 @@ const verifyRuleRoutes = crudRoutes({
 });
 
 export const officeRoutes = [...messageRoutes, ...printerRoutes, ...verifyRuleRoutes];
+
+export const officeModule: ServerModule = { name: 'office', routes: officeRoutes };

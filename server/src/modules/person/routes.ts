@@ -1,5 +1,5 @@
 import { commonMenusSchema, updatePasswordSchema } from '@p8/contract/auth';
-import { route, untransactedRoute } from '../../core/route.ts';
+import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { currentRole, currentUser, personalInfoSchema, saveCommonMenus, updatePassword, updatePersonalInfo } from './service.ts';
 
 /** The signed-in user: detail, personal data, password, common menus and menu/permission tree. */
@@ -21,3 +21,5 @@ export const personRoutes = [
   }),
   route({ method: 'GET', url: '/api/admin/current/role', tags, summary: 'Menu tree with buttons, and authorized button codes', handler: (ctx) => currentRole(ctx) }),
 ];
+
+export const personModule: ServerModule = { name: 'person', routes: personRoutes };

@@ -8,7 +8,7 @@ import { revokeOtherSessions } from '../../core/auth.ts';
 import { BizError } from '../../core/errors.ts';
 import { distinct } from '../../core/ids.ts';
 import { hashPassword, verifyPassword } from '../../core/passwords.ts';
-import { loadPermissions } from '../../core/permissions.ts';
+import { callerPermissions } from '../../core/permissions.ts';
 import type { RequestCaller } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { buildTree } from '../../core/tree.ts';
@@ -37,7 +37,7 @@ export async function currentUser(ctx: ServiceContext): Promise<CurrentUser> {
     .where(mine(ctx))
     .limit(1);
   if (!row) throw new BizError('AdminNotExist');
-  const perms = await loadPermissions(ctx.tx, ctx.tenantId, ctx.account.adminId);
+  const perms = await callerPermissions(ctx.tx, ctx.account);
   const a = row.admin;
   return {
     id: a.id,
@@ -84,14 +84,14 @@ export async function updatePassword(caller: RequestCaller, body: UpdatePassword
       .set({ passwordHash: await hashPassword(body.password), updatedAt: new Date() })
       .where(mine(ctx));
   });
-  await caller.database.withSystem((tx) => revokeOtherSessions(tx, caller.account));
+  await caller.database.withSystem((tx) => revokeOtherSessions(tx, caller.access, caller.account));
 }
 
 /** Saves the home page's common menus: at most 30, each a menu the caller may open. */
 export async function saveCommonMenus(ctx: ServiceContext, menuIds: number[]): Promise<number[]> {
   const ids = distinct(menuIds);
   if (ids.length > 30) throw new BizError('CommonMenuMaxThirty');
-  const perms = await loadPermissions(ctx.tx, ctx.tenantId, ctx.account.adminId);
+  const perms = await callerPermissions(ctx.tx, ctx.account);
   const unknown = ids.find((id) => !perms.menuIds.has(id));
   if (unknown !== undefined) throw new BizError('DataNotExist', { additional: unknown });
   await ctx.tx.update(admin).set({ commonMenus: ids, updatedAt: new Date() }).where(mine(ctx));
@@ -100,7 +100,7 @@ export async function saveCommonMenus(ctx: ServiceContext, menuIds: number[]): P
 
 /** The menu tree the caller may see (screens as the tree, their buttons as their children) and their button codes. */
 export async function currentRole(ctx: ServiceContext): Promise<CurrentRole> {
-  const perms = await loadPermissions(ctx.tx, ctx.tenantId, ctx.account.adminId);
+  const perms = await callerPermissions(ctx.tx, ctx.account);
   const rows = perms.menuIds.size
     ? await ctx.tx
         .select({

@@ -3,7 +3,7 @@ import type { AuditEntry } from '@p8/contract/system';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { auditLog } from '../../db/schema/index.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { iso } from './common.ts';
+import { iso } from '../../core/envelope.ts';
 
 const auditList: ListSpec = {
   fields: {

@@ -21,4 +21,3 @@ export function sentFields<T extends Record<string, unknown>>(body: T): Partial<
   return Object.fromEntries(Object.entries(body).filter(([key, value]) => key !== 'id' && value !== undefined)) as Partial<T>;
 }
 
-export const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -8,8 +8,9 @@ import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
-import { iso, sentFields } from './common.ts';
+import { sentFields } from './common.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
+import { iso } from '../../core/envelope.ts';
 
 const parent = alias(department, 'parent');
 const leader = alias(admin, 'leader');

@@ -7,7 +7,8 @@ import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
-import { iso, menuWithAncestorIds, sentFields } from './common.ts';
+import { menuWithAncestorIds, sentFields } from './common.ts';
+import { iso } from '../../core/envelope.ts';
 
 type RoleRecord = typeof role.$inferSelect;
 

@@ -20,14 +20,14 @@ import {
 import { storableText } from '@p8/contract/text';
 import { crudRoutes } from '../../core/crud-routes.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
+import { assertAccountFree } from '../../core/accounts.ts';
 import { hashPassword } from '../../core/passwords.ts';
-import { route, untransactedRoute } from '../../core/route.ts';
+import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { listAudit } from './audit-service.ts';
 import { createDept, deleteDepts, deptTree, enableDepts, getDept, listDepts, updateDept } from './dept-service.ts';
 import { createMenu, deleteMenus, enableMenus, getMenu, listMenus, menuTree, updateMenu } from './menu-service.ts';
 import { copyRole, copyRolesBatch, createRole, deleteRoles, getRole, getRolePermission, listRoles, setRolePermission, setRoleScope, updateRole } from './role-service.ts';
 import {
-  assertAccountFree,
   createStaff,
   deleteStaff,
   getStaff,
@@ -107,7 +107,7 @@ const staffRoutes = [
   untransactedRoute({
     method: 'POST', url: STAFF, tags: staffTags, summary: 'Create a staff account', permission: 'system_staff_add', body: staffCreateSchema,
     handler: async (caller, { body }) => {
-      await assertAccountFree(caller.database, { name: body.name, phone: body.phone });
+      await assertAccountFree(caller.database.db, { name: body.name, phone: body.phone });
       const passwordHash = await hashPassword(body.password);
       return caller.transaction((ctx) => createStaff(ctx, body, passwordHash));
     },
@@ -115,7 +115,7 @@ const staffRoutes = [
   untransactedRoute({
     method: 'PUT', url: STAFF, tags: staffTags, summary: 'Update a staff account', permission: 'system_staff_update', body: staffUpdateSchema,
     handler: async (caller, { body }) => {
-      await assertAccountFree(caller.database, { name: body.name, phone: body.phone, self: { tenantId: caller.tenantId, id: body.id } });
+      await assertAccountFree(caller.database.db, { name: body.name, phone: body.phone, self: { tenantId: caller.tenantId, id: body.id } });
       return caller.transaction((ctx) => updateStaff(ctx, body));
     },
   }),
@@ -123,21 +123,21 @@ const staffRoutes = [
     method: 'DELETE', url: STAFF, tags: staffTags, summary: 'Delete staff accounts', permission: 'system_staff_delete', body: idsSchema,
     handler: async (caller, { body }) => {
       const removed = await caller.transaction((ctx) => deleteStaff(ctx, body.ids));
-      await revokeSessionsOf(caller.database, caller.tenantId, removed);
+      await revokeSessionsOf(caller, removed);
     },
   }),
   untransactedRoute({
     method: 'PUT', url: `${STAFF}/enable`, tags: staffTags, summary: 'Enable or disable staff accounts', permission: 'system_staff_enable', body: enableSchema,
     handler: async (caller, { body }) => {
       const shutOut = await caller.transaction((ctx) => setStaffState(ctx, body.ids, { enabled: body.enabled }));
-      await revokeSessionsOf(caller.database, caller.tenantId, shutOut);
+      await revokeSessionsOf(caller, shutOut);
     },
   }),
   untransactedRoute({
     method: 'PUT', url: `${STAFF}/lock`, tags: staffTags, summary: 'Lock or unlock staff accounts', permission: 'system_staff_enable', body: staffLockSchema,
     handler: async (caller, { body }) => {
       const shutOut = await caller.transaction((ctx) => setStaffState(ctx, body.ids, { locked: body.locked }));
-      await revokeSessionsOf(caller.database, caller.tenantId, shutOut);
+      await revokeSessionsOf(caller, shutOut);
     },
   }),
   route({
@@ -153,7 +153,7 @@ const staffRoutes = [
     handler: async (caller, { body }) => {
       const passwordHash = await hashPassword(body.password);
       await caller.transaction((ctx) => resetStaffPassword(ctx, body.id, passwordHash));
-      await revokeSessionsOf(caller.database, caller.tenantId, [body.id]);
+      await revokeSessionsOf(caller, [body.id]);
     },
   }),
 ];
@@ -167,3 +167,5 @@ const auditRoutes = [
 ];
 
 export const systemRoutes = [...deptRoutes, ...menuRoutes, ...roleRoutes, ...staffRoutes, ...auditRoutes];
+
+export const systemModule: ServerModule = { name: 'system', routes: systemRoutes };

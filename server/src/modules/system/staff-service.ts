@@ -1,40 +1,25 @@
 import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Staff, StaffCreate, StaffUpdate } from '@p8/contract/system';
-import type { Database, Tx } from '../../db/connection.ts';
+import type { Tx } from '../../db/connection.ts';
 import { admin, adminRole, department, role } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
+import type { RequestCaller } from '../../core/route.ts';
 import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
 import { dataScopeWhere } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { loadRoles, type CallerRoles } from '../../core/permissions.ts';
+import { callerPermissions, type CallerRoles } from '../../core/permissions.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
-import { iso, sentFields } from './common.ts';
+import { sentFields } from './common.ts';
 import { subtreeIds } from '../../core/tree.ts';
-
-/**
- * Sign-in by name or phone happens before the tenant is known, so both are unique across tenants.
- * Checked on the owner connection BEFORE the tenant transaction opens (PGlite serves one connection);
- * the global unique indexes close the race (mapped to the same keys in core/errors.ts).
- */
-export async function assertAccountFree(database: Database, who: { name?: string; phone?: string; self?: { tenantId: number; id: number } }) {
-  const isSelf = (row: { tenantId: number; id: number } | undefined) => !!row && !!who.self && row.tenantId === who.self.tenantId && row.id === who.self.id;
-  if (who.name) {
-    const [taken] = await database.db.select({ tenantId: admin.tenantId, id: admin.id }).from(admin).where(sql`lower(${admin.name}) = lower(${who.name})`).limit(1);
-    if (taken && !isSelf(taken)) throw new BizError('AdminExist', { additional: who.name });
-  }
-  if (who.phone) {
-    const [taken] = await database.db.select({ tenantId: admin.tenantId, id: admin.id }).from(admin).where(eq(admin.phone, who.phone)).limit(1);
-    if (taken && !isSelf(taken)) throw new BizError('PhoneIsRegistered', { additional: who.phone });
-  }
-}
+import { iso } from '../../core/envelope.ts';
 
 /** Signs accounts out everywhere (reset password, disable, lock, delete): sessions live on the owner connection. */
-export async function revokeSessionsOf(database: Database, tenantId: number, adminIds: number[]) {
+export async function revokeSessionsOf(caller: RequestCaller, adminIds: number[]) {
   if (!adminIds.length) return;
-  await database.withSystem(async (tx) => {
-    for (const adminId of adminIds) await revokeAllSessions(tx, tenantId, adminId);
+  await caller.database.withSystem(async (tx) => {
+    for (const adminId of adminIds) await revokeAllSessions(tx, caller.access, caller.tenantId, adminId);
   });
 }
 
@@ -45,7 +30,7 @@ interface Scope {
 }
 
 async function staffScope(tx: Tx, auth: AuthContext): Promise<Scope> {
-  const perms = await loadRoles(tx, auth.tenantId, auth.adminId);
+  const perms = await callerPermissions(tx, auth);
   const scoped = await dataScopeWhere(tx, auth, perms, { dept: admin.deptId, owner: admin.createdBy });
   return { perms, where: scoped && or(scoped, eq(admin.id, auth.adminId)) };
 }
@@ -303,6 +288,8 @@ export async function deleteStaff(ctx: ServiceContext, requested: number[]): Pro
   const targets = await loadTargets(tx, auth, await staffScope(tx, auth), ids);
   const fixed = targets.find((t) => t.isDefault);
   if (fixed) throw new BizError('DefaultAdminProhibitDelete', { additional: fixed.name });
+  // Staff that bills name (created, handled, audited) are disabled instead: the bills keep who did what.
+  await ctx.registries.recordUsage.refuseIfInUse(tx, auth.tenantId, 'staff', ids);
   await tx.delete(adminRole).where(and(eq(adminRole.tenantId, auth.tenantId), inArray(adminRole.adminId, ids)));
   await tx.delete(admin).where(and(eq(admin.tenantId, auth.tenantId), inArray(admin.id, ids)));
   // A department led by a deleted account has no leader any more.

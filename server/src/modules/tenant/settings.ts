@@ -1,24 +1,23 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  columnSettingsQuerySchema,
-  columnSettingsSaveSchema,
   INCREASE_ONLY_KEYS,
   SYSTEM_SETTING_KEYS,
-  systemSettingsSchema,
-  systemSettingsUpdateSchema,
   tenantConfigSchema,
-  tenantConfigUpdateSchema,
   type ColumnSetting,
   type SystemSettings,
+  type SystemSettingsUpdate,
   type TenantConfig,
+  type TenantConfigUpdate,
+  type TenantConfigView,
 } from '@p8/contract/tenant-config';
-import type { Tx } from '../../db/connection.ts';
 import { systemSetting, tableColumnSetting, tenant } from '../../db/schema/index.ts';
-import { audit, changes } from '../../core/audit.ts';
-import { ok } from '../../core/envelope.ts';
+import { changes } from '../../core/audit.ts';
 import { BizError } from '../../core/errors.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { parseTenantConfig } from '../../core/tenant-config.ts';
+import { readSystemSettings } from '../../core/system-settings.ts';
+import { billCodePrefixes } from '@p8/contract/bills/code-prefixes';
+import { checkedBillCodePrefixes } from '../../bills/code-prefixes.ts';
 import { tenantConfigView } from './service.ts';
 
 /*
@@ -36,103 +35,57 @@ export function applyConfigUpdate(current: TenantConfig, update: Partial<TenantC
   return tenantConfigSchema.parse({ ...current, ...update, openVerifyBill: current.openVerifyBill });
 }
 
-async function readSystemSettings(tx: Tx, tenantId: number): Promise<SystemSettings> {
-  const rows = await tx.select({ key: systemSetting.key, value: systemSetting.value }).from(systemSetting).where(eq(systemSetting.tenantId, tenantId));
-  const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-  const defaults = systemSettingsSchema.parse({});
-  // A stored value an older release wrote in another shape falls back to its default instead of failing the screen.
-  const entries = SYSTEM_SETTING_KEYS.map((key) => {
-    const parsed = systemSettingsSchema.shape[key].safeParse(stored[key]);
-    return [key, parsed.success ? parsed.data : defaults[key]];
-  });
-  return Object.fromEntries(entries) as SystemSettings;
+/** Updates the tenant configuration; a save that changes nothing writes nothing, not even an audit entry. */
+export async function updateTenantConfig(ctx: ServiceContext, update: TenantConfigUpdate): Promise<TenantConfigView> {
+  const { tx, tenantId } = ctx;
+  const [row] = await tx.select({ config: tenant.config }).from(tenant).where(eq(tenant.id, tenantId)).for('update');
+  if (!row) throw new BizError('DataNotExist');
+  const current = parseTenantConfig(row.config);
+  const next = applyConfigUpdate(current, update);
+  const changed = changes(current, next);
+  if (Object.keys(changed).length) {
+    await tx.update(tenant).set({ config: next, updatedAt: new Date() }).where(eq(tenant.id, tenantId));
+    ctx.audit({ action: 'update', entity: 'tenant-config', entityId: tenantId, detail: changed });
+  }
+  return tenantConfigView(tx, tenantId);
 }
 
-export async function tenantSettingsRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+/** The column settings of a list type (empty when none saved). */
+export async function columnSettings({ tx, tenantId }: ServiceContext, type: string): Promise<ColumnSetting[]> {
+  const [row] = await tx
+    .select({ columns: tableColumnSetting.columns })
+    .from(tableColumnSetting)
+    .where(and(eq(tableColumnSetting.tenantId, tenantId), eq(tableColumnSetting.type, type)))
+    .limit(1);
+  return row?.columns ?? [];
+}
 
-  r.put(
-    '/api/admin/admin/tenant',
-    {
-      config: { permission: 'system_tenant_config_update' },
-      schema: { tags: ['tenant'], summary: 'Update the tenant configuration (decimal places only increase, at most 6)', body: tenantConfigUpdateSchema },
-    },
-    async (req) =>
-      ok(
-        await req.tenant(async (tx) => {
-          const tenantId = req.auth.tenantId;
-          const [row] = await tx.select({ config: tenant.config }).from(tenant).where(eq(tenant.id, tenantId)).for('update');
-          if (!row) throw new BizError('DataNotExist');
-          const current = tenantConfigSchema.parse(row.config ?? {});
-          const next = applyConfigUpdate(current, req.body);
-          const changed = changes(current, next);
-          // A save that changes nothing writes nothing, not even an audit entry.
-          if (Object.keys(changed).length) {
-            await tx.update(tenant).set({ config: next, updatedAt: new Date() }).where(eq(tenant.id, tenantId));
-            await audit(tx, req, { action: 'update', entity: 'tenant-config', entityId: tenantId, detail: changed });
-          }
-          return tenantConfigView(tx, tenantId);
-        }),
-      ),
-  );
+export async function saveColumnSettings({ tx, tenantId }: ServiceContext, type: string, columns: ColumnSetting[]): Promise<ColumnSetting[]> {
+  await tx
+    .insert(tableColumnSetting)
+    .values({ tenantId, type, columns })
+    .onConflictDoUpdate({ target: [tableColumnSetting.tenantId, tableColumnSetting.type], set: { columns, updatedAt: new Date() } });
+  return columns;
+}
 
-  r.get(
-    '/api/admin/tenant/table/column/type',
-    { schema: { tags: ['tenant'], summary: 'Column settings of a list type (empty when none saved)', querystring: columnSettingsQuerySchema } },
-    async (req) => {
-      const [row] = await req.tenant((tx) =>
-        tx
-          .select({ columns: tableColumnSetting.columns })
-          .from(tableColumnSetting)
-          .where(and(eq(tableColumnSetting.tenantId, req.auth.tenantId), eq(tableColumnSetting.type, req.query.type)))
-          .limit(1),
-      );
-      return ok<ColumnSetting[]>(row?.columns ?? []);
-    },
-  );
+export const systemSettings = ({ tx, tenantId }: ServiceContext) => readSystemSettings(tx, tenantId);
 
-  r.put(
-    '/api/admin/tenant/table/column/type',
-    // Column settings apply to everyone in the tenant, so saving them is a tenant-configuration right.
-    { config: { permission: 'system_tenant_config_update' }, schema: { tags: ['tenant'], summary: 'Save the column settings of a list type (tenant-wide)', body: columnSettingsSaveSchema } },
-    async (req) => {
-      const { type, columns } = req.body;
-      await req.tenant((tx) =>
-        tx
-          .insert(tableColumnSetting)
-          .values({ tenantId: req.auth.tenantId, type, columns })
-          .onConflictDoUpdate({ target: [tableColumnSetting.tenantId, tableColumnSetting.type], set: { columns, updatedAt: new Date() } }),
-      );
-      return ok(columns);
-    },
-  );
-
-  r.get('/api/admin/system/setting', { schema: { tags: ['tenant'], summary: 'System settings of the tenant, with defaults' } }, async (req) =>
-    ok(await req.tenant((tx) => readSystemSettings(tx, req.auth.tenantId))),
-  );
-
-  r.put(
-    '/api/admin/system/setting',
-    { config: { permission: 'system_setting_update' }, schema: { tags: ['tenant'], summary: 'Update system settings (a key that is sent is replaced whole)', body: systemSettingsUpdateSchema } },
-    async (req) =>
-      ok(
-        await req.tenant(async (tx) => {
-          const tenantId = req.auth.tenantId;
-          const before = await readSystemSettings(tx, tenantId);
-          const sent = req.body;
-          const changed = changes(before, sent);
-          // Only the keys whose value moved are written; a save that changes nothing writes no audit entry.
-          const keys = SYSTEM_SETTING_KEYS.filter((k) => sent[k] !== undefined && Object.keys(changed).some((field) => field === k || field.startsWith(`${k}.`)));
-          for (const key of keys) {
-            const value = sent[key];
-            await tx
-              .insert(systemSetting)
-              .values({ tenantId, key, value })
-              .onConflictDoUpdate({ target: [systemSetting.tenantId, systemSetting.key], set: { value: sql`excluded.value`, updatedAt: new Date() } });
-          }
-          if (keys.length) await audit(tx, req, { action: 'update', entity: 'system-setting', entityId: keys, detail: changed });
-          return readSystemSettings(tx, tenantId);
-        }),
-      ),
-  );
+/** Updates system settings: a key that is sent is replaced whole; only the keys whose value moved are written and audited. */
+export async function updateSystemSettings(ctx: ServiceContext, body: SystemSettingsUpdate): Promise<SystemSettings> {
+  const { tx, tenantId } = ctx;
+  // Bill-code prefixes are compared as the full map the screen shows, and stored as the tenant's own ones.
+  const ownPrefixes = body.billCodePrefixes && checkedBillCodePrefixes(body.billCodePrefixes);
+  const sent = ownPrefixes ? { ...body, billCodePrefixes: billCodePrefixes(ownPrefixes) } : body;
+  const before = await readSystemSettings(tx, tenantId);
+  const changed = changes(before, sent);
+  const keys = SYSTEM_SETTING_KEYS.filter((k) => sent[k] !== undefined && Object.keys(changed).some((field) => field === k || field.startsWith(`${k}.`)));
+  for (const key of keys) {
+    const value = key === 'billCodePrefixes' ? ownPrefixes : sent[key];
+    await tx
+      .insert(systemSetting)
+      .values({ tenantId, key, value })
+      .onConflictDoUpdate({ target: [systemSetting.tenantId, systemSetting.key], set: { value: sql`excluded.value`, updatedAt: new Date() } });
+  }
+  if (keys.length) ctx.audit({ action: 'update', entity: 'system-setting', entityId: keys, detail: changed });
+  return readSystemSettings(tx, tenantId);
 }

@@ -1,116 +1,53 @@
-import { and, eq } from 'drizzle-orm';
-import { existsSync } from 'node:fs';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { storableText } from '@p8/contract/text';
-import { UPLOAD_ROUTE_KINDS, UPLOAD_RULES, type UploadKind, type UploadResult } from '@p8/contract/upload';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/connection.ts';
-import { uploadFile } from '../../db/schema/index.ts';
-import { ok } from '../../core/envelope.ts';
-import { BizError } from '../../core/errors.ts';
-import { langOf, sendXlsx, templateXlsx } from '../../core/excel.ts';
-import { checkUpload, cloudUploadToken, discard, limitBytes, receiveSingleFile, sendStoredFile, storedFilePath, storeFile } from '../../core/uploads.ts';
+import { IMPORT_JOB_ID } from '@p8/contract/upload';
+import { cloudUploadToken } from '../../core/uploads.ts';
+import { publicRoute, untransactedRoute, type ServerModule } from '../../core/route.ts';
+import { noSuchFile, receiveUpload, sendTemplate, sendUploadedFile } from './service.ts';
 
 const kindQuery = z.object({ kind: storableText().optional() });
+const tags = ['upload'];
+const multipart = {
+  consumes: ['multipart/form-data'],
+  query: kindQuery,
+  description: 'Multipart: field `file` (one file), optional field `kind` (img | file | video | attachment | logo | excel). Checked by content sniffing.',
+};
 
-/** Uploads to our own server, the files they become, the cloud upload token and the import templates. */
-export async function uploadRoutes(app: FastifyInstance, opts: { database: Database; config: Config }) {
-  const { database, config } = opts;
-  const r = app.withTypeProvider<ZodTypeProvider>();
-
-  async function upload(req: FastifyRequest, route: keyof typeof UPLOAD_ROUTE_KINDS): Promise<UploadResult> {
-    const kinds: readonly UploadKind[] = UPLOAD_ROUTE_KINDS[route];
-    // The stream limit is the largest of the route's kinds; the kind's own limit is checked after.
-    const streamMax = Math.max(...kinds.map((k) => limitBytes(config, UPLOAD_RULES[k].limit)));
-    const file = await receiveSingleFile(req, config, streamMax);
-    try {
-      const wanted = file.fields.kind || (req.query as { kind?: string }).kind || kinds[0];
-      if (!kinds.includes(wanted as UploadKind)) throw new BizError('BadRequest', { additional: 'kind' });
-      const kind = wanted as UploadKind;
-      const checked = await checkUpload(file, kind, config);
-      const stored = await storeFile(config, file.path, req.auth.tenantId, checked.ext);
-      const name = file.filename.slice(-255);
-      try {
-        await req.tenant((tx) =>
-          tx.insert(uploadFile).values({
-            tenantId: req.auth.tenantId,
-            kind,
-            originalName: name,
-            storedName: stored.storedName,
-            mime: checked.mime,
-            size: file.size,
-            createdBy: req.auth.adminId,
-          }),
-        );
-      } catch (error) {
-        await discard(stored);
-        throw error;
-      }
-      return { url: stored.url, name, size: file.size };
-    } finally {
-      await discard(file);
-    }
-  }
-
-  const uploadSchema = (summary: string) => ({
-    tags: ['upload'],
-    summary,
-    consumes: ['multipart/form-data'],
-    querystring: kindQuery,
-    description: 'Multipart: field `file` (one file), optional field `kind` (img | file | video | attachment | logo | excel). Checked by content sniffing.',
-  });
-
-  r.post('/api/admin/upload/img', { schema: uploadSchema('Upload an image (png, jpg, jpeg, gif, apng, bmp, pjpeg, webp, avif; logo: png, jpg, gif)') }, async (req) =>
-    ok(await upload(req, 'img')),
-  );
-  r.post('/api/admin/upload/file', { schema: uploadSchema('Upload a file (≤ 500 MB; video mp4, attachments, Excel)') }, async (req) => ok(await upload(req, 'file')));
-
-  // Public, like an <img src>: the name is a random uuid, and every segment must be exactly what the
-  // server generates, so no path the client makes up reaches the disk — or the database: the segments are
-  // plain strings here (not storableText) because anything else, a NUL included, is simply not found.
-  r.get(
-    '/api/base/file/:tenantId/:month/:name',
-    {
-      config: { auth: false },
-      schema: { tags: ['upload'], summary: 'A file uploaded to this server', params: z.object({ tenantId: z.string(), month: z.string(), name: z.string() }) },
-    },
-    async (req, reply) => {
-      const notFound = () => reply.code(404).send({ status: 40001, message: 'FileNotFound', data: null });
-      const diskPath = storedFilePath(config, req.params);
-      if (!diskPath || !existsSync(diskPath)) return notFound();
-      const tenantId = Number(req.params.tenantId);
-      const [row] = await database.withTenant(tenantId, (tx) =>
-        tx
-          .select({ mime: uploadFile.mime, originalName: uploadFile.originalName })
-          .from(uploadFile)
-          .where(and(eq(uploadFile.tenantId, tenantId), eq(uploadFile.storedName, req.params.name)))
-          .limit(1),
-      );
-      if (!row) return notFound();
-      return sendStoredFile(req, reply, { path: diskPath, mime: row.mime, originalName: row.originalName });
-    },
-  );
-
-  // Any other shape under the file path (extra segments, dot segments) is the same 404, not the generic one.
-  r.get('/api/base/file/*', { config: { auth: false }, schema: { hide: true } }, async (_req, reply) =>
-    reply.code(404).send({ status: 40001, message: 'FileNotFound', data: null }),
-  );
-
-  r.get('/api/base/api/qiniuyun/token', { schema: { tags: ['upload'], summary: 'Cloud (Qiniu) upload token: token, domain, expired (s)' } }, async (req) =>
-    ok(cloudUploadToken(config, req.auth.tenantId)),
-  );
-
-  // Template download links of the public system config (`templates`), fetched by a plain link.
-  r.get(
-    '/api/base/template/:file',
-    { config: { auth: false }, schema: { tags: ['upload'], summary: 'An Excel import template (<key>.xlsx)', params: z.object({ file: z.string() }) } },
-    async (req, reply) => {
-      const key = /^([a-z][A-Za-z0-9_]{0,63})\.xlsx$/.exec(req.params.file)?.[1];
-      const columns = key ? req.server.importTemplates.get(key) : undefined;
-      if (!key || !columns) return reply.code(404).send({ status: 40001, message: 'FileNotFound', data: null });
-      return sendXlsx(reply, await templateXlsx(columns, langOf(req)), `${key}.xlsx`);
-    },
-  );
-}
+/** Uploads to our own server, the files they become, the cloud upload token, import progress and the import templates. */
+export const uploadModule: ServerModule = {
+  name: 'upload',
+  routes: [
+    // Received before any transaction is opened (receiveUpload opens its own short one).
+    untransactedRoute({
+      method: 'POST', url: '/api/admin/upload/img', tags, summary: 'Upload an image (png, jpg, jpeg, gif, apng, bmp, pjpeg, webp, avif; logo: png, jpg, gif)', ...multipart,
+      handler: (caller, { query }, http) => receiveUpload(caller, http, 'img', query.kind),
+    }),
+    untransactedRoute({
+      method: 'POST', url: '/api/admin/upload/file', tags, summary: 'Upload a file (≤ 500 MB): images, xls, xlsx, pdf, doc, docx, mp4 and the extensions the tenant added', ...multipart,
+      handler: (caller, { query }, http) => receiveUpload(caller, http, 'file', query.kind),
+    }),
+    // The segments are plain strings here (not storableText) because anything else, a NUL included, is
+    // simply not found: they must equal what the server generated.
+    publicRoute({
+      method: 'GET', url: '/api/base/file/:tenantId/:month/:name', tags, summary: 'A file uploaded to this server',
+      params: z.object({ tenantId: z.string(), month: z.string(), name: z.string() }),
+      handler: (deps, { params }, http) => sendUploadedFile(deps, params, http),
+    }),
+    publicRoute({ method: 'GET', url: '/api/base/file/*', tags, summary: 'Not found: any other path under /api/base/file', hide: true, handler: (_deps, _input, http) => noSuchFile(http) }),
+    untransactedRoute({
+      method: 'GET', url: '/api/base/api/qiniuyun/token', tags, summary: 'Cloud (Qiniu) upload token: token, domain, expired (s)',
+      handler: async (caller) => cloudUploadToken(caller.config, caller.tenantId),
+    }),
+    // The import dialog polls this while its upload runs (the job id is the import's `jobId` query).
+    untransactedRoute({
+      method: 'GET', url: '/api/admin/import/progress/:jobId', tags, summary: "Progress of the caller's running import (null: unknown or long finished)",
+      params: z.object({ jobId: IMPORT_JOB_ID }),
+      handler: async (_caller, { params }, { request }) => request.server.importJobs.read(request, params.jobId),
+    }),
+    // Template download links of the public system config (`templates`), fetched by a plain link.
+    publicRoute({
+      method: 'GET', url: '/api/base/template/:file', tags, summary: 'An Excel import template (<key>.xlsx)', params: z.object({ file: z.string() }),
+      handler: (deps, { params }, http) => sendTemplate(deps.registries.importTemplates, params.file, http),
+    }),
+  ],
+};

@@ -39,4 +39,12 @@ export default {
     password: 'Change password',
     theme: 'Theme settings',
   },
+  dashboard: {
+    chartTitle: 'Orders by day',
+    overviewTitle: 'Business overview',
+    warningTitle: 'Early warning',
+    noWarnings: 'Nothing needs attention',
+    moreWarnings: 'and {{count}} more',
+    previous: 'Previous: {{value}}',
+  },
 };

@@ -204,6 +204,8 @@ export default {
       import: 'Import',
       export: 'Export',
       assign: 'Assign',
+      clear: 'Clear data',
+      logoff: 'Log off',
     },
     entities: {
       dept: 'Department',
@@ -225,6 +227,7 @@ export default {
       unit: 'Unit',
       bom: 'Bill of materials',
       district: 'District',
+      tenant: 'Tenant',
     },
     fields: {
       id: 'ID',

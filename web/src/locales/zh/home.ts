@@ -39,4 +39,12 @@ export default {
     password: '修改密码',
     theme: '主题设置',
   },
+  dashboard: {
+    chartTitle: '订单趋势',
+    overviewTitle: '经营概况',
+    warningTitle: '预警信息',
+    noWarnings: '暂无预警',
+    moreWarnings: '另有 {{count}} 条',
+    previous: '上期：{{value}}',
+  },
 };

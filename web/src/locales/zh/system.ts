@@ -204,6 +204,8 @@ export default {
       import: '导入',
       export: '导出',
       assign: '分配',
+      clear: '清除数据',
+      logoff: '注销',
     },
     entities: {
       dept: '部门',
@@ -225,6 +227,7 @@ export default {
       unit: '单位',
       bom: '物料清单',
       district: '地区',
+      tenant: '租户',
     },
     fields: {
       id: 'ID',

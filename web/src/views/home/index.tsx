@@ -17,6 +17,7 @@ import { useGlobalStore } from '../../stores/global.ts';
 import { useMenuStore } from '../../stores/menu.ts';
 import { COMMON_MENU_LIMIT, saveCommonMenus } from './api/common-menus.ts';
 import { useTenant } from './api/tenant.ts';
+import Dashboard from './components/dashboard.tsx';
 import MenuPicker, { isPickable } from './components/menu-picker.tsx';
 import './home.css';
 
@@ -262,7 +263,7 @@ function CommonMenus() {
   );
 }
 
-/** Home (/home/index): welcome, shortcuts and the user's common menus. */
+/** Home (/home/index): welcome, shortcuts, the dashboard of the sections the user may see, and the user's common menus. */
 export default function HomePage() {
   return (
     <div className="p8-home" data-testid="home-page">
@@ -272,6 +273,9 @@ export default function HomePage() {
         </Col>
         <Col xs={24} xl={8}>
           <ShortcutsCard />
+        </Col>
+        <Col span={24}>
+          <Dashboard />
         </Col>
         <Col span={24}>
           <CommonMenus />

@@ -29,6 +29,8 @@ const ACTION_COLOR: Record<string, string> = {
   import: 'purple',
   export: 'default',
   assign: 'gold',
+  clear: 'red',
+  logoff: 'red',
 };
 
 const ENTITIES = [
@@ -51,6 +53,7 @@ const ENTITIES = [
   'unit',
   'bom',
   'district',
+  'tenant',
 ];
 
 /** The log itself, for holders of system_audit_view (the list call needs the code). */

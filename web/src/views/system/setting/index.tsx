@@ -4,20 +4,49 @@ import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PHONE_REGEX } from '@p8/contract/auth';
-import { CODE_PREFIX_PATTERN, DEFAULT_CODE_PREFIXES, RECORD_CODE_DIGITS, RECORD_CODE_KINDS, type SystemSettings } from '@p8/contract/tenant-config';
+import { CODE_PREFIX_PATTERN, DEFAULT_CODE_PREFIXES, MAX_UNPAID_ORDER_CANCEL_MINUTES, RECORD_CODE_DIGITS, RECORD_CODE_KINDS, type SystemSettings } from '@p8/contract/tenant-config';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
 import { SYSTEM_SETTINGS_QUERY_KEY, useSystemSettings } from './api/get-system-settings.ts';
 import { updateSystemSettings } from './api/update-system-settings.ts';
-import { changedSettings } from './settings-form.ts';
+import { DENIED_EXTENSIONS, FILE_EXTENSIONS } from '@p8/contract/upload';
+import { changedSettings, normalExtension } from './settings-form.ts';
+import BillCodePrefixes from './BillCodePrefixes.tsx';
 import './setting.css';
 
 const PAPER_SIZES = ['A4', 'A5', '241mm', '80mm', '58mm'] as const satisfies ReadonlyArray<SystemSettings['printTemplate']['paperSize']>;
 const phonePattern = new RegExp(PHONE_REGEX);
 const MAX_PHONES = 10;
+const MAX_EXTENSIONS = 30;
+const extensionPattern = /^[a-z0-9]{1,10}$/;
+/** Why an added upload extension cannot be saved (the server refuses it the same way), or undefined. */
+const extensionProblem = (ext: string): 'uploadExtensionDenied' | 'uploadExtensionInvalid' | undefined =>
+  DENIED_EXTENSIONS.includes(normalExtension(ext)) ? 'uploadExtensionDenied' : extensionPattern.test(normalExtension(ext)) ? undefined : 'uploadExtensionInvalid';
 
-/** System → settings: the tenant-level settings the server defines (`systemSettingsSchema`): notifications, SMS, watermark, printing. */
+/**
+ * A list typed as tags (Enter, comma, space or semicolon ends one), each blue when valid and red when not;
+ * a form control (value / onChange come from Form.Item).
+ */
+function TagsInput({ isValid, ...props }: { placeholder: string; isValid: (value: string) => boolean; 'data-testid': string; value?: string[]; onChange?: (value: string[]) => void }) {
+  return (
+    <Select
+      {...props}
+      mode="tags"
+      open={false}
+      suffixIcon={null}
+      tokenSeparators={[',', '，', ' ', ';', '；']}
+      style={{ maxWidth: 560 }}
+      tagRender={({ label, value, closable, onClose }) => (
+        <Tag color={isValid(String(value)) ? 'blue' : 'red'} closable={closable} onClose={onClose} style={{ marginInlineEnd: 4 }}>
+          {label}
+        </Tag>
+      )}
+    />
+  );
+}
+
+/** System → settings: the tenant-level settings the server defines (`systemSettingsSchema`): notifications, SMS, watermark, printing, upload types. */
 export default function SystemSettingPage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const { message } = App.useApp();
@@ -117,6 +146,8 @@ export default function SystemSettingPage() {
           </Typography.Text>
         </Card>
 
+        <BillCodePrefixes form={form} prefixes={values?.billCodePrefixes ?? stored.billCodePrefixes} />
+
         <Card className="p8-setting-section" title={t('setting.sections.notify')} data-testid="setting-section-notify">
           <Form.Item
             name="orderNotifyPhones"
@@ -135,20 +166,10 @@ export default function SystemSettingPage() {
               },
             ]}
           >
-            <Select
-              mode="tags"
-              open={false}
-              suffixIcon={null}
-              tokenSeparators={[',', '，', ' ', ';', '；']}
-              placeholder={t('setting.orderNotifyPhonesPlaceholder')}
-              style={{ maxWidth: 560 }}
-              tagRender={({ label, value, closable, onClose }) => (
-                <Tag color={phonePattern.test(String(value)) ? 'blue' : 'red'} closable={closable} onClose={onClose} style={{ marginInlineEnd: 4 }}>
-                  {label}
-                </Tag>
-              )}
-              data-testid="setting-orderNotifyPhones"
-            />
+            <TagsInput placeholder={t('setting.orderNotifyPhonesPlaceholder')} isValid={(value) => phonePattern.test(value)} data-testid="setting-orderNotifyPhones" />
+          </Form.Item>
+          <Form.Item name="unpaidOrderCancelMinutes" label={t('setting.unpaidOrderCancelMinutes')} extra={t('setting.unpaidOrderCancelMinutesHelp')} rules={[{ required: true }]}>
+            <NumberInput integer min={0} max={MAX_UNPAID_ORDER_CANCEL_MINUTES} addonAfter={t('setting.minutes')} style={{ width: 200 }} data-testid="setting-unpaidOrderCancelMinutes" />
           </Form.Item>
         </Card>
 
@@ -276,6 +297,30 @@ export default function SystemSettingPage() {
               </div>
             </Col>
           </Row>
+        </Card>
+
+        <Card className="p8-setting-section" title={t('setting.sections.upload')} data-testid="setting-section-upload">
+          <Form.Item
+            name="uploadExtensions"
+            label={t('setting.uploadExtensions')}
+            extra={t('setting.uploadExtensionsHelp', { standard: FILE_EXTENSIONS.join(', ') })}
+            rules={[
+              {
+                validator: (_, list: string[] | undefined) => {
+                  const extensions = (list ?? []).map(normalExtension);
+                  for (const ext of extensions) {
+                    const problem = extensionProblem(ext);
+                    if (problem) return Promise.reject(new Error(t(`setting.${problem}`, { ext })));
+                  }
+                  if (extensions.length > MAX_EXTENSIONS) return Promise.reject(new Error(t('setting.uploadExtensionsMax', { count: MAX_EXTENSIONS })));
+                  if (new Set(extensions).size !== extensions.length) return Promise.reject(new Error(t('setting.uploadExtensionsRepeat')));
+                  return Promise.resolve();
+                },
+              },
+            ]}
+          >
+            <TagsInput placeholder={t('setting.uploadExtensionsPlaceholder')} isValid={(value) => !extensionProblem(value)} data-testid="setting-uploadExtensions" />
+          </Form.Item>
         </Card>
       </Form>
       {editable && (

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { billCodePrefixes } from '@p8/contract/bills/code-prefixes';
 import { systemSettingsSchema } from '@p8/contract/tenant-config';
 import { changedSettings, settingsOfForm } from './settings-form.ts';
 
@@ -23,5 +24,11 @@ describe('system settings form', () => {
 
   it('builds the whole settings a save sends, trimmed', () => {
     expect(settingsOfForm(stored, { smsSignature: ' 新签名 ', orderNotifyPhones: ['13800000011'] })).toEqual({ ...stored, smsSignature: '新签名', orderNotifyPhones: ['13800000011'] });
+  });
+
+  it("sends the bill-code prefixes whole and trimmed when one changed (the server shows every type's)", () => {
+    const withPrefixes = { ...stored, billCodePrefixes: billCodePrefixes() };
+    expect(changedSettings(withPrefixes, { billCodePrefixes: { PurchaseOrder: ' CGDD ' } })).toEqual({});
+    expect(changedSettings(withPrefixes, { billCodePrefixes: { PurchaseOrder: ' PO ' } })).toEqual({ billCodePrefixes: { ...billCodePrefixes(), PurchaseOrder: 'PO' } });
   });
 });

@@ -22,15 +22,21 @@ function overlay<T>(base: T, over: unknown): T {
   return out as T;
 }
 
+/** An extension as the server keeps it: trimmed, lower case, without a leading dot. */
+export const normalExtension = (ext: string) => ext.trim().toLowerCase().replace(/^\./, '');
+
 /** The settings a save would send: the form's values over the stored ones, texts trimmed. */
 export function settingsOfForm(stored: SystemSettings, values: unknown): SystemSettings {
   const next = overlay(stored, values);
   return {
     codePrefixes: Object.fromEntries(Object.entries(next.codePrefixes).map(([kind, prefix]) => [kind, (prefix ?? '').trim()])) as SystemSettings['codePrefixes'],
+    billCodePrefixes: Object.fromEntries(Object.entries(next.billCodePrefixes ?? {}).map(([type, prefix]) => [type, (prefix ?? '').trim()])),
     orderNotifyPhones: next.orderNotifyPhones ?? [],
     smsSignature: (next.smsSignature ?? '').trim(),
     watermark: { ...next.watermark, text: (next.watermark.text ?? '').trim() },
     printTemplate: { ...next.printTemplate, header: (next.printTemplate.header ?? '').trim(), footer: (next.printTemplate.footer ?? '').trim() },
+    uploadExtensions: (next.uploadExtensions ?? []).map(normalExtension),
+    unpaidOrderCancelMinutes: next.unpaidOrderCancelMinutes ?? 0,
   };
 }
 

@@ -10,6 +10,7 @@ import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
 import LogoUpload from '../../../components/Upload/LogoUpload.tsx';
 import { TENANT_CONFIG_QUERY_KEY } from '../../../hooks/useTenantConfig.ts';
+import { billTypeName } from '../../../components/BillNames/index.ts';
 import { useTenantConfigView } from './api/get-tenant-config.ts';
 import { updateTenantConfig } from './api/update-tenant-config.ts';
 import ModuleTable from './components/module-table.tsx';
@@ -28,7 +29,7 @@ const scrollContainer = () => (document.querySelector('.p8-main') as HTMLElement
 
 /** System → tenant config: every setting of the tenant, saved after a confirmation. */
 export default function TenantConfigPage() {
-  const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
+  const { t, i18n } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const { message, modal } = App.useApp();
   const can = useAuth();
   const editable = can('system_tenant_config_update');
@@ -254,7 +255,7 @@ export default function TenantConfigPage() {
                     {view.openVerifyBillList.length ? (
                       view.openVerifyBillList.map((type) => (
                         <Tag key={type} color="blue">
-                          {t(`verify.billTypes.${type}`, { defaultValue: type })}
+                          {billTypeName(type, i18n.language)}
                         </Tag>
                       ))
                     ) : (

@@ -3,6 +3,7 @@ import { Alert, Space, Tag, Tooltip, Typography } from 'antd';
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { AuditType, type VerifyRuleRow } from '@p8/contract/office';
 import { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
@@ -15,7 +16,7 @@ import { TENANT_CONFIG_QUERY_KEY, useTenantConfig } from '../../../hooks/useTena
 import { deleteVerifyRules } from './api/delete-verify-rules.ts';
 import { enableVerifyRules } from './api/enable-verify-rules.ts';
 import { listVerifyRules } from './api/list-verify-rules.ts';
-import { BILL_TYPE_GROUPS, BILL_TYPES, type BillTypeGroup } from './bill-types.ts';
+import { billTypeName as registryName } from '../../../components/BillNames/index.ts';
 import RuleDialog from './components/rule-dialog.tsx';
 import './verify.css';
 
@@ -30,7 +31,8 @@ export default function VerifyPage() {
   const openDialog = dialog.open;
   const recordColumns = useRecordColumns();
 
-  const billTypeName = useCallback((type: string) => (BILL_TYPES.includes(type) ? t(`verify.billTypes.${type}`) : type), [t]);
+  const lang = i18n.language;
+  const billTypeName = useCallback((type: string) => registryName(type, lang), [lang]);
   /** A rule is named by its bill type (in the delete question and a refusal). */
   const named = useCallback((rule: VerifyRuleRow) => ({ ...rule, name: billTypeName(rule.billType) }), [billTypeName]);
 
@@ -43,8 +45,8 @@ export default function VerifyPage() {
 
   const billTypeSearch = useMemo(
     () =>
-      (Object.keys(BILL_TYPE_GROUPS) as BillTypeGroup[]).flatMap((group) => BILL_TYPE_GROUPS[group].map((type) => ({ value: type, label: t(`verify.billTypes.${type}`) }))),
-    [t],
+      BILL_TYPES.map((decl) => ({ value: decl.type, label: billTypeName(decl.type) })),
+    [billTypeName],
   );
 
   const columns = useMemo<ProColumn<VerifyRuleRow>[]>(

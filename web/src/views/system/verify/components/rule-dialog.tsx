@@ -2,13 +2,15 @@ import type { ReactNode } from 'react';
 import { Form, Input, Radio, Select, Switch, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { billType, billTypesByArea } from '@p8/contract/bills/catalogue';
+import { BILL_AREA_LABELS } from '@p8/contract/bills/registry';
 import { AuditType, type VerifyRuleRow } from '@p8/contract/office';
 import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import type { StaffOption } from '../../../../components/Pickers/api/colleague-options.ts';
 import { createVerifyRule } from '../api/create-verify-rule.ts';
 import { listRuleBillTypes } from '../api/list-verify-rules.ts';
 import { updateVerifyRule } from '../api/update-verify-rule.ts';
-import { BILL_TYPE_GROUPS, BILL_TYPES, type BillTypeGroup } from '../bill-types.ts';
+import { labelOf } from '../../../../components/BillNames/index.ts';
 import ReviewerPicker from './reviewer-picker.tsx';
 
 export interface RuleForm {
@@ -30,7 +32,8 @@ const bodyOf = (values: RuleForm) => ({ ...values, remark: values.remark?.trim()
 /** Add / edit / view a joint review rule: bill type, mode, order and the ordered reviewers. */
 export default function RuleDialog(dialog: RecordDialogProps<VerifyRuleRow>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office.verify' });
-  const { t: root } = useTranslation();
+  const { t: root, i18n } = useTranslation();
+  const lang = i18n.language;
   const { record, mode } = dialog.state;
   // One rule per bill type: the taken ones are shown but cannot be picked (the server says BillVerifyRuleRepeat too).
   const taken = useQuery({ queryKey: ['system-office', 'verify', 'bill-types'], queryFn: listRuleBillTypes, enabled: dialog.state.open && mode !== 'view', staleTime: 0 });
@@ -47,23 +50,24 @@ export default function RuleDialog(dialog: RecordDialogProps<VerifyRuleRow>) {
       }
     : NEW_RULE;
 
-  const billTypeOptions: Array<{ label: string; title: string; options: Array<{ value: string; disabled: boolean; label: ReactNode; search: string }> }> = (Object.keys(BILL_TYPE_GROUPS) as BillTypeGroup[]).map((group) => ({
-    label: t(`groups.${group}`),
-    title: group,
-    options: BILL_TYPE_GROUPS[group].map((type) => ({
-      value: type,
-      disabled: takenSet.has(type),
+  // The bill types of the registry, grouped by area as the menus group them.
+  const billTypeOptions: Array<{ label: string; title: string; options: Array<{ value: string; disabled: boolean; label: ReactNode; search: string }> }> = billTypesByArea().map(({ area, types }) => ({
+    label: labelOf(BILL_AREA_LABELS[area], lang),
+    title: area,
+    options: types.map((decl) => ({
+      value: decl.type,
+      disabled: takenSet.has(decl.type),
       label: (
         <span>
-          {t(`billTypes.${type}`)}
-          {takenSet.has(type) && <Typography.Text type="secondary"> · {t('billTypeTaken')}</Typography.Text>}
+          {labelOf(decl.label, lang)}
+          {takenSet.has(decl.type) && <Typography.Text type="secondary"> · {t('billTypeTaken')}</Typography.Text>}
         </span>
       ),
-      search: `${t(`billTypes.${type}`)} ${type}`,
+      search: `${decl.label.zh} ${decl.label.en} ${decl.type}`,
     })),
   }));
   // A rule saved for a bill type this screen does not list (another release) still shows, under its key.
-  if (record && !BILL_TYPES.includes(record.billType)) {
+  if (record && !billType(record.billType)) {
     billTypeOptions.push({ label: record.billType, title: 'other', options: [{ value: record.billType, disabled: false, label: <span>{record.billType}</span>, search: record.billType }] });
   }
 

@@ -1,0 +1,347 @@
+/**
+ * The bill engine at volume (issue 10): one tenant with 1,000,000 bills and 5,000,000 lines on PostgreSQL.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/bills.ts
+ *   env: BENCH_BILLS (1000000), BENCH_LINES (5 per bill), BENCH_DURATION (5 s), BENCH_ROUNDS (3),
+ *        BENCH_WARMUP (1 s), BENCH_CONNECTIONS (10), BENCH_KEEP=1 (keep the database),
+ *        BENCH_REUSE=<database> (measure a kept database again), BENCH_PARTS (list,big,concurrent),
+ *        BENCH_TRACE=<ms> (print every statement of the app slower than that)
+ *
+ * Seeding goes around the services (set-based `generate_series` inserts, minutes instead of hours), but
+ * leaves the database as the engine would: bill codes in the engine's format, the sharded `bill_count`
+ * rows, ledger entries for every audited in-stock with balances and valuations summed from them
+ * (`verifyStock` must come back empty, checked at the end). Then:
+ *
+ * 1. the purchase-order list (half of the bills): a status tab with a date range and a sort, its statistics
+ *    and its tab counts, and the first unfiltered page — each through the app and through a bare `pg`
+ *    server doing the same SQL in one RLS transaction, in alternating rounds (measure.ts);
+ * 2. audit of a 600-line in-stock; save and audit of a 2,750-line in-stock (through the app, timed);
+ * 3. 50 concurrent saves (5 lines each) against one at a time: throughput and p95.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../server/src/app.ts';
+import { verifyStock } from '../server/src/bills/stock.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { migrateDatabase, openDatabase, rows } from '../server/src/db/connection.ts';
+import { createTenant } from '../server/src/modules/tenant/service.ts';
+import { BENCH_PASSWORD, freshPostgresDatabase } from './material-fixture.ts';
+import { measurePair, type MeasureOptions } from './measure.ts';
+
+const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
+const BILLS = num('BENCH_BILLS', 1_000_000);
+const LINES = num('BENCH_LINES', 5);
+const MATERIALS = 2_000;
+const PARTNERS = 50;
+const WAREHOUSES = 5;
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'list,big,concurrent').split(','));
+const TRACE = process.env.BENCH_TRACE ? Number(process.env.BENCH_TRACE) : undefined;
+if (TRACE !== undefined) {
+  // Every statement the app's pool runs, timed: what a slow operation spends its time on.
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function traced(this: pg.Client, ...args: unknown[]) {
+    const at = performance.now();
+    const result = query.apply(this, args);
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text ?? '';
+    if (result instanceof Promise) {
+      void result.then(
+        () => {
+          const ms = performance.now() - at;
+          if (ms >= TRACE) console.log(`  [${ms.toFixed(0)} ms] ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+        },
+        () => {},
+      );
+    }
+    return result;
+  } as typeof pg.Client.prototype.query;
+}
+const options: MeasureOptions = { warmup: num('BENCH_WARMUP', 1), duration: num('BENCH_DURATION', 5), rounds: num('BENCH_ROUNDS', 3), connections: num('BENCH_CONNECTIONS', 10) };
+
+/**
+ * Bill g (1…BILLS) of the seed: its type by g % 10 (5 of 10 purchase orders, 3 in-stocks, 2 sale
+ * out-stocks), its date one of the 730 days before 2026-11-23 (today's codes start at 0001), its partner
+ * by g / 40 % 50 (every partner has bills of every type and status), its number
+ * within its type and day ((g / 7300) · 10 + g % 10 + 1, so codes never repeat), its status by g / 10 % 4.
+ */
+const TYPE = `case when g % 10 < 5 then 'PurchaseOrder' when g % 10 < 8 then 'PurchaseInstock' else 'SaleOutstock' end`;
+const PREFIX = `case when g % 10 < 5 then 'CGDD' when g % 10 < 8 then 'CGRK' else 'XSCK' end`;
+const DATE = `('2026-11-23'::date - ((g / 10) % 730))`;
+/** Out-stocks never audited (no stock to take from in the seed); in-stocks audited in 1 of 4. */
+const STATUS = `case when g % 10 >= 8 then (array['Saved','Submitted','Saved','Refuse'])[(g / 10) % 4 + 1]
+                     else (array['Saved','Submitted','Audit','Refuse'])[(g / 10) % 4 + 1] end`;
+/** Line i of bill g: quantity i + g % 7, price 10 + g % 90, so the header's totals are sums in closed form. */
+const LINE_NUMBER = `(i + g % 7)`;
+const PRICE = `(10 + g % 90)`;
+
+async function seed(database: Awaited<ReturnType<typeof openDatabase>>, tenantId: number, adminId: number) {
+  const run = (text: string) => database.db.execute(sql.raw(text));
+  const t = tenantId;
+  await run(`insert into unit (tenant_id, name) values (${t}, 'pcs')`);
+  await run(`insert into warehouse (tenant_id, code, name) select ${t}, 'W' || g, 'Warehouse ' || g from generate_series(1, ${WAREHOUSES}) g`);
+  await run(`insert into partner (tenant_id, kind, code, name) select ${t}, k, upper(left(k, 1)) || g, initcap(k) || ' ' || g from generate_series(1, ${PARTNERS}) g, unnest(array['supplier', 'customer']) k`);
+  await run(`insert into material (tenant_id, code, name) select ${t}, 'M' || lpad(g::text, 6, '0'), 'Material ' || g from generate_series(1, ${MATERIALS}) g`);
+  await run(`insert into material_unit (tenant_id, material_id, unit_id, is_main) select ${t}, m.id, u.id, true from material m, unit u where m.tenant_id = ${t} and u.tenant_id = ${t}`);
+  // Ids of the records, by their seed number (1-based, in insertion order).
+  const ids = async (table: string, where = '') => (await rows<{ ids: string[] }>(database, sql.raw(`select array_agg(id order by id) as ids from ${table} where tenant_id = ${t} ${where}`)))[0].ids;
+  const [materials, suppliers, customers, warehouses] = [await ids('material'), await ids('partner', `and kind = 'supplier'`), await ids('partner', `and kind = 'customer'`), await ids('warehouse')];
+  const unitId = (await rows<{ id: string }>(database, sql.raw(`select id from unit where tenant_id = ${t}`)))[0].id;
+  const arr = (values: string[]) => `array[${values.join(',')}]::bigint[]`;
+  // The counter trigger would upsert a bill_count row per inserted bill: off for the seed, counted once after.
+  await run(`alter table bill disable trigger p8_bill_count_insert`);
+  const CHUNK = 100_000;
+  for (let from = 1; from <= BILLS; from += CHUNK) {
+    const to = Math.min(BILLS, from + CHUNK - 1);
+    const started = Date.now();
+    await run(`
+      insert into bill (tenant_id, id, bill_type, bill_code, bill_date, bill_status, supplier_id, customer_id, warehouse_id, handler_id,
+                        number, price_total, tax_price_total, created_by, audit_by, audit_time)
+      select ${t}, g, ${TYPE}, ${PREFIX} || to_char(${DATE}, 'YYYYMMDD') || lpad(((g / 7300) * 10 + g % 10 + 1)::text, 4, '0'), ${DATE}, s.status,
+             case when g % 10 < 8 then (${arr(suppliers)})[(g / 40) % ${PARTNERS} + 1] end,
+             case when g % 10 >= 8 then (${arr(customers)})[(g / 40) % ${PARTNERS} + 1] end,
+             case when g % 10 >= 5 then (${arr(warehouses)})[g % ${WAREHOUSES} + 1] end,
+             ${adminId},
+             ${LINES * (LINES + 1) / 2} + ${LINES} * (g % 7), (${LINES * (LINES + 1) / 2} + ${LINES} * (g % 7)) * ${PRICE}, (${LINES * (LINES + 1) / 2} + ${LINES} * (g % 7)) * ${PRICE},
+             ${adminId}, case when s.status = 'Audit' then ${adminId} end, case when s.status = 'Audit' then now() end
+      from generate_series(${from}, ${to}) g, lateral (select ${STATUS} as status) s`);
+    await run(`
+      insert into bill_line (tenant_id, bill_id, line_no, material_id, unit_id, number, base_number, unit_price, tax_unit_price, price_total, tax_price_total, warehouse_id)
+      select ${t}, g, i, (${arr(materials)})[(g * ${LINES} + i) % ${MATERIALS} + 1], ${unitId}, ${LINE_NUMBER}, ${LINE_NUMBER}, ${PRICE}, ${PRICE},
+             ${LINE_NUMBER} * ${PRICE}, ${LINE_NUMBER} * ${PRICE}, case when g % 10 >= 5 then (${arr(warehouses)})[g % ${WAREHOUSES} + 1] end
+      from generate_series(${from}, ${to}) g, generate_series(1, ${LINES}) i`);
+    console.log(`  bills ${from}–${to} with ${(to - from + 1) * LINES} lines in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await run(`alter table bill enable trigger p8_bill_count_insert`);
+  await run(`select setval(pg_get_serial_sequence('bill', 'id'), ${BILLS})`);
+  await run(`insert into bill_count (tenant_id, bill_type, bill_status, shard, total) select tenant_id, bill_type, bill_status, 0, count(*) from bill where tenant_id = ${t} group by 1, 2, 3`);
+  // What auditing the in-stocks would have posted: one entry per line, then balances and valuations summed.
+  await run(`
+    insert into stock_ledger (tenant_id, bill_id, bill_line_id, bill_type, bill_code, bill_date, material_id, warehouse_id, quantity, unit_cost, amount)
+    select b.tenant_id, b.id, l.id, b.bill_type, b.bill_code, b.bill_date, l.material_id, l.warehouse_id, l.base_number, l.unit_price, l.price_total
+    from bill b join bill_line l on l.tenant_id = b.tenant_id and l.bill_id = b.id
+    where b.tenant_id = ${t} and b.bill_type = 'PurchaseInstock' and b.bill_status = 'Audit' order by b.id, l.line_no`);
+  await run(`insert into stock_balance (tenant_id, material_id, warehouse_id, quantity) select tenant_id, material_id, warehouse_id, sum(quantity) from stock_ledger where tenant_id = ${t} group by 1, 2, 3`);
+  await run(`insert into stock_valuation (tenant_id, material_id, warehouse_id, quantity, amount) select tenant_id, material_id, warehouse_id, sum(quantity), sum(amount) from stock_ledger where tenant_id = ${t} group by 1, 2, 3`);
+}
+
+/** The seeded tenant's records (also of a database kept from an earlier run). */
+async function records(database: Awaited<ReturnType<typeof openDatabase>>) {
+  const [found] = await rows<{ tenant_id: string; id: string }>(database, sql`select tenant_id, id from admin where name = 'bench_bills'`);
+  const t = Number(found.tenant_id);
+  const ids = async (table: string, where = '') => (await rows<{ ids: string[] }>(database, sql.raw(`select array_agg(id order by id) as ids from ${table} where tenant_id = ${t} ${where}`)))[0].ids.map(Number);
+  return { tenantId: t, adminId: Number(found.id), materials: await ids('material'), suppliers: await ids('partner', `and kind = 'supplier'`), warehouses: await ids('warehouse') };
+}
+
+/** The list queries of the bill kit on the purchase orders: what one list screen load asks. */
+const SUPPLIER_INDEX = 7;
+function scenarios(supplierId: number) {
+  const filter = `billStatus=Audit&start=2026-05-01&end=2026-07-31&supplierId=${supplierId}`;
+  return [
+    { label: 'tab', query: `current=1&pageSize=20&billStatus=Audit`, path: '' },
+    { label: 'filter+sort', query: `current=1&pageSize=20&${filter}&priceTotalSort=desc`, path: '' },
+    { label: 'statistics', query: filter, path: '/statistics' },
+    { label: 'tabs', query: '', path: '/tabs' },
+    { label: 'all', query: `current=1&pageSize=20`, path: '' },
+  ];
+}
+
+/** The bare side: the same SQL as the engine's list, statistics and tabs, over a plain pool under RLS. */
+function bareServer(pool: pg.Pool, tenantId: number, supplierId: number): Promise<http.Server> {
+  const where = {
+    tab: `b.bill_status = 'Audit'`,
+    'filter+sort': `b.bill_status = 'Audit' and b.supplier_id = ${supplierId} and b.bill_date >= '2026-05-01' and b.bill_date <= '2026-07-31'`,
+    all: 'true',
+  } as Record<string, string>;
+  const order: Record<string, string> = { tab: 'b.bill_date desc, b.id desc', 'filter+sort': 'b.price_total desc, b.id desc', all: 'b.bill_date desc, b.id desc' };
+  const columns = `b.id, b.bill_type, b.bill_code, b.bill_date, b.bill_status, b.supplier_id, b.customer_id, b.warehouse_id, b.target_warehouse_id, b.handler_id, b.dept_id,
+    b.delivery_date, b.pay_date, b.receipt_date, b.refund_type, b.number::text, b.price_total::text, b.tax_price_total::text, b.remark, b.extra, b.progress, b.created_by,
+    b.created_at, b.audit_time, b.reject_reason,
+    (select p.name from partner p where p.tenant_id = b.tenant_id and p.id = b.supplier_id) as supplier_name,
+    (select p.name from partner p where p.tenant_id = b.tenant_id and p.id = b.customer_id) as customer_name,
+    (select w.name from warehouse w where w.tenant_id = b.tenant_id and w.id = b.warehouse_id) as warehouse_name,
+    (select w.name from warehouse w where w.tenant_id = b.tenant_id and w.id = b.target_warehouse_id) as target_warehouse_name,
+    (select coalesce(nullif(a.real_name, ''), a.name) from admin a where a.tenant_id = b.tenant_id and a.id = b.handler_id) as handler_name,
+    (select coalesce(nullif(a.real_name, ''), a.name) from admin a where a.tenant_id = b.tenant_id and a.id = b.created_by) as created_by_name`;
+  const base = `b.tenant_id = $1 and b.bill_type = 'PurchaseOrder'`;
+  const server = http.createServer(async (req, res) => {
+    const label = decodeURIComponent((req.url ?? '/').slice(1));
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
+      let body: unknown;
+      if (label === 'statistics') {
+        const found = await client.query(
+          `select coalesce(sum(b.number), 0)::text as number, coalesce(sum(b.price_total), 0)::text as price_total, coalesce(sum(b.tax_price_total), 0)::text as tax_price_total
+             from bill b where ${base} and ${where['filter+sort']}`,
+          [tenantId],
+        );
+        body = found.rows[0];
+      } else if (label === 'tabs') {
+        body = (await client.query(`select bill_status, sum(total)::int as total from bill_count where tenant_id = $1 and bill_type = 'PurchaseOrder' group by 1 order by 1`, [tenantId])).rows;
+      } else {
+        const page = await client.query(`select ${columns} from bill b where ${base} and ${where[label]} order by ${order[label]} limit 20`, [tenantId]);
+        const total = await client.query(`select count(*)::int as total from bill b where ${base} and ${where[label]}`, [tenantId]);
+        body = { data: page.rows, pagination: { current: 1, pageSize: 20, total: total.rows[0].total } };
+      }
+      await client.query('commit');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 0, data: body }));
+    } catch (error) {
+      await client.query('rollback');
+      res.writeHead(500).end(String(error));
+    } finally {
+      client.release();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+async function main() {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) {
+    console.error('bench: set DATABASE_URL to a PostgreSQL server; a fresh database is created beside it');
+    process.exit(2);
+  }
+  // BENCH_REUSE=<database>: measure a database kept (BENCH_KEEP=1) from an earlier run, without seeding.
+  const reuse = process.env.BENCH_REUSE;
+  const reuseUrl = new URL(baseUrl);
+  reuseUrl.pathname = `/${reuse}`;
+  const fresh = reuse ? { url: reuseUrl.toString(), drop: async () => console.log(`kept database ${reuse}`) } : await freshPostgresDatabase(baseUrl, 'p8_bench_bills', process.env.BENCH_KEEP === '1');
+  const database = await openDatabase({ databaseUrl: fresh.url, poolSize: 10 });
+  const pool = new pg.Pool({ connectionString: fresh.url, max: 10 });
+  pool.on('error', () => {});
+  const out: string[] = [];
+  const report = (line: string) => {
+    console.log(line);
+    out.push(line);
+  };
+  try {
+    await migrateDatabase(database);
+    const adminName = 'bench_bills';
+    if (!reuse) {
+      const created = await database.withSystem((tx) => createTenant(tx, { tenantName: 'Bench bills', adminName, password: BENCH_PASSWORD }));
+      let started = Date.now();
+      await seed(database, created.tenantId, created.adminId);
+      const seedSeconds = (Date.now() - started) / 1000;
+      started = Date.now();
+      await database.db.execute(sql`vacuum analyze`);
+      report(`seeded ${BILLS} bills with ${BILLS * LINES} lines in ${seedSeconds.toFixed(0)} s (+ vacuum analyze ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }
+    const seeded = await records(database);
+    const tenant = { tenantId: seeded.tenantId };
+
+    const config = loadConfig({ databaseUrl: fresh.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const app = await buildApp({ config, database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: adminName, password: BENCH_PASSWORD }) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${appUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const answer = (await response.json()) as { status: number; data: unknown; message?: string };
+      if (answer.status !== 0) throw new Error(`${method} ${path}: ${JSON.stringify(answer).slice(0, 300)}`);
+      return answer.data as Record<string, unknown>;
+    };
+
+    // 1. The list screen's queries, app against bare.
+    const supplierId = seeded.suppliers[SUPPLIER_INDEX];
+    const bare = await bareServer(pool, tenant.tenantId, supplierId);
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const table: string[] = [];
+    for (const s of PARTS.has('list') ? scenarios(supplierId) : []) {
+      const appPath = `/api/admin/purchase/order${s.path}${s.query ? `?${s.query}` : ''}`;
+      const mine = (await call('GET', appPath)) as unknown as { pagination?: { total: number } } & Record<string, unknown>;
+      const theirs = (await (await fetch(`${bareUrl}/${encodeURIComponent(s.label)}`)).json()) as { data: { pagination?: { total: number } } };
+      const total = mine.pagination?.total;
+      if (total !== undefined && total !== theirs.data.pagination?.total) throw new Error(`${s.label}: the app counts ${total}, the bare query ${theirs.data.pagination?.total}`);
+      const { app: a, bare: b } = await measurePair(options, s.label, { url: appUrl, method: 'GET', path: appPath, tokens: [token] }, { url: bareUrl, method: 'GET', path: `/${encodeURIComponent(s.label)}` });
+      table.push(
+        `| ${s.label} (\`${s.path}${s.query ? `?${s.query}` : ''}\`${total !== undefined ? `, total ${total}` : ''}) | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${(a.p95 / b.p95).toFixed(2)} |`,
+      );
+    }
+    if (table.length) report('\n| query | app req/s | app p50 ms | app p95 ms | bare req/s | bare p95 ms | req/s app / bare | p95 app / bare |\n|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const row of table) report(row);
+
+    // 2. Big bills: audit of 600 lines; save and audit of 2,750 lines (3 runs each, the median reported).
+    const payload = (lines: number, offset: number) => ({
+      billDate: '2026-11-24',
+      supplierId: seeded.suppliers[0],
+      warehouseId: seeded.warehouses[0],
+      lines: Array.from({ length: lines }, (_, i) => ({ materialId: seeded.materials[(offset + i) % seeded.materials.length], number: 1 + (i % 9), unitPrice: 3.5 })),
+    });
+    /** Wall ms, the result, and this process's CPU ms meanwhile (the app runs here; PostgreSQL's CPU is not in it). */
+    const timed = async <T>(work: () => Promise<T>): Promise<[number, T, number]> => {
+      const at = performance.now();
+      const cpu = process.cpuUsage();
+      const result = await work();
+      const spent = process.cpuUsage(cpu);
+      return [performance.now() - at, result, (spent.user + spent.system) / 1000];
+    };
+    if (PARTS.has('big')) report('\n| bill | save ms (runs) | save CPU ms | audit ms (runs) | audit CPU ms |\n|---|---|---:|---|---:|');
+    for (const lines of PARTS.has('big') ? [600, 2750] : []) {
+      const saves: number[] = [];
+      const audits: number[] = [];
+      const cpu: { save: number[]; audit: number[] } = { save: [], audit: [] };
+      for (let run = 0; run < 3; run++) {
+        const [save, created, saveCpu] = await timed(() => call('POST', '/api/admin/purchase/instock', payload(lines, run * 97)));
+        await call('POST', '/api/admin/purchase/instock/submit', { id: created.id });
+        const [audit, , auditCpu] = await timed(() => call('POST', '/api/admin/purchase/instock/audit', { id: created.id }));
+        saves.push(save);
+        audits.push(audit);
+        cpu.save.push(saveCpu);
+        cpu.audit.push(auditCpu);
+      }
+      const show = (v: number[]) => `**${percentile(v, 50).toFixed(0)}** (${v.map((x) => x.toFixed(0)).join(', ')})`;
+      report(`| in-stock, ${lines} lines | ${show(saves)} | ${percentile(cpu.save, 50).toFixed(0)} | ${show(audits)} | ${percentile(cpu.audit, 50).toFixed(0)} |`);
+    }
+
+    // 3. Concurrent saves: 200 saves of 5 lines, 1 then 50 in flight; one type (one code counter) and four types.
+    const TYPES = ['purchase/order', 'purchase/instock', 'purchase/requisition', 'stock/otherInstock'];
+    if (PARTS.has('concurrent')) report('\n| saves (5 lines) | in flight | saves/s | p50 ms | p95 ms |\n|---|---:|---:|---:|---:|');
+    for (const [label, routes] of PARTS.has('concurrent')
+      ? ([
+          ['one type (purchase order)', ['purchase/order']],
+          ['four types', TYPES],
+        ] as const)
+      : []) {
+      for (const inFlight of [1, 50]) {
+        const total = 200;
+        const latencies: number[] = [];
+        let next = 0;
+        const at = performance.now();
+        await Promise.all(
+          Array.from({ length: inFlight }, async () => {
+            while (next < total) {
+              const i = next++;
+              const route = routes[i % routes.length];
+              const [ms] = await timed(() => call('POST', `/api/admin/${route}`, payload(5, i * 5)));
+              latencies.push(ms);
+            }
+          }),
+        );
+        const seconds = (performance.now() - at) / 1000;
+        report(`| ${label} | ${inFlight} | ${(total / seconds).toFixed(1)} | ${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 95).toFixed(0)} |`);
+      }
+    }
+
+    const differences = await database.withTenant(tenant.tenantId, (tx) => verifyStock(tx, tenant.tenantId));
+    report(`\nstock verify after the run: ${differences.length ? `${differences.length} DIFFERENCES` : 'empty (balances and valuations agree with the ledger)'}`);
+    await app.close();
+    bare.close();
+  } finally {
+    await pool.end();
+    await database.close();
+    await fresh.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

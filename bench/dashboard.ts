@@ -1,0 +1,184 @@
+/**
+ * The home dashboard and the mall's order list at 1,000,000 mall orders in one tenant (spread over two
+ * years, every status; a second tenant with 100,000, so the tenant filter matters): GET
+ * /api/admin/home/statistics, /chart (the last 30 days) and /api/admin/mall/order (first page), each side
+ * by side with the same queries over a bare `pg` pool in one transaction under RLS. Before that it times
+ * the plain aggregate over mall_order itself — what the dashboard would cost without `order_daily`.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/dashboard.ts
+ *   env: BENCH_ORDERS (1000000), BENCH_DURATION (10 s), BENCH_ROUNDS (3), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (10)
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { migrateDatabase, openDatabase, type Database } from '../server/src/db/connection.ts';
+import { createTenant } from '../server/src/modules/tenant/service.ts';
+import { measurePair, type MeasureOptions } from './measure.ts';
+
+const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
+const ORDERS = num('BENCH_ORDERS', 1_000_000);
+const options: MeasureOptions = {
+  warmup: num('BENCH_WARMUP', 2),
+  duration: num('BENCH_DURATION', 10),
+  rounds: num('BENCH_ROUNDS', 3),
+  connections: num('BENCH_CONNECTIONS', 10),
+};
+
+/** What the app's sections ask (core/dashboard.ts, modules/mall|service/dashboard.ts, bills/dashboard.ts), as plain SQL. */
+const OVERVIEW = (kind: string) => [
+  `select current_date::text as today, (current_date - 1)::text as yesterday, date_trunc('month', current_date)::date::text as m, (date_trunc('month', current_date) - interval '1 month')::date::text as lm`,
+  `select status, sum(orders)::text, sum(amount)::text from order_total where tenant_id = $1 and kind = '${kind}' group by status`,
+  `select day::text, status, sum(orders)::text, sum(amount)::text from order_daily where tenant_id = $1 and kind = '${kind}' and day between (date_trunc('month', current_date) - interval '1 month')::date and current_date group by day, status`,
+];
+const BARE: Record<string, string[]> = {
+  statistics: [
+    `select name from menu where tenant_id = $1 and enabled`,
+    ...OVERVIEW('mall'),
+    `select count(*) from mall_order where tenant_id = $1 and refund_status in ('Requested', 'Approved')`,
+    ...OVERVIEW('service'),
+    `select coalesce(sum(amount), 0)::text, coalesce(sum(quantity), 0)::text, count(distinct material_id) filter (where quantity > 0), count(distinct warehouse_id) filter (where quantity > 0) from stock_valuation where tenant_id = $1`,
+    `select m.code, m.name, count(*) over () from material m cross join lateral (select coalesce(sum(v.quantity), 0) as q from stock_valuation v where v.tenant_id = m.tenant_id and v.material_id = m.id) s
+      where m.tenant_id = $1 and m.enabled and m.safety_stock > 0 and s.q < m.safety_stock order by s.q / m.safety_stock, m.code limit 10`,
+  ],
+  chart: [
+    `select current_date::text`,
+    `select name from menu where tenant_id = $1 and enabled`,
+    ...['mall', 'service'].map((kind) => `select day::text, status, sum(orders)::text, sum(amount)::text from order_daily where tenant_id = $1 and kind = '${kind}' and day between current_date - 29 and current_date group by day, status`),
+  ],
+  // As the list helper: the page, and the total counted once per list_version of the table.
+  orders: [`select * from mall_order where tenant_id = $1 order by created_at desc, id desc limit 20`, `select version from list_version where tenant_id = $1 and table_name = 'mall_order'`],
+};
+const APP: Record<string, string> = { statistics: '/api/admin/home/statistics', chart: '/api/admin/home/chart', orders: '/api/admin/mall/order?current=1&pageSize=20' };
+
+function bareServer(pool: pg.Pool, tenantId: number): Promise<http.Server> {
+  const totals = new Map<string, number>();
+  const server = http.createServer(async (req, res) => {
+    const label = req.url!.slice(1);
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
+      const results = [];
+      for (const q of BARE[label]) results.push((await client.query(q, q.includes('$1') ? [tenantId] : [])).rows);
+      if (label === 'orders') {
+        const version = String(results[1][0]?.version);
+        if (!totals.has(version)) totals.set(version, Number((await client.query(`select count(*) from mall_order where tenant_id = $1`, [tenantId])).rows[0].count));
+        results.push([{ total: totals.get(version) }]);
+      }
+      await client.query('commit');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 0, data: results }));
+    } catch (error) {
+      await client.query('rollback');
+      res.writeHead(500).end(String(error));
+    } finally {
+      client.release();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** `count` orders over the last 730 days in every status, written in one statement; order_daily filled as its trigger would, over 16 shards. */
+async function seedOrders(database: Database, tenantId: number, count: number) {
+  await database.db.execute(sql`alter table mall_order disable trigger p8_order_daily_insert`);
+  await database.db.execute(sql`
+    insert into mall_order (tenant_id, order_no, source, customer_name, consignee, phone, address, status, refund_status, goods_amount, pay_amount, item_count, first_item_name, created_at)
+    select ${tenantId}, 'B' || ${tenantId} || '-' || g, case when g % 5 = 0 then 'proxy' else 'mall' end, 'Customer ' || (g % 5000), 'Consignee', '13800000000', 'Address ' || g,
+           (array['PendingPayment', 'Paid', 'Shipped', 'Completed', 'Completed', 'Completed', 'Cancelled', 'Refunded'])[1 + g % 8],
+           case when g % 997 = 0 then 'Requested' else 'None' end, 10 + g % 490, 10 + g % 490, 1 + g % 3, 'Product ' || (g % 200),
+           now() - (g::double precision / ${count}) * interval '730 days'
+      from generate_series(1, ${count}) g`);
+  await database.db.execute(sql`alter table mall_order enable trigger p8_order_daily_insert`);
+  await database.db.execute(sql`
+    insert into order_daily (tenant_id, kind, day, status, shard, orders, amount)
+    select tenant_id, 'mall', created_at::date, status, (id % 16)::int, count(*), sum(pay_amount) from mall_order where tenant_id = ${tenantId} group by 1, 2, 3, 4, 5`);
+  await database.db.execute(sql`
+    insert into order_total (tenant_id, kind, status, shard, orders, amount)
+    select tenant_id, kind, status, shard, sum(orders), sum(amount) from order_daily where tenant_id = ${tenantId} group by 1, 2, 3, 4`);
+}
+
+async function timed(database: Database, tenantId: number, query: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await database.withTenant(tenantId, (tx) => tx.execute(sql.raw(query.replaceAll('$1', String(tenantId)))));
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[2];
+}
+
+async function main() {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) {
+    console.error('bench: set DATABASE_URL to a PostgreSQL server; a fresh database is created beside it');
+    process.exit(2);
+  }
+  const dbName = `p8_bench_dashboard_${Date.now()}`;
+  const url = new URL(baseUrl);
+  url.pathname = `/${dbName}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  pool.on('error', () => {});
+  try {
+    await migrateDatabase(database);
+    const started = Date.now();
+    const tenants = [];
+    for (const [i, count] of [ORDERS, Math.round(ORDERS / 10)].entries()) {
+      const t = await database.withSystem((tx) => createTenant(tx, { tenantName: `Bench ${i}`, adminName: `bench_dash_${i}`, password: 'Bench123' }));
+      await seedOrders(database, t.tenantId, count);
+      tenants.push(t);
+    }
+    await database.db.execute(sql`vacuum analyze`);
+    const tenantId = tenants[0].tenantId;
+    console.log(`seeded ${ORDERS} + ${Math.round(ORDERS / 10)} mall orders in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // What the aggregate saves: the same figures straight from mall_order (median of 5, one at a time).
+    const plain = {
+      'statistics from mall_order (per status, all days)': `select status, count(*), sum(pay_amount) from mall_order where tenant_id = $1 group by status`,
+      'chart from mall_order (30 days)': `select created_at::date, status, count(*), sum(pay_amount) from mall_order where tenant_id = $1 and created_at >= current_date - 29 group by 1, 2`,
+      'statistics from order_total': BARE.statistics[2],
+      'chart from order_daily (30 days)': BARE.chart[2],
+    };
+    console.log('\n| plain query | median ms |\n|---|---|');
+    for (const [label, query] of Object.entries(plain)) console.log(`| ${label} | ${(await timed(database, tenantId, query)).toFixed(1)} |`);
+
+    const config = loadConfig({ databaseUrl: url.toString(), seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const app = await buildApp({ config, database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench_dash_0', password: 'Bench123' }) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const bare = await bareServer(pool, tenantId);
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+
+    // The app must count what is there, or the comparison means nothing.
+    const stats = (await (await fetch(`${appUrl}${APP.statistics}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { sections: Array<{ key: string; figures: Array<{ key: string; value: number }> }> } };
+    const total = stats.data.sections.find((s) => s.key === 'mall')?.figures.find((f) => f.key === 'totalOrders')?.value;
+    if (total !== ORDERS) throw new Error(`the dashboard counts ${total} orders, not ${ORDERS}`);
+
+    const rows: string[] = [];
+    for (const label of Object.keys(APP)) {
+      const { app: a, bare: b } = await measurePair(options, label, { url: appUrl, method: 'GET', path: APP[label], tokens: [token] }, { url: bareUrl, method: 'GET', path: `/${label}` });
+      rows.push(`| ${label} (\`${APP[label]}\`) | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} |`);
+    }
+    console.log('\n| request | app req/s | app p50 ms | app p95 ms | bare req/s | bare p95 ms | app / bare |\n|---|---|---|---|---|---|---|');
+    for (const row of rows) console.log(row);
+    await app.close();
+    bare.close();
+  } finally {
+    await pool.end();
+    await database.close();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

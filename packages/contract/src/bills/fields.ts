@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import type { ErrorKey } from '../errors.ts';
+import type { TenantConfig } from '../tenant-config.ts';
+import { storableText } from '../text.ts';
+import { AssemblyType, ASSEMBLY_TYPE_LABELS, RefundType, REFUND_TYPE_LABELS, type Label } from './status.ts';
+
+/**
+ * Bill fields, declared once. A field declaration says everything the engine and the web kit need to
+ * know about one header or line field: its key, its zh/en label, what kind of value it is (which decides
+ * the web control and the list column), its zod schema in a save payload, whether it is required, and
+ * whether lists show, filter, sort or sum it. The server derives its payload schemas and list
+ * specifications from these; the web kit derives its form controls, line-grid columns, list columns and
+ * search form. A bill type (registry.ts) lists the fields it has.
+ *
+ * Storage: the engine's tables have typed columns for the common fields (`BILL_HEADER_COLUMNS`,
+ * `BILL_LINE_COLUMNS` below); any other field a type declares is kept in the row's `extra` jsonb.
+ */
+
+/**
+ * The kind of value, which decides the web control:
+ * text / textarea / number (plain) / quantity (tenant's number digits) / price and amount (tenant's
+ * amount digits) / percent / date / enum (one of `options`) / the pickers of basic records and staff /
+ * batch (a batch number text) / serials (a list of serial numbers) / attachments (uploaded file urls).
+ */
+export type FieldKind =
+  | 'text'
+  | 'textarea'
+  | 'number'
+  | 'quantity'
+  | 'price'
+  | 'amount'
+  | 'percent'
+  | 'date'
+  | 'enum'
+  | 'supplier'
+  | 'customer'
+  | 'warehouse'
+  | 'location'
+  | 'material'
+  | 'unit'
+  | 'staff'
+  | 'department'
+  | 'batch'
+  | 'serials'
+  | 'attachments';
+
+/** How a list filters by the field: exact value, contains-text, one of several ids, or a date range. */
+export type FieldSearch = 'eq' | 'contains' | 'in' | 'dateRange';
+
+export interface FieldOption {
+  value: string;
+  label: Label;
+}
+
+export interface FieldDecl {
+  key: string;
+  label: Label;
+  kind: FieldKind;
+  /** The value's schema in a save payload (without `.optional()`: `required` decides). */
+  schema: z.ZodType;
+  /** Required in a save payload; the key names the catalogue message a missing value answers. */
+  required?: ErrorKey;
+  /** The values of an `enum` field. */
+  options?: readonly FieldOption[];
+  /** Computed by the server (amounts, the main-unit quantity…): shown, never sent. */
+  readOnly?: boolean;
+  /** Shown only when this tenant switch is on (tax rate: openTaxRate). */
+  switch?: keyof TenantConfig;
+  /** A list column (header fields) — lines show every field. */
+  list?: boolean;
+  search?: FieldSearch;
+  sortable?: boolean;
+  /** Summed in the list's statistics row (and the line grid's totals). */
+  sum?: boolean;
+  /** Column width in px at 1440 px; the kit picks one from the kind when absent. */
+  width?: number;
+}
+
+// ---------------------------------------------------------------- value schemas
+
+const id = z.number().int().positive();
+/** Fits numeric(20,6). */
+export const quantitySchema = z.number().finite().min(0).max(1e13);
+const signedQuantity = z.number().finite().min(-1e13).max(1e13);
+const percentSchema = z.number().finite().min(0).max(100);
+const text = (max: number) => storableText().trim().max(max);
+/** A bill date or other calendar date, `YYYY-MM-DD` within 1900–9999. */
+export const dateSchema = storableText()
+  .regex(/^(19|[2-9]\d)\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: 'DateOutOfRange' })
+  .refine(isCalendarDay, { message: 'DateOutOfRange' });
+
+/** Whether `YYYY-MM-DD` names a day of the calendar (not 2026-02-30, which the database refuses). */
+export function isCalendarDay(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+const warnDays = z.number().int().min(0).max(3650);
+/** Serial numbers of one line: distinct, non-empty. */
+const serials = z
+  .array(storableText().trim().min(1).max(100))
+  .max(100_000)
+  .refine((list) => new Set(list).size === list.length, { message: 'SerialNumberRepeat' });
+
+const options = <T extends string>(values: readonly T[], labels: Record<T, Label>): FieldOption[] => values.map((value) => ({ value, label: labels[value] }));
+
+// ---------------------------------------------------------------- common header fields
+
+/**
+ * Header fields every bill may have (the spec's common bill fields). A bill type picks the ones it has;
+ * `billCode`, `billDate`, `billStatus`, `remark` and `attachments` every type has (registry.ts adds them).
+ */
+export const HEADER = {
+  billCode: { key: 'billCode', label: { zh: '单据编号', en: 'Bill code' }, kind: 'text', schema: text(50), list: true, search: 'contains', sortable: true, width: 170 },
+  billDate: { key: 'billDate', label: { zh: '单据日期', en: 'Bill date' }, kind: 'date', schema: dateSchema, required: 'PleaseSelectBillDate', list: true, search: 'dateRange', sortable: true, width: 110 },
+  supplierId: { key: 'supplierId', label: { zh: '供应商', en: 'Supplier' }, kind: 'supplier', schema: id, required: 'PleaseSelectSupplier', list: true, search: 'in', width: 180 },
+  customerId: { key: 'customerId', label: { zh: '客户', en: 'Customer' }, kind: 'customer', schema: id, required: 'PleaseSelectCustomer', list: true, search: 'in', width: 180 },
+  /** The default warehouse of new lines (each line keeps its own). */
+  warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'warehouse', schema: id, list: true, search: 'in', width: 140 },
+  /** Buyer, salesman or keeper: the staff member in charge. */
+  handlerId: { key: 'handlerId', label: { zh: '经办人', en: 'Handled by' }, kind: 'staff', schema: id, list: true, search: 'in', width: 110 },
+  deptId: { key: 'deptId', label: { zh: '部门', en: 'Department' }, kind: 'department', schema: id, search: 'in', width: 120 },
+  deliveryDate: { key: 'deliveryDate', label: { zh: '交货日期', en: 'Delivery date' }, kind: 'date', schema: dateSchema, list: true, search: 'dateRange', sortable: true, width: 110 },
+  deliveryWarnDays: { key: 'deliveryWarnDays', label: { zh: '交货预警天数', en: 'Delivery warning days' }, kind: 'number', schema: warnDays, width: 100 },
+  payDate: { key: 'payDate', label: { zh: '付款日期', en: 'Payment date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 110 },
+  payWarnDays: { key: 'payWarnDays', label: { zh: '付款预警天数', en: 'Payment warning days' }, kind: 'number', schema: warnDays, width: 100 },
+  receiptDate: { key: 'receiptDate', label: { zh: '收款日期', en: 'Receipt date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 110 },
+  receiptWarnDays: { key: 'receiptWarnDays', label: { zh: '收款预警天数', en: 'Receipt warning days' }, kind: 'number', schema: warnDays, width: 100 },
+  refundType: {
+    key: 'refundType',
+    label: { zh: '退换类型', en: 'Refund type' },
+    kind: 'enum',
+    schema: z.enum(RefundType),
+    required: 'PleaseSelectRefundType',
+    options: options(RefundType, REFUND_TYPE_LABELS),
+    list: true,
+    search: 'eq',
+    width: 110,
+  },
+  assemblyType: {
+    key: 'assemblyType',
+    label: { zh: '类型', en: 'Type' },
+    kind: 'enum',
+    schema: z.enum(AssemblyType),
+    required: 'PleaseSelectBillType',
+    options: options(AssemblyType, ASSEMBLY_TYPE_LABELS),
+    list: true,
+    search: 'eq',
+    width: 100,
+  },
+  /** Transfer: the warehouse the goods go to (lines default to it). */
+  targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'warehouse', schema: id, required: 'PleaseSelectTransferInWarehouse', list: true, search: 'in', width: 140 },
+  /** Header amounts, computed from the lines. */
+  number: { key: 'number', label: { zh: '数量', en: 'Quantity' }, kind: 'quantity', schema: quantitySchema, readOnly: true, list: true, sum: true, sortable: true, width: 110 },
+  priceTotal: { key: 'priceTotal', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: quantitySchema, readOnly: true, list: true, sum: true, sortable: true, width: 120 },
+  taxPriceTotal: { key: 'taxPriceTotal', label: { zh: '含税金额', en: 'Amount incl. tax' }, kind: 'amount', schema: quantitySchema, readOnly: true, switch: 'openTaxRate', list: true, sum: true, sortable: true, width: 120 },
+  remark: { key: 'remark', label: { zh: '备注', en: 'Remark' }, kind: 'textarea', schema: text(500), list: true, search: 'contains', width: 200 },
+  attachments: { key: 'attachments', label: { zh: '附件', en: 'Attachments' }, kind: 'attachments', schema: z.array(text(500).min(1)).max(10) },
+} as const satisfies Record<string, FieldDecl>;
+
+// ---------------------------------------------------------------- common line fields
+
+export const LINE = {
+  materialId: { key: 'materialId', label: { zh: '物料', en: 'Material' }, kind: 'material', schema: id, required: 'PleaseSelectMaterial', width: 220 },
+  /** The unit the line is entered in; the engine converts to the material's main unit. */
+  unitId: { key: 'unitId', label: { zh: '单位', en: 'Unit' }, kind: 'unit', schema: id, width: 90 },
+  number: { key: 'number', label: { zh: '数量', en: 'Quantity' }, kind: 'quantity', schema: quantitySchema.positive({ message: 'NumberMustGreaterThanZero' }), required: 'PleaseInputNumber', sum: true, width: 110 },
+  /** The quantity in the material's main unit (what stock counts). */
+  baseNumber: { key: 'baseNumber', label: { zh: '基本数量', en: 'Main-unit quantity' }, kind: 'quantity', schema: quantitySchema, readOnly: true, sum: true, width: 110 },
+  giftNumber: { key: 'giftNumber', label: { zh: '赠品数量', en: 'Gift quantity' }, kind: 'quantity', schema: quantitySchema, sum: true, width: 100 },
+  unitPrice: { key: 'unitPrice', label: { zh: '单价', en: 'Unit price' }, kind: 'price', schema: quantitySchema, width: 110 },
+  taxRate: { key: 'taxRate', label: { zh: '税率(%)', en: 'Tax rate (%)' }, kind: 'percent', schema: percentSchema, switch: 'openTaxRate', width: 90 },
+  taxUnitPrice: { key: 'taxUnitPrice', label: { zh: '含税单价', en: 'Unit price incl. tax' }, kind: 'price', schema: quantitySchema, readOnly: true, switch: 'openTaxRate', width: 110 },
+  discountRate: { key: 'discountRate', label: { zh: '折扣(%)', en: 'Discount (%)' }, kind: 'percent', schema: percentSchema, switch: 'openDiscount', width: 90 },
+  priceTotal: { key: 'priceTotal', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: quantitySchema, readOnly: true, sum: true, width: 120 },
+  taxPriceTotal: { key: 'taxPriceTotal', label: { zh: '含税金额', en: 'Amount incl. tax' }, kind: 'amount', schema: quantitySchema, readOnly: true, switch: 'openTaxRate', sum: true, width: 120 },
+  /** Defaults to the header's warehouse; a stock-moving line without either is refused (PleaseSelectWarehouse). */
+  warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'warehouse', schema: id, width: 140 },
+  locationId: { key: 'locationId', label: { zh: '库位', en: 'Location' }, kind: 'location', schema: id, width: 120 },
+  batchNumber: { key: 'batchNumber', label: { zh: '批次号', en: 'Batch number' }, kind: 'batch', schema: text(100), switch: 'openBatchNumber', width: 130 },
+  expirationDate: { key: 'expirationDate', label: { zh: '有效期至', en: 'Expires' }, kind: 'date', schema: dateSchema, switch: 'openBatchNumber', width: 110 },
+  serialNumbers: { key: 'serialNumbers', label: { zh: '序列号', en: 'Serial numbers' }, kind: 'serials', schema: serials, switch: 'openSerialNumber', width: 160 },
+  /** Transfer lines: where the goods go. */
+  targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'warehouse', schema: id, width: 140 },
+  targetLocationId: { key: 'targetLocationId', label: { zh: '调入库位', en: 'Transfer-in location' }, kind: 'location', schema: id, width: 120 },
+  /** Stock check lines: the counted quantity is `number`; the book quantity is read at save and audit. */
+  bookNumber: { key: 'bookNumber', label: { zh: '账面数量', en: 'Book quantity' }, kind: 'quantity', schema: signedQuantity, readOnly: true, width: 110 },
+  /** Assembly lines: the product comes in, the components go out (reversed for disassembly). */
+  direction: {
+    key: 'direction',
+    label: { zh: '出入方向', en: 'Direction' },
+    kind: 'enum',
+    schema: z.enum(['in', 'out']),
+    required: 'PleaseSelectItem',
+    options: [
+      { value: 'in', label: { zh: '入库（成品）', en: 'In (product)' } },
+      { value: 'out', label: { zh: '出库（组件）', en: 'Out (component)' } },
+    ],
+    width: 120,
+  },
+  remark: { key: 'remark', label: { zh: '备注', en: 'Remark' }, kind: 'text', schema: text(500), width: 160 },
+} as const satisfies Record<string, FieldDecl>;
+
+/** Header fields kept in typed columns of the bill table (the rest of a type's fields go to `extra`). */
+export const BILL_HEADER_COLUMNS = [
+  'billCode',
+  'billDate',
+  'supplierId',
+  'customerId',
+  'warehouseId',
+  'targetWarehouseId',
+  'handlerId',
+  'deptId',
+  'deliveryDate',
+  'deliveryWarnDays',
+  'payDate',
+  'payWarnDays',
+  'receiptDate',
+  'receiptWarnDays',
+  'refundType',
+  'number',
+  'priceTotal',
+  'taxPriceTotal',
+  'remark',
+  'attachments',
+] as const;
+
+/** Line fields kept in typed columns of the bill line table. */
+export const BILL_LINE_COLUMNS = [
+  'materialId',
+  'unitId',
+  'number',
+  'baseNumber',
+  'giftNumber',
+  'unitPrice',
+  'taxRate',
+  'taxUnitPrice',
+  'discountRate',
+  'priceTotal',
+  'taxPriceTotal',
+  'warehouseId',
+  'locationId',
+  'batchNumber',
+  'expirationDate',
+  'serialNumbers',
+  'targetWarehouseId',
+  'targetLocationId',
+  'remark',
+] as const;

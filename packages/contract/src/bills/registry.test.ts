@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { errorCatalogue } from '../errors.ts';
+import { tenantConfigSchema } from '../tenant-config.ts';
+import { lineAmounts } from './amounts.ts';
+import { BILL_TYPES, billType, downstreamTypes } from './catalogue.ts';
+import { microText, roundTo, toMicro } from './decimal.ts';
+import { BILL_HEADER_COLUMNS } from './fields.ts';
+import { REFUND_PUSH, REFUND_RULES } from './supply-chain.ts';
+import { meets } from './registry.ts';
+import { RefundType } from './status.ts';
+import { billButtons, billCreateSchema, billMenuName, headerFields, lineFields } from './registry.ts';
+
+const CONFIG_KEYS = new Set(Object.keys(tenantConfigSchema.shape));
+
+describe('bill-type registry', () => {
+  it('names every type, route, menu and code prefix once', () => {
+    for (const list of [BILL_TYPES.map((d) => d.type), BILL_TYPES.map(billMenuName), BILL_TYPES.map((d) => d.codePrefix)]) {
+      expect(new Set(list).size).toBe(list.length);
+    }
+  });
+
+  it.each(BILL_TYPES.map((d) => [d.type, d] as const))('%s: sources, fields, switches and messages exist', (_type, decl) => {
+    const header = new Set(headerFields(decl).map((f) => f.key));
+    const lines = new Set(lineFields(decl).map((f) => f.key));
+    for (const source of decl.sources) {
+      const from = billType(source.type);
+      expect(from, `source ${source.type}`).toBeDefined();
+      const fromHeader = new Set(headerFields(from!).map((f) => f.key));
+      const fromLines = new Set(lineFields(from!).map((f) => f.key));
+      for (const key of source.header) expect(header.has(key) && fromHeader.has(key), `header ${key}`).toBe(true);
+      for (const key of source.lines) expect(lines.has(key) && fromLines.has(key), `line ${key}`).toBe(true);
+      expect(from!.progress, `${source.type} shows ${source.drives}`).toContain(source.drives);
+      for (const key of [source.beyondSwitch, source.additionalSwitch]) if (key) expect(CONFIG_KEYS.has(key)).toBe(true);
+      // Conditions name a header column of the bill they read (the source for onlyWhen, this one for drivesWhen).
+      if (source.onlyWhen) expect(fromHeader.has(source.onlyWhen.field) && BILL_HEADER_COLUMNS.includes(source.onlyWhen.field as never)).toBe(true);
+      if (source.drivesWhen) expect(header.has(source.drivesWhen.field) && BILL_HEADER_COLUMNS.includes(source.drivesWhen.field as never)).toBe(true);
+      if (source.onlyWhenRefusal) expect(errorCatalogue[source.onlyWhenRefusal]).toBeDefined();
+    }
+    for (const key of decl.switches) expect(CONFIG_KEYS.has(key), key).toBe(true);
+    for (const field of [...headerFields(decl), ...lineFields(decl)]) {
+      if (field.required) expect(errorCatalogue[field.required], `${field.key} message`).toBeDefined();
+      if (field.switch) expect(CONFIG_KEYS.has(field.switch)).toBe(true);
+      if (field.kind === 'enum') expect(field.options?.length).toBeGreaterThan(0);
+    }
+    if (decl.stock === 'transfer') expect(header.has('targetWarehouseId')).toBe(true);
+    if (decl.stock === 'assembly') expect(lines.has('direction')).toBe(true);
+    if (decl.stockWhen) expect(header.has(decl.stockWhen.field)).toBe(true);
+    expect(billButtons(decl).every((b) => b.code.startsWith(`${decl.area}_${decl.route}_`))).toBe(true);
+  });
+
+  it('derives the save payload from the declaration: required fields, at least one line', () => {
+    const schema = billCreateSchema(billType('PurchaseOrder')!);
+    expect(schema.safeParse({ billDate: '2026-11-24', supplierId: 1, lines: [{ materialId: 1, number: 2 }] }).success).toBe(true);
+    const noLines = schema.safeParse({ billDate: '2026-11-24', supplierId: 1, lines: [] });
+    expect(noLines.error?.issues[0].message).toBe('BillItemsEmpty');
+    const noSupplier = schema.safeParse({ billDate: '2026-11-24', lines: [{ materialId: 1, number: 2 }] });
+    expect(noSupplier.success).toBe(false);
+    const zero = schema.safeParse({ billDate: '2026-11-24', supplierId: 1, lines: [{ materialId: 1, number: 0 }] });
+    expect(zero.error?.issues[0].message).toBe('NumberMustGreaterThanZero');
+    // A stock check may count nothing.
+    const check = billCreateSchema(billType('StockCheck')!);
+    expect(check.safeParse({ billDate: '2026-11-24', warehouseId: 1, lines: [{ materialId: 1, number: 0 }] }).success).toBe(true);
+  });
+
+  it('applies the refund types: what moves stock, money and the source progress, what pushes on', () => {
+    const rule = (type: string) => ({
+      stock: meets(billType('SaleRefund')!.stockWhen, { refundType: type }),
+      money: meets(billType('SaleRefund')!.settlementWhen, { refundType: type }),
+      goodsBack: meets(billType('SaleRefund')!.sources[0].drivesWhen, { refundType: type }),
+      invoice: meets(REFUND_PUSH.invoice.onlyWhen, { refundType: type }),
+      exchange: meets(REFUND_PUSH.exchange.onlyWhen, { refundType: type }),
+    });
+    expect(Object.fromEntries(RefundType.map((type) => [type, rule(type)]))).toEqual({
+      ReturnsRefunds: { stock: true, money: true, goodsBack: true, invoice: true, exchange: false },
+      Exchange: { stock: false, money: false, goodsBack: true, invoice: false, exchange: true },
+      OnlyRefund: { stock: false, money: true, goodsBack: false, invoice: true, exchange: false },
+    });
+    // Both refund types read the same rules.
+    for (const type of ['PurchaseRefund', 'SaleRefund']) {
+      const decl = billType(type)!;
+      expect([decl.stockWhen, decl.settlementWhen, decl.sources[0].drivesWhen]).toEqual([REFUND_RULES.stock, REFUND_RULES.money, REFUND_RULES.goodsBack]);
+    }
+  });
+
+  it('knows which types a source feeds', () => {
+    expect(downstreamTypes('PurchaseOrder').map((d) => d.type)).toEqual(['PurchaseInstock']);
+    expect(downstreamTypes('SaleOrder').map((d) => d.type).sort()).toEqual(['SaleOutstock', 'SaleShip']);
+  });
+});
+
+describe('decimal arithmetic and line amounts', () => {
+  it('adds exactly what floating point cannot', () => {
+    expect(microText(toMicro(0.1) + toMicro(0.2))).toBe('0.300000');
+    expect(microText(toMicro('-1.0000005'))).toBe('-1.000001');
+    expect(microText(roundTo(toMicro('2.345'), 2))).toBe('2.350000');
+    expect(microText(roundTo(toMicro('-2.345'), 2))).toBe('-2.350000');
+  });
+
+  it('computes amounts with tax and discount only when their switches are on', () => {
+    const rules = { numberDigits: 3, amountDigits: 2, tax: true, discount: true };
+    const a = lineAmounts({ number: 3, unitPrice: 9.99, taxRate: 13, discountRate: 10 }, rules);
+    expect(microText(a.priceTotal)).toBe('26.970000'); // 29.97 × 0.9 = 26.973
+    expect(microText(a.taxPriceTotal)).toBe('30.480000'); // 26.97 × 1.13 = 30.4761
+    expect(microText(a.taxUnitPrice)).toBe('11.290000'); // 9.99 × 1.13 = 11.2887
+    const off = lineAmounts({ number: 3, unitPrice: 9.99, taxRate: 13, discountRate: 10 }, { ...rules, tax: false, discount: false });
+    expect(microText(off.priceTotal)).toBe('29.970000');
+    expect(microText(off.taxPriceTotal)).toBe('29.970000');
+  });
+});

@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import type { TenantConfig } from '../tenant-config.ts';
+import { HEADER, LINE, type FieldDecl } from './fields.ts';
+import type { ErrorKey } from '../errors.ts';
+import type { BillOperation, Label, ProgressKind } from './status.ts';
+
+/**
+ * The bill-type registry: one declaration per bill type, from which everything else is derived — the
+ * server's routes (`/api/admin/<area>/<route>`), payload schemas and list specifications, the menus and
+ * button codes, the joint-review bill types, the web kit's columns, forms and line grid. A new bill type
+ * is a declaration here plus, where it has them, its own rules in the server (see docs/bills.md).
+ *
+ * Where things are:
+ *   fields.ts       the field declaration shape and the common header (`HEADER`) and line (`LINE`) fields
+ *   registry.ts     this file: the bill-type declaration shape, names derived from it, save payload schemas
+ *   supply-chain.ts the declarations of the purchasing, sales and stock bills
+ *   catalogue.ts    `BILL_TYPES` (every declared type) and lookups by type, menu name and API path
+ *   status.ts       statuses, operations, progress sets, refund / assembly / delivery types, with labels
+ *   api.ts          the shared request and answer shapes of the bill routes
+ *   amounts.ts      line amounts (tax, discount, rounding) shared by the server and the web kit
+ *   decimal.ts      exact decimal arithmetic (millionths as bigint)
+ *
+ * A web screen for a type needs only its declaration: `headerFields(decl)` gives the form and the list
+ * columns (`list`, `search`, `sum`), `lineFields(decl)` the line grid, `billButtons(decl)` the buttons with
+ * their codes, `decl.sources` the push-down dialog's source types, `decl.progress` the progress columns.
+ */
+
+/** The menu areas bills live in; the first segment of their route and button codes. */
+export const BillArea = ['purchase', 'sale', 'stock'] as const;
+export type BillArea = (typeof BillArea)[number];
+export const BILL_AREA_LABELS: Record<BillArea, Label> = {
+  purchase: { zh: '采购管理', en: 'Purchasing' },
+  sale: { zh: '销售管理', en: 'Sales' },
+  stock: { zh: '库存管理', en: 'Stock' },
+};
+
+/**
+ * What auditing a bill does to stock (reversed by abandoning the audit):
+ * - in / out: each line's main-unit quantity into / out of its warehouse (location, batch, serials);
+ * - transfer: out of the line's warehouse, into its target warehouse, at the same cost;
+ * - check: each line's counted quantity minus the book quantity, in (gain) or out (loss);
+ * - assembly: each line by its own `direction` (the product in, the components out; disassembly reverses);
+ * - none: no stock (orders, quotations, requisitions, notices).
+ */
+export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'none';
+
+/** Payable to the supplier, receivable from the customer; refunds count negative. */
+export interface SettlementEffect {
+  kind: 'payable' | 'receivable';
+  sign: 1 | -1;
+}
+
+/** A header field's value that a rule depends on (refund bills: stock moves only for ReturnsRefunds). */
+export interface FieldCondition {
+  field: string;
+  values: readonly string[];
+}
+
+/**
+ * A bill type this one can be pushed down from: the user picks open lines of audited source bills, and
+ * the new bill's lines take the open quantity (source quantity minus what downstream bills of this kind
+ * already took) in the source line's unit, with the listed fields copied.
+ */
+export interface SourceDecl {
+  /** The source bill type (its `type`). */
+  type: string;
+  /** The progress the audited downstream quantities drive on the source lines. */
+  drives: ProgressKind;
+  /** Header fields copied from the source bill (same key on both). */
+  header: readonly string[];
+  /** Line fields copied from the source line, besides material, unit and the open quantity. */
+  lines: readonly string[];
+  /** Tenant switch allowing a line's quantity beyond the source's open quantity. */
+  beyondSwitch?: keyof TenantConfig;
+  /** Tenant switch allowing lines without a source line (additional quantities) in a pushed-down bill. */
+  additionalSwitch?: keyof TenantConfig;
+  /** Only source bills whose header matches (e.g. exchange refunds push only to exchange bills). */
+  onlyWhen?: FieldCondition;
+  /** The refusal when a source bill does not match `onlyWhen` (default `CurrentStatusBillProhibitPushDown`). */
+  onlyWhenRefusal?: ErrorKey;
+  /**
+   * Only downstream bills whose header matches drive the progress (a refund-only bill sends no goods
+   * back, so it does not count as returned); every downstream bill still takes from the open quantity.
+   */
+  drivesWhen?: FieldCondition;
+}
+
+/** The buttons a bill type has; its button code is `<area>_<route>_<action>`. */
+export const BillAction = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'merge', 'manualCompletion', 'delivery', 'import', 'export', 'print'] as const;
+export type BillAction = (typeof BillAction)[number];
+
+export const BILL_ACTION_LABELS: Record<BillAction, Label> = {
+  add: { zh: '新增', en: 'Add' },
+  update: { zh: '编辑', en: 'Edit' },
+  delete: { zh: '删除', en: 'Delete' },
+  submit: { zh: '提交', en: 'Submit' },
+  audit: { zh: '审核', en: 'Audit' },
+  abandonAudit: { zh: '反审核', en: 'Withdraw audit' },
+  merge: { zh: '合并', en: 'Merge' },
+  manualCompletion: { zh: '手动完成', en: 'Complete by hand' },
+  delivery: { zh: '配送确认', en: 'Confirm delivery' },
+  import: { zh: '导入', en: 'Import' },
+  export: { zh: '导出', en: 'Export' },
+  print: { zh: '打印', en: 'Print' },
+};
+
+/** The button whose code an operation needs (refuse is part of auditing; push down creates a bill). */
+export const OPERATION_ACTION: Record<BillOperation, BillAction> = {
+  save: 'add',
+  submit: 'submit',
+  audit: 'audit',
+  refuse: 'audit',
+  abandonAudit: 'abandonAudit',
+  delete: 'delete',
+  pushDown: 'add',
+  merge: 'merge',
+  manualCompletion: 'manualCompletion',
+};
+
+export interface BillTypeDecl {
+  /** The type's identifier: stored on every bill, named by joint-review rules ('PurchaseOrder'). */
+  type: string;
+  label: Label;
+  area: BillArea;
+  /** The last segment of its routes: `/api/admin/<area>/<route>`, menu `<area>_<route>`. */
+  route: string;
+  /** Default code prefix: `<prefix><yyyymmdd><0001>`. */
+  codePrefix: string;
+  /** Ant Design icon of its menu entry. */
+  icon: string;
+  /** Header fields beyond the ones every bill has (code, date, remark, attachments, totals). */
+  header: readonly FieldDecl[];
+  /** Line fields; material, quantity and remark come first whatever is listed. */
+  lines: readonly FieldDecl[];
+  sources: readonly SourceDecl[];
+  stock: StockEffect;
+  /** When stock moves only for some header values (refund bills: ReturnsRefunds). */
+  stockWhen?: FieldCondition;
+  settlement?: SettlementEffect;
+  /** When the settlement effect applies only for some header values (refunds: not for an exchange). */
+  settlementWhen?: FieldCondition;
+  /** The progress sets shown on this bill's lines and header (driven by its downstream bills). */
+  progress: readonly ProgressKind[];
+  /** Tenant switches that change how this type behaves (shown on its screen's help). */
+  switches: readonly (keyof TenantConfig)[];
+  /**
+   * Its buttons (button codes `<area>_<route>_<action>`). With `delivery`, an audited bill has a delivery
+   * status: NotDelivered → InDelivery (sending confirmed) → Arrived (arrival confirmed), in that order.
+   */
+  actions: readonly BillAction[];
+  /** Fields that must agree for bills to be merged (the partner, the warehouse…); no merge without. */
+  mergeBy?: readonly string[];
+}
+
+/** Every bill has these header fields, first. */
+export const COMMON_HEADER: readonly FieldDecl[] = [HEADER.billCode, HEADER.billDate];
+/** …and these, last. */
+export const COMMON_HEADER_TAIL: readonly FieldDecl[] = [HEADER.number, HEADER.priceTotal, HEADER.taxPriceTotal, HEADER.remark, HEADER.attachments];
+/** Every line has these, first and last. */
+export const COMMON_LINE: readonly FieldDecl[] = [LINE.materialId, LINE.unitId, LINE.number, LINE.baseNumber];
+export const COMMON_LINE_TAIL: readonly FieldDecl[] = [LINE.remark];
+
+/** A type's header fields in form order (the common ones included). */
+export function headerFields(decl: BillTypeDecl): FieldDecl[] {
+  return withOwn([...COMMON_HEADER, ...decl.header, ...COMMON_HEADER_TAIL], decl.header);
+}
+
+/** A type's line fields in grid order (the common ones included). */
+export function lineFields(decl: BillTypeDecl): FieldDecl[] {
+  return withOwn([...COMMON_LINE, ...decl.lines, ...COMMON_LINE_TAIL], decl.lines);
+}
+
+/**
+ * Each key once, at its first place; a type's own declaration of a common key (a stock check's counted
+ * `number` may be 0) replaces the common one there.
+ */
+function withOwn(fields: FieldDecl[], own: readonly FieldDecl[]): FieldDecl[] {
+  const ownByKey = new Map(own.map((f) => [f.key, f]));
+  const seen = new Set<string>();
+  return fields.filter((f) => !seen.has(f.key) && seen.add(f.key)).map((f) => ownByKey.get(f.key) ?? f);
+}
+
+// ---------------------------------------------------------------- names derived from a declaration
+
+/** `purchase_order`: the menu name and the prefix of the type's button codes. */
+export const billMenuName = (decl: BillTypeDecl) => `${decl.area}_${decl.route}`;
+/** `/api/admin/purchase/order` */
+export const billApiPath = (decl: BillTypeDecl) => `/api/admin/${decl.area}/${decl.route}`;
+/** `/purchase/order`: the screen's path. */
+export const billScreenPath = (decl: BillTypeDecl) => `/${decl.area}/${decl.route}`;
+/** `purchase_order_audit` */
+export const billButtonCode = (decl: BillTypeDecl, action: BillAction) => `${billMenuName(decl)}_${action}`;
+
+/** The type's buttons with their codes and labels, in declaration order. */
+export function billButtons(decl: BillTypeDecl): Array<{ action: BillAction; code: string; label: Label }> {
+  return decl.actions.map((action) => ({ action, code: billButtonCode(decl, action), label: BILL_ACTION_LABELS[action] }));
+}
+
+/** Whether a header satisfies a condition (no condition: always). */
+export function meets(condition: FieldCondition | undefined, header: Record<string, unknown>): boolean {
+  return !condition || condition.values.includes(String(header[condition.field] ?? ''));
+}
+
+// ---------------------------------------------------------------- save payloads
+
+/** Most lines one bill may hold (a 2,750-line bill is a real case). */
+export const MAX_BILL_LINES = 5000;
+
+const lineRef = z.number().int().positive();
+
+function fieldSchema(field: FieldDecl): z.ZodType {
+  return field.required ? field.schema : field.schema.nullish();
+}
+
+/** The line of a save payload: the type's editable line fields, the line's id on update, its source line when pushed down. */
+export function billLineSchema(decl: BillTypeDecl) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of lineFields(decl)) if (!field.readOnly) shape[field.key] = fieldSchema(field);
+  return z.object({ ...shape, id: lineRef.optional(), sourceLineId: lineRef.nullish() });
+}
+
+/**
+ * POST {bill path}: the header's editable fields and at least one line. `billCode` left empty is
+ * generated (the type's prefix, the bill's date, a daily sequence).
+ */
+export function billCreateSchema(decl: BillTypeDecl) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of headerFields(decl)) if (!field.readOnly) shape[field.key] = fieldSchema(field);
+  shape.billCode = HEADER.billCode.schema.optional();
+  return z.object({
+    ...shape,
+    lines: z.array(billLineSchema(decl), { error: 'BillItemsEmpty' }).min(1, { message: 'BillItemsEmpty' }).max(MAX_BILL_LINES),
+  });
+}
+
+/** PUT {bill path}: the whole bill again with its id (lines sent replace the stored ones). */
+export function billUpdateSchema(decl: BillTypeDecl) {
+  return billCreateSchema(decl).extend({ id: lineRef });
+}
+
+/** The header of a save payload as the server receives it (keys by the type's fields). */
+export type BillPayload = Record<string, unknown> & { lines: Array<Record<string, unknown>> };

@@ -1,0 +1,394 @@
+import { storableText } from '../text.ts';
+import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
+import type { BillAction, BillTypeDecl, FieldCondition, SourceDecl } from './registry.ts';
+
+/**
+ * The supply-chain bills: purchasing, sales and stock. Each is data only; what the engine does with a
+ * declaration is described in docs/bills.md. Field order here is the order of the form and the line grid.
+ */
+
+/** A header field that a type has but does not require (the supplier of an other in-stock). */
+const optional = (field: FieldDecl): FieldDecl => ({ ...field, required: undefined });
+
+/** The usual buttons of a bill that can be merged and completed by hand (orders). */
+const ORDER_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'merge', 'manualCompletion', 'import', 'export', 'print'];
+/** The buttons of a bill that moves stock (no merge; nothing to complete). */
+const STOCK_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'import', 'export', 'print'];
+/** Buttons with the delivery confirmations (sent, then arrived) before import / export / print. */
+const withDelivery = (actions: BillAction[]): BillAction[] => [...actions.filter((a) => !['import', 'export', 'print'].includes(a)), 'delivery', 'import', 'export', 'print'];
+/** A stock bill whose goods come back later (a lend): completed by hand when they never will. */
+const LEND_ACTIONS: BillAction[] = [...STOCK_ACTIONS, 'manualCompletion'];
+
+/** Price fields of a line, in grid order. */
+const PRICED: FieldDecl[] = [LINE.giftNumber, LINE.unitPrice, LINE.taxRate, LINE.taxUnitPrice, LINE.discountRate, LINE.priceTotal, LINE.taxPriceTotal];
+/** Where goods are: warehouse, location, batch (with its expiry), serial numbers. */
+const PLACED: FieldDecl[] = [LINE.warehouseId, LINE.locationId, LINE.batchNumber, LINE.expirationDate, LINE.serialNumbers];
+/** The price fields copied by push down. */
+const PRICE_KEYS = ['unitPrice', 'taxRate', 'discountRate'];
+/** The placing fields copied by push down (back to where the goods came from). */
+const PLACE_KEYS = ['warehouseId', 'locationId', 'batchNumber', 'expirationDate'];
+
+/**
+ * The refund types' rules (SPEC §4), one place:
+ * - ReturnsRefunds: the goods go back (stock moves on audit), the money comes back (settlement), and the
+ *   source's refund / return progress counts it.
+ * - Exchange: the goods go back to be replaced — the source's progress counts it, but neither stock nor
+ *   money moves on the refund bill (the exchange bills pushed from it move the goods).
+ * - OnlyRefund: money back only — no stock, no goods progress on the source; it still takes from the
+ *   source line's open quantity, so the same units cannot be refunded twice.
+ * Pushing on: only bills with a refund go to invoices, only exchange bills to exchange bills.
+ */
+export const REFUND_RULES = {
+  /** Goods move on the refund bill's audit. */
+  stock: { field: 'refundType', values: ['ReturnsRefunds'] },
+  /** Money moves (payable / receivable, invoices). */
+  money: { field: 'refundType', values: ['ReturnsRefunds', 'OnlyRefund'] },
+  /** The goods went back: drives the source's refund / return progress. */
+  goodsBack: { field: 'refundType', values: ['ReturnsRefunds', 'Exchange'] },
+  exchange: { field: 'refundType', values: ['Exchange'] },
+} as const satisfies Record<string, FieldCondition>;
+
+/**
+ * The push-down rules from a refund bill, for the declarations that take refunds as a source (finance's
+ * invoices, the exchange in / out bills): spread into their `SourceDecl`.
+ */
+export const REFUND_PUSH: Record<'invoice' | 'exchange', Pick<SourceDecl, 'onlyWhen' | 'onlyWhenRefusal'>> = {
+  invoice: { onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
+  exchange: { onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' },
+};
+
+export const PurchaseRequisition: BillTypeDecl = {
+  type: 'PurchaseRequisition',
+  label: { zh: '采购申请', en: 'Purchase requisition' },
+  area: 'purchase',
+  route: 'requisition',
+  codePrefix: 'CGSQ',
+  icon: 'FileAddOutlined',
+  header: [HEADER.handlerId, HEADER.deptId, HEADER.deliveryDate, HEADER.deliveryWarnDays],
+  lines: [LINE.unitPrice, LINE.priceTotal],
+  sources: [],
+  stock: 'none',
+  progress: ['push'],
+  switches: [],
+  actions: ORDER_ACTIONS,
+  mergeBy: ['deptId'],
+};
+
+export const PurchaseOrder: BillTypeDecl = {
+  type: 'PurchaseOrder',
+  label: { zh: '采购订单', en: 'Purchase order' },
+  area: 'purchase',
+  route: 'order',
+  codePrefix: 'CGDD',
+  icon: 'ShoppingCartOutlined',
+  header: [HEADER.supplierId, HEADER.handlerId, HEADER.deptId, HEADER.deliveryDate, HEADER.deliveryWarnDays, HEADER.payDate, HEADER.payWarnDays],
+  lines: PRICED,
+  sources: [{ type: 'PurchaseRequisition', drives: 'push', header: ['deptId', 'deliveryDate'], lines: ['unitPrice'] }],
+  stock: 'none',
+  progress: ['instock'],
+  switches: ['openTaxRate', 'openDiscount', 'numberRetainsSmallDigit', 'amountRetainsSmallDigit'],
+  actions: ORDER_ACTIONS,
+  mergeBy: ['supplierId'],
+};
+
+export const PurchaseInstock: BillTypeDecl = {
+  type: 'PurchaseInstock',
+  label: { zh: '采购入库', en: 'Purchase in-stock' },
+  area: 'purchase',
+  route: 'instock',
+  codePrefix: 'CGRK',
+  icon: 'ImportOutlined',
+  header: [HEADER.supplierId, HEADER.warehouseId, HEADER.handlerId, HEADER.payDate, HEADER.payWarnDays],
+  lines: [...PLACED, ...PRICED],
+  sources: [
+    {
+      type: 'PurchaseOrder',
+      drives: 'instock',
+      header: ['supplierId', 'handlerId', 'payDate', 'payWarnDays'],
+      lines: [...PRICE_KEYS, 'giftNumber'],
+      beyondSwitch: 'allowPurchaseInstockBeyond',
+      additionalSwitch: 'allowPurchaseInstockAdditionalNumber',
+    },
+  ],
+  stock: 'in',
+  settlement: { kind: 'payable', sign: 1 },
+  progress: ['refund', 'settlement'],
+  switches: ['allowPurchaseInstockBeyond', 'allowPurchaseInstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
+  actions: STOCK_ACTIONS,
+};
+
+export const PurchaseRefund: BillTypeDecl = {
+  type: 'PurchaseRefund',
+  label: { zh: '采购退换', en: 'Purchase refund or exchange' },
+  area: 'purchase',
+  route: 'refund',
+  codePrefix: 'CGTH',
+  icon: 'RollbackOutlined',
+  header: [HEADER.supplierId, HEADER.refundType, HEADER.warehouseId, HEADER.handlerId, HEADER.receiptDate, HEADER.receiptWarnDays],
+  lines: [...PLACED, ...PRICED],
+  sources: [{ type: 'PurchaseInstock', drives: 'refund', drivesWhen: REFUND_RULES.goodsBack, header: ['supplierId', 'warehouseId'], lines: [...PRICE_KEYS, ...PLACE_KEYS] }],
+  stock: 'out',
+  stockWhen: REFUND_RULES.stock,
+  settlement: { kind: 'payable', sign: -1 },
+  settlementWhen: REFUND_RULES.money,
+  progress: ['settlement'],
+  switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+export const SaleQuotation: BillTypeDecl = {
+  type: 'SaleQuotation',
+  label: { zh: '销售报价', en: 'Sale quotation' },
+  area: 'sale',
+  route: 'quotation',
+  codePrefix: 'XSBJ',
+  icon: 'FileTextOutlined',
+  header: [HEADER.customerId, HEADER.handlerId, HEADER.deliveryDate],
+  lines: PRICED,
+  sources: [],
+  stock: 'none',
+  progress: ['push'],
+  switches: ['openTaxRate', 'openDiscount'],
+  actions: ORDER_ACTIONS,
+  mergeBy: ['customerId'],
+};
+
+export const SaleOrder: BillTypeDecl = {
+  type: 'SaleOrder',
+  label: { zh: '销售订单', en: 'Sale order' },
+  area: 'sale',
+  route: 'order',
+  codePrefix: 'XSDD',
+  icon: 'SolutionOutlined',
+  header: [HEADER.customerId, HEADER.handlerId, HEADER.deptId, HEADER.deliveryDate, HEADER.deliveryWarnDays, HEADER.receiptDate, HEADER.receiptWarnDays],
+  lines: PRICED,
+  sources: [{ type: 'SaleQuotation', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
+  stock: 'none',
+  progress: ['outstock', 'push'],
+  switches: ['openSaleOrderBomSelect', 'openTaxRate', 'openDiscount'],
+  actions: ORDER_ACTIONS,
+  mergeBy: ['customerId'],
+};
+
+export const SaleShip: BillTypeDecl = {
+  type: 'SaleShip',
+  label: { zh: '销售发货', en: 'Sale shipping notice' },
+  area: 'sale',
+  route: 'ship',
+  codePrefix: 'XSFH',
+  icon: 'CarOutlined',
+  header: [HEADER.customerId, HEADER.warehouseId, HEADER.handlerId, HEADER.deliveryDate, HEADER.deliveryWarnDays],
+  lines: [LINE.warehouseId, ...PRICED],
+  sources: [{ type: 'SaleOrder', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
+  stock: 'none',
+  progress: ['outstock'],
+  switches: [],
+  actions: withDelivery(ORDER_ACTIONS),
+  mergeBy: ['customerId'],
+};
+
+export const SaleOutstock: BillTypeDecl = {
+  type: 'SaleOutstock',
+  label: { zh: '销售出库', en: 'Sale out-stock' },
+  area: 'sale',
+  route: 'outstock',
+  codePrefix: 'XSCK',
+  icon: 'ExportOutlined',
+  header: [HEADER.customerId, HEADER.warehouseId, HEADER.handlerId, HEADER.receiptDate, HEADER.receiptWarnDays],
+  lines: [...PLACED, ...PRICED],
+  sources: [
+    {
+      type: 'SaleOrder',
+      drives: 'outstock',
+      header: ['customerId', 'handlerId', 'receiptDate', 'receiptWarnDays'],
+      lines: [...PRICE_KEYS, 'giftNumber'],
+      beyondSwitch: 'allowSaleOutstockBeyond',
+      additionalSwitch: 'allowSaleOutstockAdditionalNumber',
+    },
+    { type: 'SaleShip', drives: 'outstock', header: ['customerId', 'warehouseId', 'handlerId'], lines: [...PRICE_KEYS, 'giftNumber', 'warehouseId'], beyondSwitch: 'allowSaleOutstockBeyond' },
+  ],
+  stock: 'out',
+  settlement: { kind: 'receivable', sign: 1 },
+  progress: ['return', 'settlement'],
+  switches: ['openNegativeInventory', 'allowSaleOutstockBeyond', 'allowSaleOutstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
+  actions: withDelivery(STOCK_ACTIONS),
+};
+
+export const SaleRefund: BillTypeDecl = {
+  type: 'SaleRefund',
+  label: { zh: '销售退换', en: 'Sale refund or exchange' },
+  area: 'sale',
+  route: 'refund',
+  codePrefix: 'XSTH',
+  icon: 'UndoOutlined',
+  header: [HEADER.customerId, HEADER.refundType, HEADER.warehouseId, HEADER.handlerId, HEADER.payDate, HEADER.payWarnDays],
+  lines: [...PLACED, ...PRICED],
+  sources: [{ type: 'SaleOutstock', drives: 'return', drivesWhen: REFUND_RULES.goodsBack, header: ['customerId', 'warehouseId'], lines: [...PRICE_KEYS, ...PLACE_KEYS] }],
+  stock: 'in',
+  stockWhen: REFUND_RULES.stock,
+  settlement: { kind: 'receivable', sign: -1 },
+  settlementWhen: REFUND_RULES.money,
+  progress: ['settlement'],
+  switches: ['openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+/** Who borrowed the goods of a lend (a person or company outside the records): kept in the bill's `extra`. */
+const borrower: FieldDecl = {
+  key: 'borrower',
+  label: { zh: '借出对象', en: 'Borrower' },
+  kind: 'text',
+  schema: storableText().trim().min(1, { message: 'PleaseInputName' }).max(100),
+  required: 'PleaseInputName',
+  list: true,
+  search: 'contains',
+  width: 150,
+};
+
+export const StockLend: BillTypeDecl = {
+  type: 'StockLend',
+  label: { zh: '借出单', en: 'Stock lend' },
+  area: 'stock',
+  route: 'lend',
+  codePrefix: 'JC',
+  icon: 'SwapRightOutlined',
+  header: [borrower, HEADER.warehouseId, HEADER.handlerId, HEADER.deliveryDate],
+  lines: [...PLACED, LINE.unitPrice, LINE.priceTotal],
+  sources: [],
+  stock: 'out',
+  progress: ['return'],
+  switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: LEND_ACTIONS,
+};
+
+export const StockLendReturn: BillTypeDecl = {
+  type: 'StockLendReturn',
+  label: { zh: '借出归还', en: 'Lend return' },
+  area: 'stock',
+  route: 'lendReturn',
+  codePrefix: 'JCGH',
+  icon: 'SwapLeftOutlined',
+  header: [borrower, HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED, LINE.unitPrice, LINE.priceTotal],
+  sources: [{ type: 'StockLend', drives: 'return', header: ['borrower', 'warehouseId'], lines: ['unitPrice', ...PLACE_KEYS] }],
+  stock: 'in',
+  progress: [],
+  switches: ['openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+export const StockTransfer: BillTypeDecl = {
+  type: 'StockTransfer',
+  label: { zh: '调拨单', en: 'Transfer' },
+  area: 'stock',
+  route: 'transfer',
+  codePrefix: 'DB',
+  icon: 'SwapOutlined',
+  header: [{ ...HEADER.warehouseId, label: { zh: '调出仓库', en: 'Transfer-out warehouse' }, required: 'PleaseSelectTransferOutWarehouse' }, HEADER.targetWarehouseId, HEADER.handlerId],
+  lines: [
+    { ...LINE.warehouseId, label: { zh: '调出仓库', en: 'Transfer-out warehouse' } },
+    { ...LINE.locationId, label: { zh: '调出库位', en: 'Transfer-out location' } },
+    LINE.targetWarehouseId,
+    LINE.targetLocationId,
+    LINE.batchNumber,
+    LINE.expirationDate,
+    LINE.serialNumbers,
+  ],
+  sources: [],
+  stock: 'transfer',
+  progress: [],
+  switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+export const StockCheck: BillTypeDecl = {
+  type: 'StockCheck',
+  label: { zh: '盘点单', en: 'Stock check' },
+  area: 'stock',
+  route: 'check',
+  codePrefix: 'PD',
+  icon: 'CheckSquareOutlined',
+  header: [{ ...HEADER.warehouseId, required: 'PleaseSelectWarehouse' }, HEADER.handlerId],
+  lines: [
+    LINE.warehouseId,
+    LINE.locationId,
+    LINE.batchNumber,
+    LINE.bookNumber,
+    // The counted quantity: 0 when nothing was found.
+    { ...LINE.number, label: { zh: '盘点数量', en: 'Counted quantity' }, schema: quantitySchema },
+    LINE.unitPrice,
+  ],
+  sources: [],
+  stock: 'check',
+  progress: [],
+  switches: ['openBatchNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+export const StockAssembly: BillTypeDecl = {
+  type: 'Assembly',
+  label: { zh: '组装拆卸', en: 'Assembly and disassembly' },
+  area: 'stock',
+  route: 'assembly',
+  codePrefix: 'ZZ',
+  icon: 'BuildOutlined',
+  header: [HEADER.assemblyType, HEADER.warehouseId, HEADER.handlerId],
+  lines: [LINE.direction, ...PLACED, LINE.unitPrice, LINE.priceTotal],
+  sources: [],
+  stock: 'assembly',
+  progress: [],
+  switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+export const OtherInstock: BillTypeDecl = {
+  type: 'OtherInstock',
+  label: { zh: '其他入库', en: 'Other in-stock' },
+  area: 'stock',
+  route: 'otherInstock',
+  codePrefix: 'QTRK',
+  icon: 'LoginOutlined',
+  header: [optional(HEADER.supplierId), HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED, LINE.unitPrice, LINE.priceTotal],
+  sources: [],
+  stock: 'in',
+  progress: [],
+  switches: ['openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+export const OtherOutstock: BillTypeDecl = {
+  type: 'OtherOutstock',
+  label: { zh: '其他出库', en: 'Other out-stock' },
+  area: 'stock',
+  route: 'otherOutstock',
+  codePrefix: 'QTCK',
+  icon: 'LogoutOutlined',
+  header: [optional(HEADER.customerId), HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED, LINE.unitPrice, LINE.priceTotal],
+  sources: [],
+  stock: 'out',
+  progress: [],
+  switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: STOCK_ACTIONS,
+};
+
+/** The supply chain in menu order. */
+export const SUPPLY_CHAIN_BILLS: readonly BillTypeDecl[] = [
+  PurchaseRequisition,
+  PurchaseOrder,
+  PurchaseInstock,
+  PurchaseRefund,
+  SaleQuotation,
+  SaleOrder,
+  SaleShip,
+  SaleOutstock,
+  SaleRefund,
+  StockLend,
+  StockLendReturn,
+  StockTransfer,
+  StockCheck,
+  StockAssembly,
+  OtherInstock,
+  OtherOutstock,
+];

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { dateSchema } from './bills/fields.ts';
+import type { Label } from './bills/status.ts';
+import { idSchema } from './common.ts';
+import { storableText } from './text.ts';
+
+/**
+ * Finance (`/api/admin/finance/...`): the general ledger underneath (a default chart of accounts per
+ * tenant, postings of balanced lines), fund accounts and transfers, payments to suppliers and receipts
+ * from customers settling audited bills, receivable / payable per partner with aging, the trial balance
+ * and the verify report. Amounts travel as decimal strings ("12.50") or numbers and are computed as
+ * exact millionths (bills/decimal.ts) on both sides.
+ */
+
+// ---------------------------------------------------------------- chart of accounts
+
+export const AccountKind = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
+export type AccountKind = (typeof AccountKind)[number];
+
+export interface ChartAccount {
+  code: string;
+  label: Label;
+  kind: AccountKind;
+}
+
+/**
+ * The default chart seeded for every tenant (codes after the Chinese small-business standard). A posting
+ * line names its account by code; the ones below carry a partner or a fund account.
+ */
+export const DEFAULT_CHART = [
+  { code: '1001', label: { zh: '库存现金', en: 'Cash on hand' }, kind: 'asset' },
+  { code: '1002', label: { zh: '银行存款', en: 'Bank deposits' }, kind: 'asset' },
+  { code: '1012', label: { zh: '其他货币资金', en: 'Other monetary funds (e-wallets)' }, kind: 'asset' },
+  { code: '1122', label: { zh: '应收账款', en: 'Accounts receivable' }, kind: 'asset' },
+  { code: '1123', label: { zh: '预付账款', en: 'Prepayments to suppliers' }, kind: 'asset' },
+  { code: '1405', label: { zh: '库存商品', en: 'Inventory' }, kind: 'asset' },
+  { code: '2202', label: { zh: '应付账款', en: 'Accounts payable' }, kind: 'liability' },
+  { code: '2203', label: { zh: '预收账款', en: 'Advances from customers' }, kind: 'liability' },
+  { code: '3001', label: { zh: '实收资本', en: 'Paid-in capital (opening balances)' }, kind: 'equity' },
+  { code: '6001', label: { zh: '主营业务收入', en: 'Sales revenue' }, kind: 'income' },
+  { code: '6051', label: { zh: '其他业务收入', en: 'Other income' }, kind: 'income' },
+  { code: '6602', label: { zh: '管理费用', en: 'Administrative expenses' }, kind: 'expense' },
+] as const satisfies readonly ChartAccount[];
+export type AccountCode = (typeof DEFAULT_CHART)[number]['code'];
+
+/** The account of a fund account's kind. */
+export const FundKind = ['cash', 'bank', 'ewallet'] as const;
+export type FundKind = (typeof FundKind)[number];
+export const FUND_ACCOUNT_CODE: Record<FundKind, AccountCode> = { cash: '1001', bank: '1002', ewallet: '1012' };
+export const FUND_KIND_LABELS: Record<FundKind, Label> = {
+  cash: { zh: '现金', en: 'Cash' },
+  bank: { zh: '银行', en: 'Bank' },
+  ewallet: { zh: '电子钱包', en: 'E-wallet' },
+};
+
+// ---------------------------------------------------------------- payments and receipts
+
+/** SPEC §4: payments to suppliers. */
+export const PayType = ['OrdinaryPay', 'AdvancePay', 'DeductionAmount', 'BeginningPeriodPayment', 'SettlementPay'] as const;
+export type PayType = (typeof PayType)[number];
+/** SPEC §4: receipts from customers. */
+export const ReceiptType = ['OrdinaryReceipt', 'AdvanceReceipt', 'SettlementReceipt', 'BeginningPeriodReceipt'] as const;
+export type ReceiptType = (typeof ReceiptType)[number];
+export type MoneyType = PayType | ReceiptType;
+
+export const MONEY_TYPE_LABELS: Record<MoneyType, Label> = {
+  OrdinaryPay: { zh: '普通付款', en: 'Payment' },
+  AdvancePay: { zh: '预付款', en: 'Advance payment' },
+  DeductionAmount: { zh: '预付抵扣', en: 'Deduction from prepaid' },
+  BeginningPeriodPayment: { zh: '期初付款', en: 'Opening payable payment' },
+  SettlementPay: { zh: '结算付款', en: 'Settlement payment' },
+  OrdinaryReceipt: { zh: '普通收款', en: 'Receipt' },
+  AdvanceReceipt: { zh: '预收款', en: 'Advance receipt' },
+  SettlementReceipt: { zh: '结算收款', en: 'Settlement receipt' },
+  BeginningPeriodReceipt: { zh: '期初收款', en: 'Opening receivable receipt' },
+};
+
+/**
+ * What the server accepts of each type, shared by its rules and the payment / receipt form: the side,
+ * whether money moves through a fund account, whether it settles bills, and whether an amount beyond the
+ * settled bills goes to the partner's prepaid balance (ERPNext's unallocated amount). The opening types
+ * are not accepted yet.
+ */
+export interface MoneyTypeShape {
+  side: 'payment' | 'receipt';
+  fund: boolean;
+  settles: boolean;
+  surplusToBalance?: boolean;
+}
+export const MONEY_TYPE_SHAPES = {
+  OrdinaryPay: { side: 'payment', fund: true, settles: true },
+  SettlementPay: { side: 'payment', fund: true, settles: true, surplusToBalance: true },
+  AdvancePay: { side: 'payment', fund: true, settles: false },
+  DeductionAmount: { side: 'payment', fund: false, settles: true },
+  OrdinaryReceipt: { side: 'receipt', fund: true, settles: true },
+  AdvanceReceipt: { side: 'receipt', fund: true, settles: false },
+  SettlementReceipt: { side: 'receipt', fund: false, settles: true },
+} as const satisfies Partial<Record<MoneyType, MoneyTypeShape>>;
+export type AcceptedMoneyType = keyof typeof MONEY_TYPE_SHAPES;
+
+/** A bill's settlement state (its header progress `settlement`). */
+export const SettledStatus = ['UnSettlement', 'PartialSettlement', 'AllSettlement'] as const;
+export type SettledStatus = (typeof SettledStatus)[number];
+
+/** Fits numeric(20,6): a decimal string or a number, 14 digits before the point, 6 after. */
+export const moneySchema = z
+  .union([z.number().finite(), storableText().trim().regex(/^-?\d{1,14}(\.\d{1,6})?$/, { message: 'ParamError' })])
+  .refine((v) => Math.abs(Number(v)) < 1e14, { message: 'ParamError' });
+const positiveMoney = moneySchema.refine((v) => Number(v) > 0, { message: 'AmountMustGreaterThanZero' });
+const remark = storableText().max(500).default('');
+const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
+
+export const fundAccountCreateSchema = z.object({
+  name,
+  kind: z.enum(FundKind),
+  accountNumber: storableText().trim().max(50).default(''),
+  openingBalance: moneySchema.default(0),
+  openingDate: dateSchema,
+  remark,
+});
+export const fundAccountUpdateSchema = z.object({ id: idSchema, name, accountNumber: storableText().trim().max(50).default(''), remark });
+export type FundAccountCreate = z.infer<typeof fundAccountCreateSchema>;
+
+export const transferCreateSchema = z.object({
+  docDate: dateSchema,
+  fromAccountId: idSchema,
+  toAccountId: idSchema,
+  amount: positiveMoney,
+  remark,
+});
+export type TransferCreate = z.infer<typeof transferCreateSchema>;
+
+/** One bill a payment or receipt settles and how much of it (negative for a refund bill). */
+export const allocationSchema = z.object({ billId: idSchema, amount: moneySchema.refine((v) => Number(v) !== 0, { message: 'AmountMustGreaterThanZero' }) });
+
+const moneyDocShape = {
+  docDate: dateSchema,
+  partnerId: idSchema,
+  /** The fund account paid from / received into; none for a deduction from prepaid. */
+  fundAccountId: idSchema.nullish(),
+  /** Settled bills; their sum is the amount (an advance settles none). */
+  allocations: z.array(allocationSchema).max(500).default([]),
+  /** Advances: the amount paid or received in advance. */
+  amount: moneySchema.nullish(),
+  remark,
+};
+export const paymentCreateSchema = z.object({ payType: z.enum(PayType), ...moneyDocShape });
+export const receiptCreateSchema = z.object({ receiptType: z.enum(ReceiptType), ...moneyDocShape });
+export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
+export type ReceiptCreate = z.infer<typeof receiptCreateSchema>;
+
+/** Open bills of a partner to settle (the payment / receipt form's picker). */
+export const openBillsQuerySchema = z.object({ partnerId: z.coerce.number().int().positive() });
+
+export const partnerReportQuerySchema = z.object({
+  partnerId: z.coerce.number().int().positive().optional(),
+  /** Aging as of this day (default today). */
+  asOf: dateSchema.optional(),
+});
+
+export const ledgerQuerySchema = z.object({ partnerId: z.coerce.number().int().positive() });
+
+/** The aging buckets, in days since the bill date. */
+export const AGING_BUCKETS = [
+  { key: 'd0_30', from: 0, to: 30, label: { zh: '0–30天', en: '0–30 days' } },
+  { key: 'd31_60', from: 31, to: 60, label: { zh: '31–60天', en: '31–60 days' } },
+  { key: 'd61_90', from: 61, to: 90, label: { zh: '61–90天', en: '61–90 days' } },
+  { key: 'd90', from: 91, to: Number.POSITIVE_INFINITY, label: { zh: '90天以上', en: 'Over 90 days' } },
+] as const;
+export type AgingKey = (typeof AGING_BUCKETS)[number]['key'];
+
+/** The bucket of a bill `days` old. */
+export function agingBucket(days: number): AgingKey {
+  return (AGING_BUCKETS.find((b) => days >= b.from && days <= b.to) ?? AGING_BUCKETS[0]).key;
+}
+
+/** POST /api/admin/finance/verify: each difference found (empty when the books agree). */
+export interface FinanceDifference {
+  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement';
+  ref: number;
+  field: string;
+  stored: string;
+  ledger: string;
+}

@@ -1,0 +1,943 @@
+import { and, asc, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
+import type { BillAuditAnswer, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
+import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
+import { div, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
+import { headerFields, lineFields, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
+import type { ErrorKey } from '@p8/contract/errors';
+import type { TenantConfig } from '@p8/contract/tenant-config';
+import { nextBillCode } from '../core/code-generator.ts';
+import { BizError, forbidden } from '../core/errors.ts';
+import { distinct } from '../core/ids.ts';
+import type { ServiceContext } from '../core/service-context.ts';
+import { readTenantConfig } from '../core/tenant-config.ts';
+import { rows, type Tx } from '../db/connection.ts';
+import { admin, bill, billLine, billTransition, department, location, material, materialUnit, partner, unit, verifyRule, verifyRuleReviewer, warehouse } from '../db/schema/index.ts';
+import { checkTake, openQuantity, overallProgress, progressState } from './progress.ts';
+import { reviewOutcome, type ReviewFlow } from './review.ts';
+import { allows, progressStatus, transition } from './state-machine.ts';
+import { postMovements, reversePosting, type PostingBill } from './stock.ts';
+import type { Movement, StockKey } from './stock-math.ts';
+import { assertNotInventorying, checkSerials, localDay } from './stock-rules.ts';
+
+/**
+ * The bill engine's operations, for every type of the registry. Each takes a ServiceContext (the
+ * transaction, the tenant, who acts), never an HTTP request: push down calls `createBill` directly, and
+ * so can a job or an automatic audit. Each runs inside the caller's one transaction; a refusal throws a
+ * catalogued BizError and nothing of the operation stays.
+ */
+
+export type BillRow = typeof bill.$inferSelect;
+type LineRow = typeof billLine.$inferSelect;
+
+const HEADER_COLUMNS = new Set<string>(BILL_HEADER_COLUMNS);
+const LINE_COLUMNS = new Set<string>(BILL_LINE_COLUMNS);
+const POSTED = new Set<string>(POSTED_STATUSES);
+
+// ---------------------------------------------------------------- reading
+
+/** The bill of `decl`'s type with `id`, locked for the rest of the transaction when `lock`. */
+export async function loadBill(ctx: ServiceContext, decl: BillTypeDecl, id: number, lock = false): Promise<BillRow> {
+  const query = ctx.tx
+    .select()
+    .from(bill)
+    .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, id), eq(bill.billType, decl.type)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw new BizError('BillNotExist', { additional: id });
+  return row;
+}
+
+async function loadLines(tx: Tx, tenantId: number, billId: number): Promise<LineRow[]> {
+  return tx
+    .select()
+    .from(billLine)
+    .where(and(eq(billLine.tenantId, tenantId), eq(billLine.billId, billId)))
+    .orderBy(asc(billLine.lineNo), asc(billLine.id));
+}
+
+/** Only the creator operates a bill (auditing and withdrawing an audit are reviewers' steps instead). */
+function assertCreator(ctx: ServiceContext, row: BillRow) {
+  if (row.createdBy !== ctx.account.adminId) throw forbidden('OnlyCreatorCanOperate');
+}
+
+async function accountName(ctx: ServiceContext): Promise<string> {
+  return (await accountNames(ctx, [ctx.account.adminId]))[0] ?? '';
+}
+
+/** Display names (real name, else login name) of accounts of the tenant, in the order of `ids`. */
+async function accountNames(ctx: ServiceContext, ids: number[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const found = await ctx.tx.select({ id: admin.id, name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), inArray(admin.id, ids)));
+  const byId = new Map(found.map((row) => [row.id, row.realName || row.name]));
+  return ids.map((id) => byId.get(id) ?? '');
+}
+
+/** Appends a step to the bill's timeline. */
+export async function recordTransition(ctx: ServiceContext, billId: number, operation: BillTransitionView['operation'], from: string | null, to: string, reason = '') {
+  await ctx.tx.insert(billTransition).values({ tenantId: ctx.tenantId, billId, operation, fromStatus: from, toStatus: to, reason, accountId: ctx.account.adminId, accountName: await accountName(ctx) });
+}
+
+// ---------------------------------------------------------------- saving
+
+interface MaterialInfo {
+  id: number;
+  enabled: boolean;
+  batch: boolean;
+  serial: boolean;
+  mainUnitId: number | null;
+  /** Ratio to the main unit by unit id. */
+  ratios: Map<number, Micro>;
+}
+
+async function loadMaterials(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, MaterialInfo>> {
+  if (!ids.length) return new Map();
+  const found = await tx
+    .select({ id: material.id, enabled: material.enabled, batch: material.batchNumber, serial: material.serialNumber })
+    .from(material)
+    .where(and(eq(material.tenantId, tenantId), inArray(material.id, ids)));
+  const units = await tx
+    .select({ materialId: materialUnit.materialId, unitId: materialUnit.unitId, ratio: sql<string>`${materialUnit.ratio}::text`, isMain: materialUnit.isMain })
+    .from(materialUnit)
+    .where(and(eq(materialUnit.tenantId, tenantId), inArray(materialUnit.materialId, ids)));
+  const map = new Map<number, MaterialInfo>(found.map((m) => [m.id, { ...m, mainUnitId: null, ratios: new Map() }]));
+  for (const u of units) {
+    const info = map.get(u.materialId);
+    if (!info) continue;
+    info.ratios.set(u.unitId, toMicro(u.ratio));
+    if (u.isMain) info.mainUnitId = u.unitId;
+  }
+  return map;
+}
+
+/** Throws `key` naming the first of `ids` that `table` does not hold for the tenant (and `scope`). */
+async function assertExist(tx: Tx, tenantId: number, table: typeof warehouse | typeof partner | typeof admin | typeof department | typeof location, ids: Array<number | null | undefined>, key: ErrorKey, scope?: ReturnType<typeof eq>) {
+  const wanted = distinct(ids.filter((id): id is number => typeof id === 'number'));
+  if (!wanted.length) return;
+  const found = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.tenantId, tenantId), inArray(table.id, wanted), scope));
+  const seen = new Set(found.map((f) => f.id));
+  const missing = wanted.find((id) => !seen.has(id));
+  if (missing !== undefined) throw new BizError(key, { additional: missing });
+}
+
+const amountRules = (config: TenantConfig): AmountRules => ({ numberDigits: config.numberRetainsSmallDigit, amountDigits: config.amountRetainsSmallDigit, tax: config.openTaxRate, discount: config.openDiscount });
+
+/** Whether this bill moves stock (its type's effect, and the header condition of refunds). */
+const movesStock = (decl: BillTypeDecl, header: Record<string, unknown>) => decl.stock !== 'none' && meets(decl.stockWhen, header);
+
+interface PreparedLine {
+  values: typeof billLine.$inferInsert;
+  sourceLineId: number | null;
+  baseNumber: Micro;
+}
+
+/**
+ * Checks a save payload against the type, the tenant's switches and the records it names, and returns
+ * the rows to write. Does not touch the bill tables.
+ */
+async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
+  const header: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const field of headerFields(decl)) {
+    if (field.readOnly || field.key === 'billCode') continue;
+    // Columns that are never null: an empty remark, no attachments.
+    const value = payload[field.key] ?? (field.key === 'remark' ? '' : field.key === 'attachments' ? [] : null);
+    if (HEADER_COLUMNS.has(field.key)) header[field.key] = value;
+    else if (value !== null) extra[field.key] = value;
+  }
+  const stock = movesStock(decl, header);
+  const lines = payload.lines;
+  const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(lines.map((l) => Number(l.materialId))));
+  const rules = amountRules(config);
+  const prepared: PreparedLine[] = [];
+  const ownLineFields = lineFields(decl).filter((f) => !f.readOnly && !LINE_COLUMNS.has(f.key));
+  lines.forEach((line, index) => {
+    const info = materials.get(Number(line.materialId));
+    if (!info) throw new BizError('MaterialNotExist', { additional: line.materialId });
+    if (!info.enabled) throw new BizError('MaterialIsDisabled', { additional: line.materialId });
+    const unitId = (line.unitId as number | null | undefined) ?? info.mainUnitId;
+    const ratio = unitId === null ? toMicro(1) : info.ratios.get(unitId);
+    if (ratio === undefined) throw new BizError('UnitNotExist', { additional: unitId });
+    const amounts = lineAmounts({ number: line.number as number, unitPrice: line.unitPrice as number, taxRate: line.taxRate as number, discountRate: line.discountRate as number }, rules);
+    const baseNumber = mul(amounts.number, ratio);
+    const warehouseId = (line.warehouseId as number | null | undefined) ?? (header.warehouseId as number | null) ?? null;
+    const targetWarehouseId = (line.targetWarehouseId as number | null | undefined) ?? (header.targetWarehouseId as number | null) ?? null;
+    if (decl.stock === 'transfer') {
+      if (targetWarehouseId === null) throw new BizError('PleaseSelectTransferInWarehouse', { additional: index + 1 });
+      if (targetWarehouseId === warehouseId && (line.targetLocationId ?? null) === (line.locationId ?? null)) {
+        throw new BizError(line.locationId ? 'TransferLocationSame' : 'TransferWarehouseSame', { additional: index + 1 });
+      }
+    }
+    const serialNumbers = config.openSerialNumber && info.serial ? ((line.serialNumbers as string[] | null) ?? []) : [];
+    const batchNumber = config.openBatchNumber && info.batch ? String(line.batchNumber ?? '').trim() : '';
+    if (stock && decl.stock !== 'check') {
+      if (config.openSerialNumber && info.serial && toMicro(serialNumbers.length) !== baseNumber) throw new BizError('SerialNumberCountMismatch', { additional: index + 1 });
+      if (config.openBatchNumber && info.batch && !batchNumber) throw new BizError('PleaseInputBatchNumber', { additional: index + 1 });
+    }
+    const lineExtra: Record<string, unknown> = {};
+    for (const f of ownLineFields) if (line[f.key] !== undefined && line[f.key] !== null) lineExtra[f.key] = line[f.key];
+    prepared.push({
+      sourceLineId: (line.sourceLineId as number | null | undefined) ?? null,
+      baseNumber,
+      values: {
+        tenantId: ctx.tenantId,
+        billId,
+        lineNo: index + 1,
+        materialId: info.id,
+        unitId,
+        number: microText(amounts.number),
+        baseNumber: microText(baseNumber),
+        giftNumber: microText(roundTo(toMicro((line.giftNumber as number | null) ?? 0), rules.numberDigits)),
+        unitPrice: microText(amounts.unitPrice),
+        taxRate: microText(amounts.taxRate),
+        taxUnitPrice: microText(amounts.taxUnitPrice),
+        discountRate: microText(amounts.discountRate),
+        priceTotal: microText(amounts.priceTotal),
+        taxPriceTotal: microText(amounts.taxPriceTotal),
+        warehouseId,
+        locationId: (line.locationId as number | null | undefined) ?? null,
+        batchNumber,
+        expirationDate: batchNumber ? ((line.expirationDate as string | null | undefined) ?? null) : null,
+        serialNumbers,
+        targetWarehouseId: decl.stock === 'transfer' ? targetWarehouseId : null,
+        targetLocationId: decl.stock === 'transfer' ? ((line.targetLocationId as number | null | undefined) ?? null) : null,
+        remark: String(line.remark ?? ''),
+        extra: lineExtra,
+        sourceLineId: null,
+        sourceBillId: null,
+      },
+    });
+  });
+  const totals = {
+    number: sum(prepared.map((p) => toMicro(p.values.number!))),
+    priceTotal: sum(prepared.map((p) => toMicro(p.values.priceTotal!))),
+    taxPriceTotal: sum(prepared.map((p) => toMicro(p.values.taxPriceTotal!))),
+  };
+
+  await assertExist(ctx.tx, ctx.tenantId, partner, [header.supplierId as number], 'SupplierNotExist', eq(partner.kind, 'supplier'));
+  await assertExist(ctx.tx, ctx.tenantId, partner, [header.customerId as number], 'CustomerNotExist', eq(partner.kind, 'customer'));
+  await assertExist(
+    ctx.tx,
+    ctx.tenantId,
+    warehouse,
+    [header.warehouseId as number, header.targetWarehouseId as number, ...prepared.flatMap((p) => [p.values.warehouseId, p.values.targetWarehouseId])],
+    'WarehouseNotExist',
+  );
+  await assertExist(ctx.tx, ctx.tenantId, location, prepared.flatMap((p) => [p.values.locationId, p.values.targetLocationId]), 'LocationNotExist');
+  await assertExist(ctx.tx, ctx.tenantId, admin, [header.handlerId as number], 'PleaseSelectStaff');
+  await assertExist(ctx.tx, ctx.tenantId, department, [header.deptId as number], 'DeptNotExist');
+  if (stock) await checkSerials(ctx, decl, billId, prepared.map((p) => p.values), true);
+  return { header, extra, lines: prepared, totals };
+}
+
+/**
+ * Push-down lines: each names an open line of an audited source bill of a type this type may be pushed
+ * from. The source lines are locked, so two drafts saved at once cannot both take the same open quantity.
+ */
+async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: PreparedLine[], config: TenantConfig) {
+  const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
+  if (!ids.length) return;
+  const sources = await ctx.tx
+    .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, billType: bill.billType, billStatus: bill.billStatus, head: bill })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids)))
+    .orderBy(billLine.id)
+    .for('update', { of: billLine });
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const taken = await takenBySource(ctx.tx, ctx.tenantId, ids, billId);
+  const additional = new Set<SourceDecl>();
+  for (const line of lines) {
+    if (line.sourceLineId === null) continue;
+    const source = byId.get(line.sourceLineId);
+    const sourceDecl = source && decl.sources.find((s) => s.type === source.billType);
+    if (!source || !sourceDecl) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
+    if (!allows(source.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(source.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: line.sourceLineId });
+    if (source.materialId !== line.values.materialId) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
+    assertSourceMeets(sourceDecl, source.head);
+    const open = openQuantity(toMicro(source.baseNumber), taken.get(source.id) ?? 0n, source.closed);
+    checkTake(line.baseNumber, open, Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]));
+    // Several lines of this bill may take from one source line.
+    taken.set(source.id, (taken.get(source.id) ?? 0n) + line.baseNumber);
+    line.values.sourceLineId = source.id;
+    line.values.sourceBillId = source.billId;
+    additional.add(sourceDecl);
+  }
+  // A pushed-down bill holds only source lines, unless the type's "additional" switch is on.
+  const unsourced = lines.some((l) => l.sourceLineId === null);
+  if (unsourced && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
+}
+
+/** A source bill must meet its declaration's `onlyWhen` (refund types: only exchanges to exchange bills…). */
+function assertSourceMeets(source: SourceDecl, head: BillRow) {
+  if (!meets(source.onlyWhen, { ...head, ...(head.extra as Record<string, unknown>) })) {
+    throw new BizError(source.onlyWhenRefusal ?? 'CurrentStatusBillProhibitPushDown', { additional: head.billCode });
+  }
+}
+
+/** A condition on a bill's header column as SQL on the bill table aliased `alias` (the registry test keeps them columns). */
+function conditionSql(condition: FieldCondition, alias: string): SQL {
+  const column = (bill as unknown as Record<string, { name: string }>)[condition.field].name;
+  return sql`coalesce(${sql.raw(`${alias}.${column}`)}::text, '') in (${sql.join(condition.values.map((v) => sql`${v}`), sql`, `)})`;
+}
+
+/**
+ * Which downstream bills of a source of `sourceType` drive its progress: all but those whose type's
+ * `drivesWhen` they miss (a refund-only bill sends no goods back).
+ */
+function drivingSql(sourceType: string, alias: string): SQL {
+  const misses = BILL_TYPES.flatMap((d) => {
+    const when = d.sources.find((s) => s.type === sourceType)?.drivesWhen;
+    return when ? [sql`(${sql.raw(`${alias}.bill_type`)} = ${d.type} and not ${conditionSql(when, alias)})`] : [];
+  });
+  return misses.length ? sql`not (${sql.join(misses, sql` or `)})` : sql`true`;
+}
+
+/** Main-unit quantity taken from each source line by downstream lines (any status but Merged), other than `exceptBillId`'s. */
+async function takenBySource(tx: Tx, tenantId: number, sourceLineIds: number[], exceptBillId = 0): Promise<Map<number, Micro>> {
+  if (!sourceLineIds.length) return new Map();
+  const found = await tx
+    .select({ sourceLineId: billLine.sourceLineId, taken: sql<string>`sum(${billLine.baseNumber})::text` })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, sourceLineIds), ne(billLine.billId, exceptBillId), ne(bill.billStatus, 'Merged')))
+    .groupBy(billLine.sourceLineId);
+  return new Map(found.map((f) => [Number(f.sourceLineId), toMicro(f.taken)]));
+}
+
+/** POST {path}: a new bill in status Saved. */
+export async function createBill(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<{ id: number; billCode: string }> {
+  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  const billDate = String(payload.billDate);
+  const prepared = await prepare(ctx, decl, payload, config, 0);
+  await linkSources(ctx, decl, 0, prepared.lines, config);
+  // The code and the bill row last: drawing the code and inserting the bill (whose trigger counts it) lock
+  // shared rows until the commit, so they come after every check.
+  const typed = typeof payload.billCode === 'string' && payload.billCode.trim() ? payload.billCode.trim() : undefined;
+  const billCode = typed ?? (await nextBillCode(ctx.tx, ctx.tenantId, decl.type, decl.codePrefix, billDate));
+  const [created] = await ctx.tx
+    .insert(bill)
+    .values({
+      ...prepared.header,
+      tenantId: ctx.tenantId,
+      billType: decl.type,
+      billCode,
+      billDate,
+      billStatus: 'Saved',
+      extra: prepared.extra,
+      number: microText(prepared.totals.number),
+      priceTotal: microText(prepared.totals.priceTotal),
+      taxPriceTotal: microText(prepared.totals.taxPriceTotal),
+      createdBy: ctx.account.adminId,
+    })
+    .returning({ id: bill.id });
+  for (const line of prepared.lines) line.values.billId = created.id;
+  await insertLines(ctx.tx, prepared.lines);
+  await recordTransition(ctx, created.id, 'create', null, 'Saved');
+  ctx.audit({ action: 'create', entity: decl.type, entityId: created.id, detail: { billCode } });
+  return { id: created.id, billCode };
+}
+
+async function insertLines(tx: Tx, lines: PreparedLine[]) {
+  for (let i = 0; i < lines.length; i += 500) await tx.insert(billLine).values(lines.slice(i, i + 500).map((l) => l.values));
+}
+
+/** PUT {path}: the whole bill again; the lines sent replace the stored ones. */
+export async function updateBill(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload & { id: number }): Promise<{ id: number }> {
+  const row = await loadBill(ctx, decl, payload.id, true);
+  assertCreator(ctx, row);
+  const to = transition(row.billStatus as BillStatus, 'save');
+  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  const prepared = await prepare(ctx, decl, payload, config, row.id);
+  await ctx.tx.delete(billLine).where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)));
+  await linkSources(ctx, decl, row.id, prepared.lines, config);
+  await insertLines(ctx.tx, prepared.lines);
+  const typed = typeof payload.billCode === 'string' && payload.billCode.trim() ? payload.billCode.trim() : row.billCode;
+  await ctx.tx
+    .update(bill)
+    .set({
+      ...prepared.header,
+      billCode: typed,
+      billDate: String(payload.billDate),
+      billStatus: to,
+      extra: prepared.extra,
+      number: microText(prepared.totals.number),
+      priceTotal: microText(prepared.totals.priceTotal),
+      taxPriceTotal: microText(prepared.totals.taxPriceTotal),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, row.id)));
+  await recordTransition(ctx, row.id, 'update', row.billStatus, to);
+  ctx.audit({ action: 'update', entity: decl.type, entityId: row.id, detail: { billCode: typed } });
+  return { id: row.id };
+}
+
+/** DELETE {path} `{ ids }`: drafts only, by their creator. */
+export async function deleteBills(ctx: ServiceContext, decl: BillTypeDecl, ids: number[]): Promise<void> {
+  for (const id of distinct(ids).sort((a, b) => a - b)) {
+    const row = await loadBill(ctx, decl, id, true);
+    assertCreator(ctx, row);
+    transition(row.billStatus as BillStatus, 'delete');
+    await ctx.tx.delete(bill).where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, id)));
+  }
+  ctx.audit({ action: 'delete', entity: decl.type, entityId: ids });
+}
+
+// ---------------------------------------------------------------- status operations
+
+async function setStatus(ctx: ServiceContext, row: BillRow, operation: BillOperation, to: BillStatus, extra: Partial<typeof bill.$inferInsert> = {}, reason = '') {
+  await ctx.tx
+    .update(bill)
+    .set({ billStatus: to, updatedAt: new Date(), ...extra })
+    .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, row.id)));
+  await recordTransition(ctx, row.id, operation, row.billStatus, to, reason);
+}
+
+/**
+ * What a draft may lack but a submitted bill may not: a stock-moving line's warehouse (a pushed-down draft
+ * starts without one when its source has none).
+ */
+async function assertComplete(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, lines?: LineRow[]) {
+  if (!movesStock(decl, { ...row, ...(row.extra as Record<string, unknown>) })) return;
+  const missing = (lines ?? (await loadLines(ctx.tx, ctx.tenantId, row.id))).find((l) => l.warehouseId === null);
+  if (missing) throw new BizError('PleaseSelectWarehouse', { additional: missing.lineNo });
+}
+
+/** POST {path}/submit */
+export async function submitBill(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
+  const row = await loadBill(ctx, decl, id, true);
+  assertCreator(ctx, row);
+  await assertComplete(ctx, decl, row);
+  await setStatus(ctx, row, 'submit', transition(row.billStatus as BillStatus, 'submit'), { rejectReason: null });
+  ctx.audit({ action: 'submit', entity: decl.type, entityId: id });
+}
+
+const postingOf = (row: BillRow): PostingBill => ({ id: row.id, billType: row.billType, billCode: row.billCode, billDate: row.billDate, tenantId: row.tenantId });
+
+/**
+ * The joint-review flow a bill of `decl`'s type is under: the tenant's joint review is on (`openVerify`),
+ * the type is among `openVerifyBill` and its rule (joint-review screen) is enabled. Undefined: the plain
+ * audit by button code. The rule in force at each step decides (a changed rule applies to bills in review).
+ */
+async function reviewFlowOf(ctx: ServiceContext, decl: BillTypeDecl, config: TenantConfig): Promise<ReviewFlow | undefined> {
+  if (!config.openVerify || !config.openVerifyBill.includes(decl.type)) return undefined;
+  const [rule] = await ctx.tx
+    .select({ id: verifyRule.id, auditType: verifyRule.auditType, sequential: verifyRule.sequential })
+    .from(verifyRule)
+    .where(and(eq(verifyRule.tenantId, ctx.tenantId), eq(verifyRule.billType, decl.type), eq(verifyRule.enabled, true)));
+  if (!rule) return undefined;
+  const reviewers = await ctx.tx
+    .select({ adminId: verifyRuleReviewer.adminId })
+    .from(verifyRuleReviewer)
+    .where(and(eq(verifyRuleReviewer.tenantId, ctx.tenantId), eq(verifyRuleReviewer.ruleId, rule.id)))
+    .orderBy(asc(verifyRuleReviewer.sort), asc(verifyRuleReviewer.adminId));
+  if (!reviewers.length) return undefined;
+  return { auditType: rule.auditType as ReviewFlow['auditType'], sequential: rule.sequential, reviewers: reviewers.map((r) => r.adminId) };
+}
+
+/** Who approved the bill since it was last submitted (the current review round), from its timeline. */
+async function approvalsThisRound(ctx: ServiceContext, billId: number): Promise<number[]> {
+  const steps = await ctx.tx
+    .select({ operation: billTransition.operation, accountId: billTransition.accountId })
+    .from(billTransition)
+    .where(and(eq(billTransition.tenantId, ctx.tenantId), eq(billTransition.billId, billId), inArray(billTransition.operation, ['submit', 'audit'])))
+    .orderBy(asc(billTransition.id));
+  const since = steps.findLastIndex((s) => s.operation === 'submit');
+  return distinct(steps.slice(since + 1).flatMap((s) => (s.operation === 'audit' && s.accountId !== null ? [s.accountId] : [])));
+}
+
+/**
+ * POST {path}/audit: approves; stock and source progress follow. Under joint review the reviewer's approval
+ * may leave the bill waiting for others (UnAudit, a step on the timeline) instead: see review.ts.
+ */
+export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: number): Promise<BillAuditAnswer> {
+  const row = await loadBill(ctx, decl, id, true);
+  let to = transition(row.billStatus as BillStatus, 'audit');
+  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  const flow = await reviewFlowOf(ctx, decl, config);
+  if (flow) {
+    const outcome = reviewOutcome(flow, await approvalsThisRound(ctx, row.id), ctx.account.adminId, 'approve');
+    if (outcome.to === 'UnAudit') {
+      await setStatus(ctx, row, 'audit', 'UnAudit');
+      ctx.audit({ action: 'audit', entity: decl.type, entityId: id, detail: { waiting: outcome.waiting } });
+      return { billStatus: 'UnAudit', message: 'WaitOthersVerify', waitingFor: await accountNames(ctx, outcome.waiting) };
+    }
+    to = 'Audit';
+  }
+  const lines = await loadLines(ctx.tx, ctx.tenantId, row.id);
+  await assertComplete(ctx, decl, row, lines);
+  const header = { ...row, ...row.extra } as Record<string, unknown>;
+  if (movesStock(decl, header)) {
+    await assertNotInventorying(ctx, decl, row.id, lines);
+    await checkSerials(ctx, decl, row.id, lines, false);
+    await postMovements(ctx.tx, postingOf(row), movementsOf(decl, row, lines), config.openNegativeInventory);
+  }
+  await setStatus(ctx, row, 'audit', to, { auditBy: ctx.account.adminId, auditTime: new Date(), rejectReason: null });
+  await ctx.registries.billPostingHooks.audited(ctx, decl, row);
+  await refreshSources(ctx, lines);
+  ctx.audit({ action: 'audit', entity: decl.type, entityId: id });
+  return { billStatus: to, waitingFor: [] };
+}
+
+/** POST {path}/refuse: rejects with a reason, shown on the timeline. Under joint review, one reviewer's refusal suffices. */
+export async function refuseBill(ctx: ServiceContext, decl: BillTypeDecl, id: number, reason: string) {
+  const row = await loadBill(ctx, decl, id, true);
+  const to = transition(row.billStatus as BillStatus, 'refuse');
+  const flow = await reviewFlowOf(ctx, decl, await readTenantConfig(ctx.tx, ctx.tenantId));
+  if (flow) reviewOutcome(flow, await approvalsThisRound(ctx, row.id), ctx.account.adminId, 'refuse');
+  await setStatus(ctx, row, 'refuse', to, { rejectReason: reason, auditBy: ctx.account.adminId, auditTime: new Date() }, reason);
+  ctx.audit({ action: 'refuse', entity: decl.type, entityId: id, detail: { reason } });
+}
+
+/** Downstream bills (any status but Merged) that took lines of this bill. */
+async function hasDownstream(tx: Tx, tenantId: number, billId: number, onlyUnposted = false): Promise<boolean> {
+  const [found] = await tx
+    .select({ id: billLine.id })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, tenantId), eq(billLine.sourceBillId, billId), onlyUnposted ? notInArray(bill.billStatus, ['Merged', ...POSTED_STATUSES]) : ne(bill.billStatus, 'Merged')))
+    .limit(1);
+  return Boolean(found);
+}
+
+/** POST {path}/abandonAudit: withdraws the audit; stock is reversed, the sources' progress rolls back. */
+export async function abandonAudit(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
+  const row = await loadBill(ctx, decl, id, true);
+  const to = transition(row.billStatus as BillStatus, 'abandonAudit');
+  if (await hasDownstream(ctx.tx, ctx.tenantId, row.id)) throw new BizError('ExistChildrenBillProhibitAbandonAudit', { additional: row.billCode });
+  // What other modules hang on the bill (payments, MRP use, cost accounting…): core/abandon-audit-blockers.ts.
+  await ctx.registries.abandonAuditBlockers.refuseIfBlocked(ctx.tx, ctx.tenantId, row.id, row.billCode);
+  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  const header = { ...row, ...row.extra } as Record<string, unknown>;
+  if (movesStock(decl, header)) {
+    await assertNotInventorying(ctx, decl, row.id, await loadLines(ctx.tx, ctx.tenantId, row.id));
+    await reversePosting(ctx.tx, postingOf(row), config.openNegativeInventory);
+  }
+  await ctx.registries.billPostingHooks.abandoned(ctx, decl, row);
+  // Lines closed by manual completion open again.
+  await ctx.tx.update(billLine).set({ closed: false }).where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)));
+  await setStatus(ctx, row, 'abandonAudit', to, { auditBy: null, auditTime: null });
+  await refreshSources(ctx, await loadLines(ctx.tx, ctx.tenantId, row.id));
+  ctx.audit({ action: 'abandonAudit', entity: decl.type, entityId: id });
+}
+
+/** POST {path}/manualCompletion: closes what is still open; no unaudited downstream bill may wait on it. */
+export async function completeManually(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
+  const row = await loadBill(ctx, decl, id, true);
+  assertCreator(ctx, row);
+  const to = transition(row.billStatus as BillStatus, 'manualCompletion');
+  if (await hasDownstream(ctx.tx, ctx.tenantId, row.id, true)) throw new BizError('ExistChildrenBillProhibitManualCompletion', { additional: row.billCode });
+  await ctx.tx.update(billLine).set({ closed: true }).where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)));
+  await setStatus(ctx, row, 'manualCompletion', to);
+  ctx.audit({ action: 'manualCompletion', entity: decl.type, entityId: id });
+}
+
+/** POST {path}/merge: compatible drafts of one creator folded into a new draft; they become Merged. */
+export async function mergeBills(ctx: ServiceContext, decl: BillTypeDecl, ids: number[]): Promise<{ id: number; billCode: string }> {
+  const wanted = distinct(ids).sort((a, b) => a - b);
+  if (wanted.length < 2) throw new BizError('MergeBillAtLeastTwo');
+  if (decl.stock !== 'none') throw new BizError('StockLockProhibitMerge');
+  if (!decl.mergeBy?.length) throw new BizError('CurrentStatusBillProhibitMerge');
+  const found: BillRow[] = [];
+  for (const id of wanted) found.push(await loadBill(ctx, decl, id, true));
+  for (const row of found) {
+    assertCreator(ctx, row);
+    transition(row.billStatus as BillStatus, 'merge');
+  }
+  for (const key of decl.mergeBy) {
+    const values = new Set(found.map((r) => String((r as Record<string, unknown>)[key] ?? (r.extra as Record<string, unknown>)[key] ?? '')));
+    if (values.size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : key === 'customerId' ? 'MergeBillDifferentCustomer' : 'CurrentStatusBillProhibitMerge', { additional: key });
+  }
+  const first = found[0];
+  const lines: Array<Record<string, unknown>> = [];
+  for (const row of found) for (const line of await loadLines(ctx.tx, ctx.tenantId, row.id)) lines.push(payloadLine(line));
+  const payload: BillPayload = { ...headerPayload(decl, first), billDate: first.billDate, lines };
+  const merged = await createBill(ctx, decl, payload);
+  for (const row of found) await setStatus(ctx, row, 'merge', 'Merged', { mergedInto: merged.id }, merged.billCode);
+  ctx.audit({ action: 'merge', entity: decl.type, entityId: wanted, detail: { into: merged.billCode } });
+  return merged;
+}
+
+/** A stored bill's header as a save payload (its type's editable fields). */
+function headerPayload(decl: BillTypeDecl, row: BillRow): Record<string, unknown> {
+  const values = { ...row, ...(row.extra as Record<string, unknown>) } as Record<string, unknown>;
+  return Object.fromEntries(headerFields(decl).filter((f) => !f.readOnly && f.key !== 'billCode').map((f) => [f.key, values[f.key] ?? undefined]));
+}
+
+/** A stored line as a save payload line. */
+function payloadLine(line: LineRow): Record<string, unknown> {
+  const n = (v: string) => microNumber(toMicro(v));
+  return {
+    ...(line.extra as Record<string, unknown>),
+    materialId: line.materialId,
+    unitId: line.unitId,
+    number: n(line.number),
+    giftNumber: n(line.giftNumber),
+    unitPrice: n(line.unitPrice),
+    taxRate: n(line.taxRate),
+    discountRate: n(line.discountRate),
+    warehouseId: line.warehouseId,
+    locationId: line.locationId,
+    batchNumber: line.batchNumber,
+    expirationDate: line.expirationDate,
+    serialNumbers: line.serialNumbers,
+    targetWarehouseId: line.targetWarehouseId,
+    targetLocationId: line.targetLocationId,
+    remark: line.remark,
+    sourceLineId: line.sourceLineId,
+  };
+}
+
+// ---------------------------------------------------------------- push down and progress
+
+/**
+ * POST {target path}/pushDown: a new draft of `decl` from open lines of audited `sourceType` bills, each
+ * taking its open quantity (in the source line's unit), with the fields the declaration copies.
+ */
+export async function pushDown(ctx: ServiceContext, decl: BillTypeDecl, sourceType: string, sourceLineIds: number[]): Promise<{ id: number; billCode: string }> {
+  const source = decl.sources.find((s) => s.type === sourceType);
+  if (!source) throw new BizError('SourceBillNotExist', { additional: sourceType });
+  const sourceDecl = findBillType(sourceType)!;
+  const ids = distinct(sourceLineIds);
+  const found = await ctx.tx
+    .select({ line: billLine, head: bill })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType)))
+    .orderBy(billLine.billId, billLine.lineNo);
+  if (found.length !== ids.length) throw new BizError('SourceBillNotExist', { additional: ids.find((id) => !found.some((f) => f.line.id === id)) });
+  const heads = new Map(found.map((f) => [f.head.id, f.head]));
+  for (const head of heads.values()) {
+    if (!allows(head.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(head.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: head.billCode });
+    assertSourceMeets(source, head);
+  }
+  const first = found[0].head;
+  const copied = headerPayload(sourceDecl, first);
+  for (const key of ['supplierId', 'customerId'] as const) {
+    if (source.header.includes(key) && new Set(found.map((f) => f.head[key])).size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : 'MergeBillDifferentCustomer');
+  }
+  const taken = await takenBySource(ctx.tx, ctx.tenantId, ids);
+  const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((f) => f.line.materialId)));
+  const lines: Array<Record<string, unknown>> = [];
+  for (const { line } of found) {
+    const open = openQuantity(toMicro(line.baseNumber), taken.get(line.id) ?? 0n, line.closed);
+    if (open <= 0n) continue;
+    const ratio = (line.unitId !== null && materials.get(line.materialId)?.ratios.get(line.unitId)) || toMicro(1);
+    const stored = payloadLine(line);
+    lines.push({
+      materialId: line.materialId,
+      unitId: line.unitId,
+      number: microNumber(div(open, ratio)),
+      sourceLineId: line.id,
+      ...Object.fromEntries(source.lines.map((key) => [key, stored[key]])),
+    });
+  }
+  if (!lines.length) throw new BizError('BillAllPushed', { additional: first.billCode });
+  const header = Object.fromEntries(source.header.map((key) => [key, copied[key]]));
+  return createBill(ctx, decl, { ...header, billDate: localDay(), lines });
+}
+
+/**
+ * Recomputes the progress of every source bill `lines` take from: per progress kind, the states of its
+ * lines and its header, and its status (Audit ↔ Partially ↔ Complete by its first progress kind).
+ */
+async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
+  const sourceBillIds = distinct(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null)).sort((a, b) => a - b);
+  for (const sourceBillId of sourceBillIds) {
+    const [head] = await ctx.tx
+      .select()
+      .from(bill)
+      .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, sourceBillId)))
+      .for('update');
+    const decl = head && findBillType(head.billType);
+    if (!decl) continue;
+    const progress = await lineProgress(ctx.tx, ctx.tenantId, decl, await loadLines(ctx.tx, ctx.tenantId, head.id));
+    const headerProgress: Record<string, string> = {};
+    let primary: 'none' | 'partial' | 'all' = 'none';
+    // Kinds no downstream bill type drives (settlement, kept by finance) keep what their module wrote.
+    const driven = new Set(downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type).map((s) => s.drives)));
+    decl.progress.forEach((kind, index) => {
+      if (!driven.has(kind) && head.progress[kind]) {
+        headerProgress[kind] = head.progress[kind];
+        return;
+      }
+      const overall = overallProgress(progress.map((p) => ({ number: p.number, done: p.kinds[kind]?.done ?? 0n })));
+      headerProgress[kind] = PROGRESS_STATES[kind][overall === 'none' ? 0 : overall === 'partial' ? 1 : 2];
+      if (index === 0) primary = overall;
+    });
+    const to = progressStatus(head.billStatus as BillStatus, primary);
+    await ctx.tx
+      .update(bill)
+      .set({ progress: headerProgress, billStatus: to })
+      .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, head.id)));
+    if (to !== head.billStatus) await recordTransition(ctx, head.id, 'progress', head.billStatus, to);
+  }
+}
+
+interface LineProgress {
+  lineId: number;
+  number: Micro;
+  kinds: Partial<Record<ProgressKind, { done: Micro; taken: Micro }>>;
+}
+
+/** Per line of a bill and per progress kind of its type: main-unit quantities taken and done downstream. */
+async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: LineRow[]): Promise<LineProgress[]> {
+  if (!lines.length || !decl.progress.length) return lines.map((l) => ({ lineId: l.id, number: toMicro(l.baseNumber), kinds: {} }));
+  const found = await tx
+    .select({
+      sourceLineId: billLine.sourceLineId,
+      billType: bill.billType,
+      taken: sql<string>`sum(${billLine.baseNumber})::text`,
+      done: sql<string>`coalesce(sum(${billLine.baseNumber}) filter (where ${inArray(bill.billStatus, [...POSTED_STATUSES])} and ${drivingSql(decl.type, '"bill"')}), 0)::text`,
+    })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, lines.map((l) => l.id)), ne(bill.billStatus, 'Merged')))
+    .groupBy(billLine.sourceLineId, bill.billType);
+  return lines.map((line) => {
+    const kinds: LineProgress['kinds'] = {};
+    for (const f of found.filter((r) => Number(r.sourceLineId) === line.id)) {
+      const kind = findBillType(f.billType)?.sources.find((s) => s.type === decl.type)?.drives;
+      if (!kind) continue;
+      const was = kinds[kind] ?? { done: 0n, taken: 0n };
+      kinds[kind] = { done: was.done + toMicro(f.done), taken: was.taken + toMicro(f.taken) };
+    }
+    return { lineId: line.id, number: toMicro(line.baseNumber), kinds };
+  });
+}
+
+// ---------------------------------------------------------------- stock movements of a bill
+
+/** The stock movements auditing a bill posts, from its lines and its type's stock effect. */
+export function movementsOf(decl: BillTypeDecl, row: BillRow, lines: LineRow[]): Movement[] {
+  const movements: Movement[] = [];
+  const keyOf = (line: LineRow, warehouseId: number, locationId: number | null, serialNumber = ''): StockKey => ({
+    materialId: line.materialId,
+    warehouseId,
+    locationId,
+    batchNumber: line.batchNumber,
+    serialNumber,
+  });
+  /** One movement per serial number (quantity 1 each), or one for the whole line. */
+  const add = (line: LineRow, sign: 1 | -1, warehouseId: number, locationId: number | null, extra: Partial<Movement> = {}) => {
+    const base = toMicro(line.baseNumber);
+    const cost = base > 0n && toMicro(line.priceTotal) > 0n ? div(toMicro(line.priceTotal), base) : undefined;
+    const unitCost = sign > 0 ? cost : undefined;
+    if (line.serialNumbers.length) {
+      for (const serial of line.serialNumbers) movements.push({ key: keyOf(line, warehouseId, locationId, serial), quantity: sign > 0 ? toMicro(1) : toMicro(-1), unitCost, lineId: line.id, expirationDate: line.expirationDate, ...extra });
+    } else {
+      movements.push({ key: keyOf(line, warehouseId, locationId), quantity: sign > 0 ? base : -base, unitCost, lineId: line.id, expirationDate: line.expirationDate, ...extra });
+    }
+  };
+  switch (decl.stock) {
+    case 'in':
+    case 'out':
+      for (const line of lines) add(line, decl.stock === 'in' ? 1 : -1, line.warehouseId!, line.locationId);
+      break;
+    case 'transfer':
+      for (const line of lines) {
+        const from = movements.length;
+        add(line, -1, line.warehouseId!, line.locationId);
+        const outs = Array.from({ length: movements.length - from }, (_, i) => from + i);
+        const before = movements.length;
+        add(line, 1, line.targetWarehouseId!, line.targetLocationId);
+        // Each inbound piece takes the cost its outbound twin left at.
+        for (let i = before; i < movements.length; i++) movements[i] = { ...movements[i], unitCost: undefined, costFrom: line.serialNumbers.length ? [outs[i - before]] : outs };
+      }
+      break;
+    case 'check':
+      for (const line of lines) {
+        const gainCost = toMicro(line.unitPrice) > 0n ? toMicro(line.unitPrice) : undefined;
+        movements.push({ key: keyOf(line, line.warehouseId!, line.locationId), quantity: 0n, countedTo: toMicro(line.baseNumber), unitCost: gainCost, lineId: line.id });
+      }
+      break;
+    case 'assembly': {
+      const outs = lines.filter((l) => (l.extra as Record<string, unknown>).direction === 'out');
+      const ins = lines.filter((l) => (l.extra as Record<string, unknown>).direction !== 'out');
+      for (const line of outs) add(line, -1, line.warehouseId!, line.locationId);
+      const taken = Array.from({ length: movements.length }, (_, i) => i);
+      for (const line of ins) add(line, 1, line.warehouseId!, line.locationId, toMicro(line.unitPrice) > 0n ? {} : { costFrom: taken });
+      break;
+    }
+    case 'none':
+      break;
+  }
+  return movements;
+}
+
+// ---------------------------------------------------------------- views
+
+const n = (value: string) => microNumber(toMicro(value));
+
+/** GET {path}/:id: the bill with its lines, names and progress. */
+export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
+  const row = await loadBill(ctx, decl, id);
+  const lines = await ctx.tx
+    .select({
+      line: billLine,
+      materialCode: material.code,
+      materialName: material.name,
+      specification: material.specification,
+      unitName: unit.name,
+      sourceBillCode: sql<string | null>`(select b.bill_code from bill b where b.tenant_id = ${billLine.tenantId} and b.id = ${billLine.sourceBillId})`,
+      sourceBillType: sql<string | null>`(select b.bill_type from bill b where b.tenant_id = ${billLine.tenantId} and b.id = ${billLine.sourceBillId})`,
+    })
+    .from(billLine)
+    .innerJoin(material, and(eq(material.tenantId, billLine.tenantId), eq(material.id, billLine.materialId)))
+    .leftJoin(unit, and(eq(unit.tenantId, billLine.tenantId), eq(unit.id, billLine.unitId)))
+    .where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)))
+    .orderBy(asc(billLine.lineNo));
+  const progress = new Map((await lineProgress(ctx.tx, ctx.tenantId, decl, lines.map((l) => l.line))).map((p) => [p.lineId, p]));
+  const [creator] = await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.createdBy)));
+  const [auditor] = row.auditBy ? await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.auditBy))) : [];
+  const { extra, tenantId: _tenant, ...header } = row;
+  // The names beside the picked ids, so that the form shows them (supplierName, warehouseName, locationName…).
+  const linesRows = lines.map((l) => l.line);
+  const names = await recordNames(ctx, {
+    partner: [row.supplierId, row.customerId],
+    warehouse: [row.warehouseId, row.targetWarehouseId, ...linesRows.flatMap((l) => [l.warehouseId, l.targetWarehouseId])],
+    location: linesRows.flatMap((l) => [l.locationId, l.targetLocationId]),
+  });
+  const nameOf = (table: keyof typeof names, id: number | null | undefined) => (id ? (names[table].get(id) ?? null) : null);
+  return {
+    ...header,
+    supplierName: nameOf('partner', row.supplierId),
+    customerName: nameOf('partner', row.customerId),
+    warehouseName: nameOf('warehouse', row.warehouseId),
+    targetWarehouseName: nameOf('warehouse', row.targetWarehouseId),
+    ...(extra as Record<string, unknown>),
+    number: n(row.number),
+    priceTotal: n(row.priceTotal),
+    taxPriceTotal: n(row.taxPriceTotal),
+    createdByName: creator ? creator.realName || creator.name : '',
+    auditName: auditor ? auditor.realName || auditor.name : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    auditTime: row.auditTime?.toISOString() ?? null,
+    lines: lines.map(({ line, ...names }) => {
+      const p = progress.get(line.id);
+      const { extra: lineExtra, tenantId: _t, billId: _b, ...rest } = line;
+      return {
+        ...rest,
+        ...(lineExtra as Record<string, unknown>),
+        ...names,
+        warehouseName: nameOf('warehouse', line.warehouseId),
+        targetWarehouseName: nameOf('warehouse', line.targetWarehouseId),
+        locationName: nameOf('location', line.locationId),
+        targetLocationName: nameOf('location', line.targetLocationId),
+        number: n(line.number),
+        baseNumber: n(line.baseNumber),
+        giftNumber: n(line.giftNumber),
+        unitPrice: n(line.unitPrice),
+        taxRate: n(line.taxRate),
+        taxUnitPrice: n(line.taxUnitPrice),
+        discountRate: n(line.discountRate),
+        priceTotal: n(line.priceTotal),
+        taxPriceTotal: n(line.taxPriceTotal),
+        progress: Object.fromEntries(
+          decl.progress.map((kind) => {
+            const k = p?.kinds[kind] ?? { done: 0n, taken: 0n };
+            return [kind, { done: microNumber(k.done), taken: microNumber(k.taken), state: progressState(kind, toMicro(line.baseNumber), k.done) }];
+          }),
+        ),
+      };
+    }),
+  };
+}
+
+/** Names of partners, warehouses and locations by id (one query per table that has any). */
+async function recordNames(ctx: ServiceContext, wanted: Record<'partner' | 'warehouse' | 'location', Array<number | null | undefined>>) {
+  const tables = { partner, warehouse, location };
+  const out = { partner: new Map<number, string>(), warehouse: new Map<number, string>(), location: new Map<number, string>() };
+  for (const key of ['partner', 'warehouse', 'location'] as const) {
+    const ids = distinct(wanted[key].filter((id): id is number => !!id));
+    if (!ids.length) continue;
+    const table = tables[key];
+    const found = await ctx.tx.select({ id: table.id, name: table.name }).from(table).where(and(eq(table.tenantId, ctx.tenantId), inArray(table.id, ids)));
+    for (const f of found) out[key].set(f.id, f.name);
+  }
+  return out;
+}
+
+/** GET {path}/:id/timeline */
+export async function billTimeline(ctx: ServiceContext, decl: BillTypeDecl, id: number): Promise<BillTransitionView[]> {
+  await loadBill(ctx, decl, id);
+  const found = await ctx.tx
+    .select()
+    .from(billTransition)
+    .where(and(eq(billTransition.tenantId, ctx.tenantId), eq(billTransition.billId, id)))
+    .orderBy(asc(billTransition.id));
+  return found.map((t) => ({
+    id: t.id,
+    operation: t.operation as BillTransitionView['operation'],
+    fromStatus: t.fromStatus as BillStatus | null,
+    toStatus: t.toStatus as BillStatus,
+    reason: t.reason,
+    accountId: t.accountId,
+    accountName: t.accountName,
+    at: t.at.toISOString(),
+  }));
+}
+
+/** GET {target path}/sources: open lines of audited bills of a source type, for the push-down picker. */
+export async function openSourceLines(
+  ctx: ServiceContext,
+  decl: BillTypeDecl,
+  input: { sourceType?: string; keyword?: string; partnerId?: number; current: number; pageSize: number },
+): Promise<{ data: BillSourceLine[]; pagination: { current: number; pageSize: number; total: number } }> {
+  const query = { ...input, sourceType: input.sourceType ?? decl.sources[0]?.type };
+  if (!decl.sources.some((s) => s.type === query.sourceType)) throw new BizError('SourceBillNotExist', { additional: query.sourceType });
+  const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const onlyWhen = decl.sources.find((s) => s.type === query.sourceType)?.onlyWhen;
+  const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed
+    ${onlyWhen ? sql`and ${conditionSql(onlyWhen, 'b')}` : sql``}
+    ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
+    ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;
+  const open = sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+      where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'), 0)`;
+  const found = await rows<Record<string, string | null>>(
+    ctx.tx,
+    sql`select * from (
+          select b.id as source_bill_id, b.bill_code, b.bill_date::text, p.name as partner_name, l.id as source_line_id, l.material_id, m.code as material_code,
+                 m.name as material_name, m.specification, l.unit_id, u.name as unit_name, l.number::text, l.base_number::text, (${open})::text as open_base,
+                 count(*) over () as total
+          from bill_line l
+          join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+          join material m on m.tenant_id = l.tenant_id and m.id = l.material_id
+          left join unit u on u.tenant_id = l.tenant_id and u.id = l.unit_id
+          left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
+          where ${where} and (${open}) > 0
+        ) o order by o.bill_date, o.source_bill_id, o.source_line_id
+        limit ${query.pageSize} offset ${(query.current - 1) * query.pageSize}`,
+  );
+  const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((r) => Number(r.material_id))));
+  return {
+    data: found.map((r) => {
+      const ratio = (r.unit_id !== null && materials.get(Number(r.material_id))?.ratios.get(Number(r.unit_id))) || toMicro(1);
+      const openBase = toMicro(r.open_base!);
+      return {
+        sourceBillId: Number(r.source_bill_id),
+        sourceBillCode: r.bill_code!,
+        sourceBillDate: r.bill_date!,
+        partnerName: r.partner_name,
+        sourceLineId: Number(r.source_line_id),
+        materialId: Number(r.material_id),
+        materialCode: r.material_code!,
+        materialName: r.material_name!,
+        specification: r.specification ?? '',
+        unitId: r.unit_id === null ? null : Number(r.unit_id),
+        unitName: r.unit_name,
+        number: microText(toMicro(r.number!)),
+        takenNumber: microText(div(toMicro(r.base_number!) - openBase, ratio)),
+        openNumber: microText(div(openBase, ratio)),
+      };
+    }),
+    pagination: { current: query.current, pageSize: query.pageSize, total: Number(found[0]?.total ?? 0) },
+  };
+}
+
+

@@ -1,0 +1,89 @@
+import { POSTED_STATUSES, PROHIBIT_KEY, type BillOperation, type BillStatus, type DeliveryOperation, type DeliveryStatus } from '@p8/contract/bills/status';
+import { BizError } from '../core/errors.ts';
+
+/**
+ * The one state machine of every bill: which statuses allow which operation, and the status it leads
+ * to. Pure — no database, no request — so that every status × operation pair is a unit test
+ * (state-machine.test.ts) and the services only ask it.
+ *
+ *   Saved ──submit──▶ Submitted ──audit──▶ Audit ──(downstream progress)──▶ Partially ──▶ Complete
+ *     ▲  │              │   ▲  └─audit (joint review, others still to review)─▶ UnAudit ─audit─▶ Audit
+ *     │  merge→Merged   └refuse▶ Refuse              │ manualCompletion ──▶ ManualCompletion
+ *     └──── save / submit ◀──── Refuse, AbandonAudit ◀─ abandonAudit (Audit, Partially, Complete, ManualCompletion)
+ *
+ * Editable statuses (Saved, Refuse, AbandonAudit) may be saved, submitted, merged or deleted; posted
+ * statuses (Audit, Partially, Complete, ManualCompletion) have their effects in stock and on their sources,
+ * and only abandoning the audit takes them back. Merged is final.
+ */
+
+/** Statuses a draft is in: its creator may still change it. */
+export const EDITABLE: readonly BillStatus[] = ['Saved', 'Refuse', 'AbandonAudit'];
+/** Statuses waiting for review. */
+export const IN_REVIEW: readonly BillStatus[] = ['Submitted', 'UnAudit'];
+
+interface Rule {
+  from: readonly BillStatus[];
+  /** The status after the operation (undefined: the bill is gone, or it stays as it is). */
+  to?: BillStatus;
+}
+
+export const RULES: Record<BillOperation, Rule> = {
+  save: { from: EDITABLE, to: 'Saved' },
+  submit: { from: EDITABLE, to: 'Submitted' },
+  // With joint review the audit may lead to UnAudit first (others still to review): see `auditOutcome`.
+  audit: { from: IN_REVIEW, to: 'Audit' },
+  refuse: { from: IN_REVIEW, to: 'Refuse' },
+  // Partially and Complete always have audited downstream bills: the downstream checker refuses with its
+  // own, more telling key (ExistChildrenBillProhibitAbandonAudit).
+  abandonAudit: { from: ['Audit', 'Partially', 'Complete', 'ManualCompletion'], to: 'AbandonAudit' },
+  delete: { from: EDITABLE },
+  pushDown: { from: ['Audit', 'Partially'] },
+  merge: { from: EDITABLE, to: 'Merged' },
+  manualCompletion: { from: ['Audit', 'Partially'], to: 'ManualCompletion' },
+};
+
+/** Whether `status` allows `operation`. */
+export function allows(status: BillStatus, operation: BillOperation): boolean {
+  return RULES[operation].from.includes(status);
+}
+
+/**
+ * The status after `operation` on a bill in `status`, or the catalogued refusal
+ * (`CurrentStatusBillProhibit…`, naming the status in `additional`).
+ */
+export function transition(status: BillStatus, operation: BillOperation): BillStatus {
+  if (!allows(status, operation)) throw new BizError(PROHIBIT_KEY[operation], { additional: status });
+  return RULES[operation].to ?? status;
+}
+
+/** The operations a bill in `status` allows (the web kit shows their buttons, the server checks again). */
+export function allowedOperations(status: BillStatus): BillOperation[] {
+  return (Object.keys(RULES) as BillOperation[]).filter((op) => allows(status, op));
+}
+
+/**
+ * Where a posted bill stands once its downstream progress changed: Audit while nothing is taken,
+ * Partially while some is, Complete when all is. A bill completed by hand stays so; other statuses are
+ * not moved by progress.
+ */
+export function progressStatus(status: BillStatus, progress: 'none' | 'partial' | 'all'): BillStatus {
+  if (status !== 'Audit' && status !== 'Partially' && status !== 'Complete') return status;
+  return progress === 'none' ? 'Audit' : progress === 'partial' ? 'Partially' : 'Complete';
+}
+
+/**
+ * Delivery of a bill with the delivery button: once audited, NotDelivered (stored as null) ─deliver▶
+ * InDelivery ─arrive▶ Arrived. Arrival is confirmed only after sending (`DeliveryNotConfirmed`); a step
+ * confirmed twice is refused (`DeliveryAlreadyConfirmed`); an unaudited bill is not delivered (`BillNotAudit`).
+ */
+export function deliveryTransition(status: BillStatus, delivery: DeliveryStatus | null, operation: DeliveryOperation): DeliveryStatus {
+  if (!POSTED_STATUSES.includes(status)) throw new BizError('BillNotAudit', { additional: status });
+  const current = delivery ?? 'NotDelivered';
+  if (operation === 'deliver') {
+    if (current !== 'NotDelivered') throw new BizError('DeliveryAlreadyConfirmed', { additional: current });
+    return 'InDelivery';
+  }
+  if (current === 'NotDelivered') throw new BizError('DeliveryNotConfirmed');
+  if (current === 'Arrived') throw new BizError('DeliveryAlreadyConfirmed', { additional: current });
+  return 'Arrived';
+}

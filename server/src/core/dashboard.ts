@@ -1,0 +1,133 @@
+import type { DashboardFigure, DashboardSeries, DashboardText, DashboardWarning } from '@p8/contract/home';
+import { sql } from 'drizzle-orm';
+import { rows } from '../db/connection.ts';
+import { orderDaily, orderTotal } from '../db/schema/index.ts';
+import type { ServiceContext } from './service-context.ts';
+
+/**
+ * The home dashboard's sections (GET /api/admin/home/statistics and /chart). The home module knows no
+ * orders, stock or funds: each module that has something to show registers a section in its
+ * `ServerModule.register` — the mall its orders, the service module its service orders, the bill engine
+ * the stock value and low stock, finance its funds — and the home module asks every section the caller may
+ * see. Held per app instance (`registries.dashboard`, see core/registries.ts).
+ */
+
+/** What a section is asked with. */
+export interface DashboardView {
+  ctx: ServiceContext;
+  /** Whether the caller may open the menu (screen) of that name: for figures that belong to another screen. */
+  may(menu: string): boolean;
+}
+
+export interface DashboardRange {
+  /** yyyy-mm-dd, both included. */
+  start: string;
+  end: string;
+  /** Every day of the range, yyyy-mm-dd. */
+  days: string[];
+}
+
+export interface DashboardSection {
+  /** Unique among the sections (`mall`, `service`, `asset`, `fund`…); the web keys the card by it. */
+  key: string;
+  title: DashboardText;
+  /** Smaller first. */
+  order: number;
+  /** The section shows only to callers who may open at least one of these menus (by menu name). */
+  menus: string[];
+  /** Its number statistics. */
+  figures?(view: DashboardView): Promise<DashboardFigure[]>;
+  /** Its daily series over the range (one chart per section). */
+  series?(view: DashboardView, range: DashboardRange): Promise<DashboardSeries[]>;
+  /** Its early warnings: the first `limit`, most urgent first, and how many there are. */
+  warnings?(view: DashboardView, limit: number): Promise<{ total: number; items: DashboardWarning[] }>;
+}
+
+export class Dashboard {
+  private readonly sections = new Map<string, DashboardSection>();
+
+  /** Registering a key again replaces the section (a module registered twice is harmless). */
+  register(section: DashboardSection): void {
+    if (!/^[a-z][A-Za-z0-9_]*$/.test(section.key)) throw new Error(`invalid dashboard section key ${section.key}`);
+    if (!section.menus.length) throw new Error(`dashboard section ${section.key} names no menu`);
+    this.sections.set(section.key, section);
+  }
+
+  /** The sections a caller who may open `may` menus sees, in their order. */
+  visible(may: (menu: string) => boolean): DashboardSection[] {
+    return [...this.sections.values()].filter((s) => s.menus.some(may)).sort((a, b) => a.order - b.order || a.key.localeCompare(b.key));
+  }
+
+  /** Every section, for the tests. */
+  all(): DashboardSection[] {
+    return [...this.sections.values()];
+  }
+}
+
+// ---------------------------------------------------------------- orders per day (order_daily)
+
+/** Orders of one kind placed on one day in one status, summed over the shards. */
+export interface OrderDay {
+  day: string;
+  status: string;
+  orders: number;
+  amount: number;
+}
+
+type OrderKind = 'mall' | 'service';
+
+const toOrderDays = (found: Array<{ day: string; status: string; orders: string; amount: string }>): OrderDay[] =>
+  found.map((r) => ({ day: r.day, status: r.status, orders: Number(r.orders), amount: Number(r.amount) }));
+
+/** The orders of `kind` per day and status from `start` to `end` (yyyy-mm-dd, both included): a range of order_daily's key. */
+export async function orderDays(ctx: ServiceContext, kind: OrderKind, start: string, end: string): Promise<OrderDay[]> {
+  return toOrderDays(
+    await rows(
+      ctx.tx,
+      sql`select day::text as day, status, sum(orders)::text as orders, sum(amount)::text as amount from ${orderDaily}
+          where tenant_id = ${ctx.tenantId} and kind = ${kind} and day between ${start}::date and ${end}::date
+          group by day, status`,
+    ),
+  );
+}
+
+export interface OrderOverview {
+  /** yyyy-mm-dd in the database's time zone, as order_daily's days. */
+  today: string;
+  yesterday: string;
+  monthStart: string;
+  lastMonthStart: string;
+  /** Per status over all days (`day` empty). */
+  totals: OrderDay[];
+  /** Per day and status since the start of last month. */
+  recent: OrderDay[];
+}
+
+/** The orders of `kind` per status over all days, the days since the start of last month, and today's date. */
+export async function orderOverview(ctx: ServiceContext, kind: OrderKind): Promise<OrderOverview> {
+  const [dates] = await rows<Omit<OrderOverview, 'totals' | 'recent'>>(
+    ctx.tx,
+    sql`select current_date::text as today, (current_date - 1)::text as yesterday, date_trunc('month', current_date)::date::text as "monthStart",
+               (date_trunc('month', current_date) - interval '1 month')::date::text as "lastMonthStart"`,
+  );
+  const totals = toOrderDays(
+    await rows(
+      ctx.tx,
+      sql`select '' as day, status, sum(orders)::text as orders, sum(amount)::text as amount from ${orderTotal}
+          where tenant_id = ${ctx.tenantId} and kind = ${kind} group by status`,
+    ),
+  );
+  return { ...dates, totals, recent: await orderDays(ctx, kind, dates.lastMonthStart, dates.today) };
+}
+
+/** Sums orders (or amounts) of `found` that pass `pick`. */
+export function sumOf(found: OrderDay[], pick: (r: OrderDay) => boolean, field: 'orders' | 'amount' = 'orders'): number {
+  return Math.round(found.reduce((n, r) => (pick(r) ? n + r[field] : n), 0) * 100) / 100;
+}
+
+/** One value per day of `days` from `found` (those that pass `pick`), zero for a day without orders. */
+export function perDay(days: string[], found: OrderDay[], pick: (r: OrderDay) => boolean, field: 'orders' | 'amount' = 'orders'): number[] {
+  const byDay = new Map<string, number>();
+  for (const r of found) if (pick(r)) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r[field]);
+  return days.map((d) => Math.round((byDay.get(d) ?? 0) * 100) / 100);
+}

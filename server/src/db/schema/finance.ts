@@ -1,0 +1,187 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, date, index, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+
+/*
+ * Finance (server/src/modules/finance/): the general ledger (the chart of accounts, postings and their
+ * lines, append-only: a withdrawn posting gets a reversal), fund accounts, money documents (payments,
+ * receipts, transfers) with the bills they settle, and two kept balances checked against the ledger by
+ * `POST /api/admin/finance/verify`: per partner (receivable, payable, prepaid, advance) and per fund account.
+ * Amounts are numeric(20,6), computed exactly (contract bills/decimal.ts).
+ */
+
+const money = (name: string) => numeric(name, { precision: 20, scale: 6 });
+const ref = (name: string) => bigint(name, { mode: 'number' });
+const day = (name: string) => date(name, { mode: 'string' });
+
+/** The tenant's chart of accounts (seeded from the contract's DEFAULT_CHART). */
+export const finAccount = pgTable(
+  'fin_account',
+  {
+    tenantId: tenantId(),
+    code: text('code').notNull(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    /** asset | liability | equity | income | expense */
+    kind: text('kind').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.code] }), tenantPolicy('fin_account')],
+).enableRLS();
+
+/** One journal entry: its lines' debits equal their credits. */
+export const finPosting = pgTable(
+  'fin_posting',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    postingDate: day('posting_date').notNull(),
+    /** bill | payment | receipt | transfer | opening */
+    sourceKind: text('source_kind').notNull(),
+    sourceId: ref('source_id').notNull(),
+    sourceCode: text('source_code').notNull().default(''),
+    /** The posting this one reverses. */
+    reversalOf: ref('reversal_of'),
+    memo: text('memo').notNull().default(''),
+    createdBy: ref('created_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('fin_posting_source_idx').on(t.tenantId, t.sourceKind, t.sourceId),
+    index('fin_posting_date_idx').on(t.tenantId, t.postingDate, t.id),
+    tenantPolicy('fin_posting'),
+  ],
+).enableRLS();
+
+export const finPostingLine = pgTable(
+  'fin_posting_line',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    postingId: ref('posting_id').notNull(),
+    postingDate: day('posting_date').notNull(),
+    accountCode: text('account_code').notNull(),
+    partnerId: ref('partner_id'),
+    fundAccountId: ref('fund_account_id'),
+    /** The bill this line settles or comes from (receivable / payable lines). */
+    billId: ref('bill_id'),
+    debit: money('debit').notNull().default('0'),
+    credit: money('credit').notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('fin_posting_line_posting_idx').on(t.tenantId, t.postingId),
+    index('fin_posting_line_account_idx').on(t.tenantId, t.accountCode, t.postingDate),
+    index('fin_posting_line_partner_idx').on(t.tenantId, t.partnerId, t.postingDate, t.id).where(sql`${t.partnerId} is not null`),
+    index('fin_posting_line_fund_idx').on(t.tenantId, t.fundAccountId).where(sql`${t.fundAccountId} is not null`),
+    check('fin_posting_line_sides', sql`${t.debit} >= 0 and ${t.credit} >= 0`),
+    tenantPolicy('fin_posting_line'),
+  ],
+).enableRLS();
+
+/** Cash, bank and e-wallet accounts; `balance` = opening + Σ its ledger lines (kept, verified). */
+export const finFundAccount = pgTable(
+  'fin_fund_account',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    name: text('name').notNull(),
+    /** cash | bank | ewallet */
+    kind: text('kind').notNull(),
+    accountNumber: text('account_number').notNull().default(''),
+    openingBalance: money('opening_balance').notNull().default('0'),
+    openingDate: day('opening_date').notNull(),
+    balance: money('balance').notNull().default('0'),
+    enabled: boolean('enabled').notNull().default(true),
+    remark: text('remark').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('fin_fund_account_name_uq').on(t.tenantId, t.name), tenantPolicy('fin_fund_account')],
+).enableRLS();
+
+/** Per partner: what the customer owes, what is owed the supplier, prepaid to and advanced by them. */
+export const finPartnerBalance = pgTable(
+  'fin_partner_balance',
+  {
+    tenantId: tenantId(),
+    partnerId: ref('partner_id').notNull(),
+    receivable: money('receivable').notNull().default('0'),
+    payable: money('payable').notNull().default('0'),
+    prepaid: money('prepaid').notNull().default('0'),
+    advance: money('advance').notNull().default('0'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.partnerId] }), check('fin_partner_balance_non_negative', sql`${t.prepaid} >= 0 and ${t.advance} >= 0`), tenantPolicy('fin_partner_balance')],
+).enableRLS();
+
+/** An audited bill with a receivable / payable: its amount (refunds negative) and what is settled of it. */
+export const finBillOpen = pgTable(
+  'fin_bill_open',
+  {
+    tenantId: tenantId(),
+    billId: ref('bill_id').notNull(),
+    partnerId: ref('partner_id').notNull(),
+    /** receivable | payable */
+    kind: text('kind').notNull(),
+    billDate: day('bill_date').notNull(),
+    amount: money('amount').notNull(),
+    settled: money('settled').notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.billId] }),
+    index('fin_bill_open_partner_idx').on(t.tenantId, t.kind, t.partnerId, t.billDate),
+    check('fin_bill_open_within', sql`(${t.amount} >= 0 and ${t.settled} between 0 and ${t.amount}) or (${t.amount} < 0 and ${t.settled} between ${t.amount} and 0)`),
+    tenantPolicy('fin_bill_open'),
+  ],
+).enableRLS();
+
+/** Payments, receipts and transfers: posted when saved, withdrawn by a reversal (status Abandoned). */
+export const finMoneyDoc = pgTable(
+  'fin_money_doc',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    /** payment | receipt | transfer */
+    docKind: text('doc_kind').notNull(),
+    /** PayType / ReceiptType; 'Transfer' for transfers. */
+    moneyType: text('money_type').notNull(),
+    docCode: text('doc_code').notNull(),
+    docDate: day('doc_date').notNull(),
+    partnerId: ref('partner_id'),
+    fundAccountId: ref('fund_account_id'),
+    targetFundAccountId: ref('target_fund_account_id'),
+    amount: money('amount').notNull(),
+    /** Posted | Abandoned */
+    status: text('status').notNull().default('Posted'),
+    remark: text('remark').notNull().default(''),
+    createdBy: ref('created_by').notNull(),
+    createdAt: createdAt(),
+    abandonedAt: timestamp('abandoned_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('fin_money_doc_code_uq').on(t.tenantId, t.docKind, t.docCode),
+    index('fin_money_doc_list_idx').on(t.tenantId, t.docKind, t.docDate, t.id),
+    index('fin_money_doc_partner_idx').on(t.tenantId, t.partnerId).where(sql`${t.partnerId} is not null`),
+    tenantPolicy('fin_money_doc'),
+  ],
+).enableRLS();
+
+/** A bill a payment or receipt settles, and how much (signed like the bill's amount). */
+export const finAllocation = pgTable(
+  'fin_allocation',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    docId: ref('doc_id').notNull(),
+    billId: ref('bill_id').notNull(),
+    amount: money('amount').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('fin_allocation_doc_idx').on(t.tenantId, t.docId),
+    index('fin_allocation_bill_idx').on(t.tenantId, t.billId),
+    tenantPolicy('fin_allocation'),
+  ],
+).enableRLS();

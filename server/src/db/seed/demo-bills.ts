@@ -1,0 +1,159 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { billType } from '@p8/contract/bills/catalogue';
+import type { BillPayload } from '@p8/contract/bills/registry';
+import type { Config } from '../../config.ts';
+import { rows, type Database } from '../connection.ts';
+import { withServiceContext, type Caller, type ServiceContext } from '../../core/service-context.ts';
+import { abandonAudit, auditBill, completeManually, createBill, getBill, mergeBills, refuseBill, submitBill } from '../../bills/service.ts';
+import { DEMO_TENANTS } from './demo.ts';
+
+/*
+ * The first demo tenant's bills, on its demo records (demo-records.ts), so that stock is real on the first
+ * sign-in: an opening other in-stock, purchase orders taken into stock by in-stocks made from their lines
+ * (one whole, one in part), a purchase refund, sale orders sent out by out-stocks made from their lines, a
+ * sale return, a transfer, a stock check with a loss — and bills left in every other status (a draft, one
+ * awaiting audit, a refused one with its reason, a withdrawn audit, a manual completion, a merge). Everything
+ * goes through the bill engine's services, one unit of work per operation, as the creator (the tenant's
+ * administrator) would do it, so the ledger, balances, progress and timelines agree. Runs once: a tenant
+ * that has an other in-stock is left alone.
+ */
+
+/** Bill dates: `n` days before today (YYYY-MM-DD). */
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+type Line = Record<string, unknown> & { materialId: number; number: number };
+
+/**
+ * Whether the first demo tenant has its records (materials) and not these bills yet — marked by the opening
+ * other in-stock (the finance demo seeds bills of its own) — a read on the owner connection.
+ */
+export async function demoBillsMissing(database: Database): Promise<boolean> {
+  const [found] = await rows<{ ready: boolean }>(
+    database,
+    sql`select exists (select 1 from material m where m.tenant_id = a.tenant_id) and not exists (select 1 from bill b where b.tenant_id = a.tenant_id and b.bill_type = 'OtherInstock') as ready
+        from admin a where lower(a.name) = ${DEMO_TENANTS[0].adminName}`,
+  );
+  return !!found?.ready;
+}
+
+/** Seeds the first demo tenant's bills; false when it is missing, has no records, or has bills already. */
+export async function seedDemoBills(app: FastifyInstance, database: Database, config: Config): Promise<boolean> {
+  if (!(await demoBillsMissing(database))) return false;
+  // bigint columns come back as strings from PostgreSQL (numbers from PGlite).
+  const [found] = await rows<{ id: number | string; tenant_id: number | string }>(database, sql`select id, tenant_id from admin where lower(name) = ${DEMO_TENANTS[0].adminName}`);
+  const me = { id: Number(found.id), tenant_id: Number(found.tenant_id) };
+  const caller: Caller = {
+    tenantId: me.tenant_id,
+    account: { tenantId: me.tenant_id, adminId: me.id, sessionId: '' },
+    config,
+    registries: app.registries,
+    log: app.log,
+    ip: '',
+    access: app.access,
+  };
+  const unit = <T>(fn: (ctx: ServiceContext) => Promise<T>) => withServiceContext(database, caller, fn);
+
+  const named = async (table: 'material' | 'partner' | 'warehouse' | 'location', column: 'name' | 'short_name') => {
+    const found = await rows<{ id: number; key: string }>(database, sql`select id, ${sql.raw(column)} as key from ${sql.raw(table)} where tenant_id = ${me.tenant_id}`);
+    const byKey = new Map(found.map((r) => [r.key, Number(r.id)]));
+    return (key: string) => {
+      const id = byKey.get(key);
+      if (id === undefined) throw new Error(`demo bills: no ${table} ${key}`);
+      return id;
+    };
+  };
+  const material = await named('material', 'name');
+  const partner = await named('partner', 'short_name');
+  const warehouse = await named('warehouse', 'name');
+  const location = await named('location', 'name');
+
+  /** A new bill (Saved); its lines may name source lines (`sourceLineId`), as a push down makes them. */
+  const save = (type: string, billDate: string, header: Record<string, unknown>, lines: Line[]) =>
+    unit((ctx) => createBill(ctx, billType(type)!, { billDate, ...header, lines } as BillPayload)).then((b) => b.id);
+  const submit = (type: string, id: number) => unit((ctx) => submitBill(ctx, billType(type)!, id));
+  const audit = async (type: string, id: number) => {
+    await submit(type, id);
+    await unit((ctx) => auditBill(ctx, billType(type)!, id));
+    return id;
+  };
+  const lineIds = (type: string, id: number) => unit(async (ctx) => (await getBill(ctx, billType(type)!, id)).lines.map((l) => Number(l.id)));
+
+  const raw = { warehouseId: warehouse('原料仓') };
+  const goods = { warehouseId: warehouse('成品仓') };
+  const at = (name: string) => ({ locationId: location(name) });
+
+  // Opening stock, a month ago.
+  await audit('OtherInstock', await save('OtherInstock', daysAgo(30), { ...raw, remark: '期初库存' }, [
+    { materialId: material('内六角螺钉'), number: 20000, unitPrice: 0.08, ...raw, ...at('A-03 五金区') },
+    { materialId: material('六角螺母'), number: 10000, unitPrice: 0.03, ...raw, ...at('A-03 五金区') },
+    { materialId: material('贴片电阻'), number: 50000, unitPrice: 0.005, ...raw, ...at('A-02 电子料区') },
+    { materialId: material('电解电容'), number: 2000, unitPrice: 0.35, ...raw, ...at('A-02 电子料区') },
+    { materialId: material('单片机'), number: 300, unitPrice: 9.8, ...raw, ...at('A-02 电子料区') },
+    { materialId: material('铜芯软电线'), number: 800, unitPrice: 0.9, ...raw },
+    { materialId: material('冷轧钢板'), number: 1200, unitPrice: 5.2, ...raw, ...at('A-01 钢材区') },
+  ]));
+  await audit('OtherInstock', await save('OtherInstock', daysAgo(30), { ...goods, remark: '期初库存' }, [
+    { materialId: material('直流无刷电机'), number: 40, unitPrice: 210, ...goods, ...at('C-02 电机区') },
+    { materialId: material('包装纸箱'), number: 300, unitPrice: 3.5, ...goods, ...at('C-03 待发区') },
+  ]));
+
+  // Purchases: an order received whole, then partly refunded; an order received in part.
+  const electronics = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(25), { supplierId: partner('明光电子') }, [
+    { materialId: material('电解电容'), number: 1000, unitPrice: 0.35 },
+    { materialId: material('电源芯片'), number: 300, unitPrice: 2.6 },
+  ]));
+  const [capacitorLine, regulatorLine] = await lineIds('PurchaseOrder', electronics);
+  const received = await audit('PurchaseInstock', await save('PurchaseInstock', daysAgo(22), { supplierId: partner('明光电子'), ...raw }, [
+    { materialId: material('电解电容'), number: 1000, unitPrice: 0.35, sourceLineId: capacitorLine, ...raw, ...at('A-02 电子料区') },
+    { materialId: material('电源芯片'), number: 300, unitPrice: 2.6, sourceLineId: regulatorLine, ...raw, ...at('A-02 电子料区') },
+  ]));
+  const [receivedCapacitors] = await lineIds('PurchaseInstock', received);
+  await audit('PurchaseRefund', await save('PurchaseRefund', daysAgo(12), { supplierId: partner('明光电子'), refundType: 'ReturnsRefunds', ...raw, remark: '外观不良退货' }, [
+    { materialId: material('电解电容'), number: 100, unitPrice: 0.35, sourceLineId: receivedCapacitors, ...raw, ...at('A-02 电子料区') },
+  ]));
+  const steel = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(18), { supplierId: partner('华锐钢材') }, [{ materialId: material('不锈钢圆棒'), number: 100, unitPrice: 38 }]));
+  const [barLine] = await lineIds('PurchaseOrder', steel);
+  await audit('PurchaseInstock', await save('PurchaseInstock', daysAgo(15), { supplierId: partner('华锐钢材'), ...raw }, [
+    { materialId: material('不锈钢圆棒'), number: 60, unitPrice: 38, sourceLineId: barLine, ...raw, ...at('A-01 钢材区') },
+  ]));
+  // An order nobody will deliver the rest of: closed by hand.
+  const cartons = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(14), { supplierId: partner('佳美包装') }, [{ materialId: material('包装纸箱'), number: 200, unitPrice: 3.5 }]));
+  await unit((ctx) => completeManually(ctx, billType('PurchaseOrder')!, cartons));
+  // Two drafts of one supplier merged into one; a draft; one awaiting audit.
+  const nuts = await save('PurchaseOrder', daysAgo(4), { supplierId: partner('恒通五金') }, [{ materialId: material('六角螺母'), number: 5000, unitPrice: 0.03 }]);
+  const screws = await save('PurchaseOrder', daysAgo(4), { supplierId: partner('恒通五金') }, [{ materialId: material('内六角螺钉'), number: 10000, unitPrice: 0.08 }]);
+  await unit((ctx) => mergeBills(ctx, billType('PurchaseOrder')!, [nuts, screws]));
+  await submit('PurchaseOrder', await save('PurchaseOrder', daysAgo(2), { supplierId: partner('明光电子'), remark: '待审核' }, [{ materialId: material('单片机'), number: 200, unitPrice: 9.8 }]));
+  await save('PurchaseOrder', daysAgo(1), { supplierId: partner('华锐钢材') }, [{ materialId: material('冷轧钢板'), number: 500, unitPrice: 5.2 }]);
+
+  // Sales: an order sent out whole and partly returned; an order sent out in part; a refused order.
+  const smart = await audit('SaleOrder', await save('SaleOrder', daysAgo(20), { customerId: partner('上海智控') }, [{ materialId: material('直流无刷电机'), number: 10, unitPrice: 320 }]));
+  const [smartLine] = await lineIds('SaleOrder', smart);
+  const shipped = await audit('SaleOutstock', await save('SaleOutstock', daysAgo(17), { customerId: partner('上海智控'), ...goods }, [
+    { materialId: material('直流无刷电机'), number: 10, unitPrice: 320, sourceLineId: smartLine, ...goods, ...at('C-02 电机区') },
+  ]));
+  const [shippedLine] = await lineIds('SaleOutstock', shipped);
+  await audit('SaleRefund', await save('SaleRefund', daysAgo(6), { customerId: partner('上海智控'), refundType: 'ReturnsRefunds', ...goods, remark: '客户退回两台' }, [
+    { materialId: material('直流无刷电机'), number: 2, unitPrice: 320, sourceLineId: shippedLine, ...goods, ...at('C-02 电机区') },
+  ]));
+  const source = await audit('SaleOrder', await save('SaleOrder', daysAgo(10), { customerId: partner('新源机电') }, [{ materialId: material('直流无刷电机'), number: 12, unitPrice: 320 }]));
+  const [sourceLine] = await lineIds('SaleOrder', source);
+  await audit('SaleOutstock', await save('SaleOutstock', daysAgo(8), { customerId: partner('新源机电'), ...goods }, [
+    { materialId: material('直流无刷电机'), number: 8, unitPrice: 320, sourceLineId: sourceLine, ...goods, ...at('C-02 电机区') },
+  ]));
+  const refused = await save('SaleOrder', daysAgo(3), { customerId: partner('精工数控') }, [{ materialId: material('直流无刷电机'), number: 30, unitPrice: 260 }]);
+  await submit('SaleOrder', refused);
+  await unit((ctx) => refuseBill(ctx, billType('SaleOrder')!, refused, '单价低于最低售价，请重新报价'));
+
+  // Stock: a transfer, a stock check that found a loss, an other out-stock whose audit was withdrawn.
+  await audit('StockTransfer', await save('StockTransfer', daysAgo(9), { ...raw, targetWarehouseId: warehouse('半成品仓') }, [
+    { materialId: material('内六角螺钉'), number: 2000, ...raw, ...at('A-03 五金区'), targetWarehouseId: warehouse('半成品仓'), targetLocationId: location('B-01 板卡区') },
+  ]));
+  await audit('StockCheck', await save('StockCheck', daysAgo(5), { ...raw, remark: '月度盘点' }, [{ materialId: material('铜芯软电线'), number: 790, ...raw }]));
+  const withdrawn = await audit('OtherOutstock', await save('OtherOutstock', daysAgo(4), { ...raw, remark: '研发领用' }, [
+    { materialId: material('贴片电阻'), number: 5000, unitPrice: 0.005, ...raw, ...at('A-02 电子料区') },
+  ]));
+  await unit((ctx) => abandonAudit(ctx, billType('OtherOutstock')!, withdrawn));
+  return true;
+}

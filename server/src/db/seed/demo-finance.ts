@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { DEMO_TENANTS } from './demo.ts';
+
+/*
+ * The first demo tenant's money, through the API like a user's (after its basic records): three fund
+ * accounts with opening balances, a purchase in-stock half paid, two sale out-stocks (one received in
+ * full, one in part), an advance from a customer and a transfer to the bank. Ends by asking
+ * /api/admin/finance/verify, which must be empty. Runs once: a tenant with fund accounts is left alone.
+ */
+
+interface Envelope<T> {
+  status: number;
+  message: string;
+  additional?: unknown;
+  data: T;
+}
+
+const DAY = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+
+/** Seeds the demo finance; false when the tenant already has fund accounts or lacks its basic records. */
+export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
+  const demo = DEMO_TENANTS[0];
+  const call = async <T>(method: 'GET' | 'POST', url: string, body?: unknown, token?: string): Promise<Envelope<T>> => {
+    const res = await app.inject({ method, url: `/api${url}`, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body === undefined ? {} : { payload: body as object }) });
+    const envelope = res.json<Envelope<T>>();
+    if (envelope.status !== 0) throw new Error(`demo finance: ${method} ${url} refused: ${envelope.message} ${JSON.stringify(envelope.additional ?? '')}`);
+    return envelope;
+  };
+  const token = (await call<{ token: string }>('POST', '/auth/admin/name', { name: demo.adminName, password: demo.password })).data.token;
+  try {
+    const api = async <T>(method: 'GET' | 'POST', url: string, body?: unknown) => (await call<T>(method, `/admin${url}`, body, token)).data;
+    if ((await api<unknown[]>('GET', '/finance/account')).length) return false;
+    const find = async (record: string, name: string) => (await api<Array<{ id: number; name: string }>>('GET', `/basic/${record}?current=1&pageSize=100`)).find((r) => r.name === name)?.id;
+    const motor = await find('material', '直流无刷电机');
+    const supplier = await find('supplier', '江苏华锐钢材有限公司');
+    const customers = await api<Array<{ id: number }>>('GET', '/basic/customer?current=1&pageSize=100');
+    const [warehouse] = await api<Array<{ id: number }>>('GET', '/basic/stock?current=1&pageSize=100');
+    if (!motor || !supplier || customers.length < 2 || !warehouse) return false;
+
+    const account = async (name: string, kind: string, openingBalance: string) => (await api<{ id: number }>('POST', '/finance/account', { name, kind, openingBalance, openingDate: DAY(90) })).id;
+    const cash = await account('现金', 'cash', '20000.00');
+    const bank = await account('工商银行基本户', 'bank', '300000.00');
+    await account('支付宝', 'ewallet', '5000.00');
+
+    const audited = async (path: string, body: Record<string, unknown>) => {
+      const { id } = await api<{ id: number }>('POST', path, body);
+      await api('POST', `${path}/submit`, { id });
+      await api('POST', `${path}/audit`, { id });
+      return id;
+    };
+    const line = (number: number, unitPrice: number) => [{ materialId: motor, number, unitPrice, warehouseId: warehouse.id }];
+    const instock = await audited('/purchase/instock', { billDate: DAY(40), supplierId: supplier, warehouseId: warehouse.id, lines: line(20, 210) });
+    const first = await audited('/sale/outstock', { billDate: DAY(35), customerId: customers[0].id, warehouseId: warehouse.id, lines: line(5, 320) });
+    const second = await audited('/sale/outstock', { billDate: DAY(10), customerId: customers[1].id, warehouseId: warehouse.id, lines: line(3, 320) });
+
+    await api('POST', '/finance/payment', { payType: 'OrdinaryPay', docDate: DAY(20), partnerId: supplier, fundAccountId: bank, allocations: [{ billId: instock, amount: '2100.00' }], remark: '首付一半' });
+    await api('POST', '/finance/receipt', { receiptType: 'OrdinaryReceipt', docDate: DAY(30), partnerId: customers[0].id, fundAccountId: bank, allocations: [{ billId: first, amount: '1600.00' }] });
+    await api('POST', '/finance/receipt', { receiptType: 'OrdinaryReceipt', docDate: DAY(5), partnerId: customers[1].id, fundAccountId: cash, allocations: [{ billId: second, amount: '500.00' }] });
+    await api('POST', '/finance/receipt', { receiptType: 'AdvanceReceipt', docDate: DAY(3), partnerId: customers[0].id, fundAccountId: bank, amount: '3000.00', remark: '下批订单预收款' });
+    await api('POST', '/finance/transfer', { docDate: DAY(2), fromAccountId: cash, toAccountId: bank, amount: '10000.00', remark: '现金存行' });
+
+    const differences = await api<unknown[]>('POST', '/finance/verify');
+    if (differences.length) throw new Error(`demo finance: verify found ${JSON.stringify(differences)}`);
+    return true;
+  } finally {
+    await call('POST', '/auth/logout', undefined, token).catch(() => {});
+  }
+}

@@ -1,0 +1,61 @@
+import { agreementSaveSchema, businessHoursSaveSchema, platformConfigSchema, slotAvailabilityQuerySchema, swiperCreateSchema, swiperUpdateSchema, timeSlotCreateSchema, timeSlotUpdateSchema } from '@p8/contract/base';
+import { enableSchema, idsSchema } from '@p8/contract/common';
+import { crudRoutes } from '../../core/crud-routes.ts';
+import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
+import { getPlatformConfig, savePlatformConfig } from '../../core/platform-config.ts';
+import { createSwiper, deleteSwipers, enableSwipers, getSwiper, listSwipers, updateSwiper } from './swiper.ts';
+import { listAgreements, saveAgreement } from './agreement.ts';
+import { slotAvailability } from '../../core/appointment-slots.ts';
+import { createTimeSlot, deleteTimeSlots, enableTimeSlots, getTimeSettings, saveBusinessHours, updateTimeSlot } from './time.ts';
+
+/** Base content: swiper slides, agreements, business hours and time slots, the public system config. */
+
+const BASE = '/api/admin/base';
+const tags = ['base'];
+
+const swiperRoutes = crudRoutes({
+  url: `${BASE}/swiper`, tags, noun: 'swiper slide', permissionPrefix: 'base_swiper', createSchema: swiperCreateSchema, updateSchema: swiperUpdateSchema,
+  service: { list: listSwipers, get: getSwiper, create: createSwiper, update: updateSwiper, remove: deleteSwipers, enable: enableSwipers },
+});
+
+
+const agreementRoutes = [
+  route({ method: 'GET', url: `${BASE}/agreement`, tags, summary: 'The user agreement and the privacy policy', handler: (ctx) => listAgreements(ctx) }),
+  route({
+    method: 'PUT', url: `${BASE}/agreement`, tags, summary: 'Save an agreement (its HTML is sanitised)', permission: 'base_agreement_update', body: agreementSaveSchema,
+    handler: (ctx, { body }) => saveAgreement(ctx, body),
+  }),
+];
+
+const TIME = `${BASE}/time`;
+const timeRoutes = [
+  route({ method: 'GET', url: TIME, tags, summary: 'Business hours of the week and the appointment time slots', handler: (ctx) => getTimeSettings(ctx) }),
+  route({
+    method: 'GET', url: `${TIME}/available`, tags, summary: 'The bookable slots of a day with the places left', query: slotAvailabilityQuerySchema,
+    handler: (ctx, { query }) => slotAvailability(ctx, query.date),
+  }),
+  route({
+    method: 'PUT', url: `${TIME}/hours`, tags, summary: 'Save the business hours of the week', permission: 'base_time_update', body: businessHoursSaveSchema,
+    handler: (ctx, { body }) => saveBusinessHours(ctx, body),
+  }),
+  route({ method: 'POST', url: `${TIME}/slot`, tags, summary: 'Add a time slot', permission: 'base_time_add', body: timeSlotCreateSchema, handler: (ctx, { body }) => createTimeSlot(ctx, body) }),
+  route({ method: 'PUT', url: `${TIME}/slot`, tags, summary: 'Update a time slot', permission: 'base_time_update', body: timeSlotUpdateSchema, handler: (ctx, { body }) => updateTimeSlot(ctx, body) }),
+  route({ method: 'DELETE', url: `${TIME}/slot`, tags, summary: 'Delete time slots', permission: 'base_time_delete', body: idsSchema, handler: (ctx, { body }) => deleteTimeSlots(ctx, body.ids) }),
+  route({
+    method: 'PUT', url: `${TIME}/slot/enable`, tags, summary: 'Enable or disable time slots', permission: 'base_time_enable', body: enableSchema,
+    handler: (ctx, { body }) => enableTimeSlots(ctx, body.ids, body.enabled),
+  }),
+];
+
+// Everyone signed in may read it (the screen shows it read-only); only the platform administrator saves it.
+const configRoutes = [
+  untransactedRoute({ method: 'GET', url: `${BASE}/config`, tags, summary: 'The public system config and whether I may change it', handler: (caller) => getPlatformConfig(caller) }),
+  untransactedRoute({
+    method: 'PUT', url: `${BASE}/config`, tags, summary: 'Save the public system config (platform administrator)', permission: 'base_config_update', body: platformConfigSchema,
+    handler: (caller, { body }) => savePlatformConfig(caller, body),
+  }),
+];
+
+const baseRoutes = [...swiperRoutes, ...agreementRoutes, ...timeRoutes, ...configRoutes];
+
+export const baseModule: ServerModule = { name: 'base', routes: baseRoutes };

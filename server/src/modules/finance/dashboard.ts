@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import type { DashboardSection } from '../../core/dashboard.ts';
+import { rows } from '../../db/connection.ts';
+
+const money = (v: string) => Math.round(Number(v) * 100) / 100;
+
+/**
+ * Finance's part of the home dashboard: what the fund accounts hold, what customers owe and what is owed
+ * to suppliers (the partner balances kept with every posting), and the money that came in and went out
+ * this month against last month (posted payments and receipts that moved a fund account; deductions move
+ * none, transfers only between the tenant's own accounts).
+ */
+export const fundDashboard: DashboardSection = {
+  key: 'fund',
+  title: { zh: '资金统计', en: 'Funds' },
+  order: 50,
+  menus: ['finance_account', 'finance_receivable', 'finance_payable', 'finance_payment', 'finance_receipt'],
+  async figures({ ctx }) {
+    const [f] = await rows<{ funds: string; receivable: string; payable: string; inMonth: string; outMonth: string; inLast: string; outLast: string }>(
+      ctx.tx,
+      sql`with months as (select date_trunc('month', current_date)::date as this_month, (date_trunc('month', current_date) - interval '1 month')::date as last_month)
+          select (select coalesce(sum(balance), 0) from fin_fund_account where tenant_id = ${ctx.tenantId} and enabled)::text as funds,
+                 (select coalesce(sum(receivable), 0) from fin_partner_balance where tenant_id = ${ctx.tenantId})::text as receivable,
+                 (select coalesce(sum(payable), 0) from fin_partner_balance where tenant_id = ${ctx.tenantId})::text as payable,
+                 coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date >= m.this_month), 0)::text as "inMonth",
+                 coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date >= m.this_month), 0)::text as "outMonth",
+                 coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date < m.this_month), 0)::text as "inLast",
+                 coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date < m.this_month), 0)::text as "outLast"
+          from months m
+          left join fin_money_doc d on d.tenant_id = ${ctx.tenantId} and d.doc_kind in ('receipt', 'payment') and d.status = 'Posted'
+                                   and d.fund_account_id is not null and d.doc_date >= m.last_month and d.doc_date <= current_date
+          group by m.this_month`,
+    );
+    return [
+      { key: 'funds', label: { zh: '账户余额', en: 'Fund balance' }, format: 'amount', value: money(f.funds), link: '/finance/account' },
+      { key: 'receivable', label: { zh: '应收账款', en: 'Receivables' }, format: 'amount', value: money(f.receivable), link: '/finance/receivable' },
+      { key: 'payable', label: { zh: '应付账款', en: 'Payables' }, format: 'amount', value: money(f.payable), link: '/finance/payable' },
+      { key: 'moneyIn', label: { zh: '本月收款', en: 'Received this month' }, format: 'amount', value: money(f.inMonth), previous: money(f.inLast), link: '/finance/receipt' },
+      { key: 'moneyOut', label: { zh: '本月付款', en: 'Paid this month' }, format: 'amount', value: money(f.outMonth), previous: money(f.outLast), link: '/finance/payment' },
+    ];
+  },
+};

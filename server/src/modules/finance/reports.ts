@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import { microText, toMicro } from '@p8/contract/bills/decimal';
+import { AGING_BUCKETS, DEFAULT_CHART } from '@p8/contract/finance';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { rows } from '../../db/connection.ts';
+import { settledStatus } from './settlement.ts';
+
+/**
+ * Receivable and payable per partner (balance, advance or prepaid, open bills by age), a partner's running
+ * ledger with drill-down to its bills and documents, the open bills a payment or receipt may settle, and
+ * the trial balance. Amounts are answered as exact decimal text.
+ */
+
+type Side = 'receivable' | 'payable';
+const SIDE = {
+  receivable: { account: '1122', balance: 'advance', partnerKind: 'customer' },
+  payable: { account: '2202', balance: 'prepaid', partnerKind: 'supplier' },
+} as const;
+
+const text = (v: string | null | undefined) => microText(toMicro(v ?? '0'));
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * GET /finance/receivable | /payable: per partner with a balance or open bills — the balance, the advance
+ * (customers) or prepaid (suppliers) balance, and what bills leave open by age on `asOf` (0–30, 31–60,
+ * 61–90, > 90 days since the bill date). One grouped query on fin_bill_open's (tenant, kind, partner) index.
+ */
+export async function partnerAging(ctx: ServiceContext, side: Side, query: { partnerId?: number; asOf?: string }) {
+  const asOf = query.asOf ?? today();
+  const bucket = (from: number, to: number) => sql`coalesce(sum(o.amount - o.settled) filter (where (${asOf}::date - o.bill_date) between ${from} and ${Number.isFinite(to) ? to : 2147483647}), 0)::text`;
+  const found = await rows<Record<string, string>>(
+    ctx.tx,
+    sql`select p.id as partner_id, p.code as partner_code, p.name as partner_name,
+               coalesce(b.${sql.raw(side)}, 0)::text as balance, coalesce(b.${sql.raw(SIDE[side].balance)}, 0)::text as other_balance,
+               a.open, a.d0_30, a.d31_60, a.d61_90, a.d90
+        from partner p
+        left join fin_partner_balance b on b.tenant_id = p.tenant_id and b.partner_id = p.id
+        left join (
+          select o.partner_id, coalesce(sum(o.amount - o.settled), 0)::text as open,
+                 ${bucket(AGING_BUCKETS[0].from, AGING_BUCKETS[0].to)} as d0_30, ${bucket(AGING_BUCKETS[1].from, AGING_BUCKETS[1].to)} as d31_60,
+                 ${bucket(AGING_BUCKETS[2].from, AGING_BUCKETS[2].to)} as d61_90, ${bucket(AGING_BUCKETS[3].from, AGING_BUCKETS[3].to)} as d90
+          from fin_bill_open o where o.tenant_id = ${ctx.tenantId} and o.kind = ${side} and o.bill_date <= ${asOf}::date group by o.partner_id
+        ) a on a.partner_id = p.id
+        where p.tenant_id = ${ctx.tenantId} and p.kind = ${SIDE[side].partnerKind}
+          and (b.partner_id is not null or a.partner_id is not null)
+          ${query.partnerId ? sql`and p.id = ${query.partnerId}` : sql``}
+        order by p.code, p.id`,
+  );
+  return found.map((r) => ({
+    partnerId: Number(r.partner_id),
+    partnerCode: r.partner_code,
+    partnerName: r.partner_name,
+    balance: text(r.balance),
+    [SIDE[side].balance]: text(r.other_balance),
+    open: text(r.open),
+    d0_30: text(r.d0_30),
+    d31_60: text(r.d31_60),
+    d61_90: text(r.d61_90),
+    d90: text(r.d90),
+  }));
+}
+
+/** GET /finance/<side>/ledger?partnerId: the partner's receivable / payable lines in order with the running balance. */
+export async function partnerLedger(ctx: ServiceContext, side: Side, partnerId: number) {
+  const found = await rows<Record<string, string | null>>(
+    ctx.tx,
+    sql`select l.id, l.posting_date::text as date, p.source_kind, p.source_id, p.source_code, p.memo, p.reversal_of, l.bill_id, l.debit::text, l.credit::text
+        from fin_posting_line l join fin_posting p on p.tenant_id = l.tenant_id and p.id = l.posting_id
+        where l.tenant_id = ${ctx.tenantId} and l.partner_id = ${partnerId} and l.account_code = ${SIDE[side].account}
+        order by l.posting_date, l.id`,
+  );
+  let running = 0n;
+  return found.map((r) => {
+    const debit = toMicro(r.debit!);
+    const credit = toMicro(r.credit!);
+    running += side === 'receivable' ? debit - credit : credit - debit;
+    return {
+      id: Number(r.id),
+      date: r.date!,
+      sourceKind: r.source_kind!,
+      sourceId: Number(r.source_id),
+      sourceCode: r.source_code!,
+      memo: r.memo!,
+      reversal: r.reversal_of !== null,
+      billId: r.bill_id === null ? null : Number(r.bill_id),
+      increase: microText(side === 'receivable' ? debit : credit),
+      decrease: microText(side === 'receivable' ? credit : debit),
+      balance: microText(running),
+    };
+  });
+}
+
+/** GET /finance/<side>/openBills?partnerId: audited bills of the partner not settled in full, oldest first. */
+export async function openBills(ctx: ServiceContext, side: Side, partnerId: number) {
+  const found = await rows<Record<string, string>>(
+    ctx.tx,
+    sql`select o.bill_id, b.bill_code, b.bill_type, o.bill_date::text as bill_date, o.amount::text, o.settled::text
+        from fin_bill_open o join bill b on b.tenant_id = o.tenant_id and b.id = o.bill_id
+        where o.tenant_id = ${ctx.tenantId} and o.kind = ${side} and o.partner_id = ${partnerId} and o.settled <> o.amount
+        order by o.bill_date, o.bill_id`,
+  );
+  return found.map((r) => {
+    const amount = toMicro(r.amount);
+    const settled = toMicro(r.settled);
+    return { billId: Number(r.bill_id), billCode: r.bill_code, billType: r.bill_type, billDate: r.bill_date, amount: microText(amount), settled: microText(settled), unsettled: microText(amount - settled), settledStatus: settledStatus(amount, settled) };
+  });
+}
+
+/** GET /finance/trialBalance: per account of the chart, debits, credits and the balance on its normal side; totals agree. */
+export async function trialBalance(ctx: ServiceContext, query: { start?: string; end?: string }) {
+  const found = await rows<{ account_code: string; debit: string; credit: string }>(
+    ctx.tx,
+    sql`select account_code, sum(debit)::text as debit, sum(credit)::text as credit from fin_posting_line
+        where tenant_id = ${ctx.tenantId} ${query.start ? sql`and posting_date >= ${query.start}::date` : sql``} ${query.end ? sql`and posting_date <= ${query.end}::date` : sql``}
+        group by account_code`,
+  );
+  const byCode = new Map(found.map((f) => [f.account_code, f]));
+  let debitTotal = 0n;
+  let creditTotal = 0n;
+  const accounts = DEFAULT_CHART.map((a) => {
+    const debit = toMicro(byCode.get(a.code)?.debit ?? '0');
+    const credit = toMicro(byCode.get(a.code)?.credit ?? '0');
+    debitTotal += debit;
+    creditTotal += credit;
+    const debitNormal = a.kind === 'asset' || a.kind === 'expense';
+    return { code: a.code, name: a.label, kind: a.kind, debit: microText(debit), credit: microText(credit), balance: microText(debitNormal ? debit - credit : credit - debit) };
+  });
+  return { accounts, debitTotal: microText(debitTotal), creditTotal: microText(creditTotal) };
+}

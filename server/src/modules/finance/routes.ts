@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { enableSchema, idParamsSchema } from '@p8/contract/common';
+import { dateSchema } from '@p8/contract/bills/fields';
+import {
+  fundAccountCreateSchema,
+  fundAccountUpdateSchema,
+  ledgerQuerySchema,
+  openBillsQuerySchema,
+  partnerReportQuerySchema,
+  paymentCreateSchema,
+  receiptCreateSchema,
+  transferCreateSchema,
+} from '@p8/contract/finance';
+import { heldBy } from '../../core/record-usage.ts';
+import { route, type RouteDeclaration, type ServerModule } from '../../core/route.ts';
+import { finMoneyDoc } from '../../db/schema/index.ts';
+import { verifyLedger } from './ledger.ts';
+import { abandonMoneyDoc, createFundAccount, createMoneyDoc, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listMoneyDocs, updateFundAccount } from './money.ts';
+import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.ts';
+import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
+import { fundDashboard } from './dashboard.ts';
+
+/**
+ * Finance under /api/admin/finance/: fund accounts, transfers, payments, receipts, receivable / payable
+ * with aging and ledgers, the trial balance and verify. Button codes `finance_<screen>_<action>`.
+ */
+
+const URL = '/api/admin/finance';
+const tags = ['finance'];
+
+const docListQuerySchema = z.object({
+  current: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  partnerId: z.coerce.number().int().positive().optional(),
+  status: z.enum(['Posted', 'Abandoned']).optional(),
+  moneyType: z.string().max(40).regex(/^[A-Za-z]*$/).optional(),
+  start: dateSchema.optional(),
+  end: dateSchema.optional(),
+});
+const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
+
+/** List, one, abandon of a kind of money document; its create is the caller's. */
+function docRoutes(kind: 'payment' | 'receipt' | 'transfer'): RouteDeclaration[] {
+  return [
+    route({ method: 'GET', url: `${URL}/${kind}`, tags, summary: `${kind}s, paged, newest first`, query: docListQuerySchema, page: true, handler: (ctx, { query }) => listMoneyDocs(ctx, kind, query) }),
+    route({ method: 'GET', url: `${URL}/${kind}/:id`, tags, summary: `One ${kind} with the bills it settled`, params: idParamsSchema, handler: (ctx, { params }) => getMoneyDoc(ctx, kind, params.id) }),
+    route({
+      method: 'POST', url: `${URL}/${kind}/:id/abandon`, tags, summary: `Withdraw a ${kind}: reversal posting, settled bills open again`, permission: `finance_${kind}_abandon`, params: idParamsSchema,
+      handler: (ctx, { params }) => abandonMoneyDoc(ctx, kind, params.id),
+    }),
+  ];
+}
+
+function sideRoutes(side: 'receivable' | 'payable'): RouteDeclaration[] {
+  return [
+    route({ method: 'GET', url: `${URL}/${side}`, tags, summary: `${side} per partner with aging (0–30, 31–60, 61–90, >90 days)`, query: partnerReportQuerySchema, handler: (ctx, { query }) => partnerAging(ctx, side, query) }),
+    route({ method: 'GET', url: `${URL}/${side}/ledger`, tags, summary: `A partner's ${side} ledger with the running balance`, query: ledgerQuerySchema, handler: (ctx, { query }) => partnerLedger(ctx, side, query.partnerId) }),
+    route({ method: 'GET', url: `${URL}/${side}/openBills`, tags, summary: `A partner's bills not yet settled in full`, query: openBillsQuerySchema, handler: (ctx, { query }) => openBills(ctx, side, query.partnerId) }),
+  ];
+}
+
+const financeRoutes: RouteDeclaration[] = [
+  route({ method: 'GET', url: `${URL}/account`, tags, summary: 'Fund accounts with their balances', handler: (ctx) => listFundAccounts(ctx) }),
+  route({ method: 'GET', url: `${URL}/account/:id`, tags, summary: 'One fund account', params: idParamsSchema, handler: (ctx, { params }) => getFundAccount(ctx, params.id) }),
+  route({ method: 'POST', url: `${URL}/account`, tags, summary: 'New fund account; its opening balance is posted', permission: 'finance_account_add', body: fundAccountCreateSchema, handler: (ctx, { body }) => createFundAccount(ctx, body) }),
+  route({ method: 'PUT', url: `${URL}/account`, tags, summary: 'Rename a fund account', permission: 'finance_account_update', body: fundAccountUpdateSchema, handler: (ctx, { body }) => updateFundAccount(ctx, body) }),
+  route({ method: 'PUT', url: `${URL}/account/enable`, tags, summary: 'Enable or disable fund accounts', permission: 'finance_account_enable', body: enableSchema, handler: (ctx, { body }) => enableFundAccounts(ctx, body.ids, body.enabled) }),
+  route({ method: 'POST', url: `${URL}/transfer`, tags, summary: 'Transfer between fund accounts', permission: 'finance_transfer_add', body: transferCreateSchema, handler: (ctx, { body }) => createTransfer(ctx, body) }),
+  ...docRoutes('transfer'),
+  route({
+    method: 'POST', url: `${URL}/payment`, tags, summary: 'Payment to a supplier (settles bills, advance, deduction)', permission: 'finance_payment_add', body: paymentCreateSchema,
+    handler: (ctx, { body: { payType, ...input } }) => createMoneyDoc(ctx, payType, input),
+  }),
+  ...docRoutes('payment'),
+  route({
+    method: 'POST', url: `${URL}/receipt`, tags, summary: 'Receipt from a customer (settles bills, advance)', permission: 'finance_receipt_add', body: receiptCreateSchema,
+    handler: (ctx, { body: { receiptType, ...input } }) => createMoneyDoc(ctx, receiptType, input),
+  }),
+  ...docRoutes('receipt'),
+  ...sideRoutes('receivable'),
+  ...sideRoutes('payable'),
+  route({ method: 'GET', url: `${URL}/trialBalance`, tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
+  route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx) }),
+];
+
+export const financeModule: ServerModule = {
+  name: 'finance',
+  routes: financeRoutes,
+  register(registries) {
+    registries.recordUsage.register('supplier', 'finance: payments', heldBy(finMoneyDoc, finMoneyDoc.partnerId));
+    registries.recordUsage.register('customer', 'finance: receipts', heldBy(finMoneyDoc, finMoneyDoc.partnerId));
+    registries.abandonAuditBlockers.register('finance', settledBlocker);
+    registries.billPostingHooks.register('finance', { audited: billAudited, abandoned: billAbandoned });
+    registries.dashboard.register(fundDashboard);
+  },
+};

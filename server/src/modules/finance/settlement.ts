@@ -1,0 +1,125 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import type { SettledStatus } from '@p8/contract/finance';
+import { BizError } from '../../core/errors.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import type { Tx } from '../../db/connection.ts';
+import { bill, finBillOpen } from '../../db/schema/index.ts';
+import type { BillRow } from '../../bills/service.ts';
+import { post, reverseSource } from './ledger.ts';
+
+/**
+ * What finance does when a bill with a receivable or payable (its declaration's `settlement`) is audited
+ * or its audit withdrawn: the open amount (`fin_bill_open`), the ledger posting, and the bill's header
+ * progress `settlement` (UnSettlement → PartialSettlement → AllSettlement) as payments and receipts settle it.
+ */
+
+/** The settled state of an amount (both signed alike). Pure. */
+export function settledStatus(amount: Micro, settled: Micro): SettledStatus {
+  if (settled === 0n) return amount === 0n ? 'AllSettlement' : 'UnSettlement';
+  return settled === amount ? 'AllSettlement' : 'PartialSettlement';
+}
+
+async function setBillSettlement(tx: Tx, tenantId: number, billId: number, status: SettledStatus) {
+  await tx
+    .update(bill)
+    .set({ progress: sql`${bill.progress} || ${JSON.stringify({ settlement: status })}::jsonb` })
+    .where(and(eq(bill.tenantId, tenantId), eq(bill.id, billId)));
+}
+
+/** The receivable / payable a bill row opens, or undefined (no settlement effect, no partner). */
+function openingOf(decl: BillTypeDecl, row: BillRow): { kind: 'receivable' | 'payable'; partnerId: number; amount: Micro } | undefined {
+  if (!decl.settlement || !meets(decl.settlementWhen, { ...row, ...(row.extra as Record<string, unknown>) })) return undefined;
+  const partnerId = decl.settlement.kind === 'payable' ? row.supplierId : row.customerId;
+  if (!partnerId) return undefined;
+  return { kind: decl.settlement.kind, partnerId, amount: toMicro(row.taxPriceTotal) * BigInt(decl.settlement.sign) };
+}
+
+const side = (amount: Micro) => (amount >= 0n ? { debit: amount } : { credit: -amount });
+const otherSide = (amount: Micro) => (amount >= 0n ? { credit: amount } : { debit: -amount });
+
+/** Audit: the bill's receivable (Dr 1122 / Cr 6001) or payable (Dr 1405 / Cr 2202); refunds the other way. */
+export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
+  const open = openingOf(decl, row);
+  if (!open) return;
+  await ctx.tx
+    .insert(finBillOpen)
+    .values({ tenantId: ctx.tenantId, billId: row.id, partnerId: open.partnerId, kind: open.kind, billDate: row.billDate, amount: microText(open.amount), settled: '0' });
+  await setBillSettlement(ctx.tx, ctx.tenantId, row.id, settledStatus(open.amount, 0n));
+  if (open.amount === 0n) return;
+  const ref = { partnerId: open.partnerId, billId: row.id };
+  await post(ctx, {
+    date: row.billDate,
+    sourceKind: 'bill',
+    sourceId: row.id,
+    sourceCode: row.billCode,
+    memo: decl.type,
+    lines:
+      open.kind === 'receivable'
+        ? [{ account: '1122', ...side(open.amount), ...ref }, { account: '6001', ...otherSide(open.amount) }]
+        : [{ account: '1405', ...side(open.amount) }, { account: '2202', ...otherSide(open.amount), ...ref }],
+  });
+}
+
+/** Abandon audit (the blocker let it through): the posting reversed, the open amount gone. */
+export async function billAbandoned(ctx: ServiceContext, _decl: BillTypeDecl, row: BillRow): Promise<void> {
+  const [open] = await ctx.tx
+    .select()
+    .from(finBillOpen)
+    .where(and(eq(finBillOpen.tenantId, ctx.tenantId), eq(finBillOpen.billId, row.id)))
+    .for('update');
+  if (!open) return;
+  // Checked again under the lock: a payment committed since the blocker looked.
+  if (toMicro(open.settled) !== 0n) throw new BizError(open.kind === 'payable' ? 'BillPaidProhibitAbandonAudit' : 'BillReceivedProhibitAbandonAudit', { additional: row.billCode });
+  await reverseSource(ctx, 'bill', row.id, row.billDate);
+  await ctx.tx.delete(finBillOpen).where(and(eq(finBillOpen.tenantId, ctx.tenantId), eq(finBillOpen.billId, row.id)));
+  await setBillSettlement(ctx.tx, ctx.tenantId, row.id, 'UnSettlement');
+}
+
+/** The abandon-audit blocker: a bill paid or received in part cannot be withdrawn. */
+export async function settledBlocker(tx: Tx, tenantId: number, billId: number) {
+  const [open] = await tx
+    .select({ kind: finBillOpen.kind, settled: finBillOpen.settled })
+    .from(finBillOpen)
+    .where(and(eq(finBillOpen.tenantId, tenantId), eq(finBillOpen.billId, billId)));
+  if (!open || toMicro(open.settled) === 0n) return undefined;
+  return open.kind === 'payable' ? ('BillPaidProhibitAbandonAudit' as const) : ('BillReceivedProhibitAbandonAudit' as const);
+}
+
+/**
+ * Settles (or, with `direction` -1, un-settles) amounts of open bills under row locks taken in bill order:
+ * each amount must have its bill's sign and stay within what is open, else `exceed` is thrown.
+ */
+export async function settleBills(
+  ctx: ServiceContext,
+  expect: { kind: 'receivable' | 'payable'; partnerId: number },
+  allocations: Array<{ billId: number; amount: Micro }>,
+  direction: 1n | -1n,
+  exceed: 'PayAmountExceedUnpaid' | 'ReceiptAmountExceedUnreceived' | 'DeductionAmountExceedUnsettled' | 'SettlementAmountExceedUnsettled',
+): Promise<void> {
+  if (!allocations.length) return;
+  const ids = allocations.map((a) => a.billId);
+  if (new Set(ids).size !== ids.length) throw new BizError('SettleBillRepeat');
+  const found = await ctx.tx
+    .select()
+    .from(finBillOpen)
+    .where(and(eq(finBillOpen.tenantId, ctx.tenantId), inArray(finBillOpen.billId, ids)))
+    .orderBy(asc(finBillOpen.billId))
+    .for('update');
+  const byId = new Map(found.map((f) => [f.billId, f]));
+  for (const a of [...allocations].sort((x, y) => x.billId - y.billId)) {
+    const open = byId.get(a.billId);
+    if (!open || open.kind !== expect.kind || open.partnerId !== expect.partnerId) throw new BizError('SettleBillNotOpen', { additional: a.billId });
+    const amount = toMicro(open.amount);
+    if (amount === 0n || (amount > 0n) !== (a.amount > 0n)) throw new BizError('SettleAmountSignMismatch', { additional: a.billId });
+    const settled = toMicro(open.settled) + a.amount * direction;
+    const within = amount > 0n ? settled >= 0n && settled <= amount : settled <= 0n && settled >= amount;
+    if (!within) throw new BizError(direction > 0n && toMicro(open.settled) === amount ? 'BillAllSettled' : exceed, { additional: microText(amount - toMicro(open.settled)) });
+    await ctx.tx
+      .update(finBillOpen)
+      .set({ settled: microText(settled) })
+      .where(and(eq(finBillOpen.tenantId, ctx.tenantId), eq(finBillOpen.billId, a.billId)));
+    await setBillSettlement(ctx.tx, ctx.tenantId, a.billId, settledStatus(amount, settled));
+  }
+}

@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import type { ComposeOption } from 'echarts/core';
+import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
+import type { DataZoomComponentOption, GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useThemeStore } from '../../stores/theme.ts';
+
+echarts.use([LineChart, BarChart, PieChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+
+export type EChartOption = ComposeOption<LineSeriesOption | BarSeriesOption | PieSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption | DataZoomComponentOption>;
+
+export interface EChartProps {
+  option: EChartOption;
+  /** Pixels; the width follows the container. */
+  height?: number;
+  className?: string;
+  'data-testid'?: string;
+}
+
+/** The chart itself; load it through `EChart` (index.tsx), which loads ECharts lazily. */
+export default function Chart({ option, height = 300, className, 'data-testid': testId }: EChartProps) {
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const isDark = useThemeStore((s) => s.isDark);
+
+  // A theme change builds the chart anew (ECharts takes its theme at init only).
+  useEffect(() => {
+    const el = element.current;
+    if (!el) return;
+    const instance = echarts.init(el, isDark ? 'dark' : undefined);
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, [isDark]);
+
+  useEffect(() => {
+    // The card's background shows through, light or dark.
+    chart.current?.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
+  }, [option, isDark]);
+
+  return <div ref={element} className={className} style={{ width: '100%', height }} data-testid={testId} />;
+}

@@ -1,0 +1,82 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Drawer, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { AGING_BUCKETS } from '@p8/contract/finance';
+import ProTable, { type ListParams, type ProColumn } from '../ProTable/index.tsx';
+import { useGlobalStore } from '../../stores/global.ts';
+import { partnerBalances, partnerLedger, type LedgerRow, type PartnerBalanceRow } from './api.ts';
+import { formatMoney } from './money.ts';
+
+const amountColumn = (prop: string, title: string): ProColumn<PartnerBalanceRow> => ({
+  prop,
+  title,
+  width: 112,
+  align: 'right',
+  render: (value) => formatMoney(value as string),
+});
+
+/**
+ * Finance → receivable / payable: per partner the balance, the advance (customers) or prepaid (suppliers)
+ * balance and what audited bills leave open by age on a day; a row opens the partner's running ledger.
+ */
+export default function PartnerBalances({ side }: { side: 'receivable' | 'payable' }) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'finance' });
+  const language = useGlobalStore((s) => s.language);
+  const [ledger, setLedger] = useState<{ partner: PartnerBalanceRow; rows: LedgerRow[] } | null>(null);
+  const other = side === 'receivable' ? 'advance' : 'prepaid';
+
+  const columns = useMemo<ProColumn<PartnerBalanceRow>[]>(
+    () => [
+      { prop: 'asOf', title: t('report.asOf'), hideInTable: true, search: { type: 'date' } },
+      { prop: 'partnerCode', title: t('report.partnerCode'), width: 100 },
+      { prop: 'partnerName', title: t(`report.partner.${side}`), width: 210, render: (_, r) => <Typography.Link>{r.partnerName}</Typography.Link> },
+      amountColumn('balance', t(`report.balance.${side}`)),
+      amountColumn(other, t(`report.${other}`)),
+      amountColumn('open', t('report.open')),
+      ...AGING_BUCKETS.map((b) => amountColumn(b.key, b.label[language])),
+    ],
+    [t, side, other, language],
+  );
+
+  const load = useCallback((params: ListParams) => partnerBalances(side, typeof params.asOf === 'string' ? params.asOf : undefined), [side]);
+  const openLedger = async (partner: PartnerBalanceRow) => setLedger({ partner, rows: await partnerLedger(side, partner.partnerId) });
+
+  return (
+    <>
+      <ProTable<PartnerBalanceRow>
+        columns={columns}
+        rowKey="partnerId"
+        request={load}
+        pagination={false}
+        onRow={(record) => ({ onClick: () => void openLedger(record), style: { cursor: 'pointer' } })}
+        title={t(`report.title.${side}`)}
+        data-testid={`finance-${side}`}
+      />
+      <Drawer open={ledger !== null} width={860} title={ledger ? t('report.ledgerOf', { name: ledger.partner.partnerName }) : ''} onClose={() => setLedger(null)}>
+        <Table<LedgerRow>
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={ledger?.rows ?? []}
+          columns={[
+            { dataIndex: 'date', title: t('report.date'), width: 110 },
+            {
+              dataIndex: 'sourceCode',
+              title: t('report.source'),
+              render: (_, r) => (
+                <span>
+                  <Tag>{t(`report.sourceKind.${r.sourceKind}`)}</Tag>
+                  {r.sourceCode}
+                  {r.reversal && <Tag color="red" style={{ marginLeft: 4 }}>{t('report.reversal')}</Tag>}
+                </span>
+              ),
+            },
+            { dataIndex: 'increase', title: t('report.increase'), align: 'right', render: (v: string) => formatMoney(v) },
+            { dataIndex: 'decrease', title: t('report.decrease'), align: 'right', render: (v: string) => formatMoney(v) },
+            { dataIndex: 'balance', title: t('report.running'), align: 'right', render: (v: string) => formatMoney(v) },
+          ]}
+        />
+      </Drawer>
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { MallOrderStatus, MallRefundStatus } from '@p8/contract/mall';
+
+export const STATUS_COLOR: Record<MallOrderStatus, string> = {
+  PendingPayment: 'orange',
+  Paid: 'blue',
+  Shipped: 'cyan',
+  Completed: 'green',
+  Cancelled: 'default',
+  Refunded: 'magenta',
+};
+const REFUND_COLOR: Record<MallRefundStatus, string> = { None: 'default', Requested: 'red', Approved: 'volcano', Refused: 'default', Refunded: 'magenta' };
+
+export function OrderStatusTag({ status }: { status: MallOrderStatus }) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'mall.order' });
+  return <Tag color={STATUS_COLOR[status]}>{t(`statuses.${status}`)}</Tag>;
+}
+
+/** The refund's status, nothing while there is none. */
+export function RefundStatusTag({ status }: { status: MallRefundStatus }) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'mall.order' });
+  if (status === 'None') return null;
+  return <Tag color={REFUND_COLOR[status]}>{t(`refundStatuses.${status}`)}</Tag>;
+}

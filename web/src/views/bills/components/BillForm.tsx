@@ -1,0 +1,266 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Col, Drawer, Form, Input, Modal, Row, Space, Spin, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import type { BillLineView, BillView } from '@p8/contract/bills/api';
+import { billApiPath, billButtonCode, BILL_ACTION_LABELS, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, DELIVERY_STATUS_LABELS, POSTED_STATUSES, type BillOperation, type DeliveryStatus } from '@p8/contract/bills/status';
+import { Auth } from '../../../components/Auth/index.tsx';
+import AttachmentUpload from '../../../components/Upload/AttachmentUpload.tsx';
+import { http } from '../../../app/http.ts';
+import { feedback } from '../../../app/feedback.ts';
+import { translateError } from '../../../locales/index.ts';
+import useTenantConfig from '../../../hooks/useTenantConfig.ts';
+import { formatNumber } from '../../../components/ProTable/format.ts';
+import { amountRules, formHeaderFields, gridTotals, labelOf, offeredOperations, savePayload, waitingOf } from '../kit.ts';
+import { FieldControl } from './controls.tsx';
+import BillLines, { lineOfView } from './BillLines.tsx';
+import BillTimeline from './BillTimeline.tsx';
+import PushDownDialog from './PushDownDialog.tsx';
+import PrintPreview from './PrintPreview.tsx';
+import { STATUS_COLOR } from './status.ts';
+import '../bills.css';
+
+interface BillFormProps {
+  decl: BillTypeDecl;
+  /** The bill to show; none for a new one. */
+  id?: number;
+  onClose: () => void;
+  /** Told after any write (the list reloads). */
+  onChanged: () => void;
+  /** Show another bill (a push-down or merge made a new draft). */
+  onOpen: (id: number) => void;
+}
+
+/** A loaded bill as the form holds it: pickers as `{ id, name }`, lines with their material. */
+function formValues(decl: BillTypeDecl, bill: BillView): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...bill };
+  for (const field of formHeaderFields(decl, undefined)) {
+    if (['supplier', 'customer', 'warehouse'].includes(field.kind) && bill[field.key]) {
+      values[field.key] = { id: bill[field.key], name: bill[field.key.replace(/Id$/, 'Name')] ?? `#${String(bill[field.key])}` };
+    }
+  }
+  values.lines = bill.lines.map((l: BillLineView) => lineOfView(l));
+  return values;
+}
+
+/**
+ * The one bill form of every type: header fields, the line grid, attachments and totals from the
+ * type's declaration; the operations the status allows, each behind its button code; the timeline and
+ * the print preview. Saving sends exactly the type's editable fields (the contract's save schema).
+ */
+export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillFormProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const { config, settings } = useTenantConfig();
+  const [form] = Form.useForm();
+  const api = billApiPath(decl).replace(/^\/api/, '');
+  const bill = useQuery({ queryKey: ['bill', decl.type, id], queryFn: () => http.get<BillView>(`${api}/${id}`), enabled: !!id });
+  const [busy, setBusy] = useState(false);
+  const [refusing, setRefusing] = useState(false);
+  const [pushing, setPushing] = useState(false);
+  const [printing, setPrinting] = useState(false);
+  const status = bill.data?.billStatus;
+  const offered = offeredOperations(decl, id ? status : undefined);
+  const editable = offered.save;
+  const rules = useMemo(() => amountRules(decl, settings, config), [decl, settings, config]);
+  const header = useMemo(() => formHeaderFields(decl, config), [decl, config]);
+
+  useEffect(() => {
+    if (bill.data) form.setFieldsValue(formValues(decl, bill.data));
+    else if (!id) form.setFieldsValue({ billDate: dayjs().format('YYYY-MM-DD'), lines: [] });
+  }, [bill.data, decl, form, id]);
+
+  const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
+
+  /** Runs a write, tells the list, and shows the bill it leaves (or stays). */
+  const run = async (work: () => Promise<unknown>, then?: (answer: unknown) => void) => {
+    setBusy(true);
+    try {
+      const answer = await work();
+      // Joint review: an approval that leaves the bill waiting for other reviewers says so.
+      const waiting = waitingOf(answer);
+      if (waiting) feedback.message.info(t('bill.waitingFor', { message: translateError(waiting.key), names: waiting.names.join(lang === 'en' ? ', ' : '、') }));
+      else feedback.message.success(t('bill.done'));
+      onChanged();
+      if (then) then(answer);
+      else await bill.refetch();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async () => {
+    const values = (await form.validateFields()) as Record<string, unknown>;
+    const payload = savePayload(decl, { ...values, id }, config);
+    await run(
+      () => (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload)),
+      (answer) => {
+        if (!id && answer && typeof answer === 'object' && 'id' in answer) onOpen((answer as { id: number }).id);
+        else void bill.refetch();
+      },
+    );
+  };
+  // A refusal (e.g. "already reviewed") was shown by the http layer: nothing is left to handle.
+  const operate = (operation: Exclude<BillOperation, 'save' | 'pushDown' | 'merge' | 'delete' | 'refuse'>) =>
+    run(() => http.post(`${api}/${operation}`, { id })).catch(() => undefined);
+  // Delivery (types with the delivery button): once audited, confirm sent, then arrived.
+  const delivers = decl.actions.includes('delivery') && !!status && POSTED_STATUSES.includes(status);
+  const delivery = ((bill.data as { deliveryStatus?: DeliveryStatus | null } | undefined)?.deliveryStatus ?? 'NotDelivered') as DeliveryStatus;
+  const nextDelivery = delivery === 'NotDelivered' ? 'deliver' : delivery === 'InDelivery' ? 'arrive' : undefined;
+
+  const title = (
+    <Space>
+      <span>{labelOf(decl.label, lang)}</span>
+      {bill.data && <Typography.Text copyable={{ text: bill.data.billCode }}>{bill.data.billCode}</Typography.Text>}
+      {status && (
+        <Tag color={STATUS_COLOR[status]} data-testid="bill-status">
+          {labelOf(BILL_STATUS_LABELS[status], lang)}
+        </Tag>
+      )}
+      {delivers && (
+        <Tag color={delivery === 'Arrived' ? 'green' : delivery === 'InDelivery' ? 'blue' : 'default'} data-testid="bill-delivery-status">
+          {labelOf(DELIVERY_STATUS_LABELS[delivery], lang)}
+        </Tag>
+      )}
+    </Space>
+  );
+
+  const opButton = (operation: BillOperation, action: Parameters<typeof billButtonCode>[1], onClick: () => void, danger = false) => (
+    <Auth code={code(action)} key={operation}>
+      <Button danger={danger} loading={busy} onClick={onClick} data-testid={`bill-op-${operation}`}>
+        {labelOf(BILL_OPERATION_LABELS[operation], lang)}
+      </Button>
+    </Auth>
+  );
+
+  const footer = (
+    <Space wrap>
+      {!id && decl.sources.length > 0 && (
+        <Auth code={code('add')}>
+          <Button onClick={() => setPushing(true)} data-testid="bill-pushdown">
+            {t('bill.fromSources')}
+          </Button>
+        </Auth>
+      )}
+      {editable && (
+        <Auth code={code(id ? 'update' : 'add')}>
+          <Button type="primary" loading={busy} onClick={save} data-testid="bill-save">
+            {labelOf(BILL_OPERATION_LABELS.save, lang)}
+          </Button>
+        </Auth>
+      )}
+      {id && offered.submit && opButton('submit', 'submit', () => void operate('submit'))}
+      {id && offered.audit && opButton('audit', 'audit', () => void operate('audit'))}
+      {id && offered.refuse && opButton('refuse', 'audit', () => setRefusing(true), true)}
+      {id && offered.abandonAudit && opButton('abandonAudit', 'abandonAudit', () => void operate('abandonAudit'), true)}
+      {id && offered.manualCompletion && opButton('manualCompletion', 'manualCompletion', () => void operate('manualCompletion'))}
+      {id && delivers && nextDelivery && (
+        <Auth code={code('delivery')}>
+          <Button loading={busy} onClick={() => void run(() => http.post(`${api}/delivery`, { id, operation: nextDelivery })).catch(() => undefined)} data-testid={`bill-delivery-${nextDelivery}`}>
+            {labelOf(DELIVERY_OPERATION_LABELS[nextDelivery], lang)}
+          </Button>
+        </Auth>
+      )}
+      {id && decl.actions.includes('print') && (
+        <Auth code={code('print')}>
+          <Button onClick={() => setPrinting(true)} data-testid="bill-print">
+            {labelOf(BILL_ACTION_LABELS.print, lang)}
+          </Button>
+        </Auth>
+      )}
+      <Button onClick={onClose} data-testid="bill-close">{t('bill.close')}</Button>
+    </Space>
+  );
+
+  return (
+    <Drawer open width="calc(100vw - 220px)" title={title} onClose={onClose} footer={footer} destroyOnHidden data-testid="bill-form">
+      <Spin spinning={!!id && bill.isPending}>
+        <Form form={form} layout="vertical" disabled={!editable} className="bill-form" requiredMark>
+          <Row gutter={16}>
+            {header.map((field) => (
+              <Col span={field.kind === 'textarea' ? 12 : 6} key={field.key}>
+                <Form.Item
+                  name={field.key}
+                  label={labelOf(field.label, lang)}
+                  rules={field.required && field.key !== 'billCode' ? [{ required: true, message: t(`error.${field.required}`) }] : undefined}
+                >
+                  {field.key === 'billCode' ? <Input placeholder={t('bill.codeAuto')} maxLength={50} data-testid="bill-field-billCode" /> : <FieldControl field={field} lang={lang} testId={`bill-field-${field.key}`} />}
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+          <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />
+          <Totals rules={rules} digits={settings} tax={rules.tax} />
+          <Form.Item name="attachments" label={t('bill.attachments')}>
+            <AttachmentUpload />
+          </Form.Item>
+        </Form>
+        {bill.data?.rejectReason && (
+          <Typography.Paragraph type="danger" data-testid="bill-reject-reason">
+            {t('bill.refuseReason')}: {bill.data.rejectReason}
+          </Typography.Paragraph>
+        )}
+        {id && <BillTimeline api={api} id={id} version={bill.dataUpdatedAt} lang={lang} />}
+      </Spin>
+      <Modal
+        open={refusing}
+        title={labelOf(BILL_OPERATION_LABELS.refuse, lang)}
+        onCancel={() => setRefusing(false)}
+        destroyOnHidden
+        okButtonProps={{ 'data-testid': 'bill-refuse-ok' } as never}
+        onOk={async () => {
+          const reason = (document.querySelector<HTMLTextAreaElement>('[data-testid="bill-refuse-reason"]')?.value ?? '').trim();
+          if (!reason) {
+            feedback.message.warning(t('error.PleaseInputRejectReason'));
+            throw new Error('reason');
+          }
+          await run(() => http.post(`${api}/refuse`, { id, reason }));
+          setRefusing(false);
+        }}
+      >
+        <Input.TextArea rows={3} maxLength={500} placeholder={t('bill.refuseReason')} data-testid="bill-refuse-reason" />
+      </Modal>
+      {pushing && (
+        <PushDownDialog
+          decl={decl}
+          api={api}
+          lang={lang}
+          onClose={() => setPushing(false)}
+          onDone={(newId) => {
+            setPushing(false);
+            onChanged();
+            onOpen(newId);
+          }}
+        />
+      )}
+      {printing && bill.data && <PrintPreview decl={decl} bill={bill.data} config={config} digits={settings} lang={lang} onClose={() => setPrinting(false)} />}
+    </Drawer>
+  );
+}
+
+/** The bill's live totals: lines, quantity, amount (and with tax), with the tenant's digits. */
+function Totals({ rules, digits, tax }: { rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
+  const { t } = useTranslation();
+  const lines = Form.useWatch('lines') as Array<Record<string, number | null>> | undefined;
+  const totals = useMemo(() => gridTotals(lines ?? [], rules), [lines, rules]);
+  return (
+    <div className="bill-totals" data-testid="bill-totals">
+      <span>
+        {t('bill.lineCount')}: <b>{totals.lines}</b>
+      </span>
+      <span>
+        {t('bill.totalNumber')}: <b data-testid="bill-total-number">{formatNumber(totals.number, digits.numberRetainsSmallDigit)}</b>
+      </span>
+      <span>
+        {t('bill.totalAmount')}: <b data-testid="bill-total-amount">{formatNumber(totals.priceTotal, digits.amountRetainsSmallDigit)}</b>
+      </span>
+      {tax && (
+        <span>
+          {t('bill.totalTaxAmount')}: <b>{formatNumber(totals.taxPriceTotal, digits.amountRetainsSmallDigit)}</b>
+        </span>
+      )}
+    </div>
+  );
+}

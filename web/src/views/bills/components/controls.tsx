@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { Button, DatePicker, Input, Select, Space, TreeSelect } from 'antd';
+import { SearchOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import type { FieldDecl } from '@p8/contract/bills/fields';
+import SupplierPicker from '../../../components/Pickers/SupplierPicker.tsx';
+import CustomerPicker from '../../../components/Pickers/CustomerPicker.tsx';
+import WarehousePicker from '../../../components/Pickers/WarehousePicker.tsx';
+import StaffSelect from '../../../components/Pickers/StaffSelect.tsx';
+import NumberInput from '../../../components/NumberInput/index.tsx';
+import { deptTreeQuery } from '../../../components/Pickers/api/get-dept-tree.ts';
+import { materialQuery } from '../../../components/Pickers/api/get-material.ts';
+import { pickLocations } from '../../../components/Pickers/api/pick-locations.ts';
+import { labelOf } from '../kit.ts';
+
+/** A picked record as the form keeps it: its id (what is sent) and its name (what is shown). */
+export interface Picked {
+  id: number;
+  name: string;
+}
+
+interface ValueProps<T> {
+  value?: T | null;
+  onChange?: (value: T | null) => void;
+  disabled?: boolean;
+  'data-testid'?: string;
+  size?: 'small' | 'middle';
+}
+
+/** A supplier, customer or warehouse field: its name, and the kit's picker to change it. */
+export function RecordPick({ kind, value, onChange, disabled, size, ...rest }: ValueProps<Picked> & { kind: 'supplier' | 'customer' | 'warehouse' }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const pick = (row: { id: number; name: string } | undefined) => {
+    if (row) onChange?.({ id: row.id, name: row.name });
+    close();
+  };
+  return (
+    <Space.Compact style={{ width: '100%' }}>
+      <Input size={size} readOnly value={value?.name ?? ''} placeholder={t('bill.pick')} onClick={() => !disabled && setOpen(true)} disabled={disabled} data-testid={rest['data-testid']} />
+      <Button size={size} icon={<SearchOutlined />} disabled={disabled} onClick={() => setOpen(true)} aria-label={t('bill.pick')} />
+      {open && kind === 'supplier' && <SupplierPicker open multiple={false} onClose={close} onOk={([r]) => pick(r)} />}
+      {open && kind === 'customer' && <CustomerPicker open multiple={false} onClose={close} onOk={([r]) => pick(r)} />}
+      {open && kind === 'warehouse' && <WarehousePicker open multiple={false} onClose={close} onOk={([r]) => pick(r)} />}
+    </Space.Compact>
+  );
+}
+
+/** A department of the tenant's tree. */
+export function DeptField({ value, onChange, disabled, ...rest }: ValueProps<number>) {
+  const tree = useQuery(deptTreeQuery);
+  return (
+    <TreeSelect
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      treeData={tree.data ?? []}
+      fieldNames={{ label: 'name', value: 'id', children: 'children' }}
+      allowClear
+      disabled={disabled}
+      treeDefaultExpandAll
+      data-testid={rest['data-testid']}
+    />
+  );
+}
+
+/** The unit of a line: one of its material's enabled units, with how many main units it holds. */
+export function UnitField({ materialId, fallbackName, value, onChange, onRatio, disabled, ...rest }: ValueProps<number> & { materialId?: number; fallbackName?: string | null; onRatio: (ratio: number) => void }) {
+  const detail = useQuery({ ...materialQuery(materialId ?? 0), enabled: !!materialId });
+  const units = detail.data?.units ?? [];
+  const options = units.filter((u) => u.enabled || u.unitId === value).map((u) => ({ value: u.unitId, label: u.isMain ? u.unitName : `${u.unitName} ×${u.ratio}` }));
+  if (value && !options.some((o) => o.value === value)) options.push({ value, label: fallbackName ?? `#${value}` });
+  return (
+    <Select
+      size="small"
+      value={value ?? undefined}
+      onChange={(v: number) => {
+        onChange?.(v ?? null);
+        onRatio(units.find((u) => u.unitId === v)?.ratio ?? 1);
+      }}
+      options={options}
+      disabled={disabled}
+      popupMatchSelectWidth={false}
+      style={{ width: '100%' }}
+      data-testid={rest['data-testid']}
+    />
+  );
+}
+
+/**
+ * A storage location of a line: one of the enabled locations of the warehouse the line names (or, when it
+ * names none, the bill's). Without a warehouse there is nothing to choose from.
+ */
+export function LocationField({ warehouseId, value, onChange, disabled, ...rest }: ValueProps<number> & { warehouseId?: number | null }) {
+  const { t } = useTranslation();
+  const found = useQuery({
+    queryKey: ['bill-line-locations', warehouseId],
+    queryFn: () => pickLocations({ current: 1, pageSize: 100, warehouseId: warehouseId! }),
+    enabled: !!warehouseId,
+    staleTime: 60_000,
+  });
+  const options = (found.data?.data ?? []).map((l) => ({ value: l.id, label: l.name }));
+  return (
+    <Select
+      size="small"
+      value={value ?? undefined}
+      onChange={(v?: number) => onChange?.(v ?? null)}
+      options={options}
+      allowClear
+      loading={found.isFetching}
+      disabled={disabled || !warehouseId}
+      placeholder={warehouseId ? undefined : t('bill.warehouseFirst')}
+      popupMatchSelectWidth={false}
+      style={{ width: '100%' }}
+      data-testid={rest['data-testid']}
+    />
+  );
+}
+
+/** The control of a declared field by its kind (header form and line grid alike). */
+export function FieldControl({ field, lang, size, testId, ...item }: { field: FieldDecl; lang: string; size?: 'small' | 'middle'; testId: string; value?: never; onChange?: never; id?: string }) {
+  // Rendered by Form.Item, which hands value / onChange (and id, status…) in `item`: passed on to the control.
+  const pass = { ...item, size, 'data-testid': testId };
+  switch (field.kind) {
+    case 'textarea':
+      return <Input.TextArea {...item} autoSize={{ minRows: 1, maxRows: 4 }} maxLength={500} data-testid={testId} />;
+    case 'number':
+      return <NumberInput integer min={0} style={{ width: '100%' }} {...pass} />;
+    case 'quantity':
+      return <NumberInput min={0} style={{ width: '100%' }} {...pass} />;
+    case 'price':
+    case 'amount':
+      return <NumberInput kind="amount" min={0} style={{ width: '100%' }} {...pass} />;
+    case 'percent':
+      return <NumberInput min={0} max={100} precision={2} style={{ width: '100%' }} {...pass} />;
+    case 'date':
+      return <DateText {...item} size={size} testId={testId} />;
+    case 'enum':
+      return <Select {...item} size={size} options={field.options?.map((o) => ({ value: o.value, label: labelOf(o.label, lang) }))} data-testid={testId} />;
+    case 'supplier':
+    case 'customer':
+    case 'warehouse':
+      return <RecordPick kind={field.kind} {...pass} />;
+    case 'staff':
+      return <StaffSelect {...item} data-testid={testId} />;
+    case 'department':
+      return <DeptField {...item} data-testid={testId} />;
+    case 'serials':
+      return <Select {...item} size={size} mode="tags" tokenSeparators={[',', ' ']} open={false} style={{ width: '100%' }} data-testid={testId} />;
+    default:
+      return <Input {...item} size={size} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
+  }
+}
+
+/** A calendar date kept as `YYYY-MM-DD` text (what the API sends and takes). */
+function DateText({ value, onChange, size, testId }: { value?: string | null; onChange?: (v: string | null) => void; size?: 'small' | 'middle'; testId: string }) {
+  return (
+    <DatePicker
+      size={size}
+      value={value ? dayjs(value) : null}
+      onChange={(d) => onChange?.(d ? d.format('YYYY-MM-DD') : null)}
+      style={{ width: '100%' }}
+      data-testid={testId}
+    />
+  );
+}

@@ -1,0 +1,175 @@
+import { useMemo, useRef, useState } from 'react';
+import { Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { DeleteOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
+import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { BILL_STATUS_LABELS, BILL_STATUS_TABS, PROGRESS_LABELS, PROGRESS_STATE_LABELS, type BillStatus, type ProgressState } from '@p8/contract/bills/status';
+import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
+import { Auth } from '../../components/Auth/index.tsx';
+import { http } from '../../app/http.ts';
+import { feedback } from '../../app/feedback.ts';
+import { useCurrentMenu } from '../../app/dynamic-routes.ts';
+import useTenantConfig from '../../hooks/useTenantConfig.ts';
+import { billTypeByScreen, labelOf, listFields, nameKey, valueTypeOf } from './kit.ts';
+import BillForm from './components/BillForm.tsx';
+import { STATUS_COLOR } from './components/status.ts';
+
+type BillRow = Record<string, unknown> & { id: number; billStatus: BillStatus; progress?: Record<string, ProgressState> };
+
+/**
+ * The one list screen of every bill type: the menu's path names the type, and everything shown — the
+ * status tabs, the columns and search, the statistics row, the buttons and their codes — comes from
+ * that type's declaration in the contract's registry. A new bill type needs no screen of its own.
+ */
+export default function BillScreen() {
+  const menu = useCurrentMenu();
+  const decl = menu ? billTypeByScreen(menu.path) : undefined;
+  const { t } = useTranslation();
+  if (!decl) return <Result status="404" title={t('bill.unknownType')} />;
+  return <BillList key={decl.type} decl={decl} />;
+}
+
+function BillList({ decl }: { decl: BillTypeDecl }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const { config } = useTenantConfig();
+  const api = billApiPath(decl).replace(/^\/api/, '');
+  const tableRef = useRef<ProTableAction<BillRow>>(undefined);
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<string>('all');
+  const [opened, setOpened] = useState<{ id?: number } | null>(null);
+  const tabs = useQuery({ queryKey: ['bill-tabs', decl.type], queryFn: () => http.get<Record<string, number>>(`${api}/tabs`, undefined, { noLoading: true }) });
+  const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
+  const reload = () => {
+    tableRef.current?.reload();
+    void queryClient.invalidateQueries({ queryKey: ['bill-tabs', decl.type] });
+  };
+
+  const columns = useMemo<ProColumn<BillRow>[]>(() => {
+    const cols: ProColumn<BillRow>[] = listFields(decl, config).map((field) => {
+      const valueType = valueTypeOf(field.kind);
+      const picker = field.key.endsWith('Id');
+      return {
+        prop: field.key,
+        title: labelOf(field.label, lang),
+        width: field.width,
+        sortable: field.sortable,
+        sum: field.sum,
+        valueType: picker ? 'text' : valueType,
+        lockSetting: field.key === 'billCode',
+        render: picker
+          ? (_v: unknown, r: BillRow) => (r[nameKey(field.key)] as string | null) ?? ''
+          : field.kind === 'enum'
+            ? (v: unknown) => {
+                const option = field.options?.find((o) => o.value === v);
+                return option ? labelOf(option.label, lang) : '';
+              }
+            : field.key === 'billCode'
+              ? (v: unknown, r: BillRow) => (
+                  <a onClick={() => setOpened({ id: r.id })} data-testid={`bill-open-${r.id}`}>
+                    {String(v)}
+                  </a>
+                )
+              : undefined,
+        search:
+          field.search === 'contains' || field.search === 'eq'
+            ? field.kind === 'enum'
+              ? { type: 'select', options: field.options?.map((o) => ({ value: o.value, label: labelOf(o.label, lang) })) }
+              : true
+            : field.search === 'dateRange' && field.key === 'billDate'
+              ? { type: 'dateRange', defaultDate: false }
+              : false,
+      } satisfies ProColumn<BillRow>;
+    });
+    cols.push({
+      prop: 'billStatus',
+      title: t('bill.status'),
+      width: 110,
+      render: (v) => <Tag color={STATUS_COLOR[v as BillStatus]}>{labelOf(BILL_STATUS_LABELS[v as BillStatus], lang)}</Tag>,
+    });
+    for (const kind of decl.progress) {
+      cols.push({
+        prop: `progress.${kind}`,
+        title: labelOf(PROGRESS_LABELS[kind], lang),
+        width: 110,
+        render: (_v, r) => {
+          const state = r.progress?.[kind];
+          return state ? labelOf(PROGRESS_STATE_LABELS[state], lang) : '';
+        },
+      });
+    }
+    return cols;
+  }, [decl, config, lang, t]);
+
+  return (
+    <div className="bill-screen" data-testid={`bill-screen-${decl.type}`}>
+      <Tabs
+        activeKey={status}
+        onChange={setStatus}
+        data-testid="bill-status-tabs"
+        items={BILL_STATUS_TABS.map((s) => ({
+          key: s,
+          label: `${s === 'all' ? t('bill.all') : labelOf(BILL_STATUS_LABELS[s], lang)} ${tabs.data?.[s] ?? 0}`,
+        }))}
+      />
+      <ProTable<BillRow>
+        path={api}
+        listType={`bill_${decl.type}`}
+        rowKey="id"
+        columns={columns}
+        params={status === 'all' ? undefined : { billStatus: status }}
+        rowSelection
+        statistics
+        actionRef={tableRef}
+        onRow={(r) => ({ onDoubleClick: () => setOpened({ id: r.id }) })}
+        toolbar={({ selectedRowKeys }) => (
+          <Space>
+            <Auth code={code('add')}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpened({})} data-testid="bill-add">
+                {t('bill.add', { name: labelOf(decl.label, lang) })}
+              </Button>
+            </Auth>
+            {decl.actions.includes('delete') && (
+              <Auth code={code('delete')}>
+                <Popconfirm
+                  title={t('bill.deleteConfirm', { count: selectedRowKeys.length })}
+                  disabled={!selectedRowKeys.length}
+                  onConfirm={async () => {
+                    await http.delete(api, { ids: selectedRowKeys });
+                    feedback.message.success(t('bill.done'));
+                    tableRef.current?.clearSelection();
+                    reload();
+                  }}
+                >
+                  <Button danger icon={<DeleteOutlined />} disabled={!selectedRowKeys.length} data-testid="bill-delete">
+                    {t('bill.delete')}
+                  </Button>
+                </Popconfirm>
+              </Auth>
+            )}
+            {decl.actions.includes('merge') && (
+              <Auth code={code('merge')}>
+                <Button
+                  icon={<MergeCellsOutlined />}
+                  disabled={selectedRowKeys.length < 2}
+                  data-testid="bill-merge"
+                  onClick={async () => {
+                    const merged = await http.post<{ id: number }>(`${api}/merge`, { ids: selectedRowKeys });
+                    feedback.message.success(t('bill.done'));
+                    tableRef.current?.clearSelection();
+                    reload();
+                    if (merged?.id) setOpened({ id: merged.id });
+                  }}
+                >
+                  {t('bill.merge')}
+                </Button>
+              </Auth>
+            )}
+          </Space>
+        )}
+      />
+      {opened && <BillForm decl={decl} id={opened.id} onClose={() => setOpened(null)} onChanged={reload} onOpen={(id) => setOpened({ id })} />}
+    </div>
+  );
+}

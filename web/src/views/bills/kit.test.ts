@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { billCreateSchema, billScreenPath, headerFields, lineFields } from '@p8/contract/bills/registry';
+import type { FieldDecl } from '@p8/contract/bills/fields';
+import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, savePayload, waitingOf } from './kit.ts';
+
+const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true };
+/** A valid value of a required field, as the form holds it (pickers as records). */
+const sample = (f: FieldDecl): unknown =>
+  f.kind === 'date' ? '2026-11-24' : f.kind === 'enum' ? f.options![0].value : ['text', 'textarea', 'batch'].includes(f.kind) ? 'x' : f.kind === 'number' ? 1 : { id: 3, name: 'x' };
+const DIGITS = { numberRetainsSmallDigit: 3, amountRetainsSmallDigit: 2 };
+
+describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill kit for %s', (_type, decl) => {
+  it('finds the type from its menu path and component, and names it in both languages', () => {
+    expect(billTypeByScreen(billScreenPath(decl))).toBe(decl);
+    expect([billTypeName(decl.type, 'zh'), billTypeName(decl.type, 'en')]).toEqual([decl.label.zh, decl.label.en]);
+    expect(billTypeByScreen(`${billScreenPath(decl).slice(1)}/index`)).toBe(decl);
+  });
+
+  it('lists the bill code first and only list fields; the form leaves out computed fields', () => {
+    const cols = listFields(decl, ALL_ON);
+    expect(cols[0].key).toBe('billCode');
+    expect(cols.every((f) => f.list)).toBe(true);
+    const form = formHeaderFields(decl, ALL_ON);
+    expect(form.some((f) => f.readOnly || f.kind === 'attachments')).toBe(false);
+    expect(form.map((f) => f.key)).toContain('billDate');
+  });
+
+  it('hides switched fields while the tenant switch is off', () => {
+    const off = gridFields(decl, {});
+    expect(off.every((f) => !f.switch)).toBe(true);
+    expect(gridFields(decl, ALL_ON)).toHaveLength(lineFields(decl).length);
+  });
+
+  it('sends a payload the contract save schema accepts', () => {
+    const header: Record<string, unknown> = {};
+    for (const f of headerFields(decl)) {
+      if (!f.required || f.readOnly) continue;
+      header[f.key] = sample(f);
+    }
+    const line: Record<string, unknown> = { materialId: { id: 7, code: 'M1', name: 'Bolt' }, unitId: 2, number: 4, unitPrice: 2.5, priceTotal: 10, remark: 'r' };
+    for (const f of lineFields(decl)) if (f.required && !(f.key in line)) line[f.key] = sample(f);
+    const payload = savePayload(decl, { ...header, billCode: '', lines: [line] }, ALL_ON);
+    expect(billCreateSchema(decl).safeParse(payload).error).toBeUndefined();
+    expect((payload.lines as Array<Record<string, unknown>>)[0].materialId).toBe(7);
+    expect(payload).not.toHaveProperty('billCode');
+    expect((payload.lines as Array<Record<string, unknown>>)[0]).not.toHaveProperty('priceTotal');
+  });
+
+  it('offers operations only in the statuses that allow them, and only the declared ones', () => {
+    expect(offeredOperations(decl, undefined).save).toBe(decl.actions.includes('add'));
+    expect(offeredOperations(decl, 'Submitted')).toMatchObject({ save: false, submit: false, audit: decl.actions.includes('audit'), refuse: decl.actions.includes('audit') });
+    expect(offeredOperations(decl, 'Audit')).toMatchObject({ save: false, audit: false, abandonAudit: decl.actions.includes('abandonAudit'), manualCompletion: decl.actions.includes('manualCompletion') });
+    expect(offeredOperations(decl, 'Merged')).toMatchObject({ save: false, submit: false, audit: false, abandonAudit: false, delete: false });
+  });
+});
+
+describe('live totals', () => {
+  const order = BILL_TYPES.find((d) => d.type === 'PurchaseOrder')!;
+  it('rounds each line with the tenant digits, as the server stores it', () => {
+    const rules = amountRules(order, DIGITS, ALL_ON);
+    expect(lineFigures({ number: 3, unitPrice: 0.335, taxRate: 13, discountRate: 10, ratio: 12 }, rules)).toEqual({ priceTotal: 0.9, taxUnitPrice: 0.38, taxPriceTotal: 1.02, baseNumber: 36 });
+    const lines = Array.from({ length: 200 }, (_, i) => ({ number: 1 + (i % 3), unitPrice: 1.005 }));
+    const totals = gridTotals(lines, rules);
+    expect(totals.lines).toBe(200);
+    expect(totals.number).toBe(399);
+    // 67 × 1.01 + 67 × 2.01 + 66 × 3.02, summed exactly (a float sum would drift to 401.6599…).
+    expect(totals.priceTotal).toBe(401.66);
+  });
+  it('ignores tax and discount while their switches are off', () => {
+    const rules = amountRules(order, DIGITS, {});
+    expect(lineFigures({ number: 2, unitPrice: 10, taxRate: 13, discountRate: 50 }, rules)).toMatchObject({ priceTotal: 20, taxPriceTotal: 20 });
+  });
+});
+
+describe('joint review answers', () => {
+  it('says whom an approval still waits for, and nothing for a plain audit', () => {
+    expect(waitingOf({ billStatus: 'UnAudit', message: 'WaitOthersVerify', waitingFor: ['Li Si'] })).toEqual({ key: 'WaitOthersVerify', names: ['Li Si'] });
+    expect(waitingOf({ billStatus: 'Audit', waitingFor: [] })).toBeUndefined();
+    expect(waitingOf(undefined)).toBeUndefined();
+    expect(billTypeName('NoSuchBill', 'en')).toBe('NoSuchBill');
+  });
+});

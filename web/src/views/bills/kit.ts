@@ -1,0 +1,137 @@
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { billScreenPath, headerFields, lineFields, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
+import { microNumber } from '@p8/contract/bills/decimal';
+import type { BillAuditAnswer } from '@p8/contract/bills/api';
+import type { FieldDecl, FieldKind } from '@p8/contract/bills/fields';
+import type { TenantConfigView } from '@p8/contract/tenant-config';
+import type { KitSettings } from '../../hooks/kit-settings.ts';
+
+/**
+ * The bill screen kit's pure part: what one list screen and one bill form show for any declared bill
+ * type, read from the contract's registry only (no type is named here). Tested over every type.
+ */
+
+/** The declaration behind a screen path (`/purchase/order`), or undefined. */
+export function billTypeByScreen(path: string): BillTypeDecl | undefined {
+  const clean = '/' + path.trim().replace(/^\/+/, '').replace(/^views\//, '').replace(/(\/index)?(\.tsx)?$/, '');
+  return BILL_TYPES.find((decl) => billScreenPath(decl) === clean);
+}
+
+export { billTypeName, labelOf } from '../../components/BillNames/index.ts';
+
+/**
+ * What an audit answer says beyond "done": under joint review (AllVerify) an approval may leave the bill
+ * waiting for other reviewers — the catalogued key and their names — or undefined.
+ */
+export function waitingOf(answer: unknown): { key: string; names: string[] } | undefined {
+  if (!answer || typeof answer !== 'object') return undefined;
+  const { message, waitingFor } = answer as Partial<BillAuditAnswer>;
+  return message ? { key: message, names: Array.isArray(waitingFor) ? waitingFor : [] } : undefined;
+}
+
+
+/** A field is shown unless the tenant's switch it depends on is off. */
+export function switchedOn(field: FieldDecl, config: Partial<TenantConfigView> | undefined): boolean {
+  return !field.switch || (config as Record<string, unknown> | undefined)?.[field.switch] === true;
+}
+
+/** The header fields of the form (computed totals and attachments have their own places). */
+export function formHeaderFields(decl: BillTypeDecl, config: Partial<TenantConfigView> | undefined): FieldDecl[] {
+  return headerFields(decl).filter((f) => switchedOn(f, config) && !f.readOnly && f.kind !== 'attachments');
+}
+
+/** The list's columns: header fields marked `list` whose switch is on. */
+export function listFields(decl: BillTypeDecl, config: Partial<TenantConfigView> | undefined): FieldDecl[] {
+  return headerFields(decl).filter((f) => f.list && switchedOn(f, config));
+}
+
+/** The line grid's fields in grid order. */
+export function gridFields(decl: BillTypeDecl, config: Partial<TenantConfigView> | undefined): FieldDecl[] {
+  return lineFields(decl).filter((f) => switchedOn(f, config));
+}
+
+/** Which list value type shows a field kind. */
+export function valueTypeOf(kind: FieldKind): 'number' | 'amount' | 'date' | 'text' {
+  if (kind === 'quantity' || kind === 'number' || kind === 'percent') return 'number';
+  if (kind === 'price' || kind === 'amount') return 'amount';
+  if (kind === 'date') return 'date';
+  return 'text';
+}
+
+/** Picker kinds whose answer carries a name next to the id (`supplierId` → `supplierName`). */
+export const nameKey = (key: string) => key.replace(/Id$/, 'Name');
+
+export function amountRules(decl: BillTypeDecl, settings: Pick<KitSettings, 'numberRetainsSmallDigit' | 'amountRetainsSmallDigit'>, config: Partial<TenantConfigView> | undefined): AmountRules {
+  const keys = new Set(lineFields(decl).map((f) => f.key));
+  return {
+    numberDigits: settings.numberRetainsSmallDigit,
+    amountDigits: settings.amountRetainsSmallDigit,
+    tax: keys.has('taxRate') && config?.openTaxRate === true,
+    discount: keys.has('discountRate') && config?.openDiscount === true,
+  };
+}
+
+export interface GridLine {
+  number?: number | null;
+  unitPrice?: number | null;
+  taxRate?: number | null;
+  discountRate?: number | null;
+  /** Main units per line unit (1 for the main unit). */
+  ratio?: number | null;
+}
+
+/** One line's shown amounts, exactly as the server will store them (the contract's arithmetic). */
+export function lineFigures(line: GridLine, rules: AmountRules) {
+  const a = lineAmounts({ number: line.number ?? 0, unitPrice: line.unitPrice, taxRate: line.taxRate, discountRate: line.discountRate }, rules);
+  return {
+    priceTotal: microNumber(a.priceTotal),
+    taxUnitPrice: microNumber(a.taxUnitPrice),
+    taxPriceTotal: microNumber(a.taxPriceTotal),
+    baseNumber: Number(((line.number ?? 0) * (line.ratio ?? 1)).toFixed(rules.numberDigits)),
+  };
+}
+
+/** The form's live totals over every line. */
+export function gridTotals(lines: readonly (GridLine | undefined)[], rules: AmountRules) {
+  const amounts = lines.map((l) => lineAmounts({ number: l?.number ?? 0, unitPrice: l?.unitPrice, taxRate: l?.taxRate, discountRate: l?.discountRate }, rules));
+  const t = billTotals(amounts);
+  return { number: microNumber(t.number), priceTotal: microNumber(t.priceTotal), taxPriceTotal: microNumber(t.taxPriceTotal), lines: lines.length };
+}
+
+/** The payload of a save: the editable fields of the type only, pickers sent as ids. */
+export function savePayload(decl: BillTypeDecl, values: Record<string, unknown>, config: Partial<TenantConfigView> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const put = (target: Record<string, unknown>, field: FieldDecl, value: unknown) => {
+    if (field.readOnly || !switchedOn(field, config)) return;
+    const v = value && typeof value === 'object' && !Array.isArray(value) && 'id' in value ? (value as { id: number }).id : value;
+    if (v === undefined || v === '' || v === null) return;
+    target[field.key] = v;
+  };
+  for (const field of headerFields(decl)) put(out, field, values[field.key]);
+  if (values.id) out.id = values.id;
+  const lines = (values.lines as Array<Record<string, unknown>> | undefined) ?? [];
+  out.lines = lines.map((row) => {
+    const line: Record<string, unknown> = {};
+    for (const field of lineFields(decl)) put(line, field, row[field.key]);
+    if (row.id) line.id = row.id;
+    if (row.sourceLineId) line.sourceLineId = row.sourceLineId;
+    return line;
+  });
+  return out;
+}
+
+/** Operations offered on a bill in a status (the server's state machine decides; this only hides the impossible). */
+export function offeredOperations(decl: BillTypeDecl, status: string | undefined) {
+  const has = (a: string) => decl.actions.includes(a as never);
+  const editable = !status || ['Saved', 'Refuse', 'AbandonAudit'].includes(status);
+  return {
+    save: editable && has(status ? 'update' : 'add'),
+    submit: !!status && ['Saved', 'Refuse', 'AbandonAudit'].includes(status) && has('submit'),
+    audit: !!status && ['Submitted', 'UnAudit'].includes(status) && has('audit'),
+    refuse: !!status && ['Submitted', 'UnAudit'].includes(status) && has('audit'),
+    abandonAudit: !!status && ['Audit', 'Partially', 'Complete', 'ManualCompletion'].includes(status) && has('abandonAudit'),
+    manualCompletion: !!status && ['Audit', 'Partially'].includes(status) && has('manualCompletion'),
+    delete: !!status && ['Saved', 'Refuse', 'AbandonAudit'].includes(status) && has('delete'),
+  };
+}

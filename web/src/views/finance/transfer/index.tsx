@@ -1,0 +1,85 @@
+import { useMemo } from 'react';
+import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { toMicro } from '@p8/contract/bills/decimal';
+import FormDialog from '../../../components/FormDialog/index.tsx';
+import type { ProColumn } from '../../../components/ProTable/index.tsx';
+import { createMoneyDoc, type MoneyDocRow } from '../../../components/Finance/api.ts';
+import { formatMoney } from '../../../components/Finance/money.ts';
+import MoneyDocs, { useFundAccounts, type MoneyFormProps } from '../../../components/Finance/MoneyDocs.tsx';
+
+interface TransferForm {
+  fromAccountId: number;
+  toAccountId: number;
+  amount: string;
+  docDate: Dayjs;
+  remark?: string;
+}
+
+/** Finance → transfers (menu finance_transfer): money moved between fund accounts; add and abandon. */
+export default function TransferPage() {
+  const { t } = useTranslation(undefined, { keyPrefix: 'finance.money' });
+  const funds = useFundAccounts();
+  const columns = useMemo<ProColumn<MoneyDocRow>[]>(() => {
+    const name = new Map((funds.data ?? []).map((f) => [f.id, f.name]));
+    const fund = (v: unknown) => (v ? (name.get(v as number) ?? `#${v as number}`) : '—');
+    return [
+      { prop: 'fundAccountId', title: t('fromAccount'), width: 160, render: fund },
+      { prop: 'targetFundAccountId', title: t('toAccount'), width: 160, render: fund },
+    ];
+  }, [t, funds.data]);
+
+  return (
+    <MoneyDocs
+      kind="transfer"
+      columns={columns}
+      form={TransferDialog}
+    />
+  );
+}
+
+/** Add a transfer: two different enabled accounts and a positive amount, checked before sending. */
+function TransferDialog({ open, onClose, onSaved }: MoneyFormProps) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'finance.money' });
+  const funds = useFundAccounts();
+  const options = (funds.data ?? []).filter((f) => f.enabled).map((f) => ({ value: f.id, label: `${f.name} (${formatMoney(f.balance)})` }));
+  const submit = async (values: TransferForm) => {
+    await createMoneyDoc('transfer', { docDate: values.docDate.format('YYYY-MM-DD'), fromAccountId: values.fromAccountId, toAccountId: values.toAccountId, amount: values.amount, remark: values.remark ?? '' });
+    onSaved();
+  };
+  return (
+    <FormDialog<TransferForm> open={open} mode="add" labelCol={{ flex: '130px' }} entity={t('entity.transfer')} onClose={onClose} onSubmit={submit} initialValues={{ docDate: dayjs() }} data-testid="transfer-form">
+      <Form.Item name="fromAccountId" label={t('fromAccount')} rules={[{ required: true, message: t('fundRequired') }]}>
+        <Select options={options} data-testid="transfer-from" />
+      </Form.Item>
+      <Form.Item
+        name="toAccountId"
+        label={t('toAccount')}
+        dependencies={['fromAccountId']}
+        rules={[
+          { required: true, message: t('fundRequired') },
+          ({ getFieldValue }) => ({ validator: (_, v) => (v && v === getFieldValue('fromAccountId') ? Promise.reject(new Error(t('sameAccount'))) : Promise.resolve()) }),
+        ]}
+      >
+        <Select options={options} data-testid="transfer-to" />
+      </Form.Item>
+      <Form.Item
+        name="amount"
+        label={t('amount')}
+        rules={[
+          { required: true, message: t('amountRequired') },
+          { validator: (_, v: string | null | undefined) => (v && toMicro(String(v)) <= 0n ? Promise.reject(new Error(t('amountPositive'))) : Promise.resolve()) },
+        ]}
+      >
+        <InputNumber<string> stringMode style={{ width: '100%' }} data-testid="transfer-amount" />
+      </Form.Item>
+      <Form.Item name="docDate" label={t('date')} rules={[{ required: true, message: t('dateRequired') }]}>
+        <DatePicker style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="remark" label={t('remark')} rules={[{ max: 500 }]}>
+        <Input.TextArea maxLength={500} rows={2} />
+      </Form.Item>
+    </FormDialog>
+  );
+}
