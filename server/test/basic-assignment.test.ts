@@ -214,11 +214,11 @@ describe(`assignment ranges on writes by id (${TEST_DB})`, () => {
     await setTenantConfig(ctx, t.tenantId, { applyRangeSupplier: true, applyRangeStock: true, applyRangeMaterial: true });
     try {
       const suppliers = await person.upload<ImportResult>(`${url('supplier')}/import`, await xlsx(['供应商编码', '供应商名称'], [[`IMP-S1-${seq}`, `Imported one ${seq}`], [`IMP-S2-${seq}`, `Imported two ${seq}`]]));
-      expect(suppliers.body.data).toMatchObject({ successCount: 2, errorCount: 0 });
+      expect(suppliers.body, JSON.stringify(suppliers.body)).toMatchObject({ data: { successCount: 2, errorCount: 0 } });
       const stores = await person.upload<ImportResult>(`${url('stock')}/import`, await xlsx(['仓库编码', '仓库名称'], [[`IMP-W-${seq}`, `Imported store ${seq}`]]));
-      expect(stores.body.data).toMatchObject({ successCount: 1 });
+      expect(stores.body, JSON.stringify(stores.body)).toMatchObject({ data: { successCount: 1 } });
       const materials = await person.upload<ImportResult>(`${url('material')}/import`, await xlsx(['*物料编码', '*物料名称', '*主单位'], [[`IMP-M-${seq}`, `Imported material ${seq}`, unit]]));
-      expect(materials.body.data).toMatchObject({ successCount: 1 });
+      expect(materials.body, JSON.stringify(materials.body)).toMatchObject({ data: { successCount: 1 } });
 
       const codes = async (record: string) => (await person.get<Array<{ code: string }>>(`${url(record)}?pageSize=200`)).body.data.map((r) => r.code).sort();
       expect(await codes('supplier')).toEqual([`IMP-S1-${seq}`, `IMP-S2-${seq}`]); // not the earlier one, created while the range was off
