@@ -58,11 +58,13 @@ const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, numb
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Keeps `lanes` requests in flight at once (each lane fires the next as soon as the last answered) while
- * `change` runs, then for `afterMs` more; each request's answer is kept with when it started and ended.
- * Returns what answered wholly before the change began and what started after it had returned.
+ * Keeps `lanes` requests in flight at once (each lane fires the next as soon as the last answered) until
+ * `minEach` of them have answered, runs `change`, and goes on until `minEach` requests started after it had
+ * returned have answered too (waiting for counts, not for a time: under a loaded CI machine one request can
+ * take longer than any fixed pause). Each answer is kept with when it started and ended. Returns what
+ * answered wholly before the change began and what started after it had returned.
  */
-async function underLoad(fire: () => Promise<number>, change: () => Promise<void>, opts = { lanes: 8, beforeMs: 300, afterMs: 600 }) {
+async function underLoad(fire: () => Promise<number>, change: () => Promise<void>, opts = { lanes: 8, minEach: 12, maxWaitMs: 60_000 }) {
   const results: Array<{ startedAt: number; endedAt: number; status: number }> = [];
   let running = true;
   const lanes = Array.from({ length: opts.lanes }, async () => {
@@ -72,11 +74,15 @@ async function underLoad(fire: () => Promise<number>, change: () => Promise<void
       results.push({ startedAt, endedAt: performance.now(), status });
     }
   });
-  await pause(opts.beforeMs);
+  const waitFor = async (enough: () => boolean) => {
+    const until = performance.now() + opts.maxWaitMs;
+    while (!enough() && performance.now() < until) await pause(10);
+  };
+  await waitFor(() => results.length >= opts.minEach);
   const changeStarted = performance.now();
   await change();
   const changeEnded = performance.now();
-  await pause(opts.afterMs);
+  await waitFor(() => results.filter((r) => r.startedAt > changeEnded).length >= opts.minEach);
   running = false;
   await Promise.all(lanes);
   return {
@@ -202,6 +208,7 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     const logout = await underLoad(audit(first), async () => {
       expect((await post(A, '/api/auth/logout', {}, first)).status).toBe(0);
     });
+    expect(logout.before.length).toBeGreaterThan(10);
     expect(statusCounts(logout.before)).toEqual({ 0: logout.before.length });
     expect(logout.after.length).toBeGreaterThan(10);
     expect(statusCounts(logout.after)).toEqual({ 40100: logout.after.length });
@@ -210,6 +217,7 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     const revoked = await underLoad(audit(third), async () => {
       expect((await post(A, '/api/admin/auth/removeOther', {}, second)).data).toEqual({ removed: 1 });
     });
+    expect(revoked.before.length).toBeGreaterThan(10);
     expect(statusCounts(revoked.before)).toEqual({ 0: revoked.before.length });
     expect(revoked.after.length).toBeGreaterThan(10);
     expect(statusCounts(revoked.after)).toEqual({ 40100: revoked.after.length });
@@ -219,6 +227,7 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     const removed = await underLoad(audit(fourth), async () => {
       expect((await put(A, '/api/admin/security/role/permission', { id: staff.roleId, menuIds: [] }, adminToken)).status).toBe(0);
     });
+    expect(removed.before.length).toBeGreaterThan(10);
     expect(statusCounts(removed.before)).toEqual({ 0: removed.before.length });
     expect(removed.after.length).toBeGreaterThan(10);
     expect(statusCounts(removed.after)).toEqual({ 40300: removed.after.length });
