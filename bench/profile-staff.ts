@@ -1,0 +1,63 @@
+/**
+ * Where the staff list's CPU goes: seeds one tenant with BENCH_STAFF staff (default 20,000) in a fresh
+ * database, starts the app in-process and loads `GET /api/admin/security/admin?<BENCH_QUERY>` from a child
+ * process (load.ts) for BENCH_DURATION seconds. Run under the profiler to see the app's share:
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-staff.ts
+ *
+ * It prints the app's CPU per request (as staff-list.ts does) and drops the database.
+ */
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { migrateDatabase, openDatabase } from '../server/src/db/connection.ts';
+import { hashPassword } from '../server/src/core/passwords.ts';
+import { createTenant } from '../server/src/modules/tenant/service.ts';
+import { measurePair } from './measure.ts';
+
+const STAFF = Number(process.env.BENCH_STAFF ?? 20_000);
+const QUERY = process.env.BENCH_QUERY ?? 'current=1&pageSize=20';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+
+async function main() {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('set DATABASE_URL');
+  const dbName = `p8_bench_prof_${Date.now()}`;
+  const url = new URL(baseUrl);
+  url.pathname = `/${dbName}`;
+  const owner = new pg.Client({ connectionString: baseUrl });
+  await owner.connect();
+  await owner.query(`create database ${dbName}`);
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  try {
+    await migrateDatabase(database);
+    const hash = await hashPassword('Bench123');
+    const t = await database.withSystem((tx) => createTenant(tx, { tenantName: 'Bench', adminName: 'bench_prof', password: 'Bench123' }));
+    await database.db.execute(sql`
+      insert into admin (tenant_id, name, password_hash, real_name, nick_name, dept_id, created_by)
+      select ${t.tenantId}, 'bench_prof_' || g, ${hash}, 'Staff ' || g, 'S' || g, ${t.deptId}, ${t.adminId} from generate_series(1, ${STAFF}) g`);
+    await database.db.execute(sql`insert into admin_role (tenant_id, admin_id, role_id) select tenant_id, id, ${t.roleId} from admin where tenant_id = ${t.tenantId} and id <> ${t.adminId}`);
+    await database.db.execute(sql`vacuum analyze`);
+    const config = loadConfig({ databaseUrl: url.toString(), seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const app = await buildApp({ config, database, logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench_prof', password: 'Bench123' }) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const target = { url: appUrl, method: 'GET' as const, path: `/api/admin/security/admin?${QUERY}`, tokens: [token] };
+    const { app: a } = await measurePair({ warmup: 2, duration: DURATION, rounds: 1, connections: 10 }, 'profile', target, target);
+    console.log(`app: ${a.rps.toFixed(0)} req/s, p95 ${a.p95.toFixed(1)} ms, ${a.cpuMsPerRequest.toFixed(2)} CPU ms/request`);
+    await app.close();
+  } finally {
+    await database.close();
+    await owner.query(`drop database if exists ${dbName} with (force)`);
+    await owner.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
