@@ -52,6 +52,9 @@ export interface AppDeps {
 
 const hopsTrusted = (hops: number) => (_address: string, hop: number) => hop < hops;
 
+/** Where the web app's content-hashed (immutable) files are served. */
+const ASSETS_PREFIX = '/assets/';
+
 /** The largest JSON body accepted (files go through multipart, with their own limits). */
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 /** Request line plus headers: Node's default is 16 KB, which a long list query could reach. */
@@ -83,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const serveWeb = Boolean(config.webDist && existsSync(path.join(config.webDist, 'index.html')));
   registerEnvelopeHandlers(app, { spaFallback: serveWeb });
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    // Not on the web app's hashed files: nothing is logged for them, and the first page fetches ~30.
+    if (!request.url.startsWith(ASSETS_PREFIX)) reply.header('x-request-id', request.id);
   });
   // The built web app, with the SPA's client-side routes falling back to index.html. Each file is sent
   // as its build-time brotli or gzip copy (`x.js.br`, `x.js.gz`) when the request accepts that encoding.
@@ -95,8 +99,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       preCompressed: true,
       cacheControl: false,
       setHeaders: (res, file) => {
-        // Hashed assets are immutable; index.html and version.json must always be revalidated.
-        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // Hashed assets are immutable (never revalidated, so no validators: ~80 bytes less per file on the
+        // first page); index.html and version.json must always be revalidated.
+        if (file.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+          res.removeHeader('etag');
+          res.removeHeader('last-modified');
+        } else res.header('cache-control', 'no-cache');
       },
     });
   }

@@ -19,6 +19,7 @@ import { clearSession } from './session.ts';
  * layout route, or at top level when it is full-screen (`metaIsFull`). Buttons are permissions, not routes.
  */
 export type DataRouter = ReturnType<typeof createBrowserRouter>;
+type ViewLoaderFor = (component: string) => (() => Promise<{ default: ComponentType }>) | undefined;
 
 /** What a dynamic route carries in `handle.meta`; the shell reads it via `useCurrentMenu()`. */
 export interface RouteMeta {
@@ -49,27 +50,19 @@ export const ROOT_ROUTE_ID = 'root';
 export const LAYOUT_ROUTE_ID = 'layout';
 const DYNAMIC_ID_PREFIX = 'menu:';
 
-// Screens only: parts under a `components/` folder are never a menu's component.
-const views = import.meta.glob<{ default: ComponentType }>(['../views/**/*.tsx', '!../views/**/components/**', '!../views/error/**']);
-
-/**
- * Every bill type's menu (`purchase/order/index`) opens the one bill screen kit, which reads the type
- * from the path. Which paths are bill screens is the contract's bill registry, which brings zod with it:
- * it is loaded with the user's routes or when the guard meets a path no file names — never on the
- * sign-in page.
+/*
+ * Which files are screens (app/screens.ts: every view's lazy import with the chunks it preloads, and the
+ * bill registry) is loaded with the user's routes or when the guard meets an unknown path — never on the
+ * sign-in page, which needs none of it.
  */
-let billKit: typeof import('../views/bills/kit.ts') | undefined;
-export async function loadBillKit() {
-  billKit ??= await import('../views/bills/kit.ts');
-}
-
-/** The view module of a menu `component` path, or undefined when no such file exists. */
-export function viewLoaderFor(component: string) {
-  const clean = component.trim().replace(/^\/+/, '').replace(/^views\//, '').replace(/\.tsx$/, '');
-  const file = views[`../views/${clean}.tsx`] ?? views[`../views/${clean}/index.tsx`];
-  if (file) return file;
-  if (!billKit) throw new Error('viewLoaderFor needs loadBillKit() first for a path that names no file');
-  return billKit.billTypeByScreen(clean) ? views['../views/bills/index.tsx'] : undefined;
+let screens: typeof import('./screens.ts') | undefined;
+export async function loadScreens(): Promise<typeof import('./screens.ts')> {
+  if (!screens) {
+    const loaded = await import('./screens.ts');
+    await loaded.loadBillKit();
+    screens = loaded;
+  }
+  return screens;
 }
 
 /**
@@ -77,9 +70,9 @@ export function viewLoaderFor(component: string) {
  * `views/system/staff/index.tsx`), whether or not the current user may open it. A known screen the user
  * may not open shows the 403 page inside the shell; any other unknown path the 404 page.
  */
-export function isKnownScreen(pathname: string): boolean {
+export async function isKnownScreen(pathname: string): Promise<boolean> {
   const clean = pathname.replace(/\/+$/, '');
-  return clean !== '' && clean !== '/login' && viewLoaderFor(clean) !== undefined;
+  return clean !== '' && clean !== '/login' && (await loadScreens()).viewLoaderFor(clean) !== undefined;
 }
 
 /** Whether the current user's menus hold a screen at `path` (a shortcut to it is shown only then). */
@@ -121,7 +114,7 @@ export function metaOf(item: MenuItem): RouteMeta {
 }
 
 
-function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
+function routeOf(item: MenuItem, missing: string[], viewLoaderFor: ViewLoaderFor): RouteObject | null {
   if (!item.path) return null;
   const handle: RouteHandle = { meta: metaOf(item) };
   // A failing view shows the error page inside the shell rather than replacing it.
@@ -155,14 +148,14 @@ function routeOf(item: MenuItem, missing: string[]): RouteObject | null {
 export const FORBIDDEN_ROUTE_ID = 'forbidden-screen';
 
 /** Route objects for a screens-only menu tree, split by where they hang. */
-export function buildDynamicRoutes(menuTree: readonly MenuItem[]): { layout: RouteObject[]; full: RouteObject[] } {
+export function buildDynamicRoutes(menuTree: readonly MenuItem[], viewLoaderFor: ViewLoaderFor): { layout: RouteObject[]; full: RouteObject[] } {
   const layout: RouteObject[] = [];
   const full: RouteObject[] = [];
   const missing: string[] = [];
   const walk = (items: readonly MenuItem[]) => {
     for (const item of items) {
       if (item.menuType !== 'Button') {
-        const route = routeOf(item, missing);
+        const route = routeOf(item, missing, viewLoaderFor);
         if (route) (item.metaIsFull ? full : layout).push(route);
       }
       if (item.children?.length) walk(item.children);
@@ -180,9 +173,9 @@ export function attachRouter(instance: DataRouter) {
   router = instance;
 }
 
-function addRoutes(menuTree: readonly MenuItem[]) {
+function addRoutes(menuTree: readonly MenuItem[], viewLoaderFor: ViewLoaderFor) {
   if (!router) throw new Error('router not attached');
-  const { layout, full } = buildDynamicRoutes(menuTree);
+  const { layout, full } = buildDynamicRoutes(menuTree, viewLoaderFor);
   if (layout.length) router.patchRoutes(LAYOUT_ROUTE_ID, layout);
   if (full.length) router.patchRoutes(ROOT_ROUTE_ID, full);
 }
@@ -213,7 +206,7 @@ let loading: Promise<boolean> | null = null;
 export function loadUserRoutes(): Promise<boolean> {
   loading ??= (async () => {
     try {
-      const [role, user] = await Promise.all([getCurrentRole(), getCurrentDetail(), loadScreenTexts(), loadBillKit()]);
+      const [role, user, , { viewLoaderFor }] = await Promise.all([getCurrentRole(), getCurrentDetail(), loadScreenTexts(), loadScreens()]);
       useAuthStore.getState().setUserInfo(user);
       useMenuStore.getState().setRole(role);
       const { menuTree } = useMenuStore.getState();
@@ -227,7 +220,7 @@ export function loadUserRoutes(): Promise<boolean> {
         clearSession();
         return false;
       }
-      addRoutes(menuTree);
+      addRoutes(menuTree, viewLoaderFor);
       return true;
     } finally {
       loading = null;

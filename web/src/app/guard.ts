@@ -8,7 +8,6 @@ import {
   clearDynamicRoutes,
   FORBIDDEN_ROUTE_ID,
   isKnownScreen,
-  loadBillKit,
   isRouteAllowed,
   LAYOUT_ROUTE_ID,
   loadUserRoutes,
@@ -67,8 +66,7 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null
   // shell shows 403 (the FORBIDDEN_ROUTE_ID catch-all); anything else is not found.
   const matches = router ? matchRoutes(router.routes, url.pathname) : null;
   const leaf = matches?.[matches.length - 1];
-  if (leaf?.route.id === FORBIDDEN_ROUTE_ID) await loadBillKit();
-  if (!leaf || (leaf.route.id === FORBIDDEN_ROUTE_ID && !isKnownScreen(url.pathname))) throw redirect('/404');
+  if (!leaf || (leaf.route.id === FORBIDDEN_ROUTE_ID && !(await isKnownScreen(url.pathname)))) throw redirect('/404');
   // A full-screen route of an earlier session has no shell around it: the 403 page itself. (A shell route
   // of an earlier session renders 403 in the shell, see routeOf.)
   if (leaf.route.id && !isRouteAllowed(leaf.route.id) && !matches?.some((m) => m.route.id === LAYOUT_ROUTE_ID)) throw redirect('/403');

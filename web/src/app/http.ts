@@ -1,5 +1,5 @@
 import { NO_LOADING_HEADER, Status, type Envelope, type Pagination } from '@p8/contract/envelope';
-import i18n, { translateError } from '../locales/index.ts';
+import i18n, { loadErrorTexts, translateError } from '../locales/index.ts';
 import { getToken } from '../stores/auth.ts';
 import { getLanguage } from '../stores/global.ts';
 import { feedback } from './feedback.ts';
@@ -134,7 +134,12 @@ function isEnvelope(body: unknown): body is Envelope {
   return typeof body === 'object' && body !== null && typeof (body as Envelope).status === 'number';
 }
 
-function envelopeError(body: Envelope, httpStatus: number, silent: boolean): HttpError {
+async function envelopeError(body: Envelope, httpStatus: number, silent: boolean): Promise<HttpError> {
+  // The first page carries the transport, sign-in and session texts only: any other key waits for the
+  // whole catalogue (one small download; should it fail, the key itself is shown).
+  for (const key of [body.message, body.status === Status.Unauthorized ? 'Unauthorized' : undefined]) {
+    if (key && !i18n.exists(`error.${key}`)) await loadErrorTexts().catch(() => undefined);
+  }
   const base = body.remark || translateError(body.message || 'NetworkError');
   const text = body.additional ? `${base}: ${body.additional}` : base;
   const error = new HttpError({
@@ -229,7 +234,7 @@ async function requestEnvelope<T>(method: string, url: string, options: RequestO
   const body = await readJson(response);
   if (isEnvelope(body)) {
     if (body.status === Status.Success) return body as Envelope<T> & Record<string, unknown>;
-    throw envelopeError(body, response.status, silent);
+    throw await envelopeError(body, response.status, silent);
   }
   if (!response.ok) throw transportError(httpStatusKey(response.status, response.statusText), response.status, silent);
   throw transportError('NetworkError', response.status, silent);
@@ -285,7 +290,7 @@ async function download(url: string, data?: unknown, options: RequestOptions = {
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('application/json')) {
     const body = await readJson(response);
-    if (isEnvelope(body)) throw envelopeError(body.status === Status.Success ? { ...body, status: Status.Error } : body, response.status, silent);
+    if (isEnvelope(body)) throw await envelopeError(body.status === Status.Success ? { ...body, status: Status.Error } : body, response.status, silent);
   }
   if (!response.ok) throw transportError(httpStatusKey(response.status, response.statusText), response.status, silent);
   return { blob: await response.blob(), fileName: fileNameFrom(response.headers.get('content-disposition')) };

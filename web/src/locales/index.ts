@@ -1,7 +1,5 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { getLanguage, useGlobalStore, type Language } from '../stores/global.ts';
 
 /**
@@ -31,10 +29,7 @@ const screenTextModules = {
   en: import.meta.glob(['./en/*.ts', '!./en/common.ts', '!./en/error.ts', '!./en/login.ts']),
 };
 
-const dayjsLocale: Record<Language, string> = { zh: 'zh-cn', en: 'en' };
-
 function applyLanguage(language: Language) {
-  dayjs.locale(dayjsLocale[language]);
   if (typeof document !== 'undefined') document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
 }
 
@@ -57,15 +52,38 @@ useGlobalStore.subscribe((state, prev) => {
   }
 });
 
+let errorTexts: Promise<void> | undefined;
+
+/**
+ * Adds the whole error catalogue of both languages (its own small chunk): the first page carries only the
+ * texts of transport, sign-in and session errors (`@p8/contract/errors-first`). The HTTP client awaits it
+ * before translating any other key; the signed-in screens have it with their texts. A failed download
+ * (offline) is retried by the next call.
+ */
+export function loadErrorTexts(): Promise<void> {
+  errorTexts ??= import('./error-catalogue.ts')
+    .then(({ errorTexts: texts }) => {
+      for (const [language, error] of Object.entries(texts)) i18n.addResourceBundle(language, 'translation', { error }, true, true);
+    })
+    .catch((error: unknown) => {
+      errorTexts = undefined;
+      throw error;
+    });
+  return errorTexts;
+}
+
 let screenTexts: Promise<void> | undefined;
 
 /**
- * Adds the screens' texts of both languages (one chunk, `texts`, see vite.config.ts). Awaited before any
+ * Adds the screens' texts of both languages (one chunk, `texts`, see vite.config.ts) and the whole error
+ * catalogue. Awaited before any
  * signed-in route renders (app/dynamic-routes.ts `loadUserRoutes`, and the shell's lazy route), so no
  * screen ever shows a key. A failed download (offline) is retried by the next call.
  */
 export function loadScreenTexts(): Promise<void> {
   screenTexts ??= (async () => {
+    // Dates are shown by the signed-in screens only: dayjs and its Chinese locale come with them.
+    await Promise.all([loadErrorTexts(), import('./dayjs-language.ts')]);
     for (const [language, modules] of Object.entries(screenTextModules)) {
       const loaded = await Promise.all(Object.entries(modules).map(async ([path, load]) => [path, await load()] as const));
       i18n.addResourceBundle(language, 'translation', collect(Object.fromEntries(loaded)), true, true);

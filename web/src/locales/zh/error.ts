@@ -1,4 +1,7 @@
-import { errorCatalogue } from '@p8/contract/errors';
+import { firstErrors } from '@p8/contract/errors-first';
 
-/** Error catalogue texts (namespace `error`), generated from the contract: `t('error.<key>')`. */
-export default Object.fromEntries(Object.entries(errorCatalogue).map(([key, text]) => [key, text.zh])) as Record<string, string>;
+/**
+ * The error texts of the first page (namespace `error`): transport, sign-in, session — `t('error.<key>')`.
+ * The whole catalogue is added on the first other error or with the signed-in screens (`loadErrorTexts`).
+ */
+export default Object.fromEntries(Object.entries(firstErrors).map(([key, text]) => [key, text.zh])) as Record<string, string>;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Segmented } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -7,13 +7,15 @@ import { loadSystemConfig, systemTitleOf, useSystemConfigStore } from '../../app
 import { useGlobalStore } from '../../stores/global.ts';
 import { AccountForm } from './components/account-form.tsx';
 import { BrandPanel } from './components/brand-panel.tsx';
-import { ForgetForm } from './components/forget-form.tsx';
 import { LangSwitch } from './components/lang-switch.tsx';
 import { completeLogin, greetingOf } from './components/login-helpers.ts';
 import { MobileForm } from './components/mobile-form.tsx';
-import { RegisterForm } from './components/register-form.tsx';
 import { SystemLogo } from './components/system-logo.tsx';
 import './login.css';
+
+// Registering and retrieving a password are opened from the sign-in form: their forms load then.
+const RegisterForm = lazy(() => import('./components/register-form.tsx').then((m) => ({ default: m.RegisterForm })));
+const ForgetForm = lazy(() => import('./components/forget-form.tsx').then((m) => ({ default: m.ForgetForm })));
 
 type Mode = 'login' | 'register' | 'forget';
 type LoginTab = 'account' | 'mobile';
@@ -28,7 +30,7 @@ function ModePanel({ mode, onBack, children }: { mode: 'register' | 'forget'; on
       </a>
       <h2 className="login-heading">{t(`login.${mode}Title`)}</h2>
       <p className="login-sub">{t(`login.${mode}Subtitle`)}</p>
-      {children}
+      <Suspense fallback={null}>{children}</Suspense>
     </>
   );
 }
