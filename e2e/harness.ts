@@ -65,6 +65,11 @@ export interface TestServer {
   dataDir: string;
   /** What the server printed so far (shown when a start fails). */
   output(): string;
+  /**
+   * Stops the process (SIGTERM, as a deployment would), runs `whileDown`, and starts it again on the same
+   * port with the same settings and data; resolves once it answers again.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,17 +99,59 @@ export async function prepareTemplateDataDir(dataDir: string): Promise<void> {
   await server.stop();
 }
 
-/** Starts `server/src/main.ts` on a free loopback port with a fresh embedded database. */
+/**
+ * Where the servers of a multi-process spec meet: a PostgreSQL database (a URL) and Redis (a URL and the
+ * key prefix of this run, so that parallel runs on one Redis never see each other's channels).
+ */
+export interface SharedBackend {
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+}
+
+/**
+ * The PostgreSQL server and Redis of the environment (`DATABASE_URL`, `REDIS_URL`; CI sets both), or why a
+ * multi-process spec cannot run here.
+ */
+export function sharedBackendSettings(): { databaseUrl: string; redisUrl: string } | { skip: string } {
+  const databaseUrl = process.env.DATABASE_URL;
+  const redisUrl = process.env.REDIS_URL;
+  const missing = [!databaseUrl && 'DATABASE_URL', !redisUrl && 'REDIS_URL'].filter(Boolean);
+  if (!databaseUrl || !redisUrl) return { skip: `${missing.join(' and ')} not set (CI sets both)` };
+  return { databaseUrl, redisUrl };
+}
+
+/**
+ * Creates an empty PostgreSQL database of its own next to the one `baseUrl` names (through `psql`, which the
+ * PostgreSQL client installs), for the servers of one spec; `drop()` removes it, ending its connections.
+ */
+export function createPostgresDatabase(baseUrl: string, label: string): { databaseUrl: string; drop(): void } {
+  const name = `p8_e2e_${label.replace(/\W/g, '_')}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const psql = (statement: string) => {
+    const result = spawnSync('psql', [baseUrl, '-v', 'ON_ERROR_STOP=1', '-qc', statement], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`psql ${statement}: ${result.error?.message ?? result.stderr}`);
+  };
+  psql(`create database "${name}"`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { databaseUrl: url.toString(), drop: () => psql(`drop database if exists "${name}" with (force)`) };
+}
+
+/**
+ * Starts `server/src/main.ts` on a free loopback port (or `port`). By default on a fresh embedded database
+ * (a copy of the global setup's seeded one); with `shared`, on that PostgreSQL database and Redis instead
+ * (migrated on start, no demo data: the spec registers what it needs).
+ */
 export async function startServer(
   label = 'e2e',
-  options: { env?: Record<string, string>; expectWeb?: boolean; dataDir?: string; keepDataDir?: boolean } = {},
+  options: { env?: Record<string, string>; expectWeb?: boolean; dataDir?: string; keepDataDir?: boolean; shared?: SharedBackend; port?: number } = {},
 ): Promise<TestServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let dataDir = options.dataDir;
   if (!dataDir) {
     dataDir = mkdtempSync(path.join(tmpdir(), `p8-e2e-${label}-`));
     const template = templateDataDir();
-    if (template) cpSync(template, dataDir, { recursive: true });
+    if (template && !options.shared) cpSync(template, dataDir, { recursive: true });
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -117,62 +164,98 @@ export async function startServer(
     WEB_DIST: path.join(ROOT, 'web/dist'),
     ...options.env,
   };
-  // The browser suite always runs on the embedded database, even in CI where these are exported.
+  // The browser suite runs on the embedded database, even in CI where these are exported, unless a spec
+  // asks for the shared PostgreSQL and Redis (the multi-process chat).
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
+  delete env.REDIS_PREFIX;
   delete env.SEED_DEMO;
+  if (options.shared) {
+    env.DATABASE_URL = options.shared.databaseUrl;
+    env.REDIS_URL = options.shared.redisUrl;
+    env.REDIS_PREFIX = options.shared.redisPrefix;
+    env.SEED_DEMO = '0';
+  }
 
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const append = (chunk: Buffer) => {
-    log += chunk.toString();
-    if (log.length > 200_000) log = log.slice(-100_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
+  let child: ChildProcess | undefined;
+  let exited: Promise<unknown> = Promise.resolve();
   const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+
+  const launch = () => {
+    const started = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const append = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.length > 200_000) log = log.slice(-100_000);
+    };
+    started.stdout?.on('data', append);
+    started.stderr?.on('data', append);
+    exited = new Promise((resolve) => started.once('exit', resolve));
+    child = started;
+  };
+  /** Ends the process, if it runs, and keeps its output. */
+  const halt = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const running = child;
+      running.kill('SIGTERM');
+      const timer = setTimeout(() => running.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
     }
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(path.join(ARTIFACTS, `server-${label}.log`), log);
+  };
+  const stop = async () => {
+    await halt();
     if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
+  /** Polls until the server answers (it migrates first); fails with its output when it exits or stays silent. */
+  const ready = async () => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child?.exitCode !== null) {
+        await stop();
+        throw new Error(`the server exited with code ${child?.exitCode} before it was ready:\n${log}`);
+      }
+      try {
+        const res = await fetch(`${baseURL}/api/base/system/config`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`the server did not answer /api/base/system/config within 90 s:\n${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
 
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`the server exited with code ${child.exitCode} before it was ready:\n${log}`);
-    }
-    try {
-      const res = await fetch(`${baseURL}/api/base/system/config`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the server did not answer /api/base/system/config within 90 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  launch();
+  await ready();
   const index = await fetch(baseURL + '/');
   if (options.expectWeb !== false && !(await index.text()).includes('<div id="root"')) {
     await stop();
     throw new Error('the server does not serve the built web app at / (is web/dist built?)');
   }
-  return { baseURL, port, dataDir, output: () => log, stop };
+  return {
+    baseURL,
+    port,
+    dataDir,
+    output: () => log,
+    async restart(whileDown) {
+      await halt();
+      log += '\n---- restarted by the test ----\n';
+      await whileDown?.();
+      launch();
+      await ready();
+    },
+    stop,
+  };
 }
 
 // ---------------------------------------------------------------- browser
@@ -221,6 +304,34 @@ export interface Suite {
   close(): Promise<void>;
 }
 
+/** A new page in a new context of `browser` on `server`; the context is added to `contexts` (to close them). */
+export async function openPage(browser: Browser, server: TestServer, contexts: BrowserContext[], label: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await newContext(browser, server, options);
+  contexts.push(context);
+  const opened = await context.newPage();
+  opened.on('pageerror', (error) => console.warn(`[browser ${label}] page error: ${error.message}`));
+  return opened;
+}
+
+/**
+ * A new page on `server` already signed in as `account` (through the API, see `signedInState`), showing the
+ * shell's home screen.
+ */
+export async function openSignedInPage(
+  browser: Browser,
+  server: TestServer,
+  contexts: BrowserContext[],
+  label: string,
+  account: { name: string; password: string },
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const signedIn = await openPage(browser, server, contexts, label, { ...options, storageState: await signedInState(server, account.name, account.password) });
+  await signedIn.goto('/');
+  await signedIn.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await signedIn.getByTestId('tabs-bar').waitFor();
+  return signedIn;
+}
+
 /** `env`: extra server settings for this spec file (e.g. a short SMS resend interval). */
 export async function startSuite(label: string, env: Record<string, string> = {}): Promise<Suite> {
   const server = await startServer(label, { env });
@@ -232,24 +343,11 @@ export async function startSuite(label: string, env: Record<string, string> = {}
     throw error;
   }
   const contexts: BrowserContext[] = [];
-  const page: Suite['page'] = async (options) => {
-    const context = await newContext(browser, server, options);
-    contexts.push(context);
-    const opened = await context.newPage();
-    opened.on('pageerror', (error) => console.warn(`[browser ${label}] page error: ${error.message}`));
-    return opened;
-  };
   return {
     server,
     browser,
-    page,
-    async signedInPage(account, options = {}) {
-      const signedIn = await page({ ...options, storageState: await signedInState(server, account.name, account.password) });
-      await signedIn.goto('/');
-      await signedIn.waitForURL((url) => !url.pathname.startsWith('/login'));
-      await signedIn.getByTestId('tabs-bar').waitFor();
-      return signedIn;
-    },
+    page: (options) => openPage(browser, server, contexts, label, options),
+    signedInPage: (account, options) => openSignedInPage(browser, server, contexts, label, account, options),
     async close() {
       for (const context of contexts) await context.close().catch(() => {});
       await browser.close().catch(() => {});

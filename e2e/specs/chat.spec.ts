@@ -5,8 +5,8 @@ import { api, DEMO, screenshot, startSuite, storedToken, type Suite } from '../h
 /**
  * Issue 11 evidence: two browser contexts (two sessions of the demo administrator, as a dispatcher and a
  * technician would be) open the same service order's chat and see each other's messages live over the
- * WebSocket, without a reload. (The same across two server processes sharing Redis:
- * server/test/chat-cluster.test.ts.)
+ * WebSocket, without a reload. (The same across two server processes sharing PostgreSQL and Redis, with a
+ * restart: chat-cluster.spec.ts in the browser, server/test/chat-cluster.test.ts on the WebSocket itself.)
  */
 let suite: Suite;
 beforeAll(async () => {
