@@ -6,6 +6,7 @@ import type { ServiceMessageRow, ServiceOrderCounts, ServiceOrderDetail, Service
 import { message } from '../src/db/schema/index.ts';
 import { call, login, seedStaff, seedTenant, setAdmin, startTestApp, TEST_DB, uniquePhone, type TestContext, type TestTenant } from './harness.ts';
 import { grant } from './office-fixtures.ts';
+import { auditEntries } from './system-fixtures.ts';
 
 /*
  * Base content and service orders: swiper, business hours and slots, the platform's public config, the
@@ -282,6 +283,11 @@ describe(`chat on an order (${TEST_DB})`, () => {
     expect((await call(ctx.app, 'POST', `${SERVICE}/message`, { token: tokenB, body: { orderId: order.id, content: 'x' } })).body.message).toBe('ServiceOrderNotExist');
     expect((await call(ctx.app, 'POST', `${SERVICE}/message`, { token: plainToken, body: { orderId: order.id, content: 'x' } })).body.status).toBe(40300);
     expect((await call(ctx.app, 'POST', `${SERVICE}/message`, { token: tokenA, body: { orderId: order.id, content: '  ' } })).body.message).toBe('PleaseInputContent');
+    // Sending is audited as an action on the order: who, which message, how long — not the text.
+    const [entry] = await auditEntries(ctx, a.tenantId, 'service-order');
+    expect(entry).toMatchObject({ action: 'message', entityId: String(order.id), adminId: a.adminId });
+    expect(entry.detail).toEqual({ orderNo: order.orderNo, messageId: sent.id, length: '师傅几点到？'.length });
+    expect(JSON.stringify(entry)).not.toContain('师傅几点到');
 
     // Gone for a while: the messages sent meanwhile come first on the next subscribe.
     mine.socket.close();

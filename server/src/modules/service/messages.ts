@@ -38,9 +38,14 @@ export async function listOrderMessages(ctx: ServiceContext, { orderId, afterId 
   return rows.map(toRow);
 }
 
+/**
+ * Stores a message of the caller on an order. Sending is an action on the order, so it is audited (who, which
+ * order, which message, how long) — never the text: the conversation is the chat's, not the audit log's.
+ */
 export async function sendOrderMessage(ctx: ServiceContext, { orderId, content }: ServiceMessageSend): Promise<ServiceMessageRow> {
-  await assertOrderVisible(ctx, orderId);
+  const order = await assertOrderVisible(ctx, orderId);
   const [created] = await ctx.tx.insert(serviceMessage).values({ tenantId: ctx.tenantId, orderId, senderId: ctx.account.adminId, content }).returning({ id: serviceMessage.id });
+  ctx.audit({ action: 'message', entity: 'service-order', entityId: orderId, detail: { orderNo: order.orderNo, messageId: created.id, length: content.length } });
   const [row] = await withSender(ctx).where(and(eq(serviceMessage.tenantId, ctx.tenantId), eq(serviceMessage.id, created.id)));
   return toRow(row);
 }

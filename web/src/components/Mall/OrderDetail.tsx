@@ -7,11 +7,11 @@ import dayjs from 'dayjs';
 import type { MallOrder, MallOrderItem } from '@p8/contract/mall';
 import Auth from '../Auth/index.tsx';
 import { getOrder, orderAction } from './api/orders.ts';
+import { discountText, yuan } from './money.ts';
 import OrderActions from './OrderActions.tsx';
 import { OrderStatusTag, RefundStatusTag } from './order-tags.tsx';
 
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
-const yuan = (v: number) => `¥${v.toFixed(2)}`;
 
 /**
  * The order detail (a drawer over the order lists): status and what can be done next, items, amounts,
@@ -89,7 +89,9 @@ export default function OrderDetail({ id, onClose, onChanged }: { id: number | n
           <Descriptions size="small" bordered column={4} title={t('amounts')}>
             <Descriptions.Item label={t('goodsAmount')}>{yuan(order.goodsAmount)}</Descriptions.Item>
             <Descriptions.Item label={t('freightAmount')}>{yuan(order.freightAmount)}</Descriptions.Item>
-            <Descriptions.Item label={t('discountAmount')}>-{yuan(order.discountAmount)}</Descriptions.Item>
+            <Descriptions.Item label={t('discountAmount')}>
+              <span data-testid="order-discount-amount">{discountText(order.discountAmount)}</span>
+            </Descriptions.Item>
             <Descriptions.Item label={t('payAmount')}>
               <Typography.Text strong type="danger" data-testid="order-pay-amount">
                 {yuan(order.payAmount)}

@@ -46,8 +46,6 @@ export default {
     onShelfStatus: '上架状态',
     on: '已上架',
     off: '已下架',
-    putOn: '上架',
-    takeOff: '下架',
     putOnSelected: '批量上架',
     takeOffSelected: '批量下架',
     shelvesDone: '已更新上架状态',

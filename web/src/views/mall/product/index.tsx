@@ -13,6 +13,7 @@ import { useRecordColumns } from '../../../components/RecordKit/record-columns.t
 import { useFormDialog } from '../../../components/FormDialog/index.tsx';
 import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { useMallCategoryTree } from '../../../components/Mall/api/get-mall-category-tree.ts';
+import { yuan } from '../../../components/Mall/money.ts';
 import { deleteProducts } from './api/delete-products.ts';
 import { getProduct, listProducts } from './api/products.ts';
 import { setShelves } from './api/set-shelves.ts';
@@ -104,7 +105,7 @@ export default function ProductPage() {
         title: t('product.price'),
         width: 190,
         align: 'right',
-        render: (_, row) => (row.minPrice === row.maxPrice ? `¥${row.minPrice.toFixed(2)}` : t('product.priceRange', { min: row.minPrice.toFixed(2), max: row.maxPrice.toFixed(2) })),
+        render: (_, row) => (row.minPrice === row.maxPrice ? yuan(row.minPrice) : t('product.priceRange', { min: row.minPrice.toFixed(2), max: row.maxPrice.toFixed(2) })),
       },
       { prop: 'stock', title: t('product.stock'), width: 90, align: 'right', render: (v) => <Typography.Text type={Number(v) === 0 ? 'danger' : undefined}>{String(v)}</Typography.Text> },
       { prop: 'sales', title: t('product.sales'), width: 90, align: 'right' },

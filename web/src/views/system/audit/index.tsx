@@ -31,6 +31,28 @@ const ACTION_COLOR: Record<string, string> = {
   assign: 'gold',
   clear: 'red',
   logoff: 'red',
+  // The mall's, the service orders' and the base content's own steps.
+  message: 'default',
+  dispatch: 'gold',
+  audit_pass: 'green',
+  audit_refuse: 'volcano',
+  start: 'cyan',
+  end: 'default',
+  complete: 'green',
+  cancel: 'red',
+  auto_cancel: 'red',
+  pay: 'green',
+  ship: 'blue',
+  refund_apply: 'orange',
+  refund_approve: 'orange',
+  refund_refuse: 'volcano',
+  refund_confirm: 'red',
+  remark: 'default',
+  'on-shelf': 'cyan',
+  'off-shelf': 'default',
+  draw: 'purple',
+  reply: 'blue',
+  status: 'default',
 };
 
 const ENTITIES = [
@@ -54,6 +76,17 @@ const ENTITIES = [
   'bom',
   'district',
   'tenant',
+  'mall-category',
+  'mall-product',
+  'mall-order',
+  'mall-lottery',
+  'mall-feedback',
+  'service-order',
+  'swiper',
+  'agreement',
+  'business-hours',
+  'time-slot',
+  'platform-config',
 ];
 
 /** The log itself, for holders of system_audit_view (the list call needs the code). */

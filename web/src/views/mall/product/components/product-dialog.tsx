@@ -8,7 +8,7 @@ import RichText from '../../../../components/RichText/index.tsx';
 import ImageUpload from '../../../../components/Upload/ImageUpload.tsx';
 import { createProduct, updateProduct } from '../api/products.ts';
 import SkuEditor from './sku-editor.tsx';
-import { combinations, completeSpecs, type SkuRow } from './sku-matrix.ts';
+import { completeSpecs, skusToSend, type SkuRow } from './sku-matrix.ts';
 
 export interface ProductForm {
   categoryId?: number;
@@ -41,10 +41,9 @@ export const formOfProduct = (p: MallProduct): ProductForm => ({
   material: p.materialId ? { id: p.materialId, code: '', name: p.materialName ?? '' } : null,
 });
 
-// The form hands back only the fields it shows, so a SKU row's spec values (shown as text, not edited)
-// are not in `v.skus`: the rows are the specs' combinations in order (sku-matrix), so the index names them.
 const bodyOf = (v: ProductForm): MallProductCreate => {
-  const matrix = combinations(completeSpecs(v.specs));
+  // The specs as sent are the filled-in ones (a half-typed spec makes no SKUs); the SKUs are their combinations.
+  const specs = completeSpecs(v.specs);
   return {
     categoryId: v.categoryId!,
     name: v.name.trim(),
@@ -52,16 +51,8 @@ const bodyOf = (v: ProductForm): MallProductCreate => {
     unitName: v.unitName?.trim() ?? '',
     images: v.images ?? [],
     detail: v.detail ?? '',
-    specs: (v.specs ?? []).map((s) => ({ name: s.name.trim(), values: s.values.map((x) => x.trim()) })),
-    skus: (v.skus ?? []).map((s, index) => ({
-      specValues: s.specValues ?? matrix[index] ?? [],
-      price: s.price ?? 0,
-      marketPrice: s.marketPrice ?? 0,
-      costPrice: s.costPrice ?? 0,
-      stock: s.stock ?? 0,
-      code: s.code?.trim() ?? '',
-      image: s.image ?? '',
-    })),
+    specs,
+    skus: skusToSend(specs, v.skus),
     onShelf: v.onShelf ?? false,
     sort: v.sort ?? 0,
     materialId: v.material?.id ?? null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinations, completeSpecs, skuRows } from './sku-matrix.ts';
+import { combinations, completeSpecs, skuRows, skusToSend } from './sku-matrix.ts';
 
 describe('the SKU matrix', () => {
   it('makes every combination of the values, first spec slowest', () => {
@@ -19,5 +19,16 @@ describe('the SKU matrix', () => {
 
   it('ignores half-typed specs', () => {
     expect(completeSpecs([{ name: '颜色', values: [' 红 ', ''] }, { name: '', values: ['x'] }, { name: '尺码', values: [] }, undefined])).toEqual([{ name: '颜色', values: ['红'] }]);
+  });
+
+  it('sends one SKU per combination, named by its index (the form hands back the typed fields only)', () => {
+    const specs = [{ name: '颜色', values: ['红', '蓝'] }, { name: '尺码', values: ['S', 'M', 'L'] }];
+    const typed = combinations(specs).map((_, i) => ({ price: 10 + i, stock: i, code: ` C${i} ` }));
+    const sent = skusToSend(specs, typed);
+    expect(sent.map((s) => [s.specValues.join('/'), s.price, s.stock, s.code])).toEqual([
+      ['红/S', 10, 0, 'C0'], ['红/M', 11, 1, 'C1'], ['红/L', 12, 2, 'C2'], ['蓝/S', 13, 3, 'C3'], ['蓝/M', 14, 4, 'C4'], ['蓝/L', 15, 5, 'C5'],
+    ]);
+    // Without specs: the one SKU, with the untyped amounts as zero.
+    expect(skusToSend([], [{ price: 5 }])).toEqual([{ specValues: [], price: 5, marketPrice: 0, costPrice: 0, stock: 0, code: '', image: '' }]);
   });
 });

@@ -26,3 +26,23 @@ export function skuRows(specs: MallSpec[], current: SkuRow[] | undefined, defaul
   const known = new Map((current ?? []).map((row) => [keyOf(row.specValues), row]));
   return combinations(specs).map((specValues) => known.get(keyOf(specValues)) ?? { marketPrice: 0, costPrice: 0, code: '', image: '', price: null, stock: null, ...defaults, specValues });
 }
+
+/**
+ * The SKUs to send, one per combination of `specs` in order. The form hands back only the fields it shows,
+ * so a SKU row there has no spec values of its own: its index names its combination (the editor keeps the
+ * rows as `skuRows` made them).
+ */
+export function skusToSend(specs: MallSpec[], rows: Array<Partial<SkuRow>> | undefined): MallSkuInput[] {
+  return combinations(specs).map((specValues, index) => {
+    const row = rows?.[index] ?? {};
+    return {
+      specValues,
+      price: row.price ?? 0,
+      marketPrice: row.marketPrice ?? 0,
+      costPrice: row.costPrice ?? 0,
+      stock: row.stock ?? 0,
+      code: row.code?.trim() ?? '',
+      image: row.image ?? '',
+    };
+  });
+}

@@ -8,6 +8,7 @@ import type { Partner } from '@p8/contract/basic';
 import CustomerPicker from '../../../../components/Pickers/CustomerPicker.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { useDebounceFn } from '../../../../hooks/useDebounceFn.ts';
+import { yuan } from '../../../../components/Mall/money.ts';
 import { placeProxyOrder, searchSkus } from '../api/proxy-orders.ts';
 
 interface Line extends MallSkuOption {
@@ -118,7 +119,7 @@ export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: bo
             options={(options.data?.data ?? []).map((o) => ({
               value: o.skuId,
               disabled: o.stock === 0 || lines.some((l) => l.skuId === o.skuId),
-              label: `${o.productName}${o.specValues.length ? ` · ${o.specValues.join(' / ')}` : ''} · ¥${o.price.toFixed(2)} · ${t('proxyOrder.stock')} ${o.stock}`,
+              label: `${o.productName}${o.specValues.length ? ` · ${o.specValues.join(' / ')}` : ''} · ${yuan(o.price)} · ${t('proxyOrder.stock')} ${o.stock}`,
             }))}
             data-testid="proxy-sku"
           />
@@ -133,7 +134,7 @@ export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: bo
           columns={[
             { key: 'product', title: t('proxyOrder.product'), dataIndex: 'productName' },
             { key: 'spec', title: t('proxyOrder.spec'), render: (_, l) => l.specValues.join(' / ') || '—', width: 160 },
-            { key: 'price', title: t('proxyOrder.price'), align: 'right', width: 100, render: (_, l) => `¥${l.price.toFixed(2)}` },
+            { key: 'price', title: t('proxyOrder.price'), align: 'right', width: 100, render: (_, l) => yuan(l.price) },
             { key: 'stock', title: t('proxyOrder.stock'), align: 'right', width: 80, dataIndex: 'stock' },
             {
               key: 'quantity',
@@ -150,7 +151,7 @@ export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: bo
                 />
               ),
             },
-            { key: 'amount', title: t('proxyOrder.amount'), align: 'right', width: 110, render: (_, l) => `¥${((cents(l.price) * l.quantity) / 100).toFixed(2)}` },
+            { key: 'amount', title: t('proxyOrder.amount'), align: 'right', width: 110, render: (_, l) => yuan((cents(l.price) * l.quantity) / 100) },
             {
               key: 'remove',
               width: 48,
@@ -177,10 +178,10 @@ export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: bo
         </Row>
         <Space size={24} style={{ justifyContent: 'flex-end', width: '100%' }}>
           <Typography.Text>
-            {t('proxyOrder.goodsAmount')}: ¥{(goods / 100).toFixed(2)}
+            {t('proxyOrder.goodsAmount')}: {yuan(goods / 100)}
           </Typography.Text>
           <Typography.Text strong type="danger" data-testid="proxy-total">
-            {t('proxyOrder.payAmount')}: ¥{((goods + cents(freight) - cents(discount)) / 100).toFixed(2)}
+            {t('proxyOrder.payAmount')}: {yuan((goods + cents(freight) - cents(discount)) / 100)}
           </Typography.Text>
         </Space>
       </Form>
