@@ -83,6 +83,8 @@ describe(`dashboard of mall orders (${TEST_DB})`, () => {
     const c = await chart();
     expect(c.days).toHaveLength(30);
     expect(c.end).toBe(day);
+    // The business day the screen counts from is the database's, the same as the default range's end.
+    expect(c.today).toBe(day);
     expect(series(c, 'mall', 'orders').at(-1)).toBe(figure(s, 'mall', 'todayOrders').value);
     expect(series(c, 'mall', 'sales').at(-1)).toBeCloseTo(figure(s, 'mall', 'todaySales').value, 2);
 

@@ -87,6 +87,12 @@ export interface DashboardSeries {
 }
 
 export interface DashboardChart {
+  /**
+   * The business day now (yyyy-mm-dd): the database's date, which order_daily's days are in. The screen
+   * takes its "today" from here (the default range, the last day it offers, the date shortcuts), never
+   * from the browser's clock, so a browser in another time zone shows the same days.
+   */
+  today: string;
   start: string;
   end: string;
   /** yyyy-mm-dd, every day of the range. */

@@ -101,7 +101,7 @@ const MALL_MENU: MenuTemplate = {
   type: 'Directory',
   children: [
     screen('mall_category', '商品分类', 'Product categories', 'ClusterOutlined', ['add', 'update', 'delete', 'enable']),
-    screen('mall_product', '商品管理', 'Products', 'ShoppingOutlined', ['add', 'update', 'delete', { action: 'shelves', title: '上下架', titleEn: 'On / off shelf' }]),
+    screen('mall_product', '商品管理', 'Products', 'ShoppingOutlined', ['add', 'update', 'delete', { action: 'shelves', title: '上下架', titleEn: 'On / off shelf' }, 'export']),
     screen('mall_order', '订单管理', 'Orders', 'ProfileOutlined', [
       { action: 'pay', title: '确认收款', titleEn: 'Confirm payment' },
       { action: 'ship', title: '发货', titleEn: 'Ship' },
@@ -111,6 +111,7 @@ const MALL_MENU: MenuTemplate = {
       { action: 'refund_audit', title: '退款审核', titleEn: 'Review refund' },
       { action: 'refund_confirm', title: '确认退款', titleEn: 'Confirm refund' },
       { action: 'remark', title: '订单备注', titleEn: 'Remark' },
+      'export',
     ]),
     screen('mall_proxyOrder', '代客下单', 'Proxy orders', 'ShoppingCartOutlined', ['add']),
     screen('mall_lottery', '抽奖活动', 'Lottery', 'GiftOutlined', ['add', 'update', 'delete', 'enable', { action: 'draw', title: '代客抽奖', titleEn: 'Draw for a customer' }]),
@@ -164,7 +165,7 @@ const BASE_MENU: MenuTemplate = {
   titleEn: 'Base content',
   type: 'Directory',
   children: [
-    screen('base_swiper', '轮播图', 'Swiper', 'PictureOutlined', ['add', 'update', 'delete', 'enable']),
+    screen('base_swiper', '轮播图', 'Swiper', 'PictureOutlined', ['add', 'update', 'delete', 'enable', 'export']),
     screen('base_agreement', '协议管理', 'Agreements', 'FileProtectOutlined', [{ action: 'update', title: '保存', titleEn: 'Save' }]),
     screen('base_time', '营业时间', 'Business hours', 'FieldTimeOutlined', ['add', 'update', 'delete', 'enable']),
     // Saving also needs the platform administrator (a super administrator of the platform tenant).
@@ -187,13 +188,15 @@ const SERVICE_MENU: MenuTemplate = {
       { action: 'audit', title: '派单审核', titleEn: 'Audit dispatch' },
       { action: 'cancel', title: '取消', titleEn: 'Cancel' },
       { action: 'message', title: '发消息', titleEn: 'Send messages' },
+      'export',
     ]),
     screen('service_myOrder', '我的订单', 'My orders', 'SolutionOutlined', [
       { action: 'start', title: '开始服务', titleEn: 'Start service' },
       { action: 'complete', title: '完成服务', titleEn: 'Complete service' },
       { action: 'message', title: '发消息', titleEn: 'Send messages' },
+      'export',
     ]),
-    screen('service_proxyOrder', '代客下单', 'Proxy orders', 'FormOutlined', ['add']),
+    screen('service_proxyOrder', '代客下单', 'Proxy orders', 'FormOutlined', ['add', 'export']),
   ],
 };
 

@@ -1,6 +1,8 @@
 import { agreementSaveSchema, businessHoursSaveSchema, platformConfigSchema, slotAvailabilityQuerySchema, swiperCreateSchema, swiperUpdateSchema, timeSlotCreateSchema, timeSlotUpdateSchema } from '@p8/contract/base';
 import { enableSchema, idsSchema } from '@p8/contract/common';
+import type { SwiperRow } from '@p8/contract/base';
 import { crudRoutes } from '../../core/crud-routes.ts';
+import { listExportRoute } from '../../core/list-export.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { getPlatformConfig, savePlatformConfig } from '../../core/platform-config.ts';
 import { createSwiper, deleteSwipers, enableSwipers, getSwiper, listSwipers, updateSwiper } from './swiper.ts';
@@ -13,10 +15,23 @@ import { createTimeSlot, deleteTimeSlots, enableTimeSlots, getTimeSettings, save
 const BASE = '/api/admin/base';
 const tags = ['base'];
 
-const swiperRoutes = crudRoutes({
-  url: `${BASE}/swiper`, tags, noun: 'swiper slide', permissionPrefix: 'base_swiper', createSchema: swiperCreateSchema, updateSchema: swiperUpdateSchema,
-  service: { list: listSwipers, get: getSwiper, create: createSwiper, update: updateSwiper, remove: deleteSwipers, enable: enableSwipers },
-});
+const swiperRoutes = [
+  ...crudRoutes({
+    url: `${BASE}/swiper`, tags, noun: 'swiper slide', permissionPrefix: 'base_swiper', createSchema: swiperCreateSchema, updateSchema: swiperUpdateSchema,
+    service: { list: listSwipers, get: getSwiper, create: createSwiper, update: updateSwiper, remove: deleteSwipers, enable: enableSwipers },
+  }),
+  listExportRoute<SwiperRow>({
+    url: `${BASE}/swiper`, tags, noun: 'swiper slide', permission: 'base_swiper_export', list: listSwipers, filename: { zh: '轮播图', en: 'swiper' },
+    columns: [
+      { prop: 'title', title: { zh: '标题', en: 'Title' }, width: 24 },
+      { prop: 'image', title: { zh: '图片', en: 'Image' }, width: 40 },
+      { prop: 'link', title: { zh: '跳转链接', en: 'Link' }, width: 40 },
+      { prop: 'sort', title: { zh: '排序', en: 'Order' } },
+      { prop: 'enabled', title: { zh: '状态', en: 'Status' }, value: (row, lang) => (row.enabled ? { zh: '启用', en: 'Enabled' } : { zh: '停用', en: 'Disabled' })[lang] },
+      { prop: 'createdAt', title: { zh: '创建时间', en: 'Created' }, width: 20, value: (row) => new Date(row.createdAt) },
+    ],
+  }),
+];
 
 
 const agreementRoutes = [

@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Database, Tx } from '../../db/connection.ts';
 import { stockBalance } from '../../db/schema/index.ts';
@@ -62,19 +61,8 @@ export function inCategorySubtree(tenantId: number, column: AnyPgColumn, categor
  */
 export const q = (table: string, column: string) => sql.raw(`"${table}"."${column}"`);
 
-/** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
-export function exportQuery(req: FastifyRequest): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-  const merged: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body };
-  for (const [k, v] of Object.entries(merged)) {
-    if (typeof v === 'number' || typeof v === 'boolean') merged[k] = String(v);
-    else if (Array.isArray(v)) merged[k] = v.map(String).join(',');
-    else if (typeof v !== 'string') delete merged[k];
-  }
-  delete merged.current;
-  delete merged.pageSize;
-  return merged;
-}
+// The list query of an export and its cap live with the list export (core/list-export.ts).
+export { exportQuery, EXPORT_MAX_ROWS } from '../../core/list-export.ts';
 
 /** Refreshes the planner statistics of some basic tables (owner connection; never inside a tenant transaction). */
 export async function analyze(database: Database, tables: string[]) {
@@ -82,8 +70,6 @@ export async function analyze(database: Database, tables: string[]) {
   if (names.length) await database.db.execute(sql.raw(`analyze ${names.map((n) => `"${n}"`).join(', ')}`));
 }
 
-/** Exports are capped: beyond this a user should narrow the query. */
-export const EXPORT_MAX_ROWS = 50_000;
 
 // ---------------------------------------------------------------- Excel cells
 

@@ -69,5 +69,5 @@ export async function dashboardChart(ctx: ServiceContext, query: DashboardChartQ
     if (!section.series) continue;
     charts.push({ key: section.key, title: section.title, series: await section.series(view, { start, end, days }) });
   }
-  return { start, end, days, charts };
+  return { today, start, end, days, charts };
 }

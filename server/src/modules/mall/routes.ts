@@ -20,11 +20,13 @@ import {
   mallShelvesSchema,
 } from '@p8/contract/mall';
 import { crudRoutes } from '../../core/crud-routes.ts';
+import { listExportRoute } from '../../core/list-export.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { heldBy, type RecordUsage } from '../../core/record-usage.ts';
 import { route, type ServerModule } from '../../core/route.ts';
 import { mallFeedback, mallLotteryRecord, mallOrder, mallProduct } from '../../db/schema/index.ts';
 import { mallDashboard } from './dashboard.ts';
+import { orderExportColumns, productExportColumns } from './exports.ts';
 import { categoryTree, createCategory, deleteCategories, enableCategories, getCategory, listCategories, updateCategory } from './category.ts';
 import { createFeedback, deleteFeedback, getFeedback, listFeedback, replyFeedback, setFeedbackStatus } from './feedback.ts';
 import { createLottery, deleteLotteries, draw, enableLotteries, endLottery, getLottery, listLotteries, listRecords, startLottery, updateLottery } from './lottery.ts';
@@ -88,6 +90,7 @@ const productRoutes = [
     method: 'PUT', url: `${PRODUCT}/shelves`, tags, summary: 'Put products on the shelf or take them off', permission: 'mall_product_shelves', body: mallShelvesSchema,
     handler: (ctx, { body }) => setShelves(ctx, body.ids, body.onShelf),
   }),
+  listExportRoute({ url: PRODUCT, tags, noun: 'product', permission: 'mall_product_export', list: listProducts, columns: productExportColumns, filename: { zh: '商品', en: 'products' } }),
 ];
 
 const ORDER = `${BASE}/order`;
@@ -97,6 +100,7 @@ const orderRoutes = [
     method: 'GET', url: ORDER, tags, summary: 'Orders, paged: tab (a status, Refunding or all), orderNo, consignee, phone, customerName, source, start/end',
     query: orderListQuery, page: true, handler: (ctx, { query }) => listOrders(ctx, query),
   }),
+  listExportRoute({ url: ORDER, tags, noun: 'mall order', permission: 'mall_order_export', list: (ctx, query) => listOrders(ctx, query), columns: orderExportColumns, filename: { zh: '商城订单', en: 'mall-orders' } }),
   route({
     method: 'GET', url: `${ORDER}/counts`, tags, summary: 'Orders per tab (start/end as the list)',
     query: orderListQuery, handler: (ctx, { query }) => orderCounts(ctx, query),

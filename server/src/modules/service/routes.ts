@@ -10,11 +10,13 @@ import {
   type ServiceOrderCreate,
   type ServiceOrderSource,
 } from '@p8/contract/service';
+import { listExportRoute } from '../../core/list-export.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { route, untransactedRoute, type ModuleDeps, type RequestCaller, type RouteDeclaration, type ServerModule } from '../../core/route.ts';
 import type { Http } from '../../core/route.ts';
 import { readPlatformConfig } from '../../core/platform-config.ts';
 import { serviceDashboard } from './dashboard.ts';
+import { serviceOrderExportColumns } from './exports.ts';
 import { listOrderMessages, sendOrderMessage } from './messages.ts';
 import {
   auditDispatch,
@@ -35,10 +37,14 @@ import {
 const SERVICE = '/api/admin/service';
 const tags = ['service'];
 
-/** The list, its status counts and one order, as a scope shows them. */
-function readRoutes(url: string, scope: OrderScope, noun: string): RouteDeclaration[] {
+/** The list, its export, its status counts and one order, as a scope shows them (`screen`: its menu name). */
+function readRoutes(url: string, scope: OrderScope, noun: string, screen: string): RouteDeclaration[] {
   return [
     route({ method: 'GET', url, tags, summary: `${noun}, paged: status (one or a comma list), orderNo, customer, start/end…`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listOrders(ctx, query, scope) }),
+    listExportRoute({
+      url, tags, noun: noun.toLowerCase(), permission: `${screen}_export`, list: (ctx, query) => listOrders(ctx, query, scope), columns: serviceOrderExportColumns,
+      filename: { zh: '服务订单', en: 'service-orders' },
+    }),
     route({ method: 'GET', url: `${url}/counts`, tags, summary: `${noun} per status (the status tabs)`, query: listQuerySchema, handler: (ctx, { query }) => countOrders(ctx, query, scope) }),
     route({ method: 'GET', url: `${url}/:id`, tags, summary: `One of the ${noun.toLowerCase()} with its timeline`, params: idParamsSchema, handler: (ctx, { params }) => getOrder(ctx, params.id, scope) }),
   ];
@@ -77,7 +83,7 @@ const MESSAGE = `${SERVICE}/message`;
 
 function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
   return [
-    ...readRoutes(ORDER, 'all', 'Service orders'),
+    ...readRoutes(ORDER, 'all', 'Service orders', 'service_order'),
     route({ method: 'GET', url: `${SERVICE}/staff`, tags, summary: 'Staff an order can be dispatched to', handler: (ctx) => dispatchableStaff(ctx) }),
     route({
       method: 'PUT', url: `${ORDER}/dispatch`, tags, summary: 'Dispatch (or re-dispatch) an order to staff; auto-approved with dispatchAutoAudit', permission: 'service_order_dispatch', body: serviceOrderDispatchSchema,
@@ -92,7 +98,7 @@ function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
       handler: (ctx, { body }) => cancelOrder(ctx, body),
     }),
 
-    ...readRoutes(MY, 'mine', 'Orders dispatched to me'),
+    ...readRoutes(MY, 'mine', 'Orders dispatched to me', 'service_myOrder'),
     route({
       method: 'PUT', url: `${MY}/start`, tags, summary: 'Start the service of an order dispatched to me', permission: 'service_myOrder_start', body: serviceOrderStepSchema,
       handler: (ctx, { body }) => startOrder(ctx, body),
@@ -102,7 +108,7 @@ function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
       handler: (ctx, { body }) => completeOrder(ctx, body),
     }),
 
-    ...readRoutes(PROXY, 'proxy', 'Proxy orders'),
+    ...readRoutes(PROXY, 'proxy', 'Proxy orders', 'service_proxyOrder'),
     untransactedRoute({
       method: 'POST', url: PROXY, tags, summary: 'Place an order for a customer (with an appointment slot when appointments are open)', permission: 'service_proxyOrder_add', body: serviceOrderCreateSchema,
       handler: (caller, { body }) => placeOrder(caller, deps, body, 'proxy'),

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { DatePicker } from 'antd';
+import dayjs from 'dayjs';
 import type { RangePickerProps } from 'antd/es/date-picker';
 import { useTranslation } from 'react-i18next';
 import { DATE_SHORTCUTS, shortcutRange } from '../ProTable/query.ts';
@@ -10,12 +11,13 @@ import { DATE_SHORTCUTS, shortcutRange } from '../ProTable/query.ts';
  */
 export type DateRangeSearchProps = RangePickerProps;
 
-export function useDatePresets(): NonNullable<RangePickerProps['presets']> {
+/** The shortcuts, counted from `today` (yyyy-mm-dd) when given — a business day of the server — else the browser's. */
+export function useDatePresets(today?: string): NonNullable<RangePickerProps['presets']> {
   const { t, i18n } = useTranslation();
   return useMemo(
-    () => DATE_SHORTCUTS.map((key) => ({ label: t(`kit.date.${key}`), value: () => shortcutRange(key) })),
+    () => DATE_SHORTCUTS.map((key) => ({ label: t(`kit.date.${key}`), value: () => shortcutRange(key, today ? dayjs(today) : undefined) })),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the labels follow the language
-    [t, i18n.language],
+    [t, i18n.language, today],
   );
 }
 

@@ -120,17 +120,33 @@ interface ExcelButtonsProps extends ImportProps {
   exportParams: () => QueryParams;
 }
 
-/** Import ({@link ImportRecordsButton}) and export of the list's query (`<name>-export`), side by side. */
-export function ExcelButtons({ exportPath, exportParams, ...importProps }: ExcelButtonsProps) {
+
+interface ExportProps {
+  /** The record type: button code `<record>_export`, test id `<name>-export`. */
+  record: RecordKey;
+  exportPath: string;
+  /** The list query to export, read at click time. */
+  exportParams: () => QueryParams;
+}
+
+/** Export of the list's current query (filters and sort) as .xlsx, for who holds `<record>_export`. */
+export function ExportRecordsButton({ record, exportPath, exportParams }: ExportProps) {
   const { t } = useTranslation(undefined, { keyPrefix: 'kit.record' });
+  return (
+    <Auth code={codeOf(record, 'export')}>
+      <ExportButton path={exportPath} params={exportParams} data-testid={testIdOf(record, 'export')}>
+        {t('export')}
+      </ExportButton>
+    </Auth>
+  );
+}
+
+/** Import ({@link ImportRecordsButton}) and export ({@link ExportRecordsButton}) side by side. */
+export function ExcelButtons({ exportPath, exportParams, ...importProps }: ExcelButtonsProps) {
   return (
     <>
       <ImportRecordsButton {...importProps} />
-      <Auth code={codeOf(importProps.record, 'export')}>
-        <ExportButton path={exportPath} params={exportParams} data-testid={testIdOf(importProps.record, 'export')}>
-          {t('export')}
-        </ExportButton>
-      </Auth>
+      <ExportRecordsButton record={importProps.record} exportPath={exportPath} exportParams={exportParams} />
     </>
   );
 }

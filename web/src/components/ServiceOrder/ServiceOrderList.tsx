@@ -5,6 +5,7 @@ import { ServiceOrderStatus, type ServiceOrderCounts, type ServiceOrderRow } fro
 import type { QueryParams } from '../../app/http.ts';
 import { useAuth } from '../Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../ProTable/index.tsx';
+import { ExportRecordsButton } from '../RecordKit/RecordToolbar.tsx';
 import { completeOrder, countOrders, listOrders, startOrder, type OrderScope } from './api/orders.ts';
 import OrderActionDialog, { type OrderAction } from './OrderActionDialog.tsx';
 import OrderDrawer from './OrderDrawer.tsx';
@@ -100,6 +101,13 @@ export default function ServiceOrderList({ scope, toolbar, reloadKey = 0 }: { sc
         request={request}
         actionRef={table}
         toolbar={toolbar}
+        toolbarRight={
+          <ExportRecordsButton
+            record={`service_${scope}`}
+            exportPath={`/admin/service/${scope}/export`}
+            exportParams={() => ({ ...(table.current?.getFilterParams() ?? {}), ...(tab === 'all' ? {} : { status: tab }) })}
+          />
+        }
       />
       <OrderDrawer scope={scope} orderId={opened} onClose={() => setOpened(null)} />
       <OrderActionDialog action={acting?.action ?? null} order={acting?.order ?? null} onClose={() => setActing(null)} onDone={reload} />

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { SwiperRow } from '@p8/contract/base';
 import { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
-import { AddButton, BatchButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import { AddButton, BatchButtons, ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import RowActions from '../../../components/RecordKit/RowActions.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
 import { useRecordDialog } from '../../../components/RecordKit/RecordDialog.tsx';
@@ -67,6 +67,7 @@ export default function SwiperPage() {
             <BatchButtons record="base_swiper" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
           </>
         )}
+        toolbarRight={<ExportRecordsButton record="base_swiper" exportPath="/admin/base/swiper/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
       />
       <SwiperDialog state={dialog.state} onClose={dialog.close} onSaved={reload} />
     </div>

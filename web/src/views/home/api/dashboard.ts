@@ -11,11 +11,16 @@ export function useDashboardStatistics() {
   });
 }
 
-/** GET /admin/home/chart — the sections' daily series from `start` to `end` (yyyy-mm-dd). */
-export function useDashboardChart(start: string, end: string) {
+/**
+ * GET /admin/home/chart — the sections' daily series from `start` to `end` (yyyy-mm-dd); without a range the
+ * server's default (the last 30 business days, ending on its `today`).
+ */
+export function useDashboardChart(range: { start: string; end: string } | null) {
   return useQuery({
-    queryKey: ['admin', 'home', 'chart', start, end],
-    queryFn: () => http.get<DashboardChart>('/admin/home/chart', { start, end }, { noLoading: true }),
+    queryKey: ['admin', 'home', 'chart', range?.start ?? '', range?.end ?? ''],
+    queryFn: () => http.get<DashboardChart>('/admin/home/chart', range ?? undefined, { noLoading: true }),
     staleTime: 30_000,
+    // Another range keeps the chart (and the picker's value) until the new days arrive.
+    placeholderData: (previous) => previous,
   });
 }

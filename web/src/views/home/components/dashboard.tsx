@@ -102,9 +102,13 @@ function chartOption(chart: DashboardChart['charts'][number], days: string[], la
 function ChartCard() {
   const { t } = useTranslation(undefined, { keyPrefix: 'home.dashboard' });
   const language = useGlobalStore((s) => s.language);
-  const presets = useDatePresets();
-  const [range, setRange] = useState<Range>(() => [dayjs().subtract(29, 'day'), dayjs()]);
-  const { data, isLoading } = useDashboardChart(range[0].format(DAY), range[1].format(DAY));
+  // The days are the server's business days: until a range is picked, the server's default range, and its
+  // `today` is the last day offered and where the shortcuts count from (not the browser's clock).
+  const [picked, setPicked] = useState<{ start: string; end: string } | null>(null);
+  const { data, isLoading } = useDashboardChart(picked);
+  const today = data?.today;
+  const presets = useDatePresets(today);
+  const range: Range | null = data ? [dayjs(data.start), dayjs(data.end)] : null;
   if (data && !data.charts.length) return null;
   return (
     <Card
@@ -117,8 +121,8 @@ function ChartCard() {
           value={range}
           allowClear={false}
           presets={presets}
-          disabledDate={(d, { from }) => d.isAfter(dayjs(), 'day') || (from ? Math.abs(d.diff(from, 'day')) >= MAX_DAYS : false)}
-          onChange={(next) => next?.[0] && next[1] && setRange([next[0], next[1]])}
+          disabledDate={(d, { from }) => d.isAfter(dayjs(today), 'day') || (from ? Math.abs(d.diff(from, 'day')) >= MAX_DAYS : false)}
+          onChange={(next) => next?.[0] && next[1] && setPicked({ start: next[0].format(DAY), end: next[1].format(DAY) })}
           data-testid="home-chart-range"
         />
       }

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MallOrderSource, MallOrderTab, type MallOrderRow } from '@p8/contract/mall';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
+import { ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import { listOrders, orderCounts } from '../../../components/Mall/api/orders.ts';
 import OrderActions from '../../../components/Mall/OrderActions.tsx';
 import OrderDetail from '../../../components/Mall/OrderDetail.tsx';
@@ -118,7 +119,16 @@ export default function OrderPage() {
         }))}
         style={{ marginBottom: 4 }}
       />
-      <ProTable<MallOrderRow> data-testid="order-table" listType="mall_order" rowKey="id" columns={columns} request={listOrders} params={params} actionRef={table} />
+      <ProTable<MallOrderRow>
+        data-testid="order-table"
+        listType="mall_order"
+        rowKey="id"
+        columns={columns}
+        request={listOrders}
+        params={params}
+        actionRef={table}
+        toolbarRight={<ExportRecordsButton record="mall_order" exportPath="/admin/mall/order/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
+      />
       <OrderDetail id={detail} onClose={() => setDetail(null)} onChanged={changed} />
     </div>
   );

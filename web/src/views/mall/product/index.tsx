@@ -6,7 +6,7 @@ import type { MallCategoryNode, MallProductRow } from '@p8/contract/mall';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import type { TreeOption } from '../../../components/ProTable/types.ts';
-import { AddButton, BatchButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import { AddButton, BatchButtons, ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import RowActions from '../../../components/RecordKit/RowActions.tsx';
 import { SaveSwitch } from '../../../components/RecordKit/StatusSwitch.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
@@ -184,6 +184,7 @@ export default function ProductPage() {
             <BatchButtons record="mall_product" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} />
           </>
         )}
+        toolbarRight={<ExportRecordsButton record="mall_product" exportPath="/admin/mall/product/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
       />
       <ProductDialog {...dialog.props} id={editing.id} categories={categories.data ?? []} onSaved={reload} />
     </div>

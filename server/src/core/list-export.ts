@@ -1,0 +1,69 @@
+import type { FastifyRequest } from 'fastify';
+import type { Pagination } from '@p8/contract/envelope';
+import { exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from './excel.ts';
+import { listQuerySchema, MAX_PAGE_SIZE } from './list-query.ts';
+import { untransactedRoute, type RouteDeclaration } from './route.ts';
+import type { ServiceContext } from './service-context.ts';
+
+/** Exports are capped: beyond this a user should narrow the query. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+/** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
+export function exportQuery(req: FastifyRequest): Record<string, unknown> {
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const merged: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body };
+  for (const [k, v] of Object.entries(merged)) {
+    if (typeof v === 'number' || typeof v === 'boolean') merged[k] = String(v);
+    else if (Array.isArray(v)) merged[k] = v.map(String).join(',');
+    else if (typeof v !== 'string') delete merged[k];
+  }
+  delete merged.current;
+  delete merged.pageSize;
+  return merged;
+}
+
+/** A column of a list export: where its cell comes from when it is not the row's field of that name. */
+export interface ListExportColumn<T> extends ExcelColumn {
+  value?: (row: T, lang: Lang) => unknown;
+}
+
+export interface ListExportSpec<T> {
+  /** The list's URL; the export is `POST <url>/export`. */
+  url: string;
+  tags: string[];
+  noun: string;
+  /** Its button code, `<screen>_export`. */
+  permission: string;
+  columns: Array<ListExportColumn<T>>;
+  filename: { zh: string; en: string };
+  /** The list's own service: the export has its filters, its sort and its tenant scope, page after page. */
+  list: (ctx: ServiceContext, query: Record<string, unknown>) => Promise<{ data: T[]; pagination: Pagination }>;
+}
+
+/**
+ * `POST <url>/export`: the rows of the list's current query (filters and sort as the screen sends them, in
+ * the query string or the JSON body) as an .xlsx titled in the caller's language, at most EXPORT_MAX_ROWS.
+ * The rows are read in one transaction through the list's own service, so what is exported is what the
+ * list shows; the workbook is built after it, holding no connection.
+ */
+export function listExportRoute<T>(spec: ListExportSpec<T>): RouteDeclaration {
+  return untransactedRoute({
+    method: 'POST', url: `${spec.url}/export`, tags: spec.tags, summary: `Export the ${spec.noun} list of the current query as .xlsx`,
+    permission: spec.permission, query: listQuerySchema.partial(),
+    async handler(caller, _input, { request, reply }) {
+      const lang = langOf(request);
+      const query = exportQuery(request);
+      const found = await caller.transaction(async (ctx) => {
+        const all: T[] = [];
+        for (let current = 1; all.length < EXPORT_MAX_ROWS; current += 1) {
+          const page = await spec.list(ctx, { ...query, current: String(current), pageSize: String(MAX_PAGE_SIZE) });
+          all.push(...page.data);
+          if (page.data.length < MAX_PAGE_SIZE || all.length >= page.pagination.total) break;
+        }
+        return all.slice(0, EXPORT_MAX_ROWS);
+      });
+      const cells = found.map((row) => Object.fromEntries(spec.columns.map((c) => [c.prop, c.value ? c.value(row, lang) : (row as Record<string, unknown>)[c.prop]])));
+      return sendXlsx(reply, await exportXlsx(spec.columns, cells, lang), spec.filename[lang]);
+    },
+  });
+}
