@@ -33,6 +33,20 @@ const OVERVIEW = (kind: string) => [
   `select status, sum(orders)::text, sum(amount)::text from order_total where tenant_id = $1 and kind = '${kind}' group by status`,
   `select day::text, status, sum(orders)::text, sum(amount)::text from order_daily where tenant_id = $1 and kind = '${kind}' and day between (date_trunc('month', current_date) - interval '1 month')::date and current_date group by day, status`,
 ];
+/** bills/early-warning.ts `dueBills`, for delivery, payment and receipt dates. */
+const DUE_BILLS = (
+  [
+    ['delivery_date', 'delivery_warn_days', `coalesce(b.delivery_status, '') = 'Arrived'`],
+    ['pay_date', 'pay_warn_days', `coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'`],
+    ['receipt_date', 'receipt_warn_days', `coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'`],
+  ] as const
+).map(
+  ([date, warn, done]) => `select b.id, b.bill_type, b.bill_code, p.name, b.${date}::text, coalesce(b.${warn}, 0), (b.${date} - current_date)
+    from bill b left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
+    where b.tenant_id = $1 and b.${date} is not null and b.bill_status in ('Audit', 'Partially')
+      and b.${date} <= current_date + 3650 and b.${date} - coalesce(b.${warn}, 0) <= current_date and not (${done})
+    order by b.${date}, b.id limit 10`,
+);
 const BARE: Record<string, string[]> = {
   statistics: [
     `select name from menu where tenant_id = $1 and enabled`,
@@ -42,6 +56,31 @@ const BARE: Record<string, string[]> = {
     `select coalesce(sum(amount), 0)::text, coalesce(sum(quantity), 0)::text, count(distinct material_id) filter (where quantity > 0), count(distinct warehouse_id) filter (where quantity > 0) from stock_valuation where tenant_id = $1`,
     `select m.code, m.name, count(*) over () from material m cross join lateral (select coalesce(sum(v.quantity), 0) as q from stock_valuation v where v.tenant_id = m.tenant_id and v.material_id = m.id) s
       where m.tenant_id = $1 and m.enabled and m.safety_stock > 0 and s.q < m.safety_stock order by s.q / m.safety_stock, m.code limit 10`,
+    // billDates (bills/early-warning.ts): the posted bills whose delivery, payment or receipt date is close,
+    // low stock and expiring batches — as the section asks them, ten each.
+    ...DUE_BILLS,
+    `select m.id, m.code, m.name, coalesce(s.quantity, 0)::text, m.safety_stock::text from material m
+      left join lateral (select sum(b.quantity) as quantity from stock_balance b where b.tenant_id = m.tenant_id and b.material_id = m.id) s on true
+      where m.tenant_id = $1 and m.enabled and m.safety_stock is not null and m.safety_stock > 0 and coalesce(s.quantity, 0) < m.safety_stock
+      order by coalesce(s.quantity, 0) / m.safety_stock, m.code limit 10`,
+    `select m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date::text, sum(b.quantity)::text, (sb.expiration_date - current_date)
+      from stock_batch sb join material m on m.tenant_id = sb.tenant_id and m.id = sb.material_id
+      join stock_balance b on b.tenant_id = sb.tenant_id and b.material_id = sb.material_id and b.batch_number = sb.batch_number
+      where sb.tenant_id = $1 and sb.expiration_date is not null and sb.expiration_date <= current_date + 3650 and sb.expiration_date - coalesce(m.warn_days, 0) <= current_date
+      group by m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date having sum(b.quantity) > 0
+      order by sb.expiration_date, m.code, sb.batch_number, b.warehouse_id limit 10`,
+    // fund (modules/finance/dashboard.ts): fund balance, receivables, payables, money in and out this and last month.
+    `with months as (select date_trunc('month', current_date)::date as this_month, (date_trunc('month', current_date) - interval '1 month')::date as last_month)
+      select (select coalesce(sum(balance), 0) from fin_fund_account where tenant_id = $1 and enabled)::text,
+             (select coalesce(sum(receivable), 0) from fin_partner_balance where tenant_id = $1)::text,
+             (select coalesce(sum(payable), 0) from fin_partner_balance where tenant_id = $1)::text,
+             coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date >= m.this_month), 0)::text,
+             coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date >= m.this_month), 0)::text,
+             coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date < m.this_month), 0)::text,
+             coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date < m.this_month), 0)::text
+      from months m left join fin_money_doc d on d.tenant_id = $1 and d.doc_kind in ('receipt', 'payment') and d.status = 'Posted'
+        and d.fund_account_id is not null and d.doc_date >= m.last_month and d.doc_date <= current_date
+      group by m.this_month`,
   ],
   chart: [
     `select current_date::text`,
