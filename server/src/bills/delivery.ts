@@ -3,6 +3,7 @@ import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import type { BillStatus, DeliveryOperation, DeliveryStatus } from '@p8/contract/bills/status';
 import type { ServiceContext } from '../core/service-context.ts';
 import { bill } from '../db/schema/index.ts';
+import { deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import { deliveryTransition } from './state-machine.ts';
 import type { Tx } from '../db/connection.ts';
 import { loadBill, recordTransition } from './service.ts';
@@ -33,5 +34,5 @@ export async function deliveredBlocker(tx: Tx, tenantId: number, billId: number)
     .select({ deliveryStatus: bill.deliveryStatus })
     .from(bill)
     .where(and(eq(bill.tenantId, tenantId), eq(bill.id, billId)));
-  return row?.deliveryStatus ? ('BillDeliveredProhibitAbandonAudit' as const) : undefined;
+  return deliveryBlocksAbandon(row?.deliveryStatus as DeliveryStatus | null | undefined) ? ('BillDeliveredProhibitAbandonAudit' as const) : undefined;
 }

@@ -71,7 +71,9 @@ const COUNTED_SUMS: Record<string, AnyPgColumn> = { number: billCount.number, pr
 function parsed(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
   const status = query.billStatus;
   if (status !== undefined && status !== '' && status !== 'all' && !BillStatus.includes(status as BillStatus)) throw new BizError('BadRequest', { additional: 'billStatus' });
-  const { rest, conditions } = dateBounds(status === 'all' ? { ...query, billStatus: undefined } : query);
+  // The "all" tab filters by no status: the key goes (an undefined value would fail the query schema).
+  const { billStatus: _all, ...unfiltered } = query;
+  const { rest, conditions } = dateBounds(status === 'all' ? unfiltered : query);
   return parseList(billListSpec(decl), rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions]);
 }
 

@@ -1,4 +1,5 @@
 import { POSTED_STATUSES, PROHIBIT_KEY, type BillOperation, type BillStatus, type DeliveryOperation, type DeliveryStatus } from '@p8/contract/bills/status';
+import { allows, RULES } from '@p8/contract/bills/state-rules';
 import { BizError } from '../core/errors.ts';
 
 /**
@@ -11,41 +12,13 @@ import { BizError } from '../core/errors.ts';
  *     │  merge→Merged   └refuse▶ Refuse              │ manualCompletion ──▶ ManualCompletion
  *     └──── save / submit ◀──── Refuse, AbandonAudit ◀─ abandonAudit (Audit, Partially, Complete, ManualCompletion)
  *
+ * The table of what each status allows is the contract's (bills/state-rules.ts), shared with the web kit.
  * Editable statuses (Saved, Refuse, AbandonAudit) may be saved, submitted, merged or deleted; posted
  * statuses (Audit, Partially, Complete, ManualCompletion) have their effects in stock and on their sources,
  * and only abandoning the audit takes them back. Merged is final.
  */
 
-/** Statuses a draft is in: its creator may still change it. */
-export const EDITABLE: readonly BillStatus[] = ['Saved', 'Refuse', 'AbandonAudit'];
-/** Statuses waiting for review. */
-export const IN_REVIEW: readonly BillStatus[] = ['Submitted', 'UnAudit'];
-
-interface Rule {
-  from: readonly BillStatus[];
-  /** The status after the operation (undefined: the bill is gone, or it stays as it is). */
-  to?: BillStatus;
-}
-
-export const RULES: Record<BillOperation, Rule> = {
-  save: { from: EDITABLE, to: 'Saved' },
-  submit: { from: EDITABLE, to: 'Submitted' },
-  // With joint review the audit may lead to UnAudit first (others still to review): see `auditOutcome`.
-  audit: { from: IN_REVIEW, to: 'Audit' },
-  refuse: { from: IN_REVIEW, to: 'Refuse' },
-  // Partially and Complete always have audited downstream bills: the downstream checker refuses with its
-  // own, more telling key (ExistChildrenBillProhibitAbandonAudit).
-  abandonAudit: { from: ['Audit', 'Partially', 'Complete', 'ManualCompletion'], to: 'AbandonAudit' },
-  delete: { from: EDITABLE },
-  pushDown: { from: ['Audit', 'Partially'] },
-  merge: { from: EDITABLE, to: 'Merged' },
-  manualCompletion: { from: ['Audit', 'Partially'], to: 'ManualCompletion' },
-};
-
-/** Whether `status` allows `operation`. */
-export function allows(status: BillStatus, operation: BillOperation): boolean {
-  return RULES[operation].from.includes(status);
-}
+export { EDITABLE, IN_REVIEW, RULES, allows, allowedOperations } from '@p8/contract/bills/state-rules';
 
 /**
  * The status after `operation` on a bill in `status`, or the catalogued refusal
@@ -54,11 +27,6 @@ export function allows(status: BillStatus, operation: BillOperation): boolean {
 export function transition(status: BillStatus, operation: BillOperation): BillStatus {
   if (!allows(status, operation)) throw new BizError(PROHIBIT_KEY[operation], { additional: status });
   return RULES[operation].to ?? status;
-}
-
-/** The operations a bill in `status` allows (the web kit shows their buttons, the server checks again). */
-export function allowedOperations(status: BillStatus): BillOperation[] {
-  return (Object.keys(RULES) as BillOperation[]).filter((op) => allows(status, op));
 }
 
 /**

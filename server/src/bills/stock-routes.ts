@@ -191,12 +191,22 @@ function checkPeriod(q: Record<string, unknown>) {
   if (typeof q.start === 'string' && typeof q.end === 'string' && q.start.slice(0, 10) > q.end.slice(0, 10)) throw new BizError('StartDateAfterEndDate');
 }
 
+/**
+ * Ids as numbers on both databases: PostgreSQL answers bigint columns of a raw query as strings (PGlite as
+ * numbers), so a report row's `id` and `…Id` values are made numbers here.
+ */
+export function withNumberIds<T extends Record<string, unknown>>(row: T): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const [key, value] of Object.entries(row)) if ((key === 'id' || key.endsWith('Id')) && typeof value === 'string') out[key] = Number(value);
+  return out as T;
+}
+
 async function paged(ctx: ServiceContext, report: Report<z.ZodObject>, q: Record<string, unknown>) {
   checkPeriod(q);
   const current = q.current as number;
   const pageSize = q.pageSize as number;
   const found = await rows<{ total?: unknown }>(ctx.tx, sql`${report.select(ctx, q)} order by ${orderOf(report, q)} limit ${pageSize} offset ${(current - 1) * pageSize}`);
-  return { data: found.map(({ total: _total, ...row }) => row), pagination: { current, pageSize, total: Number(found[0]?.total ?? 0) } };
+  return { data: found.map(({ total: _total, ...row }) => withNumberIds(row)), pagination: { current, pageSize, total: Number(found[0]?.total ?? 0) } };
 }
 
 async function exportRows(ctx: ServiceContext, report: Report<z.ZodObject>, q: Record<string, unknown>, lang: Lang) {
@@ -204,7 +214,7 @@ async function exportRows(ctx: ServiceContext, report: Report<z.ZodObject>, q: R
   const found = await rows<Record<string, unknown>>(ctx.tx, sql`${report.select(ctx, q)} order by ${orderOf(report, q)} limit ${EXPORT_LIMIT}`);
   return found.map((row) => {
     const decl = typeof row.billType === 'string' ? billType(row.billType) : undefined;
-    return { ...row, billTypeName: decl ? decl.label[lang] : row.billType };
+    return { ...withNumberIds(row), billTypeName: decl ? decl.label[lang] : row.billType };
   });
 }
 

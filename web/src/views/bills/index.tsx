@@ -13,6 +13,7 @@ import { useCurrentMenu } from '../../app/dynamic-routes.ts';
 import useTenantConfig from '../../hooks/useTenantConfig.ts';
 import { billTypeByScreen, labelOf, listFields, nameKey, valueTypeOf } from './kit.ts';
 import BillForm from './components/BillForm.tsx';
+import { quietly } from './kit-errors.ts';
 import { STATUS_COLOR } from './components/status.ts';
 
 type BillRow = Record<string, unknown> & { id: number; billStatus: BillStatus; progress?: Record<string, ProgressState> };
@@ -136,7 +137,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
                   title={t('bill.deleteConfirm', { count: selectedRowKeys.length })}
                   disabled={!selectedRowKeys.length}
                   onConfirm={async () => {
-                    await http.delete(api, { ids: selectedRowKeys });
+                    if (!(await quietly(() => http.delete(api, { ids: selectedRowKeys })))) return;
                     feedback.message.success(t('bill.done'));
                     tableRef.current?.clearSelection();
                     reload();
@@ -155,7 +156,8 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
                   disabled={selectedRowKeys.length < 2}
                   data-testid="bill-merge"
                   onClick={async () => {
-                    const merged = await http.post<{ id: number }>(`${api}/merge`, { ids: selectedRowKeys });
+                    let merged: { id: number } | undefined;
+                    if (!(await quietly(async () => (merged = await http.post<{ id: number }>(`${api}/merge`, { ids: selectedRowKeys }))))) return;
                     feedback.message.success(t('bill.done'));
                     tableRef.current?.clearSelection();
                     reload();

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billCreateSchema, billScreenPath, headerFields, lineFields } from '@p8/contract/bills/registry';
 import type { FieldDecl } from '@p8/contract/bills/fields';
+import { allows } from '@p8/contract/bills/state-rules';
+import { BillStatus } from '@p8/contract/bills/status';
 import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, savePayload, waitingOf } from './kit.ts';
 
 const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true };
@@ -52,6 +54,22 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill kit fo
     expect(offeredOperations(decl, 'Submitted')).toMatchObject({ save: false, submit: false, audit: decl.actions.includes('audit'), refuse: decl.actions.includes('audit') });
     expect(offeredOperations(decl, 'Audit')).toMatchObject({ save: false, audit: false, abandonAudit: decl.actions.includes('abandonAudit'), manualCompletion: decl.actions.includes('manualCompletion') });
     expect(offeredOperations(decl, 'Merged')).toMatchObject({ save: false, submit: false, audit: false, abandonAudit: false, delete: false });
+  });
+
+  it('offers each operation exactly where the shared state table allows it', () => {
+    for (const status of BillStatus) {
+      const offered = offeredOperations(decl, status);
+      for (const op of ['submit', 'audit', 'refuse', 'abandonAudit', 'manualCompletion', 'delete'] as const) {
+        const action = op === 'refuse' ? 'audit' : op;
+        expect(offered[op], `${status} ${op}`).toBe(allows(status, op) && decl.actions.includes(action));
+      }
+    }
+  });
+
+  it('hides withdrawing the audit once the goods were sent, as the server refuses it', () => {
+    expect(offeredOperations(decl, 'Audit', 'NotDelivered').abandonAudit).toBe(decl.actions.includes('abandonAudit'));
+    expect(offeredOperations(decl, 'Audit', 'InDelivery').abandonAudit).toBe(false);
+    expect(offeredOperations(decl, 'Audit', 'Arrived').abandonAudit).toBe(false);
   });
 });
 

@@ -1,5 +1,7 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billScreenPath, headerFields, lineFields, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billScreenPath, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
+import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { microNumber } from '@p8/contract/bills/decimal';
 import type { BillAuditAnswer } from '@p8/contract/bills/api';
@@ -121,17 +123,21 @@ export function savePayload(decl: BillTypeDecl, values: Record<string, unknown>,
   return out;
 }
 
-/** Operations offered on a bill in a status (the server's state machine decides; this only hides the impossible). */
-export function offeredOperations(decl: BillTypeDecl, status: string | undefined) {
-  const has = (a: string) => decl.actions.includes(a as never);
-  const editable = !status || ['Saved', 'Refuse', 'AbandonAudit'].includes(status);
+/**
+ * Operations offered on a bill in a status (and, for the types with delivery, its delivery status): the
+ * contract's state table, the same the server's state machine checks, and the type's buttons. A new bill
+ * offers only saving.
+ */
+export function offeredOperations(decl: BillTypeDecl, status: BillStatus | undefined, delivery?: DeliveryStatus | null) {
+  const has = (a: BillAction) => decl.actions.includes(a);
+  const can = (op: BillOperation, action: BillAction) => !!status && allows(status, op) && has(action);
   return {
-    save: editable && has(status ? 'update' : 'add'),
-    submit: !!status && ['Saved', 'Refuse', 'AbandonAudit'].includes(status) && has('submit'),
-    audit: !!status && ['Submitted', 'UnAudit'].includes(status) && has('audit'),
-    refuse: !!status && ['Submitted', 'UnAudit'].includes(status) && has('audit'),
-    abandonAudit: !!status && ['Audit', 'Partially', 'Complete', 'ManualCompletion'].includes(status) && has('abandonAudit'),
-    manualCompletion: !!status && ['Audit', 'Partially'].includes(status) && has('manualCompletion'),
-    delete: !!status && ['Saved', 'Refuse', 'AbandonAudit'].includes(status) && has('delete'),
+    save: (!status || allows(status, 'save')) && has(status ? 'update' : 'add'),
+    submit: can('submit', 'submit'),
+    audit: can('audit', 'audit'),
+    refuse: can('refuse', 'audit'),
+    abandonAudit: can('abandonAudit', 'abandonAudit') && !deliveryBlocksAbandon(delivery),
+    manualCompletion: can('manualCompletion', 'manualCompletion'),
+    delete: can('delete', 'delete'),
   };
 }

@@ -9,6 +9,7 @@ import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, D
 import { Auth } from '../../../components/Auth/index.tsx';
 import AttachmentUpload from '../../../components/Upload/AttachmentUpload.tsx';
 import { http } from '../../../app/http.ts';
+import { showUnshown } from '../kit-errors.ts';
 import { feedback } from '../../../app/feedback.ts';
 import { translateError } from '../../../locales/index.ts';
 import useTenantConfig from '../../../hooks/useTenantConfig.ts';
@@ -62,7 +63,8 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   const [pushing, setPushing] = useState(false);
   const [printing, setPrinting] = useState(false);
   const status = bill.data?.billStatus;
-  const offered = offeredOperations(decl, id ? status : undefined);
+  const delivery = ((bill.data as { deliveryStatus?: DeliveryStatus | null } | undefined)?.deliveryStatus ?? 'NotDelivered') as DeliveryStatus;
+  const offered = offeredOperations(decl, id ? status : undefined, delivery);
   const editable = offered.save;
   const rules = useMemo(() => amountRules(decl, settings, config), [decl, settings, config]);
   const header = useMemo(() => formHeaderFields(decl, config), [decl, config]);
@@ -74,8 +76,12 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
 
   const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
 
-  /** Runs a write, tells the list, and shows the bill it leaves (or stays). */
-  const run = async (work: () => Promise<unknown>, then?: (answer: unknown) => void) => {
+  /**
+   * Runs a write, tells the list, and shows the bill it leaves (or stays). Never rejects: a refusal was
+   * already shown by the http layer as its catalogued message (any other failure is shown here), so no
+   * click leaves an unhandled rejection behind. Resolves whether the write went through.
+   */
+  const run = async (work: () => Promise<unknown>, then?: (answer: unknown) => void): Promise<boolean> => {
     setBusy(true);
     try {
       const answer = await work();
@@ -86,13 +92,19 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       onChanged();
       if (then) then(answer);
       else await bill.refetch();
+      return true;
+    } catch (error) {
+      showUnshown(error);
+      return false;
     } finally {
       setBusy(false);
     }
   };
 
   const save = async () => {
-    const values = (await form.validateFields()) as Record<string, unknown>;
+    // A form that does not validate shows its messages beside the fields.
+    const values = (await form.validateFields().catch(() => undefined)) as Record<string, unknown> | undefined;
+    if (!values) return;
     const payload = savePayload(decl, { ...values, id }, config);
     await run(
       () => (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload)),
@@ -102,12 +114,9 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       },
     );
   };
-  // A refusal (e.g. "already reviewed") was shown by the http layer: nothing is left to handle.
-  const operate = (operation: Exclude<BillOperation, 'save' | 'pushDown' | 'merge' | 'delete' | 'refuse'>) =>
-    run(() => http.post(`${api}/${operation}`, { id })).catch(() => undefined);
+  const operate = (operation: Exclude<BillOperation, 'save' | 'pushDown' | 'merge' | 'delete' | 'refuse'>) => run(() => http.post(`${api}/${operation}`, { id }));
   // Delivery (types with the delivery button): once audited, confirm sent, then arrived.
   const delivers = decl.actions.includes('delivery') && !!status && POSTED_STATUSES.includes(status);
-  const delivery = ((bill.data as { deliveryStatus?: DeliveryStatus | null } | undefined)?.deliveryStatus ?? 'NotDelivered') as DeliveryStatus;
   const nextDelivery = delivery === 'NotDelivered' ? 'deliver' : delivery === 'InDelivery' ? 'arrive' : undefined;
 
   const title = (
@@ -158,7 +167,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       {id && offered.manualCompletion && opButton('manualCompletion', 'manualCompletion', () => void operate('manualCompletion'))}
       {id && delivers && nextDelivery && (
         <Auth code={code('delivery')}>
-          <Button loading={busy} onClick={() => void run(() => http.post(`${api}/delivery`, { id, operation: nextDelivery })).catch(() => undefined)} data-testid={`bill-delivery-${nextDelivery}`}>
+          <Button loading={busy} onClick={() => void run(() => http.post(`${api}/delivery`, { id, operation: nextDelivery }))} data-testid={`bill-delivery-${nextDelivery}`}>
             {labelOf(DELIVERY_OPERATION_LABELS[nextDelivery], lang)}
           </Button>
         </Auth>
@@ -212,12 +221,9 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
         okButtonProps={{ 'data-testid': 'bill-refuse-ok' } as never}
         onOk={async () => {
           const reason = (document.querySelector<HTMLTextAreaElement>('[data-testid="bill-refuse-reason"]')?.value ?? '').trim();
-          if (!reason) {
-            feedback.message.warning(t('error.PleaseInputRejectReason'));
-            throw new Error('reason');
-          }
-          await run(() => http.post(`${api}/refuse`, { id, reason }));
-          setRefusing(false);
+          // The dialog stays open without a reason, or when the refusal is refused.
+          if (!reason) return void feedback.message.warning(t('error.PleaseInputRejectReason'));
+          if (await run(() => http.post(`${api}/refuse`, { id, reason }))) setRefusing(false);
         }}
       >
         <Input.TextArea rows={3} maxLength={500} placeholder={t('bill.refuseReason')} data-testid="bill-refuse-reason" />
