@@ -29,7 +29,7 @@ import { installRichTextSanitiser } from '@p8/contract/rich-text';
 import { sanitizeRichText } from './core/rich-text.ts';
 import { mallModule } from './modules/mall/routes.ts';
 import { deliveredBlocker } from './bills/delivery.ts';
-import { allBillRoutes } from './bills/routes.ts';
+import { allBillRoutes, registerBillTemplates } from './bills/routes.ts';
 import { registerBillUsage } from './bills/usage.ts';
 import { assetDashboard, billDateDashboard } from './bills/dashboard.ts';
 import { baseModule } from './modules/base/routes.ts';
@@ -168,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       routes: allBillRoutes,
       register(registries) {
         registerBillUsage(registries.recordUsage);
+        registerBillTemplates(registries);
         registries.dashboard.register(assetDashboard);
         registries.dashboard.register(billDateDashboard);
         registries.abandonAuditBlockers.register('delivery', deliveredBlocker);

@@ -68,7 +68,8 @@ function counters(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string,
 /** The header sums `bill_count` keeps, by list field. */
 const COUNTED_SUMS: Record<string, AnyPgColumn> = { number: billCount.number, priceTotal: billCount.priceTotal, taxPriceTotal: billCount.taxPriceTotal };
 
-function parsed(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+/** A list query of the type parsed into its conditions and order (lists, statistics, exports). */
+export function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
   const status = query.billStatus;
   if (status !== undefined && status !== '' && status !== 'all' && !BillStatus.includes(status as BillStatus)) throw new BizError('BadRequest', { additional: 'billStatus' });
   // The "all" tab filters by no status: the key goes (an undefined value would fail the query schema).
@@ -81,7 +82,7 @@ const name = (table: typeof partner | typeof warehouse, id: AnyPgColumn) => sql<
 
 /** GET {path}: a page of bills with the names of what they refer to. */
 export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
-  const p = parsed(ctx, decl, query);
+  const p = parsedListQuery(ctx, decl, query);
   const [counted] = countedOnly(query) ? await ctx.tx.select({ total: sql<number>`coalesce(sum(${billCount.total}), 0)::int` }).from(billCount).where(counters(ctx, decl, query)) : [];
   const page = await runPage(
     p,
@@ -139,7 +140,7 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
 
 /** GET {path}/statistics: the list's sums (quantity and amounts) over the same filters (the counters' when unfiltered). */
 export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
-  const p = parsed(ctx, decl, query);
+  const p = parsedListQuery(ctx, decl, query);
   const selection = statisticsSelection(billListSpec(decl));
   const fromCounters = countedOnly(query) && Object.keys(selection).every((key) => key in COUNTED_SUMS);
   const [sums] = fromCounters

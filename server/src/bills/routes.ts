@@ -3,7 +3,11 @@ import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, billCreateSchema, billUpdateSchema, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { listQuerySchema } from '../core/list-query.ts';
-import { route, type RouteDeclaration } from '../core/route.ts';
+import { route, untransactedRoute, type RouteDeclaration } from '../core/route.ts';
+import { exportQuery, exportXlsx, langOf, sendXlsx, withImportUpload } from '../core/excel.ts';
+import { reportedImport } from '../core/import-job.ts';
+import type { Registries } from '../core/registries.ts';
+import { billColumns, billExportRows, billTemplateKey, importBills } from './excel.ts';
 import { billStatistics, billTabs, listBills } from './list.ts';
 import {
   abandonAudit,
@@ -71,6 +75,32 @@ export function billRoutes(decl: BillTypeDecl): RouteDeclaration[] {
     ...(has('merge')
       ? [route({ method: 'POST', url: `${url}/merge`, tags, summary: `Merge ${noun} drafts into one`, permission: code('merge'), body: billMergeSchema, handler: (ctx, { body }) => mergeBills(ctx, decl, body.ids) })]
       : []),
+    ...(has('export')
+      ? [
+          // The rows are read in a short transaction; the workbook is built after it, holding no connection.
+          untransactedRoute({
+            method: 'POST', url: `${url}/export`, tags, summary: `Export the ${noun} list of the current query as .xlsx (one row per line)`, permission: code('export'),
+            query: listQuerySchema.partial(),
+            async handler(caller, _input, { request, reply }) {
+              const lang = langOf(request);
+              const { columns, rows } = await caller.transaction((ctx) => billExportRows(ctx, decl, exportQuery(request), lang));
+              return sendXlsx(reply, await exportXlsx(columns, rows, lang), decl.label[lang]);
+            },
+          }),
+        ]
+      : []),
+    ...(has('import')
+      ? [
+          untransactedRoute({
+            method: 'POST', url: `${url}/import`, tags, summary: `Import ${noun} drafts from an .xlsx (multipart "file"; template ${billTemplateKey(decl)}); all or nothing`, permission: code('import'),
+            consumes: ['multipart/form-data'],
+            handler: (caller, _input, { request }) => {
+              const job = request.server.importJobs.begin(request);
+              return reportedImport(job, () => withImportUpload(request, caller.config, billColumns(decl, false), job, (upload) => importBills(caller.transaction, decl, upload, job)));
+            },
+          }),
+        ]
+      : []),
     ...(decl.sources.length
       ? [
           route({
@@ -84,6 +114,11 @@ export function billRoutes(decl: BillTypeDecl): RouteDeclaration[] {
         ]
       : []),
   ];
+}
+
+/** The import template of every type that imports (`/api/base/template/bill_<area>_<route>.xlsx`). */
+export function registerBillTemplates(registries: Pick<Registries, 'importTemplates'>) {
+  for (const decl of BILL_TYPES) if (decl.actions.includes('import')) registries.importTemplates.register(billTemplateKey(decl), billColumns(decl, false));
 }
 
 /** Every bill type's routes and the stock routes. */

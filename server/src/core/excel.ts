@@ -39,6 +39,23 @@ export interface ExcelColumn {
   width?: number;
 }
 
+/** Exports are capped: beyond this a user should narrow the query. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+/** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
+export function exportQuery(req: Pick<FastifyRequest, 'query' | 'body'>): Record<string, unknown> {
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const merged: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body };
+  for (const [k, v] of Object.entries(merged)) {
+    if (typeof v === 'number' || typeof v === 'boolean') merged[k] = String(v);
+    else if (Array.isArray(v)) merged[k] = v.map(String).join(',');
+    else if (typeof v !== 'string') delete merged[k];
+  }
+  delete merged.current;
+  delete merged.pageSize;
+  return merged;
+}
+
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Language of a request's texts: `?lang=`, else Accept-Language (zh or cn → Chinese), else Chinese. */

@@ -1,0 +1,379 @@
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { microNumber, toMicro } from '@p8/contract/bills/decimal';
+import type { FieldDecl } from '@p8/contract/bills/fields';
+import { billCreateSchema, billMenuName, headerFields, lineFields, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { BILL_STATUS_LABELS, type BillStatus } from '@p8/contract/bills/status';
+import type { ErrorKey } from '@p8/contract/errors';
+import type { ImportResult } from '@p8/contract/upload';
+import type { TenantConfig } from '@p8/contract/tenant-config';
+import { isErrorKey } from '@p8/contract/errors';
+import { BizError } from '../core/errors.ts';
+import { EXPORT_MAX_ROWS, importErrorKey, ImportOutcome, IMPORT_BATCH_ROWS, throwIfCancelled, yieldToEventLoop, type ExcelColumn, type ImportRow, type ImportUpload, type Lang } from '../core/excel.ts';
+import type { ImportJob } from '../core/import-job.ts';
+import type { ServiceContext } from '../core/service-context.ts';
+import { readTenantConfig } from '../core/tenant-config.ts';
+import type { Tx } from '../db/connection.ts';
+import { admin, bill, billLine, department, location, material, partner, unit, warehouse } from '../db/schema/index.ts';
+import { parsedListQuery } from './list.ts';
+import { createBill } from './service.ts';
+
+/**
+ * Bills as .xlsx, for every type from its declaration: one row per line, the bill's header fields repeated
+ * on each of its rows. The columns (and so the export, the import and the template) come from the type's
+ * header and line fields; records are written by code (supplier, customer, warehouse, material) or name
+ * (unit, location, staff, department) and read back by either. Rows of one bill are consecutive and share
+ * its code, or — for new bills numbered on import — a value of the group column.
+ *
+ * An import is all-or-nothing: every bill is checked as a save is (the save schema, then `createBill`, each
+ * in a savepoint), every refusal is listed against its row, and if there is any, nothing is written.
+ */
+
+/** A column of the bill workbook: a header or a line field, or the group / status column. */
+export interface BillColumn extends ExcelColumn {
+  part: 'header' | 'line' | 'group' | 'status';
+  field?: FieldDecl;
+}
+
+const GROUP: BillColumn = { prop: 'group', part: 'group', title: { zh: '分组', en: 'Group' }, width: 10 };
+const STATUS: BillColumn = { prop: 'billStatus', part: 'status', title: { zh: '单据状态', en: 'Status' }, width: 14 };
+/** Header fields the lines add up to, and attachments: not in the workbook. */
+const HEADER_LEFT_OUT = new Set(['number', 'priceTotal', 'taxPriceTotal', 'attachments']);
+
+const width = (field: FieldDecl) => Math.max(10, Math.round((field.width ?? 110) / 8));
+
+/**
+ * The workbook's columns of a type: the bill code, the group, the header fields, then the line fields (a
+ * line field titled like a header one is marked as the line's). `withComputed` adds what the server
+ * computes (the status, line amounts, main-unit quantities): in an export, never in a template.
+ */
+export function billColumns(decl: BillTypeDecl, withComputed: boolean, config?: TenantConfig): BillColumn[] {
+  const on = (f: FieldDecl) => !config || !f.switch || config[f.switch] === true;
+  const header = headerFields(decl).filter((f) => !HEADER_LEFT_OUT.has(f.key) && on(f));
+  const headerTitles = new Set(header.flatMap((f) => [f.label.zh, f.label.en]));
+  const columns: BillColumn[] = [];
+  for (const field of header) {
+    columns.push({ prop: `h.${field.key}`, part: 'header', field, title: field.label, required: !!field.required && field.key !== 'billCode', width: width(field) });
+    if (field.key === 'billCode') columns.push(GROUP);
+  }
+  if (withComputed) columns.push(STATUS);
+  for (const field of lineFields(decl).filter(on)) {
+    if (field.readOnly && !withComputed) continue;
+    const title = headerTitles.has(field.label.zh) || headerTitles.has(field.label.en) ? { zh: `明细${field.label.zh}`, en: `Line ${field.label.en.toLowerCase()}` } : field.label;
+    columns.push({ prop: `l.${field.key}`, part: 'line', field, title, required: !!field.required, width: width(field) });
+  }
+  return columns;
+}
+
+/** The template key of a type's import (`/api/base/template/<key>.xlsx`). */
+export const billTemplateKey = (decl: BillTypeDecl) => `bill_${billMenuName(decl)}`;
+
+// ---------------------------------------------------------------- export
+
+const enumLabel = (field: FieldDecl, value: unknown, lang: Lang) => field.options?.find((o) => o.value === value)?.label[lang] ?? value;
+
+/**
+ * The rows of `POST {path}/export`: the lines of the bills the list query finds, in the list's order, one
+ * row each (at most EXPORT_MAX_ROWS lines). Records appear by code or name.
+ */
+export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>, lang: Lang): Promise<{ columns: BillColumn[]; rows: Array<Record<string, unknown>> }> {
+  const p = parsedListQuery(ctx, decl, query);
+  const found = await ctx.tx
+    .select({ head: bill, line: billLine })
+    .from(bill)
+    .innerJoin(billLine, and(eq(billLine.tenantId, bill.tenantId), eq(billLine.billId, bill.id)))
+    .where(p.where)
+    .orderBy(...p.orderBy, asc(billLine.lineNo))
+    .limit(EXPORT_MAX_ROWS);
+  const names = await exportNames(ctx, found);
+  const columns = billColumns(decl, true, await readTenantConfig(ctx.tx, ctx.tenantId));
+  const rows = found.map(({ head, line }) => {
+    const headValues = { ...head, ...(head.extra as Record<string, unknown>) } as Record<string, unknown>;
+    const lineValues = { ...line, ...(line.extra as Record<string, unknown>) } as Record<string, unknown>;
+    const row: Record<string, unknown> = {};
+    for (const column of columns) {
+      if (column.part === 'status') row[column.prop] = BILL_STATUS_LABELS[head.billStatus as BillStatus]?.[lang] ?? head.billStatus;
+      if (!column.field) continue;
+      const value = (column.part === 'header' ? headValues : lineValues)[column.field.key];
+      row[column.prop] = exportValue(column.field, value, names, lang);
+    }
+    return row;
+  });
+  return { columns, rows };
+}
+
+type Names = Record<RecordKind, Map<number, string>>;
+
+function exportValue(field: FieldDecl, value: unknown, names: Names, lang: Lang): unknown {
+  if (value === null || value === undefined || value === '') return null;
+  const kind = RECORD_KINDS[field.kind as RecordKind] ? (field.kind as RecordKind) : undefined;
+  if (kind) return names[kind].get(Number(value)) ?? null;
+  if (field.kind === 'enum') return enumLabel(field, value, lang);
+  if (field.kind === 'serials') return Array.isArray(value) ? value.join(',') : value;
+  if (['quantity', 'price', 'amount', 'percent', 'number'].includes(field.kind)) return microNumber(toMicro(String(value)));
+  return value;
+}
+
+/** The codes or names of every record the rows refer to, one query per kind. */
+async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill.$inferSelect; line: typeof billLine.$inferSelect }>): Promise<Names> {
+  const ids: Record<RecordKind, Set<number>> = { supplier: new Set(), customer: new Set(), warehouse: new Set(), location: new Set(), material: new Set(), unit: new Set(), staff: new Set(), department: new Set() };
+  const add = (kind: RecordKind, id: number | null | undefined) => id && ids[kind].add(Number(id));
+  for (const { head, line } of found) {
+    add('supplier', head.supplierId);
+    add('customer', head.customerId);
+    for (const w of [head.warehouseId, head.targetWarehouseId, line.warehouseId, line.targetWarehouseId]) add('warehouse', w);
+    for (const l of [line.locationId, line.targetLocationId]) add('location', l);
+    add('material', line.materialId);
+    add('unit', line.unitId);
+    add('staff', head.handlerId);
+    add('department', head.deptId);
+  }
+  const names = Object.fromEntries(Object.keys(ids).map((k) => [k, new Map<number, string>()])) as Names;
+  for (const kind of Object.keys(ids) as RecordKind[]) {
+    const wanted = [...ids[kind]];
+    for (let i = 0; i < wanted.length; i += 1000) {
+      const spec = RECORD_KINDS[kind];
+      const rows = (await ctx.tx
+        .select({ id: spec.table.id, label: spec.label })
+        .from(spec.table)
+        .where(and(eq(spec.table.tenantId, ctx.tenantId), inArray(spec.table.id, wanted.slice(i, i + 1000))))) as Array<{ id: number; label: string }>;
+      for (const r of rows) names[kind].set(Number(r.id), r.label);
+    }
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------- records by code or name
+
+type RecordKind = 'supplier' | 'customer' | 'warehouse' | 'location' | 'material' | 'unit' | 'staff' | 'department';
+
+interface RecordKindSpec {
+  table: typeof partner | typeof warehouse | typeof location | typeof material | typeof unit | typeof admin | typeof department;
+  /** What an export writes. */
+  label: ReturnType<typeof sql<string>>;
+  /** The columns an import matches, in order of preference. */
+  match: (text: string) => ReturnType<typeof or>;
+  scope?: ReturnType<typeof eq>;
+  missing: ErrorKey;
+}
+
+const RECORD_KINDS: Record<RecordKind, RecordKindSpec> = {
+  supplier: { table: partner, label: sql<string>`${partner.code}`, match: (t) => or(eq(partner.code, t), eq(partner.name, t)), scope: eq(partner.kind, 'supplier'), missing: 'SupplierNotExist' },
+  customer: { table: partner, label: sql<string>`${partner.code}`, match: (t) => or(eq(partner.code, t), eq(partner.name, t)), scope: eq(partner.kind, 'customer'), missing: 'CustomerNotExist' },
+  warehouse: { table: warehouse, label: sql<string>`${warehouse.code}`, match: (t) => or(eq(warehouse.code, t), eq(warehouse.name, t)), missing: 'WarehouseNotExist' },
+  location: { table: location, label: sql<string>`${location.name}`, match: (t) => or(eq(location.name, t), eq(location.code, t)), missing: 'LocationNotExist' },
+  material: { table: material, label: sql<string>`${material.code}`, match: (t) => or(eq(material.code, t), eq(material.name, t)), missing: 'MaterialNotExist' },
+  unit: { table: unit, label: sql<string>`${unit.name}`, match: (t) => eq(unit.name, t), missing: 'UnitNotExist' },
+  staff: { table: admin, label: sql<string>`${admin.name}`, match: (t) => or(eq(admin.name, t), eq(admin.realName, t)), missing: 'PleaseSelectStaff' },
+  department: { table: department, label: sql<string>`${department.name}`, match: (t) => eq(department.name, t), missing: 'DeptNotExist' },
+};
+
+/** Record ids by the text an import gives (code or name), looked up once per text and kind. */
+class RecordResolver {
+  private readonly cache = new Map<string, number>();
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async id(kind: RecordKind, text: string, warehouseId?: number): Promise<number> {
+    const key = `${kind}\u0000${warehouseId ?? ''}\u0000${text}`;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const spec = RECORD_KINDS[kind];
+    const within = kind === 'location' && warehouseId ? eq(location.warehouseId, warehouseId) : undefined;
+    const [found] = (await this.ctx.tx
+      .select({ id: spec.table.id })
+      .from(spec.table)
+      .where(and(eq(spec.table.tenantId, this.ctx.tenantId), spec.match(text), spec.scope, within))
+      .orderBy(asc(spec.table.id))
+      .limit(1)) as Array<{ id: number }>;
+    if (!found) throw new BizError(spec.missing, { additional: text });
+    this.cache.set(key, Number(found.id));
+    return Number(found.id);
+  }
+}
+
+// ---------------------------------------------------------------- import
+
+/** The rows of one bill of an import, in file order. */
+type Group = ImportRow[];
+
+/** A refusal that belongs to a row of the file (its bill is not written). */
+class RowRefusal extends Error {
+  constructor(
+    readonly row: ImportRow,
+    readonly key: ErrorKey,
+  ) {
+    super(key);
+  }
+}
+
+const text = (value: unknown) => (value === undefined || value === null ? '' : String(value).trim());
+const groupKey = (row: ImportRow) => {
+  const code = text(row.data['h.billCode']);
+  if (code) return `code:${code}`;
+  const group = text(row.data.group);
+  return group ? `group:${group}` : `row:${row.rowNum}`;
+};
+
+/**
+ * Reads the upload into bills (consecutive rows of one key), set aside on disk: memory holds one bill's
+ * rows at a time. A bill whose rows are not together, or whose header differs between its rows, is
+ * refused at the row that breaks it.
+ */
+async function readGroups(upload: ImportUpload, decl: BillTypeDecl, outcome: ImportOutcome) {
+  const groups = upload.spill<Group>();
+  const headerProps = billColumns(decl, false).filter((c) => c.part === 'header').map((c) => c.prop);
+  const seen = new Set<string>();
+  let current: Group = [];
+  let currentKey = '';
+  let rows = 0;
+  const close = async () => {
+    if (current.length) await groups.add(current);
+    current = [];
+  };
+  for await (const row of upload.rows()) {
+    rows++;
+    const key = groupKey(row);
+    if (key !== currentKey) {
+      await close();
+      currentKey = key;
+      if (seen.has(key)) {
+        outcome.failed(row, 'BillImportRowsApart');
+        currentKey = '';
+        continue;
+      }
+      seen.add(key);
+    } else {
+      const first = current[0];
+      const differs = headerProps.find((p) => text(row.data[p]) !== '' && text(first.data[p]) !== '' && text(row.data[p]) !== text(first.data[p]));
+      if (differs) {
+        outcome.failed(row, 'BillImportHeaderDiffers');
+        continue;
+      }
+      if (current.length >= MAX_BILL_LINES) {
+        outcome.failed(row, 'BillImportTooManyLines');
+        continue;
+      }
+    }
+    current.push(row);
+  }
+  await close();
+  outcome.setTotal(rows);
+  return groups;
+}
+
+/** A cell as a number (a number cell, or text that is one), else the text (the save schema refuses it). */
+function numberOf(value: unknown): unknown {
+  if (typeof value === 'number') return value;
+  const t = text(value).replace(/,/g, '');
+  return t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
+}
+
+/** One field's value from its cell: records by code or name, enums by value or label, lists split. */
+async function fieldValue(field: FieldDecl, raw: unknown, row: ImportRow, resolver: RecordResolver, warehouseId?: number): Promise<unknown> {
+  if (raw === undefined || text(raw) === '') return undefined;
+  if (field.kind in RECORD_KINDS) {
+    try {
+      return await resolver.id(field.kind as RecordKind, text(raw), field.kind === 'location' ? warehouseId : undefined);
+    } catch (error) {
+      throw new RowRefusal(row, importErrorKey(error));
+    }
+  }
+  if (field.kind === 'enum') {
+    const wanted = text(raw);
+    return field.options?.find((o) => o.value === wanted || o.label.zh === wanted || o.label.en.toLowerCase() === wanted.toLowerCase())?.value ?? wanted;
+  }
+  if (field.kind === 'serials') return text(raw).split(/[,，;\s]+/).filter(Boolean);
+  if (['quantity', 'price', 'amount', 'percent', 'number'].includes(field.kind)) return numberOf(raw);
+  if (field.kind === 'date') return text(raw).slice(0, 10);
+  return text(raw);
+}
+
+/** The save payload of one bill's rows. */
+async function payloadOf(decl: BillTypeDecl, group: Group, resolver: RecordResolver): Promise<BillPayload> {
+  const columns = billColumns(decl, false);
+  const header: Record<string, unknown> = {};
+  for (const column of columns.filter((c) => c.part === 'header')) {
+    // The first row that fills a header cell gives it (the others repeat it or leave it empty).
+    const row = group.find((r) => text(r.data[column.prop]) !== '') ?? group[0];
+    const value = await fieldValue(column.field!, row.data[column.prop], row, resolver);
+    if (value !== undefined) header[column.field!.key] = value;
+  }
+  const lines: Array<Record<string, unknown>> = [];
+  for (const row of group) {
+    const line: Record<string, unknown> = {};
+    const lineColumns = columns.filter((c) => c.part === 'line');
+    // Warehouses first: a location is looked up within its line's warehouse (or the bill's).
+    for (const column of lineColumns.filter((c) => c.field!.kind !== 'location')) {
+      const value = await fieldValue(column.field!, row.data[column.prop], row, resolver);
+      if (value !== undefined) line[column.field!.key] = value;
+    }
+    for (const column of lineColumns.filter((c) => c.field!.kind === 'location')) {
+      const warehouseKey = column.field!.key === 'targetLocationId' ? 'targetWarehouseId' : 'warehouseId';
+      const warehouseId = (line[warehouseKey] ?? header[warehouseKey]) as number | undefined;
+      const value = await fieldValue(column.field!, row.data[column.prop], row, resolver, warehouseId);
+      if (value !== undefined) line[column.field!.key] = value;
+    }
+    lines.push(line);
+  }
+  return { ...header, lines };
+}
+
+/** Checks a payload as the save route does; a refusal names the row of the line it is about. */
+function checkPayload(decl: BillTypeDecl, payload: BillPayload, group: Group): BillPayload {
+  const parsed = billCreateSchema(decl).safeParse(payload);
+  if (parsed.success) return parsed.data as BillPayload;
+  const issue = parsed.error.issues[0];
+  const row = issue.path[0] === 'lines' && typeof issue.path[1] === 'number' ? (group[issue.path[1]] ?? group[0]) : group[0];
+  throw new RowRefusal(row, isErrorKey(issue.message) ? issue.message : 'BadRequest');
+}
+
+/** Signals a rollback of an import that had refusals (caught by `importBills`). */
+class ImportRefused extends Error {}
+
+/**
+ * `POST {path}/import`: reads the upload into bills outside any transaction, then saves them all in one
+ * transaction — each checked as a save is, in a savepoint so that every bill's refusal is listed — and
+ * rolls it all back if any row was refused. Progress goes to the import's job (reading, writing).
+ */
+export async function importBills(
+  transaction: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>,
+  decl: BillTypeDecl,
+  upload: ImportUpload,
+  job: ImportJob,
+): Promise<ImportResult> {
+  const outcome = new ImportOutcome(0, job.maxErrors);
+  const groups = await readGroups(upload, decl, outcome);
+  const total = outcome.result.total;
+  job.report({ total, phase: 'writing' });
+  let written = 0;
+  try {
+    await transaction(async (ctx) => {
+      const resolver = new RecordResolver(ctx);
+      let bills = 0;
+      for await (const group of groups.rows()) {
+        try {
+          await ctx.tx.transaction(async (savepoint) => {
+            const payload = checkPayload(decl, await payloadOf(decl, group, resolver), group);
+            await createBill({ ...ctx, tx: savepoint as unknown as Tx }, decl, payload);
+          });
+        } catch (error) {
+          if (error instanceof RowRefusal) outcome.failed(error.row, error.key);
+          else outcome.failed(group[0], importErrorKey(error));
+        }
+        written += group.length;
+        if (++bills % 50 === 0 || written % IMPORT_BATCH_ROWS === 0) {
+          job.report({ rowsChecked: written, rowsWritten: written });
+          await yieldToEventLoop();
+          throwIfCancelled(job.signal);
+        }
+      }
+      if (outcome.result.errorCount) throw new ImportRefused();
+      outcome.succeeded(total);
+      ctx.audit({ action: 'import', entity: decl.type, detail: { total, bills } });
+    });
+  } catch (error) {
+    if (!(error instanceof ImportRefused)) throw error;
+  }
+  job.report({ rowsChecked: written, rowsWritten: outcome.result.successCount });
+  return outcome.finish();
+}
+
