@@ -135,6 +135,56 @@ describe('purchase order → in-stock, sale order → out-stock', () => {
   });
 });
 
+describe('push down with quantities chosen in the dialog', () => {
+  it('takes the quantities asked for, within the open quantity unless the beyond switch is on; dropped lines stay open', async () => {
+    const order = await saved('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.m2, number: 10, unitPrice: 3 }, { materialId: ids.m3, number: 5, unitPrice: 1 }] });
+    await passAudit('PurchaseOrder', order);
+    const [first, second] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${path('PurchaseOrder')}/${order}`))).lines.map((l) => l.id);
+    const pushDown = (body: Record<string, unknown>) => api.post<{ id: number }>(`${path('PurchaseInstock')}/pushDown`, { sourceType: 'PurchaseOrder', ...body });
+    await refused(pushDown({ sourceLineIds: [first], numbers: [{ sourceLineId: first, number: 11 }] }), 'NumberExceedSourceBill');
+    await refused(pushDown({ sourceLineIds: [first], numbers: [{ sourceLineId: first, number: 0 }] }), 'NumberMustGreaterThanZero');
+    // Only the first line, 4 of its 10: the second line is dropped and stays open, as do the first's other 6.
+    const made = await ok(pushDown({ sourceLineIds: [first], numbers: [{ sourceLineId: first, number: 4 }] }));
+    const draft = await ok(api.get<{ lines: Array<{ number: number; sourceLineId: number }> }>(`${path('PurchaseInstock')}/${made.id}`));
+    expect(draft.lines.map((l) => [l.sourceLineId, l.number])).toEqual([[first, 4]]);
+    const open = await ok(api.get<BillSourceLine[]>(`${path('PurchaseInstock')}/sources?sourceType=PurchaseOrder&pageSize=200`));
+    expect(open.filter((l) => l.sourceLineId === first || l.sourceLineId === second).map((l) => [l.sourceLineId, l.openNumber])).toEqual([
+      [first, '6.000000'],
+      [second, '5.000000'],
+    ]);
+    await setTenantConfig(ctx, t.tenantId, { allowPurchaseInstockBeyond: true });
+    const beyond = await ok(pushDown({ sourceLineIds: [first, second], numbers: [{ sourceLineId: first, number: 9 }] }));
+    const beyondLines = (await ok(api.get<{ lines: Array<{ number: number }> }>(`${path('PurchaseInstock')}/${beyond.id}`))).lines.map((l) => l.number);
+    expect(beyondLines).toEqual([9, 5]);
+    await setTenantConfig(ctx, t.tenantId, { allowPurchaseInstockBeyond: false });
+    await ok(api.del(path('PurchaseInstock'), { ids: [made.id, beyond.id] }));
+  });
+});
+
+describe('lists and reports', () => {
+  it('takes the "all" status tab as no status filter in lists and statistics', async () => {
+    const url = path('OtherInstock');
+    const all = await api.get<unknown[]>(`${url}?billStatus=all&pageSize=200`);
+    const none = await api.get<unknown[]>(`${url}?pageSize=200`);
+    expect(all.body.status).toBe(0);
+    expect(all.body.data).toEqual(none.body.data);
+    expect(await ok(api.get(`${url}/statistics?billStatus=all`))).toEqual(await ok(api.get(`${url}/statistics`)));
+    await refused(api.get(`${url}?billStatus=Nonsense`), 'BadRequest');
+  });
+
+  it('answers ids in stock reports as numbers (PostgreSQL gives bigint as text)', async () => {
+    const current = await ok(api.get<Array<Record<string, unknown>>>(`/api/admin/stock/current?materialId=${ids.m1}&pageSize=200`));
+    const ledger = await ok(api.get<Array<Record<string, unknown>>>(`/api/admin/stock/ledger?materialId=${ids.m1}&pageSize=200`));
+    const summary = await ok(api.get<Array<Record<string, unknown>>>(`/api/admin/stock/summary?materialId=${ids.m1}&pageSize=200`));
+    for (const rows of [current, ledger, summary]) {
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) for (const [key, value] of Object.entries(row)) if (key === 'id' || key.endsWith('Id')) expect(value === null || typeof value === 'number', `${key}: ${String(value)}`).toBe(true);
+    }
+    expect(current[0]).toMatchObject({ materialId: ids.m1, warehouseId: ids.w1 });
+    expect(ledger[0]).toMatchObject({ materialId: ids.m1, billId: expect.any(Number), id: expect.any(Number) });
+  });
+});
+
 describe('refusals', () => {
   it('refuses stock below zero and changes nothing; allows it with openNegativeInventory', async () => {
     const out = await saved('OtherOutstock', { warehouseId: ids.w2, lines: [{ materialId: ids.m1, number: 1 }] });

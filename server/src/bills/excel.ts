@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { microNumber, toMicro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { billCreateSchema, billMenuName, headerFields, lineFields, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billCreateSchema, billTemplateKey, headerFields, lineFields, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS, type BillStatus } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { ImportResult } from '@p8/contract/upload';
@@ -64,8 +64,7 @@ export function billColumns(decl: BillTypeDecl, withComputed: boolean, config?: 
   return columns;
 }
 
-/** The template key of a type's import (`/api/base/template/<key>.xlsx`). */
-export const billTemplateKey = (decl: BillTypeDecl) => `bill_${billMenuName(decl)}`;
+export { billTemplateKey };
 
 // ---------------------------------------------------------------- export
 

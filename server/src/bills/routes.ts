@@ -109,7 +109,7 @@ export function billRoutes(decl: BillTypeDecl): RouteDeclaration[] {
           }),
           route({
             method: 'POST', url: `${url}/pushDown`, tags, summary: `A new ${noun} draft from open source lines`, permission: code('add'), body: billPushDownSchema,
-            handler: (ctx, { body }) => pushDown(ctx, decl, body.sourceType, body.sourceLineIds),
+            handler: (ctx, { body }) => pushDown(ctx, decl, body.sourceType, body.sourceLineIds, body.numbers),
           }),
         ]
       : []),

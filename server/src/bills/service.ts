@@ -596,9 +596,17 @@ function payloadLine(line: LineRow): Record<string, unknown> {
 
 /**
  * POST {target path}/pushDown: a new draft of `decl` from open lines of audited `sourceType` bills, each
- * taking its open quantity (in the source line's unit), with the fields the declaration copies.
+ * taking its open quantity (in the source line's unit) or the quantity asked for in `numbers`, with the
+ * fields the declaration copies.
  */
-export async function pushDown(ctx: ServiceContext, decl: BillTypeDecl, sourceType: string, sourceLineIds: number[]): Promise<{ id: number; billCode: string }> {
+export async function pushDown(
+  ctx: ServiceContext,
+  decl: BillTypeDecl,
+  sourceType: string,
+  sourceLineIds: number[],
+  numbers: ReadonlyArray<{ sourceLineId: number; number: number }> = [],
+): Promise<{ id: number; billCode: string }> {
+  const wanted = new Map(numbers.map((n) => [n.sourceLineId, n.number]));
   const source = decl.sources.find((s) => s.type === sourceType);
   if (!source) throw new BizError('SourceBillNotExist', { additional: sourceType });
   const sourceDecl = findBillType(sourceType)!;
@@ -631,7 +639,8 @@ export async function pushDown(ctx: ServiceContext, decl: BillTypeDecl, sourceTy
     lines.push({
       materialId: line.materialId,
       unitId: line.unitId,
-      number: microNumber(div(open, ratio)),
+      // The quantity the user asked for, checked against the open quantity as any save is (linkSources).
+      number: wanted.get(line.id) ?? microNumber(div(open, ratio)),
       sourceLineId: line.id,
       ...Object.fromEntries(source.lines.map((key) => [key, stored[key]])),
     });

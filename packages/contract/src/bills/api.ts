@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, MAX_BATCH_IDS } from '../common.ts';
 import { storableText } from '../text.ts';
-import { dateSchema } from './fields.ts';
+import { dateSchema, quantitySchema } from './fields.ts';
 import type { BillOperation, BillStatus, DeliveryOperation, DeliveryStatus, ProgressKind, ProgressState } from './status.ts';
 
 /**
@@ -33,6 +33,14 @@ export type BillMerge = z.infer<typeof billMergeSchema>;
 export const billPushDownSchema = z.object({
   sourceType: storableText().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/),
   sourceLineIds: z.array(idSchema, { error: 'PleaseSelectItem' }).min(1, { message: 'PleaseSelectItem' }).max(5000),
+  /**
+   * The quantity a line takes, in the source line's unit, where the user changed it in the push-down dialog
+   * (default: its open quantity). Beyond the open quantity only with the source's `beyondSwitch` on.
+   */
+  numbers: z
+    .array(z.object({ sourceLineId: idSchema, number: quantitySchema.positive({ message: 'NumberMustGreaterThanZero' }) }))
+    .max(5000)
+    .optional(),
 });
 export type BillPushDown = z.infer<typeof billPushDownSchema>;
 

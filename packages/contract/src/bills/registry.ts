@@ -191,6 +191,9 @@ export const billScreenPath = (decl: BillTypeDecl) => `/${decl.area}/${decl.rout
 /** `purchase_order_audit` */
 export const billButtonCode = (decl: BillTypeDecl, action: BillAction) => `${billMenuName(decl)}_${action}`;
 
+/** The template key of a type's import: its template is `/api/base/template/<key>.xlsx` (`bill_purchase_order`). */
+export const billTemplateKey = (decl: BillTypeDecl) => `bill_${billMenuName(decl)}`;
+
 /** The type's buttons with their codes and labels, in declaration order. */
 export function billButtons(decl: BillTypeDecl): Array<{ action: BillAction; code: string; label: Label }> {
   return decl.actions.map((action) => ({ action, code: billButtonCode(decl, action), label: BILL_ACTION_LABELS[action] }));

@@ -3,10 +3,11 @@ import { Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
-import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, billTemplateKey, BILL_ACTION_LABELS, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS, BILL_STATUS_TABS, PROGRESS_LABELS, PROGRESS_STATE_LABELS, type BillStatus, type ProgressState } from '@p8/contract/bills/status';
 import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
-import { Auth } from '../../components/Auth/index.tsx';
+import { Auth, useAuth } from '../../components/Auth/index.tsx';
+import { ImportButton } from '../../components/ImportExcel/index.tsx';
 import { http } from '../../app/http.ts';
 import { feedback } from '../../app/feedback.ts';
 import { useCurrentMenu } from '../../app/dynamic-routes.ts';
@@ -42,6 +43,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
   const [opened, setOpened] = useState<{ id?: number } | null>(null);
   const tabs = useQuery({ queryKey: ['bill-tabs', decl.type], queryFn: () => http.get<Record<string, number>>(`${api}/tabs`, undefined, { noLoading: true }) });
   const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
+  const can = useAuth();
   const reload = () => {
     tableRef.current?.reload();
     void queryClient.invalidateQueries({ queryKey: ['bill-tabs', decl.type] });
@@ -122,6 +124,23 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         params={status === 'all' ? undefined : { billStatus: status }}
         rowSelection
         statistics
+        exportPath={decl.actions.includes('export') && can(code('export')) ? `${api}/export` : undefined}
+        exportFileName={`${labelOf(decl.label, lang)}.xlsx`}
+        toolbarRight={
+          decl.actions.includes('import') && (
+            <Auth code={code('import')}>
+              <ImportButton
+                importPath={`${api}/import`}
+                templateUrl={`/api/base/template/${billTemplateKey(decl)}.xlsx?lang=${lang.startsWith('en') ? 'en' : 'zh'}`}
+                title={t('bill.importTitle', { name: labelOf(decl.label, lang) })}
+                onSuccess={reload}
+                buttonProps={{ 'data-testid': 'bill-import' } as never}
+              >
+                {labelOf(BILL_ACTION_LABELS.import, lang)}
+              </ImportButton>
+            </Auth>
+          )
+        }
         actionRef={tableRef}
         onRow={(r) => ({ onDoubleClick: () => setOpened({ id: r.id }) })}
         toolbar={({ selectedRowKeys }) => (

@@ -4,7 +4,7 @@ import { billCreateSchema, billScreenPath, headerFields, lineFields } from '@p8/
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { allows } from '@p8/contract/bills/state-rules';
 import { BillStatus } from '@p8/contract/bills/status';
-import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, savePayload, waitingOf } from './kit.ts';
+import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, pushDownNumbers, pushDownQuantityMax, savePayload, waitingOf } from './kit.ts';
 
 const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true };
 /** A valid value of a required field, as the form holds it (pickers as records). */
@@ -97,5 +97,23 @@ describe('joint review answers', () => {
     expect(waitingOf({ billStatus: 'Audit', waitingFor: [] })).toBeUndefined();
     expect(waitingOf(undefined)).toBeUndefined();
     expect(billTypeName('NoSuchBill', 'en')).toBe('NoSuchBill');
+  });
+});
+
+describe('push-down quantities', () => {
+  const lines = [
+    { sourceLineId: 1, openNumber: '10' },
+    { sourceLineId: 2, openNumber: '2.5' },
+  ];
+  it('sends only the quantities the user changed', () => {
+    expect(pushDownNumbers(lines, {})).toEqual([]);
+    expect(pushDownNumbers(lines, { 1: 4, 2: 2.5 })).toEqual([{ sourceLineId: 1, number: 4 }]);
+    expect(pushDownNumbers(lines, { 1: null, 2: 1 })).toEqual([{ sourceLineId: 2, number: 1 }]);
+    // A dropped line is not in `lines`: its edit is not sent.
+    expect(pushDownNumbers(lines.slice(1), { 1: 4 })).toEqual([]);
+  });
+  it('caps a quantity at the open quantity unless the beyond switch is on', () => {
+    expect(pushDownQuantityMax(lines[1], false)).toBe(2.5);
+    expect(pushDownQuantityMax(lines[1], true)).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { microNumber } from '@p8/contract/bills/decimal';
-import type { BillAuditAnswer } from '@p8/contract/bills/api';
+import type { BillAuditAnswer, BillSourceLine } from '@p8/contract/bills/api';
 import type { FieldDecl, FieldKind } from '@p8/contract/bills/fields';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import type { KitSettings } from '../../hooks/kit-settings.ts';
@@ -140,4 +140,20 @@ export function offeredOperations(decl: BillTypeDecl, status: BillStatus | undef
     manualCompletion: can('manualCompletion', 'manualCompletion'),
     delete: can('delete', 'delete'),
   };
+}
+
+/** The most a push-down line may take: its open quantity, or no limit with the source's "beyond" switch on. */
+export function pushDownQuantityMax(line: Pick<BillSourceLine, 'openNumber'>, beyond: boolean): number | undefined {
+  return beyond ? undefined : Number(line.openNumber);
+}
+
+/**
+ * The `numbers` of a push-down request: the quantities the user changed (a line left at its open quantity
+ * is not sent; the server gives it that). Lines dropped from `lines` are not sent at all.
+ */
+export function pushDownNumbers(lines: ReadonlyArray<Pick<BillSourceLine, 'sourceLineId' | 'openNumber'>>, edited: Record<number, number | null | undefined>) {
+  return lines.flatMap((line) => {
+    const number = edited[line.sourceLineId];
+    return number === undefined || number === null || number === Number(line.openNumber) ? [] : [{ sourceLineId: line.sourceLineId, number }];
+  });
 }

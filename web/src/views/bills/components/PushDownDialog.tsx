@@ -1,22 +1,36 @@
 import { useMemo, useState } from 'react';
-import { Modal, Segmented } from 'antd';
+import { Button, Modal, Segmented, Table, Typography } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BillSourceLine } from '@p8/contract/bills/api';
 import { billType } from '@p8/contract/bills/catalogue';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import ProTable, { type ProColumn } from '../../../components/ProTable/index.tsx';
+import NumberInput from '../../../components/NumberInput/index.tsx';
+import { formatNumber } from '../../../components/ProTable/format.ts';
 import { http } from '../../../app/http.ts';
-import { labelOf } from '../kit.ts';
+import useTenantConfig from '../../../hooks/useTenantConfig.ts';
+import { labelOf, pushDownNumbers, pushDownQuantityMax } from '../kit.ts';
+import { quietly } from '../kit-errors.ts';
 
 /**
- * Push down: open lines of audited bills of one of the type's source types (the declaration's
- * `sources`), several chosen at once; the server makes a new draft whose lines take the open quantities.
+ * Push down in two steps: first the open lines of audited bills of one of the type's source types (the
+ * declaration's `sources`), several chosen at once; then the chosen lines, where the user lowers a
+ * quantity (never above the open quantity unless the source's "beyond" switch is on) or drops a line.
+ * The server makes a new draft with those quantities and checks them again as any save.
  */
 export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { decl: BillTypeDecl; api: string; lang: string; onClose: () => void; onDone: (id: number) => void }) {
   const { t } = useTranslation();
+  const { config, settings } = useTenantConfig();
   const [sourceType, setSourceType] = useState(decl.sources[0]?.type ?? '');
-  const [selected, setSelected] = useState<number[]>([]);
+  const [chosen, setChosen] = useState<BillSourceLine[]>([]);
+  const [step, setStep] = useState<'pick' | 'adjust'>('pick');
+  const [numbers, setNumbers] = useState<Record<number, number | null>>({});
   const [busy, setBusy] = useState(false);
+  const source = decl.sources.find((s) => s.type === sourceType);
+  const beyond = !!source?.beyondSwitch && (config as Record<string, unknown> | undefined)?.[source.beyondSwitch] === true;
+  const digits = settings.numberRetainsSmallDigit;
+
   const columns = useMemo<ProColumn<BillSourceLine>[]>(
     () => [
       { prop: 'sourceBillCode', title: t('bill.sourceBill'), width: 170, search: { key: 'keyword', label: t('bill.keyword') } },
@@ -32,45 +46,125 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
     ],
     [t],
   );
+
+  const make = async () => {
+    setBusy(true);
+    let made: { id: number } | undefined;
+    const body = { sourceType, sourceLineIds: chosen.map((l) => l.sourceLineId), numbers: pushDownNumbers(chosen, numbers) };
+    const ok = await quietly(async () => (made = await http.post<{ id: number }>(`${api}/pushDown`, body)));
+    setBusy(false);
+    if (ok && made) onDone(made.id);
+  };
+  const incomplete = chosen.some((l) => !(Number(numbers[l.sourceLineId] ?? l.openNumber) > 0));
+
   return (
     <Modal
       open
       width={1100}
       title={t('bill.pushDownTitle', { name: labelOf(decl.label, lang) })}
       onCancel={onClose}
-      okText={t('bill.pushDownOk', { count: selected.length })}
-      okButtonProps={{ disabled: !selected.length, loading: busy, 'data-testid': 'bill-pushdown-ok' } as never}
-      onOk={async () => {
-        setBusy(true);
-        try {
-          const made = await http.post<{ id: number }>(`${api}/pushDown`, { sourceType, sourceLineIds: selected });
-          onDone(made.id);
-        } finally {
-          setBusy(false);
-        }
-      }}
+      destroyOnHidden
       data-testid="bill-pushdown-dialog"
+      footer={
+        step === 'pick' ? (
+          <>
+            <Button onClick={onClose}>{t('bill.close')}</Button>
+            <Button type="primary" disabled={!chosen.length} onClick={() => setStep('adjust')} data-testid="bill-pushdown-next">
+              {t('bill.pushDownNext', { count: chosen.length })}
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button onClick={() => setStep('pick')} data-testid="bill-pushdown-back">
+              {t('bill.pushDownBack')}
+            </Button>
+            <Button type="primary" disabled={!chosen.length || incomplete} loading={busy} onClick={() => void make()} data-testid="bill-pushdown-ok">
+              {t('bill.pushDownOk', { count: chosen.length })}
+            </Button>
+          </>
+        )
+      }
     >
-      {decl.sources.length > 1 && (
+      {step === 'pick' && decl.sources.length > 1 && (
         <Segmented
           value={sourceType}
           onChange={(v) => {
             setSourceType(String(v));
-            setSelected([]);
+            setChosen([]);
+            setNumbers({});
           }}
           options={decl.sources.map((s) => ({ value: s.type, label: labelOf(billType(s.type)?.label ?? { zh: s.type, en: s.type }, lang) }))}
           style={{ marginBottom: 12 }}
         />
       )}
-      <ProTable<BillSourceLine>
-        path={`${api}/sources`}
-        params={{ sourceType }}
-        rowKey="sourceLineId"
-        columns={columns}
-        scroll={{ y: 380 }}
-        size="small"
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-      />
+      <div style={{ display: step === 'pick' ? undefined : 'none' }}>
+        <ProTable<BillSourceLine>
+          path={`${api}/sources`}
+          params={{ sourceType }}
+          rowKey="sourceLineId"
+          columns={columns}
+          scroll={{ y: 380 }}
+          size="small"
+          rowSelection={{
+            selectedRowKeys: chosen.map((l) => l.sourceLineId),
+            // Rows chosen on another page stay chosen: the table tells only the rows of its page.
+            onChange: (keys, rows) => {
+              const known = new Map([...chosen, ...rows].map((r) => [r.sourceLineId, r]));
+              setChosen(keys.map((k) => known.get(Number(k))).filter((r): r is BillSourceLine => !!r));
+            },
+          }}
+        />
+      </div>
+      {step === 'adjust' && (
+        <>
+          <Typography.Paragraph type="secondary">{t('bill.pushDownAdjust', { rule: beyond ? t('bill.pushDownBeyondOn') : t('bill.pushDownBeyondOff') })}</Typography.Paragraph>
+          <Table<BillSourceLine>
+            rowKey="sourceLineId"
+            size="small"
+            pagination={false}
+            scroll={{ y: 380 }}
+            dataSource={chosen}
+            data-testid="bill-pushdown-lines"
+            columns={[
+              { dataIndex: 'sourceBillCode', title: t('bill.sourceBill'), width: 170 },
+              { dataIndex: 'materialCode', title: t('bill.materialCode'), width: 130 },
+              { dataIndex: 'materialName', title: t('bill.materialName'), width: 180, ellipsis: true },
+              { dataIndex: 'unitName', title: t('bill.unit'), width: 70 },
+              { dataIndex: 'openNumber', title: t('bill.openNumber'), width: 110, align: 'right', render: (v: string) => formatNumber(Number(v), digits) },
+              {
+                key: 'number',
+                title: t('bill.pushDownQuantity'),
+                width: 150,
+                render: (_v, line) => (
+                  <NumberInput
+                    min={0}
+                    max={pushDownQuantityMax(line, beyond)}
+                    value={numbers[line.sourceLineId] === undefined ? Number(line.openNumber) : numbers[line.sourceLineId]}
+                    onChange={(value) => setNumbers((n) => ({ ...n, [line.sourceLineId]: value ?? null }))}
+                    data-testid={`bill-pushdown-number-${line.sourceLineId}`}
+                  />
+                ),
+              },
+              {
+                key: 'drop',
+                title: '',
+                width: 80,
+                render: (_v, line) => (
+                  <Button
+                    type="link"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => setChosen((c) => c.filter((l) => l.sourceLineId !== line.sourceLineId))}
+                    data-testid={`bill-pushdown-drop-${line.sourceLineId}`}
+                  >
+                    {t('bill.pushDownRemove')}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        </>
+      )}
     </Modal>
   );
 }
