@@ -1,5 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { errorCatalogue } from '@p8/contract/errors';
 import { api, DEMO, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 
 /**
@@ -28,6 +33,9 @@ const LANGUAGES = [
 describe.each(LANGUAGES)('bills in $lang', ({ lang, locale, quantity }) => {
   let page: Page;
   let token = '';
+  /** Uncaught errors of the page (an unhandled rejection of a refused operation among them): none allowed. */
+  const pageErrors: string[] = [];
+  afterEach(() => expect(pageErrors).toEqual([]));
   const ids = { unit: 0, material: 0, supplier: 0, customer: 0, warehouse: 0, location: 0 };
   const code = `E2E-${lang.toUpperCase()}-${Date.now() % 100000}`;
 
@@ -106,6 +114,7 @@ describe.each(LANGUAGES)('bills in $lang', ({ lang, locale, quantity }) => {
 
   it('sets up a material of its own through the API', async () => {
     page = await suite.signedInPage(DEMO, { locale });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     token = await storedToken(page);
     ids.unit = await first('/admin/basic/unit', '台');
     ids.supplier = await first('/admin/basic/supplier');
@@ -160,5 +169,72 @@ describe.each(LANGUAGES)('bills in $lang', ({ lang, locale, quantity }) => {
     const timeline = page.getByTestId('bill-timeline');
     await waitUntil(() => timeline.textContent(), (text) => !!text?.includes(reason), 'the reason on the timeline');
     await screenshot(page, `bills-${lang}-refused-timeline`);
+  }, 120_000);
+
+  it('shows a refused operation as its catalogued message, without a page error', async () => {
+    const made = await call<{ id: number }>('POST', '/admin/stock/otherOutstock', {
+      billDate: new Date().toISOString().slice(0, 10),
+      warehouseId: ids.warehouse,
+      lines: [{ materialId: ids.material, number: 99_999 }],
+    });
+    await call('POST', '/admin/stock/otherOutstock/submit', { id: made.id });
+    await openScreen('/stock/otherOutstock');
+    await page.getByTestId(`bill-open-${made.id}`).click();
+    await page.getByTestId('bill-op-audit').click();
+    await page.locator('.ant-message').getByText(errorCatalogue.InsufficientInventory[lang]).waitFor();
+    // The bill stays where it was, its buttons still there.
+    await page.getByTestId('bill-op-audit').waitFor();
+    await screenshot(page, `bills-${lang}-refused-audit`);
+    await page.getByTestId('bill-close').click();
+  }, 120_000);
+
+  it('exports the purchase order list and imports new orders from a workbook', async () => {
+    await openScreen('/purchase/order');
+    await screenshot(page, `bills-${lang}-order-list`);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-button').click();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'bills-')), 'orders.xlsx');
+    await (await download).saveAs(file);
+    const exported = new ExcelJS.Workbook();
+    await exported.xlsx.readFile(file);
+    const titles = (exported.worksheets[0].getRow(1).values as unknown[]).slice(1);
+    expect(titles[0]).toBe(lang === 'zh' ? '单据编号' : 'Bill code');
+    expect(exported.worksheets[0].rowCount).toBeGreaterThan(1);
+
+    const supplier = await call<{ code: string }>('GET', `/admin/basic/supplier/${ids.supplier}`);
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Sheet1');
+    sheet.addRow(lang === 'zh' ? ['分组', '单据日期', '供应商', '物料', '数量', '单价', '明细备注'] : ['Group', 'Bill date', 'Supplier', 'Material', 'Quantity', 'Unit price', 'Line remark']);
+    const remark = `E2E import ${lang} ${Date.now() % 100000}`;
+    sheet.addRow(['a', '2026-11-20', supplier.code, code, 2, 10, remark]);
+    sheet.addRow(['a', '2026-11-20', supplier.code, code, 3, 10, remark]);
+    sheet.addRow(['b', '2026-11-21', supplier.code, code, 1, 10, remark]);
+    const upload = path.join(path.dirname(file), 'new-orders.xlsx');
+    await book.xlsx.writeFile(upload);
+
+    await page.getByTestId('bill-import').click();
+    const dialog = page.getByTestId('import-excel');
+    await dialog.getByTestId('import-excel-template').waitFor();
+    await screenshot(page, `bills-${lang}-import-dialog`);
+    await dialog.locator('input[type=file]').setInputFiles(upload);
+    await dialog.getByTestId('import-excel-submit').click();
+    const notice = page.getByTestId('import-result');
+    await notice.waitFor();
+    expect((await notice.textContent()) ?? '').toMatch(/3[^\d]+3[^\d]+0/); // 3 rows, 3 in, 0 errors
+    const orders = await call<Array<{ billDate: string; number: number }>>('GET', `/admin/purchase/order?current=1&pageSize=50&start=2026-11-20&end=2026-11-21`);
+    expect(orders.length).toBeGreaterThanOrEqual(2);
+    await screenshot(page, `bills-${lang}-import-result`);
+  }, 180_000);
+
+  it('lets every list column be reached at 1440 px, the progress column included', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openScreen('/purchase/order');
+    const table = page.locator('.ant-table-content, .ant-table-body').first();
+    const progress = page.locator('thead th').filter({ hasText: lang === 'zh' ? '入库状态' : 'Stock-in' }).first();
+    await progress.scrollIntoViewIfNeeded();
+    const box = await progress.boundingBox();
+    const view = await table.boundingBox();
+    expect(box && view && box.x + box.width <= view.x + view.width + 1).toBe(true);
+    await screenshot(page, `bills-${lang}-order-list-scrolled`);
   }, 120_000);
 });

@@ -5,7 +5,7 @@ import { lineAmounts } from './amounts.ts';
 import { BILL_TYPES, billType, downstreamTypes } from './catalogue.ts';
 import { microText, roundTo, toMicro } from './decimal.ts';
 import { BILL_HEADER_COLUMNS } from './fields.ts';
-import { REFUND_PUSH, REFUND_RULES } from './supply-chain.ts';
+import { REFUND_RULES } from './supply-chain.ts';
 import { meets } from './registry.ts';
 import { RefundType } from './status.ts';
 import { billButtons, billCreateSchema, billMenuName, headerFields, lineFields } from './registry.ts';
@@ -67,8 +67,8 @@ describe('bill-type registry', () => {
       stock: meets(billType('SaleRefund')!.stockWhen, { refundType: type }),
       money: meets(billType('SaleRefund')!.settlementWhen, { refundType: type }),
       goodsBack: meets(billType('SaleRefund')!.sources[0].drivesWhen, { refundType: type }),
-      invoice: meets(REFUND_PUSH.invoice.onlyWhen, { refundType: type }),
-      exchange: meets(REFUND_PUSH.exchange.onlyWhen, { refundType: type }),
+      invoice: meets(REFUND_RULES.money, { refundType: type }),
+      exchange: meets(REFUND_RULES.exchange, { refundType: type }),
     });
     expect(Object.fromEntries(RefundType.map((type) => [type, rule(type)]))).toEqual({
       ReturnsRefunds: { stock: true, money: true, goodsBack: true, invoice: true, exchange: false },

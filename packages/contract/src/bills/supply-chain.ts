@@ -1,6 +1,6 @@
 import { storableText } from '../text.ts';
 import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
-import type { BillAction, BillTypeDecl, FieldCondition, SourceDecl } from './registry.ts';
+import type { BillAction, BillTypeDecl, FieldCondition } from './registry.ts';
 
 /**
  * The supply-chain bills: purchasing, sales and stock. Each is data only; what the engine does with a
@@ -48,14 +48,14 @@ export const REFUND_RULES = {
   exchange: { field: 'refundType', values: ['Exchange'] },
 } as const satisfies Record<string, FieldCondition>;
 
-/**
- * The push-down rules from a refund bill, for the declarations that take refunds as a source (finance's
- * invoices, the exchange in / out bills): spread into their `SourceDecl`.
+/*
+ * Pushing on from a refund (only bills with a refund to invoices, only exchanges to exchange bills) is
+ * for the declarations that take refunds as a source — finance's invoices and the exchange in / out bills,
+ * none declared yet. Such a declaration puts the rule in its `SourceDecl`:
+ *   { type: 'PurchaseRefund', …, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' }
+ *   { type: 'SaleRefund', …, onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' }
+ * (docs/bills.md, "Refund types"; the engine already applies `onlyWhen` to the picker, push down and saves).
  */
-export const REFUND_PUSH: Record<'invoice' | 'exchange', Pick<SourceDecl, 'onlyWhen' | 'onlyWhenRefusal'>> = {
-  invoice: { onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
-  exchange: { onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' },
-};
 
 export const PurchaseRequisition: BillTypeDecl = {
   type: 'PurchaseRequisition',
