@@ -67,6 +67,10 @@ describe.each(LANGUAGES)('bills in $lang', ({ lang, locale, quantity }) => {
     await page.getByTestId('bill-pushdown').click();
     const dialog = page.getByTestId('bill-pushdown-dialog');
     await dialog.locator(`tr[data-row-key="${sourceLineId}"] .ant-checkbox-input`).click();
+    // Second step: the chosen lines with their quantities (left at the open quantity here).
+    await dialog.getByTestId('bill-pushdown-next').click();
+    await dialog.getByTestId(`bill-pushdown-number-${sourceLineId}`).waitFor();
+    await screenshot(page, `bills-${lang}-pushdown-adjust`);
     const answer = page.waitForResponse((r) => r.url().includes('/pushDown') && r.request().method() === 'POST');
     await dialog.getByTestId('bill-pushdown-ok').click();
     const made = (await (await answer).json()) as { data: { id: number } };

@@ -112,7 +112,7 @@ const options = <T extends string>(values: readonly T[], labels: Record<T, Label
  */
 export const HEADER = {
   billCode: { key: 'billCode', label: { zh: '单据编号', en: 'Bill code' }, kind: 'text', schema: text(50), list: true, search: 'contains', sortable: true, width: 170 },
-  billDate: { key: 'billDate', label: { zh: '单据日期', en: 'Bill date' }, kind: 'date', schema: dateSchema, required: 'PleaseSelectBillDate', list: true, search: 'dateRange', sortable: true, width: 110 },
+  billDate: { key: 'billDate', label: { zh: '单据日期', en: 'Bill date' }, kind: 'date', schema: dateSchema, required: 'PleaseSelectBillDate', list: true, search: 'dateRange', sortable: true, width: 120 },
   supplierId: { key: 'supplierId', label: { zh: '供应商', en: 'Supplier' }, kind: 'supplier', schema: id, required: 'PleaseSelectSupplier', list: true, search: 'in', width: 180 },
   customerId: { key: 'customerId', label: { zh: '客户', en: 'Customer' }, kind: 'customer', schema: id, required: 'PleaseSelectCustomer', list: true, search: 'in', width: 180 },
   /** The default warehouse of new lines (each line keeps its own). */
@@ -120,11 +120,11 @@ export const HEADER = {
   /** Buyer, salesman or keeper: the staff member in charge. */
   handlerId: { key: 'handlerId', label: { zh: '经办人', en: 'Handled by' }, kind: 'staff', schema: id, list: true, search: 'in', width: 110 },
   deptId: { key: 'deptId', label: { zh: '部门', en: 'Department' }, kind: 'department', schema: id, search: 'in', width: 120 },
-  deliveryDate: { key: 'deliveryDate', label: { zh: '交货日期', en: 'Delivery date' }, kind: 'date', schema: dateSchema, list: true, search: 'dateRange', sortable: true, width: 110 },
+  deliveryDate: { key: 'deliveryDate', label: { zh: '交货日期', en: 'Delivery date' }, kind: 'date', schema: dateSchema, list: true, search: 'dateRange', sortable: true, width: 120 },
   deliveryWarnDays: { key: 'deliveryWarnDays', label: { zh: '交货预警天数', en: 'Delivery warning days' }, kind: 'number', schema: warnDays, width: 100 },
-  payDate: { key: 'payDate', label: { zh: '付款日期', en: 'Payment date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 110 },
+  payDate: { key: 'payDate', label: { zh: '付款日期', en: 'Payment date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 120 },
   payWarnDays: { key: 'payWarnDays', label: { zh: '付款预警天数', en: 'Payment warning days' }, kind: 'number', schema: warnDays, width: 100 },
-  receiptDate: { key: 'receiptDate', label: { zh: '收款日期', en: 'Receipt date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 110 },
+  receiptDate: { key: 'receiptDate', label: { zh: '收款日期', en: 'Receipt date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 120 },
   receiptWarnDays: { key: 'receiptWarnDays', label: { zh: '收款预警天数', en: 'Receipt warning days' }, kind: 'number', schema: warnDays, width: 100 },
   refundType: {
     key: 'refundType',

@@ -60,6 +60,11 @@ export interface ProTableProps<T> {
   manualRequest?: boolean;
   title?: ReactNode;
   scroll?: TableProps<T>['scroll'];
+  /**
+   * A body height (e.g. `calc(100vh - 420px)`) under the computed scroll width: the rows scroll inside the
+   * table, so its sideways scrollbar stays on screen with the header (wide lists such as the bill lists).
+   */
+  scrollY?: number | string;
   size?: TableProps<T>['size'];
   bordered?: boolean;
   expandable?: TableProps<T>['expandable'];
@@ -112,6 +117,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
     manualRequest = false,
     title,
     scroll,
+    scrollY,
     size,
     bordered,
     expandable,
@@ -437,7 +443,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
           size={size}
           bordered={bordered}
           expandable={expandable}
-          scroll={scroll ?? { x: scrollWidth }}
+          scroll={scroll ?? { x: scrollWidth, ...(scrollY === undefined ? {} : { y: scrollY }) }}
           // Automatic layout with the computed width as its floor: a cell whose content needs more (a long
           // figure) widens its column instead of being cut.
           tableLayout="auto"

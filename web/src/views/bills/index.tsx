@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
 import { billApiPath, billButtonCode, billTemplateKey, BILL_ACTION_LABELS, type BillTypeDecl } from '@p8/contract/bills/registry';
-import { BILL_STATUS_LABELS, BILL_STATUS_TABS, PROGRESS_LABELS, PROGRESS_STATE_LABELS, type BillStatus, type ProgressState } from '@p8/contract/bills/status';
+import { BILL_STATUS_LABELS, BILL_STATUS_TABS, POSTED_STATUSES, PROGRESS_LABELS, PROGRESS_STATE_LABELS, PROGRESS_STATES, type BillStatus, type ProgressState } from '@p8/contract/bills/status';
 import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
 import { Auth, useAuth } from '../../components/Auth/index.tsx';
 import { ImportButton } from '../../components/ImportExcel/index.tsx';
@@ -97,7 +97,8 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         title: labelOf(PROGRESS_LABELS[kind], lang),
         width: 110,
         render: (_v, r) => {
-          const state = r.progress?.[kind];
+          // A posted bill nothing was taken from yet has no progress written: it is at the first state.
+          const state = r.progress?.[kind] ?? (POSTED_STATUSES.includes(r.billStatus) ? PROGRESS_STATES[kind][0] : undefined);
           return state ? labelOf(PROGRESS_STATE_LABELS[state], lang) : '';
         },
       });
@@ -124,6 +125,8 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         params={status === 'all' ? undefined : { billStatus: status }}
         rowSelection
         statistics
+        // The rows scroll inside the table: its sideways scrollbar (to the status and progress columns) stays on screen.
+        scrollY="calc(100vh - 440px)"
         exportPath={decl.actions.includes('export') && can(code('export')) ? `${api}/export` : undefined}
         exportFileName={`${labelOf(decl.label, lang)}.xlsx`}
         toolbarRight={
