@@ -1,26 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import type { Pagination } from '@p8/contract/envelope';
-import { exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from './excel.ts';
+import { EXPORT_MAX_ROWS, exportQuery, exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from './excel.ts';
 import { listQuerySchema, MAX_PAGE_SIZE } from './list-query.ts';
 import { untransactedRoute, type RouteDeclaration } from './route.ts';
 import type { ServiceContext } from './service-context.ts';
 
-/** Exports are capped: beyond this a user should narrow the query. */
-export const EXPORT_MAX_ROWS = 50_000;
-
-/** The list query of an export: the query string and the JSON body (the body wins), paging dropped. */
-export function exportQuery(req: FastifyRequest): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-  const merged: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body };
-  for (const [k, v] of Object.entries(merged)) {
-    if (typeof v === 'number' || typeof v === 'boolean') merged[k] = String(v);
-    else if (Array.isArray(v)) merged[k] = v.map(String).join(',');
-    else if (typeof v !== 'string') delete merged[k];
-  }
-  delete merged.current;
-  delete merged.pageSize;
-  return merged;
-}
+// The list query of an export and its cap are shared with every other export (core/excel.ts).
+export { EXPORT_MAX_ROWS, exportQuery } from './excel.ts';
 
 /** A column of a list export: where its cell comes from when it is not the row's field of that name. */
 export interface ListExportColumn<T> extends ExcelColumn {

@@ -61,8 +61,8 @@ export function inCategorySubtree(tenantId: number, column: AnyPgColumn, categor
  */
 export const q = (table: string, column: string) => sql.raw(`"${table}"."${column}"`);
 
-// The list query of an export and its cap live with the list export (core/list-export.ts).
-export { exportQuery, EXPORT_MAX_ROWS } from '../../core/list-export.ts';
+// The list query of an export and its cap, shared by every export.
+export { exportQuery, EXPORT_MAX_ROWS } from '../../core/excel.ts';
 
 /** Refreshes the planner statistics of some basic tables (owner connection; never inside a tenant transaction). */
 export async function analyze(database: Database, tables: string[]) {
