@@ -134,6 +134,12 @@ async function api<T>(base: string, method: string, url: string, init: { token?:
   return json.data;
 }
 
+/** The total of a tenant's material list. */
+async function materialTotal(base: string, token: string): Promise<number> {
+  const res = await fetch(`${base}/api/admin/basic/material?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { pagination: { total: number } }).pagination.total;
+}
+
 /**
  * Posts the file as multipart through node:http, which waits as long as the import takes (fetch gives
  * up on an answer after 300 s).
@@ -268,13 +274,27 @@ async function main() {
     let peakSampleKb = 0;
     const sampler = setInterval(() => (peakSampleKb = Math.max(peakSampleKb, procKb(pid, 'VmRSS'))), 100);
     const load = listLoad(base, tokenB);
+    // All-or-nothing as tenant A's own users see it: A's material total, read every second, is 0 until the
+    // import answers (on PGlite the batches are committed one by one, hidden until published).
+    const aTotals = new Set<number>();
+    let probing = true;
+    const probe = (async () => {
+      while (probing) {
+        const total = await materialTotal(base, tokenA).catch(() => undefined);
+        if (probing && total !== undefined) aTotals.add(total);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
     const loadStarted = os.loadavg();
     step('importing');
     const started = performance.now();
     const result = await postFile(`${base}/api/admin/basic/material/import?jobId=bench${Date.now()}`, tokenA, file);
     const importSeconds = (performance.now() - started) / 1000;
     const during = await load.stop();
+    probing = false;
+    await probe;
     clearInterval(sampler);
+    const aTotalAfter = await materialTotal(base, tokenA);
     const peakMb = procKb(pid, 'VmHWM') / 1024;
     if (result.successCount !== ROWS) throw new Error(`import saved ${result.successCount} of ${ROWS}: ${JSON.stringify(result.errList.slice(0, 3))}`);
 
@@ -290,6 +310,9 @@ async function main() {
       listClients: CLIENTS,
       listIdleMs: idle,
       listDuringImportMs: during,
+      importerTotalsSeenDuringImport: [...aTotals].sort((x, y) => x - y),
+      importerTotalAfter: aTotalAfter,
+      allOrNothing: [...aTotals].every((n) => n === 0) && aTotalAfter === ROWS,
       goalP95Ms: GOAL_P95_MS,
       p95WithinGoal: during.p95 < GOAL_P95_MS,
       serverRssBeforeImportMb: Math.round(rssBeforeMb),

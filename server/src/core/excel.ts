@@ -15,6 +15,7 @@ import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 import { contentDisposition, discard, extensionOf, limitBytes, MB, receiveSingleFile } from './uploads.ts';
 import { isCompoundFile, isEncryptedPackage, readXlsSheet } from './xls.ts';
 import { detachedImportJob, type ImportJob } from './import-job.ts';
+import type { ImportBatches } from './staged-import.ts';
 import { bufferSource, checkZip, fileSource, zipLimits, type ByteSource } from './zip-guard.ts';
 
 /*
@@ -509,10 +510,12 @@ export async function runImport(
 }
 
 /**
- * An import whose rows were checked outside any transaction: `write` applies the good ones in the
- * route's final transaction, adding what the database still refuses to `outcome`.
+ * An import whose rows were checked outside any transaction: `write` applies the good ones batch by batch
+ * (`batches`: the route's one transaction on PostgreSQL, a hidden staged transaction each on PGlite —
+ * core/staged-import.ts), marking its rows with `importJob` when given, and adds what the database still
+ * refuses to `outcome`.
  */
 export interface PreparedImport {
   outcome: ImportOutcome;
-  write(tx: Tx): Promise<void>;
+  write(batches: ImportBatches, importJob: number | null): Promise<void>;
 }

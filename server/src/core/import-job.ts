@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IMPORT_JOB_ID, type ImportPhase, type ImportProgress } from '@p8/contract/upload';
 import type { Config } from '../config.ts';
+import { throwIfCancelled, yieldToEventLoop } from './excel.ts';
 
 /*
  * A running import as its dialog sees it. The client names its import with a random id
@@ -21,6 +22,16 @@ export interface ImportJob {
   /** Row errors listed in the result at most; errorCount still counts them all. */
   readonly maxErrors: number;
   report(update: Partial<ImportProgress>): void;
+  /**
+   * Between two batches of writes, holding no transaction of its own on the embedded database: lets the
+   * event loop (and other requests) turn, then throws ImportCancelled when the server is shutting down.
+   */
+  checkpoint(): Promise<void>;
+}
+
+async function checkpoint(signal: AbortSignal) {
+  await yieldToEventLoop();
+  throwIfCancelled(signal);
 }
 
 /** How long the progress of a finished import stays readable. */
@@ -54,6 +65,7 @@ export class ImportJobs {
         entry.value = { ...entry.value, ...update };
         if (update.phase === 'done' || update.phase === 'failed') entry.finishedAt = Date.now();
       },
+      checkpoint: () => checkpoint(this.signal),
     };
   }
 
@@ -71,7 +83,8 @@ const keyOf = (req: FastifyRequest, jobId: string) => `${req.auth.tenantId}:${re
 
 /** An import run outside a route (tests, scripts): never cancelled, default error cap. */
 export function detachedImportJob(maxErrors = 1000): ImportJob {
-  return { signal: new AbortController().signal, maxErrors, report() {} };
+  const signal = new AbortController().signal;
+  return { signal, maxErrors, report() {}, checkpoint: () => checkpoint(signal) };
 }
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
+import { removeUnpublishedImports } from '../core/staged-import.ts';
 import { migrateDatabase, openDatabase, type Database } from './connection.ts';
 import { demoImagePath, isFreshPgliteDir, openMigratedPglite, saveImage } from './image.ts';
 import { seedDemo } from './seed/demo.ts';
@@ -38,6 +39,9 @@ export async function openConfiguredDatabase(config: Config, log: { info: (msg: 
       demoImageToSave = demoImage;
     }
   }
+  // An import cut short by a crash or a kill left hidden rows (core/staged-import.ts): gone before serving.
+  const leftovers = await removeUnpublishedImports(database);
+  if (leftovers) log.info(`removed the leftovers of ${leftovers} interrupted import(s)`);
   const added = await syncMenusForAllTenants(database);
   if (added) log.info(`menu template: added ${added} menu entries to existing tenants`);
   const seeded = config.seedDemo && (await seedDemo(database));

@@ -12,7 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+import { createdAt, id, importJobMarker, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
 /*
  * Basic records (issue 4): units, brands, categories, districts, suppliers and
@@ -372,10 +372,13 @@ export const material = pgTable(
     createdBy: bigintRef('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('material_code_uq').on(t.tenantId, t.code),
+    index('material_import_job_idx').on(t.tenantId, t.importJob).where(sql`${t.importJob} is not null`),
     uniqueIndex('material_name_spec_uq').on(t.tenantId, t.name, t.specification),
     index('material_category_idx').on(t.tenantId, t.categoryId),
     index('material_brand_idx').on(t.tenantId, t.brandId),
@@ -402,9 +405,11 @@ export const materialUnit = pgTable(
     isMain: boolean('is_main').notNull().default(false),
     enabled: enabled(),
     sort: sort(),
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    index('material_unit_import_job_idx').on(t.tenantId, t.importJob).where(sql`${t.importJob} is not null`),
     uniqueIndex('material_unit_uq').on(t.tenantId, t.materialId, t.unitId),
     uniqueIndex('material_unit_main_uq').on(t.tenantId, t.materialId).where(sql`${t.isMain}`),
     uniqueIndex('material_unit_barcode_uq').on(t.tenantId, t.barcode).where(sql`${t.barcode} <> ''`),

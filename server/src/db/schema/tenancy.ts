@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgPolicy, pgRole, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The role every request runs as. It is neither the tables' owner nor a superuser, so
@@ -64,3 +64,24 @@ export const codeSequence = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.kind, t.period] }), tenantPolicy('code_sequence')],
 ).enableRLS();
+
+/**
+ * A bulk import written in several transactions (core/staged-import.ts): its rows carry the job's id in
+ * their `import_job` column and stay hidden from every reader but the import itself (a restrictive RLS
+ * policy on each such table) until `published` turns true in one short transaction. Jobs left unpublished
+ * by a crash are removed, rows and all, at the next start.
+ */
+export const importJob = pgTable(
+  'import_job',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    entity: text('entity').notNull(),
+    published: boolean('published').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), tenantPolicy('import_job')],
+).enableRLS();
+
+/** The column that hides a row of a staged import until its job is published (null: an ordinary row). */
+export const importJobMarker = () => bigint('import_job', { mode: 'number' });

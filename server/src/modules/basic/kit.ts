@@ -26,6 +26,12 @@ export async function createdInThisTransaction(ctx: ServiceContext, table: Owned
   return found.map((r) => Number(r.id));
 }
 
+/** Ids of the rows of `table` a staged import wrote (core/staged-import.ts), read in its publishing transaction. */
+export async function importedBy(ctx: ServiceContext, table: OwnedTable & { importJob: AnyPgColumn }, importJob: number): Promise<number[]> {
+  const found = await ctx.tx.select({ id: table.id }).from(table).where(and(eq(table.tenantId, ctx.tenantId), eq(table.importJob, importJob)));
+  return found.map((r) => Number(r.id));
+}
+
 /**
  * Ids among `ids` that still hold stock: a non-zero balance in the stock_balance table (which the bill
  * engine writes). A record holding stock cannot be deleted or disabled.

@@ -20,9 +20,10 @@ import { attribute, bomLine, brand, category, material, materialUnit, stockBalan
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
-import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, runImport, throwIfCancelled, withSpilledImport, yieldToEventLoop, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, runImport, withSpilledImport, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { assertAllFound, assertAllVisible, assertIdsExist, distinct } from '../../core/ids.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
+import type { ImportBatches } from '../../core/staged-import.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { route, untransactedRoute } from '../../core/route.ts';
 import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
@@ -43,6 +44,7 @@ import {
   q,
   type RowHandler,
   createdInThisTransaction,
+  importedBy,
 } from './kit.ts';
 import { logUnexpectedRow, type RecordDefinition } from './record-routes.ts';
 import { categoryResolver } from './tree.ts';
@@ -279,17 +281,18 @@ const INSERT_CHUNK = 500;
  * connection, and a plan made while the material table is small and never analyzed may walk every material
  * of the tenant (see docs/api-basic.md); made once the materials are in, it is a primary-key lookup.
  */
-async function insertMaterials(tx: Tx, tenantId: number, inputs: Array<MaterialCreate & { code: string }>, owner: CreateContext['owner']): Promise<void> {
+/** Inserts checked, coded materials with their units; `importJob` marks them as rows of a staged import (hidden until it is published). */
+async function insertMaterials(tx: Tx, tenantId: number, inputs: Array<MaterialCreate & { code: string }>, owner: CreateContext['owner'], importJob: number | null = null): Promise<void> {
   const idByCode = new Map<string, number>();
   for (let start = 0; start < inputs.length; start += INSERT_CHUNK) {
     const created = await tx
       .insert(t)
-      .values(inputs.slice(start, start + INSERT_CHUNK).map(({ units: _units, ...fields }) => ({ ...fields, tenantId, ...owner })))
+      .values(inputs.slice(start, start + INSERT_CHUNK).map(({ units: _units, ...fields }) => ({ ...fields, tenantId, ...owner, importJob })))
       .returning({ id: t.id, code: t.code });
     for (const c of created) idByCode.set(c.code, c.id);
   }
   const unitRows = inputs.flatMap((input) =>
-    input.units.map((u, sort) => ({ tenantId, materialId: idByCode.get(input.code)!, unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort })),
+    input.units.map((u, sort) => ({ tenantId, materialId: idByCode.get(input.code)!, unitId: u.unitId, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled, sort, importJob })),
   );
   for (let start = 0; start < unitRows.length; start += INSERT_CHUNK) await tx.insert(materialUnit).values(unitRows.slice(start, start + INSERT_CHUNK));
 }
@@ -583,31 +586,32 @@ async function importMaterials(caller: TransactingCaller, upload: ImportUpload, 
   nameSpecs.clear();
   barcodes.clear();
 
-  async function write(tx: Tx) {
+  async function write(batches: ImportBatches, importJob: number | null) {
     if (!good.size) return;
     job.report({ phase: 'writing' });
-    // Rows without a code get generated ones, skipping the codes stored or given in the file.
-    const stored = codesStoredIn(tx, t, t.code, [eq(t.tenantId, tenantId)]);
-    const taken = async (candidates: string[]) => new Set([...candidates.filter((c) => codes.has(c)), ...(await stored(candidates))]);
     let written = 0;
     let batch: Array<{ row: ImportRow; input: MaterialCreate }> = [];
     const flush = async () => {
-      const coded = await withCodes(tx, tenantId, batch.map((b) => b.input), taken);
-      try {
-        await tx.transaction((savepoint) => insertMaterials(savepoint as unknown as Tx, tenantId, coded, owner));
-        outcome.succeeded(batch.length);
-      } catch {
-        // The database refused what the checks let through: redo this batch row by row, each in its own
-        // savepoint, to keep its good rows and name the bad ones.
-        const inputOf = new Map(batch.map((b, i) => [b.row, coded[i]]));
-        const quiet = { ...job, report() {} }; // its counts are the batch's; the progress stays the import's
-        await importRowByRow(tx, batch.map((b) => b.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner), outcome, onUnexpected, quiet);
-      }
+      await batches(async (tx) => {
+        // Rows without a code get generated ones, skipping the codes stored or given in the file.
+        const stored = codesStoredIn(tx, t, t.code, [eq(t.tenantId, tenantId)]);
+        const taken = async (candidates: string[]) => new Set([...candidates.filter((c) => codes.has(c)), ...(await stored(candidates))]);
+        const coded = await withCodes(tx, tenantId, batch.map((b) => b.input), taken);
+        try {
+          await tx.transaction((savepoint) => insertMaterials(savepoint as unknown as Tx, tenantId, coded, owner, importJob));
+          outcome.succeeded(batch.length);
+        } catch {
+          // The database refused what the checks let through: redo this batch row by row, each in its own
+          // savepoint, to keep its good rows and name the bad ones.
+          const inputOf = new Map(batch.map((b, i) => [b.row, coded[i]]));
+          const quiet = { ...job, report() {} }; // its counts are the batch's; the progress stays the import's
+          await importRowByRow(tx, batch.map((b) => b.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner, importJob), outcome, onUnexpected, quiet);
+        }
+      });
       written += batch.length;
       batch = [];
       job.report({ rowsWritten: written });
-      await yieldToEventLoop();
-      throwIfCancelled(job.signal);
+      await job.checkpoint();
     };
     for await (const item of good.rows()) {
       batch.push(item);
@@ -737,7 +741,8 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
     template: 'material',
     importColumns: materialColumns,
     bulkImport: importMaterials,
-    importedIds: (ctx) => createdInThisTransaction(ctx, t),
+    importedIds: (ctx, importJob) => (importJob === null ? createdInThisTransaction(ctx, t) : importedBy(ctx, t, importJob)),
+    stagedTables: ['material_unit', 'material'],
     analyze: ['material', 'material_unit'],
     exportColumns,
     async exportRows(ctx, query, lang: Lang) {

@@ -6,6 +6,7 @@ import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
 import { changes } from '../../core/audit.ts';
 import { exportXlsx, langOf, runImport, sendXlsx, withImportUpload, withSpilledImport, type ExcelColumn, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { distinct } from '../../core/ids.ts';
+import { stagedImport } from '../../core/staged-import.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { loggableError } from '../../core/errors.ts';
@@ -53,15 +54,22 @@ export interface RecordDefinition<C, U extends { id: number }> {
      * which runs no autovacuum, nothing else would).
      */
     analyze?: string[];
-    /** For assignable records: the ids this import created (see `createdInThisTransaction`), assigned like a create's. */
-    importedIds?(ctx: ServiceContext): Promise<number[]>;
+    /**
+     * For assignable records: the ids this import created, assigned like a create's — those of this
+     * transaction (`createdInThisTransaction`), or of the staged import `importJob` (`importedBy`).
+     */
+    importedIds?(ctx: ServiceContext, importJob: number | null): Promise<number[]>;
     /**
      * Instead of `importer`, where volume needs it (materials): streams the uploaded file, checks its rows
      * outside any transaction (reading its lookups through `caller.transaction`) keeping only what later
-     * rows are checked against, and leaves the writing to the route's final transaction, which reads the
-     * file again. Same result, same row semantics, memory bounded by the batch rather than the file.
+     * rows are checked against, then writes them in batches. On PostgreSQL the batches share the route's
+     * one transaction; on PGlite, whose one connection that would hold for the whole write, each batch is a
+     * transaction of its own whose rows stay hidden until the import is published (core/staged-import.ts).
+     * Same result, same row semantics, memory bounded by the batch rather than the file.
      */
     bulkImport?(caller: TransactingCaller, upload: ImportUpload, onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport>;
+    /** With `bulkImport`: the tables its rows go to, each with an `import_job` column and hiding policy (migration 0013), dependent tables first. */
+    stagedTables?: readonly string[];
     exportColumns: ExcelColumn[];
     exportRows(ctx: ServiceContext, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
     /** Download name without extension, per language. */
@@ -175,29 +183,30 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
       handler: (caller, _input, { request }) => {
         const job = request.server.importJobs.begin(request);
         const onUnexpected = logUnexpectedRow(caller);
-        const { bulkImport, importer, importedIds, analyze: tables } = def.excel;
-        /** The route's one write transaction: the rows (by `writeRows`), the creator's assignment, the audit entry. */
-        const writeAll = (writeRows: (ctx: ServiceContext) => Promise<ImportResult>) =>
-          caller.transaction(async (ctx) => {
-            const outcome = await writeRows(ctx);
-            if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx));
-            ctx.audit({ action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
-            return outcome;
-          });
+        const { bulkImport, importer, importedIds, analyze: tables, stagedTables } = def.excel;
+        /** What an import's last transaction adds to its rows: the creator's assignment, the audit entry. */
+        const finish = async (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => {
+          if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx, importJob));
+          ctx.audit({ action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+          return outcome;
+        };
         return reportedImport(job, async () => {
           // ANALYZE runs on the owner connection, outside any transaction (PGlite has one connection).
           const outcome = bulkImport
             ? await withImportUpload(request, caller.config, def.excel.importColumns, job, async (upload) => {
                 const prepared = await bulkImport(caller, upload, onUnexpected, job);
                 if (tables) await analyze(caller.database, tables);
-                return writeAll(async (ctx) => {
-                  await prepared.write(ctx.tx);
-                  return prepared.outcome.finish();
+                if (caller.database.kind === 'pglite' && stagedTables) {
+                  return stagedImport(caller, def.entity, stagedTables, (batches, importJob) => prepared.write(batches, importJob), (ctx, importJob) => finish(ctx, prepared.outcome.finish(), importJob), job.signal);
+                }
+                return caller.transaction(async (ctx) => {
+                  await prepared.write((fn) => fn(ctx.tx), null);
+                  return finish(ctx, prepared.outcome.finish(), null);
                 });
               })
             : await withSpilledImport(request, caller.config, def.excel.importColumns, job, async (rows) => {
                 if (tables) await analyze(caller.database, tables);
-                return writeAll(async (ctx) => runImport(ctx.tx, rows, await importer!(ctx), onUnexpected, job));
+                return caller.transaction(async (ctx) => finish(ctx, await runImport(ctx.tx, rows, await importer!(ctx), onUnexpected, job), null));
               });
           if (tables && outcome.successCount) await analyze(caller.database, tables);
           return outcome;
