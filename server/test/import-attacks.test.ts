@@ -124,7 +124,9 @@ async function storedRows(ctx: TestContext, tenantId: number) {
 }
 
 describe(`a big import shares the server and shows nothing before it ends (${TEST_DB})`, () => {
-  const ROWS = 5000; // three write batches
+  const ROWS = 4100; // three write batches (2,000 rows each)
+  // Generous: a loaded 2-core CI machine has taken 45 s for 2,500 rows on PGlite; nothing here is timed.
+  const SLOW = 600_000;
   let ctx: TestContext;
   let a: Caller;
   let b: Caller;
@@ -160,7 +162,7 @@ describe(`a big import shares the server and shows nothing before it ends (${TES
     expect(result).toMatchObject({ total: ROWS, successCount: ROWS, errorCount: 0 });
     // Many answers while the import ran: the file is read and checked outside any transaction.
     expect(latencies.length, `${latencies.length} answers during a ${importMs} ms import`).toBeGreaterThanOrEqual(5);
-  });
+  }, SLOW);
 
   it('between two written batches: the other tenant is answered, the importing tenant sees none of its rows, and a create of an imported code is refused', async () => {
     const prefix = 'MID';
@@ -184,13 +186,13 @@ describe(`a big import shares the server and shows nothing before it ends (${TES
     });
     const res = await a.upload<ImportResult>('/api/admin/basic/material/import', await xlsx(MATERIAL_HEADER, materialRows(ROWS, prefix)), 'mid.xlsx');
     expect(res.body.data).toMatchObject({ total: ROWS, successCount: ROWS, errorCount: 0 });
-    expect(seen.map((s) => s.rowsWritten)).toEqual([2000, 4000, 5000]);
+    expect(seen.map((s) => s.rowsWritten)).toEqual([2000, 4000, 4100]);
     for (const s of seen) expect(s, `at ${s.rowsWritten} rows written`).toMatchObject({ bBrands: 1, aTotal: ROWS, aPicker: ROWS, aByCode: 0 });
     expect((await create!).body).toMatchObject({ message: 'CodeRepeat' });
     // Published as a whole: every row visible, none still marked, the job gone.
     expect(totalOf(await a.get<unknown[]>('/api/admin/basic/material?pageSize=10'))).toBe(2 * ROWS);
     expect(await storedRows(ctx, tenantA.tenantId)).toEqual({ materials: 2 * ROWS, units: 2 * ROWS, jobs: 0 });
-  });
+  }, SLOW);
 });
 
 describe(`an import cut short (${TEST_DB})`, () => {
@@ -215,7 +217,7 @@ describe(`an import cut short (${TEST_DB})`, () => {
     expect(writtenBeforeClose).toEqual(TEST_DB === 'postgres' ? { materials: 0, units: 0, jobs: 0 } : { materials: 2000, units: 2000, jobs: 1 });
     expect(await storedRows(ctx, t.tenantId)).toEqual({ materials: 0, units: 0, jobs: 0 });
     await ctx.close();
-  });
+  }, 600_000);
 
   it('crash: the rows an unpublished import left are never shown and are removed at the next start; a published one only loses its marks', async () => {
     const ctx = await startTestApp();
