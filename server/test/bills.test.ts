@@ -55,10 +55,26 @@ async function passAudit(type: string, id: number, who: Caller = api) {
 const verifyEmpty = () => verifyFixture(api);
 const balance = (materialId: number, warehouseId = ids.w1) => stockOf(api, materialId, warehouseId);
 
+/**
+ * A save payload of `decl`; a type whose lines must come from a source (invoices) takes its line from an
+ * audited bill of its first source type, made here.
+ */
+async function walkPayload(decl: BillTypeDecl): Promise<Record<string, unknown>> {
+  if (!decl.sourceRequired) return payload(decl);
+  const sourceType = decl.sources[0].type;
+  const source = await saved(sourceType, payload(billType(sourceType)!));
+  await passAudit(sourceType, source);
+  const [line] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${path(sourceType)}/${source}`))).lines;
+  const body = payload(decl);
+  return { ...body, lines: (body.lines as Array<Record<string, unknown>>).map((l) => ({ ...l, sourceLineId: line.id })) };
+}
+
 describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %s', (_type, decl) => {
   it('lives through save, submit, audit and abandon audit, with its list, tabs, detail and timeline', async () => {
     const url = billApiPath(decl);
-    const created = await ok(api.post<{ id: number; billCode: string }>(url, payload(decl)));
+    const body = await walkPayload(decl);
+    if (decl.sourceRequired) await refused(api.post(url, payload(decl)), 'PleaseSelectSourceBill');
+    const created = await ok(api.post<{ id: number; billCode: string }>(url, body));
     expect(created.billCode).toMatch(new RegExp(`^${decl.codePrefix}20261124\\d{4}$`));
     await refused(api.post(`${url}/audit`, { id: created.id }), 'CurrentStatusBillProhibitAudit');
     await passAudit(decl.type, created.id);
@@ -74,7 +90,7 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %
     const timeline = await ok(api.get<BillTransitionView[]>(`${url}/${created.id}/timeline`));
     expect(timeline.map((s) => s.toStatus)).toEqual(['Saved', 'Submitted', 'Audit', 'AbandonAudit']);
     // Back to a draft: edited, then deleted.
-    await ok(api.put(url, { ...payload(decl), id: created.id, billCode: created.billCode }));
+    await ok(api.put(url, { ...body, id: created.id, billCode: created.billCode }));
     await ok(api.del(url, { ids: [created.id] }));
     await refused(api.get(`${url}/${created.id}`), 'BillNotExist');
     await verifyEmpty();

@@ -298,6 +298,8 @@ export const errorCatalogue = {
   DiscountAmountExceedTotal: { zh: '优惠金额不能超过总金额', en: 'The discount amount cannot exceed the total' },
   BillAllSettled: { zh: '单据已全部结算', en: 'The bill has been fully settled' },
   BillAllInvoiced: { zh: '单据已全部开票', en: 'The bill has been fully invoiced' },
+  AmountOutOfRange: { zh: '金额或数量超出可记录的范围（整数部分最多14位）', en: 'The amount or quantity is beyond what can be recorded (at most 14 digits before the point)' },
+  InvoiceSourceMixed: { zh: '一张发票不能同时包含出入库单和退货单（退货请开红字发票）', en: 'One invoice cannot hold both stock bills and refund bills (invoice refunds on a red-letter invoice)' },
 
   // Finance: the ledger, fund accounts, payments and receipts
   PostingUnbalanced: { zh: '凭证借贷不平衡', en: 'The posting does not balance (debit ≠ credit)' },

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-or
 import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import type { BillAuditAnswer, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
 import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
-import { div, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
 import { headerFields, lineFields, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
@@ -164,6 +164,8 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
     if (ratio === undefined) throw new BizError('UnitNotExist', { additional: unitId });
     const amounts = lineAmounts({ number: line.number as number, unitPrice: line.unitPrice as number, taxRate: line.taxRate as number, discountRate: line.discountRate as number }, rules);
     const baseNumber = mul(amounts.number, ratio);
+    // Beyond numeric(20,6): refused here rather than by the database.
+    if ([baseNumber, amounts.priceTotal, amounts.taxPriceTotal, amounts.taxUnitPrice].some((v) => v > MAX_MICRO || v < -MAX_MICRO)) throw new BizError('AmountOutOfRange', { additional: index + 1 });
     const warehouseId = (line.warehouseId as number | null | undefined) ?? (header.warehouseId as number | null) ?? null;
     const targetWarehouseId = (line.targetWarehouseId as number | null | undefined) ?? (header.targetWarehouseId as number | null) ?? null;
     if (decl.stock === 'transfer') {
@@ -217,6 +219,7 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
     priceTotal: sum(prepared.map((p) => toMicro(p.values.priceTotal!))),
     taxPriceTotal: sum(prepared.map((p) => toMicro(p.values.taxPriceTotal!))),
   };
+  if (Object.values(totals).some((v) => v > MAX_MICRO)) throw new BizError('AmountOutOfRange');
 
   await assertExist(ctx.tx, ctx.tenantId, partner, [header.supplierId as number], 'SupplierNotExist', eq(partner.kind, 'supplier'));
   await assertExist(ctx.tx, ctx.tenantId, partner, [header.customerId as number], 'CustomerNotExist', eq(partner.kind, 'customer'));
@@ -239,6 +242,8 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
  * from. The source lines are locked, so two drafts saved at once cannot both take the same open quantity.
  */
 async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: PreparedLine[], config: TenantConfig) {
+  const unsourced = lines.findIndex((l) => l.sourceLineId === null);
+  if (decl.sourceRequired && unsourced >= 0) throw new BizError('PleaseSelectSourceBill', { additional: unsourced + 1 });
   const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
   if (!ids.length) return;
   const sources = await ctx.tx
@@ -249,7 +254,11 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
     .orderBy(billLine.id)
     .for('update', { of: billLine });
   const byId = new Map(sources.map((s) => [s.id, s]));
-  const taken = await takenBySource(ctx.tx, ctx.tenantId, ids, billId);
+  const taken = new Map<number, Micro>();
+  for (const sourceType of distinct(sources.map((s) => s.billType))) {
+    const ofType = sources.filter((s) => s.billType === sourceType).map((s) => s.id);
+    for (const [id, quantity] of await takenBySource(ctx.tx, ctx.tenantId, ofType, sharingTypes(decl, sourceType), billId)) taken.set(id, quantity);
+  }
   const additional = new Set<SourceDecl>();
   for (const line of lines) {
     if (line.sourceLineId === null) continue;
@@ -268,8 +277,7 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
     additional.add(sourceDecl);
   }
   // A pushed-down bill holds only source lines, unless the type's "additional" switch is on.
-  const unsourced = lines.some((l) => l.sourceLineId === null);
-  if (unsourced && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
+  if (unsourced >= 0 && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
 }
 
 /** A source bill must meet its declaration's `onlyWhen` (refund types: only exchanges to exchange bills…). */
@@ -297,14 +305,32 @@ function drivingSql(sourceType: string, alias: string): SQL {
   return misses.length ? sql`not (${sql.join(misses, sql` or `)})` : sql`true`;
 }
 
-/** Main-unit quantity taken from each source line by downstream lines (any status but Merged), other than `exceptBillId`'s. */
-async function takenBySource(tx: Tx, tenantId: number, sourceLineIds: number[], exceptBillId = 0): Promise<Map<number, Micro>> {
-  if (!sourceLineIds.length) return new Map();
+/**
+ * The downstream types whose lines take from the same open quantity of a `sourceType` line as `decl`'s
+ * lines do: all of them, except that a source declared `apart` (invoices) shares only with the types that
+ * are apart too and drive the same progress.
+ */
+function sharingTypes(decl: BillTypeDecl, sourceType: string): string[] {
+  const mine = decl.sources.find((s) => s.type === sourceType);
+  return downstreamTypes(sourceType)
+    .filter((d) => {
+      const theirs = d.sources.find((s) => s.type === sourceType)!;
+      return Boolean(mine?.apart) === Boolean(theirs.apart) && (!mine?.apart || mine.drives === theirs.drives);
+    })
+    .map((d) => d.type);
+}
+
+/**
+ * Main-unit quantity taken from each source line by downstream lines of `types` (any status but Merged),
+ * other than `exceptBillId`'s.
+ */
+async function takenBySource(tx: Tx, tenantId: number, sourceLineIds: number[], types: string[], exceptBillId = 0): Promise<Map<number, Micro>> {
+  if (!sourceLineIds.length || !types.length) return new Map();
   const found = await tx
     .select({ sourceLineId: billLine.sourceLineId, taken: sql<string>`sum(${billLine.baseNumber})::text` })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
-    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, sourceLineIds), ne(billLine.billId, exceptBillId), ne(bill.billStatus, 'Merged')))
+    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, sourceLineIds), ne(billLine.billId, exceptBillId), ne(bill.billStatus, 'Merged'), inArray(bill.billType, types)))
     .groupBy(billLine.sourceLineId);
   return new Map(found.map((f) => [Number(f.sourceLineId), toMicro(f.taken)]));
 }
@@ -337,6 +363,7 @@ export async function createBill(ctx: ServiceContext, decl: BillTypeDecl, payloa
     .returning({ id: bill.id });
   for (const line of prepared.lines) line.values.billId = created.id;
   await insertLines(ctx.tx, prepared.lines);
+  await ctx.registries.billPostingHooks.saved(ctx, decl, created.id);
   await recordTransition(ctx, created.id, 'create', null, 'Saved');
   ctx.audit({ action: 'create', entity: decl.type, entityId: created.id, detail: { billCode } });
   return { id: created.id, billCode };
@@ -356,6 +383,7 @@ export async function updateBill(ctx: ServiceContext, decl: BillTypeDecl, payloa
   await ctx.tx.delete(billLine).where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)));
   await linkSources(ctx, decl, row.id, prepared.lines, config);
   await insertLines(ctx.tx, prepared.lines);
+  await ctx.registries.billPostingHooks.saved(ctx, decl, row.id);
   const typed = typeof payload.billCode === 'string' && payload.billCode.trim() ? payload.billCode.trim() : row.billCode;
   await ctx.tx
     .update(bill)
@@ -508,9 +536,10 @@ async function hasDownstream(tx: Tx, tenantId: number, billId: number, onlyUnpos
 export async function abandonAudit(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
   const row = await loadBill(ctx, decl, id, true);
   const to = transition(row.billStatus as BillStatus, 'abandonAudit');
-  if (await hasDownstream(ctx.tx, ctx.tenantId, row.id)) throw new BizError('ExistChildrenBillProhibitAbandonAudit', { additional: row.billCode });
-  // What other modules hang on the bill (payments, MRP use, cost accounting…): core/abandon-audit-blockers.ts.
+  // What other modules hang on the bill (payments, invoices, MRP use, cost accounting…):
+  // core/abandon-audit-blockers.ts. Asked first, as they name the reason better than "has downstream bills".
   await ctx.registries.abandonAuditBlockers.refuseIfBlocked(ctx.tx, ctx.tenantId, row.id, row.billCode);
+  if (await hasDownstream(ctx.tx, ctx.tenantId, row.id)) throw new BizError('ExistChildrenBillProhibitAbandonAudit', { additional: row.billCode });
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
   const header = { ...row, ...row.extra } as Record<string, unknown>;
   if (movesStock(decl, header)) {
@@ -628,7 +657,7 @@ export async function pushDown(
   for (const key of ['supplierId', 'customerId'] as const) {
     if (source.header.includes(key) && new Set(found.map((f) => f.head[key])).size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : 'MergeBillDifferentCustomer');
   }
-  const taken = await takenBySource(ctx.tx, ctx.tenantId, ids);
+  const taken = await takenBySource(ctx.tx, ctx.tenantId, ids, sharingTypes(decl, sourceType));
   const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((f) => f.line.materialId)));
   const lines: Array<Record<string, unknown>> = [];
   for (const { line } of found) {
@@ -907,7 +936,8 @@ export async function openSourceLines(
     ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
     ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;
   const open = sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
-      where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'), 0)`;
+      where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'
+        and db.bill_type in (${sql.join(sharingTypes(decl, query.sourceType!).map((t) => sql`${t}`), sql`, `)})), 0)`;
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select * from (

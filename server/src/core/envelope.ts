@@ -153,6 +153,8 @@ export function registerEnvelopeHandlers(app: FastifyInstance, options: { spaFal
     const dbError = databaseErrorOf(error);
     const uniqueKey = dbError?.code === '23505' && dbError.constraint ? UNIQUE_VIOLATION_KEYS[dbError.constraint] : undefined;
     if (uniqueKey) return reply.code(400).send(fail(Status.BadRequest, uniqueKey));
+    // numeric_value_out_of_range: a sum (a balance, a line amount, a stock value) beyond numeric(20,6).
+    if (dbError?.code === '22003') return reply.code(400).send(fail(Status.BadRequest, 'AmountOutOfRange'));
     request.log.error({ err: loggableError(error) }, 'unexpected error');
     // No stack trace leaves the server; the request id lets an operator find it in the log.
     return reply.code(500).send(fail(Status.Error, 'ServerError', { additional: String(request.id) }));

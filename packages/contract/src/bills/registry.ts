@@ -26,12 +26,13 @@ import type { BillOperation, Label, ProgressKind } from './status.ts';
  */
 
 /** The menu areas bills live in; the first segment of their route and button codes. */
-export const BillArea = ['purchase', 'sale', 'stock'] as const;
+export const BillArea = ['purchase', 'sale', 'stock', 'finance'] as const;
 export type BillArea = (typeof BillArea)[number];
 export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   purchase: { zh: '采购管理', en: 'Purchasing' },
   sale: { zh: '销售管理', en: 'Sales' },
   stock: { zh: '库存管理', en: 'Stock' },
+  finance: { zh: '财务管理', en: 'Finance' },
 };
 
 /**
@@ -83,6 +84,11 @@ export interface SourceDecl {
    * back, so it does not count as returned); every downstream bill still takes from the open quantity.
    */
   drivesWhen?: FieldCondition;
+  /**
+   * Takes from an open quantity of its own: the source line's other downstream kinds (a refund, a return)
+   * do not reduce it, nor it theirs. Invoices: the goods invoiced are not the goods sent back.
+   */
+  apart?: boolean;
 }
 
 /** The buttons a bill type has; its button code is `<area>_<route>_<action>`. */
@@ -133,6 +139,8 @@ export interface BillTypeDecl {
   /** Line fields; material, quantity and remark come first whatever is listed. */
   lines: readonly FieldDecl[];
   sources: readonly SourceDecl[];
+  /** Every line must come from a source line (invoices): a line without one is refused (`PleaseSelectSourceBill`). */
+  sourceRequired?: boolean;
   stock: StockEffect;
   /** When stock moves only for some header values (refund bills: ReturnsRefunds). */
   stockWhen?: FieldCondition;

@@ -83,9 +83,10 @@ export const PROHIBIT_KEY = {
  * - refund: an in-stock's goods sent back to the supplier (purchase refund);
  * - return: an out-stock's goods returned by the customer (sale refund), a lend's goods returned;
  * - push: a requisition / quotation / shipping notice taken into its next bill;
- * - settlement: amounts paid or received (finance, later).
+ * - settlement: amounts paid or received (kept by finance);
+ * - invoice: a stock bill's or refund's lines taken into sale / purchase invoices (finance).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -96,6 +97,7 @@ export const PROGRESS_STATES = {
   return: ['NoReturn', 'PartialReturn', 'AllReturn'],
   push: ['NotPushed', 'PartiallyPushed', 'AllPushed'],
   settlement: ['UnSettlement', 'PartialSettlement', 'AllSettlement'],
+  invoice: ['UnInvoiced', 'PartialInvoiced', 'AllInvoiced'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -106,6 +108,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   return: { zh: '退回状态', en: 'Return' },
   push: { zh: '下推状态', en: 'Pushed' },
   settlement: { zh: '结算状态', en: 'Settlement' },
+  invoice: { zh: '开票状态', en: 'Invoicing' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -127,6 +130,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   UnSettlement: { zh: '未结算', en: 'Unsettled' },
   PartialSettlement: { zh: '部分结算', en: 'Partly settled' },
   AllSettlement: { zh: '全部结算', en: 'Settled' },
+  UnInvoiced: { zh: '未开票', en: 'Not invoiced' },
+  PartialInvoiced: { zh: '部分开票', en: 'Partly invoiced' },
+  AllInvoiced: { zh: '全部开票', en: 'Invoiced' },
 };
 
 /** Refund bills: goods and money back, goods exchanged only, or money back only. */

@@ -24,7 +24,7 @@ const PRICED: FieldDecl[] = [LINE.giftNumber, LINE.unitPrice, LINE.taxRate, LINE
 /** Where goods are: warehouse, location, batch (with its expiry), serial numbers. */
 const PLACED: FieldDecl[] = [LINE.warehouseId, LINE.locationId, LINE.batchNumber, LINE.expirationDate, LINE.serialNumbers];
 /** The price fields copied by push down. */
-const PRICE_KEYS = ['unitPrice', 'taxRate', 'discountRate'];
+export const PRICE_KEYS = ['unitPrice', 'taxRate', 'discountRate'];
 /** The placing fields copied by push down (back to where the goods came from). */
 const PLACE_KEYS = ['warehouseId', 'locationId', 'batchNumber', 'expirationDate'];
 
@@ -112,7 +112,7 @@ export const PurchaseInstock: BillTypeDecl = {
   ],
   stock: 'in',
   settlement: { kind: 'payable', sign: 1 },
-  progress: ['refund', 'settlement'],
+  progress: ['refund', 'settlement', 'invoice'],
   switches: ['allowPurchaseInstockBeyond', 'allowPurchaseInstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
   actions: STOCK_ACTIONS,
 };
@@ -131,7 +131,7 @@ export const PurchaseRefund: BillTypeDecl = {
   stockWhen: REFUND_RULES.stock,
   settlement: { kind: 'payable', sign: -1 },
   settlementWhen: REFUND_RULES.money,
-  progress: ['settlement'],
+  progress: ['settlement', 'invoice'],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
 };
@@ -209,7 +209,7 @@ export const SaleOutstock: BillTypeDecl = {
   ],
   stock: 'out',
   settlement: { kind: 'receivable', sign: 1 },
-  progress: ['return', 'settlement'],
+  progress: ['return', 'settlement', 'invoice'],
   switches: ['openNegativeInventory', 'allowSaleOutstockBeyond', 'allowSaleOutstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
   actions: withDelivery(STOCK_ACTIONS),
 };
@@ -228,7 +228,7 @@ export const SaleRefund: BillTypeDecl = {
   stockWhen: REFUND_RULES.stock,
   settlement: { kind: 'receivable', sign: -1 },
   settlementWhen: REFUND_RULES.money,
-  progress: ['settlement'],
+  progress: ['settlement', 'invoice'],
   switches: ['openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
 };

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { MenuType } from '@p8/contract/menu';
-import { billTypesByArea } from '@p8/contract/bills/catalogue';
-import { BILL_AREA_LABELS, billButtons, billMenuName } from '@p8/contract/bills/registry';
+import { BILL_TYPES, billTypesByArea } from '@p8/contract/bills/catalogue';
+import { BILL_AREA_LABELS, billButtons, billMenuName, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { Tx } from '../connection.ts';
 import { menu } from '../schema/index.ts';
 
@@ -130,7 +130,9 @@ const MALL_MENU: MenuTemplate = {
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
 export function billMenus(): MenuTemplate[] {
-  return billTypesByArea().map(({ area, types }) => ({
+  return billTypesByArea()
+    .filter(({ area }) => area !== 'finance')
+    .map(({ area, types }) => ({
     name: area,
     path: `/${area}`,
     redirect: `/${area}/${types[0].route}`,
@@ -139,12 +141,17 @@ export function billMenus(): MenuTemplate[] {
     titleEn: BILL_AREA_LABELS[area].en,
     type: 'Directory' as const,
     children: [
-      ...types.map((decl) => ({
-        ...screen(billMenuName(decl), decl.label.zh, decl.label.en, decl.icon, []),
-        children: billButtons(decl).map((b) => ({ name: b.code, title: b.label.zh, titleEn: b.label.en, type: 'Button' as const })),
-      })),
+      ...billScreens(types),
       ...(area === 'stock' ? STOCK_REPORTS : []),
     ],
+  }));
+}
+
+/** A screen per bill type, with the type's buttons. The finance area's join the finance directory. */
+function billScreens(types: readonly BillTypeDecl[]): MenuTemplate[] {
+  return types.map((decl) => ({
+    ...screen(billMenuName(decl), decl.label.zh, decl.label.en, decl.icon, []),
+    children: billButtons(decl).map((b) => ({ name: b.code, title: b.label.zh, titleEn: b.label.en, type: 'Button' as const })),
   }));
 }
 
@@ -223,6 +230,8 @@ const FINANCE_MENU: MenuTemplate = {
     screen('finance_receipt', '收款单', 'Receipts', 'ImportOutlined', ['add', ABANDON]),
     screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON]),
     screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', []),
+    // The finance area's bill types (invoices), from the registry.
+    ...billScreens(BILL_TYPES.filter((d) => d.area === 'finance')),
   ],
 };
 

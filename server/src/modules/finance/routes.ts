@@ -18,6 +18,7 @@ import { verifyLedger } from './ledger.ts';
 import { abandonMoneyDoc, createFundAccount, createMoneyDoc, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listMoneyDocs, updateFundAccount } from './money.ts';
 import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.ts';
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
+import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { fundDashboard } from './dashboard.ts';
 
 /**
@@ -90,7 +91,9 @@ export const financeModule: ServerModule = {
     registries.recordUsage.register('supplier', 'finance: payments', heldBy(finMoneyDoc, finMoneyDoc.partnerId));
     registries.recordUsage.register('customer', 'finance: receipts', heldBy(finMoneyDoc, finMoneyDoc.partnerId));
     registries.abandonAuditBlockers.register('finance', settledBlocker);
+    registries.abandonAuditBlockers.register('finance: invoices', invoicedBlocker);
     registries.billPostingHooks.register('finance', { audited: billAudited, abandoned: billAbandoned });
+    registries.billPostingHooks.register('finance: invoices', { saved: invoiceSaved, audited: async () => {}, abandoned: async () => {} });
     registries.dashboard.register(fundDashboard);
   },
 };
