@@ -34,12 +34,17 @@ export const DEFAULT_CHART = [
   { code: '1122', label: { zh: '应收账款', en: 'Accounts receivable' }, kind: 'asset' },
   { code: '1123', label: { zh: '预付账款', en: 'Prepayments to suppliers' }, kind: 'asset' },
   { code: '1405', label: { zh: '库存商品', en: 'Inventory' }, kind: 'asset' },
+  { code: '1901', label: { zh: '待处理财产损溢', en: 'Assets pending disposal (other stock movements)' }, kind: 'asset' },
   { code: '2202', label: { zh: '应付账款', en: 'Accounts payable' }, kind: 'liability' },
   { code: '2203', label: { zh: '预收账款', en: 'Advances from customers' }, kind: 'liability' },
+  { code: '2221', label: { zh: '应交税费', en: 'Taxes payable (VAT)' }, kind: 'liability' },
   { code: '3001', label: { zh: '实收资本', en: 'Paid-in capital (opening balances)' }, kind: 'equity' },
   { code: '6001', label: { zh: '主营业务收入', en: 'Sales revenue' }, kind: 'income' },
   { code: '6051', label: { zh: '其他业务收入', en: 'Other income' }, kind: 'income' },
+  { code: '6301', label: { zh: '营业外收入', en: 'Non-operating income (stock gains)' }, kind: 'income' },
+  { code: '6401', label: { zh: '主营业务成本', en: 'Cost of goods sold' }, kind: 'expense' },
   { code: '6602', label: { zh: '管理费用', en: 'Administrative expenses' }, kind: 'expense' },
+  { code: '6711', label: { zh: '营业外支出', en: 'Non-operating expenses (stock losses)' }, kind: 'expense' },
 ] as const satisfies readonly ChartAccount[];
 export type AccountCode = (typeof DEFAULT_CHART)[number]['code'];
 
@@ -176,7 +181,7 @@ export function agingBucket(days: number): AgingKey {
 
 /** POST /api/admin/finance/verify: each difference found (empty when the books agree). */
 export interface FinanceDifference {
-  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement';
+  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement' | 'inventory';
   ref: number;
   field: string;
   stored: string;

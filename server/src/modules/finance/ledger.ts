@@ -23,7 +23,7 @@ export interface PostingLineInput {
 
 export interface PostingInput {
   date: string;
-  sourceKind: 'bill' | 'payment' | 'receipt' | 'transfer' | 'opening';
+  sourceKind: 'bill' | 'payment' | 'receipt' | 'transfer' | 'opening' | 'stock';
   sourceId: number;
   sourceCode: string;
   memo?: string;
@@ -40,10 +40,10 @@ const PARTNER_BALANCE: Partial<Record<AccountCode, { column: 'receivable' | 'pay
 };
 const FUND_CODES = new Set<string>(['1001', '1002', '1012']);
 
-/** Seeds the default chart of accounts for the tenant once (later calls find it there). */
+/** Seeds the default chart of accounts for the tenant, and later the accounts added to it since. */
 export async function ensureChart(ctx: ServiceContext): Promise<void> {
-  const [found] = await ctx.tx.select({ code: finAccount.code }).from(finAccount).where(eq(finAccount.tenantId, ctx.tenantId)).limit(1);
-  if (found) return;
+  const [found] = await ctx.tx.select({ count: sql<number>`count(*)::int` }).from(finAccount).where(eq(finAccount.tenantId, ctx.tenantId));
+  if (Number(found.count) >= DEFAULT_CHART.length) return;
   await ctx.tx
     .insert(finAccount)
     .values(DEFAULT_CHART.map((a) => ({ tenantId: ctx.tenantId, code: a.code, nameZh: a.label.zh, nameEn: a.label.en, kind: a.kind })))
@@ -242,5 +242,13 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
         from fin_bill_open o where o.tenant_id = ${t}`,
   );
   for (const s of openSums) if (toMicro(s.open) !== toMicro(s.ledger)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'open', stored: microText(toMicro(s.open)), ledger: microText(toMicro(s.ledger)) });
+
+  // The inventory account holds what the stock is worth: Σ the stock ledger's values (moving average).
+  const [inventory] = await rows<{ stock: string; ledger: string }>(
+    ctx.tx,
+    sql`select coalesce((select sum(amount) from stock_ledger where tenant_id = ${t}), 0)::text as stock,
+               coalesce((select sum(debit - credit) from fin_posting_line where tenant_id = ${t} and account_code = '1405'), 0)::text as ledger`,
+  );
+  if (toMicro(inventory.stock) !== toMicro(inventory.ledger)) differences.push({ kind: 'inventory', ref: 0, field: '1405', stored: microText(toMicro(inventory.stock)), ledger: microText(toMicro(inventory.ledger)) });
   return differences;
 }

@@ -19,6 +19,7 @@ import { abandonMoneyDoc, createFundAccount, createMoneyDoc, createTransfer, ena
 import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.ts';
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
 import { invoicedBlocker, invoiceSaved } from './invoices.ts';
+import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
 import { fundDashboard } from './dashboard.ts';
 
 /**
@@ -93,7 +94,8 @@ export const financeModule: ServerModule = {
     registries.abandonAuditBlockers.register('finance', settledBlocker);
     registries.abandonAuditBlockers.register('finance: invoices', invoicedBlocker);
     registries.billPostingHooks.register('finance', { audited: billAudited, abandoned: billAbandoned });
-    registries.billPostingHooks.register('finance: invoices', { saved: invoiceSaved, audited: async () => {}, abandoned: async () => {} });
+    // After 'finance': the stock value sees what the receivable / payable posting put on the inventory account.
+    registries.billPostingHooks.register('finance: stock value', { audited: stockValueAudited, abandoned: stockValueAbandoned, saved: invoiceSaved });
     registries.dashboard.register(fundDashboard);
   },
 };

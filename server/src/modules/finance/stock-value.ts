@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import type { AccountCode } from '@p8/contract/finance';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { rows } from '../../db/connection.ts';
+import type { BillRow } from '../../bills/service.ts';
+import { post, reverseSource, type PostingLineInput } from './ledger.ts';
+
+/**
+ * The stock's value in the ledger: after a stock bill is audited, the inventory account 1405 moves by what
+ * the stock ledger says the bill moved (Σ its entries' amounts at moving-average cost), against an account
+ * chosen by what the bill is (a posting of source kind `stock`, reversed when the audit is withdrawn):
+ *
+ * - purchase in-stocks and refunds: the receivable / payable posting already moved 1405 by the
+ *   tax-inclusive amount; the tax goes to 2221 (input VAT) and what is left (a refund's price against the
+ *   average cost) to 6401;
+ * - sale out-stocks and returns: the cost of goods sold, Dr 6401 / Cr 1405 (a return the other way);
+ * - stock checks: a net gain Cr 6301 non-operating income, a net loss Dr 6711 non-operating expenses;
+ * - every other stock bill (other in- / out-stocks, lends, assemblies at a price of their own):
+ *   1901 assets pending disposal, for the accountant to clear once the reason is known.
+ *
+ * So the inventory account always equals Σ the stock ledger's values (verify checks it).
+ */
+
+const side = (amount: Micro): Pick<PostingLineInput, 'debit' | 'credit'> => (amount >= 0n ? { debit: amount } : { credit: -amount });
+
+/**
+ * The ledger lines that move 1405 by `delta` against the bill's counter accounts (debit-positive amounts).
+ * A stock check's net gain goes to 6301, its net loss to 6711. Pure.
+ */
+export function stockValueLines(decl: BillTypeDecl, delta: Micro, purchaseTax: Micro): Array<{ account: AccountCode; amount: Micro }> {
+  if (decl.stock === 'check') return [{ account: '1405', amount: delta }, { account: delta > 0n ? '6301' : '6711', amount: -delta }];
+  if (decl.settlement?.kind === 'payable') return [{ account: '1405', amount: delta }, { account: '2221', amount: purchaseTax }, { account: '6401', amount: -delta - purchaseTax }];
+  if (decl.settlement?.kind === 'receivable') return [{ account: '1405', amount: delta }, { account: '6401', amount: -delta }];
+  return [{ account: '1405', amount: delta }, { account: '1901', amount: -delta }];
+}
+
+/**
+ * Posts what makes the bill's postings (its receivable / payable one and its stock-value ones) hold on 1405
+ * exactly what its stock ledger entries are worth, all rounds of audit and withdrawal together; a purchase's
+ * tax (`purchaseTax`, signed as its payable) goes to 2221.
+ */
+async function trueUp(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, purchaseTax: Micro) {
+  const [found] = await rows<{ stock: string; ledger: string }>(
+    ctx.tx,
+    sql`select coalesce((select sum(amount) from stock_ledger where tenant_id = ${ctx.tenantId} and bill_id = ${row.id}), 0)::text as stock,
+               coalesce((select sum(l.debit - l.credit) from fin_posting_line l join fin_posting p on p.tenant_id = l.tenant_id and p.id = l.posting_id
+                         where l.tenant_id = ${ctx.tenantId} and p.source_kind in ('bill', 'stock') and p.source_id = ${row.id} and l.account_code = '1405'), 0)::text as ledger`,
+  );
+  const delta = toMicro(found.stock) - toMicro(found.ledger);
+  const lines = stockValueLines(decl, delta, purchaseTax)
+    .filter((l) => l.amount !== 0n)
+    .map((l) => ({ account: l.account, ...side(l.amount) }));
+  if (!lines.length) return;
+  await post(ctx, { date: row.billDate, sourceKind: 'stock', sourceId: row.id, sourceCode: row.billCode, memo: decl.type, lines });
+}
+
+/** The bill engine's posting hook (after the receivable / payable hook): posts the bill's stock value. */
+export async function stockValueAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
+  if (decl.stock === 'none') return;
+  const header = { ...row, ...(row.extra as Record<string, unknown>) };
+  const settles = decl.settlement && meets(decl.settlementWhen, header);
+  const purchaseTax = settles && decl.settlement!.kind === 'payable' ? (toMicro(row.taxPriceTotal) - toMicro(row.priceTotal)) * BigInt(decl.settlement!.sign) : 0n;
+  await trueUp(ctx, decl, row, purchaseTax);
+}
+
+/**
+ * Abandon audit: the stock-value postings reversed, and then what the stock ledger's reversal took at the
+ * current average (not always what came in) trued up against the same accounts.
+ */
+export async function stockValueAbandoned(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
+  if (decl.stock === 'none') return;
+  await reverseSource(ctx, 'stock', row.id, row.billDate);
+  await trueUp(ctx, decl, row, 0n);
+}
