@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billType } from '@p8/contract/bills/catalogue';
+import { INVOICE_BILLS } from '@p8/contract/bills/invoices';
+import { billApiPath, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import type { FinanceDifference } from '@p8/contract/finance';
+import type { DashboardStatistics } from '@p8/contract/home';
+import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
+import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
+import { ok, refused } from './bill-fixtures.ts';
+
+/*
+ * Invoices, the stock value in the ledger and money beyond the columns, through the API on PGlite and on
+ * PostgreSQL (TEST_DB=postgres). Invoices are walked from the registry: every invoice type from every
+ * source type it declares. Every test ends with POST /api/admin/finance/verify empty (which also compares
+ * the inventory account with the stock ledger).
+ */
+
+let ctx: TestContext;
+let t: TestTenant;
+let api: Caller;
+const ids = { m1: 0, supplier: 0, customer: 0, w1: 0 };
+const DAY = '2026-11-24';
+
+const path = (type: string) => billApiPath(billType(type)!);
+
+async function audited(type: string, body: Record<string, unknown>, who: Caller = api): Promise<number> {
+  const { id } = await ok(who.post<{ id: number }>(path(type), { billDate: DAY, ...body }));
+  await ok(who.post(`${path(type)}/submit`, { id }));
+  await ok(who.post(`${path(type)}/audit`, { id }));
+  return id;
+}
+
+async function verifyEmpty(who: Caller = api) {
+  expect(await ok(who.post<FinanceDifference[]>('/api/admin/finance/verify'))).toEqual([]);
+}
+
+interface Detail {
+  billStatus: string;
+  progress: Record<string, string>;
+  taxPriceTotal: number;
+  lines: Array<{ id: number; number: number; unitPrice: number; taxPriceTotal: number; progress: Record<string, { state: string }> }>;
+}
+const detail = async (type: string, id: number) => ok(api.get<Detail>(`${path(type)}/${id}`));
+
+/** The partner field and a partner of a bill type (its supplier or its customer). */
+const partnerOf = (decl: BillTypeDecl) => (decl.header.some((f) => f.key === 'supplierId') ? { supplierId: ids.supplier } : { customerId: ids.customer });
+
+/** An audited source bill of `sourceType` (a refund of the kind an invoice takes), of 4 boards at 10 + 13 % tax. */
+async function sourceBill(invoice: BillTypeDecl, sourceType: string): Promise<number> {
+  const source = invoice.sources.find((s) => s.type === sourceType)!;
+  const refundType = source.onlyWhen?.values[0];
+  return audited(sourceType, { ...partnerOf(billType(sourceType)!), warehouseId: ids.w1, ...(refundType ? { refundType } : {}), lines: [{ materialId: ids.m1, number: 4, unitPrice: 10, taxRate: 13 }] });
+}
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  t = await seedTenant(ctx.database, 'Invoices');
+  api = await adminCaller(ctx, t);
+  await setTenantConfig(ctx, t.tenantId, { openTaxRate: true });
+  const piece = await api.create('unit', { name: 'pc' });
+  ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: piece, isMain: true }] });
+  ids.supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });
+  ids.customer = await api.create('customer', { code: 'C1', name: 'Customer one' });
+  ids.w1 = await api.create('stock', { code: 'W1', name: 'Main' });
+  // Stock to sell and send back: 1000 boards at 6.
+  await audited('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: 1000, unitPrice: 6 }] });
+});
+afterAll(() => ctx.close());
+
+const PAIRS = INVOICE_BILLS.flatMap((invoice) => invoice.sources.map((source) => [invoice.type, source.type, invoice] as const));
+
+describe.each(PAIRS)('%s from %s', (_invoiceType, sourceType, invoice) => {
+  it('takes the uninvoiced part, never more, drives the invoice progress and holds the source', async () => {
+    const url = billApiPath(invoice);
+    const source = await sourceBill(invoice, sourceType);
+    const [line] = (await detail(sourceType, source)).lines;
+    expect(line.taxPriceTotal).toBe(45.2);
+    // Pushed down: the whole line with its prices, so its amount is the source's.
+    const first = await ok(api.post<{ id: number }>(`${url}/pushDown`, { sourceType, sourceLineIds: [line.id] }));
+    const draft = await detail(invoice.type, first.id);
+    expect(draft.lines.map((l) => [l.number, l.taxPriceTotal])).toEqual([[4, 45.2]]);
+    // Half the quantity at a higher price would invoice more than is left of the amount.
+    const partial = (unitPrice: number, number = 2) => ({ billDate: DAY, ...partnerOf(invoice), id: first.id, lines: [{ materialId: ids.m1, number, unitPrice, taxRate: 13, sourceLineId: line.id }] });
+    await refused(api.put(url, partial(30, 4)), 'InvoiceAmountExceedUninvoiced');
+    await ok(api.put(url, partial(10)));
+    await ok(api.post(`${url}/submit`, { id: first.id }));
+    await ok(api.post(`${url}/audit`, { id: first.id }));
+    expect((await detail(sourceType, source)).progress.invoice).toBe('PartialInvoiced');
+    // The rest: 22.60 is left, so a second invoice of 2 at 11 (24.86) is refused, at 10 accepted.
+    const second = await ok(api.post<{ id: number }>(`${url}/pushDown`, { sourceType, sourceLineIds: [line.id] }));
+    await refused(api.put(url, { ...partial(11), id: second.id }), 'InvoiceAmountExceedUninvoiced');
+    await ok(api.post(`${url}/submit`, { id: second.id }));
+    await ok(api.post(`${url}/audit`, { id: second.id }));
+    const done = await detail(sourceType, source);
+    expect(done.progress.invoice).toBe('AllInvoiced');
+    expect(done.lines[0].progress.invoice.state).toBe('AllInvoiced');
+    await refused(api.post(`${url}/pushDown`, { sourceType, sourceLineIds: [line.id] }), 'BillAllPushed');
+    // Invoiced: the source keeps its audit; withdrawing an invoice rolls the progress back.
+    await refused(api.post(`${path(sourceType)}/abandonAudit`, { id: source }), 'BillInvoicedProhibitAbandonAudit');
+    await ok(api.post(`${url}/abandonAudit`, { id: second.id }));
+    expect((await detail(sourceType, source)).progress.invoice).toBe('PartialInvoiced');
+    await verifyEmpty();
+  });
+
+  it('a source of the wrong kind is refused; invoicing does not take from what can be returned', async () => {
+    const url = billApiPath(invoice);
+    const decl = billType(sourceType)!;
+    const source = invoice.sources.find((s) => s.type === sourceType)!;
+    if (source.onlyWhen) {
+      // An exchange returns no money: no invoice.
+      const other = decl.header.find((f) => f.key === 'refundType')!.options!.map((o) => o.value).find((v) => !meets(source.onlyWhen, { refundType: v }))!;
+      const exchange = await audited(sourceType, { ...partnerOf(decl), warehouseId: ids.w1, refundType: other, lines: [{ materialId: ids.m1, number: 1, unitPrice: 10 }] });
+      const [line] = (await detail(sourceType, exchange)).lines;
+      await refused(api.post(`${url}/pushDown`, { sourceType, sourceLineIds: [line.id] }), source.onlyWhenRefusal!);
+      return;
+    }
+    const bill = await sourceBill(invoice, sourceType);
+    const [line] = (await detail(sourceType, bill)).lines;
+    const inv = await ok(api.post<{ id: number }>(`${url}/pushDown`, { sourceType, sourceLineIds: [line.id] }));
+    await ok(api.post(`${url}/submit`, { id: inv.id }));
+    await ok(api.post(`${url}/audit`, { id: inv.id }));
+    // All invoiced, and still all of it can be sent back (the refund takes its own open quantity).
+    const refund = invoice.sources.find((s) => s.onlyWhen)!;
+    const back = await ok(api.post<{ id: number }>(`${path(refund.type)}/pushDown`, { sourceType, sourceLineIds: [line.id] }));
+    expect((await detail(refund.type, back.id)).lines.map((l) => l.number)).toEqual([4]);
+    // One invoice holds stock bills or refunds, not both.
+    await ok(api.put(path(refund.type), { billDate: DAY, ...partnerOf(billType(refund.type)!), id: back.id, refundType: refund.onlyWhen!.values[0], warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: 4, unitPrice: 10, taxRate: 13, sourceLineId: line.id }] }));
+    await ok(api.post(`${path(refund.type)}/submit`, { id: back.id }));
+    await ok(api.post(`${path(refund.type)}/audit`, { id: back.id }));
+    const [refundLine] = (await detail(refund.type, back.id)).lines;
+    const other = await sourceBill(invoice, sourceType);
+    const [otherLine] = (await detail(sourceType, other)).lines;
+    const mixed = { billDate: DAY, ...partnerOf(invoice), lines: [otherLine, refundLine].map((l) => ({ materialId: ids.m1, number: 1, unitPrice: 10, taxRate: 13, sourceLineId: l.id })) };
+    await refused(api.post(url, mixed), 'InvoiceSourceMixed');
+    // A line without a source is refused: invoices come from bills.
+    await refused(api.post(url, { ...mixed, lines: [{ materialId: ids.m1, number: 1, unitPrice: 10 }] }), 'PleaseSelectSourceBill');
+    await verifyEmpty();
+  });
+});
+
+describe('the stock value in the ledger', () => {
+  it('posts cost of goods sold at the moving average, purchase tax, stock-check results; withdrawals reverse; verify and the dashboard agree', async () => {
+    const home = await seedTenant(ctx.database, 'Cogs');
+    const h = await adminCaller(ctx, home);
+    await setTenantConfig(ctx, home.tenantId, { openTaxRate: true });
+    const unit = await h.create('unit', { name: 'pc' });
+    const m = await h.create('material', { code: 'CM1', name: 'Board', units: [{ unitId: unit, isMain: true }] });
+    const supplier = await h.create('supplier', { code: 'CS1', name: 'Supplier' });
+    const customer = await h.create('customer', { code: 'CC1', name: 'Customer' });
+    const w = await h.create('stock', { code: 'CW1', name: 'Main' });
+    const balances = async () => {
+      const trial = await ok(h.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
+      expect(trial.debitTotal).toBe(trial.creditTotal);
+      return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
+    };
+    // 10 in at 6 and 10 at 9 (+13 % tax): the average is 7.5; the tax goes to 2221.
+    await audited('PurchaseInstock', { supplierId: supplier, warehouseId: w, lines: [{ materialId: m, number: 10, unitPrice: 6, taxRate: 13 }] }, h);
+    await audited('PurchaseInstock', { supplierId: supplier, warehouseId: w, lines: [{ materialId: m, number: 10, unitPrice: 9, taxRate: 13 }] }, h);
+    expect(await balances()).toMatchObject({ '1405': 150, '2221': -19.5, '2202': 169.5 });
+    const sale = await audited('SaleOutstock', { customerId: customer, warehouseId: w, lines: [{ materialId: m, number: 4, unitPrice: 20 }] }, h);
+    expect(await balances()).toMatchObject({ '1405': 120, '6401': 30, '6001': 80 });
+    // A stock check finding 15 of the 16: a loss of one at 7.5.
+    await audited('StockCheck', { warehouseId: w, lines: [{ materialId: m, number: 15 }] }, h);
+    expect(await balances()).toMatchObject({ '1405': 112.5, '6711': 7.5 });
+    // Another out-stock (a sample given away): against 1901.
+    await audited('OtherOutstock', { warehouseId: w, lines: [{ materialId: m, number: 1 }] }, h);
+    expect(await balances()).toMatchObject({ '1405': 105, '1901': 7.5 });
+    // Withdrawing the sale brings the cost back.
+    await ok(h.post(`${path('SaleOutstock')}/abandonAudit`, { id: sale }));
+    expect(await balances()).toMatchObject({ '1405': 135, '6401': 0 });
+    await verifyEmpty(h);
+    const s = await ok(h.get<DashboardStatistics>('/api/admin/home/statistics'));
+    const stockValue = s.sections.flatMap((x) => x.figures).find((f) => f.key === 'stockValue');
+    expect(stockValue?.value).toBe(135);
+  });
+});
+
+describe('money beyond what the columns hold', () => {
+  it('a fund balance or a line amount past 14 digits is refused with AmountOutOfRange, never a 500', async () => {
+    const big = '99999999999999';
+    const a = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Big A', kind: 'bank', openingBalance: big, openingDate: DAY }))).id;
+    const b = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Big B', kind: 'bank', openingBalance: big, openingDate: DAY }))).id;
+    const res = await api.post('/api/admin/finance/transfer', { docDate: DAY, fromAccountId: a, toAccountId: b, amount: big });
+    expect(res.httpStatus).toBe(400);
+    expect(res.body.message).toBe('AmountOutOfRange');
+    expect((await ok(api.get<{ balance: string }>(`/api/admin/finance/account/${b}`))).balance).toBe(`${big}.000000`);
+    await refused(api.post(path('OtherInstock'), { billDate: DAY, warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: 1e13, unitPrice: 1e13 }] }), 'AmountOutOfRange');
+    await verifyEmpty();
+  });
+});
+
+it(`runs on ${TEST_DB}`, () => expect(['pglite', 'postgres']).toContain(TEST_DB));
