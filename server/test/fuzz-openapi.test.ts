@@ -64,7 +64,10 @@ const HOSTILE_STRINGS = [
   'NaN',
   '1e999',
 ];
-const HOSTILE_NUMBERS = [-1, 0, 1.5, -2147483649, 2147483648, RAW('9007199254740993'), 1e308, -1e308, RAW('1e999'), RAW('-1e999'), 'NaN', 'Infinity'];
+// …and money at the edge of numeric(20,6): the largest value a column holds, as a number and as text, and
+// just past it (sums of such values, a balance or a line amount, must be refused too: AmountOutOfRange).
+const EDGE_MONEY = [99999999999999, '99999999999999.999999', RAW('99999999999999.9999999'), 1e14, '100000000000000', 1e13];
+const HOSTILE_NUMBERS = [-1, 0, 1.5, -2147483649, 2147483648, RAW('9007199254740993'), 1e308, -1e308, RAW('1e999'), RAW('-1e999'), 'NaN', 'Infinity', ...EDGE_MONEY];
 const WRONG_TYPES = [null, true, [], {}, ['a'], [[1]], { a: 1 }, 'str', 123];
 const HOSTILE_ANY = [...HOSTILE_STRINGS, ...HOSTILE_NUMBERS, ...WRONG_TYPES];
 

@@ -5,7 +5,7 @@ import type { BillPayload } from '@p8/contract/bills/registry';
 import type { Config } from '../../config.ts';
 import { rows, type Database } from '../connection.ts';
 import { withServiceContext, type Caller, type ServiceContext } from '../../core/service-context.ts';
-import { abandonAudit, auditBill, completeManually, createBill, getBill, mergeBills, refuseBill, submitBill } from '../../bills/service.ts';
+import { abandonAudit, auditBill, completeManually, createBill, getBill, mergeBills, pushDown, refuseBill, submitBill } from '../../bills/service.ts';
 import { DEMO_TENANTS } from './demo.ts';
 
 /*
@@ -137,6 +137,8 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('SaleRefund', await save('SaleRefund', daysAgo(6), { customerId: partner('上海智控'), refundType: 'ReturnsRefunds', ...goods, remark: '客户退回两台' }, [
     { materialId: material('直流无刷电机'), number: 2, unitPrice: 320, sourceLineId: shippedLine, ...goods, ...at('C-02 电机区') },
   ]));
+  // The out-stock invoiced, pushed down as the screen does.
+  await audit('SaleInvoice', (await unit((ctx) => pushDown(ctx, billType('SaleInvoice')!, 'SaleOutstock', [shippedLine]))).id);
   const source = await audit('SaleOrder', await save('SaleOrder', daysAgo(10), { customerId: partner('新源机电') }, [{ materialId: material('直流无刷电机'), number: 12, unitPrice: 320 }]));
   const [sourceLine] = await lineIds('SaleOrder', source);
   await audit('SaleOutstock', await save('SaleOutstock', daysAgo(8), { customerId: partner('新源机电'), ...goods }, [
