@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billType } from '@p8/contract/bills/catalogue';
 import { INVOICE_BILLS } from '@p8/contract/bills/invoices';
@@ -172,6 +173,30 @@ describe('the stock value in the ledger', () => {
     const s = await ok(h.get<DashboardStatistics>('/api/admin/home/statistics'));
     const stockValue = s.sections.flatMap((x) => x.figures).find((f) => f.key === 'stockValue');
     expect(stockValue?.value).toBe(135);
+  });
+});
+
+describe('report exports', () => {
+  it.each([
+    ['receivable', {}, 'Receivables', '0–30 days'],
+    ['payable', {}, 'Payables', 'Over 90 days'],
+    ['receivable/ledger', { partnerId: 0 }, 'Receivable ledger', 'Balance'],
+    ['trialBalance', { start: '2026-01-01', end: '2026-12-31' }, 'Trial balance', 'Account name'],
+  ] as const)('%s exports the current query as .xlsx in the caller\'s language', async (report, query, title, column) => {
+    const body = 'partnerId' in query ? { partnerId: report.startsWith('receivable') ? ids.customer : ids.supplier } : query;
+    for (const lang of ['en', 'zh'] as const) {
+      const file = await api.download(`/api/admin/finance/${report}/export?lang=${lang}`, body);
+      expect(file.status).toBe(200);
+      expect(String(file.headers['content-type'])).toContain('spreadsheetml');
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(file.body as unknown as ArrayBuffer);
+      const header = (book.worksheets[0].getRow(1).values as unknown[]).map(String);
+      if (lang === 'en') {
+        expect(decodeURIComponent(String(file.headers['content-disposition']))).toContain(title);
+        expect(header).toContain(column);
+      } else expect(header.some((h) => /[\u4e00-\u9fff]/.test(h))).toBe(true);
+      expect(book.worksheets[0].rowCount).toBeGreaterThan(1);
+    }
   });
 });
 

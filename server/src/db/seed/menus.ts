@@ -224,12 +224,12 @@ const FINANCE_MENU: MenuTemplate = {
   type: 'Directory',
   children: [
     screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
-    screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', []),
-    screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', []),
+    screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', ['export']),
+    screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', ['export']),
     screen('finance_payment', '付款单', 'Payments', 'ExportOutlined', ['add', ABANDON]),
     screen('finance_receipt', '收款单', 'Receipts', 'ImportOutlined', ['add', ABANDON]),
     screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON]),
-    screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', []),
+    screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', ['export']),
     // The finance area's bill types (invoices), from the registry.
     ...billScreens(BILL_TYPES.filter((d) => d.area === 'finance')),
   ],

@@ -20,6 +20,7 @@ import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
 import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
+import { financeExportRoutes } from './exports.ts';
 import { fundDashboard } from './dashboard.ts';
 
 /**
@@ -83,6 +84,7 @@ const financeRoutes: RouteDeclaration[] = [
   ...sideRoutes('payable'),
   route({ method: 'GET', url: `${URL}/trialBalance`, tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
   route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx) }),
+  ...financeExportRoutes,
 ];
 
 export const financeModule: ServerModule = {

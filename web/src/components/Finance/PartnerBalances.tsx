@@ -3,6 +3,8 @@ import { Drawer, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AGING_BUCKETS } from '@p8/contract/finance';
 import ProTable, { type ListParams, type ProColumn } from '../ProTable/index.tsx';
+import ExportButton from '../ExportButton/index.tsx';
+import { useAuth } from '../Auth/index.tsx';
 import { useGlobalStore } from '../../stores/global.ts';
 import { partnerBalances, partnerLedger, type LedgerRow, type PartnerBalanceRow } from './api.ts';
 import { formatMoney } from './money.ts';
@@ -24,6 +26,8 @@ export default function PartnerBalances({ side }: { side: 'receivable' | 'payabl
   const language = useGlobalStore((s) => s.language);
   const [ledger, setLedger] = useState<{ partner: PartnerBalanceRow; rows: LedgerRow[] } | null>(null);
   const other = side === 'receivable' ? 'advance' : 'prepaid';
+  // The report and a partner's ledger export as .xlsx (the current query, the user's language).
+  const canExport = useAuth()(`finance_${side}_export`);
 
   const columns = useMemo<ProColumn<PartnerBalanceRow>[]>(
     () => [
@@ -50,9 +54,13 @@ export default function PartnerBalances({ side }: { side: 'receivable' | 'payabl
         pagination={false}
         onRow={(record) => ({ onClick: () => void openLedger(record), style: { cursor: 'pointer' } })}
         title={t(`report.title.${side}`)}
+        exportPath={canExport ? `/admin/finance/${side}/export` : undefined}
         data-testid={`finance-${side}`}
       />
-      <Drawer open={ledger !== null} width={860} title={ledger ? t('report.ledgerOf', { name: ledger.partner.partnerName }) : ''} onClose={() => setLedger(null)}>
+      <Drawer open={ledger !== null} width={860} title={ledger ? t('report.ledgerOf', { name: ledger.partner.partnerName }) : ''}
+        extra={ledger && canExport && <ExportButton path={`/admin/finance/${side}/ledger/export`} params={{ partnerId: ledger.partner.partnerId }} data-testid="finance-ledger-export" />}
+        onClose={() => setLedger(null)}
+      >
         <Table<LedgerRow>
           size="small"
           rowKey="id"

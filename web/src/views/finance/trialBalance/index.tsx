@@ -5,6 +5,7 @@ import ProTable, { type ListParams, type ProColumn } from '../../../components/P
 import { useGlobalStore } from '../../../stores/global.ts';
 import { trialBalance, type TrialBalanceRow } from '../../../components/Finance/api.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
+import { useAuth } from '../../../components/Auth/index.tsx';
 
 const KIND_COLOR: Record<string, string> = { asset: 'blue', liability: 'orange', equity: 'purple', income: 'green', expense: 'red' };
 
@@ -12,6 +13,7 @@ const KIND_COLOR: Record<string, string> = { asset: 'blue', liability: 'orange',
 export default function TrialBalancePage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'finance' });
   const language = useGlobalStore((s) => s.language);
+  const can = useAuth();
   const [totals, setTotals] = useState<{ debit: string; credit: string } | null>(null);
   const columns = useMemo<ProColumn<TrialBalanceRow>[]>(
     () => [
@@ -38,6 +40,7 @@ export default function TrialBalancePage() {
       pagination={false}
       title={t('trial.title')}
       data-testid="finance-trial-balance"
+      exportPath={can('finance_trialBalance_export') ? '/admin/finance/trialBalance/export' : undefined}
       toolbarRight={
         totals && (
           <Typography.Text type={totals.debit === totals.credit ? 'success' : 'danger'}>
