@@ -117,7 +117,23 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part };
   const opening = await bill('OtherInstock', { billDate: '2026-11-24', warehouseId: stock, lines: [{ materialId: material, number: 100 }, { materialId: part, number: 100 }] });
   for (const step of ['submit', 'audit']) expect((await call(ctx.app, 'POST', `${billApiPath(billType('OtherInstock')!)}/${step}`, { token: tokenA, body: { id: opening } })).body.status).toBe(0);
-  for (const decl of BILL_TYPES) ids[billApiPath(decl)] = await bill(decl.type, billPayload(decl, records, { remark: `${marker}-bill` }));
+  for (const decl of BILL_TYPES) {
+    const body = billPayload(decl, records, { remark: `${marker}-bill` });
+    if (decl.sourceRequired) {
+      // Lines from a source (invoices): an audited bill of its first source type, made here.
+      const sourceDecl = billType(decl.sources[0].type)!;
+      const sourcePath = billApiPath(sourceDecl);
+      // Of the part: the stock check drafted above holds the material.
+      const sourceId = await bill(sourceDecl.type, billPayload(sourceDecl, { ...records, material: part }));
+      for (const step of ['submit', 'audit']) {
+        const res = (await call(ctx.app, 'POST', `${sourcePath}/${step}`, { token: tokenA, body: { id: sourceId } })).body;
+        expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });
+      }
+      const source = (await call<{ lines: Array<{ id: number }> }>(ctx.app, 'GET', `${sourcePath}/${sourceId}`, { token: tokenA })).body.data;
+      body.lines = (body.lines as Array<Record<string, unknown>>).map((l) => ({ ...l, materialId: part, sourceLineId: source.lines[0].id }));
+    }
+    ids[billApiPath(decl)] = await bill(decl.type, body);
+  }
   // The mall: a category, a product on the shelf, an order placed for A's customer, a lottery, feedback.
   const mall = '/api/admin/mall';
   const mallCategory = await post(`${mall}/category`, { name: `${marker}-mall-category` });
