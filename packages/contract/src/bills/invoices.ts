@@ -1,7 +1,7 @@
 import { storableText } from '../text.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import type { BillAction, BillTypeDecl } from './registry.ts';
-import { PRICE_KEYS, REFUND_PUSH } from './supply-chain.ts';
+import { PRICE_KEYS, REFUND_RULES } from './supply-chain.ts';
 
 /**
  * Sale and purchase invoices: bill types of the finance area, pushed down from what was sent or received
@@ -39,7 +39,7 @@ export const SaleInvoice: BillTypeDecl = {
   lines: INVOICE_LINES,
   sources: [
     { type: 'SaleOutstock', drives: 'invoice', apart: true, header: ['customerId', 'handlerId'], lines: PRICE_KEYS },
-    { type: 'SaleRefund', drives: 'invoice', apart: true, header: ['customerId', 'handlerId'], lines: PRICE_KEYS, ...REFUND_PUSH.invoice },
+    { type: 'SaleRefund', drives: 'invoice', apart: true, header: ['customerId', 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
   ],
   sourceRequired: true,
   stock: 'none',
@@ -59,7 +59,7 @@ export const PurchaseInvoice: BillTypeDecl = {
   lines: INVOICE_LINES,
   sources: [
     { type: 'PurchaseInstock', drives: 'invoice', apart: true, header: ['supplierId', 'handlerId'], lines: PRICE_KEYS },
-    { type: 'PurchaseRefund', drives: 'invoice', apart: true, header: ['supplierId', 'handlerId'], lines: PRICE_KEYS, ...REFUND_PUSH.invoice },
+    { type: 'PurchaseRefund', drives: 'invoice', apart: true, header: ['supplierId', 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
   ],
   sourceRequired: true,
   stock: 'none',

@@ -50,8 +50,8 @@ export const REFUND_RULES = {
 
 /*
  * Pushing on from a refund (only bills with a refund to invoices, only exchanges to exchange bills) is
- * for the declarations that take refunds as a source — finance's invoices and the exchange in / out bills,
- * none declared yet. Such a declaration puts the rule in its `SourceDecl`:
+ * for the declarations that take refunds as a source — finance's invoices (contract bills/invoices.ts) and
+ * the exchange in / out bills (not declared yet). Such a declaration puts the rule in its `SourceDecl`:
  *   { type: 'PurchaseRefund', …, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' }
  *   { type: 'SaleRefund', …, onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' }
  * (docs/bills.md, "Refund types"; the engine already applies `onlyWhen` to the picker, push down and saves).
