@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { billType } from '@p8/contract/bills/catalogue';
-import { billApiPath, headerFields, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, headerFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { MONEY_TYPE_SHAPES } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
 
 /**
@@ -18,6 +19,16 @@ export interface BillRecords {
   /** Assembly: the product made and the component used (4 of it in stock). */
   product: number;
   component: number;
+  /** Finance's bills: a fund account with money in it, an expense and an income fee type (createMoneyRecords). */
+  fundAccount?: number;
+  expenseFee?: number;
+  incomeFee?: number;
+}
+
+/** The records finance's bills name: a fund account (100,000 in it) and an expense and an income fee type. */
+export async function createMoneyRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee'>>> {
+  const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
+  return { fundAccount: fund.id, expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }), incomeFee: await api.create('fee', { name: `${marker}-interest`, kind: 'income' }) };
 }
 
 /** The basic records a bill test needs (a unit, three materials, a supplier, a customer, two warehouses), made through the API. */
@@ -30,7 +41,7 @@ export async function createBillRecords(api: Caller): Promise<BillRecords> {
   const customer = await api.create('customer', { code: 'C1', name: 'Customer one' });
   const warehouse = await api.create('stock', { code: 'W1', name: 'Main' });
   const otherWarehouse = await api.create('stock', { code: 'W2', name: 'Second' });
-  return { supplier, customer, warehouse, otherWarehouse, material, product, component };
+  return { supplier, customer, warehouse, otherWarehouse, material, product, component, ...(await createMoneyRecords(api)) };
 }
 
 export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -44,6 +55,19 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
     else if (field.kind === 'text') header[field.key] = 'Zhang San';
   }
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
+  const kind = lineKindOf(decl);
+  if (kind !== 'material') {
+    // Lines of money: through the fund account; a payment or receipt as an advance (it settles no bill).
+    if (headerFields(decl).some((f) => f.key === 'fundAccountId')) header.fundAccountId = records.fundAccount;
+    if (kind === 'settlement') {
+      const typeField = headerFields(decl).find((f) => f.kind === 'enum' && f.required)!;
+      header[typeField.key] = typeField.options!.find((o) => MONEY_TYPE_SHAPES[o.value as keyof typeof MONEY_TYPE_SHAPES]?.settles === false)!.value;
+      header[decl.extraAmount!] = 10;
+      return { ...header, lines: [], ...overrides };
+    }
+    const fee = decl.type === 'Income' ? records.incomeFee : records.expenseFee;
+    return { ...header, lines: [{ feeTypeId: fee, amount: '10.50' }], ...overrides };
+  }
   const lines =
     decl.stock === 'assembly'
       ? [

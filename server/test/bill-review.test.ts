@@ -6,7 +6,7 @@ import type { VerifyRuleRow } from '@p8/contract/office';
 import { buildApp } from '../src/app.ts';
 import { call, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { billPayload, type BillRecords } from './bill-fixtures.ts';
+import { billPayload, createMoneyRecords, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * Joint review through the API, on PGlite and PostgreSQL (TEST_DB=postgres), over a few declared types (an
@@ -41,6 +41,7 @@ beforeAll(async () => {
     material,
     product: material,
     component: material,
+    ...(await createMoneyRecords(api)),
   };
   // Stock for the out-stocks, before any rule.
   const opening = await saved(billType('OtherInstock')!, { lines: [{ materialId: material, number: 500, unitPrice: 3 }] });

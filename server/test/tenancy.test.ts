@@ -5,7 +5,7 @@ import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath } from '@p8/contract/bills/registry';
-import { billPayload } from './bill-fixtures.ts';
+import { billPayload, createMoneyRecords } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -114,7 +114,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   };
   // A bill of every declared type, its remark carrying the marker (stock for the out-stocks first).
   const bill = (type: string, body: Record<string, unknown>) => post(billApiPath(billType(type)!), body);
-  const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part };
+  const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part, ...(await createMoneyRecords(api, marker)) };
   const opening = await bill('OtherInstock', { billDate: '2026-11-24', warehouseId: stock, lines: [{ materialId: material, number: 100 }, { materialId: part, number: 100 }] });
   for (const step of ['submit', 'audit']) expect((await call(ctx.app, 'POST', `${billApiPath(billType('OtherInstock')!)}/${step}`, { token: tokenA, body: { id: opening } })).body.status).toBe(0);
   for (const decl of BILL_TYPES) {
@@ -155,15 +155,13 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     [`${mall}/feedback`]: await post(`${mall}/feedback`, { customerId: customer, type: 'suggestion', content: `${marker}-feedback` }),
   });
   expect((await call(ctx.app, 'POST', `${mall}/lottery/draw`, { token: tokenA, body: { lotteryId: ids[`${mall}/lottery`], customerId: customer } })).body.status).toBe(0);
-  // Finance: fund accounts, a transfer, an advance payment and an advance receipt, all named by the marker.
+  // Finance: fund accounts and a transfer named by the marker (its bills are among the bills above).
   const fin = '/api/admin/finance';
   const cash = await post(`${fin}/account`, { name: `${marker}-cash`, kind: 'cash', openingBalance: 100, openingDate: '2026-11-24' });
   const bank = await post(`${fin}/account`, { name: `${marker}-bank`, kind: 'bank', openingDate: '2026-11-24' });
   Object.assign(ids, {
     [`${fin}/account`]: cash,
     [`${fin}/transfer`]: await post(`${fin}/transfer`, { docDate: '2026-11-24', fromAccountId: cash, toAccountId: bank, amount: 1, remark: `${marker}-transfer` }),
-    [`${fin}/payment`]: await post(`${fin}/payment`, { payType: 'AdvancePay', docDate: '2026-11-24', partnerId: records.supplier, fundAccountId: cash, amount: 2, remark: `${marker}-payment` }),
-    [`${fin}/receipt`]: await post(`${fin}/receipt`, { receiptType: 'AdvanceReceipt', docDate: '2026-11-24', partnerId: customer, fundAccountId: cash, amount: 3, remark: `${marker}-receipt` }),
   });
   // An import of A's, whose progress A reads by the job id it chose.
   const jobId = `${marker}-job`;

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
-import type { BillAuditAnswer, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
+import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
 import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
-import { headerFields, lineFields, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { headerFields, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
@@ -21,6 +21,7 @@ import { allows, progressStatus, transition } from './state-machine.ts';
 import { postMovements, reversePosting, type PostingBill } from './stock.ts';
 import type { Movement, StockKey } from './stock-math.ts';
 import { assertNotInventorying, checkSerials, localDay } from './stock-rules.ts';
+import { assertMoneyLineRecords, linkSettlements, openSourceBills, prepareMoneyLines, settlementLineViews, settlementPushLines, settlementState } from './settlement-lines.ts';
 
 /**
  * The bill engine's operations, for every type of the registry. Each takes a ServiceContext (the
@@ -30,7 +31,11 @@ import { assertNotInventorying, checkSerials, localDay } from './stock-rules.ts'
  */
 
 export type BillRow = typeof bill.$inferSelect;
-type LineRow = typeof billLine.$inferSelect;
+/**
+ * A stored line. The column `material_id` is null on lines of money (settlement, account, fee, staff); the
+ * code that reads a line's material (stock, serials, push down of quantities) only ever meets material lines.
+ */
+type LineRow = Omit<typeof billLine.$inferSelect, 'materialId'> & { materialId: number };
 
 const HEADER_COLUMNS = new Set<string>(BILL_HEADER_COLUMNS);
 const LINE_COLUMNS = new Set<string>(BILL_LINE_COLUMNS);
@@ -50,11 +55,11 @@ export async function loadBill(ctx: ServiceContext, decl: BillTypeDecl, id: numb
 }
 
 async function loadLines(tx: Tx, tenantId: number, billId: number): Promise<LineRow[]> {
-  return tx
+  return (await tx
     .select()
     .from(billLine)
     .where(and(eq(billLine.tenantId, tenantId), eq(billLine.billId, billId)))
-    .orderBy(asc(billLine.lineNo), asc(billLine.id));
+    .orderBy(asc(billLine.lineNo), asc(billLine.id))) as LineRow[];
 }
 
 /** Only the creator operates a bill (auditing and withdrawing an audit are reviewers' steps instead). */
@@ -149,6 +154,17 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
     if (HEADER_COLUMNS.has(field.key)) header[field.key] = value;
     else if (value !== null) extra[field.key] = value;
   }
+  if (lineKindOf(decl) !== 'material') {
+    const money = prepareMoneyLines(ctx, decl, payload, config, billId);
+    await assertHeaderRecords(ctx, header, money.lines);
+    await assertMoneyLineRecords(ctx, money.lines);
+    await ctx.registries.billRules.of(decl.type).saving?.(ctx, decl, {
+      header: { ...header, ...extra },
+      lines: money.lines.map((l) => ({ sourceBillId: l.sourceBillId, amount: l.amount, extra: l.values.extra })),
+      total: money.totals.priceTotal,
+    });
+    return { header, extra, lines: money.lines as PreparedLine[], totals: money.totals };
+  }
   const stock = movesStock(decl, header);
   const lines = payload.lines;
   const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(lines.map((l) => Number(l.materialId))));
@@ -221,6 +237,13 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   };
   if (Object.values(totals).some((v) => v > MAX_MICRO)) throw new BizError('AmountOutOfRange');
 
+  await assertHeaderRecords(ctx, header, prepared);
+  if (stock) await checkSerials(ctx, decl, billId, prepared.map((p) => p.values as LineRow), true);
+  return { header, extra, lines: prepared, totals };
+}
+
+/** The records a bill's header and lines name exist for the tenant (partners of their kind, warehouses, locations, staff, departments). */
+async function assertHeaderRecords(ctx: ServiceContext, header: Record<string, unknown>, prepared: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
   await assertExist(ctx.tx, ctx.tenantId, partner, [header.supplierId as number], 'SupplierNotExist', eq(partner.kind, 'supplier'));
   await assertExist(ctx.tx, ctx.tenantId, partner, [header.customerId as number], 'CustomerNotExist', eq(partner.kind, 'customer'));
   await assertExist(
@@ -233,8 +256,14 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   await assertExist(ctx.tx, ctx.tenantId, location, prepared.flatMap((p) => [p.values.locationId, p.values.targetLocationId]), 'LocationNotExist');
   await assertExist(ctx.tx, ctx.tenantId, admin, [header.handlerId as number], 'PleaseSelectStaff');
   await assertExist(ctx.tx, ctx.tenantId, department, [header.deptId as number], 'DeptNotExist');
-  if (stock) await checkSerials(ctx, decl, billId, prepared.map((p) => p.values), true);
-  return { header, extra, lines: prepared, totals };
+}
+
+/** Links a bill's lines to what they take from: source lines (material lines) or settled bills (settlement lines). */
+async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number, prepared: Awaited<ReturnType<typeof prepare>>, config: TenantConfig) {
+  if (lineKindOf(decl) === 'settlement') {
+    const lines = prepared.lines as unknown as Array<{ sourceBillId: number | null; amount: Micro }>;
+    await linkSettlements(ctx, decl, billId, lines, { ...prepared.header, ...prepared.extra });
+  } else if (lineKindOf(decl) === 'material') await linkSources(ctx, decl, billId, prepared.lines, config);
 }
 
 /**
@@ -340,7 +369,7 @@ export async function createBill(ctx: ServiceContext, decl: BillTypeDecl, payloa
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
   const billDate = String(payload.billDate);
   const prepared = await prepare(ctx, decl, payload, config, 0);
-  await linkSources(ctx, decl, 0, prepared.lines, config);
+  await linkLines(ctx, decl, 0, prepared, config);
   // The code and the bill row last: drawing the code and inserting the bill (whose trigger counts it) lock
   // shared rows until the commit, so they come after every check.
   const typed = typeof payload.billCode === 'string' && payload.billCode.trim() ? payload.billCode.trim() : undefined;
@@ -381,7 +410,7 @@ export async function updateBill(ctx: ServiceContext, decl: BillTypeDecl, payloa
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
   const prepared = await prepare(ctx, decl, payload, config, row.id);
   await ctx.tx.delete(billLine).where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)));
-  await linkSources(ctx, decl, row.id, prepared.lines, config);
+  await linkLines(ctx, decl, row.id, prepared, config);
   await insertLines(ctx.tx, prepared.lines);
   await ctx.registries.billPostingHooks.saved(ctx, decl, row.id);
   const typed = typeof payload.billCode === 'string' && payload.billCode.trim() ? payload.billCode.trim() : row.billCode;
@@ -430,6 +459,7 @@ async function setStatus(ctx: ServiceContext, row: BillRow, operation: BillOpera
  * starts without one when its source has none).
  */
 async function assertComplete(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, lines?: LineRow[]) {
+  await ctx.registries.billRules.of(decl.type).completing?.(ctx, decl, { ...row, ...(row.extra as Record<string, unknown>) });
   if (!movesStock(decl, { ...row, ...(row.extra as Record<string, unknown>) })) return;
   const missing = (lines ?? (await loadLines(ctx.tx, ctx.tenantId, row.id))).find((l) => l.warehouseId === null);
   if (missing) throw new BizError('PleaseSelectWarehouse', { additional: missing.lineNo });
@@ -640,12 +670,19 @@ export async function pushDown(
   if (!source) throw new BizError('SourceBillNotExist', { additional: sourceType });
   const sourceDecl = findBillType(sourceType)!;
   const ids = distinct(sourceLineIds);
-  const found = await ctx.tx
+  if (lineKindOf(decl) === 'settlement') {
+    // Settlement lines take whole bills: the ids are the source bills', each line settles what is open of one.
+    const { heads, lines } = await settlementPushLines(ctx, sourceType, ids);
+    for (const key of source.header) if (new Set(heads.map((h) => (h as Record<string, unknown>)[key])).size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : 'MergeBillDifferentCustomer');
+    const copied = headerPayload(sourceDecl, heads[0]);
+    return createBill(ctx, decl, { ...source.defaults, ...Object.fromEntries(source.header.map((key) => [key, copied[key]])), billDate: localDay(), lines });
+  }
+  const found = (await ctx.tx
     .select({ line: billLine, head: bill })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
     .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType)))
-    .orderBy(billLine.billId, billLine.lineNo);
+    .orderBy(billLine.billId, billLine.lineNo)) as Array<{ line: LineRow; head: BillRow }>;
   if (found.length !== ids.length) throw new BizError('SourceBillNotExist', { additional: ids.find((id) => !found.some((f) => f.line.id === id)) });
   const heads = new Map(found.map((f) => [f.head.id, f.head]));
   for (const head of heads.values()) {
@@ -676,7 +713,7 @@ export async function pushDown(
   }
   if (!lines.length) throw new BizError('BillAllPushed', { additional: first.billCode });
   const header = Object.fromEntries(source.header.map((key) => [key, copied[key]]));
-  return createBill(ctx, decl, { ...header, billDate: localDay(), lines });
+  return createBill(ctx, decl, { ...source.defaults, ...header, billDate: localDay(), lines });
 }
 
 /**
@@ -696,9 +733,18 @@ async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
     const progress = await lineProgress(ctx.tx, ctx.tenantId, decl, await loadLines(ctx.tx, ctx.tenantId, head.id));
     const headerProgress: Record<string, string> = {};
     let primary: 'none' | 'partial' | 'all' = 'none';
-    // Kinds no downstream bill type drives (settlement, kept by finance) keep what their module wrote.
-    const driven = new Set(downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type).map((s) => s.drives)));
+    // Kinds no downstream bill type drives keep what their module wrote. Kinds driven by settlement lines
+    // (a payment settling an in-stock) go by amount, and never move the bill's status.
+    const downstream = downstreamTypes(decl.type);
+    const drives = (byAmount: boolean) => downstream.filter((d) => (lineKindOf(d) === 'settlement') === byAmount).flatMap((d) => d.sources.filter((s) => s.type === decl.type).map((s) => s.drives));
+    const driven = new Set(drives(false));
+    const byAmount = new Set(drives(true));
+    const amountState = byAmount.size ? await settlementState(ctx.tx, ctx.tenantId, head) : undefined;
     decl.progress.forEach((kind, index) => {
+      if (byAmount.has(kind) && !driven.has(kind)) {
+        headerProgress[kind] = amountState!;
+        return;
+      }
       if (!driven.has(kind) && head.progress[kind]) {
         headerProgress[kind] = head.progress[kind];
         return;
@@ -825,11 +871,12 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
       sourceBillType: sql<string | null>`(select b.bill_type from bill b where b.tenant_id = ${billLine.tenantId} and b.id = ${billLine.sourceBillId})`,
     })
     .from(billLine)
-    .innerJoin(material, and(eq(material.tenantId, billLine.tenantId), eq(material.id, billLine.materialId)))
+    .leftJoin(material, and(eq(material.tenantId, billLine.tenantId), eq(material.id, billLine.materialId)))
     .leftJoin(unit, and(eq(unit.tenantId, billLine.tenantId), eq(unit.id, billLine.unitId)))
     .where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)))
     .orderBy(asc(billLine.lineNo));
-  const progress = new Map((await lineProgress(ctx.tx, ctx.tenantId, decl, lines.map((l) => l.line))).map((p) => [p.lineId, p]));
+  const settled = lineKindOf(decl) === 'settlement' ? await settlementLineViews(ctx, row.id, lines.map((l) => l.line)) : new Map<number, Record<string, unknown>>();
+  const progress = new Map((await lineProgress(ctx.tx, ctx.tenantId, decl, lines.map((l) => l.line as LineRow))).map((p) => [p.lineId, p]));
   const [creator] = await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.createdBy)));
   const [auditor] = row.auditBy ? await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.auditBy))) : [];
   const { extra, tenantId: _tenant, ...header } = row;
@@ -876,6 +923,8 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
         discountRate: n(line.discountRate),
         priceTotal: n(line.priceTotal),
         taxPriceTotal: n(line.taxPriceTotal),
+        // Lines of money: their amount, and for settlement lines the bill settled with what was open of it.
+        ...(lineKindOf(decl) === 'material' ? {} : { amount: microText(toMicro(line.priceTotal)), ...(line.sourceBillId ? settled.get(line.sourceBillId) : {}) }),
         progress: Object.fromEntries(
           decl.progress.map((kind) => {
             const k = p?.kinds[kind] ?? { done: 0n, taken: 0n };
@@ -921,14 +970,21 @@ export async function billTimeline(ctx: ServiceContext, decl: BillTypeDecl, id: 
   }));
 }
 
+/** The `onlyWhen` of `decl`'s source `sourceType` as SQL on its bills aliased `b` (true without one). */
+const onlyWhenSql = (decl: BillTypeDecl, sourceType: string): SQL => {
+  const onlyWhen = decl.sources.find((s) => s.type === sourceType)?.onlyWhen;
+  return onlyWhen ? conditionSql(onlyWhen, 'b') : sql`true`;
+};
+
 /** GET {target path}/sources: open lines of audited bills of a source type, for the push-down picker. */
 export async function openSourceLines(
   ctx: ServiceContext,
   decl: BillTypeDecl,
   input: { sourceType?: string; keyword?: string; partnerId?: number; current: number; pageSize: number },
-): Promise<{ data: BillSourceLine[]; pagination: { current: number; pageSize: number; total: number } }> {
+): Promise<{ data: BillSourceLine[] | BillSourceBill[]; pagination: { current: number; pageSize: number; total: number } }> {
   const query = { ...input, sourceType: input.sourceType ?? decl.sources[0]?.type };
   if (!decl.sources.some((s) => s.type === query.sourceType)) throw new BizError('SourceBillNotExist', { additional: query.sourceType });
+  if (lineKindOf(decl) === 'settlement') return openSourceBills(ctx, decl, query, onlyWhenSql);
   const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const onlyWhen = decl.sources.find((s) => s.type === query.sourceType)?.onlyWhen;
   const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed

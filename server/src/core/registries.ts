@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { BillPostingHooks } from '../bills/posting-hooks.ts';
+import { BillRules } from '../bills/rules.ts';
 import { AbandonAuditBlockers } from './abandon-audit-blockers.ts';
 import { Dashboard } from './dashboard.ts';
 import type { ExcelColumn } from './excel.ts';
@@ -23,6 +24,8 @@ export interface Registries {
   abandonAuditBlockers: AbandonAuditBlockers;
   /** What runs when a bill is posted or its posting withdrawn (finance's ledger): bills/posting-hooks.ts. */
   billPostingHooks: BillPostingHooks;
+  /** A bill type's own rules at save, submit and settlement (finance's payment types): bills/rules.ts. */
+  billRules: BillRules;
   /** The home dashboard's sections (orders, stock, funds…): core/dashboard.ts. */
   dashboard: Dashboard;
 }
@@ -56,6 +59,7 @@ export const registriesPlugin = fp(async (app: FastifyInstance) => {
     printerProviders: new PrinterProviders(),
     abandonAuditBlockers: new AbandonAuditBlockers(),
     billPostingHooks: new BillPostingHooks(),
+    billRules: new BillRules(),
     dashboard: new Dashboard(),
   };
   app.decorate('registries', registries);
@@ -64,5 +68,6 @@ export const registriesPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('printerProviders', registries.printerProviders);
   app.decorate('abandonAuditBlockers', registries.abandonAuditBlockers);
   app.decorate('billPostingHooks', registries.billPostingHooks);
+  app.decorate('billRules', registries.billRules);
   app.decorate('dashboard', registries.dashboard);
 });

@@ -30,6 +30,11 @@ export type BillMerge = z.infer<typeof billMergeSchema>;
  * POST {target path}/pushDown: a new draft of the target type from open lines of audited source bills of
  * one source type; each line takes its open quantity, which the user may lower before submitting.
  */
+/**
+ * POST {target path}/pushDown: open lines of audited source bills into a new draft. For a type whose lines
+ * are settlement lines (a payment, a receipt) `sourceLineIds` name the source *bills*: each becomes a line
+ * settling what is open of it.
+ */
 export const billPushDownSchema = z.object({
   sourceType: storableText().regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/),
   sourceLineIds: z.array(idSchema, { error: 'PleaseSelectItem' }).min(1, { message: 'PleaseSelectItem' }).max(5000),
@@ -55,6 +60,23 @@ export const billSourcesQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type BillSourcesQuery = z.infer<typeof billSourcesQuerySchema>;
+
+/**
+ * One open bill of the push-down picker of a type with settlement lines: its amount (signed, refunds
+ * negative), what downstream settlement lines took of it (any status) and what is open. Decimal strings.
+ * `sourceLineId` repeats the bill's id (the picker's row key and what push down takes).
+ */
+export interface BillSourceBill {
+  sourceBillId: number;
+  sourceBillCode: string;
+  sourceBillDate: string;
+  sourceBillType: string;
+  partnerName: string | null;
+  sourceLineId: number;
+  amount: string;
+  takenAmount: string;
+  openAmount: string;
+}
 
 /** One open source line of the push-down picker. Quantities are decimal strings. */
 export interface BillSourceLine {

@@ -92,3 +92,7 @@ export function min(a: Micro, b: Micro): Micro {
 export function max(a: Micro, b: Micro): Micro {
   return a > b ? a : b;
 }
+
+export function abs(a: Micro): Micro {
+  return a < 0n ? -a : a;
+}

@@ -20,7 +20,8 @@ import { AssemblyType, ASSEMBLY_TYPE_LABELS, RefundType, REFUND_TYPE_LABELS, typ
  * The kind of value, which decides the web control:
  * text / textarea / number (plain) / quantity (tenant's number digits) / price and amount (tenant's
  * amount digits) / percent / date / enum (one of `options`) / the pickers of basic records and staff /
- * batch (a batch number text) / serials (a list of serial numbers) / attachments (uploaded file urls).
+ * batch (a batch number text) / serials (a list of serial numbers) / attachments (uploaded file urls) /
+ * fundAccount and feeType (finance's pickers) / bill (a bill this line settles, chosen by push down).
  */
 export type FieldKind =
   | 'text'
@@ -42,7 +43,10 @@ export type FieldKind =
   | 'department'
   | 'batch'
   | 'serials'
-  | 'attachments';
+  | 'attachments'
+  | 'fundAccount'
+  | 'feeType'
+  | 'bill';
 
 /** How a list filters by the field: exact value, contains-text, one of several ids, or a date range. */
 export type FieldSearch = 'eq' | 'contains' | 'in' | 'dateRange';
@@ -82,6 +86,13 @@ const id = z.number().int().positive();
 /** Fits numeric(20,6). */
 export const quantitySchema = z.number().finite().min(0).max(1e13);
 const signedQuantity = z.number().finite().min(-1e13).max(1e13);
+/**
+ * A signed amount of money: a number or decimal text ("12.50"), read as exact millionths by the server
+ * (never through a float); fits numeric(20,6). Settlement lines of refund bills are negative.
+ */
+export const moneyAmountSchema = z
+  .union([z.number().finite(), storableText().trim().regex(/^-?\d{1,14}(\.\d{1,6})?$/, { message: 'ParamError' })])
+  .refine((v) => Math.abs(Number(v)) < 1e14, { message: 'ParamError' });
 const percentSchema = z.number().finite().min(0).max(100);
 const text = (max: number) => storableText().trim().max(max);
 /** A bill date or other calendar date, `YYYY-MM-DD` within 1900–9999. */
@@ -150,6 +161,8 @@ export const HEADER = {
   },
   /** Transfer: the warehouse the goods go to (lines default to it). */
   targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'warehouse', schema: id, required: 'PleaseSelectTransferInWarehouse', list: true, search: 'in', width: 140 },
+  /** Finance: the cash, bank or e-wallet account money moves through (kept in `extra`). */
+  fundAccountId: { key: 'fundAccountId', label: { zh: '结算账户', en: 'Fund account' }, kind: 'fundAccount', schema: id, list: true, width: 150 },
   /** Header amounts, computed from the lines. */
   number: { key: 'number', label: { zh: '数量', en: 'Quantity' }, kind: 'quantity', schema: quantitySchema, readOnly: true, list: true, sum: true, sortable: true, width: 110 },
   priceTotal: { key: 'priceTotal', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: quantitySchema, readOnly: true, list: true, sum: true, sortable: true, width: 120 },
@@ -199,6 +212,19 @@ export const LINE = {
     width: 120,
   },
   remark: { key: 'remark', label: { zh: '备注', en: 'Remark' }, kind: 'text', schema: text(500), width: 160 },
+
+  // Lines that are not material lines (their kinds: registry.ts LINE_KINDS).
+  /** Settlement lines: the audited bill this line settles (chosen by push down; stored as the line's source bill). */
+  sourceBillId: { key: 'sourceBillId', label: { zh: '源单', en: 'Source bill' }, kind: 'bill', schema: id, required: 'PleaseSelectSourceBill', width: 170 },
+  /** Settlement lines: the settled bill's amount (signed: refunds negative), shown. */
+  sourceAmount: { key: 'sourceAmount', label: { zh: '单据金额', en: 'Bill amount' }, kind: 'amount', schema: moneyAmountSchema, readOnly: true, width: 120 },
+  /** Settlement lines: what was open on the bill before this line, shown. */
+  openAmount: { key: 'openAmount', label: { zh: '未结金额', en: 'Open amount' }, kind: 'amount', schema: moneyAmountSchema, readOnly: true, width: 120 },
+  /** The amount of a line that is not a material line (stored as its amount columns). */
+  amount: { key: 'amount', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: moneyAmountSchema, required: 'PleaseInputAmount', sum: true, width: 130 },
+  fundAccountId: { key: 'fundAccountId', label: { zh: '结算账户', en: 'Fund account' }, kind: 'fundAccount', schema: id, required: 'PleaseSelectAccount', width: 160 },
+  feeTypeId: { key: 'feeTypeId', label: { zh: '费用类型', en: 'Fee type' }, kind: 'feeType', schema: id, required: 'PleaseSelectFeeType', width: 160 },
+  staffId: { key: 'staffId', label: { zh: '员工', en: 'Staff member' }, kind: 'staff', schema: id, required: 'PleaseSelectStaff', width: 140 },
 } as const satisfies Record<string, FieldDecl>;
 
 /** Header fields kept in typed columns of the bill table (the rest of a type's fields go to `extra`). */

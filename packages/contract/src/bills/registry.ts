@@ -36,6 +36,32 @@ export const BILL_AREA_LABELS: Record<BillArea, Label> = {
 };
 
 /**
+ * What a bill's lines are. Supply-chain bills have material lines (material, unit, quantity, prices,
+ * stock placing); finance bills have lines of money:
+ * - material: a material, its unit and quantity (the main-unit quantity is what stock and push down count);
+ * - settlement: an audited bill this one settles (its source bill, chosen by push down), the bill's amount
+ *   and what was open of it, and this line's amount, signed like the bill (refunds negative). Its progress
+ *   on the source is by amount, not quantity: UnSettlement → PartialSettlement → AllSettlement;
+ * - account: a fund account and an amount;
+ * - fee: a fee type (basic records) and an amount;
+ * - staff: a staff member and an amount (salary).
+ * `common` are the fields every line of the kind has, first; `minLines` how many lines a save needs (a
+ * settlement bill may have none: an advance payment settles nothing, its own rules say when lines are needed).
+ */
+export const LineKind = ['material', 'settlement', 'account', 'fee', 'staff'] as const;
+export type LineKind = (typeof LineKind)[number];
+export const LINE_KINDS: Record<LineKind, { common: readonly FieldDecl[]; minLines: 0 | 1 }> = {
+  material: { common: [LINE.materialId, LINE.unitId, LINE.number, LINE.baseNumber], minLines: 1 },
+  settlement: { common: [LINE.sourceBillId, LINE.sourceAmount, LINE.openAmount, LINE.amount], minLines: 0 },
+  account: { common: [LINE.fundAccountId, LINE.amount], minLines: 1 },
+  fee: { common: [LINE.feeTypeId, LINE.amount], minLines: 1 },
+  staff: { common: [LINE.staffId, LINE.amount], minLines: 1 },
+};
+
+/** A type's line kind (material unless declared). */
+export const lineKindOf = (decl: BillTypeDecl): LineKind => decl.lineKind ?? 'material';
+
+/**
  * What auditing a bill does to stock (reversed by abandoning the audit):
  * - in / out: each line's main-unit quantity into / out of its warehouse (location, batch, serials);
  * - transfer: out of the line's warehouse, into its target warehouse, at the same cost;
@@ -89,6 +115,8 @@ export interface SourceDecl {
    * do not reduce it, nor it theirs. Invoices: the goods invoiced are not the goods sent back.
    */
   apart?: boolean;
+  /** Header values a pushed-down draft starts with (a receipt pushed down from out-stocks is an ordinary receipt). */
+  defaults?: Readonly<Record<string, string>>;
 }
 
 /** The buttons a bill type has; its button code is `<area>_<route>_<action>`. */
@@ -158,24 +186,33 @@ export interface BillTypeDecl {
   actions: readonly BillAction[];
   /** Fields that must agree for bills to be merged (the partner, the warehouse…); no merge without. */
   mergeBy?: readonly string[];
+  /** What its lines are (LINE_KINDS); material when absent. */
+  lineKind?: LineKind;
+  /**
+   * Lines that are not material lines: a header amount field added to the bill's total beyond its lines
+   * (a payment's amount to prepaid: an advance, or what a settlement payment pays beyond its bills).
+   */
+  extraAmount?: string;
 }
 
 /** Every bill has these header fields, first. */
 export const COMMON_HEADER: readonly FieldDecl[] = [HEADER.billCode, HEADER.billDate];
 /** …and these, last. */
 export const COMMON_HEADER_TAIL: readonly FieldDecl[] = [HEADER.number, HEADER.priceTotal, HEADER.taxPriceTotal, HEADER.remark, HEADER.attachments];
+/** …or these, for a type whose lines are not material lines: its total amount (no quantity, no tax). */
+export const MONEY_HEADER_TAIL: readonly FieldDecl[] = [HEADER.priceTotal, HEADER.remark, HEADER.attachments];
 /** Every line has these, first and last. */
-export const COMMON_LINE: readonly FieldDecl[] = [LINE.materialId, LINE.unitId, LINE.number, LINE.baseNumber];
+export const COMMON_LINE: readonly FieldDecl[] = LINE_KINDS.material.common;
 export const COMMON_LINE_TAIL: readonly FieldDecl[] = [LINE.remark];
 
 /** A type's header fields in form order (the common ones included). */
 export function headerFields(decl: BillTypeDecl): FieldDecl[] {
-  return withOwn([...COMMON_HEADER, ...decl.header, ...COMMON_HEADER_TAIL], decl.header);
+  return withOwn([...COMMON_HEADER, ...decl.header, ...(lineKindOf(decl) === 'material' ? COMMON_HEADER_TAIL : MONEY_HEADER_TAIL)], decl.header);
 }
 
-/** A type's line fields in grid order (the common ones included). */
+/** A type's line fields in grid order (the common ones of its line kind included). */
 export function lineFields(decl: BillTypeDecl): FieldDecl[] {
-  return withOwn([...COMMON_LINE, ...decl.lines, ...COMMON_LINE_TAIL], decl.lines);
+  return withOwn([...LINE_KINDS[lineKindOf(decl)].common, ...decl.lines, ...COMMON_LINE_TAIL], decl.lines);
 }
 
 /**
@@ -240,7 +277,10 @@ export function billCreateSchema(decl: BillTypeDecl) {
   shape.billCode = HEADER.billCode.schema.optional();
   return z.object({
     ...shape,
-    lines: z.array(billLineSchema(decl), { error: 'BillItemsEmpty' }).min(1, { message: 'BillItemsEmpty' }).max(MAX_BILL_LINES),
+    lines: z
+      .array(billLineSchema(decl), { error: 'BillItemsEmpty' })
+      .min(LINE_KINDS[lineKindOf(decl)].minLines, { message: 'BillItemsEmpty' })
+      .max(MAX_BILL_LINES),
   });
 }
 

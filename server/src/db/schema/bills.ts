@@ -88,7 +88,8 @@ export const billLine = pgTable(
     id: id(),
     billId: ref('bill_id').notNull(),
     lineNo: integer('line_no').notNull(),
-    materialId: ref('material_id').notNull(),
+    /** Material lines only (a type's line kind: contract registry.ts LINE_KINDS); null on lines of money. */
+    materialId: ref('material_id'),
     unitId: ref('unit_id'),
     /** In the line's unit. */
     number: quantity('number').notNull(),

@@ -4,8 +4,8 @@ import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
 /*
  * Finance (server/src/modules/finance/): the general ledger (the chart of accounts, postings and their
- * lines, append-only: a withdrawn posting gets a reversal), fund accounts, money documents (payments,
- * receipts, transfers) with the bills they settle, and two kept balances checked against the ledger by
+ * lines, append-only: a withdrawn posting gets a reversal), fund accounts, transfers, the open amounts of
+ * bills with a receivable or payable, and two kept balances checked against the ledger by
  * `POST /api/admin/finance/verify`: per partner (receivable, payable, prepaid, advance) and per fund account.
  * Amounts are numeric(20,6), computed exactly (contract bills/decimal.ts).
  */
@@ -136,7 +136,11 @@ export const finBillOpen = pgTable(
   ],
 ).enableRLS();
 
-/** Payments, receipts and transfers: posted when saved, withdrawn by a reversal (status Abandoned). */
+/**
+ * Transfers between fund accounts: posted when saved, withdrawn by a reversal (status Abandoned). Payments
+ * and receipts are bills (the bill engine's `Payment` / `Receipt` types); rows of those kinds written before
+ * they were stay readable here.
+ */
 export const finMoneyDoc = pgTable(
   'fin_money_doc',
   {
@@ -165,23 +169,5 @@ export const finMoneyDoc = pgTable(
     index('fin_money_doc_list_idx').on(t.tenantId, t.docKind, t.docDate, t.id),
     index('fin_money_doc_partner_idx').on(t.tenantId, t.partnerId).where(sql`${t.partnerId} is not null`),
     tenantPolicy('fin_money_doc'),
-  ],
-).enableRLS();
-
-/** A bill a payment or receipt settles, and how much (signed like the bill's amount). */
-export const finAllocation = pgTable(
-  'fin_allocation',
-  {
-    tenantId: tenantId(),
-    id: id(),
-    docId: ref('doc_id').notNull(),
-    billId: ref('bill_id').notNull(),
-    amount: money('amount').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('fin_allocation_doc_idx').on(t.tenantId, t.docId),
-    index('fin_allocation_bill_idx').on(t.tenantId, t.billId),
-    tenantPolicy('fin_allocation'),
   ],
 ).enableRLS();

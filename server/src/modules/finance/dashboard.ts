@@ -1,14 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { DashboardSection } from '../../core/dashboard.ts';
+import { MONEY_TYPE_SHAPES } from '@p8/contract/finance';
 import { rows } from '../../db/connection.ts';
+
+/** The payment and receipt types that move money through a fund account (not deductions from balances). */
+const FUND_TYPES = Object.entries(MONEY_TYPE_SHAPES).flatMap(([type, shape]) => (shape.fund ? [type] : []));
 
 const money = (v: string) => Math.round(Number(v) * 100) / 100;
 
 /**
  * Finance's part of the home dashboard: what the fund accounts hold, what customers owe and what is owed
  * to suppliers (the partner balances kept with every posting), and the money that came in and went out
- * this month against last month (posted payments and receipts that moved a fund account; deductions move
- * none, transfers only between the tenant's own accounts).
+ * this month against last month (audited payment and receipt bills of the types that move a fund account;
+ * deductions move none, transfers only between the tenant's own accounts).
  */
 export const fundDashboard: DashboardSection = {
   key: 'fund',
@@ -22,13 +26,13 @@ export const fundDashboard: DashboardSection = {
           select (select coalesce(sum(balance), 0) from fin_fund_account where tenant_id = ${ctx.tenantId} and enabled)::text as funds,
                  (select coalesce(sum(receivable), 0) from fin_partner_balance where tenant_id = ${ctx.tenantId})::text as receivable,
                  (select coalesce(sum(payable), 0) from fin_partner_balance where tenant_id = ${ctx.tenantId})::text as payable,
-                 coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date >= m.this_month), 0)::text as "inMonth",
-                 coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date >= m.this_month), 0)::text as "outMonth",
-                 coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date < m.this_month), 0)::text as "inLast",
-                 coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date < m.this_month), 0)::text as "outLast"
+                 coalesce(sum(d.price_total) filter (where d.bill_type = 'Receipt' and d.bill_date >= m.this_month), 0)::text as "inMonth",
+                 coalesce(sum(d.price_total) filter (where d.bill_type = 'Payment' and d.bill_date >= m.this_month), 0)::text as "outMonth",
+                 coalesce(sum(d.price_total) filter (where d.bill_type = 'Receipt' and d.bill_date < m.this_month), 0)::text as "inLast",
+                 coalesce(sum(d.price_total) filter (where d.bill_type = 'Payment' and d.bill_date < m.this_month), 0)::text as "outLast"
           from months m
-          left join fin_money_doc d on d.tenant_id = ${ctx.tenantId} and d.doc_kind in ('receipt', 'payment') and d.status = 'Posted'
-                                   and d.fund_account_id is not null and d.doc_date >= m.last_month and d.doc_date <= current_date
+          left join bill d on d.tenant_id = ${ctx.tenantId} and d.bill_type in ('Receipt', 'Payment') and d.bill_status in ('Audit', 'Partially', 'Complete', 'ManualCompletion')
+                           and coalesce(d.extra->>'payType', d.extra->>'receiptType') in (${sql.join(FUND_TYPES.map((t) => sql`${t}`), sql`, `)}) and d.bill_date >= m.last_month and d.bill_date <= current_date
           group by m.this_month`,
     );
     return [

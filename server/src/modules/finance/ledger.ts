@@ -5,6 +5,7 @@ import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import { finAccount, finFundAccount, finPartnerBalance, finPosting, finPostingLine } from '../../db/schema/index.ts';
+import { settledByLinesSql } from './money-bills.ts';
 
 /**
  * The general ledger: one posting function for every entry (it refuses an unbalanced one), reversal of a
@@ -183,7 +184,7 @@ export async function reverseSource(ctx: ServiceContext, sourceKind: PostingInpu
 
 /**
  * Every unbalanced posting, every partner or fund balance that differs from the sum of its ledger lines,
- * and every bill whose settled amount differs from what posted payments and receipts allocated to it.
+ * and every bill whose settled amount differs from what the settlement lines of audited payments and receipts took.
  */
 export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifference[]> {
   const t = ctx.tenantId;
@@ -226,10 +227,9 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
 
   const settlements = await rows<{ bill_id: string; settled: string; allocated: string }>(
     ctx.tx,
-    sql`select o.bill_id, o.settled::text,
-               coalesce((select sum(a.amount) from fin_allocation a join fin_money_doc d on d.tenant_id = a.tenant_id and d.id = a.doc_id
-                         where a.tenant_id = o.tenant_id and a.bill_id = o.bill_id and d.status = 'Posted'), 0)::text as allocated
-        from fin_bill_open o where o.tenant_id = ${t}`,
+    sql`select o.bill_id, o.settled::text, coalesce(a.settled, 0)::text as allocated
+        from fin_bill_open o left join (${settledByLinesSql(t)}) a on a.bill_id = o.bill_id
+        where o.tenant_id = ${t}`,
   );
   for (const s of settlements) if (toMicro(s.settled) !== toMicro(s.allocated)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'settled', stored: microText(toMicro(s.settled)), ledger: microText(toMicro(s.allocated)) });
 

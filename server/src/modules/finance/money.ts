@@ -1,28 +1,16 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { microNumber, microText, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import {
-  FUND_ACCOUNT_CODE,
-  MONEY_TYPE_SHAPES,
-  type MoneyTypeShape,
-  type FundAccountCreate,
-  type FundKind,
-  type MoneyType,
-  type PaymentCreate,
-  type ReceiptCreate,
-  type TransferCreate,
-} from '@p8/contract/finance';
+import { microText, roundTo, toMicro } from '@p8/contract/bills/decimal';
+import { FUND_ACCOUNT_CODE, type FundAccountCreate, type FundKind, type TransferCreate } from '@p8/contract/finance';
 import { nextBillCode } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
-import { bill, finAllocation, finFundAccount, finMoneyDoc, partner } from '../../db/schema/index.ts';
+import { finFundAccount, finMoneyDoc, partner } from '../../db/schema/index.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
-import { settleBills } from './settlement.ts';
 
 /**
- * Fund accounts, transfers between them, payments to suppliers and receipts from customers. A money
- * document is posted when saved and withdrawn by `abandon` (a reversal posting; what it settled opens
- * again). See docs/finance.md for what each payment and receipt type does.
+ * Fund accounts and transfers between them. A transfer is posted when saved and withdrawn by `abandon` (a
+ * reversal posting). Payments, receipts, fees and incomes are bills: money-bills.ts.
  */
 
 type MoneyDoc = typeof finMoneyDoc.$inferSelect;
@@ -97,7 +85,7 @@ export async function enableFundAccounts(ctx: ServiceContext, ids: number[], ena
 }
 
 /** An enabled fund account of the tenant and its ledger account code. */
-async function usableFund(ctx: ServiceContext, id: number | null | undefined) {
+export async function usableFund(ctx: ServiceContext, id: number | null | undefined) {
   if (!id) throw new BizError('PleaseSelectAccount');
   const row = await loadFund(ctx, id);
   if (!row.enabled) throw new BizError('FundAccountIsDisabled', { additional: row.name });
@@ -138,84 +126,6 @@ export async function createTransfer(ctx: ServiceContext, input: TransferCreate)
   return { id: doc.id, docCode: doc.docCode };
 }
 
-/**
- * How each payment and receipt type is written: whether it moves money through a fund account, whether
- * it settles bills, and which partner balance it raises (advances) or consumes (deductions).
- */
-interface MoneyRule extends MoneyTypeShape {
-  /** The partner balance an advance raises, or a deduction consumes. */
-  balance?: 'raise' | 'consume';
-  exceed: 'PayAmountExceedUnpaid' | 'ReceiptAmountExceedUnreceived' | 'DeductionAmountExceedUnsettled' | 'SettlementAmountExceedUnsettled';
-}
-
-const S = MONEY_TYPE_SHAPES;
-export const MONEY_RULES: Partial<Record<MoneyType, MoneyRule>> = {
-  OrdinaryPay: { ...S.OrdinaryPay, exceed: 'PayAmountExceedUnpaid' },
-  SettlementPay: { ...S.SettlementPay, exceed: 'PayAmountExceedUnpaid' },
-  AdvancePay: { ...S.AdvancePay, balance: 'raise', exceed: 'PayAmountExceedUnpaid' },
-  DeductionAmount: { ...S.DeductionAmount, balance: 'consume', exceed: 'DeductionAmountExceedUnsettled' },
-  OrdinaryReceipt: { ...S.OrdinaryReceipt, exceed: 'ReceiptAmountExceedUnreceived' },
-  AdvanceReceipt: { ...S.AdvanceReceipt, balance: 'raise', exceed: 'ReceiptAmountExceedUnreceived' },
-  SettlementReceipt: { ...S.SettlementReceipt, balance: 'consume', exceed: 'SettlementAmountExceedUnsettled' },
-};
-
-const SIDE = {
-  payment: { kind: 'payable', partnerKind: 'supplier', missing: 'SupplierNotExist', open: '2202', balance: '1123', prefix: 'FK' },
-  receipt: { kind: 'receivable', partnerKind: 'customer', missing: 'CustomerNotExist', open: '1122', balance: '2203', prefix: 'SK' },
-} as const;
-
-/** POST /finance/payment and /finance/receipt. */
-export async function createMoneyDoc(ctx: ServiceContext, moneyType: MoneyType, input: Omit<PaymentCreate, 'payType'> | Omit<ReceiptCreate, 'receiptType'>): Promise<{ id: number; docCode: string }> {
-  const rule = MONEY_RULES[moneyType];
-  if (!rule) throw new BizError('ParamError', { additional: moneyType });
-  const s = SIDE[rule.side];
-  const [found] = await ctx.tx
-    .select({ id: partner.id })
-    .from(partner)
-    .where(and(eq(partner.tenantId, ctx.tenantId), eq(partner.id, input.partnerId), eq(partner.kind, s.partnerKind)));
-  if (!found) throw new BizError(s.missing, { additional: input.partnerId });
-  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
-  const round = (v: number | string) => roundTo(money(v), config.amountRetainsSmallDigit);
-  const allocations = input.allocations.map((a) => ({ billId: a.billId, amount: round(a.amount) }));
-  if (rule.settles && !allocations.length) throw new BizError('AllocationRequired');
-  if (!rule.settles && allocations.length) throw new BizError('AllocationNotAllowed');
-  if (allocations.some((a) => a.amount === 0n)) throw new BizError('AmountMustGreaterThanZero');
-  // The bills first (locked in bill order): each within what is open and of its sign.
-  await settleBills(ctx, { kind: s.kind, partnerId: input.partnerId }, allocations, 1n, rule.exceed);
-  const settledTotal = sum(allocations.map((a) => a.amount));
-  const amount = rule.settles && !rule.surplusToBalance ? settledTotal : round(input.amount ?? (rule.settles ? microNumber(settledTotal) : 0));
-  if (amount <= 0n) throw new BizError('AmountMustGreaterThanZero');
-  if (rule.surplusToBalance && amount < settledTotal) throw new BizError(rule.exceed, { additional: microText(amount) });
-  const fund = rule.fund ? await usableFund(ctx, input.fundAccountId) : undefined;
-
-  const doc = await insertDoc(
-    ctx,
-    { docKind: rule.side, moneyType, docDate: input.docDate, partnerId: input.partnerId, fundAccountId: fund?.id ?? null, amount: microText(amount), remark: input.remark },
-    s.prefix,
-  );
-  if (allocations.length) await ctx.tx.insert(finAllocation).values(allocations.map((a) => ({ tenantId: ctx.tenantId, docId: doc.id, billId: a.billId, amount: microText(a.amount) })));
-  await post(ctx, { date: input.docDate, sourceKind: rule.side, sourceId: doc.id, sourceCode: doc.docCode, memo: moneyType, lines: moneyLines(rule, s, input.partnerId, fund, amount, allocations) });
-  ctx.audit({ action: 'create', entity: rule.side, entityId: doc.id, detail: { docCode: doc.docCode, moneyType } });
-  return { id: doc.id, docCode: doc.docCode };
-}
-
-/**
- * The posting of a payment (receipts mirror it): each settled bill off the payable (Dr 2202, per bill),
- * what is left over or advanced onto prepaid (Dr 1123), against the fund (Cr fund) or, for a deduction,
- * against the prepaid balance (Cr 1123).
- */
-function moneyLines(rule: MoneyRule, s: (typeof SIDE)[keyof typeof SIDE], partnerId: number, fund: { id: number; code: PostingLineInput['account'] } | undefined, amount: Micro, allocations: Array<{ billId: number; amount: Micro }>): PostingLineInput[] {
-  // "out" is the side that reduces what is open (a payment debits the payable; a receipt credits the receivable).
-  const out = (value: Micro) => (rule.side === 'payment' ? (value >= 0n ? { debit: value } : { credit: -value }) : value >= 0n ? { credit: value } : { debit: -value });
-  const back = (value: Micro) => (rule.side === 'payment' ? { credit: value } : { debit: value });
-  const lines: PostingLineInput[] = allocations.map((a) => ({ account: s.open, partnerId, billId: a.billId, ...out(a.amount) }));
-  const surplus = amount - sum(allocations.map((a) => a.amount));
-  if (rule.balance === 'raise' || (rule.surplusToBalance && surplus > 0n)) lines.push({ account: s.balance, partnerId, ...out(surplus) });
-  if (rule.balance === 'consume') lines.push({ account: s.balance, partnerId, ...back(amount) });
-  else lines.push({ account: fund!.code, fundAccountId: fund!.id, ...back(amount) });
-  return lines;
-}
-
 async function loadDoc(ctx: ServiceContext, kind: MoneyDoc['docKind'], id: number, lock = false): Promise<MoneyDoc> {
   const query = ctx.tx
     .select()
@@ -226,18 +136,10 @@ async function loadDoc(ctx: ServiceContext, kind: MoneyDoc['docKind'], id: numbe
   return row;
 }
 
-/** POST /finance/<kind>/:id/abandon: the reversal posting; what it settled is open again. */
-export async function abandonMoneyDoc(ctx: ServiceContext, kind: 'payment' | 'receipt' | 'transfer', id: number): Promise<void> {
+/** POST /finance/transfer/:id/abandon: the reversal posting. */
+export async function abandonMoneyDoc(ctx: ServiceContext, kind: 'transfer', id: number): Promise<void> {
   const doc = await loadDoc(ctx, kind, id, true);
   if (doc.status !== 'Posted') throw new BizError('MoneyDocAbandoned', { additional: doc.docCode });
-  if (kind !== 'transfer') {
-    const rule = MONEY_RULES[doc.moneyType as MoneyType]!;
-    const allocations = await ctx.tx
-      .select({ billId: finAllocation.billId, amount: finAllocation.amount })
-      .from(finAllocation)
-      .where(and(eq(finAllocation.tenantId, ctx.tenantId), eq(finAllocation.docId, doc.id)));
-    await settleBills(ctx, { kind: SIDE[kind].kind, partnerId: doc.partnerId! }, allocations.map((a) => ({ billId: a.billId, amount: toMicro(a.amount) })), -1n, rule.exceed);
-  }
   await reverseSource(ctx, kind, doc.id, doc.docDate);
   await ctx.tx
     .update(finMoneyDoc)
@@ -280,14 +182,7 @@ function docView(doc: MoneyDoc) {
   return { ...rest, amount: microText(toMicro(doc.amount)), createdAt: doc.createdAt.toISOString(), abandonedAt: doc.abandonedAt?.toISOString() ?? null };
 }
 
-/** GET /finance/<kind>/:id: the document with the bills it settled. */
+/** GET /finance/transfer/:id */
 export async function getMoneyDoc(ctx: ServiceContext, kind: MoneyDoc['docKind'], id: number) {
-  const doc = await loadDoc(ctx, kind, id);
-  const allocations = await ctx.tx
-    .select({ billId: finAllocation.billId, amount: finAllocation.amount, billCode: bill.billCode, billType: bill.billType, billDate: bill.billDate })
-    .from(finAllocation)
-    .innerJoin(bill, and(eq(bill.tenantId, finAllocation.tenantId), eq(bill.id, finAllocation.billId)))
-    .where(and(eq(finAllocation.tenantId, ctx.tenantId), eq(finAllocation.docId, doc.id)))
-    .orderBy(asc(finAllocation.id));
-  return { ...docView(doc), allocations: allocations.map((a) => ({ ...a, amount: microText(toMicro(a.amount)) })) };
+  return docView(await loadDoc(ctx, kind, id));
 }

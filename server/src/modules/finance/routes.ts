@@ -7,15 +7,12 @@ import {
   ledgerQuerySchema,
   openBillsQuerySchema,
   partnerReportQuerySchema,
-  paymentCreateSchema,
-  receiptCreateSchema,
   transferCreateSchema,
 } from '@p8/contract/finance';
-import { heldBy } from '../../core/record-usage.ts';
 import { route, type RouteDeclaration, type ServerModule } from '../../core/route.ts';
-import { finMoneyDoc } from '../../db/schema/index.ts';
 import { verifyLedger } from './ledger.ts';
-import { abandonMoneyDoc, createFundAccount, createMoneyDoc, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listMoneyDocs, updateFundAccount } from './money.ts';
+import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listMoneyDocs, updateFundAccount } from './money.ts';
+import { financePostingHook, registerMoneyRules } from './money-bills.ts';
 import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.ts';
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
 import { invoicedBlocker, invoiceSaved } from './invoices.ts';
@@ -24,8 +21,10 @@ import { financeExportRoutes } from './exports.ts';
 import { fundDashboard } from './dashboard.ts';
 
 /**
- * Finance under /api/admin/finance/: fund accounts, transfers, payments, receipts, receivable / payable
- * with aging and ledgers, the trial balance and verify. Button codes `finance_<screen>_<action>`.
+ * Finance under /api/admin/finance/: fund accounts, transfers, receivable / payable with aging and ledgers,
+ * the trial balance and verify. Button codes `finance_<screen>_<action>`. Payments, receipts, fees and
+ * incomes are bill types (contract bills/money.ts): their routes are the bill engine's, under the same
+ * prefix (`/api/admin/finance/payment`…); this module gives them their rules and postings.
  */
 
 const URL = '/api/admin/finance';
@@ -42,8 +41,8 @@ const docListQuerySchema = z.object({
 });
 const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
 
-/** List, one, abandon of a kind of money document; its create is the caller's. */
-function docRoutes(kind: 'payment' | 'receipt' | 'transfer'): RouteDeclaration[] {
+/** List, one, abandon of transfers; their create is the caller's. */
+function docRoutes(kind: 'transfer'): RouteDeclaration[] {
   return [
     route({ method: 'GET', url: `${URL}/${kind}`, tags, summary: `${kind}s, paged, newest first`, query: docListQuerySchema, page: true, handler: (ctx, { query }) => listMoneyDocs(ctx, kind, query) }),
     route({ method: 'GET', url: `${URL}/${kind}/:id`, tags, summary: `One ${kind} with the bills it settled`, params: idParamsSchema, handler: (ctx, { params }) => getMoneyDoc(ctx, kind, params.id) }),
@@ -70,16 +69,6 @@ const financeRoutes: RouteDeclaration[] = [
   route({ method: 'PUT', url: `${URL}/account/enable`, tags, summary: 'Enable or disable fund accounts', permission: 'finance_account_enable', body: enableSchema, handler: (ctx, { body }) => enableFundAccounts(ctx, body.ids, body.enabled) }),
   route({ method: 'POST', url: `${URL}/transfer`, tags, summary: 'Transfer between fund accounts', permission: 'finance_transfer_add', body: transferCreateSchema, handler: (ctx, { body }) => createTransfer(ctx, body) }),
   ...docRoutes('transfer'),
-  route({
-    method: 'POST', url: `${URL}/payment`, tags, summary: 'Payment to a supplier (settles bills, advance, deduction)', permission: 'finance_payment_add', body: paymentCreateSchema,
-    handler: (ctx, { body: { payType, ...input } }) => createMoneyDoc(ctx, payType, input),
-  }),
-  ...docRoutes('payment'),
-  route({
-    method: 'POST', url: `${URL}/receipt`, tags, summary: 'Receipt from a customer (settles bills, advance)', permission: 'finance_receipt_add', body: receiptCreateSchema,
-    handler: (ctx, { body: { receiptType, ...input } }) => createMoneyDoc(ctx, receiptType, input),
-  }),
-  ...docRoutes('receipt'),
   ...sideRoutes('receivable'),
   ...sideRoutes('payable'),
   route({ method: 'GET', url: `${URL}/trialBalance`, tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
@@ -91,13 +80,12 @@ export const financeModule: ServerModule = {
   name: 'finance',
   routes: financeRoutes,
   register(registries) {
-    registries.recordUsage.register('supplier', 'finance: payments', heldBy(finMoneyDoc, finMoneyDoc.partnerId));
-    registries.recordUsage.register('customer', 'finance: receipts', heldBy(finMoneyDoc, finMoneyDoc.partnerId));
     registries.abandonAuditBlockers.register('finance', settledBlocker);
     registries.abandonAuditBlockers.register('finance: invoices', invoicedBlocker);
-    registries.billPostingHooks.register('finance', { audited: billAudited, abandoned: billAbandoned });
+    registries.billPostingHooks.register('finance', financePostingHook({ audited: billAudited, abandoned: billAbandoned }));
     // After 'finance': the stock value sees what the receivable / payable posting put on the inventory account.
     registries.billPostingHooks.register('finance: stock value', { audited: stockValueAudited, abandoned: stockValueAbandoned, saved: invoiceSaved });
+    registerMoneyRules(registries.billRules);
     registries.dashboard.register(fundDashboard);
   },
 };

@@ -12,7 +12,7 @@ import { post, reverseSource } from './ledger.ts';
 /**
  * What finance does when a bill with a receivable or payable (its declaration's `settlement`) is audited
  * or its audit withdrawn: the open amount (`fin_bill_open`), the ledger posting, and the bill's header
- * progress `settlement` (UnSettlement → PartialSettlement → AllSettlement) as payments and receipts settle it.
+ * progress `settlement` set to UnSettlement (audited payments and receipts move it on: the engine, by amount).
  */
 
 /** The settled state of an amount (both signed alike). Pure. */
@@ -89,7 +89,9 @@ export async function settledBlocker(tx: Tx, tenantId: number, billId: number) {
 
 /**
  * Settles (or, with `direction` -1, un-settles) amounts of open bills under row locks taken in bill order:
- * each amount must have its bill's sign and stay within what is open, else `exceed` is thrown.
+ * each amount must have its bill's sign and stay within what is open, else `exceed` is thrown. The bills'
+ * settlement progress is the engine's (by the amounts of audited settlement lines); this keeps the open
+ * amounts the ledger and the reports read, and refuses again under the lock what saving let through.
  */
 export async function settleBills(
   ctx: ServiceContext,
@@ -120,6 +122,5 @@ export async function settleBills(
       .update(finBillOpen)
       .set({ settled: microText(settled) })
       .where(and(eq(finBillOpen.tenantId, ctx.tenantId), eq(finBillOpen.billId, a.billId)));
-    await setBillSettlement(ctx.tx, ctx.tenantId, a.billId, settledStatus(amount, settled));
   }
 }

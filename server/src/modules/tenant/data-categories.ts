@@ -28,7 +28,6 @@ import {
   stockBalance,
   unit,
   warehouse,
-  finAllocation,
   finBillOpen,
   finFundAccount,
   finMoneyDoc,
@@ -47,7 +46,6 @@ import {
 const BILL_DATA: PgTable[] = [
   // Finance hangs on bills: its ledger, settlements, money documents and fund accounts (whose opening
   // balances are postings) go first. The chart of accounts stays.
-  finAllocation,
   finMoneyDoc,
   finFundAccount,
   finBillOpen,

@@ -1,0 +1,42 @@
+import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import type { ErrorKey } from '@p8/contract/errors';
+import type { Micro } from '@p8/contract/bills/decimal';
+import type { ServiceContext } from '../core/service-context.ts';
+
+/**
+ * A bill type's own rules, beyond the engine's, registered by the module the type belongs to (finance's
+ * payments: which payment types need bills, a fund account, an amount to prepaid…). The engine asks them
+ * by type at the steps below, in the operation's transaction; a thrown BizError refuses the step.
+ *
+ * Held per app instance (`registries.billRules`, core/registries.ts), filled by the modules'
+ * `ServerModule.register`, like the posting hooks and abandon-audit blockers.
+ */
+
+/** A bill as saving found it: its header (typed columns and own fields together), lines and totals. */
+export interface BillDraft {
+  header: Record<string, unknown>;
+  lines: ReadonlyArray<{ sourceBillId: number | null; amount: Micro; extra: Record<string, unknown> }>;
+  total: Micro;
+}
+
+export interface BillTypeRules {
+  /** Save (create, update): the draft is checked, nothing is written yet. */
+  saving?(ctx: ServiceContext, decl: BillTypeDecl, draft: BillDraft): Promise<void>;
+  /** Submit and audit: what a draft may lack but a bill under review may not (a payment's fund account). */
+  completing?(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>): Promise<void>;
+  /** The refusal of a settlement line beyond what is open on its bill (by the bill's header: a payment's type). */
+  exceedRefusal?(header: Record<string, unknown>): ErrorKey;
+}
+
+export class BillRules {
+  private readonly rules = new Map<string, BillTypeRules>();
+
+  /** The rules of bill type `type`; registering the type again replaces them. */
+  register(type: string, rules: BillTypeRules): void {
+    this.rules.set(type, rules);
+  }
+
+  of(type: string): BillTypeRules {
+    return this.rules.get(type) ?? {};
+  }
+}

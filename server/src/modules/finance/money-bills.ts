@@ -1,0 +1,197 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { Fee, Income, Payment, Receipt } from '@p8/contract/bills/money';
+import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import { MONEY_TYPE_SHAPES, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
+import { BizError } from '../../core/errors.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import type { BillPostingHook } from '../../bills/posting-hooks.ts';
+import type { BillRules, BillTypeRules } from '../../bills/rules.ts';
+import { bill, billLine, feeType } from '../../db/schema/index.ts';
+import type { BillRow } from '../../bills/service.ts';
+import { post, reverseSource, type PostingLineInput } from './ledger.ts';
+import { usableFund } from './money.ts';
+import { settleBills } from './settlement.ts';
+
+/**
+ * Finance's bill types on the bill engine (contract bills/money.ts): their own rules at save and submit
+ * (registered with `registries.billRules`) and what auditing one posts (the finance posting hook calls
+ * `postMoneyBill`; withdrawing the audit calls `withdrawMoneyBill`). See docs/finance.md for the table of
+ * payment and receipt types.
+ */
+
+/**
+ * How each payment and receipt type is written: whether it moves money through a fund account, whether it
+ * settles bills, which partner balance it raises (advances) or consumes (deductions), and the refusal of a
+ * settled amount beyond what is open.
+ */
+interface MoneyRule extends MoneyTypeShape {
+  balance?: 'raise' | 'consume';
+  exceed: 'PayAmountExceedUnpaid' | 'ReceiptAmountExceedUnreceived' | 'DeductionAmountExceedUnsettled' | 'SettlementAmountExceedUnsettled';
+}
+
+const S = MONEY_TYPE_SHAPES;
+export const MONEY_RULES: Partial<Record<MoneyType, MoneyRule>> = {
+  OrdinaryPay: { ...S.OrdinaryPay, exceed: 'PayAmountExceedUnpaid' },
+  SettlementPay: { ...S.SettlementPay, exceed: 'PayAmountExceedUnpaid' },
+  AdvancePay: { ...S.AdvancePay, balance: 'raise', exceed: 'PayAmountExceedUnpaid' },
+  DeductionAmount: { ...S.DeductionAmount, balance: 'consume', exceed: 'DeductionAmountExceedUnsettled' },
+  OrdinaryReceipt: { ...S.OrdinaryReceipt, exceed: 'ReceiptAmountExceedUnreceived' },
+  AdvanceReceipt: { ...S.AdvanceReceipt, balance: 'raise', exceed: 'ReceiptAmountExceedUnreceived' },
+  SettlementReceipt: { ...S.SettlementReceipt, balance: 'consume', exceed: 'SettlementAmountExceedUnsettled' },
+};
+
+/** The two settling types: the header field of their type, their partner, what they settle, their accounts. */
+const SIDES = {
+  [Payment.type]: { side: 'payment', typeKey: 'payType', partnerKey: 'supplierId', kind: 'payable', open: '2202', balance: '1123' },
+  [Receipt.type]: { side: 'receipt', typeKey: 'receiptType', partnerKey: 'customerId', kind: 'receivable', open: '1122', balance: '2203' },
+} as const;
+type Side = (typeof SIDES)[keyof typeof SIDES];
+
+/** Fees and incomes: the fee-type kind their lines take and the ledger account of the lines. */
+const FEES = {
+  [Fee.type]: { feeKind: 'expense', account: '6602' },
+  [Income.type]: { feeKind: 'income', account: '6051' },
+} as const;
+
+function settling(decl: BillTypeDecl, header: Record<string, unknown>): { s: Side; rule: MoneyRule } {
+  const s = SIDES[decl.type];
+  const rule = MONEY_RULES[header[s.typeKey] as MoneyType];
+  if (!rule || rule.side !== s.side) throw new BizError('PleaseSelectBillType', { additional: header[s.typeKey] });
+  return { s, rule };
+}
+
+const settlingRules: BillTypeRules = {
+  async saving(ctx, decl, draft) {
+    const { rule } = settling(decl, draft.header);
+    if (rule.settles && !draft.lines.length) throw new BizError('AllocationRequired');
+    if (!rule.settles && draft.lines.length) throw new BizError('AllocationNotAllowed');
+    const beyond = draft.total - sum(draft.lines.map((l) => l.amount));
+    // Only advances and settlement payments carry an amount beyond their bills.
+    if (beyond > 0n && rule.balance !== 'raise' && !rule.surplusToBalance) throw new BizError('AllocationNotAllowed', { additional: decl.extraAmount });
+    if (draft.total <= 0n) throw new BizError('AmountMustGreaterThanZero');
+    if (rule.fund && draft.header.fundAccountId) await usableFund(ctx, draft.header.fundAccountId as number);
+  },
+  async completing(ctx, decl, header) {
+    if (settling(decl, header).rule.fund) await usableFund(ctx, header.fundAccountId as number | null);
+  },
+  exceedRefusal(header) {
+    const type = (header.payType ?? header.receiptType) as MoneyType;
+    return MONEY_RULES[type]?.exceed ?? 'SettlementAmountExceedUnsettled';
+  },
+};
+
+const feeRules: BillTypeRules = {
+  async saving(ctx, decl, draft) {
+    const ids = [...new Set(draft.lines.map((l) => Number(l.extra.feeTypeId)))];
+    const found = await ctx.tx.select({ id: feeType.id, kind: feeType.kind }).from(feeType).where(and(eq(feeType.tenantId, ctx.tenantId), inArray(feeType.id, ids)));
+    const wrong = ids.find((id) => found.find((f) => f.id === id)?.kind !== FEES[decl.type].feeKind);
+    if (wrong !== undefined) throw new BizError('FeeTypeNotExist', { additional: wrong });
+    if (draft.header.fundAccountId) await usableFund(ctx, draft.header.fundAccountId as number);
+  },
+  async completing(ctx, _decl, header) {
+    await usableFund(ctx, header.fundAccountId as number | null);
+  },
+};
+
+/** Registers the rules of finance's bill types with the engine. */
+export function registerMoneyRules(rules: BillRules) {
+  for (const type of Object.keys(SIDES)) rules.register(type, settlingRules);
+  for (const type of Object.keys(FEES)) rules.register(type, feeRules);
+}
+
+/** Whether the bill type is one of finance's own (posted by `postMoneyBill`). */
+export const isMoneyBill = (decl: BillTypeDecl) => decl.type in SIDES || decl.type in FEES;
+
+async function moneyLinesOf(ctx: ServiceContext, row: BillRow) {
+  const found = await ctx.tx
+    .select({ sourceBillId: billLine.sourceBillId, amount: billLine.priceTotal, extra: billLine.extra })
+    .from(billLine)
+    .where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)))
+    .orderBy(asc(billLine.lineNo));
+  return found.map((l) => ({ sourceBillId: l.sourceBillId, amount: toMicro(l.amount), extra: l.extra }));
+}
+
+/** The settled bills' rows locked in id order (as saving a payment does), before their open amounts. */
+async function lockSettled(ctx: ServiceContext, ids: number[]) {
+  if (!ids.length) return;
+  await ctx.tx
+    .select({ id: bill.id })
+    .from(bill)
+    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, ids)))
+    .orderBy(bill.id)
+    .for('update');
+}
+
+/**
+ * The posting of a payment (receipts mirror it): each settled bill off the payable (Dr 2202, per bill),
+ * what is left over or advanced onto prepaid (Dr 1123), against the fund (Cr fund) or, for a deduction,
+ * against the prepaid balance (Cr 1123).
+ */
+function settlingLines(rule: MoneyRule, s: Side, partnerId: number, fund: { id: number; code: PostingLineInput['account'] } | undefined, amount: Micro, allocations: Array<{ billId: number; amount: Micro }>): PostingLineInput[] {
+  // "out" is the side that reduces what is open (a payment debits the payable; a receipt credits the receivable).
+  const out = (value: Micro) => (rule.side === 'payment' ? (value >= 0n ? { debit: value } : { credit: -value }) : value >= 0n ? { credit: value } : { debit: -value });
+  const back = (value: Micro) => (rule.side === 'payment' ? { credit: value } : { debit: value });
+  const lines: PostingLineInput[] = allocations.map((a) => ({ account: s.open, partnerId, billId: a.billId, ...out(a.amount) }));
+  const surplus = amount - sum(allocations.map((a) => a.amount));
+  if (rule.balance === 'raise' || (rule.surplusToBalance && surplus > 0n)) lines.push({ account: s.balance, partnerId, ...out(surplus) });
+  if (rule.balance === 'consume') lines.push({ account: s.balance, partnerId, ...back(amount) });
+  else lines.push({ account: fund!.code, fundAccountId: fund!.id, ...back(amount) });
+  return lines;
+}
+
+/** Audit of a finance bill: settles what its lines settle (under row locks) and posts it. */
+export async function postMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
+  const header = { ...row, ...(row.extra as Record<string, unknown>) } as Record<string, unknown>;
+  const lines = await moneyLinesOf(ctx, row);
+  const amount = toMicro(row.priceTotal);
+  const posting = { date: row.billDate, sourceKind: 'bill' as const, sourceId: row.id, sourceCode: row.billCode, memo: decl.type };
+  if (decl.type in SIDES) {
+    const { s, rule } = settling(decl, header);
+    const partnerId = header[s.partnerKey] as number;
+    const allocations = lines.map((l) => ({ billId: l.sourceBillId!, amount: l.amount }));
+    await lockSettled(ctx, allocations.map((a) => a.billId).sort((a, b) => a - b));
+    await settleBills(ctx, { kind: s.kind, partnerId }, allocations, 1n, rule.exceed);
+    const fund = rule.fund ? await usableFund(ctx, header.fundAccountId as number | null) : undefined;
+    await post(ctx, { ...posting, memo: String(header[s.typeKey]), lines: settlingLines(rule, s, partnerId, fund, amount, allocations) });
+    return;
+  }
+  const f = FEES[decl.type];
+  const fund = await usableFund(ctx, header.fundAccountId as number | null);
+  const partnerId = (row.supplierId ?? row.customerId) || null;
+  const expense = f.account === '6602';
+  await post(ctx, {
+    ...posting,
+    lines: [
+      ...lines.map((l): PostingLineInput => ({ account: f.account, partnerId, ...(expense ? { debit: l.amount } : { credit: l.amount }) })),
+      { account: fund.code, fundAccountId: fund.id, ...(expense ? { credit: amount } : { debit: amount }) },
+    ],
+  });
+}
+
+/** Abandon audit of a finance bill: what it settled opens again, its posting is reversed. */
+export async function withdrawMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
+  if (decl.type in SIDES) {
+    const header = { ...row, ...(row.extra as Record<string, unknown>) } as Record<string, unknown>;
+    const { s, rule } = settling(decl, header);
+    const allocations = (await moneyLinesOf(ctx, row)).map((l) => ({ billId: l.sourceBillId!, amount: l.amount }));
+    await lockSettled(ctx, allocations.map((a) => a.billId).sort((a, b) => a - b));
+    await settleBills(ctx, { kind: s.kind, partnerId: header[s.partnerKey] as number }, allocations, -1n, rule.exceed);
+  }
+  await reverseSource(ctx, 'bill', row.id, row.billDate);
+}
+
+/** Settled amounts by bill from audited settlement lines, for verify (what `fin_bill_open.settled` must equal). */
+export const settledByLinesSql = (tenantId: number) =>
+  sql`select l.source_bill_id as bill_id, sum(l.price_total) as settled from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+      where l.tenant_id = ${tenantId} and l.source_line_id is null and l.source_bill_id is not null
+        and b.bill_type in (${sql.join(Object.keys(SIDES).map((t) => sql`${t}`), sql`, `)}) and b.bill_status in ('Audit', 'Partially', 'Complete', 'ManualCompletion')
+      group by l.source_bill_id`;
+
+/** The finance posting hook for every bill: finance's own bills post money, bills with a receivable or payable open it. */
+export function financePostingHook(opening: BillPostingHook): BillPostingHook {
+  return {
+    audited: (ctx, decl, row) => (isMoneyBill(decl) ? postMoneyBill(ctx, decl, row) : opening.audited(ctx, decl, row)),
+    abandoned: (ctx, decl, row) => (isMoneyBill(decl) ? withdrawMoneyBill(ctx, decl, row) : opening.abandoned(ctx, decl, row)),
+  };
+}
