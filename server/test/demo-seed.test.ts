@@ -50,7 +50,7 @@ describe(`demo records (${TEST_DB})`, () => {
     expect((await call<Material[]>(ctx.app, 'GET', '/api/admin/basic/material', { token: other })).body.data).toEqual([]);
   });
 
-  it('gives the first demo tenant its money through the services: accounts, bills paid and received in part, an advance; verify empty', async () => {
+  it('gives the first demo tenant its money through the services: accounts, bills paid and received in part, an advance, a fee; verify empty', async () => {
     expect(await seedFinanceDemo(ctx.app)).toBe(true);
     const token = await login(ctx.app, 'admin', 'admin123');
     const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/finance/${url}`, { token })).body.data;
@@ -59,6 +59,10 @@ describe(`demo records (${TEST_DB})`, () => {
     expect(receivable.some((r) => r.advance === '3000.000000')).toBe(true);
     expect(receivable.some((r) => r.open === '460.000000')).toBe(true);
     expect((await get<Array<{ open: string }>>('payable')).map((p) => p.open)).toContain('2100.000000');
+    // Payments, receipts and the fee are audited bills of the engine.
+    expect((await get<Array<{ billStatus: string }>>('receipt')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit', 'Audit']);
+    expect((await get<Array<{ billStatus: string }>>('payment')).map((r) => r.billStatus)).toEqual(['Audit']);
+    expect((await get<Array<{ priceTotal: number }>>('fee')).map((r) => r.priceTotal)).toEqual([350]);
     expect((await call<unknown[]>(ctx.app, 'POST', '/api/admin/finance/verify', { token })).body.data).toEqual([]);
     // Once only.
     expect(await seedFinanceDemo(ctx.app)).toBe(false);

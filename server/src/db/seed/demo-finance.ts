@@ -4,7 +4,8 @@ import { DEMO_TENANTS } from './demo.ts';
 /*
  * The first demo tenant's money, through the API like a user's (after its basic records): three fund
  * accounts with opening balances, a purchase in-stock half paid, two sale out-stocks (one received in
- * full, one in part), an advance from a customer and a transfer to the bank. Ends by asking
+ * full, one in part), an advance from a customer, a freight fee and a transfer to the bank. Payments,
+ * receipts and fees are bills: saved, submitted and audited through the bill engine's routes. Ends by asking
  * /api/admin/finance/verify, which must be empty. Runs once: a tenant with fund accounts is left alone.
  */
 
@@ -53,10 +54,15 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
     const first = await audited('/sale/outstock', { billDate: DAY(35), customerId: customers[0].id, warehouseId: warehouse.id, lines: line(5, 320) });
     const second = await audited('/sale/outstock', { billDate: DAY(10), customerId: customers[1].id, warehouseId: warehouse.id, lines: line(3, 320) });
 
-    await api('POST', '/finance/payment', { payType: 'OrdinaryPay', docDate: DAY(20), partnerId: supplier, fundAccountId: bank, allocations: [{ billId: instock, amount: '2100.00' }], remark: '首付一半' });
-    await api('POST', '/finance/receipt', { receiptType: 'OrdinaryReceipt', docDate: DAY(30), partnerId: customers[0].id, fundAccountId: bank, allocations: [{ billId: first, amount: '1600.00' }] });
-    await api('POST', '/finance/receipt', { receiptType: 'OrdinaryReceipt', docDate: DAY(5), partnerId: customers[1].id, fundAccountId: cash, allocations: [{ billId: second, amount: '500.00' }] });
-    await api('POST', '/finance/receipt', { receiptType: 'AdvanceReceipt', docDate: DAY(3), partnerId: customers[0].id, fundAccountId: bank, amount: '3000.00', remark: '下批订单预收款' });
+    const posted = (path: string, body: Record<string, unknown>) => audited(path, { lines: [], ...body });
+    const settle = (billId: number, amount: string) => [{ sourceBillId: billId, amount }];
+    await posted('/finance/payment', { billDate: DAY(20), supplierId: supplier, payType: 'OrdinaryPay', fundAccountId: bank, lines: settle(instock, '2100.00'), remark: '首付一半' });
+    await posted('/finance/receipt', { billDate: DAY(30), customerId: customers[0].id, receiptType: 'OrdinaryReceipt', fundAccountId: bank, lines: settle(first, '1600.00') });
+    await posted('/finance/receipt', { billDate: DAY(5), customerId: customers[1].id, receiptType: 'OrdinaryReceipt', fundAccountId: cash, lines: settle(second, '500.00') });
+    await posted('/finance/receipt', { billDate: DAY(3), customerId: customers[0].id, receiptType: 'AdvanceReceipt', fundAccountId: bank, advanceAmount: '3000.00', remark: '下批订单预收款' });
+    const fees = await api<Array<{ id: number; kind: string }>>('GET', '/basic/fee?current=1&pageSize=100');
+    const expense = fees.find((f) => f.kind === 'expense')?.id ?? (await api<{ id: number }>('POST', '/basic/fee', { name: '运输费', kind: 'expense' })).id;
+    await posted('/finance/fee', { billDate: DAY(8), fundAccountId: cash, supplierId: supplier, lines: [{ feeTypeId: expense, amount: '350.00' }], remark: '钢材运费' });
     await api('POST', '/finance/transfer', { docDate: DAY(2), fromAccountId: cash, toAccountId: bank, amount: '10000.00', remark: '现金存行' });
 
     const differences = await api<unknown[]>('POST', '/finance/verify');

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { MenuType } from '@p8/contract/menu';
-import { BILL_TYPES, billTypesByArea } from '@p8/contract/bills/catalogue';
-import { BILL_AREA_LABELS, billButtons, billMenuName, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billTypesByArea } from '@p8/contract/bills/catalogue';
+import { BILL_AREA_LABELS, billButtons, billMenuName, type BillArea, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { Tx } from '../connection.ts';
 import { menu } from '../schema/index.ts';
 
@@ -129,25 +129,26 @@ const MALL_MENU: MenuTemplate = {
  * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
+const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', finance: 'AccountBookOutlined' };
+
 export function billMenus(): MenuTemplate[] {
-  return billTypesByArea()
-    .filter(({ area }) => area !== 'finance')
-    .map(({ area, types }) => ({
+  return billTypesByArea().map(({ area, types }) => ({
     name: area,
     path: `/${area}`,
     redirect: `/${area}/${types[0].route}`,
-    icon: area === 'purchase' ? 'ShoppingOutlined' : area === 'sale' ? 'ShopOutlined' : 'InboxOutlined',
+    icon: AREA_ICONS[area],
     title: BILL_AREA_LABELS[area].zh,
     titleEn: BILL_AREA_LABELS[area].en,
     type: 'Directory' as const,
     children: [
       ...billScreens(types),
       ...(area === 'stock' ? STOCK_REPORTS : []),
+      ...(area === 'finance' ? FINANCE_SCREENS : []),
     ],
   }));
 }
 
-/** A screen per bill type, with the type's buttons. The finance area's join the finance directory. */
+/** A screen per bill type, with the type's buttons. */
 function billScreens(types: readonly BillTypeDecl[]): MenuTemplate[] {
   return types.map((decl) => ({
     ...screen(billMenuName(decl), decl.label.zh, decl.label.en, decl.icon, []),
@@ -207,33 +208,20 @@ const SERVICE_MENU: MenuTemplate = {
   ],
 };
 
-/** Withdrawing a posted payment, receipt or transfer (a reversal posting). */
+/** Withdrawing a posted transfer (a reversal posting). */
 const ABANDON: ButtonSpec = { action: 'abandon', title: '作废', titleEn: 'Withdraw' };
 
 /**
- * Finance (issue 12): fund accounts, receivables and payables by partner with aging and the running
- * ledger, payments, receipts and transfers (`finance_<screen>_add`, `_abandon`), the trial balance.
+ * Finance's screens beside its bills (payments, receipts, fees, incomes: the bill kit): fund accounts,
+ * receivables and payables by partner with aging and the running ledger, transfers, the trial balance.
  */
-const FINANCE_MENU: MenuTemplate = {
-  name: 'finance',
-  path: '/finance',
-  redirect: '/finance/account',
-  icon: 'AccountBookOutlined',
-  title: '财务管理',
-  titleEn: 'Finance',
-  type: 'Directory',
-  children: [
-    screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
-    screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', ['export']),
-    screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', ['export']),
-    screen('finance_payment', '付款单', 'Payments', 'ExportOutlined', ['add', ABANDON]),
-    screen('finance_receipt', '收款单', 'Receipts', 'ImportOutlined', ['add', ABANDON]),
-    screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON]),
-    screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', ['export']),
-    // The finance area's bill types (invoices), from the registry.
-    ...billScreens(BILL_TYPES.filter((d) => d.area === 'finance')),
-  ],
-};
+const FINANCE_SCREENS: MenuTemplate[] = [
+  screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
+  screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', ['export']),
+  screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', ['export']),
+  screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON]),
+  screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', ['export']),
+];
 
 export const MENU_TEMPLATE: MenuTemplate[] = [
   { name: 'home', path: '/home/index', component: 'home/index', icon: 'HomeOutlined', title: '首页', titleEn: 'Home', type: 'Menu', affix: true },
@@ -255,7 +243,6 @@ export const MENU_TEMPLATE: MenuTemplate[] = [
   BASE_MENU,
   // Every bill type's screen is the web's one bill kit (views/bills), chosen by the menu's path.
   ...billMenus(),
-  FINANCE_MENU,
   {
     name: 'system',
     path: '/system',
