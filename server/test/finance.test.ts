@@ -329,7 +329,7 @@ describe('property: random bills, payments, receipts, deductions and withdrawals
       }),
       { numRuns: TEST_DB === 'postgres' ? 10 : 6 },
     );
-  });
+  }, 300_000);
 });
 
 describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
@@ -341,7 +341,7 @@ describe.runIf(TEST_DB === 'postgres')('concurrency on PostgreSQL', () => {
     expect(new Set(replies.filter((r) => r.body.status !== 0).map((r) => r.body.message))).toEqual(new Set(['BillAllSettled']));
     expect(await settlement('PurchaseInstock', bill)).toBe('AllSettlement');
     await verifyEmpty();
-  });
+  }, 120_000);
 });
 
 describe('the home dashboard', () => {

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { BillLineView, BillView } from '@p8/contract/bills/api';
-import { billApiPath, billButtonCode, BILL_ACTION_LABELS, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, BILL_ACTION_LABELS, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { microText, roundTo, sum, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, DELIVERY_STATUS_LABELS, POSTED_STATUSES, type BillOperation, type DeliveryStatus } from '@p8/contract/bills/status';
 import { Auth } from '../../../components/Auth/index.tsx';
 import AttachmentUpload from '../../../components/Upload/AttachmentUpload.tsx';
@@ -14,6 +15,7 @@ import { feedback } from '../../../app/feedback.ts';
 import { translateError } from '../../../locales/index.ts';
 import useTenantConfig from '../../../hooks/useTenantConfig.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
+import { formatMoney } from '../../../components/Finance/money.ts';
 import { amountRules, formHeaderFields, gridTotals, labelOf, offeredOperations, savePayload, waitingOf } from '../kit.ts';
 import { FieldControl } from './controls.tsx';
 import BillLines, { lineOfView } from './BillLines.tsx';
@@ -201,7 +203,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
             ))}
           </Row>
           <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />
-          <Totals rules={rules} digits={settings} tax={rules.tax} />
+          {lineKindOf(decl) === 'material' ? <Totals rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals extraKey={decl.extraAmount} digits={settings.amountRetainsSmallDigit} />}
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
@@ -267,6 +269,28 @@ function Totals({ rules, digits, tax }: { rules: ReturnType<typeof amountRules>;
           {t('bill.totalTaxAmount')}: <b>{formatNumber(totals.taxPriceTotal, digits.amountRetainsSmallDigit)}</b>
         </span>
       )}
+    </div>
+  );
+}
+
+/** The live total of a bill of money: its lines' amounts and its amount beyond them (an advance), exactly. */
+function MoneyTotals({ extraKey, digits }: { extraKey?: string; digits: number }) {
+  const { t } = useTranslation();
+  const lines = Form.useWatch('lines') as Array<{ amount?: string | number | null }> | undefined;
+  const extra = Form.useWatch(extraKey ?? '__none') as string | number | null | undefined;
+  const total = useMemo(() => {
+    // Half-typed text ("-", "1.") counts as nothing until it is a number.
+    const round = (v: string | number | null | undefined) => (/^-?\d+(\.\d+)?$/.test(String(v ?? '')) ? roundTo(toMicro(String(v)), digits) : 0n);
+    return microText(sum([...(lines ?? []).map((l) => round(l?.amount)), extraKey ? round(extra) : 0n]));
+  }, [lines, extra, extraKey, digits]);
+  return (
+    <div className="bill-totals" data-testid="bill-totals">
+      <span>
+        {t('bill.lineCount')}: <b>{lines?.length ?? 0}</b>
+      </span>
+      <span>
+        {t('bill.totalAmount')}: <b data-testid="bill-total-amount">{formatMoney(total, digits)}</b>
+      </span>
     </div>
   );
 }

@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import type { Material } from '@p8/contract/basic';
 import type { BillLineView } from '@p8/contract/bills/api';
 import type { AmountRules } from '@p8/contract/bills/amounts';
-import { MAX_BILL_LINES, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineKindOf, MAX_BILL_LINES, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { abs, microText, toMicro } from '@p8/contract/bills/decimal';
+import { formatMoney } from '../../../components/Finance/money.ts';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import LineGrid, { type LineColumn } from '../../../components/LineGrid/index.tsx';
 import MaterialInput, { type PickedMaterial } from '../../../components/Pickers/MaterialInput.tsx';
@@ -36,7 +38,8 @@ export type LineRow = Record<string, unknown> & {
 /** A saved line for the form. */
 export function lineOfView(line: BillLineView): LineRow {
   const row: LineRow = { ...line };
-  row.materialId = { id: line.materialId as number, code: line.materialCode, name: line.materialName, specification: line.specification };
+  // Lines of money have no material.
+  row.materialId = line.materialId ? { id: line.materialId as number, code: line.materialCode, name: line.materialName, specification: line.specification } : null;
   for (const key of ['warehouseId', 'targetWarehouseId']) {
     if (line[key]) row[key] = { id: line[key] as number, name: (line[key.replace(/Id$/, 'Name')] as string | undefined) ?? `#${String(line[key])}` };
   }
@@ -108,13 +111,42 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
   const [picking, setPicking] = useState(false);
   const [code, setCode] = useState('');
   const fields = useMemo(() => gridFields(decl, config), [decl, config]);
+  const kind = lineKindOf(decl);
 
   const columns = useMemo<LineColumn<LineRow>[]>(() => {
     const cols: LineColumn<LineRow>[] = [{ key: 'index', title: '#', width: 44, align: 'center', watch: 'none', render: ({ index }) => index + 1 }];
     for (const field of fields) {
       const title = labelOf(field.label, lang);
       const width = field.width ?? 120;
-      if (field.key === 'materialId') {
+      if (field.key === 'sourceBillId') {
+        // The bill a settlement line settles: chosen by push down, shown by its code.
+        cols.push({ key: field.key, title, width, watch: 'row', render: ({ row, testId }) => <span data-testid={testId}>{String(row.sourceBillCode ?? '')}</span> });
+      } else if (kind !== 'material' && field.readOnly) {
+        cols.push({ key: field.key, title, width, align: 'right', watch: 'row', render: ({ row, testId }) => <span data-testid={testId}>{formatMoney(row[field.key] as string | undefined, rules.amountDigits)}</span> });
+      } else if (kind === 'settlement' && field.key === 'amount') {
+        // Within what is open on the bill and of its sign, checked as the server will (exact decimals).
+        cols.push({
+          key: field.key,
+          field: field.key,
+          title,
+          width,
+          watch: 'none',
+          rules: [
+            { required: true, message: t('error.PleaseInputAmount') },
+            ({ getFieldValue }) => ({
+              validator: async (rule, value) => {
+                const index = Number(String((rule as { field?: string }).field ?? '').split('.')[1]);
+                const open = toMicro(String(getFieldValue(['lines', index, 'openAmount']) ?? 0));
+                const amount = toMicro(String(value ?? 0));
+                if (amount === 0n) throw new Error(t('error.AmountMustGreaterThanZero'));
+                if (amount > 0n !== open > 0n) throw new Error(t('bill.signOfBill'));
+                if (abs(amount) > abs(open)) throw new Error(t('bill.beyondOpen', { open: formatMoney(microText(open), rules.amountDigits) }));
+              },
+            }),
+          ],
+          render: ({ testId }) => <FieldControl field={field} lang={lang} size="small" testId={testId} />,
+        });
+      } else if (field.key === 'materialId') {
         cols.push({
           key: field.key,
           field: 'materialId',
@@ -152,9 +184,9 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
         });
       }
     }
-    cols.push({ key: 'source', title: t('bill.sourceBill'), width: 150, render: ({ row }) => <Typography.Text type="secondary">{row.sourceBillCode ?? ''}</Typography.Text> });
+    if (kind === 'material') cols.push({ key: 'source', title: t('bill.sourceBill'), width: 150, render: ({ row }) => <Typography.Text type="secondary">{row.sourceBillCode ?? ''}</Typography.Text> });
     return cols;
-  }, [decl, fields, lang, rules, t, view]);
+  }, [decl, fields, kind, lang, rules, t, view]);
 
   const rows = () => (form.getFieldValue('lines') as LineRow[] | undefined) ?? [];
 
@@ -183,16 +215,21 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
       view={view}
       maxRows={MAX_BILL_LINES}
       height={420}
-      newRow={() => ({ number: 1, ratio: 1 })}
-      emptyText={t('bill.noLines')}
+      newRow={() => (kind === 'material' ? { number: 1, ratio: 1 } : {})}
+      emptyText={t(kind === 'material' ? 'bill.noLines' : kind === 'settlement' ? 'bill.noSettleLines' : 'bill.noMoneyLines')}
       rules={[
         {
           validator: async (_r, list: LineRow[] | undefined) => {
-            if (!list?.length) throw new Error(t('error.BillItemsEmpty'));
+            if (!list?.length && kind !== 'settlement') throw new Error(t('error.BillItemsEmpty'));
           },
         },
       ]}
-      addButton={(add, count) => (
+      addButton={(add, count) =>
+        kind === 'settlement' ? null : kind !== 'material' ? (
+          <Button type="dashed" icon={<PlusOutlined />} style={{ marginTop: 12 }} disabled={count >= MAX_BILL_LINES} onClick={() => add({})} data-testid="bill-line-add">
+            {t('bill.addMoneyLine')}
+          </Button>
+        ) : (
         <Space style={{ marginTop: 12 }} wrap>
           <Button icon={<PlusOutlined />} disabled={count >= MAX_BILL_LINES} onClick={() => setPicking(true)} data-testid="bill-line-pick">
             {t('bill.pickMaterials')}

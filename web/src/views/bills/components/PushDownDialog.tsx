@@ -2,9 +2,10 @@ import { useMemo, useState } from 'react';
 import { Button, Modal, Segmented, Table, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { BillSourceLine } from '@p8/contract/bills/api';
+import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
 import { billType } from '@p8/contract/bills/catalogue';
-import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { formatMoney } from '../../../components/Finance/money.ts';
 import ProTable, { type ProColumn } from '../../../components/ProTable/index.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
 import { formatNumber } from '../../../components/ProTable/format.ts';
@@ -18,6 +19,7 @@ import { quietly } from '../kit-errors.ts';
  * declaration's `sources`), several chosen at once; then the chosen lines, where the user lowers a
  * quantity (never above the open quantity unless the source's "beyond" switch is on) or drops a line.
  * The server makes a new draft with those quantities and checks them again as any save.
+ * A type with settlement lines (payments, receipts) picks whole bills with what is open of their amount, in one step.
  */
 export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { decl: BillTypeDecl; api: string; lang: string; onClose: () => void; onDone: (id: number) => void }) {
   const { t } = useTranslation();
@@ -31,8 +33,17 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
   const beyond = !!source?.beyondSwitch && (config as Record<string, unknown> | undefined)?.[source.beyondSwitch] === true;
   const digits = settings.numberRetainsSmallDigit;
 
-  const columns = useMemo<ProColumn<BillSourceLine>[]>(
-    () => [
+  const byBill = lineKindOf(decl) === 'settlement';
+  const money = (key: keyof BillSourceBill) => (row: BillSourceBill) => formatMoney(row[key] as string);
+  const columns = useMemo<ProColumn<BillSourceLine | BillSourceBill>[]>(
+    () => byBill ? ([
+      { prop: 'sourceBillCode', title: t('bill.sourceBill'), width: 170, search: { key: 'keyword', label: t('bill.billCode') } },
+      { prop: 'sourceBillDate', title: t('bill.billDate'), width: 110 },
+      { prop: 'partnerName', title: t('bill.partner'), width: 200 },
+      { prop: 'amount', title: t('bill.billAmount'), width: 130, align: 'right', render: money('amount') },
+      { prop: 'takenAmount', title: t('bill.takenAmount'), width: 130, align: 'right', render: money('takenAmount') },
+      { prop: 'openAmount', title: t('bill.openAmount'), width: 130, align: 'right', render: money('openAmount') },
+    ] as ProColumn<BillSourceLine | BillSourceBill>[]) : ([
       { prop: 'sourceBillCode', title: t('bill.sourceBill'), width: 170, search: { key: 'keyword', label: t('bill.keyword') } },
       { prop: 'sourceBillDate', title: t('bill.billDate'), width: 110 },
       { prop: 'partnerName', title: t('bill.partner'), width: 160 },
@@ -43,25 +54,27 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
       { prop: 'number', title: t('bill.sourceNumber'), width: 100, valueType: 'number' },
       { prop: 'takenNumber', title: t('bill.takenNumber'), width: 100, valueType: 'number' },
       { prop: 'openNumber', title: t('bill.openNumber'), width: 100, valueType: 'number' },
-    ],
-    [t],
+    ] as ProColumn<BillSourceLine | BillSourceBill>[]),
+    [byBill, t],
   );
 
   const make = async () => {
     setBusy(true);
     let made: { id: number } | undefined;
-    const body = { sourceType, sourceLineIds: chosen.map((l) => l.sourceLineId), numbers: pushDownNumbers(chosen, numbers) };
+    const sourceLineIds = chosen.map((l) => l.sourceLineId);
+    // Whole bills take what is open of their amount; lines take the quantities of the adjust step.
+    const body = byBill ? { sourceType, sourceLineIds } : { sourceType, sourceLineIds, numbers: pushDownNumbers(chosen, numbers) };
     const ok = await quietly(async () => (made = await http.post<{ id: number }>(`${api}/pushDown`, body)));
     setBusy(false);
     if (ok && made) onDone(made.id);
   };
-  const incomplete = chosen.some((l) => !(Number(numbers[l.sourceLineId] ?? l.openNumber) > 0));
+  const incomplete = !byBill && chosen.some((l) => !(Number(numbers[l.sourceLineId] ?? l.openNumber) > 0));
 
   return (
     <Modal
       open
       width={1100}
-      title={t('bill.pushDownTitle', { name: labelOf(decl.label, lang) })}
+      title={t(byBill ? 'bill.pushDownBillsTitle' : 'bill.pushDownTitle', { name: labelOf(decl.label, lang) })}
       onCancel={onClose}
       destroyOnHidden
       data-testid="bill-pushdown-dialog"
@@ -69,9 +82,15 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
         step === 'pick' ? (
           <>
             <Button onClick={onClose}>{t('bill.close')}</Button>
-            <Button type="primary" disabled={!chosen.length} onClick={() => setStep('adjust')} data-testid="bill-pushdown-next">
-              {t('bill.pushDownNext', { count: chosen.length })}
-            </Button>
+            {byBill ? (
+              <Button type="primary" disabled={!chosen.length} loading={busy} onClick={() => void make()} data-testid="bill-pushdown-ok">
+                {t('bill.pushDownBillsOk', { count: chosen.length })}
+              </Button>
+            ) : (
+              <Button type="primary" disabled={!chosen.length} onClick={() => setStep('adjust')} data-testid="bill-pushdown-next">
+                {t('bill.pushDownNext', { count: chosen.length })}
+              </Button>
+            )}
           </>
         ) : (
           <>
@@ -102,7 +121,7 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
           path={`${api}/sources`}
           params={{ sourceType }}
           rowKey="sourceLineId"
-          columns={columns}
+          columns={columns as ProColumn<BillSourceLine>[]}
           scroll={{ y: 380 }}
           size="small"
           rowSelection={{

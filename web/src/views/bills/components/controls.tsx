@@ -13,6 +13,8 @@ import NumberInput from '../../../components/NumberInput/index.tsx';
 import { deptTreeQuery } from '../../../components/Pickers/api/get-dept-tree.ts';
 import { materialQuery } from '../../../components/Pickers/api/get-material.ts';
 import { pickLocations } from '../../../components/Pickers/api/pick-locations.ts';
+import { feeTypeOptionsQuery, fundAccountOptionsQuery } from '../../../components/Pickers/api/list-money-options.ts';
+import { formatMoney } from '../../../components/Finance/money.ts';
 import { labelOf } from '../kit.ts';
 
 /** A picked record as the form keeps it: its id (what is sent) and its name (what is shown). */
@@ -131,8 +133,14 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     case 'quantity':
       return <NumberInput min={0} style={{ width: '100%' }} {...pass} />;
     case 'price':
-    case 'amount':
       return <NumberInput kind="amount" min={0} style={{ width: '100%' }} {...pass} />;
+    case 'amount':
+      // Money as decimal text, never through a float (a settlement line of a refund is negative).
+      return <NumberInput kind="amount" {...({ stringMode: true } as object)} style={{ width: '100%' }} {...pass} />;
+    case 'fundAccount':
+      return <FundAccountSelect {...pass} />;
+    case 'feeType':
+      return <FeeTypeSelect {...pass} />;
     case 'percent':
       return <NumberInput min={0} max={100} precision={2} style={{ width: '100%' }} {...pass} />;
     case 'date':
@@ -152,6 +160,20 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     default:
       return <Input {...item} size={size} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
   }
+}
+
+/** A fund account of the tenant (enabled ones offered), with its balance. */
+function FundAccountSelect({ value, onChange, disabled, size, ...rest }: ValueProps<number>) {
+  const found = useQuery(fundAccountOptionsQuery);
+  const options = (found.data ?? []).filter((a) => a.enabled || a.id === value).map((a) => ({ value: a.id, label: `${a.name} (${formatMoney(a.balance)})` }));
+  return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} allowClear disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
+}
+
+/** A fee type of the tenant (enabled ones), income and expense alike (the server refuses the wrong kind). */
+function FeeTypeSelect({ value, onChange, disabled, size, ...rest }: ValueProps<number>) {
+  const found = useQuery(feeTypeOptionsQuery);
+  const options = (found.data ?? []).filter((f) => f.enabled || f.id === value).map((f) => ({ value: f.id, label: f.name }));
+  return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} showSearch optionFilterProp="label" disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
 }
 
 /** A calendar date kept as `YYYY-MM-DD` text (what the API sends and takes). */

@@ -1,0 +1,16 @@
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '../../../app/http.ts';
+
+/** GET /admin/basic/fee — fee types (first 200) with their kind (income | expense), for fee and income lines. */
+export const feeTypeOptionsQuery = queryOptions({
+  queryKey: ['basic', 'fee', 'options'],
+  queryFn: () => http.list<{ id: number; name: string; kind: string; enabled: boolean }>('/admin/basic/fee', { current: 1, pageSize: 200 }, { noLoading: true }).then((page) => page.data),
+  staleTime: 30_000,
+});
+
+/** GET /admin/finance/account — the fund accounts with their balances, for the fund account of finance bills. */
+export const fundAccountOptionsQuery = queryOptions({
+  queryKey: ['finance', 'account', 'options'],
+  queryFn: () => http.get<Array<{ id: number; name: string; balance: string; enabled: boolean }>>('/admin/finance/account', undefined, { noLoading: true }),
+  staleTime: 10_000,
+});
