@@ -6,8 +6,9 @@ import { api, DEMO, screenshot, startSuite, storedToken, waitUntil, type Suite }
 
 /**
  * Issue 12 evidence, in zh and en: a sale out-stock (made and audited through the API) is received half
- * on the receipts screen → the out-stock list shows it partly settled → a second receipt takes the rest
- * → settled → withdrawing its audit is refused with the catalogued message.
+ * on the bill kit's receipt screen (a receipt pushed down from it, its amount halved, saved, submitted,
+ * audited) → the out-stock list shows it partly settled → a second receipt takes the rest → settled →
+ * withdrawing its audit is refused with the catalogued message.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -20,28 +21,34 @@ afterAll(async () => {
 const TODAY = new Date().toISOString().slice(0, 10);
 type Lang = 'zh' | 'en';
 
-/** The receipts screen's add form with the customer picked. */
-async function openReceiptForm(page: Page, customerId: number) {
-  await page.goto('/finance/receipt');
-  await page.getByTestId('receipt-add').click();
-  const form = page.getByTestId('receipt-form');
-  await form.getByTestId('receipt-partner').click();
-  const picker = page.getByTestId('customer-picker');
-  await picker.getByTestId(`customer-picker-row-${customerId}`).click();
-  await picker.getByTestId('customer-picker-ok').click();
-  return form;
+/**
+ * One receipt on the kit's receipt screen: a new receipt pushed down from the out-stock (the draft settles
+ * all that is open), its amount set (`all` keeps it), the first fund account, saved, submitted, audited.
+ */
+async function receive(page: Page, billCode: string, amount: string | 'all') {
+  const form = await pushedDownReceipt(page, billCode);
+  if (amount !== 'all') await form.getByTestId('bill-line-0-amount').locator('input').fill(amount);
+  await form.getByTestId('bill-field-fundAccountId').click();
+  await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true }).first().click();
+  await form.getByTestId('bill-save').click();
+  for (const step of ['submit', 'audit']) {
+    await form.getByTestId(`bill-op-${step}`).click();
+    await form.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
+  }
+  await form.getByTestId('bill-close').click();
 }
 
-/** One receipt from the receipts screen: the customer from the picker, the first fund account, `amount` on the bill. */
-async function receive(page: Page, customerId: number, billCode: string, amount: string | 'all') {
-  const form = await openReceiptForm(page, customerId);
-  await form.getByTestId('receipt-fund').click();
-  await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true }).first().click();
-  const settle = form.getByTestId(`finance-settle-${billCode}`);
-  if (amount === 'all') await form.locator('tr', { hasText: billCode }).locator('a').click();
-  else await settle.fill(amount);
-  await form.getByTestId('receipt-form-submit').click();
-  await form.waitFor({ state: 'hidden' });
+/** The receipt screen's push down from the out-stock: the new draft opens in the form. */
+async function pushedDownReceipt(page: Page, billCode: string) {
+  await page.goto('/finance/receipt');
+  await page.getByTestId('bill-add').click();
+  const form = page.getByTestId('bill-form');
+  await form.getByTestId('bill-pushdown').click();
+  const dialog = page.getByTestId('bill-pushdown-dialog');
+  await dialog.locator('tr', { hasText: billCode }).locator('input[type="checkbox"]').check();
+  await dialog.getByTestId('bill-pushdown-ok').click();
+  await form.getByTestId('bill-line-0-amount').waitFor();
+  return form;
 }
 
 /** The progress shown in the out-stock list's row of the bill. */
@@ -79,14 +86,14 @@ describe('finance (browser)', () => {
     const { billCode } = await bill();
 
     // Half: the form refuses more than is open before sending, then takes 100 of 200.
-    await receiveRefusesBeyondOpen(page, customer.data.id, billCode, lang);
-    await receive(page, customer.data.id, billCode, '100');
+    await receiveRefusesBeyondOpen(page, billCode, lang);
+    await receive(page, billCode, '100');
     await waitUntil(bill, (b) => b.progress.settlement === 'PartialSettlement', 'partly settled');
     expect(await listedProgress(page, billCode)).toContain(PROGRESS_STATE_LABELS.PartialSettlement[lang]);
     await screenshot(page, `finance-outstock-partial-${lang}`);
 
     // The rest: "all that is open" on the bill.
-    await receive(page, customer.data.id, billCode, 'all');
+    await receive(page, billCode, 'all');
     await waitUntil(bill, (b) => b.progress.settlement === 'AllSettlement', 'settled');
     expect(await listedProgress(page, billCode)).toContain(PROGRESS_STATE_LABELS.AllSettlement[lang]);
 
@@ -96,19 +103,24 @@ describe('finance (browser)', () => {
     await page.locator('.ant-message-notice, .ant-notification-notice').filter({ hasText: errorCatalogue.BillReceivedProhibitAbandonAudit[lang] }).first().waitFor();
     await screenshot(page, `finance-abandon-refused-${lang}`);
     expect((await bill()).progress.settlement).toBe('AllSettlement');
-    const receipts = await list<{ status: string; partnerName: string }>(`/admin/finance/receipt?current=1&pageSize=20&partnerId=${customer.data.id}`);
-    expect(receipts.map((r) => r.status)).toEqual(['Posted', 'Posted']);
+    const receipts = await list<{ billStatus: string }>(`/admin/finance/receipt?current=1&pageSize=20&customerId=${customer.data.id}`);
+    expect(receipts.map((r) => r.billStatus)).toEqual(['Audit', 'Audit']);
     expect((await api<unknown[]>(suite.server, 'POST', '/admin/finance/verify', undefined, token)).data).toEqual([]);
   }, 240_000);
 });
 
-/** In the open add form: 300 on a bill with 200 open is shown as an error and nothing is sent. */
-async function receiveRefusesBeyondOpen(page: Page, customerId: number, billCode: string, lang: Lang) {
-  const form = await openReceiptForm(page, customerId);
-  await form.getByTestId(`finance-settle-${billCode}`).fill('300');
-  await form.getByTestId('receipt-form-submit').click();
-  await form.locator('.ant-form-item-explain-error').filter({ hasText: lang === 'zh' ? '不能超过未结金额' : 'no more than the open' }).waitFor();
+/** A pushed-down receipt with 300 on a bill with 200 open: the form shows the error and sends nothing; the draft is deleted. */
+async function receiveRefusesBeyondOpen(page: Page, billCode: string, lang: Lang) {
+  const form = await pushedDownReceipt(page, billCode);
+  await form.getByTestId('bill-line-0-amount').locator('input').fill('300');
+  await form.getByTestId('bill-save').click();
+  await form.locator('.ant-form-item-explain-error').filter({ hasText: lang === 'zh' ? '不能超过未结金额' : 'No more than the open amount' }).waitFor();
   await screenshot(page, `finance-receipt-form-${lang}`);
-  await form.getByTestId('receipt-form-cancel').click();
-  await form.waitFor({ state: 'hidden' });
+  await form.getByTestId('bill-close').click();
+  // The pushed-down draft holds the open amount: it goes, so that the receipts below may take it.
+  await page.getByTestId('bill-status-tabs').waitFor();
+  const row = page.locator('tr', { hasText: lang === 'zh' ? '已保存' : 'Saved' }).first();
+  await row.locator('input[type="checkbox"]').check();
+  await page.getByTestId('bill-delete').click();
+  await page.locator('.ant-popconfirm .ant-btn-primary, .ant-modal-confirm .ant-btn-primary').filter({ visible: true }).first().click();
 }
