@@ -27,10 +27,11 @@ type Lang = 'zh' | 'en';
  */
 async function receive(page: Page, billCode: string, amount: string | 'all') {
   const form = await pushedDownReceipt(page, billCode);
-  if (amount !== 'all') await form.getByTestId('bill-line-0-amount').locator('input').fill(amount);
+  if (amount !== 'all') await form.getByTestId('bill-line-0-amount').fill(amount);
   await form.getByTestId('bill-field-fundAccountId').click();
   await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true }).first().click();
-  await form.getByTestId('bill-save').click();
+  // Submit reads the saved bill: wait for the save (the fund account) to be answered first.
+  await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/finance/receipt')), form.getByTestId('bill-save').click()]);
   for (const step of ['submit', 'audit']) {
     await form.getByTestId(`bill-op-${step}`).click();
     await form.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
@@ -112,7 +113,7 @@ describe('finance (browser)', () => {
 /** A pushed-down receipt with 300 on a bill with 200 open: the form shows the error and sends nothing; the draft is deleted. */
 async function receiveRefusesBeyondOpen(page: Page, billCode: string, lang: Lang) {
   const form = await pushedDownReceipt(page, billCode);
-  await form.getByTestId('bill-line-0-amount').locator('input').fill('300');
+  await form.getByTestId('bill-line-0-amount').fill('300');
   await form.getByTestId('bill-save').click();
   await form.locator('.ant-form-item-explain-error').filter({ hasText: lang === 'zh' ? '不能超过未结金额' : 'No more than the open amount' }).waitFor();
   await screenshot(page, `finance-receipt-form-${lang}`);

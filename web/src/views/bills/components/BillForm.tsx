@@ -107,7 +107,9 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
     // A form that does not validate shows its messages beside the fields.
     const values = (await form.validateFields().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (!values) return;
-    const payload = savePayload(decl, { ...values, id }, config);
+    // The whole store, not only the validated fields: a line keeps what no control edits (its id, the
+    // source bill a settlement line settles); savePayload sends only the type's declared fields.
+    const payload = savePayload(decl, { ...(form.getFieldsValue(true) as Record<string, unknown>), id }, config);
     await run(
       () => (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload)),
       (answer) => {
