@@ -193,6 +193,39 @@ export interface DistrictNode extends District {
   children?: DistrictNode[];
 }
 
+// ---------------------------------------------------------------- national regions
+
+/**
+ * China's administrative divisions, shared by every tenant and read-only (GB/T 2260 codes: 6 digits down
+ * to the county, 12 for a town). `level` is the administrative level (1 province, 2 city, 3 county,
+ * 4 town); a municipality's counties are level 3 directly below it. The names are Chinese only.
+ */
+export const REGION_MAX_LEVEL = 4;
+export const regionCode = z.string().regex(/^\d{6}(\d{6})?$/, { message: 'RegionNotExist' });
+/** GET /api/admin/basic/region/children: the regions directly below `parentCode` (none: the provinces). */
+export const regionChildrenQuerySchema = z.object({ parentCode: regionCode.optional() });
+/** GET /api/admin/basic/region/search: regions whose name contains `keyword`, or whose code starts with it. */
+export const regionSearchQuerySchema = z.object({
+  keyword: storableText().trim().min(1).max(50),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+export interface Region {
+  code: string;
+  parentCode: string | null;
+  level: number;
+  name: string;
+  /** No regions below it. */
+  leaf: boolean;
+}
+export interface RegionStep {
+  code: string;
+  name: string;
+}
+/** A search result: the region and its path from the province down to itself. */
+export interface RegionMatch extends Region {
+  path: RegionStep[];
+}
+
 // ---------------------------------------------------------------- suppliers and customers
 
 export const contactSchema = z.object({
@@ -202,13 +235,17 @@ export const contactSchema = z.object({
   position: text(50).default(''),
   isDefault: z.boolean().default(false),
 });
-export const addressSchema = z.object({
-  districtId: id.nullable().default(null),
-  address: text(200).default(''),
-  contactName: text(50).default(''),
-  phone: phone.default(''),
-  isDefault: z.boolean().default(false),
-});
+/** An address names a national region (`regionCode`) or one of the tenant's own districts, not both. */
+export const addressSchema = z
+  .object({
+    regionCode: regionCode.nullable().default(null),
+    districtId: id.nullable().default(null),
+    address: text(200).default(''),
+    contactName: text(50).default(''),
+    phone: phone.default(''),
+    isDefault: z.boolean().default(false),
+  })
+  .refine((a) => a.regionCode == null || a.districtId == null, { message: 'AddressRegionOrDistrict' });
 export type Contact = z.infer<typeof contactSchema>;
 export type Address = z.infer<typeof addressSchema>;
 
@@ -264,7 +301,8 @@ export interface Partner {
 }
 export interface PartnerDetail extends Partner {
   contacts: Array<Contact & { id: number }>;
-  addresses: Array<Address & { id: number; districtPath: string[] }>;
+  /** `regionPath`: the national region's path (province first); `districtPath`: the own district's names. */
+  addresses: Array<Address & { id: number; regionPath: RegionStep[]; districtPath: string[] }>;
   assignment: Assignment;
 }
 

@@ -51,6 +51,8 @@ export const errorCatalogue = {
   DistrictHasChildrenProhibitDelete: { zh: '地区存在下级地区，禁止删除', en: 'The district has sub-districts and cannot be deleted' },
   DistrictInUseProhibitDelete: { zh: '地区已被使用，禁止删除', en: 'The district is in use and cannot be deleted' },
   DistrictNotExist: { zh: '地区不存在', en: 'The district does not exist' },
+  RegionNotExist: { zh: '行政区划不存在', en: 'The region does not exist' },
+  AddressRegionOrDistrict: { zh: '地址只能选择行政区划或自定义地区之一', en: 'An address names either a national region or an own district, not both' },
   AttributeInUseProhibitDelete: { zh: '属性已被使用，禁止删除', en: 'The attribute is in use and cannot be deleted' },
   AttributeValueNotExist: { zh: '属性值不存在', en: 'The attribute value does not exist' },
   AttributeValueInUseProhibitDelete: { zh: '属性值已被物料使用，禁止删除', en: 'The attribute value is used by materials and cannot be removed' },

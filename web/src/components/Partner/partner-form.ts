@@ -1,8 +1,9 @@
 import type { DistrictNode, PartnerCreate, PartnerDetail } from '@p8/contract/basic';
+import { pathOfPlace, placeOf } from '../Pickers/region-place.ts';
 
 /*
  * The supplier / customer form and the contract payload: what the dialog starts from (a stored record,
- * its districts turned into cascader paths) and what it sends (trimmed texts, districts by id, the
+ * its places turned into cascader paths) and what it sends (trimmed texts, a region code or own district id, the
  * partner's phone defaulted from the default contact). Pure; tested in partner-form.test.ts.
  */
 
@@ -18,9 +19,9 @@ export interface ContactForm {
   isDefault: boolean;
 }
 
-/** One address row of the form: the district as its id path (the cascader's value). */
+/** One address row of the form: its place as the region cascader's path (region-place.ts). */
 export interface AddressForm {
-  districtPath?: number[];
+  place?: string[];
   address?: string;
   contactName?: string;
   phone?: string;
@@ -44,17 +45,6 @@ export interface PartnerForm {
   remark?: string;
   contacts: ContactForm[];
   addresses: AddressForm[];
-}
-
-/** Id path from the root to `id` in the district tree (the cascader's value), or undefined. */
-export function districtIdPath(tree: DistrictNode[], id: number | null | undefined): number[] | undefined {
-  if (id == null) return undefined;
-  for (const node of tree) {
-    if (node.id === id) return [node.id];
-    const below = node.children ? districtIdPath(node.children, id) : undefined;
-    if (below) return [node.id, ...below];
-  }
-  return undefined;
 }
 
 const EMPTY: PartnerForm = {
@@ -95,7 +85,7 @@ export function formOf(detail: PartnerDetail | undefined, districts: DistrictNod
     remark: detail.remark,
     contacts: detail.contacts.map((c) => ({ name: c.name, phone: c.phone, email: c.email, position: c.position, isDefault: c.isDefault })),
     addresses: detail.addresses.map((a) => ({
-      districtPath: districtIdPath(districts, a.districtId),
+      place: pathOfPlace(a.regionPath ?? [], a.districtId, districts),
       address: a.address,
       contactName: a.contactName,
       phone: a.phone,
@@ -106,7 +96,7 @@ export function formOf(detail: PartnerDetail | undefined, districts: DistrictNod
 
 const text = (v: string | undefined) => v?.trim() ?? '';
 
-/** The payload of the contract from the form: trimmed texts, districts by id, the partner phone defaulted. */
+/** The payload of the contract from the form: trimmed texts, each address's region or own district, the partner phone defaulted. */
 export function payloadOf(values: PartnerForm): PartnerCreate {
   const contacts = (values.contacts ?? []).map((c) => ({ name: text(c.name), phone: text(c.phone), email: text(c.email), position: text(c.position), isDefault: !!c.isDefault }));
   const main = contacts.find((c) => c.isDefault) ?? contacts[0];
@@ -128,7 +118,7 @@ export function payloadOf(values: PartnerForm): PartnerCreate {
     remark: text(values.remark),
     contacts,
     addresses: (values.addresses ?? []).map((a) => ({
-      districtId: a.districtPath?.length ? a.districtPath[a.districtPath.length - 1]! : null,
+      ...placeOf(a.place),
       address: text(a.address),
       contactName: text(a.contactName),
       phone: text(a.phone),
