@@ -73,8 +73,7 @@ export default {
     },
     addresses: {
       district: 'District',
-      districtPlaceholder: 'Province / city / district / street',
-      noDistricts: 'No districts yet: add them under "Districts" first',
+      districtPlaceholder: 'Province / city / county / town',
       detail: 'Address',
       detailPlaceholder: 'Street, number, building…',
       contactName: 'Recipient',

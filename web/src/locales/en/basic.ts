@@ -191,6 +191,16 @@ export default {
     hasChildrenTip: 'Delete its sub-categories first',
     disableConfirm: 'Disable the category "{{name}}"? It can no longer be chosen for materials.',
   },
+  region: {
+    national: 'National regions',
+    ownDistricts: 'Own districts',
+    sharedTip: "China's administrative divisions (GB/T 2260: province / city / county / town) are provided by the system, shared by every company and read-only; their names are in Chinese only. Keep places of your own under \"Own districts\".",
+    searchPlaceholder: 'Search by name or code',
+    path: 'Path',
+    loading: 'Loading…',
+    matchesTip: '{{count}} matches (at most 50 are shown: type more of the name to narrow them)',
+    placeholder: 'Province / city / county / town',
+  },
   district: {
     entity: 'district',
     name: 'District',

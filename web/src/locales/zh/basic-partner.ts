@@ -73,8 +73,7 @@ export default {
     },
     addresses: {
       district: '所在地区',
-      districtPlaceholder: '省 / 市 / 区 / 街道',
-      noDistricts: '尚未维护地区，请先在“地区”中添加',
+      districtPlaceholder: '省 / 市 / 区县 / 乡镇',
       detail: '详细地址',
       detailPlaceholder: '街道、门牌号等',
       contactName: '收货人',

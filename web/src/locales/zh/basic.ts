@@ -191,6 +191,16 @@ export default {
     hasChildrenTip: '请先删除下级分类',
     disableConfirm: '确定禁用分类“{{name}}”吗？禁用后新物料中不能再选择它。',
   },
+  region: {
+    national: '全国行政区划',
+    ownDistricts: '自定义地区',
+    sharedTip: '全国行政区划（GB/T 2260，省 / 市 / 区县 / 乡镇）由系统统一提供，所有企业共享，不可修改；地区名称只有中文。本企业特有的地区请在“自定义地区”中维护。',
+    searchPlaceholder: '按名称或编码搜索',
+    path: '所属路径',
+    loading: '加载中…',
+    matchesTip: '共 {{count}} 条匹配（最多显示 50 条，请输入更完整的名称缩小范围）',
+    placeholder: '省 / 市 / 区县 / 乡镇',
+  },
   district: {
     entity: '地区',
     name: '地区名称',

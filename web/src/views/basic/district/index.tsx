@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Tag } from 'antd';
+import { Tabs, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import type { QueryParams } from '../../../app/http.ts';
@@ -9,6 +9,7 @@ import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 import { deleteDistricts } from './api/delete-districts.ts';
 import { districtTreeQueryKey, getDistrictTree, useDistrictTree } from '../../../components/Pickers/api/get-district-tree.ts';
 import DistrictDialog, { type DistrictForm } from './components/district-dialog.tsx';
+import NationalRegions from './components/national-regions.tsx';
 
 const load = () => getDistrictTree();
 /** Name (contains) and code (starts with), both searched here. */
@@ -23,7 +24,9 @@ const search = (params: QueryParams): TreeSearch<DistrictNode> => {
 const formOf = (row: DistrictNode): DistrictForm => ({ id: row.id, name: row.name, code: row.code, parentId: row.parentId, sort: row.sort });
 
 /**
- * Basic records → districts for supplier and customer addresses: a tree of at most four levels
+ * Basic records → districts, in two tabs. National regions: China's administrative divisions, shared by
+ * every tenant and read-only (components/national-regions.tsx). Own districts: the tenant's own places
+ * for supplier and customer addresses (an industrial park, a market…): a tree of at most four levels
  * (province / city / county / town) as a tree table, searched by name or code, with add (top level or
  * below a row — not below a level-4 row), edit and delete (refused for a district with sub-districts or
  * used by an address). Districts are many: only a search opens the tree (and adding below a row opens
@@ -52,8 +55,21 @@ export default function DistrictPage() {
 
   return (
     <div className="p8-basic-page" data-testid="district-page">
-      <TreeRecordTable<DistrictNode> record="basic_district" section="basic.district" maxLevel={DISTRICT_MAX_LEVEL} records={records} columns={columns} />
-      <DistrictDialog {...records.dialog.props} tree={fullTree.data ?? []} onSaved={records.changed} />
+      <Tabs
+        items={[
+          { key: 'national', label: t('basic.region.national'), children: <NationalRegions /> },
+          {
+            key: 'own',
+            label: t('basic.region.ownDistricts'),
+            children: (
+              <>
+                <TreeRecordTable<DistrictNode> record="basic_district" section="basic.district" maxLevel={DISTRICT_MAX_LEVEL} records={records} columns={columns} />
+                <DistrictDialog {...records.dialog.props} tree={fullTree.data ?? []} onSaved={records.changed} />
+              </>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
