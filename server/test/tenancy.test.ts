@@ -59,8 +59,11 @@ interface OwnRecords {
   marker: string;
 }
 
-/** The query a route cannot answer without: A's own column settings of the staff list. */
-const REQUIRED_QUERY: Record<string, string> = { '/api/admin/tenant/table/column/type': '?type=system_staff' };
+/** The query a route cannot answer without: A's own column settings of the staff list; a region search (shared data, the same for B). */
+const REQUIRED_QUERY: Record<string, string> = {
+  '/api/admin/tenant/table/column/type': '?type=system_staff',
+  '/api/admin/basic/region/search': `?keyword=${encodeURIComponent('南山')}`,
+};
 
 /** Fills a route's `:id` with A's record of that route (the prefix before `/:id`), and its required query. */
 function fillParams(route: string, own: OwnRecords): string {
