@@ -48,9 +48,9 @@ describe('national regions', () => {
     await screenshot(page, 'regions-zh-search');
 
     await switchLanguage(page, 'en');
-    await page.getByText('National regions').waitFor();
+    await page.getByRole('tab', { name: 'National regions' }).waitFor();
     await screenshot(page, 'regions-en-search');
-    await page.getByText('Own districts').click();
+    await page.getByRole('tab', { name: 'Own districts' }).click();
     await screenshot(page, 'regions-en-own');
     await switchLanguage(page, 'zh');
   });
