@@ -38,7 +38,9 @@ async function total(url: string): Promise<number> {
   return (res.body as unknown as { pagination: { total: number } }).pagination.total;
 }
 
-describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %s', (_type, decl) => {
+// Types whose lines must come from an audited source (invoices) keep their counts through the same list
+// code; making one needs that source, which bills.test.ts walks them through.
+describe.each(BILL_TYPES.filter((decl) => !decl.sourceRequired).map((decl) => [decl.type, decl] as const))('bill type %s', (_type, decl) => {
   it('answers unfiltered totals and statistics from the counters, equal to counting', async () => {
     const url = billApiPath(decl);
     const ids: number[] = [];
