@@ -54,6 +54,19 @@ function orderOf(report: Report<z.ZodObject>, q: Record<string, unknown>): SQL {
   return sql.raw([...requested, report.order].join(', '));
 }
 
+/** The export columns the reports share, titled once. */
+const COLUMN = {
+  materialCode: { prop: 'materialCode', title: { zh: '物料编码', en: 'Material code' } },
+  materialName: { prop: 'materialName', title: { zh: '物料名称', en: 'Material' }, width: 24 },
+  warehouseName: { prop: 'warehouseName', title: { zh: '仓库', en: 'Warehouse' } },
+  locationName: { prop: 'locationName', title: { zh: '库位', en: 'Location' } },
+  batchNumber: { prop: 'batchNumber', title: { zh: '批次号', en: 'Batch number' } },
+  serialNumber: { prop: 'serialNumber', title: { zh: '序列号', en: 'Serial number' } },
+  quantity: { prop: 'quantity', title: { zh: '数量', en: 'Quantity' } },
+  unitCost: { prop: 'unitCost', title: { zh: '单位成本', en: 'Unit cost' } },
+  amount: { prop: 'amount', title: { zh: '金额', en: 'Amount' } },
+} satisfies Record<string, ExcelColumn>;
+
 const current: Report<z.ZodObject> = {
   name: 'current',
   summary: 'Current stock by warehouse, location, batch and serial number',
@@ -82,17 +95,17 @@ const current: Report<z.ZodObject> = {
           keyword('m', q.keyword as string | undefined),
         ])}`,
   columns: [
-    { prop: 'materialCode', title: { zh: '物料编码', en: 'Material code' } },
-    { prop: 'materialName', title: { zh: '物料名称', en: 'Material' }, width: 24 },
+    COLUMN.materialCode,
+    COLUMN.materialName,
     { prop: 'specification', title: { zh: '规格', en: 'Specification' }, width: 18 },
     { prop: 'unitName', title: { zh: '单位', en: 'Unit' } },
-    { prop: 'warehouseName', title: { zh: '仓库', en: 'Warehouse' } },
-    { prop: 'locationName', title: { zh: '库位', en: 'Location' } },
-    { prop: 'batchNumber', title: { zh: '批次号', en: 'Batch number' } },
-    { prop: 'serialNumber', title: { zh: '序列号', en: 'Serial number' } },
-    { prop: 'quantity', title: { zh: '数量', en: 'Quantity' } },
-    { prop: 'unitCost', title: { zh: '单位成本', en: 'Unit cost' } },
-    { prop: 'amount', title: { zh: '金额', en: 'Amount' } },
+    COLUMN.warehouseName,
+    COLUMN.locationName,
+    COLUMN.batchNumber,
+    COLUMN.serialNumber,
+    COLUMN.quantity,
+    COLUMN.unitCost,
+    COLUMN.amount,
   ],
   filename: { zh: '即时库存', en: 'Current stock' },
 };
@@ -131,15 +144,15 @@ const ledger: Report<z.ZodObject> = {
     { prop: 'billDate', title: { zh: '单据日期', en: 'Bill date' } },
     { prop: 'billTypeName', title: { zh: '单据类型', en: 'Bill type' }, width: 16 },
     { prop: 'billCode', title: { zh: '单据编号', en: 'Bill code' }, width: 20 },
-    { prop: 'materialCode', title: { zh: '物料编码', en: 'Material code' } },
-    { prop: 'materialName', title: { zh: '物料名称', en: 'Material' }, width: 24 },
-    { prop: 'warehouseName', title: { zh: '仓库', en: 'Warehouse' } },
-    { prop: 'locationName', title: { zh: '库位', en: 'Location' } },
-    { prop: 'batchNumber', title: { zh: '批次号', en: 'Batch number' } },
-    { prop: 'serialNumber', title: { zh: '序列号', en: 'Serial number' } },
-    { prop: 'quantity', title: { zh: '数量', en: 'Quantity' } },
-    { prop: 'unitCost', title: { zh: '单位成本', en: 'Unit cost' } },
-    { prop: 'amount', title: { zh: '金额', en: 'Amount' } },
+    COLUMN.materialCode,
+    COLUMN.materialName,
+    COLUMN.warehouseName,
+    COLUMN.locationName,
+    COLUMN.batchNumber,
+    COLUMN.serialNumber,
+    COLUMN.quantity,
+    COLUMN.unitCost,
+    COLUMN.amount,
   ],
   filename: { zh: '库存流水', en: 'Stock ledger' },
 };
@@ -172,9 +185,9 @@ const summary: Report<z.ZodObject> = {
         ${q.keyword ? sql`where ${keyword('m', q.keyword as string)}` : sql``}`;
   },
   columns: [
-    { prop: 'materialCode', title: { zh: '物料编码', en: 'Material code' } },
-    { prop: 'materialName', title: { zh: '物料名称', en: 'Material' }, width: 24 },
-    { prop: 'warehouseName', title: { zh: '仓库', en: 'Warehouse' } },
+    COLUMN.materialCode,
+    COLUMN.materialName,
+    COLUMN.warehouseName,
     { prop: 'opening', title: { zh: '期初数量', en: 'Opening' } },
     { prop: 'inQuantity', title: { zh: '入库数量', en: 'In' } },
     { prop: 'outQuantity', title: { zh: '出库数量', en: 'Out' } },
