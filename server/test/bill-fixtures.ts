@@ -23,12 +23,19 @@ export interface BillRecords {
   fundAccount?: number;
   expenseFee?: number;
   incomeFee?: number;
+  /** Salaries: the staff member paid (the caller's own account will do). */
+  staff?: number;
 }
 
 /** The records finance's bills name: a fund account (100,000 in it) and an expense and an income fee type. */
-export async function createMoneyRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee'>>> {
+export async function createMoneyRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
-  return { fundAccount: fund.id, expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }), incomeFee: await api.create('fee', { name: `${marker}-interest`, kind: 'income' }) };
+  return {
+    fundAccount: fund.id,
+    expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }),
+    incomeFee: await api.create('fee', { name: `${marker}-interest`, kind: 'income' }),
+    staff: api.adminId,
+  };
 }
 
 /** The basic records a bill test needs (a unit, three materials, a supplier, a customer, two warehouses), made through the API. */
@@ -53,18 +60,23 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
     else if (field.kind === 'warehouse') header[field.key] = field.key === 'targetWarehouseId' ? records.otherWarehouse : records.warehouse;
     else if (field.kind === 'enum') header[field.key] = field.options![0].value;
     else if (field.kind === 'text') header[field.key] = 'Zhang San';
+    else if (field.kind === 'month') header[field.key] = '2026-11';
   }
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
   const kind = lineKindOf(decl);
   if (kind !== 'material') {
     // Lines of money: through the fund account; a payment or receipt as an advance (it settles no bill).
     if (headerFields(decl).some((f) => f.key === 'fundAccountId')) header.fundAccountId = records.fundAccount;
+    // A type that only settles (a salary payment): no line until `sourcedLines` names the bill it settles.
+    if (kind === 'settlement' && decl.sourceRequired) return { ...header, lines: [], ...overrides };
     if (kind === 'settlement') {
       const typeField = headerFields(decl).find((f) => f.kind === 'enum' && f.required)!;
       header[typeField.key] = typeField.options!.find((o) => MONEY_TYPE_SHAPES[o.value as keyof typeof MONEY_TYPE_SHAPES]?.settles === false)!.value;
       header[decl.extraAmount!] = 10;
       return { ...header, lines: [], ...overrides };
     }
+    // Staff lines (salaries): net 100.00 of pay items less deductions.
+    if (kind === 'staff') return { ...header, lines: [{ staffId: records.staff, basePay: '100', bonus: '10.50', socialInsurance: '8', incomeTax: '2.50' }], ...overrides };
     const fee = decl.type === 'Income' ? records.incomeFee : records.expenseFee;
     return { ...header, lines: [{ feeTypeId: fee, amount: '10.50' }], ...overrides };
   }
@@ -76,6 +88,15 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
         ]
       : [{ materialId: records.material, number: 2, unitPrice: 10 }];
   return { ...header, lines, ...overrides };
+}
+
+/**
+ * The lines of a payload of a `sourceRequired` type taken from an audited bill of its first source type:
+ * material lines from the source's first line; one settlement line settling 40 of the source bill itself.
+ */
+export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unknown>>, source: { id: number; lines: Array<{ id: number }> }) {
+  if (lineKindOf(decl) === 'settlement') return [{ sourceBillId: source.id, amount: '40' }];
+  return lines.map((l) => ({ ...l, sourceLineId: source.lines[0].id }));
 }
 
 /** The API path of a declared type. */

@@ -4,7 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { billPath, billPayload, createMoneyRecords, ok, refused, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
+import { billPath, billPayload, createMoneyRecords, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill
@@ -66,9 +66,9 @@ async function walkPayload(decl: BillTypeDecl): Promise<Record<string, unknown>>
   const sourceType = decl.sources[0].type;
   const source = await saved(sourceType, payload(billType(sourceType)!));
   await passAudit(sourceType, source);
-  const [line] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${path(sourceType)}/${source}`))).lines;
+  const { lines } = await ok(api.get<{ lines: Array<{ id: number }> }>(`${path(sourceType)}/${source}`));
   const body = payload(decl);
-  return { ...body, lines: (body.lines as Array<Record<string, unknown>>).map((l) => ({ ...l, sourceLineId: line.id })) };
+  return { ...body, lines: sourcedLines(decl, body.lines as Array<Record<string, unknown>>, { id: source, lines }) };
 }
 
 describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %s', (_type, decl) => {
@@ -82,7 +82,7 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %
     await passAudit(decl.type, created.id);
     const detail = await ok(api.get<{ billStatus: string; lines: Array<{ materialCode: string; baseNumber: number }> }>(`${url}/${created.id}`));
     expect(detail.billStatus).toBe('Audit');
-    expect(detail.lines.length).toBe((payload(decl).lines as unknown[]).length);
+    expect(detail.lines.length).toBe((body.lines as unknown[]).length);
     const list = await ok(api.get<Array<{ id: number; billStatus: string }>>(`${url}?billStatus=Audit&billCode=${created.billCode}`));
     expect(list.map((b) => b.id)).toEqual([created.id]);
     const tabs = await ok(api.get<Record<string, number>>(`${url}/tabs`));

@@ -4,8 +4,8 @@ import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
-import { billApiPath } from '@p8/contract/bills/registry';
-import { billPayload, createMoneyRecords } from './bill-fixtures.ts';
+import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
+import { billPayload, createMoneyRecords, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -133,7 +133,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
         expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });
       }
       const source = (await call<{ lines: Array<{ id: number }> }>(ctx.app, 'GET', `${sourcePath}/${sourceId}`, { token: tokenA })).body.data;
-      body.lines = (body.lines as Array<Record<string, unknown>>).map((l) => ({ ...l, materialId: part, sourceLineId: source.lines[0].id }));
+      body.lines = sourcedLines(decl, body.lines as Array<Record<string, unknown>>, { id: sourceId, lines: source.lines }).map((l) => (lineKindOf(decl) === 'material' ? { ...l, materialId: part } : l));
     }
     ids[billApiPath(decl)] = await bill(decl.type, body);
   }

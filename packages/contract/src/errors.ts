@@ -318,6 +318,14 @@ export const errorCatalogue = {
   AllocationRequired: { zh: '请选择要结算的单据', en: 'Please select the bills to settle' },
   AllocationNotAllowed: { zh: '预收预付款不结算单据', en: 'An advance settles no bills' },
 
+  // Finance: salaries
+  PleaseSelectSalaryPeriod: { zh: '请选择工资月份', en: 'Please select the pay period' },
+  SalaryPeriodInvalid: { zh: '工资月份格式应为 年-月（如 2026-11）', en: 'The pay period must be a month (YYYY-MM, e.g. 2026-11)' },
+  SalaryAmountNegative: { zh: '工资项目和扣款不能为负数', en: 'Pay items and deductions cannot be negative' },
+  SalaryNetNegative: { zh: '实发工资不能为负数（扣款超过应发工资）', en: 'The net pay cannot be negative (deductions exceed the pay)' },
+  SalaryStaffRepeat: { zh: '该员工本月工资已有已审核的工资单', en: 'The staff member already has an audited salary for this pay period' },
+  SalaryStaffRepeatInBill: { zh: '同一工资单中员工不能重复', en: 'A staff member appears only once on a salary bill' },
+
   // Production
   NotAllPickOutstockProhibitCompletion: { zh: '物料未全部领料，禁止完工入库', en: 'Not all materials have been picked, completion not allowed' },
   ProductionOrderCompleted: { zh: '生产订单已完工', en: 'The production order is completed' },

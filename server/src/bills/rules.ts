@@ -14,6 +14,8 @@ import type { ServiceContext } from '../core/service-context.ts';
 
 /** A bill as saving found it: its header (typed columns and own fields together), lines and totals. */
 export interface BillDraft {
+  /** The bill's id when it is edited; 0 for a new bill. */
+  billId: number;
   header: Record<string, unknown>;
   lines: ReadonlyArray<{ sourceBillId: number | null; amount: Micro; extra: Record<string, unknown> }>;
   total: Micro;

@@ -159,6 +159,7 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
     await assertHeaderRecords(ctx, header, money.lines);
     await assertMoneyLineRecords(ctx, money.lines);
     await ctx.registries.billRules.of(decl.type).saving?.(ctx, decl, {
+      billId,
       header: { ...header, ...extra },
       lines: money.lines.map((l) => ({ sourceBillId: l.sourceBillId, amount: l.amount, extra: l.values.extra })),
       total: money.totals.priceTotal,
@@ -262,6 +263,8 @@ async function assertHeaderRecords(ctx: ServiceContext, header: Record<string, u
 async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number, prepared: Awaited<ReturnType<typeof prepare>>, config: TenantConfig) {
   if (lineKindOf(decl) === 'settlement') {
     const lines = prepared.lines as unknown as Array<{ sourceBillId: number | null; amount: Micro }>;
+    // A type that only settles (a salary payment) has nothing to save without a bill to settle.
+    if (decl.sourceRequired && !lines.length) throw new BizError('PleaseSelectSourceBill');
     await linkSettlements(ctx, decl, billId, lines, { ...prepared.header, ...prepared.extra });
   } else if (lineKindOf(decl) === 'material') await linkSources(ctx, decl, billId, prepared.lines, config);
 }

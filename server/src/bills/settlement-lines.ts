@@ -3,7 +3,7 @@ import type { BillSourceBill } from '@p8/contract/bills/api';
 import { billType as findBillType } from '@p8/contract/bills/catalogue';
 import { abs, microText, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
-import { lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { computedLineAmount, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type ProgressState } from '@p8/contract/bills/status';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { BizError } from '../core/errors.ts';
@@ -33,11 +33,16 @@ export function prepareMoneyLines(ctx: ServiceContext, decl: BillTypeDecl, paylo
   const kind = lineKindOf(decl);
   const round = (value: unknown) => roundTo(toMicro(String(value ?? 0)), config.amountRetainsSmallDigit);
   const own = lineFields(decl).filter((f) => !f.readOnly && !LINE_COLUMNS.has(f.key) && f.key !== 'amount' && f.key !== 'sourceBillId');
+  const parts = decl.lineAmount ? [...decl.lineAmount.plus, ...decl.lineAmount.minus] : [];
   const lines = payload.lines.map((line, index) => {
-    const amount = round(line.amount);
+    // A computed amount (a salary line's net pay) from its parts, each kept rounded as exact decimal text.
+    const computed = computedLineAmount(decl, line, config.amountRetainsSmallDigit);
+    if (computed !== undefined && computed < 0n) throw new BizError(decl.lineAmount!.negative, { additional: index + 1 });
+    const amount = computed ?? round(line.amount);
     if (amount === 0n || (kind !== 'settlement' && amount < 0n)) throw new BizError('AmountMustGreaterThanZero', { additional: index + 1 });
     const extra: Record<string, unknown> = {};
     for (const f of own) if (line[f.key] !== undefined && line[f.key] !== null) extra[f.key] = line[f.key];
+    for (const key of parts) extra[key] = microText(round(line[key]));
     const sourceBillId = kind === 'settlement' ? Number(line.sourceBillId) : null;
     return {
       sourceLineId: null,

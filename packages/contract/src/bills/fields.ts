@@ -19,7 +19,7 @@ import { AssemblyType, ASSEMBLY_TYPE_LABELS, RefundType, REFUND_TYPE_LABELS, typ
 /**
  * The kind of value, which decides the web control:
  * text / textarea / number (plain) / quantity (tenant's number digits) / price and amount (tenant's
- * amount digits) / percent / date / enum (one of `options`) / the pickers of basic records and staff /
+ * amount digits) / percent / date / month (`YYYY-MM`) / enum (one of `options`) / the pickers of basic records and staff /
  * batch (a batch number text) / serials (a list of serial numbers) / attachments (uploaded file urls) /
  * fundAccount and feeType (finance's pickers) / bill (a bill this line settles, chosen by push down).
  */
@@ -32,6 +32,7 @@ export type FieldKind =
   | 'amount'
   | 'percent'
   | 'date'
+  | 'month'
   | 'enum'
   | 'supplier'
   | 'customer'

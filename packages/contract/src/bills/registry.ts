@@ -3,6 +3,7 @@ import type { TenantConfig } from '../tenant-config.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import type { ErrorKey } from '../errors.ts';
 import type { BillOperation, Label, ProgressKind } from './status.ts';
+import { roundTo, sum, toMicro, type Micro } from './decimal.ts';
 
 /**
  * The bill-type registry: one declaration per bill type, from which everything else is derived — the
@@ -167,7 +168,10 @@ export interface BillTypeDecl {
   /** Line fields; material, quantity and remark come first whatever is listed. */
   lines: readonly FieldDecl[];
   sources: readonly SourceDecl[];
-  /** Every line must come from a source line (invoices): a line without one is refused (`PleaseSelectSourceBill`). */
+  /**
+   * Every line must come from a source line (invoices): a line without one is refused (`PleaseSelectSourceBill`).
+   * A settlement type with it (salary payments) must settle at least one bill.
+   */
   sourceRequired?: boolean;
   stock: StockEffect;
   /** When stock moves only for some header values (refund bills: ReturnsRefunds). */
@@ -193,6 +197,19 @@ export interface BillTypeDecl {
    * (a payment's amount to prepaid: an advance, or what a settlement payment pays beyond its bills).
    */
   extraAmount?: string;
+  /**
+   * Lines whose amount is computed, not typed (a salary line's net pay): the sum of the `plus` line fields
+   * less the sum of the `minus` ones, each rounded to the tenant's amount digits. The engine computes it
+   * when saving (the declared `amount` is then read-only) and refuses a negative result with `negative`.
+   */
+  lineAmount?: { plus: readonly string[]; minus: readonly string[]; negative: ErrorKey };
+}
+
+/** A line's computed amount by its type's `lineAmount`, exactly (server and web alike); undefined without one. */
+export function computedLineAmount(decl: BillTypeDecl, line: Record<string, unknown>, digits: number): Micro | undefined {
+  if (!decl.lineAmount) return undefined;
+  const part = (key: string) => roundTo(toMicro(String(line[key] ?? 0) || '0'), digits);
+  return sum(decl.lineAmount.plus.map(part)) - sum(decl.lineAmount.minus.map(part));
 }
 
 /** Every bill has these header fields, first. */

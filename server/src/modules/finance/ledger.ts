@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import { finAccount, finFundAccount, finPartnerBalance, finPosting, finPostingLine } from '../../db/schema/index.ts';
 import { settledByLinesSql } from './money-bills.ts';
+import { verifySalaries } from './salary.ts';
 
 /**
  * The general ledger: one posting function for every entry (it refuses an unbalanced one), reversal of a
@@ -250,5 +251,6 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
                coalesce((select sum(debit - credit) from fin_posting_line where tenant_id = ${t} and account_code = '1405'), 0)::text as ledger`,
   );
   if (toMicro(inventory.stock) !== toMicro(inventory.ledger)) differences.push({ kind: 'inventory', ref: 0, field: '1405', stored: microText(toMicro(inventory.stock)), ledger: microText(toMicro(inventory.ledger)) });
+  differences.push(...(await verifySalaries(ctx)));
   return differences;
 }

@@ -12,6 +12,7 @@ import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
 import { settleBills } from './settlement.ts';
+import { isSalaryBill, postSalaryBill, withdrawSalaryBill } from './salary.ts';
 
 /**
  * Finance's bill types on the bill engine (contract bills/money.ts): their own rules at save and submit
@@ -191,7 +192,7 @@ export const settledByLinesSql = (tenantId: number) =>
 /** The finance posting hook for every bill: finance's own bills post money, bills with a receivable or payable open it. */
 export function financePostingHook(opening: BillPostingHook): BillPostingHook {
   return {
-    audited: (ctx, decl, row) => (isMoneyBill(decl) ? postMoneyBill(ctx, decl, row) : opening.audited(ctx, decl, row)),
-    abandoned: (ctx, decl, row) => (isMoneyBill(decl) ? withdrawMoneyBill(ctx, decl, row) : opening.abandoned(ctx, decl, row)),
+    audited: (ctx, decl, row) => (isMoneyBill(decl) ? postMoneyBill(ctx, decl, row) : isSalaryBill(decl) ? postSalaryBill(ctx, decl, row) : opening.audited(ctx, decl, row)),
+    abandoned: (ctx, decl, row) => (isMoneyBill(decl) ? withdrawMoneyBill(ctx, decl, row) : isSalaryBill(decl) ? withdrawSalaryBill(ctx, decl, row) : opening.abandoned(ctx, decl, row)),
   };
 }

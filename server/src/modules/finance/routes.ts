@@ -19,6 +19,7 @@ import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
 import { financeExportRoutes } from './exports.ts';
 import { fundDashboard } from './dashboard.ts';
+import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } from './salary.ts';
 
 /**
  * Finance under /api/admin/finance/: fund accounts, transfers, receivable / payable with aging and ledgers,
@@ -86,6 +87,9 @@ export const financeModule: ServerModule = {
     // After 'finance': the stock value sees what the receivable / payable posting put on the inventory account.
     registries.billPostingHooks.register('finance: stock value', { audited: stockValueAudited, abandoned: stockValueAbandoned, saved: invoiceSaved });
     registerMoneyRules(registries.billRules);
+    registries.abandonAuditBlockers.register('finance: salaries', salaryWrittenOffBlocker);
+    registerSalaryRules(registries.billRules);
+    registerSalaryUsage(registries.recordUsage);
     registries.dashboard.register(fundDashboard);
   },
 };

@@ -1,9 +1,9 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billScreenPath, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billScreenPath, computedLineAmount, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
-import { microNumber } from '@p8/contract/bills/decimal';
+import { microNumber, type Micro } from '@p8/contract/bills/decimal';
 import type { BillAuditAnswer, BillSourceLine } from '@p8/contract/bills/api';
 import type { FieldDecl, FieldKind } from '@p8/contract/bills/fields';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
@@ -156,4 +156,17 @@ export function pushDownNumbers(lines: ReadonlyArray<Pick<BillSourceLine, 'sourc
     const number = edited[line.sourceLineId];
     return number === undefined || number === null || number === Number(line.openNumber) ? [] : [{ sourceLineId: line.sourceLineId, number }];
   });
+}
+
+/** Whether a form value is a whole decimal yet ("-" and "1." while typing are not). */
+const typedDecimal = (v: unknown) => /^-?\d+(\.\d+)?$/.test(String(v ?? ''));
+
+/**
+ * A line's computed amount by its type's `lineAmount` (a salary line's net pay), exactly as the server will
+ * compute it (parts still being typed count as 0); undefined for a type whose line amounts are typed.
+ */
+export function liveLineAmount(decl: BillTypeDecl, row: Record<string, unknown>, digits: number): Micro | undefined {
+  if (!decl.lineAmount) return undefined;
+  const keys = [...decl.lineAmount.plus, ...decl.lineAmount.minus];
+  return computedLineAmount(decl, Object.fromEntries(keys.map((k) => [k, typedDecimal(row[k]) ? String(row[k]) : '0'])), digits);
 }

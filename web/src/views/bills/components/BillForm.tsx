@@ -16,7 +16,7 @@ import { translateError } from '../../../locales/index.ts';
 import useTenantConfig from '../../../hooks/useTenantConfig.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
-import { amountRules, formHeaderFields, gridTotals, labelOf, offeredOperations, savePayload, waitingOf } from '../kit.ts';
+import { amountRules, formHeaderFields, gridTotals, labelOf, liveLineAmount, offeredOperations, savePayload, waitingOf } from '../kit.ts';
 import { FieldControl } from './controls.tsx';
 import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
@@ -205,7 +205,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
             ))}
           </Row>
           <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />
-          {lineKindOf(decl) === 'material' ? <Totals rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals extraKey={decl.extraAmount} digits={settings.amountRetainsSmallDigit} />}
+          {lineKindOf(decl) === 'material' ? <Totals rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} />}
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
@@ -276,15 +276,16 @@ function Totals({ rules, digits, tax }: { rules: ReturnType<typeof amountRules>;
 }
 
 /** The live total of a bill of money: its lines' amounts and its amount beyond them (an advance), exactly. */
-function MoneyTotals({ extraKey, digits }: { extraKey?: string; digits: number }) {
+function MoneyTotals({ decl, digits }: { decl: BillTypeDecl; digits: number }) {
   const { t } = useTranslation();
-  const lines = Form.useWatch('lines') as Array<{ amount?: string | number | null }> | undefined;
+  const extraKey = decl.extraAmount;
+  const lines = Form.useWatch('lines') as Array<Record<string, unknown> & { amount?: string | number | null }> | undefined;
   const extra = Form.useWatch(extraKey ?? '__none') as string | number | null | undefined;
   const total = useMemo(() => {
     // Half-typed text ("-", "1.") counts as nothing until it is a number.
     const round = (v: string | number | null | undefined) => (/^-?\d+(\.\d+)?$/.test(String(v ?? '')) ? roundTo(toMicro(String(v)), digits) : 0n);
-    return microText(sum([...(lines ?? []).map((l) => round(l?.amount)), extraKey ? round(extra) : 0n]));
-  }, [lines, extra, extraKey, digits]);
+    return microText(sum([...(lines ?? []).map((l) => liveLineAmount(decl, l ?? {}, digits) ?? round(l?.amount)), extraKey ? round(extra) : 0n]));
+  }, [lines, extra, extraKey, digits, decl]);
   return (
     <div className="bill-totals" data-testid="bill-totals">
       <span>

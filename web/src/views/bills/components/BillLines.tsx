@@ -15,7 +15,7 @@ import MaterialPicker from '../../../components/Pickers/MaterialPicker.tsx';
 import { listPickerMaterials } from '../../../components/Pickers/api/list-picker-materials.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
 import { feedback } from '../../../app/feedback.ts';
-import { gridFields, labelOf, lineFigures } from '../kit.ts';
+import { gridFields, labelOf, lineFigures, liveLineAmount } from '../kit.ts';
 import BatchCell from './BatchCell.tsx';
 import { FieldControl, LocationField, UnitField, type Picked } from './controls.tsx';
 
@@ -121,6 +121,23 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
       if (field.key === 'sourceBillId') {
         // The bill a settlement line settles: chosen by push down, shown by its code.
         cols.push({ key: field.key, title, width, watch: 'row', render: ({ row, testId }) => <span data-testid={testId}>{String(row.sourceBillCode ?? '')}</span> });
+      } else if (decl.lineAmount && field.key === 'amount') {
+        // Computed from the line's items and deductions as typed (a salary line's net pay), never negative.
+        cols.push({
+          key: field.key,
+          title,
+          width,
+          align: 'right',
+          watch: 'row',
+          render: ({ row, testId }) => {
+            const amount = liveLineAmount(decl, row, rules.amountDigits) ?? 0n;
+            return (
+              <Typography.Text type={amount < 0n ? 'danger' : undefined} strong data-testid={testId}>
+                {formatMoney(microText(amount), rules.amountDigits)}
+              </Typography.Text>
+            );
+          },
+        });
       } else if (kind !== 'material' && field.readOnly) {
         cols.push({ key: field.key, title, width, align: 'right', watch: 'row', render: ({ row, testId }) => <span data-testid={testId}>{formatMoney(row[field.key] as string | undefined, rules.amountDigits)}</span> });
       } else if (kind === 'settlement' && field.key === 'amount') {

@@ -145,6 +145,8 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
       return <NumberInput min={0} max={100} precision={2} style={{ width: '100%' }} {...pass} />;
     case 'date':
       return <DateText {...item} size={size} testId={testId} />;
+    case 'month':
+      return <DateText {...item} size={size} testId={testId} month />;
     case 'enum':
       return <Select {...item} size={size} options={field.options?.map((o) => ({ value: o.value, label: labelOf(o.label, lang) }))} data-testid={testId} />;
     case 'supplier':
@@ -176,13 +178,15 @@ function FeeTypeSelect({ value, onChange, disabled, size, ...rest }: ValueProps<
   return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} showSearch optionFilterProp="label" disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
 }
 
-/** A calendar date kept as `YYYY-MM-DD` text (what the API sends and takes). */
-function DateText({ value, onChange, size, testId }: { value?: string | null; onChange?: (v: string | null) => void; size?: 'small' | 'middle'; testId: string }) {
+/** A calendar date kept as `YYYY-MM-DD` text (what the API sends and takes), or a month as `YYYY-MM`. */
+function DateText({ value, onChange, size, testId, month }: { value?: string | null; onChange?: (v: string | null) => void; size?: 'small' | 'middle'; testId: string; month?: boolean }) {
+  const format = month ? 'YYYY-MM' : 'YYYY-MM-DD';
   return (
     <DatePicker
       size={size}
+      picker={month ? 'month' : 'date'}
       value={value ? dayjs(value) : null}
-      onChange={(d) => onChange?.(d ? d.format('YYYY-MM-DD') : null)}
+      onChange={(d) => onChange?.(d ? d.format(format) : null)}
       style={{ width: '100%' }}
       data-testid={testId}
     />

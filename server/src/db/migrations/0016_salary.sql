@@ -1,0 +1,1 @@
+CREATE INDEX "bill_line_staff_idx" ON "bill_line" USING btree ("tenant_id",(("extra"->>'staffId')::bigint)) WHERE "bill_line"."extra" ? 'staffId';
