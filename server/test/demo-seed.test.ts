@@ -63,6 +63,10 @@ describe(`demo records (${TEST_DB})`, () => {
     expect((await get<Array<{ billStatus: string }>>('receipt')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit', 'Audit']);
     expect((await get<Array<{ billStatus: string }>>('payment')).map((r) => r.billStatus)).toEqual(['Audit']);
     expect((await get<Array<{ priceTotal: number }>>('fee')).map((r) => r.priceTotal)).toEqual([350]);
+    // Last month's salaries, audited and paid in part (the last staff member's net pay is still open).
+    const salaries = await get<Array<{ billStatus: string; progress: Record<string, string> }>>('salary');
+    expect(salaries.map((b) => [b.billStatus, b.progress.settlement])).toEqual([['Audit', 'PartialSettlement']]);
+    expect((await get<Array<{ billStatus: string }>>('salaryPayment')).map((r) => r.billStatus)).toEqual(['Audit']);
     expect((await call<unknown[]>(ctx.app, 'POST', '/api/admin/finance/verify', { token })).body.data).toEqual([]);
     // Once only.
     expect(await seedFinanceDemo(ctx.app)).toBe(false);

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { microText, roundTo, sum } from '@p8/contract/bills/decimal';
+import { computedLineAmount } from '@p8/contract/bills/registry';
+import { Salary } from '@p8/contract/bills/salary';
 import { DEMO_TENANTS } from './demo.ts';
 
 /*
  * The first demo tenant's money, through the API like a user's (after its basic records): three fund
  * accounts with opening balances, a purchase in-stock half paid, two sale out-stocks (one received in
- * full, one in part), an advance from a customer, a freight fee and a transfer to the bank. Payments,
- * receipts and fees are bills: saved, submitted and audited through the bill engine's routes. Ends by asking
+ * full, one in part), an advance from a customer, a freight fee, a transfer to the bank and last month's
+ * salaries of the staff (paid but for the last one's). Payments, receipts, fees and salaries are bills: saved, submitted and audited through the bill engine's routes. Ends by asking
  * /api/admin/finance/verify, which must be empty. Runs once: a tenant with fund accounts is left alone.
  */
 
@@ -64,6 +67,19 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
     const expense = fees.find((f) => f.kind === 'expense')?.id ?? (await api<{ id: number }>('POST', '/basic/fee', { name: '运输费', kind: 'expense' })).id;
     await posted('/finance/fee', { billDate: DAY(8), fundAccountId: cash, supplierId: supplier, lines: [{ feeTypeId: expense, amount: '350.00' }], remark: '钢材运费' });
     await api('POST', '/finance/transfer', { docDate: DAY(2), fromAccountId: cash, toAccountId: bank, amount: '10000.00', remark: '现金存行' });
+
+    // Last month's salaries of the staff (at most six), from the bank: everyone's net pay but the last one's
+    // (half of it when there is one staff member).
+    const staff = await api<Array<{ id: number }>>('GET', '/security/admin?current=1&pageSize=6');
+    if (staff.length) {
+      const month = new Date(Date.now() - 86_400_000 * new Date().getDate());
+      const salaryPeriod = month.toISOString().slice(0, 7);
+      const lines = staff.map((s, i) => ({ staffId: s.id, basePay: String(6000 + 500 * i), bonus: i % 2 ? '800.00' : '1200.00', socialInsurance: '682.50', incomeTax: String(45 + 12.5 * i), otherDeduction: '0' }));
+      const salary = await audited('/finance/salary', { billDate: DAY(1), salaryPeriod, lines, remark: `${salaryPeriod} 工资` });
+      const nets = lines.map((l) => computedLineAmount(Salary, l, 2)!);
+      const paid = staff.length > 1 ? sum(nets.slice(0, -1)) : roundTo(nets[0] / 2n, 2);
+      await posted('/finance/salaryPayment', { billDate: DAY(1), fundAccountId: bank, lines: settle(salary, microText(paid)), remark: '代发工资' });
+    }
 
     const differences = await api<unknown[]>('POST', '/finance/verify');
     if (differences.length) throw new Error(`demo finance: verify found ${JSON.stringify(differences)}`);
