@@ -110,6 +110,50 @@ describe('finance (browser)', () => {
   }, 240_000);
 });
 
+describe('salaries (browser)', () => {
+  it.each<[Lang, string, string]>([
+    ['zh', 'zh-CN', '2031-01'],
+    ['en', 'en-US', '2031-02'],
+  ])('a salary bill on the kit: staff line, net pay computed as typed, saved, submitted, audited (%s)', async (lang, locale, period) => {
+    const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
+    if (lang === 'en') {
+      await page.getByTestId('header-lang').click();
+      await page.getByTestId('lang-en').click();
+      await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
+    }
+    const token = await storedToken(page);
+    // The demo's last month, audited and paid in part, is listed.
+    await page.goto('/finance/salary');
+    await page.locator('tr', { hasText: lang === 'zh' ? '已审核' : 'Audited' }).first().waitFor();
+    await screenshot(page, `finance-salary-list-${lang}`);
+
+    await page.getByTestId('bill-add').click();
+    const form = page.getByTestId('bill-form');
+    const field = form.getByTestId('bill-field-salaryPeriod');
+    const periodInput = (await field.evaluate((e) => e.tagName)) === 'INPUT' ? field : field.locator('input');
+    await periodInput.click();
+    await periodInput.fill(period);
+    await periodInput.press('Enter');
+    await form.getByTestId('bill-line-add').click();
+    await form.getByTestId('bill-line-0-staffId').click();
+    await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true }).first().click();
+    for (const [key, value] of [['basePay', '5000'], ['bonus', '300.5'], ['socialInsurance', '600'], ['incomeTax', '20']]) await form.getByTestId(`bill-line-0-${key}`).fill(value);
+    // 5000 + 300.50 − 600 − 20, as typed.
+    await waitUntil(() => form.getByTestId('bill-line-0-amount').textContent(), (text) => /4,?680\.50/.test(text ?? ''), 'the net pay');
+    await waitUntil(() => form.getByTestId('bill-total-amount').textContent(), (text) => /4,?680\.50/.test(text ?? ''), 'the total');
+    await screenshot(page, `finance-salary-form-${lang}`);
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/finance/salary')), form.getByTestId('bill-save').click()]);
+    for (const step of ['submit', 'audit']) {
+      await form.getByTestId(`bill-op-${step}`).click();
+      await form.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
+    }
+    await form.getByTestId('bill-close').click();
+    const salaries = (await api<Array<{ billStatus: string; salaryPeriod: string; priceTotal: number }>>(suite.server, 'GET', '/admin/finance/salary?current=1&pageSize=50', undefined, token)).data;
+    expect(salaries.find((b) => b.salaryPeriod === period)).toMatchObject({ billStatus: 'Audit', priceTotal: 4680.5 });
+    expect((await api<unknown[]>(suite.server, 'POST', '/admin/finance/verify', undefined, token)).data).toEqual([]);
+  }, 240_000);
+});
+
 /** A pushed-down receipt with 300 on a bill with 200 open: the form shows the error and sends nothing; the draft is deleted. */
 async function receiveRefusesBeyondOpen(page: Page, billCode: string, lang: Lang) {
   const form = await pushedDownReceipt(page, billCode);
