@@ -72,6 +72,10 @@ describe('salary bills', () => {
     // A missing required field is the schema's refusal, naming it (the form asks with PleaseSelectSalaryPeriod).
     expect((await api.post(SALARY, { billDate: DAY, lines: [{ staffId: staff.a, basePay: 100 }] })).body).toMatchObject({ message: 'BadRequest', additional: 'salaryPeriod' });
     await refused(api.post(SALARY, { billDate: DAY, salaryPeriod: '2026-10', lines: [{ staffId: staff.a, basePay: -1 }] }), 'SalaryAmountNegative');
+    // The list exports its lines with the items, deductions and net pay (titled in the caller's language).
+    const file = await api.download(`${SALARY}/export?lang=en`, {});
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
     await ok(api.del(SALARY, { ids: [id] }));
   });
 
