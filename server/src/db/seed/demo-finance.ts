@@ -75,7 +75,7 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
       const month = new Date(Date.now() - 86_400_000 * new Date().getDate());
       const salaryPeriod = month.toISOString().slice(0, 7);
       const lines = staff.map((s, i) => ({ staffId: s.id, basePay: String(6000 + 500 * i), bonus: i % 2 ? '800.00' : '1200.00', socialInsurance: '682.50', incomeTax: String(45 + 12.5 * i), otherDeduction: '0' }));
-      const salary = await audited('/finance/salary', { billDate: DAY(1), salaryPeriod, lines, remark: `${salaryPeriod} 工资` });
+      const salary = await audited('/finance/salary', { billDate: DAY(1), salaryPeriod, handlerId: staff[0].id, lines, remark: `${salaryPeriod} 工资` });
       const nets = lines.map((l) => computedLineAmount(Salary, l, 2)!);
       const paid = staff.length > 1 ? sum(nets.slice(0, -1)) : roundTo(nets[0] / 2n, 2);
       await posted('/finance/salaryPayment', { billDate: DAY(1), fundAccountId: bank, lines: settle(salary, microText(paid)), remark: '代发工资' });
