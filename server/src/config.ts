@@ -62,7 +62,7 @@ export interface Config {
   sms: { provider: string };
   upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number };
   /** Limits of one Excel import (every `{path}/import`). */
-  import: { maxRows: number; maxErrors: number; maxUnpackedMb: number };
+  import: { maxRows: number; maxErrors: number; maxUnpackedMb: number; rowsPerBatch: number };
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
   /** Built web app served at `/` (production / npm start). */
   webDist?: string;
@@ -115,6 +115,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       maxRows: int('IMPORT_MAX_ROWS', 100_000),
       maxErrors: int('IMPORT_MAX_ERRORS', 1000),
       maxUnpackedMb: int('IMPORT_MAX_UNPACKED_MB', 256),
+      rowsPerBatch: int('IMPORT_ROWS_PER_BATCH', 250),
     },
     qiniu: {
       accessKey: process.env.QINIU_ACCESS_KEY ?? '',

@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, count, eq, isNotNull } from 'drizzle-orm';
+import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportProgress, ImportResult } from '@p8/contract/upload';
 import { importJob, material, materialUnit } from '../src/db/schema/index.ts';
 import type { ImportJob } from '../src/core/import-job.ts';
 import { removeUnpublishedImports } from '../src/core/staged-import.ts';
+import { rows as rowsOf } from '../src/db/connection.ts';
 import { seedTenant, startTestApp, TEST_DB, type Reply, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, xlsx, type Caller } from './basic-fixtures.ts';
 import { sheetXml, xlsxWithSheet } from './zip-fixtures.ts';
@@ -19,7 +20,7 @@ import { sheetXml, xlsxWithSheet } from './zip-fixtures.ts';
  * requests through (also on PGlite's single connection); a shutdown during an import leaves no row of it.
  */
 
-const LIMITS = { maxRows: 300, maxErrors: 5, maxUnpackedMb: 8 };
+const LIMITS = { maxRows: 300, maxErrors: 5, maxUnpackedMb: 8, rowsPerBatch: 250 };
 const MATERIAL_HEADER = ['*物料编码', '*物料名称', '*主单位'];
 const materialRows = (n: number, prefix: string, unitName = '个') => Array.from({ length: n }, (_, i) => [`${prefix}-${i}`, `${prefix} ${i}`, unitName]);
 
@@ -195,6 +196,111 @@ describe(`a big import shares the server and shows nothing before it ends (${TES
   }, SLOW);
 });
 
+/**
+ * The row-by-row imports (every record but materials and BOMs): what each writes and a file of `n` rows
+ * for it. On PGlite they are staged like the material import, `ROW_BY_ROW_BATCH` rows per transaction.
+ */
+/** Rows per batch of the row-by-row imports here (IMPORT_ROWS_PER_BATCH; 250 by default). */
+const ROW_BY_ROW_BATCH = 20;
+const ROW_LIMITS = { maxRows: 100_000, maxErrors: 1000, maxUnpackedMb: 256, rowsPerBatch: ROW_BY_ROW_BATCH };
+interface RowImportCase {
+  record: string;
+  url: string;
+  /** Tables it writes; the first is the one counted (its rows are the file's rows). */
+  tables: string[];
+  prepare?(api: Caller): Promise<void>;
+  file(n: number, prefix: string): Promise<Buffer>;
+}
+const named = (header: string[], row: (i: number, prefix: string) => unknown[]) => (n: number, prefix: string) => xlsx(header, Array.from({ length: n }, (_, i) => row(i, prefix)));
+const ROW_IMPORTS: RowImportCase[] = [
+  ...(['brand', 'unit', 'paytype'] as const).map((record) => ({ record, url: `/api/admin/basic/${record}/import`, tables: [record === 'paytype' ? 'pay_type' : record], file: named(['*名称'], (i, p) => [`${p}-${i}`]) })),
+  { record: 'fee', url: '/api/admin/basic/fee/import', tables: ['fee_type'], file: named(['*名称', '*收支类型(收入/支出)'], (i, p) => [`${p}-${i}`, '支出']) },
+  { record: 'attribute', url: '/api/admin/basic/attribute/import', tables: ['attribute'], file: named(['*名称', '属性值(逗号分隔)'], (i, p) => [`${p}-${i}`, '红,蓝']) },
+  // A tree built top-down by the file itself: the first row is the parent of the others.
+  { record: 'category', url: '/api/admin/basic/category/import', tables: ['category'], file: named(['*分类名称', '上级分类(名称或路径 A/B)'], (i, p) => [`${p}-${i}`, i ? `${p}-0` : '']) },
+  ...(['customer', 'supplier'] as const).map((record) => ({
+    record,
+    url: `/api/admin/basic/${record}/import`,
+    tables: ['partner', 'partner_contact', 'partner_address'],
+    file: named([`*${record === 'customer' ? '客户' : '供应商'}名称`, '联系人', '联系电话', '地址'], (i, p) => [`${p} ${i}`, `Contact ${i}`, `1380000${String(i).padStart(4, '0')}`, `Road ${i}`]),
+  })),
+  { record: 'stock', url: '/api/admin/basic/stock/import', tables: ['warehouse'], file: named(['*仓库名称'], (i, p) => [`${p}-${i}`]) },
+  {
+    record: 'location',
+    url: '/api/admin/basic/location/import',
+    tables: ['location'],
+    prepare: async (api) => void (await api.create('stock', { name: 'Main' })),
+    file: named(['*仓库(编码或名称)', '*库位名称'], (i, p) => ['Main', `${p}-${i}`]),
+  },
+  {
+    record: 'material unit',
+    url: '/api/admin/basic/material/unit/import',
+    tables: ['material_unit'],
+    // One conversion unit for each of as many materials, made by the (bulk) material import first.
+    prepare: async (api) => {
+      await api.create('unit', { name: '个' });
+      await api.create('unit', { name: '箱' });
+      const res = await api.upload<ImportResult>('/api/admin/basic/material/import', await xlsx(MATERIAL_HEADER, materialRows(ROW_BY_ROW_BATCH + 20, 'MU')), 'mu.xlsx');
+      expect(res.body.data).toMatchObject({ errorCount: 0 });
+    },
+    file: named(['*物料编码', '*单位', '*换算率(相对主单位)'], (i) => [`MU-${i}`, '箱', 12]),
+  },
+];
+
+/** Rows of `table` in the tenant: as its users see them (RLS, hidden import rows left out), and stored. */
+async function tableRows(ctx: TestContext, tenantId: number, table: string) {
+  const counted = sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenantId}`;
+  const [visible] = await ctx.database.withTenant(tenantId, (tx) => rowsOf<{ n: number }>(tx, counted));
+  const [stored] = await ctx.database.withSystem((tx) => rowsOf<{ n: number }>(tx, counted));
+  const [marked] = await ctx.database.withSystem((tx) => rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from ${sql.identifier(table)} where tenant_id = ${tenantId} and import_job is not null`));
+  return { visible: visible.n, stored: stored.n, marked: marked.n };
+}
+
+describe(`every row-by-row import shares the server and shows nothing before it ends (${TEST_DB})`, () => {
+  const ROWS = ROW_BY_ROW_BATCH + 20; // two write batches
+  let ctx: TestContext;
+  let b: Caller;
+  beforeAll(async () => {
+    ctx = await startTestApp({ import: ROW_LIMITS });
+    b = await adminCaller(ctx, await seedTenant(ctx.database, 'RowB'));
+    await b.create('brand', { name: 'B-brand' });
+  });
+  afterAll(() => ctx.close());
+
+  it('every record with a row-by-row import is staged on PGlite, except the BOM (it changes existing BOMs), and is walked here', () => {
+    const source = (file: string) => readFileSync(path.join(import.meta.dirname, '../src/modules/basic', file), 'utf8');
+    // A new importer is either staged (stagedTables) and added to ROW_IMPORTS, or says why not.
+    const importers = ['simple.ts', 'tree.ts', 'partner.ts', 'warehouse.ts', 'bom.ts', 'material.ts'].map((f) => [f, (source(f).match(/async importer\(/g) ?? []).length + (source(f).match(/importer: unitItemImporter/g) ?? []).length] as const);
+    expect(Object.fromEntries(importers)).toEqual({ 'simple.ts': 1, 'tree.ts': 1, 'partner.ts': 1, 'warehouse.ts': 2, 'bom.ts': 1, 'material.ts': 1 });
+    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual(['attribute', 'brand', 'category', 'customer', 'fee', 'location', 'material unit', 'paytype', 'stock', 'supplier', 'unit']);
+  });
+
+  it.each(ROW_IMPORTS)('$record: other tenants are answered between batches, the importer sees none of its rows until the end', async (c) => {
+    const t = await seedTenant(ctx.database, 'Row');
+    const api = await adminCaller(ctx, t);
+    await c.prepare?.(api);
+    const [counted] = c.tables;
+    const before = await tableRows(ctx, t.tenantId, counted);
+    const seen: Array<{ rowsWritten: number; bBrands: number; visible: number; stored: number }> = [];
+    onCheckpoints(ctx, async ({ rowsWritten }) => {
+      const [bBrands, rows] = await Promise.all([b.get<unknown[]>('/api/admin/basic/brand'), tableRows(ctx, t.tenantId, counted)]);
+      seen.push({ rowsWritten, bBrands: bBrands.body.data.length, visible: rows.visible, stored: rows.stored });
+    });
+    const res = await api.upload<ImportResult>(c.url, await c.file(ROWS, 'ROW'), 'rows.xlsx');
+    expect(res.body.data, JSON.stringify(res.body)).toMatchObject({ total: ROWS, successCount: ROWS, errorCount: 0 });
+    expect(seen.map((x) => x.rowsWritten)).toEqual([ROW_BY_ROW_BATCH, ROWS]);
+    for (const x of seen) {
+      expect(x, `at ${x.rowsWritten} rows written`).toMatchObject({ bBrands: 1, visible: before.visible });
+      // PGlite committed the batch, hidden; PostgreSQL keeps it in the import's one transaction.
+      expect(x.stored).toBe(TEST_DB === 'postgres' ? before.stored : before.stored + x.rowsWritten);
+    }
+    // Published as a whole: every row visible, none still marked, the job gone.
+    for (const table of c.tables) expect((await tableRows(ctx, t.tenantId, table)).marked, table).toBe(0);
+    expect(await tableRows(ctx, t.tenantId, counted)).toEqual({ visible: before.visible + ROWS, stored: before.stored + ROWS, marked: 0 });
+    expect(await storedRows(ctx, t.tenantId)).toMatchObject({ jobs: 0 });
+  }, 600_000);
+});
+
 describe(`an import cut short (${TEST_DB})`, () => {
   it('shutdown: cancelled at its next batch, the answer is ImportCancelled and not one of its rows is stored, hidden or not', async () => {
     const ctx = await startTestApp();
@@ -216,6 +322,27 @@ describe(`an import cut short (${TEST_DB})`, () => {
     // On PGlite the first batch was committed, hidden, and is removed; on PostgreSQL it was never committed.
     expect(writtenBeforeClose).toEqual(TEST_DB === 'postgres' ? { materials: 0, units: 0, jobs: 0 } : { materials: 2000, units: 2000, jobs: 1 });
     expect(await storedRows(ctx, t.tenantId)).toEqual({ materials: 0, units: 0, jobs: 0 });
+    await ctx.close();
+  }, 600_000);
+
+  it.each(ROW_IMPORTS.filter((c) => ['customer', 'category'].includes(c.record)))('shutdown during a $record import: ImportCancelled, and not one of its rows is stored in any table', async (c) => {
+    const ctx = await startTestApp({ import: ROW_LIMITS });
+    const t = await seedTenant(ctx.database, 'SigRow');
+    const api = await adminCaller(ctx, t);
+    let closing: Promise<void> | undefined;
+    let storedBeforeClose: number | undefined;
+    onCheckpoints(ctx, async () => {
+      if (closing) return;
+      storedBeforeClose = (await tableRows(ctx, t.tenantId, c.tables[0])).stored;
+      closing = ctx.app.close();
+    });
+    const res = await api.upload(c.url, await c.file(ROW_BY_ROW_BATCH * 2, 'SIG'), 'sig.xlsx');
+    expect(closing, 'the import reached its writing phase').toBeDefined();
+    expect(res.body).toMatchObject({ message: 'ImportCancelled' });
+    await closing;
+    expect(storedBeforeClose).toBe(TEST_DB === 'postgres' ? 0 : ROW_BY_ROW_BATCH);
+    for (const table of c.tables) expect((await tableRows(ctx, t.tenantId, table)).stored, table).toBe(0);
+    expect(await storedRows(ctx, t.tenantId)).toMatchObject({ jobs: 0 });
     await ctx.close();
   }, 600_000);
 

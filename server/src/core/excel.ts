@@ -496,18 +496,48 @@ export async function importRowByRow(
   job.report({ rowsChecked: index, rowsWritten: index });
 }
 
-/** `importRowByRow` over all rows of an import, answering its batch import result. */
-export async function runImport(
-  tx: Tx,
+/**
+ * `importRowByRow` over all rows of an import, `job.rowsPerBatch` rows per batch, answering its batch
+ * import result. `batches` runs each batch: in the import's one transaction (PostgreSQL, whose pool serves
+ * the others meanwhile) or in a staged transaction of its own whose rows stay hidden until the import is
+ * published (PGlite). Only the batch in hand is held in memory.
+ */
+export async function runImportInBatches(
+  batches: ImportBatches,
   rows: ImportRows,
   handleRow: (tx: Tx, row: ImportRow) => Promise<unknown>,
   onUnexpected?: (error: unknown, row: ImportRow) => void,
   job: ImportJob = detachedImportJob(),
 ): Promise<ImportResult> {
   const outcome = new ImportOutcome(countOf(rows), job.maxErrors);
-  await importRowByRow(tx, rows, handleRow, outcome, onUnexpected, job);
+  const quiet = { ...job, report() {} }; // a batch's own counts; the progress reported is the import's
+  job.report({ phase: 'writing' });
+  let written = 0;
+  let batch: ImportRow[] = [];
+  const writeBatch = async () => {
+    const these = batch;
+    batch = [];
+    await batches((tx) => importRowByRow(tx, these, handleRow, outcome, onUnexpected, quiet));
+    written += these.length;
+    job.report({ rowsChecked: written, rowsWritten: written });
+    await job.checkpoint();
+  };
+  for await (const row of each(rows)) {
+    batch.push(row);
+    if (batch.length >= job.rowsPerBatch) await writeBatch();
+  }
+  if (batch.length) await writeBatch();
   return outcome.finish();
 }
+
+/** `runImportInBatches` inside one transaction. */
+export const runImport = (
+  tx: Tx,
+  rows: ImportRows,
+  handleRow: (tx: Tx, row: ImportRow) => Promise<unknown>,
+  onUnexpected?: (error: unknown, row: ImportRow) => void,
+  job: ImportJob = detachedImportJob(),
+): Promise<ImportResult> => runImportInBatches((fn) => fn(tx), rows, handleRow, onUnexpected, job);
 
 /**
  * An import whose rows were checked outside any transaction: `write` applies the good ones batch by batch

@@ -21,6 +21,12 @@ export interface ImportJob {
   readonly signal: AbortSignal;
   /** Row errors listed in the result at most; errorCount still counts them all. */
   readonly maxErrors: number;
+  /**
+   * Rows a row-by-row import writes per batch (`IMPORT_ROWS_PER_BATCH`). On PGlite each batch is a transaction
+   * of its own (a staged import) holding the one connection while it runs: small enough that the other
+   * tenants wait for at most one batch of a few hundred inserts through the records' services.
+   */
+  readonly rowsPerBatch: number;
   report(update: Partial<ImportProgress>): void;
   /**
    * Between two batches of writes, holding no transaction of its own on the embedded database: lets the
@@ -61,6 +67,7 @@ export class ImportJobs {
     return {
       signal: this.signal,
       maxErrors: this.config.import.maxErrors,
+      rowsPerBatch: this.config.import.rowsPerBatch,
       report(update) {
         entry.value = { ...entry.value, ...update };
         if (update.phase === 'done' || update.phase === 'failed') entry.finishedAt = Date.now();
@@ -84,7 +91,7 @@ const keyOf = (req: FastifyRequest, jobId: string) => `${req.auth.tenantId}:${re
 /** An import run outside a route (tests, scripts): never cancelled, default error cap. */
 export function detachedImportJob(maxErrors = 1000): ImportJob {
   const signal = new AbortController().signal;
-  return { signal, maxErrors, report() {}, checkpoint: () => checkpoint(signal) };
+  return { signal, maxErrors, rowsPerBatch: 250, report() {}, checkpoint: () => checkpoint(signal) };
 }
 
 declare module 'fastify' {

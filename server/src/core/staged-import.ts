@@ -91,7 +91,8 @@ async function inBatches(caller: TransactingCaller, tables: readonly string[], j
       if (signal?.aborted) return;
       const changed = await caller.transaction(async ({ tx, tenantId }) => {
         await actAsImport(tx, jobId);
-        const ids = await rowsOf<{ id: string }>(tx, sql`select id::text from ${sql.identifier(table)} where tenant_id = ${tenantId} and import_job = ${jobId} order by id limit ${CLEANUP_BATCH}`);
+        // Newest first: a tree's children (categories) go before the parents they reference.
+        const ids = await rowsOf<{ id: string }>(tx, sql`select id::text from ${sql.identifier(table)} where tenant_id = ${tenantId} and import_job = ${jobId} order by id desc limit ${CLEANUP_BATCH}`);
         if (ids.length) await tx.execute(step(table, `{${ids.map((r) => r.id).join(',')}}`));
         return ids.length;
       });

@@ -15,7 +15,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt, id, importJobMarker, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+import { createdAt, id, importHiddenPolicy, importJobIndex, importJobMarker, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
 /*
  * Basic records (issue 4): units, brands, categories, districts, suppliers and
@@ -46,9 +46,13 @@ export const unit = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('unit', t),
+    importHiddenPolicy('unit'),
     uniqueIndex('unit_name_uq').on(t.tenantId, t.name),
     index('unit_sort_idx').on(t.tenantId, t.sort, t.id),
     tenantPolicy('unit'),
@@ -66,9 +70,13 @@ export const brand = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('brand', t),
+    importHiddenPolicy('brand'),
     uniqueIndex('brand_name_uq').on(t.tenantId, t.name),
     index('brand_sort_idx').on(t.tenantId, t.sort, t.id),
     tenantPolicy('brand'),
@@ -89,9 +97,13 @@ export const category = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('category', t),
+    importHiddenPolicy('category'),
     // Siblings have distinct names; roots are siblings of parent 0.
     uniqueIndex('category_name_uq').on(t.tenantId, sql`coalesce(${t.parentId}, 0)`, t.name),
     index('category_parent_idx').on(t.tenantId, t.parentId, t.sort),
@@ -182,9 +194,13 @@ export const partner = pgTable(
     createdBy: bigintRef('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('partner', t),
+    importHiddenPolicy('partner'),
     uniqueIndex('partner_code_uq').on(t.tenantId, t.kind, t.code),
     uniqueIndex('partner_name_uq').on(t.tenantId, t.kind, t.name),
     index('partner_kind_idx').on(t.tenantId, t.kind, t.sort, t.id),
@@ -205,9 +221,13 @@ export const partnerContact = pgTable(
     position: text('position').notNull().default(''),
     isDefault: boolean('is_default').notNull().default(false),
     sort: sort(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('partner_contact', t),
+    importHiddenPolicy('partner_contact'),
     index('partner_contact_partner_idx').on(t.tenantId, t.partnerId),
     foreignKey({ columns: [t.tenantId, t.partnerId], foreignColumns: [partner.tenantId, partner.id], name: 'partner_contact_partner_fk' }).onDelete('cascade'),
     tenantPolicy('partner_contact'),
@@ -228,9 +248,13 @@ export const partnerAddress = pgTable(
     phone: text('phone').notNull().default(''),
     isDefault: boolean('is_default').notNull().default(false),
     sort: sort(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('partner_address', t),
+    importHiddenPolicy('partner_address'),
     index('partner_address_partner_idx').on(t.tenantId, t.partnerId),
     index('partner_address_district_idx').on(t.tenantId, t.districtId),
     foreignKey({ columns: [t.tenantId, t.partnerId], foreignColumns: [partner.tenantId, partner.id], name: 'partner_address_partner_fk' }).onDelete('cascade'),
@@ -260,9 +284,13 @@ export const warehouse = pgTable(
     createdBy: bigintRef('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('warehouse', t),
+    importHiddenPolicy('warehouse'),
     uniqueIndex('warehouse_code_uq').on(t.tenantId, t.code),
     uniqueIndex('warehouse_name_uq').on(t.tenantId, t.name),
     index('warehouse_sort_idx').on(t.tenantId, t.sort, t.id),
@@ -284,9 +312,13 @@ export const location = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('location', t),
+    importHiddenPolicy('location'),
     uniqueIndex('location_name_uq').on(t.tenantId, t.warehouseId, t.name),
     index('location_sort_idx').on(t.tenantId, t.sort, t.id),
     foreignKey({ columns: [t.tenantId, t.warehouseId], foreignColumns: [warehouse.tenantId, warehouse.id], name: 'location_warehouse_fk' }),
@@ -307,9 +339,13 @@ export const attribute = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('attribute', t),
+    importHiddenPolicy('attribute'),
     uniqueIndex('attribute_name_uq').on(t.tenantId, t.name),
     index('attribute_sort_idx').on(t.tenantId, t.sort, t.id),
     tenantPolicy('attribute'),
@@ -330,9 +366,13 @@ export const feeType = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('fee_type', t),
+    importHiddenPolicy('fee_type'),
     uniqueIndex('fee_type_name_uq').on(t.tenantId, t.name),
     index('fee_type_kind_idx').on(t.tenantId, t.kind, t.sort, t.id),
     tenantPolicy('fee_type'),
@@ -351,9 +391,13 @@ export const payType = pgTable(
     enabled: enabled(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('pay_type', t),
+    importHiddenPolicy('pay_type'),
     uniqueIndex('pay_type_name_uq').on(t.tenantId, t.name),
     index('pay_type_sort_idx').on(t.tenantId, t.sort, t.id),
     tenantPolicy('pay_type'),
@@ -412,7 +456,8 @@ export const material = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('material_code_uq').on(t.tenantId, t.code),
-    index('material_import_job_idx').on(t.tenantId, t.importJob).where(sql`${t.importJob} is not null`),
+    importJobIndex('material', t),
+    importHiddenPolicy('material'),
     uniqueIndex('material_name_spec_uq').on(t.tenantId, t.name, t.specification),
     index('material_category_idx').on(t.tenantId, t.categoryId),
     index('material_brand_idx').on(t.tenantId, t.brandId),
@@ -443,7 +488,8 @@ export const materialUnit = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    index('material_unit_import_job_idx').on(t.tenantId, t.importJob).where(sql`${t.importJob} is not null`),
+    importJobIndex('material_unit', t),
+    importHiddenPolicy('material_unit'),
     uniqueIndex('material_unit_uq').on(t.tenantId, t.materialId, t.unitId),
     uniqueIndex('material_unit_main_uq').on(t.tenantId, t.materialId).where(sql`${t.isMain}`),
     uniqueIndex('material_unit_barcode_uq').on(t.tenantId, t.barcode).where(sql`${t.barcode} <> ''`),

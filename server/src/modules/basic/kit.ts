@@ -26,9 +26,16 @@ export async function createdInThisTransaction(ctx: ServiceContext, table: Owned
   return found.map((r) => Number(r.id));
 }
 
+/**
+ * Ids of the rows of `table` an import wrote, read in its last transaction: those of its staged job
+ * (`importJob`, core/staged-import.ts), or those created in this one transaction.
+ */
+export const importedRows = (ctx: ServiceContext, table: OwnedTable & { importJob: AnyPgColumn }, importJob: number | null, extra?: SQL) =>
+  importJob === null ? createdInThisTransaction(ctx, table, extra) : importedBy(ctx, table, importJob, extra);
+
 /** Ids of the rows of `table` a staged import wrote (core/staged-import.ts), read in its publishing transaction. */
-export async function importedBy(ctx: ServiceContext, table: OwnedTable & { importJob: AnyPgColumn }, importJob: number): Promise<number[]> {
-  const found = await ctx.tx.select({ id: table.id }).from(table).where(and(eq(table.tenantId, ctx.tenantId), eq(table.importJob, importJob)));
+async function importedBy(ctx: ServiceContext, table: OwnedTable & { importJob: AnyPgColumn }, importJob: number, extra?: SQL): Promise<number[]> {
+  const found = await ctx.tx.select({ id: table.id }).from(table).where(and(eq(table.tenantId, ctx.tenantId), eq(table.importJob, importJob), extra));
   return found.map((r) => Number(r.id));
 }
 

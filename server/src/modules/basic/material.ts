@@ -20,7 +20,7 @@ import { attribute, bomLine, brand, category, material, materialUnit, stockBalan
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
-import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, runImport, withSpilledImport, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, withSpilledImport, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { assertAllFound, assertAllVisible, assertIdsExist, distinct } from '../../core/ids.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import type { ImportBatches } from '../../core/staged-import.ts';
@@ -43,10 +43,9 @@ import {
   refuseIfHoldingStock,
   q,
   type RowHandler,
-  createdInThisTransaction,
-  importedBy,
+  importedRows,
 } from './kit.ts';
-import { logUnexpectedRow, type RecordDefinition } from './record-routes.ts';
+import { logUnexpectedRow, rowByRowImport, type RecordDefinition } from './record-routes.ts';
 import { categoryResolver } from './tree.ts';
 
 /*
@@ -741,7 +740,7 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
     template: 'material',
     importColumns: materialColumns,
     bulkImport: importMaterials,
-    importedIds: (ctx, importJob) => (importJob === null ? createdInThisTransaction(ctx, t) : importedBy(ctx, t, importJob)),
+    importedIds: (ctx, importJob) => importedRows(ctx, t, importJob),
     stagedTables: ['material_unit', 'material'],
     analyze: ['material', 'material_unit'],
     exportColumns,
@@ -812,10 +811,17 @@ export const materialUnitRoutes = [
       return reportedImport(job, () =>
         withSpilledImport(request, caller.config, unitItemColumns, job, async (rows) => {
           await analyze(caller.database, ['material', 'material_unit']);
-          return caller.transaction(async (ctx) => {
-            const outcome = await runImport(ctx.tx, rows, await unitItemImporter(ctx), logUnexpectedRow(ctx), job);
-            ctx.audit({ action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
-            return outcome;
+          return rowByRowImport(caller, {
+            entity: 'material unit',
+            stagedTables: ['material_unit'],
+            rows,
+            importer: unitItemImporter,
+            onUnexpected: logUnexpectedRow(caller),
+            job,
+            finish: async (ctx, outcome) => {
+              ctx.audit({ action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+              return outcome;
+            },
           });
         }),
       );

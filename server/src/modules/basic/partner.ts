@@ -10,7 +10,7 @@ import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, q } from './kit.ts';
+import { boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, importedRows, q } from './kit.ts';
 import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 import { districtPaths } from './tree.ts';
 import { assertRegionsExist, regionPaths } from './region.ts';
@@ -216,7 +216,8 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     },
     excel: {
       template: kind,
-      importedIds: (ctx) => createdInThisTransaction(ctx, partner, eq(partner.kind, kind)),
+      importedIds: (ctx, importJob) => importedRows(ctx, partner, importJob, eq(partner.kind, kind)),
+      stagedTables: ['partner_contact', 'partner_address', 'partner'],
       importColumns: [
         col('code', `${label.zh}编码`, 'Code'),
         col('name', `${label.zh}名称`, 'Name', true, 24),

@@ -4,14 +4,14 @@ import type { Pagination } from '@p8/contract/envelope';
 import type { ImportResult } from '@p8/contract/upload';
 import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
 import { changes } from '../../core/audit.ts';
-import { exportXlsx, langOf, runImport, sendXlsx, withImportUpload, withSpilledImport, type ExcelColumn, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { exportXlsx, langOf, runImport, runImportInBatches, sendXlsx, withImportUpload, withSpilledImport, type ExcelColumn, type ImportRow, type ImportRows, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { distinct } from '../../core/ids.ts';
-import { stagedImport } from '../../core/staged-import.ts';
+import { stagedImport, type ImportBatches } from '../../core/staged-import.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { loggableError } from '../../core/errors.ts';
 import type { Registries } from '../../core/registries.ts';
-import { route, untransactedRoute, type RouteDeclaration } from '../../core/route.ts';
+import { route, untransactedRoute, type RequestCaller, type RouteDeclaration } from '../../core/route.ts';
 import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
 import { analyze, exportQuery, type RowHandler } from './kit.ts';
 
@@ -55,8 +55,8 @@ export interface RecordDefinition<C, U extends { id: number }> {
      */
     analyze?: string[];
     /**
-     * For assignable records: the ids this import created, assigned like a create's — those of this
-     * transaction (`createdInThisTransaction`), or of the staged import `importJob` (`importedBy`).
+     * For assignable records: the ids this import created, assigned like a create's (`importedRows`: those
+     * of the staged import `importJob`, or of this one transaction).
      */
     importedIds?(ctx: ServiceContext, importJob: number | null): Promise<number[]>;
     /**
@@ -68,7 +68,13 @@ export interface RecordDefinition<C, U extends { id: number }> {
      * Same result, same row semantics, memory bounded by the batch rather than the file.
      */
     bulkImport?(caller: TransactingCaller, upload: ImportUpload, onUnexpected: (error: unknown, row: ImportRow) => void, job: ImportJob): Promise<PreparedImport>;
-    /** With `bulkImport`: the tables its rows go to, each with an `import_job` column and hiding policy (migration 0013), dependent tables first. */
+    /**
+     * The tables an import of the record writes, each with an `import_job` marker and its hiding policy
+     * (db/schema/tenancy.ts), dependent tables first. With them, a PGlite import commits batch by batch with
+     * its rows hidden until published (core/staged-import.ts); without them it runs in one transaction —
+     * only for an import that also changes existing rows (a BOM made default unsets the others), which a
+     * discarded staged import could not undo.
+     */
     stagedTables?: readonly string[];
     exportColumns: ExcelColumn[];
     exportRows(ctx: ServiceContext, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
@@ -95,6 +101,39 @@ export function updateChanges(before: object, after: object, sent: object) {
 
 /** Runs a service of the record for an import row inside its savepoint (the row's own all-or-nothing). */
 export const inSavepoint = (ctx: ServiceContext, savepoint: ServiceContext['tx']): ServiceContext => ({ ...ctx, tx: savepoint });
+
+/**
+ * Writes an import's checked-later rows one by one (`runImportInBatches`, each row in a savepoint), then
+ * `finish` adds the audit entry and whatever else the import's last transaction must hold. On PGlite, when
+ * the tables it writes are known (`stagedTables`), the batches commit one by one with their rows hidden
+ * until `finish` publishes them (core/staged-import.ts), so other tenants are served between batches; else
+ * everything runs in one transaction.
+ */
+export async function rowByRowImport(
+  caller: RequestCaller,
+  args: {
+    entity: string;
+    stagedTables: readonly string[] | undefined;
+    rows: ImportRows;
+    importer: (ctx: ServiceContext) => Promise<RowHandler>;
+    onUnexpected: (error: unknown, row: ImportRow) => void;
+    job: ImportJob;
+    finish: (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => Promise<ImportResult>;
+  },
+): Promise<ImportResult> {
+  const { entity, stagedTables, rows, importer, onUnexpected, job, finish } = args;
+  if (caller.database.kind === 'pglite' && stagedTables) {
+    // The row handler's lookups are read once, in a short transaction of their own; each row then runs in
+    // a savepoint of its batch's transaction.
+    const handleRow = await caller.transaction((ctx) => importer(ctx));
+    let outcome: ImportResult | undefined;
+    const write = async (batches: ImportBatches) => {
+      outcome = await runImportInBatches(batches, rows, handleRow, onUnexpected, job);
+    };
+    return stagedImport(caller, entity, stagedTables, write, (ctx, importJob) => finish(ctx, outcome!, importJob), job.signal);
+  }
+  return caller.transaction(async (ctx) => finish(ctx, await runImport(ctx.tx, rows, await importer(ctx), onUnexpected, job), null));
+}
 
 /** The import templates of a list of records. */
 export function registerRecordTemplates(registries: Registries, definitions: readonly AnyRecordDefinition[]) {
@@ -206,7 +245,7 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
               })
             : await withSpilledImport(request, caller.config, def.excel.importColumns, job, async (rows) => {
                 if (tables) await analyze(caller.database, tables);
-                return caller.transaction(async (ctx) => finish(ctx, await runImport(ctx.tx, rows, await importer!(ctx), onUnexpected, job), null));
+                return rowByRowImport(caller, { entity: def.entity, stagedTables, rows, importer: importer!, onUnexpected, job, finish });
               });
           if (tables && outcome.successCount) await analyze(caller.database, tables);
           return outcome;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import {
@@ -179,6 +179,7 @@ function simpleDefinition(cfg: SimpleConfig): RecordDefinition<SimpleInput, Simp
     },
     excel: {
       template: cfg.template,
+      stagedTables: [getTableName(cfg.table)],
       importColumns: [
         col('name', '名称', 'Name', true),
         ...(cfg.record === 'fee' ? [col('kind', '收支类型(收入/支出)', 'Kind (Income/Expense)', true)] : []),

@@ -253,6 +253,7 @@ export const categoryDefinition: RecordDefinition<TreeInput, TreeInput & { id: n
   },
   excel: {
     template: 'category',
+    stagedTables: ['category'],
     importColumns: [
       col('name', '分类名称', 'Name', true),
       col('parent', '上级分类(名称或路径 A/B)', 'Parent (name or path A/B)', false, 30),

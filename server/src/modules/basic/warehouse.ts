@@ -10,7 +10,7 @@ import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { boolLabel, cellNumber, cellText, col, createdInThisTransaction, EXPORT_MAX_ROWS, refuseIfHoldingStock, q } from './kit.ts';
+import { boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, importedRows, refuseIfHoldingStock, q } from './kit.ts';
 import { inSavepoint, type RecordDefinition } from './record-routes.ts';
 
 /*
@@ -163,7 +163,8 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   },
   excel: {
     template: 'stock',
-    importedIds: (ctx) => createdInThisTransaction(ctx, warehouse),
+    importedIds: (ctx, importJob) => importedRows(ctx, warehouse, importJob),
+    stagedTables: ['warehouse'],
     importColumns: [
       col('code', '仓库编码', 'Code'),
       col('name', '仓库名称', 'Name', true),
@@ -340,6 +341,7 @@ export const locationDefinition: RecordDefinition<LocationInput, LocationInput &
   },
   excel: {
     template: 'location',
+    stagedTables: ['location'],
     importColumns: [
       col('warehouse', '仓库(编码或名称)', 'Warehouse (code or name)', true, 20),
       col('name', '库位名称', 'Name', true),
