@@ -38,7 +38,16 @@ const serviceOrder = async (): Promise<Made> => {
   return { marker: order.orderNo, filter: { orderNo: order.orderNo } };
 };
 
-const cases: Array<{ list: string; url: string; code: string; header: [string, string]; make: () => Promise<Made>; mine?: false }> = [
+/** A lottery running now, always drawing its one prize. */
+const lottery = async (name = `Lottery ${unique()}`) =>
+  mall.send<{ id: number }>('POST', '/api/admin/mall/lottery', {
+    name,
+    startAt: '2020-01-01 00:00:00',
+    endAt: '2999-01-01 00:00:00',
+    prizes: [{ name: 'Cup', kind: 'goods', probability: 100, stock: 5 }, { name: 'None', kind: 'none', probability: 0 }],
+  });
+
+const cases: Array<{ list: string; url: string; code: string; header: [string, string]; make: () => Promise<Made>; mine?: false; rows?: number }> = [
   {
     list: 'swiper', url: '/api/admin/base/swiper', code: 'base_swiper_export', header: ['标题', 'Title'],
     make: async () => {
@@ -63,6 +72,57 @@ const cases: Array<{ list: string; url: string; code: string; header: [string, s
       return { marker: order.orderNo, filter: { orderNo: order.orderNo } };
     },
   },
+  {
+    list: 'mall proxy orders', url: '/api/admin/mall/proxyOrder', code: 'mall_proxyOrder_export', header: ['订单号', 'Order no.'],
+    make: async () => {
+      const product = await mall.product(await mall.category(`Cat ${unique()}`));
+      const order = await mall.order(await mall.customer(), [{ skuId: product.skus[0].id, quantity: 1 }]);
+      return { marker: order.orderNo, filter: { orderNo: order.orderNo } };
+    },
+  },
+  {
+    // A name search keeps the path to a match: the top category comes with its matching sub-category.
+    list: 'mall category tree', url: '/api/admin/mall/category', code: 'mall_category_export', header: ['分类名称', 'Name'], rows: 2,
+    make: async () => {
+      const top = `Top ${unique()}`;
+      const sub = `Sub ${unique()}`;
+      await mall.category(sub, await mall.category(top));
+      return { marker: `${top} / ${sub}`, filter: { name: sub } };
+    },
+  },
+  {
+    list: 'lotteries', url: '/api/admin/mall/lottery', code: 'mall_lottery_export', header: ['活动名称', 'Name'],
+    make: async () => {
+      const name = `Lottery ${unique()}`;
+      await lottery(name);
+      return { marker: name, filter: { name } };
+    },
+  },
+  {
+    list: 'lottery draws', url: '/api/admin/mall/lottery/record', code: 'mall_lottery_record_export', header: ['活动名称', 'Lottery'],
+    make: async () => {
+      const { id } = await lottery();
+      const customer = await mall.customer();
+      const record = await mall.send<{ customerName: string }>('POST', '/api/admin/mall/lottery/draw', { lotteryId: id, customerId: customer });
+      return { marker: record.customerName, filter: { lotteryId: String(id) } };
+    },
+  },
+  {
+    list: 'feedback', url: '/api/admin/mall/feedback', code: 'mall_feedback_export', header: ['类型', 'Type'],
+    make: async () => {
+      const content = `Too slow ${unique()}`;
+      await mall.send('POST', '/api/admin/mall/feedback', { type: 'complaint', content });
+      return { marker: content, filter: { content } };
+    },
+  },
+  {
+    // The slots are one short list without filters: the tenant's only slot.
+    list: 'time slots', url: '/api/admin/base/time/slot', code: 'base_time_export', header: ['开始', 'Start'],
+    make: async () => {
+      await mall.send('POST', '/api/admin/base/time/slot', { start: '07:10', end: '08:20', capacity: 3 });
+      return { marker: '07:10', filter: {} };
+    },
+  },
   { list: 'service orders', url: '/api/admin/service/order', code: 'service_order_export', header: ['订单号', 'Order no.'], make: serviceOrder },
   { list: 'proxy service orders', url: '/api/admin/service/proxyOrder', code: 'service_proxyOrder_export', header: ['订单号', 'Order no.'], make: serviceOrder },
   // "My orders" exports only what is dispatched to the caller: an undispatched order is not in it.
@@ -70,16 +130,16 @@ const cases: Array<{ list: string; url: string; code: string; header: [string, s
 ];
 
 describe(`list exports (${TEST_DB})`, () => {
-  it.each(cases)('$list: the filtered list as .xlsx in zh and en, of the tenant only, behind $code', async ({ url, code, header, make, mine }) => {
+  it.each(cases)('$list: the filtered list as .xlsx in zh and en, of the tenant only, behind $code', async ({ url, code, header, make, mine, rows: count = 1 }) => {
     const { marker, filter } = await make();
     const zh = await callerA.download(`${url}/export`, filter);
     expect(zh.status).toBe(200);
     expect(String(zh.headers['content-type'])).toContain('spreadsheetml');
     const rows = await readXlsx(zh.body);
     expect(rows[0][0]).toBe(header[0]);
-    const expected = mine === false ? 0 : 1;
+    const expected = mine === false ? 0 : count;
     expect(rows.slice(1)).toHaveLength(expected);
-    if (expected) expect(rows[1]).toContain(marker);
+    if (expected) expect(rows.at(-1)).toContain(marker);
 
     const en = await readXlsx((await callerA.download(`${url}/export?lang=en`, filter)).body);
     expect(en[0][0]).toBe(header[1]);

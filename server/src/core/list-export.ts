@@ -52,3 +52,17 @@ export function listExportRoute<T>(spec: ListExportSpec<T>): RouteDeclaration {
     },
   });
 }
+
+/** A time cell from the ISO text a list row carries (empty when there is none). */
+export const exportTime = (value: string | null) => (value ? new Date(value) : null);
+
+/** The enable switch of a list row, as its screen names it. */
+export function enabledColumn<T extends { enabled: boolean }>(title = { zh: '状态', en: 'Status' }): ListExportColumn<T> {
+  return { prop: 'enabled', title, value: (row, lang) => (row.enabled ? { zh: '启用', en: 'Enabled' } : { zh: '停用', en: 'Disabled' })[lang] };
+}
+
+/**
+ * A list read whole (a tree, a short settings list) as the one page an export reads: the rows already in
+ * the order and the filter the screen shows them.
+ */
+export const wholeList = <T>(data: T[]): { data: T[]; pagination: Pagination } => ({ data, pagination: { current: 1, pageSize: data.length, total: data.length } });

@@ -100,7 +100,7 @@ const MALL_MENU: MenuTemplate = {
   titleEn: 'Mall',
   type: 'Directory',
   children: [
-    screen('mall_category', '商品分类', 'Product categories', 'ClusterOutlined', ['add', 'update', 'delete', 'enable']),
+    screen('mall_category', '商品分类', 'Product categories', 'ClusterOutlined', ['add', 'update', 'delete', 'enable', 'export']),
     screen('mall_product', '商品管理', 'Products', 'ShoppingOutlined', ['add', 'update', 'delete', { action: 'shelves', title: '上下架', titleEn: 'On / off shelf' }, 'export']),
     screen('mall_order', '订单管理', 'Orders', 'ProfileOutlined', [
       { action: 'pay', title: '确认收款', titleEn: 'Confirm payment' },
@@ -113,13 +113,22 @@ const MALL_MENU: MenuTemplate = {
       { action: 'remark', title: '订单备注', titleEn: 'Remark' },
       'export',
     ]),
-    screen('mall_proxyOrder', '代客下单', 'Proxy orders', 'ShoppingCartOutlined', ['add']),
-    screen('mall_lottery', '抽奖活动', 'Lottery', 'GiftOutlined', ['add', 'update', 'delete', 'enable', { action: 'draw', title: '代客抽奖', titleEn: 'Draw for a customer' }]),
+    screen('mall_proxyOrder', '代客下单', 'Proxy orders', 'ShoppingCartOutlined', ['add', 'export']),
+    screen('mall_lottery', '抽奖活动', 'Lottery', 'GiftOutlined', [
+      'add',
+      'update',
+      'delete',
+      'enable',
+      { action: 'draw', title: '代客抽奖', titleEn: 'Draw for a customer' },
+      'export',
+      { action: 'record_export', title: '导出抽奖记录', titleEn: 'Export draws' },
+    ]),
     screen('mall_feedback', '用户反馈', 'Feedback', 'CommentOutlined', [
       'add',
       { action: 'reply', title: '回复', titleEn: 'Reply' },
       { action: 'status', title: '处理状态', titleEn: 'Status' },
       'delete',
+      'export',
     ]),
   ],
 };
@@ -175,7 +184,7 @@ const BASE_MENU: MenuTemplate = {
   children: [
     screen('base_swiper', '轮播图', 'Swiper', 'PictureOutlined', ['add', 'update', 'delete', 'enable', 'export']),
     screen('base_agreement', '协议管理', 'Agreements', 'FileProtectOutlined', [{ action: 'update', title: '保存', titleEn: 'Save' }]),
-    screen('base_time', '营业时间', 'Business hours', 'FieldTimeOutlined', ['add', 'update', 'delete', 'enable']),
+    screen('base_time', '营业时间', 'Business hours', 'FieldTimeOutlined', ['add', 'update', 'delete', 'enable', 'export']),
     // Saving also needs the platform administrator (a super administrator of the platform tenant).
     screen('base_config', '系统配置', 'System config', 'SettingOutlined', [{ action: 'update', title: '保存配置', titleEn: 'Save config' }]),
   ],

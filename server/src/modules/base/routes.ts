@@ -1,8 +1,8 @@
 import { agreementSaveSchema, businessHoursSaveSchema, platformConfigSchema, slotAvailabilityQuerySchema, swiperCreateSchema, swiperUpdateSchema, timeSlotCreateSchema, timeSlotUpdateSchema } from '@p8/contract/base';
 import { enableSchema, idsSchema } from '@p8/contract/common';
-import type { SwiperRow } from '@p8/contract/base';
+import type { SwiperRow, TimeSlotRow } from '@p8/contract/base';
 import { crudRoutes } from '../../core/crud-routes.ts';
-import { listExportRoute } from '../../core/list-export.ts';
+import { enabledColumn, exportTime, listExportRoute, wholeList } from '../../core/list-export.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { getPlatformConfig, savePlatformConfig } from '../../core/platform-config.ts';
 import { createSwiper, deleteSwipers, enableSwipers, getSwiper, listSwipers, updateSwiper } from './swiper.ts';
@@ -27,8 +27,8 @@ const swiperRoutes = [
       { prop: 'image', title: { zh: '图片', en: 'Image' }, width: 40 },
       { prop: 'link', title: { zh: '跳转链接', en: 'Link' }, width: 40 },
       { prop: 'sort', title: { zh: '排序', en: 'Order' } },
-      { prop: 'enabled', title: { zh: '状态', en: 'Status' }, value: (row, lang) => (row.enabled ? { zh: '启用', en: 'Enabled' } : { zh: '停用', en: 'Disabled' })[lang] },
-      { prop: 'createdAt', title: { zh: '创建时间', en: 'Created' }, width: 20, value: (row) => new Date(row.createdAt) },
+      enabledColumn(),
+      { prop: 'createdAt', title: { zh: '创建时间', en: 'Created' }, width: 20, value: (row) => exportTime(row.createdAt) },
     ],
   }),
 ];
@@ -59,6 +59,18 @@ const timeRoutes = [
   route({
     method: 'PUT', url: `${TIME}/slot/enable`, tags, summary: 'Enable or disable time slots', permission: 'base_time_enable', body: enableSchema,
     handler: (ctx, { body }) => enableTimeSlots(ctx, body.ids, body.enabled),
+  }),
+  // The slots of the screen, in its order (a short list read whole).
+  listExportRoute<TimeSlotRow>({
+    url: `${TIME}/slot`, tags, noun: 'time slot', permission: 'base_time_export', list: async (ctx) => wholeList((await getTimeSettings(ctx)).slots), filename: { zh: '预约时段', en: 'time-slots' },
+    columns: [
+      { prop: 'start', title: { zh: '开始', en: 'Start' } },
+      { prop: 'end', title: { zh: '结束', en: 'End' } },
+      { prop: 'capacity', title: { zh: '容量（单/天）', en: 'Capacity (orders a day)' }, width: 16 },
+      { prop: 'sort', title: { zh: '排序', en: 'Order' } },
+      enabledColumn(),
+      { prop: 'createdAt', title: { zh: '创建时间', en: 'Created' }, width: 20, value: (row) => exportTime(row.createdAt) },
+    ],
   }),
 ];
 

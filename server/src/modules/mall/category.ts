@@ -106,6 +106,35 @@ export async function categoryTree(ctx: ServiceContext, enabled: boolean | undef
   return buildTree(rows.map(toCategory));
 }
 
+/** A category as the export lists it: with the path of names from its top category. */
+export type MallCategoryExportRow = MallCategory & { path: string };
+
+/**
+ * The category tree in its order (a top category, then its sub-categories) for the export, filtered as
+ * the screen filters it: `enabled` on the server's tree, `name` keeping the matches and the path to them.
+ */
+export async function categoryExportRows(ctx: ServiceContext, query: Record<string, unknown>): Promise<MallCategoryExportRow[]> {
+  const enabled = query.enabled === undefined || query.enabled === '' ? undefined : String(query.enabled) === 'true' || String(query.enabled) === '1';
+  const name = String(query.name ?? '').trim().toLowerCase();
+  const out: MallCategoryExportRow[] = [];
+  // As the screen's search: a matching category keeps all its sub-categories; a parent shows for a match below.
+  const walk = (nodes: MallCategoryNode[], parents: string[], kept: boolean): boolean => {
+    let any = false;
+    for (const { children, ...node } of nodes) {
+      const path = [...parents, node.name];
+      const at = out.length;
+      const matched = kept || !name || node.name.toLowerCase().includes(name);
+      if (walk(children ?? [], path, matched) || matched) {
+        out.splice(at, 0, { ...node, path: path.join(' / ') });
+        any = true;
+      }
+    }
+    return any;
+  };
+  walk(await categoryTree(ctx, enabled), [], false);
+  return out;
+}
+
 export async function getCategory(ctx: ServiceContext, id: number): Promise<MallCategory> {
   const [row] = await ctx.tx.select({ ...mallCategoryColumns(), productCount }).from(mallCategory).where(where(ctx, id));
   if (!row) throw new BizError('MallCategoryNotExist', { additional: id });

@@ -20,14 +20,14 @@ import {
   mallShelvesSchema,
 } from '@p8/contract/mall';
 import { crudRoutes } from '../../core/crud-routes.ts';
-import { listExportRoute } from '../../core/list-export.ts';
+import { listExportRoute, wholeList } from '../../core/list-export.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { heldBy, type RecordUsage } from '../../core/record-usage.ts';
 import { route, type ServerModule } from '../../core/route.ts';
 import { mallFeedback, mallLotteryRecord, mallOrder, mallProduct } from '../../db/schema/index.ts';
 import { mallDashboard } from './dashboard.ts';
-import { orderExportColumns, productExportColumns } from './exports.ts';
-import { categoryTree, createCategory, deleteCategories, enableCategories, getCategory, listCategories, updateCategory } from './category.ts';
+import { categoryExportColumns, feedbackExportColumns, lotteryExportColumns, lotteryRecordExportColumns, orderExportColumns, productExportColumns } from './exports.ts';
+import { categoryExportRows, categoryTree, createCategory, deleteCategories, enableCategories, getCategory, listCategories, updateCategory } from './category.ts';
 import { createFeedback, deleteFeedback, getFeedback, listFeedback, replyFeedback, setFeedbackStatus } from './feedback.ts';
 import { createLottery, deleteLotteries, draw, enableLotteries, endLottery, getLottery, listLotteries, listRecords, startLottery, updateLottery } from './lottery.ts';
 import {
@@ -53,15 +53,23 @@ const BASE = '/api/admin/mall';
 const idBody = z.object({ id: idSchema });
 const tags = ['mall'];
 
-const categoryRoutes = crudRoutes({
-  url: `${BASE}/category`,
-  tags,
-  noun: 'product category',
-  permissionPrefix: 'mall_category',
-  createSchema: mallCategoryCreateSchema,
-  updateSchema: mallCategoryUpdateSchema,
-  service: { list: listCategories, get: getCategory, create: createCategory, update: updateCategory, remove: deleteCategories, enable: enableCategories, tree: categoryTree },
-});
+const CATEGORY = `${BASE}/category`;
+const categoryRoutes = [
+  ...crudRoutes({
+    url: CATEGORY,
+    tags,
+    noun: 'product category',
+    permissionPrefix: 'mall_category',
+    createSchema: mallCategoryCreateSchema,
+    updateSchema: mallCategoryUpdateSchema,
+    service: { list: listCategories, get: getCategory, create: createCategory, update: updateCategory, remove: deleteCategories, enable: enableCategories, tree: categoryTree },
+  }),
+  // The tree in its order, filtered as the screen filters it (name, enabled).
+  listExportRoute({
+    url: CATEGORY, tags, noun: 'product category', permission: 'mall_category_export', list: async (ctx, query) => wholeList(await categoryExportRows(ctx, query)),
+    columns: categoryExportColumns, filename: { zh: '商品分类', en: 'product-categories' },
+  }),
+];
 
 const PRODUCT = `${BASE}/product`;
 const productRoutes = [
@@ -154,6 +162,10 @@ const proxyRoutes = [
     method: 'POST', url: PROXY, tags, summary: 'Place an order for a customer: SKUs and quantities, consignee and address', permission: 'mall_proxyOrder_add', body: mallOrderCreateSchema,
     handler: async (ctx, { body }) => getOrder(ctx, (await createOrder(ctx, body, 'proxy')).id),
   }),
+  listExportRoute({
+    url: PROXY, tags, noun: 'proxy order', permission: 'mall_proxyOrder_export', list: (ctx, query) => listOrders(ctx, query, 'proxy'), columns: orderExportColumns,
+    filename: { zh: '代客订单', en: 'proxy-orders' },
+  }),
 ];
 
 const LOTTERY = `${BASE}/lottery`;
@@ -165,6 +177,11 @@ const lotteryRoutes = [
   route({
     method: 'GET', url: `${LOTTERY}/record`, tags, summary: 'Draw records, paged: lotteryId, customerName, prizeName, won, start/end',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listRecords(ctx, query),
+  }),
+  listExportRoute({ url: LOTTERY, tags, noun: 'lottery', permission: 'mall_lottery_export', list: listLotteries, columns: lotteryExportColumns, filename: { zh: '抽奖活动', en: 'lotteries' } }),
+  listExportRoute({
+    url: `${LOTTERY}/record`, tags, noun: 'draw record', permission: 'mall_lottery_record_export', list: listRecords, columns: lotteryRecordExportColumns,
+    filename: { zh: '抽奖记录', en: 'lottery-draws' },
   }),
   route({ method: 'GET', url: `${LOTTERY}/:id`, tags, summary: 'An activity with its prizes', params: idParamsSchema, handler: (ctx, { params }) => getLottery(ctx, params.id) }),
   route({
@@ -203,6 +220,7 @@ const feedbackRoutes = [
     method: 'GET', url: FEEDBACK, tags, summary: 'Feedback, paged: content, contactName, type, status, start/end',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listFeedback(ctx, query),
   }),
+  listExportRoute({ url: FEEDBACK, tags, noun: 'feedback', permission: 'mall_feedback_export', list: listFeedback, columns: feedbackExportColumns, filename: { zh: '用户反馈', en: 'feedback' } }),
   route({ method: 'GET', url: `${FEEDBACK}/:id`, tags, summary: 'One feedback', params: idParamsSchema, handler: (ctx, { params }) => getFeedback(ctx, params.id) }),
   route({
     method: 'POST', url: FEEDBACK, tags, summary: 'Record feedback received by phone or in person', permission: 'mall_feedback_add', body: mallFeedbackCreateSchema,

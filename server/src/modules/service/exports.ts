@@ -1,5 +1,5 @@
 import type { ServiceOrderRow, ServiceOrderStatus } from '@p8/contract/service';
-import type { ListExportColumn } from '../../core/list-export.ts';
+import { exportTime as time, type ListExportColumn } from '../../core/list-export.ts';
 
 /** The columns of the service order lists' export (all, mine, proxy), titled as their screens are. */
 
@@ -12,8 +12,6 @@ const STATUS: Record<ServiceOrderStatus, { zh: string; en: string }> = {
   Cancelled: { zh: '已取消', en: 'Cancelled' },
 };
 const SOURCE: Record<ServiceOrderRow['source'], { zh: string; en: string }> = { online: { zh: '客户下单', en: 'Customer' }, proxy: { zh: '代客下单', en: 'Proxy' } };
-
-const time = (value: string | null) => (value ? new Date(value) : null);
 
 export const serviceOrderExportColumns: Array<ListExportColumn<ServiceOrderRow>> = [
   { prop: 'orderNo', title: { zh: '订单号', en: 'Order no.' }, width: 20 },

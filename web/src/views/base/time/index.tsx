@@ -1,10 +1,10 @@
 import { useCallback, useMemo } from 'react';
-import { Card, Col, Empty, Row, Table, Typography } from 'antd';
+import { Card, Col, Empty, Row, Space, Table, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TimeSettings, TimeSlotRow } from '@p8/contract/base';
 import { useAuth } from '../../../components/Auth/index.tsx';
-import { AddButton } from '../../../components/RecordKit/RecordToolbar.tsx';
+import { AddButton, ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import RowActions from '../../../components/RecordKit/RowActions.tsx';
 import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
 import { useRecordDialog } from '../../../components/RecordKit/RecordDialog.tsx';
@@ -42,7 +42,14 @@ export default function TimePage() {
         )}
       </Col>
       <Col xs={24} xl={14}>
-        <Card title={t('slotsTitle')} extra={<AddButton record="base_time" onClick={() => dialog.open('add')}>{t('addSlot')}</AddButton>} data-testid="time-slots">
+        <Card title={t('slotsTitle')} extra={
+            <Space>
+              <AddButton record="base_time" onClick={() => dialog.open('add')}>
+                {t('addSlot')}
+              </AddButton>
+              <ExportRecordsButton record="base_time" exportPath="/admin/base/time/slot/export" exportParams={() => ({})} />
+            </Space>
+          } data-testid="time-slots">
           <Typography.Paragraph type="secondary">{t('slotsTip')}</Typography.Paragraph>
           <Table<TimeSlotRow>
             size="middle"

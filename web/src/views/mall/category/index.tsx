@@ -6,6 +6,7 @@ import { MALL_CATEGORY_MAX_LEVEL, type MallCategoryNode } from '@p8/contract/mal
 import type { QueryParams } from '../../../app/http.ts';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
+import { ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
 import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 import { getMallCategoryTree, mallCategoryTreeQueryKey, useMallCategoryTree } from '../../../components/Mall/api/get-mall-category-tree.ts';
@@ -71,7 +72,15 @@ export default function MallCategoryPage() {
 
   return (
     <div data-testid="mall-category-page">
-      <TreeRecordTable<MallCategoryNode> record="mall_category" section="mall.category" maxLevel={MALL_CATEGORY_MAX_LEVEL} records={records} columns={columns} />
+      <TreeRecordTable<MallCategoryNode>
+        record="mall_category"
+        section="mall.category"
+        maxLevel={MALL_CATEGORY_MAX_LEVEL}
+        records={records}
+        columns={columns}
+        // The tree as the search shows it: the server filters it the same way (name, enabled).
+        toolbarRight={<ExportRecordsButton record="mall_category" exportPath="/admin/mall/category/export" exportParams={() => records.tableRef.current?.getFilterParams() ?? {}} />}
+      />
       <MallCategoryDialog {...records.dialog.props} tree={fullTree.data ?? []} onSaved={records.changed} />
     </div>
   );

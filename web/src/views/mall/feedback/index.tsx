@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { MallFeedbackStatus, MallFeedbackType, type MallFeedback } from '@p8/contract/mall';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
-import { AddButton, BatchButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import { AddButton, BatchButtons, ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import RowActions from '../../../components/RecordKit/RowActions.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
 import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
@@ -151,6 +151,7 @@ export default function FeedbackPage() {
             <BatchButtons record="mall_feedback" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} />
           </>
         )}
+        toolbarRight={<ExportRecordsButton record="mall_feedback" exportPath="/admin/mall/feedback/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
       />
       <ReplyDialog feedback={replying} onClose={() => setReplying(null)} onSaved={reload} />
       <AddFeedbackDialog open={adding} onClose={() => setAdding(false)} onSaved={reload} />

@@ -6,7 +6,7 @@ import { MallLotteryStatus, type MallLottery, type MallLotteryRow } from '@p8/co
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import CustomerPicker from '../../../components/Pickers/CustomerPicker.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
-import { AddButton, BatchButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
+import { AddButton, BatchButtons, ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import RowActions from '../../../components/RecordKit/RowActions.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
 import { useRecordDialog } from '../../../components/RecordKit/RecordDialog.tsx';
@@ -145,6 +145,7 @@ export default function LotteryPage() {
             <BatchButtons record="mall_lottery" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
           </>
         )}
+        toolbarRight={<ExportRecordsButton record="mall_lottery" exportPath="/admin/mall/lottery/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
       />
       <LotteryDialog state={dialog.state} detail={detail} onClose={dialog.close} onSaved={reload} />
       <RecordsDrawer lottery={records} onClose={() => setRecords(null)} />

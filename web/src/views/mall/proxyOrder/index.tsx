@@ -3,7 +3,7 @@ import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { MallOrderRow } from '@p8/contract/mall';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
-import { AddButton } from '../../../components/RecordKit/RecordToolbar.tsx';
+import { AddButton, ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
 import OrderActions from '../../../components/Mall/OrderActions.tsx';
 import OrderDetail from '../../../components/Mall/OrderDetail.tsx';
 import { OrderStatusTag, RefundStatusTag } from '../../../components/Mall/order-tags.tsx';
@@ -70,6 +70,7 @@ export default function ProxyOrderPage() {
             {t('proxyOrder.add')}
           </AddButton>
         }
+        toolbarRight={<ExportRecordsButton record="mall_proxyOrder" exportPath="/admin/mall/proxyOrder/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
       />
       <ProxyOrderDialog
         open={placing}
