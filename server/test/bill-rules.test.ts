@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchSuggestion, BillTransitionView, EarlyWarning } from '@p8/contract/bills/api';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
+import { sql } from 'drizzle-orm';
+import type { ServiceContext } from '../src/core/service-context.ts';
+import { rows } from '../src/db/connection.ts';
+import { earlyWarning } from '../src/bills/early-warning.ts';
+import { billDateDashboard } from '../src/bills/dashboard.ts';
+import { localDay } from '../src/bills/stock-rules.ts';
 import { billPath, ok, refused, stockOf as stockFixture, verifyEmpty as verifyFixture } from './bill-fixtures.ts';
 
 /*
@@ -185,6 +191,28 @@ describe('delivery and early warning', () => {
     expect(expiring).not.toContain('LATE');
     expect(expiring).toContain('GONE');
     for (const bad of ['2026-13-40', '2026-02-30', 'today']) await refused(api.get(`/api/admin/stock/warning?today=${bad}`), 'DateOutOfRange');
+    await verifyEmpty();
+  });
+
+  it("counts the bill dates from the database's today, not the Node process's clock", async () => {
+    // A database time zone (UTC-12 or UTC+14: 26 hours apart) whose date is not the process's local date.
+    const inZone = <T>(zone: string, work: (ctx: ServiceContext) => Promise<T>) =>
+      ctx.database.withTenant(t.tenantId, async (tx) => {
+        await tx.execute(sql.raw(`set local time zone '${zone}'`));
+        return work({ tx, tenantId: t.tenantId } as ServiceContext);
+      });
+    const dbDay = (zone: string) => inZone(zone, async ({ tx }) => (await rows<{ today: string }>(tx, sql`select current_date::text as today`))[0].today);
+    const zone = (await dbDay('Etc/GMT+12')) !== localDay() ? 'Etc/GMT+12' : 'Etc/GMT-14';
+    const today = await dbDay(zone);
+    expect(today).not.toBe(localDay());
+
+    // Due today by the database, warning 0 days ahead: it warns, with no day left.
+    const instock = await audited('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w2, payDate: today, payWarnDays: 0, lines: [{ materialId: ids.plain, number: 1, unitPrice: 3 }] });
+    const found = await inZone(zone, (c) => earlyWarning(c, { limit: 200 }));
+    expect(found.bills.find((b) => b.billId === instock)).toMatchObject({ kind: 'pay', date: today, daysLeft: 0 });
+    // The home dashboard's warnings read the same day.
+    const section = await inZone(zone, (c) => billDateDashboard.warnings!({ ctx: c, may: () => true }, 200));
+    expect(section.items.some((w) => w.kind === 'payDate' && w.detail === today)).toBe(true);
     await verifyEmpty();
   });
 });

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { BillWarning, EarlyWarning, EarlyWarningQuery, ExpiryWarning, LowStockWarning } from '@p8/contract/bills/api';
 import type { ServiceContext } from '../core/service-context.ts';
 import { rows } from '../db/connection.ts';
-import { localDay } from './stock-rules.ts';
+import { databaseToday } from '../core/dashboard.ts';
 
 /**
  * The early warning: what needs attention within its warning days — for the home dashboard and
@@ -15,11 +15,14 @@ import { localDay } from './stock-rules.ts';
  * - **Low stock**: materials with a safety stock whose stock in all warehouses is below it.
  * - **Expiring batches**: batches in stock whose expiry is within their material's warning days (or past).
  *
+ * "Today" is the database's date, as everywhere on the dashboard (docs/dashboard.md, "Which day is
+ * today"), unless the query names a day.
+ *
  * Each list reads an index (the partial date indexes of `bill`, `stock_batch_expiry_idx`); warning days
  * are at most 3650, so a date range bounds each scan.
  */
 export async function earlyWarning(ctx: ServiceContext, query: Partial<EarlyWarningQuery> = {}): Promise<EarlyWarning> {
-  const today = query.today ?? localDay();
+  const today = query.today ?? (await databaseToday(ctx));
   const limit = query.limit ?? 50;
   const bills = [
     ...(await dueBills(ctx, 'delivery', today, limit)),

@@ -103,6 +103,15 @@ export interface OrderOverview {
   recent: OrderDay[];
 }
 
+/**
+ * Today's date in the database (`yyyy-mm-dd`): the dashboard's one clock, the day its daily aggregates are
+ * written in (docs/dashboard.md, "Which day is today") — never the Node process's clock.
+ */
+export async function databaseToday(ctx: Pick<ServiceContext, 'tx'>): Promise<string> {
+  const [{ today }] = await rows<{ today: string }>(ctx.tx, sql`select current_date::text as today`);
+  return today;
+}
+
 /** The orders of `kind` per status over all days, the days since the start of last month, and today's date. */
 export async function orderOverview(ctx: ServiceContext, kind: OrderKind): Promise<OrderOverview> {
   const [dates] = await rows<Omit<OrderOverview, 'totals' | 'recent'>>(

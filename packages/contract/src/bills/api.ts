@@ -201,7 +201,7 @@ export interface BatchSuggestion {
 
 /** GET /api/admin/stock/warning: what needs attention soon (earlyWarning in server/src/bills/early-warning.ts). */
 export const earlyWarningQuerySchema = z.object({
-  /** Leave out to use the server's today (tests pass a fixed day). */
+  /** Leave out for the database's today, the dashboard's day (tests pass a fixed day). */
   today: dateSchema.optional(),
   /** Most entries per list (each list is cut, never paged). */
   limit: z.coerce.number().int().min(1).max(200).default(50),

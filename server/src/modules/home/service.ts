@@ -1,10 +1,9 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { DASHBOARD_MAX_DAYS, type DashboardChart, type DashboardChartQuery, type DashboardStatistics } from '@p8/contract/home';
-import type { DashboardSection, DashboardView } from '../../core/dashboard.ts';
+import { databaseToday, type DashboardSection, type DashboardView } from '../../core/dashboard.ts';
 import { BizError } from '../../core/errors.ts';
 import { callerPermissions } from '../../core/permissions.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { rows } from '../../db/connection.ts';
 import { menu } from '../../db/schema/index.ts';
 
 /**
@@ -55,7 +54,7 @@ const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00
 
 export async function dashboardChart(ctx: ServiceContext, query: DashboardChartQuery): Promise<DashboardChart> {
   // Days are the database's (order_daily keeps an order under its created_at's date there).
-  const [{ today }] = await rows<{ today: string }>(ctx.tx, sql`select current_date::text as today`);
+  const today = await databaseToday(ctx);
   const end = query.end ? dayOf(query.end) : today;
   const start = query.start ? dayOf(query.start) : addDays(end, 1 - DEFAULT_DAYS);
   if (start > end) throw new BizError('StartDateAfterEndDate');
