@@ -23,8 +23,8 @@ export const serviceDashboard: DashboardSection = {
       { key: 'pendingDispatch', label: { zh: '待派单', en: 'To dispatch' }, format: 'count', value: sumOf(totals, is('PendingDispatch')), link: ORDERS },
       { key: 'pendingAudit', label: { zh: '待审核', en: 'To review' }, format: 'count', value: sumOf(totals, is('PendingAudit')), link: ORDERS },
       { key: 'inService', label: { zh: '待服务 / 服务中', en: 'To serve / in service' }, format: 'count', value: sumOf(totals, is('PendingService', 'InService')), link: ORDERS },
-      { key: 'totalCompleted', label: { zh: '累计完成', en: 'Completed in all' }, format: 'count', value: sumOf(totals, completed) },
-      { key: 'totalAmount', label: { zh: '累计完成金额', en: 'Completed amount in all' }, format: 'amount', value: sumOf(totals, completed, 'amount') },
+      { key: 'totalCompleted', label: { zh: '累计完成', en: 'All completed' }, format: 'count', value: sumOf(totals, completed) },
+      { key: 'totalAmount', label: { zh: '累计完成金额', en: 'All completed amount' }, format: 'amount', value: sumOf(totals, completed, 'amount') },
       { key: 'monthOrders', group: 'overview', label: { zh: '本月服务订单', en: 'Service orders this month' }, format: 'count', value: sumOf(recent, thisMonth), previous: sumOf(recent, lastMonth) },
       { key: 'monthCompleted', group: 'overview', label: { zh: '本月服务完成金额', en: 'Service amount completed this month' }, format: 'amount', value: sumOf(recent, (r) => thisMonth(r) && completed(r), 'amount'), previous: sumOf(recent, (r) => lastMonth(r) && completed(r), 'amount') },
     ];

@@ -116,12 +116,13 @@ export default function OrderDetail({ id, onClose, onChanged }: { id: number | n
                 <Space.Compact style={{ width: '100%' }}>
                   <Input value={remark} maxLength={500} onChange={(e) => setRemark(e.target.value)} onPressEnter={() => void saveRemark()} />
                   <Button type="primary" onClick={() => void saveRemark()}>
-                    OK
+                    {t('saveRemark')}
                   </Button>
                 </Space.Compact>
               )}
             </Descriptions.Item>
-            {order.cancelReason && <Descriptions.Item label={t('cancelReason')}>{order.cancelReason}</Descriptions.Item>}
+            {/* Not `cancelReason && …`: an empty reason would be an empty row. */}
+            {order.cancelReason ? <Descriptions.Item label={t('cancelReason')}>{order.cancelReason}</Descriptions.Item> : null}
           </Descriptions>
           {order.refundStatus !== 'None' && (
             <Descriptions size="small" bordered column={2} title={t('refund')}>

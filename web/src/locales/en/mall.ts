@@ -124,6 +124,7 @@ export default {
     remarks: 'Remarks',
     buyerRemark: "Buyer's remark",
     adminRemark: "Shop's remark",
+    saveRemark: 'Save',
     refund: 'Refund',
     refundAmount: 'Refund amount',
     refundReason: 'Refund reason',

@@ -124,6 +124,7 @@ export default {
     remarks: '备注',
     buyerRemark: '买家备注',
     adminRemark: '商家备注',
+    saveRemark: '保存',
     refund: '退款信息',
     refundAmount: '退款金额',
     refundReason: '退款原因',

@@ -110,11 +110,21 @@ function AuditList() {
 
   const columns = useMemo<ProColumn<AuditEntry>[]>(() => {
     return [
-      { prop: 'createdAt', title: t('system.audit.time'), valueType: 'dateTime', sortable: true, width: 170, lockSetting: true, search: { type: 'dateRange', order: 0 } },
+      {
+        prop: 'createdAt',
+        title: t('system.audit.time'),
+        valueType: 'dateTime',
+        sortable: true,
+        width: 170,
+        lockSetting: true,
+        search: { type: 'dateRange', order: 0 },
+        // On one line: the content's summary beside it would squeeze it to three.
+        onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+      },
       { prop: 'adminName', title: t('system.audit.operator'), sortable: true, search: { order: 3 }, width: 120 },
       { prop: 'action', title: t('system.audit.action'), valueEnum: actionEnum, search: { order: 1 }, width: 110, render: (_, row) => actionTag(row.action) },
       { prop: 'entity', title: t('system.audit.entity'), valueEnum: entityEnum, search: { order: 2 }, width: 120, render: (_, row) => entityTag(row.entity) },
-      { prop: 'entityId', title: t('system.audit.entityId'), width: 100, render: (v) => (v as string) || '—' },
+      { prop: 'entityId', title: t('system.audit.entityId'), width: 110, render: (v) => (v as string) || '—' },
       {
         prop: 'detail',
         title: t('system.audit.detail'),

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { changesOf, plainText, summaryOf } from './audit-detail.ts';
+import { addressesText, changesOf, plainText, summaryOf } from './audit-detail.ts';
 
 describe('audit detail', () => {
+  it("shows a partner's addresses by their region's names, labelled, the default marked", () => {
+    const label = (part: string) => ({ district: 'District', detail: 'Address', contactName: 'Recipient', phone: 'Phone', isDefault: 'Default' })[part] ?? part;
+    const region = { regionCode: '440305', districtId: null, regionPath: [{ code: '440000', name: '广东省' }, { code: '440300', name: '深圳市' }, { code: '440305', name: '南山区' }], districtPath: [] };
+    expect(addressesText([{ ...region, address: 'A 1', contactName: '', phone: '', isDefault: true }, { regionCode: null, districtId: 7, regionPath: [], districtPath: ['华东', '上海'], address: '', phone: '13800000000' }], label)).toBe(
+      'District: 广东省 / 深圳市 / 南山区, Address: A 1 (Default) | District: 华东 / 上海, Phone: 13800000000',
+    );
+    // A stored entry from before the paths were kept still names its region.
+    expect(addressesText([{ regionCode: '440305', address: 'B' }], label)).toBe('District: 440305, Address: B');
+    expect(addressesText([], label)).toBe('—');
+  });
+
   it('reads an update as field changes', () => {
     expect(changesOf({ name: { from: 'A', to: 'B' }, sort: { from: 0, to: 2 } })).toEqual([
       { field: 'name', before: 'A', after: 'B' },

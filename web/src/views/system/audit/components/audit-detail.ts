@@ -29,6 +29,32 @@ export function changesOf(detail: unknown): Change[] | null {
   return null;
 }
 
+/** The parts of a partner's address the audit shows, by their label in the address table. */
+export type AddressPart = 'district' | 'detail' | 'contactName' | 'phone' | 'isDefault';
+
+/**
+ * A partner's addresses as the log shows them: each its region (or own district) by its path of names,
+ * then the street address, recipient and phone, labelled, and whether it is the default.
+ */
+export function addressesText(value: unknown[], label: (part: AddressPart) => string): string {
+  if (!value.length) return '—';
+  const names = (path: unknown) => (Array.isArray(path) ? path.map((p) => (isObject(p) ? String(p.name ?? '') : String(p))).filter(Boolean).join(' / ') : '');
+  return value
+    .map((item) => {
+      if (!isObject(item)) return String(item);
+      const place = names(item.regionPath) || names(item.districtPath) || String(item.regionCode ?? (item.districtId == null ? '' : `#${String(item.districtId)}`));
+      const parts: Array<[AddressPart, unknown]> = [
+        ['district', place],
+        ['detail', item.address],
+        ['contactName', item.contactName],
+        ['phone', item.phone],
+      ];
+      const text = parts.filter(([, v]) => v !== null && v !== undefined && v !== '').map(([part, v]) => `${label(part)}: ${String(v)}`).join(', ');
+      return item.isDefault === true ? `${text} (${label('isDefault')})` : text;
+    })
+    .join(' | ');
+}
+
 /** One value as short text: arrays of plain values joined, objects as compact JSON. */
 export function plainText(value: unknown, yes: string, no: string): string {
   if (value === null || value === undefined || value === '') return '—';

@@ -3,7 +3,10 @@ import zhBasic from '../../../../locales/zh/basic.ts';
 import zhPartner from '../../../../locales/zh/basic-partner.ts';
 import zhOffice from '../../../../locales/zh/system-office.ts';
 import enOffice from '../../../../locales/en/system-office.ts';
+import enPartner from '../../../../locales/en/basic-partner.ts';
 import zhSystem from '../../../../locales/zh/system.ts';
+import zhBase from '../../../../locales/zh/base.ts';
+import zhMall from '../../../../locales/zh/mall.ts';
 import { fieldLabel } from './audit-labels.ts';
 
 type Texts = { [key: string]: string | Texts };
@@ -12,8 +15,8 @@ const lookup = (texts: Record<string, Texts>) => (key: string) => {
   for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
   return typeof node === 'string' ? node : undefined;
 };
-const zh = lookup({ basic: zhBasic, 'basic-partner': zhPartner, 'system-office': zhOffice, system: zhSystem } as unknown as Record<string, Texts>);
-const en = lookup({ 'system-office': enOffice } as unknown as Record<string, Texts>);
+const zh = lookup({ basic: zhBasic, 'basic-partner': zhPartner, 'system-office': zhOffice, system: zhSystem, base: zhBase, mall: zhMall } as unknown as Record<string, Texts>);
+const en = lookup({ 'system-office': enOffice, 'basic-partner': enPartner } as unknown as Record<string, Texts>);
 
 describe('audit field labels', () => {
   it('names a record field as its screen does', () => {
@@ -22,6 +25,20 @@ describe('audit field labels', () => {
     expect(fieldLabel('customer', 'code', zh)).toBe('客户编码');
     expect(fieldLabel('customer', 'openingReceivable', zh)).toBe('期初应收');
     expect(fieldLabel('warehouse', 'managerId', zh)).toBe('负责人');
+  });
+
+  it("names a partner's addresses and their region as the partner dialog does, in both languages", () => {
+    expect(fieldLabel('customer', 'addresses', zh)).toBe(zhPartner.partner.tabs.addresses);
+    expect(fieldLabel('supplier', 'addresses', en)).toBe('Addresses');
+    expect(fieldLabel('supplier', 'regionCode', zh)).toBe(zhPartner.partner.addresses.district);
+    expect(fieldLabel('customer', 'regionCode', en)).toBe('District');
+    expect(fieldLabel('customer', 'contacts', en)).toBe('Contacts');
+  });
+
+  it('names the fields of the mall and base content records as their screens do', () => {
+    expect(fieldLabel('swiper', 'link', zh)).toBe(zhBase.swiper.link);
+    expect(fieldLabel('mall-lottery', 'drawLimit', zh)).toBe(zhMall.lottery.drawLimit);
+    expect(fieldLabel('mall-category', 'sort', zh)).toBe(zhMall.common.sort);
   });
 
   it('names a nested settings field by its label in the settings screen, in both languages', () => {

@@ -21,6 +21,9 @@ const SETTING_FIELDS: Record<string, string> = {
 /** The field names the record screens and the audit log name differently. */
 const RECORD_FIELDS: Record<string, string> = { managerId: 'manager', warehouseId: 'warehouse', categoryId: 'category', brandId: 'brand', materialQuality: 'quality' };
 
+/** The fields of a partner's address and their column in the address table: a region or own district is its "district". */
+const ADDRESS_FIELDS: Record<string, string> = { regionCode: 'district', districtId: 'district', address: 'detail' };
+
 /** Locale keys that may name `field` of `entity`, most specific first. */
 export function labelKeys(entity: string, field: string): string[] {
   const record = RECORD_FIELDS[field] ?? field;
@@ -32,8 +35,9 @@ export function labelKeys(entity: string, field: string): string[] {
     unit: [`basic.unit.${record}`],
     brand: [`basic.brand.${record}`],
     attribute: [`basic.attribute.${record}`],
-    supplier: [`basic-partner.partner.supplier.${record}`, `basic-partner.partner.${record}`],
-    customer: [`basic-partner.partner.customer.${record}`, `basic-partner.partner.${record}`],
+    // A partner's contacts and addresses by their tab's title; an address's fields by its columns.
+    supplier: [`basic-partner.partner.supplier.${record}`, `basic-partner.partner.${record}`, `basic-partner.partner.tabs.${record}`, `basic-partner.partner.addresses.${ADDRESS_FIELDS[field] ?? field}`],
+    customer: [`basic-partner.partner.customer.${record}`, `basic-partner.partner.${record}`, `basic-partner.partner.tabs.${record}`, `basic-partner.partner.addresses.${ADDRESS_FIELDS[field] ?? field}`],
     warehouse: [`basic-partner.stock.${record}`],
     location: [`basic-partner.location.${record}`],
     'fee type': [`basic-partner.fee.${record}`],
@@ -41,6 +45,13 @@ export function labelKeys(entity: string, field: string): string[] {
     'system-setting': [`system-office.setting.${SETTING_FIELDS[field] ?? field}`],
     'tenant-config': [`system-office.tenant.fields.${field}`, `system-office.tenant.switches.${field}`],
     printer: [`system-office.printer.${field}`],
+    swiper: [`base.swiper.${field}`],
+    'time-slot': [`base.time.${field}`],
+    'mall-category': [`mall.category.${field}`, `mall.common.${field}`],
+    'mall-product': [`mall.product.${field}`, `mall.common.${field}`],
+    'mall-order': [`mall.order.${field}`, `mall.common.${field}`],
+    'mall-lottery': [`mall.lottery.${field}`, `mall.common.${field}`],
+    'mall-feedback': [`mall.feedback.${field}`, `mall.common.${field}`],
   };
   return [...(screen[entity] ?? []), `system.audit.fields.${field}`];
 }

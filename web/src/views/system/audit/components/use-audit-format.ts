@@ -6,7 +6,7 @@ import { useDeptTree } from '../../../../components/Pickers/api/get-dept-tree.ts
 import { walkTree } from '../../../../components/Tree/tree-utils.ts';
 import { useMenuTree } from '../../../../components/Pickers/api/get-menu-tree.ts';
 import { useRoleOptions } from '../../../../components/Pickers/api/get-roles.ts';
-import { plainText, type FormatValue } from './audit-detail.ts';
+import { addressesText, plainText, type FormatValue } from './audit-detail.ts';
 import { fieldLabel } from './audit-labels.ts';
 
 /** The screen label of an entity's field, in the current language (see audit-labels.ts). */
@@ -67,6 +67,8 @@ export function useAuditFormat(): (entity: string) => FormatValue {
         // A copied role names its source(s).
         if (field === 'from' && entity === 'role' && (typeof value === 'number' || Array.isArray(value))) return named(roleNames);
         if (field === 'parentId') return entity === 'menu' ? named(menuNames) : entity === 'dept' ? named(deptNames) : plainText(value, yes, no);
+        // A partner's addresses: each by its region's names, labelled as the address table labels them.
+        if (field === 'addresses' && (entity === 'customer' || entity === 'supplier') && Array.isArray(value)) return addressesText(value, (part) => t(`basic-partner.partner.addresses.${part}`));
         // A role's permission change lists menu ids added and removed.
         if ((field === 'added' || field === 'removed') && entity === 'role') return named(menuNames);
         return plainText(value, yes, no);
