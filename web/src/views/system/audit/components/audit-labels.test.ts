@@ -4,6 +4,7 @@ import zhPartner from '../../../../locales/zh/basic-partner.ts';
 import zhOffice from '../../../../locales/zh/system-office.ts';
 import enOffice from '../../../../locales/en/system-office.ts';
 import enPartner from '../../../../locales/en/basic-partner.ts';
+import enService from '../../../../locales/en/service.ts';
 import zhSystem from '../../../../locales/zh/system.ts';
 import zhBase from '../../../../locales/zh/base.ts';
 import zhMall from '../../../../locales/zh/mall.ts';
@@ -16,7 +17,7 @@ const lookup = (texts: Record<string, Texts>) => (key: string) => {
   return typeof node === 'string' ? node : undefined;
 };
 const zh = lookup({ basic: zhBasic, 'basic-partner': zhPartner, 'system-office': zhOffice, system: zhSystem, base: zhBase, mall: zhMall } as unknown as Record<string, Texts>);
-const en = lookup({ 'system-office': enOffice, 'basic-partner': enPartner } as unknown as Record<string, Texts>);
+const en = lookup({ 'system-office': enOffice, 'basic-partner': enPartner, service: enService } as unknown as Record<string, Texts>);
 
 describe('audit field labels', () => {
   it('names a record field as its screen does', () => {
@@ -39,6 +40,7 @@ describe('audit field labels', () => {
     expect(fieldLabel('swiper', 'link', zh)).toBe(zhBase.swiper.link);
     expect(fieldLabel('mall-lottery', 'drawLimit', zh)).toBe(zhMall.lottery.drawLimit);
     expect(fieldLabel('mall-category', 'sort', zh)).toBe(zhMall.common.sort);
+    expect(fieldLabel('service-order', 'amount', en)).toBe('Amount');
   });
 
   it('names a nested settings field by its label in the settings screen, in both languages', () => {

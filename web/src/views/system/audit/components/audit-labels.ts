@@ -52,6 +52,7 @@ export function labelKeys(entity: string, field: string): string[] {
     'mall-order': [`mall.order.${field}`, `mall.common.${field}`],
     'mall-lottery': [`mall.lottery.${field}`, `mall.common.${field}`],
     'mall-feedback': [`mall.feedback.${field}`, `mall.common.${field}`],
+    'service-order': [`service.order.${field}`],
   };
   return [...(screen[entity] ?? []), `system.audit.fields.${field}`];
 }
