@@ -86,10 +86,17 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
           { materialId: records.product, number: 1, direction: 'in' },
           { materialId: records.component, number: 4, direction: 'out' },
         ]
-      : [{ materialId: records.material, number: 2, unitPrice: 10 }];
+      : decl.pairedLines
+        ? [
+            // An exchange: the goods exchanged (taking from the source line) and their replacement.
+            { materialId: records.material, number: 2, unitPrice: 10, [decl.pairedLines.field]: decl.pairedLines.taking },
+            { materialId: records.material, number: 2, [decl.pairedLines.field]: decl.pairedLines.twin },
+          ]
+        : [{ materialId: records.material, number: 2, unitPrice: 10 }];
   return { ...header, lines, ...overrides };
 }
 
+<<<<<<< HEAD
 /**
  * The lines of a payload of a `sourceRequired` type taken from an audited bill of its first source type:
  * material lines from the source's first line; one settlement line settling 40 of the source bill itself.
@@ -97,6 +104,12 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
 export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unknown>>, source: { id: number; lines: Array<{ id: number }> }) {
   if (lineKindOf(decl) === 'settlement') return [{ sourceBillId: source.id, amount: '40' }];
   return lines.map((l) => ({ ...l, sourceLineId: source.lines[0].id }));
+=======
+/** The header a bill of `decl`'s first source type needs to feed it: its `onlyWhen` met (an exchange refund for an exchange bill). */
+export function feedingSource(decl: BillTypeDecl): Record<string, unknown> {
+  const when = decl.sources[0]?.onlyWhen;
+  return when ? { [when.field]: when.values[0] } : {};
+>>>>>>> 892bd98 (Exchange bills: purchase and sale exchanges pushed down from Exchange refunds (paired lines by exchangeType, stock both ways, exchange progress on the refund), demo flow, tests, docs)
 }
 
 /** The API path of a declared type. */

@@ -109,8 +109,12 @@ describe(`demo records (${TEST_DB})`, () => {
     const period = await get<Array<{ materialName: string; warehouseName: string; opening: string; inQuantity: string; outQuantity: string; closing: string }>>(
       `stock/summary?keyword=${encodeURIComponent('无刷')}&start=${new Date(Date.now() - 19 * 86_400_000).toISOString().slice(0, 10)}`,
     );
-    // Before the period: 40 in, 0 out (the first sale left 17 days ago); in it: 2 back, 18 out.
-    expect(period.filter((r) => r.warehouseName === '成品仓')).toEqual([expect.objectContaining({ opening: '40.000000', inQuantity: '2.000000', outQuantity: '18.000000', closing: '24.000000' })]);
+    // Before the period: 40 in, 0 out (the first sale left 17 days ago); in it: 2 back, 18 out, and one exchanged (1 in, 1 out).
+    expect(period.filter((r) => r.warehouseName === '成品仓')).toEqual([expect.objectContaining({ opening: '40.000000', inQuantity: '3.000000', outQuantity: '19.000000', closing: '24.000000' })]);
+    // The exchange: an audited sale exchange, its exchange refund exchanged whole.
+    expect((await get<Array<{ billStatus: string }>>('sale/exchange')).map((b) => b.billStatus)).toEqual(['Audit']);
+    const refunds = await get<Array<{ refundType: string; billStatus: string; progress: Record<string, string> }>>('sale/refund');
+    expect(refunds.filter((r) => r.refundType === 'Exchange').map((r) => [r.billStatus, r.progress.exchange])).toEqual([['Complete', 'AllExchange']]);
     const file = await ctx.app.inject({ method: 'POST', url: '/api/admin/stock/ledger/export?lang=en', headers: { authorization: `Bearer ${token}` }, payload: { keyword: '无刷' } });
     expect(file.headers['content-type']).toContain('spreadsheetml');
     expect(file.headers['content-disposition']).toContain('Stock%20ledger');

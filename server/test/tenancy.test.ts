@@ -4,8 +4,13 @@ import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
+<<<<<<< HEAD
 import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
 import { billPayload, createMoneyRecords, sourcedLines } from './bill-fixtures.ts';
+=======
+import { billApiPath } from '@p8/contract/bills/registry';
+import { billPayload, createMoneyRecords, feedingSource } from './bill-fixtures.ts';
+>>>>>>> 892bd98 (Exchange bills: purchase and sale exchanges pushed down from Exchange refunds (paired lines by exchangeType, stock both ways, exchange progress on the refund), demo flow, tests, docs)
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -127,7 +132,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
       const sourceDecl = billType(decl.sources[0].type)!;
       const sourcePath = billApiPath(sourceDecl);
       // Of the part: the stock check drafted above holds the material.
-      const sourceId = await bill(sourceDecl.type, billPayload(sourceDecl, { ...records, material: part }));
+      const sourceId = await bill(sourceDecl.type, billPayload(sourceDecl, { ...records, material: part }, feedingSource(decl)));
       for (const step of ['submit', 'audit']) {
         const res = (await call(ctx.app, 'POST', `${sourcePath}/${step}`, { token: tokenA, body: { id: sourceId } })).body;
         expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });

@@ -4,7 +4,7 @@ import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionVie
 import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
-import { headerFields, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { headerFields, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
@@ -274,7 +274,11 @@ async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number
  * from. The source lines are locked, so two drafts saved at once cannot both take the same open quantity.
  */
 async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: PreparedLine[], config: TenantConfig) {
-  const unsourced = lines.findIndex((l) => l.sourceLineId === null);
+  // The twins of paired lines (an exchange's replacements) take from nothing: neither sourced nor additional.
+  const paired = decl.pairedLines;
+  const isTwin = (l: PreparedLine) => paired !== undefined && (l.values.extra as Record<string, unknown>)[paired.field] !== paired.taking;
+  for (const line of lines) if (isTwin(line)) line.sourceLineId = null;
+  const unsourced = lines.findIndex((l) => l.sourceLineId === null && !isTwin(l));
   if (decl.sourceRequired && unsourced >= 0) throw new BizError('PleaseSelectSourceBill', { additional: unsourced + 1 });
   const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
   if (!ids.length) return;
@@ -716,6 +720,12 @@ export async function pushDown(
   }
   if (!lines.length) throw new BizError('BillAllPushed', { additional: first.billCode });
   const header = Object.fromEntries(source.header.map((key) => [key, copied[key]]));
+  const paired = decl.pairedLines;
+  if (paired) {
+    // Each line taken (the goods exchanged) with its twin beside it (the replacement), which takes nothing.
+    const twins = lines.flatMap((line) => [{ ...line, [paired.field]: paired.taking }, { ...line, [paired.field]: paired.twin, sourceLineId: null }]);
+    return createBill(ctx, decl, { ...source.defaults, ...header, billDate: localDay(), lines: twins });
+  }
   return createBill(ctx, decl, { ...source.defaults, ...header, billDate: localDay(), lines });
 }
 
@@ -842,9 +852,10 @@ export function movementsOf(decl: BillTypeDecl, row: BillRow, lines: LineRow[]):
         movements.push({ key: keyOf(line, line.warehouseId!, line.locationId), quantity: 0n, countedTo: toMicro(line.baseNumber), unitCost: gainCost, lineId: line.id });
       }
       break;
-    case 'assembly': {
-      const outs = lines.filter((l) => (l.extra as Record<string, unknown>).direction === 'out');
-      const ins = lines.filter((l) => (l.extra as Record<string, unknown>).direction !== 'out');
+    case 'assembly':
+    case 'exchange': {
+      const outs = lines.filter((l) => lineDirection(decl, l.extra as Record<string, unknown>) === 'out');
+      const ins = lines.filter((l) => lineDirection(decl, l.extra as Record<string, unknown>) === 'in');
       for (const line of outs) add(line, -1, line.warehouseId!, line.locationId);
       const taken = Array.from({ length: movements.length }, (_, i) => i);
       for (const line of ins) add(line, 1, line.warehouseId!, line.locationId, toMicro(line.unitPrice) > 0n ? {} : { costFrom: taken });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import type { BatchSuggestion, BatchSuggestQuery } from '@p8/contract/bills/api';
 import { microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import { LINE_DIRECTION, lineDirection, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import { BizError } from '../core/errors.ts';
@@ -46,7 +46,8 @@ export function placings(decl: BillTypeDecl, line: RuleLine): Placing[] {
     case 'transfer':
       return [{ direction: 'out', ...here }, ...(line.targetWarehouseId ? [{ direction: 'in' as const, warehouseId: line.targetWarehouseId, locationId: line.targetLocationId ?? null }] : [])];
     case 'assembly':
-      return [{ direction: (line.extra as Record<string, unknown> | undefined)?.direction === 'out' ? 'out' : 'in', ...here }];
+    case 'exchange':
+      return [{ direction: lineDirection(decl, line.extra as Record<string, unknown> | undefined)!, ...here }];
     default:
       return [];
   }
@@ -80,7 +81,7 @@ export function serialRefusal(direction: 'in' | 'out', state: SerialState): Erro
 }
 
 /** Stock bill types and the posted statuses, for the queries below. */
-const OUT_TYPES = BILL_TYPES.filter((d) => d.stock === 'out' || d.stock === 'transfer' || d.stock === 'assembly');
+const OUT_TYPES = BILL_TYPES.filter((d) => d.stock === 'out' || d.stock === 'transfer' || LINE_DIRECTION[d.stock]);
 const CHECK_TYPES = BILL_TYPES.filter((d) => d.stock === 'check').map((d) => d.type);
 const declOf = new Map(BILL_TYPES.map((d) => [d.type, d]));
 const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ErrorKey } from '../errors.ts';
 import type { TenantConfig } from '../tenant-config.ts';
 import { storableText } from '../text.ts';
-import { AssemblyType, ASSEMBLY_TYPE_LABELS, RefundType, REFUND_TYPE_LABELS, type Label } from './status.ts';
+import { AssemblyType, ASSEMBLY_TYPE_LABELS, ExchangeType, EXCHANGE_TYPE_LABELS, RefundType, REFUND_TYPE_LABELS, type Label } from './status.ts';
 
 /**
  * Bill fields, declared once. A field declaration says everything the engine and the web kit need to
@@ -211,6 +211,16 @@ export const LINE = {
       { value: 'out', label: { zh: '出库（组件）', en: 'Out (component)' } },
     ],
     width: 120,
+  },
+  /** Exchange lines: out of stock or into it (the goods exchanged and their replacements). */
+  exchangeType: {
+    key: 'exchangeType',
+    label: { zh: '换货类型', en: 'Exchange side' },
+    kind: 'enum',
+    schema: z.enum(ExchangeType),
+    required: 'PleaseSelectItem',
+    options: options(ExchangeType, EXCHANGE_TYPE_LABELS),
+    width: 110,
   },
   remark: { key: 'remark', label: { zh: '备注', en: 'Remark' }, kind: 'text', schema: text(500), width: 160 },
 

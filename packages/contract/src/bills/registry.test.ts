@@ -6,7 +6,7 @@ import { BILL_TYPES, billType, downstreamTypes } from './catalogue.ts';
 import { microText, roundTo, toMicro } from './decimal.ts';
 import { BILL_HEADER_COLUMNS } from './fields.ts';
 import { REFUND_RULES } from './supply-chain.ts';
-import { meets } from './registry.ts';
+import { LINE_DIRECTION, lineDirection, meets } from './registry.ts';
 import { RefundType } from './status.ts';
 import { billButtons, billCreateSchema, billMenuName, headerFields, lineFields } from './registry.ts';
 
@@ -43,7 +43,15 @@ describe('bill-type registry', () => {
       if (field.kind === 'enum') expect(field.options?.length).toBeGreaterThan(0);
     }
     if (decl.stock === 'transfer') expect(header.has('targetWarehouseId')).toBe(true);
-    if (decl.stock === 'assembly') expect(lines.has('direction')).toBe(true);
+    const direction = LINE_DIRECTION[decl.stock];
+    if (direction) expect(lines.has(direction.field), direction.field).toBe(true);
+    if (decl.pairedLines) {
+      // Both sides are values of a line field of the type, and they go opposite ways.
+      const { field, taking, twin } = decl.pairedLines;
+      const values = lineFields(decl).find((f) => f.key === field)?.options?.map((o) => o.value);
+      expect(values).toEqual(expect.arrayContaining([taking, twin]));
+      expect(lineDirection(decl, { [field]: taking })).not.toBe(lineDirection(decl, { [field]: twin }));
+    }
     if (decl.stockWhen) expect(header.has(decl.stockWhen.field)).toBe(true);
     expect(billButtons(decl).every((b) => b.code.startsWith(`${decl.area}_${decl.route}_`))).toBe(true);
   });
@@ -80,6 +88,17 @@ describe('bill-type registry', () => {
       const decl = billType(type)!;
       expect([decl.stockWhen, decl.settlementWhen, decl.sources[0].drivesWhen]).toEqual([REFUND_RULES.stock, REFUND_RULES.money, REFUND_RULES.goodsBack]);
     }
+  });
+
+  it('pushes only exchange refunds on to the exchange bills, whose goods go out and come back both ways', () => {
+    for (const [type, refund] of [['PurchaseExchange', 'PurchaseRefund'], ['SaleExchange', 'SaleRefund']]) {
+      const decl = billType(type)!;
+      expect(decl.sources).toEqual([expect.objectContaining({ type: refund, drives: 'exchange', onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' })]);
+      expect(downstreamTypes(refund).map((d) => d.type)).toContain(type);
+    }
+    // The goods exchanged go back the way they came: out to the supplier, in from the customer.
+    expect(lineDirection(billType('PurchaseExchange')!, { exchangeType: billType('PurchaseExchange')!.pairedLines!.taking })).toBe('out');
+    expect(lineDirection(billType('SaleExchange')!, { exchangeType: billType('SaleExchange')!.pairedLines!.taking })).toBe('in');
   });
 
   it('knows which types a source feeds', () => {

@@ -68,9 +68,37 @@ export const lineKindOf = (decl: BillTypeDecl): LineKind => decl.lineKind ?? 'ma
  * - transfer: out of the line's warehouse, into its target warehouse, at the same cost;
  * - check: each line's counted quantity minus the book quantity, in (gain) or out (loss);
  * - assembly: each line by its own `direction` (the product in, the components out; disassembly reverses);
+ * - exchange: each line by its own `exchangeType` (ExchangeOut out of stock, ExchangeIn into it);
  * - none: no stock (orders, quotations, requisitions, notices).
+ * In assembly and exchange bills a line coming in without a price takes the cost of the lines going out.
  */
-export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'none';
+export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'exchange' | 'none';
+
+/** The line field that says in or out for the types whose lines go both ways, and its value for out. */
+export const LINE_DIRECTION: Partial<Record<StockEffect, { field: string; out: string }>> = {
+  assembly: { field: 'direction', out: 'out' },
+  exchange: { field: 'exchangeType', out: 'ExchangeOut' },
+};
+
+/** Whether a line of a type whose lines go both ways (assembly, exchange) goes in or out; undefined for other types. */
+export function lineDirection(decl: Pick<BillTypeDecl, 'stock'>, line: Record<string, unknown> | undefined): 'in' | 'out' | undefined {
+  const rule = LINE_DIRECTION[decl.stock];
+  if (!rule) return undefined;
+  return line?.[rule.field] === rule.out ? 'out' : 'in';
+}
+
+/**
+ * Lines of two sides (an exchange: the goods exchanged and their replacements). Lines whose `field` is
+ * `taking` take from a source line, as any pushed-down line does; lines whose `field` is `twin` (the
+ * replacements) never do — the source line named on one is dropped, and they stand in a pushed-down bill
+ * without the "additional" switch. Push down adds beside each line it takes its twin (same material and
+ * quantity, the other side), which the user may change.
+ */
+export interface PairedLines {
+  field: string;
+  taking: string;
+  twin: string;
+}
 
 /** Payable to the supplier, receivable from the customer; refunds count negative. */
 export interface SettlementEffect {
@@ -171,8 +199,11 @@ export interface BillTypeDecl {
   /**
    * Every line must come from a source line (invoices): a line without one is refused (`PleaseSelectSourceBill`).
    * A settlement type with it (salary payments) must settle at least one bill.
+   * With `pairedLines`, every taking line (the twins never have one).
    */
   sourceRequired?: boolean;
+  /** Lines of two sides, one taking from the source, its twin not (exchanges). */
+  pairedLines?: PairedLines;
   stock: StockEffect;
   /** When stock moves only for some header values (refund bills: ReturnsRefunds). */
   stockWhen?: FieldCondition;

@@ -84,9 +84,10 @@ export const PROHIBIT_KEY = {
  * - return: an out-stock's goods returned by the customer (sale refund), a lend's goods returned;
  * - push: a requisition / quotation / shipping notice taken into its next bill;
  * - settlement: amounts paid or received (kept by finance);
- * - invoice: a stock bill's or refund's lines taken into sale / purchase invoices (finance).
+ * - invoice: a stock bill's or refund's lines taken into sale / purchase invoices (finance);
+ * - exchange: an exchange refund's goods exchanged by purchase / sale exchange bills.
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -98,6 +99,7 @@ export const PROGRESS_STATES = {
   push: ['NotPushed', 'PartiallyPushed', 'AllPushed'],
   settlement: ['UnSettlement', 'PartialSettlement', 'AllSettlement'],
   invoice: ['UnInvoiced', 'PartialInvoiced', 'AllInvoiced'],
+  exchange: ['NoExchange', 'PartialExchange', 'AllExchange'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -109,6 +111,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   push: { zh: '下推状态', en: 'Pushed' },
   settlement: { zh: '结算状态', en: 'Settlement' },
   invoice: { zh: '开票状态', en: 'Invoicing' },
+  exchange: { zh: '换货状态', en: 'Exchange' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -133,6 +136,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   UnInvoiced: { zh: '未开票', en: 'Not invoiced' },
   PartialInvoiced: { zh: '部分开票', en: 'Partly invoiced' },
   AllInvoiced: { zh: '全部开票', en: 'Invoiced' },
+  NoExchange: { zh: '未换货', en: 'Not exchanged' },
+  PartialExchange: { zh: '部分换货', en: 'Partly exchanged' },
+  AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 
 /** Refund bills: goods and money back, goods exchanged only, or money back only. */
@@ -142,6 +148,18 @@ export const REFUND_TYPE_LABELS: Record<RefundType, Label> = {
   ReturnsRefunds: { zh: '退货退款', en: 'Return and refund' },
   Exchange: { zh: '仅换货', en: 'Exchange only' },
   OnlyRefund: { zh: '仅退款', en: 'Refund only' },
+};
+
+/**
+ * The two sides of an exchange bill's lines (`exchangeType`): goods going out of stock (to the supplier,
+ * or the replacements to the customer) and goods coming in (the supplier's replacements, or the customer's
+ * goods back).
+ */
+export const ExchangeType = ['ExchangeOut', 'ExchangeIn'] as const;
+export type ExchangeType = (typeof ExchangeType)[number];
+export const EXCHANGE_TYPE_LABELS: Record<ExchangeType, Label> = {
+  ExchangeOut: { zh: '换出', en: 'Exchange out' },
+  ExchangeIn: { zh: '换入', en: 'Exchange in' },
 };
 
 /** Assembly (components out, product in) or disassembly (product out, components in). */

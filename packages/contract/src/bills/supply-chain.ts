@@ -1,6 +1,7 @@
 import { storableText } from '../text.ts';
 import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
 import type { BillAction, BillTypeDecl, FieldCondition } from './registry.ts';
+import { ExchangeType } from './status.ts';
 
 /**
  * The supply-chain bills: purchasing, sales and stock. Each is data only; what the engine does with a
@@ -51,11 +52,16 @@ export const REFUND_RULES = {
 /*
  * Pushing on from a refund (only bills with a refund to invoices, only exchanges to exchange bills) is
  * for the declarations that take refunds as a source — finance's invoices (contract bills/invoices.ts) and
- * the exchange in / out bills (not declared yet). Such a declaration puts the rule in its `SourceDecl`:
+ * the purchase / sale exchange bills below. Such a declaration puts the rule in its `SourceDecl`:
  *   { type: 'PurchaseRefund', …, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' }
  *   { type: 'SaleRefund', …, onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' }
- * (docs/bills.md, "Refund types"; the engine already applies `onlyWhen` to the picker, push down and saves).
+ * (docs/bills.md, "Refund types"; the engine applies `onlyWhen` to the picker, push down and saves).
  */
+
+/** No merge, no import: an exchange is made from its refund. */
+const EXCHANGE_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
+/** An exchange bill's lines: the side (out of stock or into it), where, and the price (a replacement without one costs what went out). */
+const EXCHANGE_LINES: FieldDecl[] = [LINE.exchangeType, ...PLACED, LINE.unitPrice, LINE.priceTotal];
 
 export const PurchaseRequisition: BillTypeDecl = {
   type: 'PurchaseRequisition',
@@ -131,7 +137,7 @@ export const PurchaseRefund: BillTypeDecl = {
   stockWhen: REFUND_RULES.stock,
   settlement: { kind: 'payable', sign: -1 },
   settlementWhen: REFUND_RULES.money,
-  progress: ['settlement', 'invoice'],
+  progress: ['exchange', 'settlement', 'invoice'],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
 };
@@ -228,10 +234,56 @@ export const SaleRefund: BillTypeDecl = {
   stockWhen: REFUND_RULES.stock,
   settlement: { kind: 'receivable', sign: -1 },
   settlementWhen: REFUND_RULES.money,
-  progress: ['settlement', 'invoice'],
+  progress: ['exchange', 'settlement', 'invoice'],
   switches: ['openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
 };
+
+/**
+ * An exchange bill of one side, pushed down from its Exchange refunds: the lines of the `taking` side are the
+ * goods exchanged, taken from the refund's lines (never beyond what is open of them); their twins, which push
+ * down adds beside them, are the replacements. Stock moves on audit, back on abandon audit; the refund's
+ * exchange progress follows the audited taking lines.
+ */
+function exchangeBill(own: Pick<BillTypeDecl, 'type' | 'label' | 'area' | 'codePrefix'> & { partner: FieldDecl; refund: string; taking: ExchangeType }): BillTypeDecl {
+  const { partner, refund, taking, ...named } = own;
+  return {
+    ...named,
+    route: 'exchange',
+    icon: 'RetweetOutlined',
+    header: [partner, HEADER.warehouseId, HEADER.handlerId],
+    lines: EXCHANGE_LINES,
+    sources: [{ type: refund, drives: 'exchange', header: [partner.key, 'warehouseId'], lines: ['unitPrice', ...PLACE_KEYS], onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' }],
+    sourceRequired: true,
+    pairedLines: { field: 'exchangeType', taking, twin: ExchangeType.find((side) => side !== taking)! },
+    stock: 'exchange',
+    progress: [],
+    switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+    actions: EXCHANGE_ACTIONS,
+  };
+}
+
+/** With the supplier: the goods exchanged go out to the supplier (ExchangeOut), the replacements come in (ExchangeIn). */
+export const PurchaseExchange = exchangeBill({
+  type: 'PurchaseExchange',
+  label: { zh: '采购换货', en: 'Purchase exchange' },
+  area: 'purchase',
+  codePrefix: 'CGHH',
+  partner: HEADER.supplierId,
+  refund: 'PurchaseRefund',
+  taking: 'ExchangeOut',
+});
+
+/** With the customer: the customer's goods come back in (ExchangeIn), the replacements go out (ExchangeOut). */
+export const SaleExchange = exchangeBill({
+  type: 'SaleExchange',
+  label: { zh: '销售换货', en: 'Sale exchange' },
+  area: 'sale',
+  codePrefix: 'XSHH',
+  partner: HEADER.customerId,
+  refund: 'SaleRefund',
+  taking: 'ExchangeIn',
+});
 
 /** Who borrowed the goods of a lend (a person or company outside the records): kept in the bill's `extra`. */
 const borrower: FieldDecl = {
@@ -379,11 +431,13 @@ export const SUPPLY_CHAIN_BILLS: readonly BillTypeDecl[] = [
   PurchaseOrder,
   PurchaseInstock,
   PurchaseRefund,
+  PurchaseExchange,
   SaleQuotation,
   SaleOrder,
   SaleShip,
   SaleOutstock,
   SaleRefund,
+  SaleExchange,
   StockLend,
   StockLendReturn,
   StockTransfer,

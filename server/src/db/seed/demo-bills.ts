@@ -12,7 +12,7 @@ import { DEMO_TENANTS } from './demo.ts';
  * The first demo tenant's bills, on its demo records (demo-records.ts), so that stock is real on the first
  * sign-in: an opening other in-stock, purchase orders taken into stock by in-stocks made from their lines
  * (one whole, one in part), a purchase refund, sale orders sent out by out-stocks made from their lines, a
- * sale return, a transfer, a stock check with a loss — and bills left in every other status (a draft, one
+ * sale return, a sale exchange pushed down from an exchange refund, a transfer, a stock check with a loss — and bills left in every other status (a draft, one
  * awaiting audit, a refused one with its reason, a withdrawn audit, a manual completion, a merge). Everything
  * goes through the bill engine's services, one unit of work per operation, as the creator (the tenant's
  * administrator) would do it, so the ledger, balances, progress and timelines agree. Runs once: a tenant
@@ -141,9 +141,17 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('SaleInvoice', (await unit((ctx) => pushDown(ctx, billType('SaleInvoice')!, 'SaleOutstock', [shippedLine]))).id);
   const source = await audit('SaleOrder', await save('SaleOrder', daysAgo(10), { customerId: partner('新源机电') }, [{ materialId: material('直流无刷电机'), number: 12, unitPrice: 320 }]));
   const [sourceLine] = await lineIds('SaleOrder', source);
-  await audit('SaleOutstock', await save('SaleOutstock', daysAgo(8), { customerId: partner('新源机电'), ...goods }, [
+  const sent = await audit('SaleOutstock', await save('SaleOutstock', daysAgo(8), { customerId: partner('新源机电'), ...goods }, [
     { materialId: material('直流无刷电机'), number: 8, unitPrice: 320, sourceLineId: sourceLine, ...goods, ...at('C-02 电机区') },
   ]));
+  // One motor exchanged: an exchange refund (no stock, no money), then the sale exchange pushed down from it —
+  // the customer's motor back in, a replacement out — as the screen does.
+  const [sentLine] = await lineIds('SaleOutstock', sent);
+  const exchangeRefund = await audit('SaleRefund', await save('SaleRefund', daysAgo(5), { customerId: partner('新源机电'), refundType: 'Exchange', ...goods, remark: '一台异响，换货' }, [
+    { materialId: material('直流无刷电机'), number: 1, unitPrice: 320, sourceLineId: sentLine, ...goods, ...at('C-02 电机区') },
+  ]));
+  const [exchangeLine] = await lineIds('SaleRefund', exchangeRefund);
+  await audit('SaleExchange', (await unit((ctx) => pushDown(ctx, billType('SaleExchange')!, 'SaleRefund', [exchangeLine]))).id);
   const refused = await save('SaleOrder', daysAgo(3), { customerId: partner('精工数控') }, [{ materialId: material('直流无刷电机'), number: 30, unitPrice: 260 }]);
   await submit('SaleOrder', refused);
   await unit((ctx) => refuseBill(ctx, billType('SaleOrder')!, refused, '单价低于最低售价，请重新报价'));

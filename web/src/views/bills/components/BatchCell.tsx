@@ -3,14 +3,14 @@ import { Button, Form, Input, Tooltip } from 'antd';
 import { FieldTimeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BatchSuggestion } from '@p8/contract/bills/api';
-import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineDirection, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { http } from '../../../app/http.ts';
 import { feedback } from '../../../app/feedback.ts';
 import type { LineRow } from './BillLines.tsx';
 
 /** Whether a line of `decl` takes goods out of stock (where a batch is chosen rather than made up). */
 export function takesOut(decl: BillTypeDecl, row: Partial<LineRow>): boolean {
-  return decl.stock === 'out' || decl.stock === 'transfer' || (decl.stock === 'assembly' && row.direction === 'out');
+  return decl.stock === 'out' || decl.stock === 'transfer' || lineDirection(decl, row as Record<string, unknown>) === 'out';
 }
 
 const idOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : v && typeof v === 'object' && 'id' in v ? Number((v as { id: unknown }).id) : undefined);
