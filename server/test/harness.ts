@@ -62,7 +62,8 @@ export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop
   };
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+/** `logger`: Fastify's logger options (a test that reads what the app logs gives a level and a stream); none by default. */
+export async function startTestApp(overrides: Partial<Config> = {}, options: { logger?: object } = {}): Promise<TestContext> {
   const { databaseUrl, drop: dropDatabase } = await createTestDatabase();
   let database: Database;
   if (databaseUrl) {
@@ -89,7 +90,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     const isPublic = (route.config as { auth?: boolean } | undefined)?.auth === false || route.url.startsWith('/api/docs');
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: isPublic });
   };
-  const app = await buildApp({ config, database, sms: sender, logger: false, onRoute });
+  const app = await buildApp({ config, database, sms: sender, logger: options.logger ?? false, onRoute });
   return {
     app,
     database,

@@ -141,7 +141,11 @@ function declare<B extends Schema, Q extends Schema, P extends Schema>(
           // The schemas above validated these; the handler's types come from the same schemas.
           const input = { body: request.body, query: request.query, params: request.params } as RouteInput<B, Q, P>;
           const result = await run(deps, input, { request, reply });
-          if (result === reply) return reply; // the handler sent the answer itself (a download)
+          // The handler sent the answer itself (a download, a stored file). It returns the reply, but a
+          // Fastify reply is a thenable: awaiting it resolves to undefined once the answer is written, so
+          // the reply's own state says so — sending an envelope after it would be a second send ("Reply
+          // was already sent").
+          if (result === reply || reply.sent || reply.raw.headersSent) return reply;
           if (spec.page) {
             const page = result as { data: unknown[]; pagination: Pagination };
             return paged(page.data, page.pagination);
