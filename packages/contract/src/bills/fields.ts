@@ -220,7 +220,7 @@ export const LINE = {
     schema: z.enum(ExchangeType),
     required: 'PleaseSelectItem',
     options: options(ExchangeType, EXCHANGE_TYPE_LABELS),
-    width: 110,
+    width: 140,
   },
   remark: { key: 'remark', label: { zh: '备注', en: 'Remark' }, kind: 'text', schema: text(500), width: 160 },
 
