@@ -17,7 +17,7 @@ import { post, reverseSource, type PostingLineInput } from './ledger.ts';
  *   average cost) to 6401;
  * - sale out-stocks and returns: the cost of goods sold, Dr 6401 / Cr 1405 (a return the other way);
  * - stock checks: a net gain Cr 6301 non-operating income, a net loss Dr 6711 non-operating expenses;
- * - every other stock bill (other in- / out-stocks, lends, assemblies at a price of their own):
+ * - every other stock bill (other in- / out-stocks, lends, assemblies and exchanges at a price of their own):
  *   1901 assets pending disposal, for the accountant to clear once the reason is known.
  *
  * So the inventory account always equals Σ the stock ledger's values (verify checks it).
