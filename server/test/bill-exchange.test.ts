@@ -48,6 +48,7 @@ interface ExchangeLine {
   sourceLineId: number | null;
   exchangeType: string;
   warehouseId: number;
+  unitPrice: number;
 }
 
 /** Every declared exchange type: its refund, the bill the refund comes from and the partner both name. */
@@ -95,6 +96,8 @@ describe.each(EXCHANGES)('%s', (type, decl, refundDecl, originDecl) => {
       [taking, 3, exchangeLine],
       [twin, 3, null],
     ]);
+    // No price copied: what comes in takes the cost of what goes out.
+    expect(draft.lines.map((l) => l.unitPrice)).toEqual([0, 0]);
     // Only 1 is open now: a second bill may not take 2.
     await refused(byHand(2, exchangeLine), 'NumberExceedSourceBill');
     // The line coming in goes to W2, the line going out leaves W1 (a source line named on the replacement is dropped).

@@ -243,7 +243,8 @@ export const SaleRefund: BillTypeDecl = {
  * An exchange bill of one side, pushed down from its Exchange refunds: the lines of the `taking` side are the
  * goods exchanged, taken from the refund's lines (never beyond what is open of them); their twins, which push
  * down adds beside them, are the replacements. Stock moves on audit, back on abandon audit; the refund's
- * exchange progress follows the audited taking lines.
+ * exchange progress follows the audited taking lines. Push down copies where the goods are, not the refund's
+ * price: a line coming in without a price takes the cost of what went out, so an exchange moves no value.
  */
 function exchangeBill(own: Pick<BillTypeDecl, 'type' | 'label' | 'area' | 'codePrefix'> & { partner: FieldDecl; refund: string; taking: ExchangeType }): BillTypeDecl {
   const { partner, refund, taking, ...named } = own;
@@ -253,7 +254,7 @@ function exchangeBill(own: Pick<BillTypeDecl, 'type' | 'label' | 'area' | 'codeP
     icon: 'RetweetOutlined',
     header: [partner, HEADER.warehouseId, HEADER.handlerId],
     lines: EXCHANGE_LINES,
-    sources: [{ type: refund, drives: 'exchange', header: [partner.key, 'warehouseId'], lines: ['unitPrice', ...PLACE_KEYS], onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' }],
+    sources: [{ type: refund, drives: 'exchange', header: [partner.key, 'warehouseId'], lines: PLACE_KEYS, onlyWhen: REFUND_RULES.exchange, onlyWhenRefusal: 'OnlyExchangeBillCanPushExchange' }],
     sourceRequired: true,
     pairedLines: { field: 'exchangeType', taking, twin: ExchangeType.find((side) => side !== taking)! },
     stock: 'exchange',
