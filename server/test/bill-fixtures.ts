@@ -96,7 +96,6 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
   return { ...header, lines, ...overrides };
 }
 
-<<<<<<< HEAD
 /**
  * The lines of a payload of a `sourceRequired` type taken from an audited bill of its first source type:
  * material lines from the source's first line; one settlement line settling 40 of the source bill itself.
@@ -104,12 +103,12 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
 export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unknown>>, source: { id: number; lines: Array<{ id: number }> }) {
   if (lineKindOf(decl) === 'settlement') return [{ sourceBillId: source.id, amount: '40' }];
   return lines.map((l) => ({ ...l, sourceLineId: source.lines[0].id }));
-=======
+}
+
 /** The header a bill of `decl`'s first source type needs to feed it: its `onlyWhen` met (an exchange refund for an exchange bill). */
 export function feedingSource(decl: BillTypeDecl): Record<string, unknown> {
   const when = decl.sources[0]?.onlyWhen;
   return when ? { [when.field]: when.values[0] } : {};
->>>>>>> 892bd98 (Exchange bills: purchase and sale exchanges pushed down from Exchange refunds (paired lines by exchangeType, stock both ways, exchange progress on the refund), demo flow, tests, docs)
 }
 
 /** The API path of a declared type. */

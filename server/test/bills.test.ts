@@ -4,11 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-<<<<<<< HEAD
-import { billPath, billPayload, createMoneyRecords, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
-=======
-import { billPath, billPayload, createMoneyRecords, feedingSource, ok, refused, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
->>>>>>> 892bd98 (Exchange bills: purchase and sale exchanges pushed down from Exchange refunds (paired lines by exchangeType, stock both ways, exchange progress on the refund), demo flow, tests, docs)
+import { billPath, billPayload, createMoneyRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill

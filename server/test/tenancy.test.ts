@@ -4,13 +4,8 @@ import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
-<<<<<<< HEAD
 import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
-import { billPayload, createMoneyRecords, sourcedLines } from './bill-fixtures.ts';
-=======
-import { billApiPath } from '@p8/contract/bills/registry';
-import { billPayload, createMoneyRecords, feedingSource } from './bill-fixtures.ts';
->>>>>>> 892bd98 (Exchange bills: purchase and sale exchanges pushed down from Exchange refunds (paired lines by exchangeType, stock both ways, exchange progress on the refund), demo flow, tests, docs)
+import { billPayload, createMoneyRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
