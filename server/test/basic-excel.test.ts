@@ -157,14 +157,15 @@ describe(`imports (${TEST_DB})`, () => {
     ]);
     const suppliers = await api.upload<ImportResult>(
       `${url('supplier')}/import`,
-      await xlsx(['供应商编码', '供应商名称', '联系人', '联系电话', '期初应付'], [['SI-1', '钢厂', '张三', '13800138000', 500], ['SI-2', '铝厂', '', 'bad-phone', 0]]),
+      await xlsx(['供应商编码', '供应商名称', '联系人', '联系电话'], [['SI-1', '钢厂', '张三', '13800138000'], ['SI-2', '铝厂', '', 'bad-phone']]),
     );
     expect(suppliers.body.data.errList).toEqual([expect.objectContaining({ rowNum: 3, errorMsg: 'PhoneFormatError' })]);
     const supplier = (await api.get<Array<{ id: number; openingPayable: number }>>(`${url('supplier')}?code=SI-1`)).body.data[0];
-    expect(supplier.openingPayable).toBe(500);
+    // The opening payable is finance's (opening-balance bills): not imported.
+    expect(supplier.openingPayable).toBe(0);
     const detail = await api.get<{ contacts: Array<{ name: string }> }>(`${url('supplier')}/${supplier.id}`);
     expect(detail.body.data.contacts.map((c) => c.name)).toEqual(['张三']);
-    const customers = await api.upload<ImportResult>(`${url('customer')}/import`, await xlsx(['客户编码', '客户名称', '期初应收'], [['CI-1', '商场', 10]]));
+    const customers = await api.upload<ImportResult>(`${url('customer')}/import`, await xlsx(['客户编码', '客户名称'], [['CI-1', '商场']]));
     expect(customers.body.data.successCount).toBe(1);
   });
 

@@ -215,6 +215,7 @@ describe(`suppliers and customers (${TEST_DB})`, () => {
       bankName: 'ICBC',
       bankAccount: '6222',
       invoiceTitle: 'Acme Steel Ltd',
+      // Read-only (finance's opening balances): a value sent is not kept.
       openingPayable: 1200.5,
       contacts: [
         { name: 'Li', phone: '13800001111' },
@@ -234,7 +235,7 @@ describe(`suppliers and customers (${TEST_DB})`, () => {
       ['Wang', true],
     ]);
     expect(detail.body.data.addresses[0].isDefault).toBe(true);
-    expect(detail.body.data.openingPayable).toBe(1200.5);
+    expect(detail.body.data.openingPayable).toBe(0);
     // The list shows the default contact and the default address.
     const listed = await api.get<Array<{ id: number; contactName: string; address: string }>>(`${base('supplier')}?code=S001`);
     expect(listed.body.data.find((p) => p.id === id)).toMatchObject({ contactName: 'Wang', address: 'No. 1 Road' });
@@ -247,9 +248,12 @@ describe(`suppliers and customers (${TEST_DB})`, () => {
     expect((await api.get(`${base('customer')}/${id}`)).body.message).toBe('CustomerNotExist');
   });
 
-  it('sums the opening balances over the list query', async () => {
-    await api.create('customer', { code: 'SUM-1', name: 'Sum one', openingReceivable: 100.25 });
-    await api.create('customer', { code: 'SUM-2', name: 'Sum two', openingReceivable: 50 });
+  it('sums the opening balances (of audited opening-balance bills) over the list query', async () => {
+    for (const [code, openingAmount] of [['SUM-1', '100.25'], ['SUM-2', '50']]) {
+      const customerId = await api.create('customer', { code, name: `Sum ${code}` });
+      const saved = await api.post<{ id: number }>('/api/admin/finance/beginning', { billDate: '2026-01-01', beginningType: 'Receivable', customerId, openingAmount, lines: [] });
+      for (const step of ['submit', 'audit']) expect((await api.post(`/api/admin/finance/beginning/${step}`, { id: saved.body.data.id })).body.status).toBe(0);
+    }
     const stats = await api.get<{ openingReceivable: string; openingPayable: string }>(`${base('customer')}/statistics?code=SUM-`);
     expect(Number(stats.body.data.openingReceivable)).toBeCloseTo(150.25);
     expect(Number(stats.body.data.openingPayable)).toBe(0);

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { billType } from '@p8/contract/bills/catalogue';
-import { billApiPath, headerFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { MONEY_TYPE_SHAPES } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
 
@@ -64,6 +64,15 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
   }
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
   const kind = lineKindOf(decl);
+  if (kind === 'none') {
+    // A bill that is its header (an opening balance): the first type, the partner of its side, the amount.
+    for (const field of headerFields(decl)) {
+      if (!field.shownWhen || !meets(field.shownWhen, header)) continue;
+      if (field.kind === 'supplier') header[field.key] = records.supplier;
+      if (field.kind === 'customer') header[field.key] = records.customer;
+    }
+    return { ...header, [decl.extraAmount!]: '10.50', lines: [], ...overrides };
+  }
   if (kind !== 'material') {
     // Lines of money: through the fund account; a payment or receipt as an advance (it settles no bill).
     if (headerFields(decl).some((f) => f.key === 'fundAccountId')) header.fundAccountId = records.fundAccount;

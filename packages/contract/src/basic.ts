@@ -261,9 +261,6 @@ export const partnerSchemas = createAndUpdate(
     bankAccount: text(50),
     invoiceTitle: text(100),
     managerId: id.nullable(),
-    /** Opening balances: finance starts the receivable / payable from these. */
-    openingReceivable: amount,
-    openingPayable: amount,
     sort,
     remark,
     contacts: z.array(contactSchema).max(50),
@@ -289,6 +286,10 @@ export interface Partner {
   invoiceTitle: string;
   managerId: number | null;
   managerName: string | null;
+  /**
+   * Read-only: the sum of the partner's audited opening balances (finance's `Beginning` bills) — a
+   * customer's opening receivable, a supplier's opening payable. Entered as opening-balance bills.
+   */
   openingReceivable: number;
   openingPayable: number;
   sort: number;

@@ -317,6 +317,10 @@ export const errorCatalogue = {
   SettleAmountSignMismatch: { zh: '结算金额与单据方向不一致（退货单为负数）', en: 'The settled amount must have the sign of the bill (negative for refunds)' },
   AllocationRequired: { zh: '请选择要结算的单据', en: 'Please select the bills to settle' },
   AllocationNotAllowed: { zh: '预收预付款不结算单据', en: 'An advance settles no bills' },
+  OpeningSettlementMismatch: {
+    zh: '期初收款、期初付款只结算期初余额单，其他收付款类型不结算期初余额单',
+    en: 'Opening receipts and payments settle only opening balances; the other types settle no opening balance',
+  },
 
   // Finance: salaries
   PleaseSelectSalaryPeriod: { zh: '请选择工资月份', en: 'Please select the pay period' },

@@ -85,25 +85,52 @@ export const MONEY_TYPE_LABELS: Record<MoneyType, Label> = {
 /**
  * What the server accepts of each type, shared by its rules and the payment / receipt form: the side,
  * whether money moves through a fund account, whether it settles bills, and whether an amount beyond the
- * settled bills goes to the partner's prepaid balance (ERPNext's unallocated amount). The opening types
- * are not accepted yet.
+ * settled bills goes to the partner's prepaid balance (ERPNext's unallocated amount), and whether it settles
+ * opening balances (the opening types settle only opening-balance bills, the others only business bills).
  */
 export interface MoneyTypeShape {
   side: 'payment' | 'receipt';
   fund: boolean;
   settles: boolean;
   surplusToBalance?: boolean;
+  opening?: boolean;
 }
 export const MONEY_TYPE_SHAPES = {
   OrdinaryPay: { side: 'payment', fund: true, settles: true },
   SettlementPay: { side: 'payment', fund: true, settles: true, surplusToBalance: true },
   AdvancePay: { side: 'payment', fund: true, settles: false },
   DeductionAmount: { side: 'payment', fund: false, settles: true },
+  BeginningPeriodPayment: { side: 'payment', fund: true, settles: true, opening: true },
   OrdinaryReceipt: { side: 'receipt', fund: true, settles: true },
   AdvanceReceipt: { side: 'receipt', fund: true, settles: false },
   SettlementReceipt: { side: 'receipt', fund: false, settles: true },
+  BeginningPeriodReceipt: { side: 'receipt', fund: true, settles: true, opening: true },
 } as const satisfies Partial<Record<MoneyType, MoneyTypeShape>>;
 export type AcceptedMoneyType = keyof typeof MONEY_TYPE_SHAPES;
+
+// ---------------------------------------------------------------- opening balances
+
+/**
+ * What an opening-balance bill (`Beginning`, /finance/beginning) brings in for one partner: a customer's
+ * receivable or advance received, a supplier's payable or prepayment — each against the opening-balance
+ * equity account 3001. Receivables and payables are open amounts that BeginningPeriodReceipt /
+ * BeginningPeriodPayment settle; advances and prepayments join the partner's balance.
+ */
+export const BeginningType = ['Receivable', 'Advance', 'Payable', 'Prepaid'] as const;
+export type BeginningType = (typeof BeginningType)[number];
+export const BEGINNING_TYPE_LABELS: Record<BeginningType, Label> = {
+  Receivable: { zh: '期初应收', en: 'Opening receivable' },
+  Advance: { zh: '期初预收', en: 'Opening advance received' },
+  Payable: { zh: '期初应付', en: 'Opening payable' },
+  Prepaid: { zh: '期初预付', en: 'Opening prepayment' },
+};
+/** Per opening type: its partner, the account it posts against 3001 (debit or credit), and what it opens. */
+export const BEGINNING_SHAPES = {
+  Receivable: { partner: 'customerId', account: '1122', debit: true, opens: 'receivable' },
+  Advance: { partner: 'customerId', account: '2203', debit: false, opens: undefined },
+  Payable: { partner: 'supplierId', account: '2202', debit: false, opens: 'payable' },
+  Prepaid: { partner: 'supplierId', account: '1123', debit: true, opens: undefined },
+} as const satisfies Record<BeginningType, { partner: 'customerId' | 'supplierId'; account: AccountCode; debit: boolean; opens: 'receivable' | 'payable' | undefined }>;
 
 /** A bill's settlement state (its header progress `settlement`). */
 export const SettledStatus = ['UnSettlement', 'PartialSettlement', 'AllSettlement'] as const;
@@ -183,7 +210,7 @@ export function agingBucket(days: number): AgingKey {
 
 /** POST /api/admin/finance/verify: each difference found (empty when the books agree). */
 export interface FinanceDifference {
-  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement' | 'inventory';
+  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement' | 'inventory' | 'partnerOpening';
   ref: number;
   field: string;
   stored: string;

@@ -323,10 +323,12 @@ function assertSourceMeets(source: SourceDecl, head: BillRow) {
   }
 }
 
-/** A condition on a bill's header column as SQL on the bill table aliased `alias` (the registry test keeps them columns). */
+/** A condition on a bill's header field (a column, or a type's own field in `extra`) as SQL on the bill table aliased `alias`. */
 function conditionSql(condition: FieldCondition, alias: string): SQL {
-  const column = (bill as unknown as Record<string, { name: string }>)[condition.field].name;
-  return sql`coalesce(${sql.raw(`${alias}.${column}`)}::text, '') in (${sql.join(condition.values.map((v) => sql`${v}`), sql`, `)})`;
+  const column = (bill as unknown as Record<string, { name: string } | undefined>)[condition.field]?.name;
+  // A type's own header field (an opening balance's type) is kept in `extra`.
+  const value = column ? sql`${sql.raw(`${alias}.${column}`)}::text` : sql`${sql.raw(`${alias}.extra`)} ->> ${condition.field}`;
+  return sql`coalesce(${value}, '') in (${sql.join(condition.values.map((v) => sql`${v}`), sql`, `)})`;
 }
 
 /**

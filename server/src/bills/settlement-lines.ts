@@ -31,6 +31,8 @@ export function settledAmountOf(head: Pick<typeof bill.$inferSelect, 'billType' 
 /** The line rows of a save payload of money lines, with the bill's total (its lines plus its `extraAmount`). */
 export function prepareMoneyLines(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
   const kind = lineKindOf(decl);
+  // A bill without lines (an opening balance) is its header: its amount is the `extraAmount` field.
+  if (kind === 'none' && payload.lines.length) throw new BizError('ParamError', { additional: 'lines' });
   const round = (value: unknown) => roundTo(toMicro(String(value ?? 0)), config.amountRetainsSmallDigit);
   const own = lineFields(decl).filter((f) => !f.readOnly && !LINE_COLUMNS.has(f.key) && f.key !== 'amount' && f.key !== 'sourceBillId');
   const parts = decl.lineAmount ? [...decl.lineAmount.plus, ...decl.lineAmount.minus] : [];

@@ -79,6 +79,11 @@ export interface FieldDecl {
   sum?: boolean;
   /** Column width in px at 1440 px; the kit picks one from the kind when absent. */
   width?: number;
+  /**
+   * A header field that applies only for some values of another (an opening balance's customer for a
+   * receivable, its supplier for a payable): the form hides it otherwise and does not send it.
+   */
+  shownWhen?: { field: string; values: readonly string[] };
 }
 
 // ---------------------------------------------------------------- value schemas

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MONEY_TYPE_LABELS } from '../finance.ts';
+import { BEGINNING_SHAPES, BEGINNING_TYPE_LABELS, BeginningType, MONEY_TYPE_LABELS } from '../finance.ts';
 import { HEADER, moneyAmountSchema, type FieldDecl, type FieldOption } from './fields.ts';
 import type { BillAction, BillTypeDecl, SourceDecl } from './registry.ts';
 import { REFUND_RULES } from './supply-chain.ts';
@@ -13,9 +13,9 @@ import { REFUND_RULES } from './supply-chain.ts';
 
 const MONEY_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
 
-/** The payment types a payment bill takes (opening balances are their own bill, not a payment). */
-export const PAYMENT_TYPES = ['OrdinaryPay', 'SettlementPay', 'AdvancePay', 'DeductionAmount'] as const;
-export const RECEIPT_TYPES = ['OrdinaryReceipt', 'AdvanceReceipt', 'SettlementReceipt'] as const;
+/** The payment types a payment bill takes (the opening types settle opening-balance bills, `Beginning`). */
+export const PAYMENT_TYPES = ['OrdinaryPay', 'SettlementPay', 'AdvancePay', 'DeductionAmount', 'BeginningPeriodPayment'] as const;
+export const RECEIPT_TYPES = ['OrdinaryReceipt', 'AdvanceReceipt', 'SettlementReceipt', 'BeginningPeriodReceipt'] as const;
 
 const typeOptions = (values: readonly (keyof typeof MONEY_TYPE_LABELS)[]): FieldOption[] => values.map((value) => ({ value, label: MONEY_TYPE_LABELS[value] }));
 
@@ -45,6 +45,17 @@ const settles = (type: string, partner: 'supplierId' | 'customerId', refund = fa
   ...(refund ? { onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'SettleBillNotOpen' as const } : {}),
 });
 
+/** An opening-balance bill of the partner's side whose type opens an amount to settle (a receivable, a payable). */
+const settlesOpening = (partner: 'supplierId' | 'customerId'): SourceDecl => ({
+  type: 'Beginning',
+  drives: 'settlement',
+  header: [partner],
+  lines: [],
+  defaults: partner === 'supplierId' ? { payType: 'BeginningPeriodPayment' } : { receiptType: 'BeginningPeriodReceipt' },
+  onlyWhen: { field: 'beginningType', values: BeginningType.filter((t) => BEGINNING_SHAPES[t].partner === partner && BEGINNING_SHAPES[t].opens) },
+  onlyWhenRefusal: 'SettleBillNotOpen',
+});
+
 export const Payment: BillTypeDecl = {
   type: 'Payment',
   label: { zh: '付款单', en: 'Payment' },
@@ -56,7 +67,7 @@ export const Payment: BillTypeDecl = {
   lines: [],
   lineKind: 'settlement',
   extraAmount: 'prepaidAmount',
-  sources: [settles('PurchaseInstock', 'supplierId'), settles('PurchaseRefund', 'supplierId', true)],
+  sources: [settles('PurchaseInstock', 'supplierId'), settles('PurchaseRefund', 'supplierId', true), settlesOpening('supplierId')],
   stock: 'none',
   progress: [],
   switches: ['amountRetainsSmallDigit'],
@@ -74,7 +85,7 @@ export const Receipt: BillTypeDecl = {
   lines: [],
   lineKind: 'settlement',
   extraAmount: 'advanceAmount',
-  sources: [settles('SaleOutstock', 'customerId'), settles('SaleRefund', 'customerId', true)],
+  sources: [settles('SaleOutstock', 'customerId'), settles('SaleRefund', 'customerId', true), settlesOpening('customerId')],
   stock: 'none',
   progress: [],
   switches: ['amountRetainsSmallDigit'],
@@ -119,5 +130,48 @@ export const Income: BillTypeDecl = {
   actions: MONEY_ACTIONS,
 };
 
+/** The opening balance's header: its type, then the partner of the type's side (the other one is hidden). */
+const beginningType: FieldDecl = {
+  key: 'beginningType',
+  label: { zh: '期初类型', en: 'Opening type' },
+  kind: 'enum',
+  schema: z.enum(BeginningType),
+  required: 'PleaseSelectBillType',
+  options: BeginningType.map((value) => ({ value, label: BEGINNING_TYPE_LABELS[value] })),
+  list: true,
+  width: 150,
+};
+const sideOf = (partner: 'supplierId' | 'customerId') => ({ field: 'beginningType', values: BeginningType.filter((t) => BEGINNING_SHAPES[t].partner === partner) });
+const openingAmount: FieldDecl = { key: 'openingAmount', label: { zh: '期初金额', en: 'Opening amount' }, kind: 'amount', schema: moneyAmountSchema, required: 'PleaseInputAmount', width: 130 };
+
+/**
+ * An opening balance (期初余额单): one partner's receivable, advance received, payable or prepayment on the
+ * day the books start, one amount per bill. Auditing posts it against 3001; receivables and payables are
+ * then open amounts settled by BeginningPeriodReceipt / BeginningPeriodPayment (docs/finance.md).
+ */
+export const Beginning: BillTypeDecl = {
+  type: 'Beginning',
+  label: { zh: '期初余额单', en: 'Opening balance' },
+  area: 'finance',
+  route: 'beginning',
+  codePrefix: 'QC',
+  icon: 'FlagOutlined',
+  header: [
+    beginningType,
+    { ...optional(HEADER.customerId), shownWhen: sideOf('customerId') },
+    { ...optional(HEADER.supplierId), shownWhen: sideOf('supplierId') },
+    openingAmount,
+    HEADER.handlerId,
+  ],
+  lines: [],
+  lineKind: 'none',
+  extraAmount: 'openingAmount',
+  sources: [],
+  stock: 'none',
+  progress: ['settlement'],
+  switches: ['amountRetainsSmallDigit'],
+  actions: MONEY_ACTIONS,
+};
+
 /** Finance's bills in menu order. */
-export const MONEY_BILLS: readonly BillTypeDecl[] = [Payment, Receipt, Fee, Income];
+export const MONEY_BILLS: readonly BillTypeDecl[] = [Beginning, Payment, Receipt, Fee, Income];

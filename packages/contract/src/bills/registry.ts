@@ -45,11 +45,13 @@ export const BILL_AREA_LABELS: Record<BillArea, Label> = {
  *   on the source is by amount, not quantity: UnSettlement → PartialSettlement → AllSettlement;
  * - account: a fund account and an amount;
  * - fee: a fee type (basic records) and an amount;
- * - staff: a staff member and an amount (salary).
+ * - staff: a staff member and an amount (salary);
+ * - none: no lines — the bill is its header, its amount the header field named by `extraAmount` (an
+ *   opening balance).
  * `common` are the fields every line of the kind has, first; `minLines` how many lines a save needs (a
  * settlement bill may have none: an advance payment settles nothing, its own rules say when lines are needed).
  */
-export const LineKind = ['material', 'settlement', 'account', 'fee', 'staff'] as const;
+export const LineKind = ['material', 'settlement', 'account', 'fee', 'staff', 'none'] as const;
 export type LineKind = (typeof LineKind)[number];
 export const LINE_KINDS: Record<LineKind, { common: readonly FieldDecl[]; minLines: 0 | 1 }> = {
   material: { common: [LINE.materialId, LINE.unitId, LINE.number, LINE.baseNumber], minLines: 1 },
@@ -57,6 +59,7 @@ export const LINE_KINDS: Record<LineKind, { common: readonly FieldDecl[]; minLin
   account: { common: [LINE.fundAccountId, LINE.amount], minLines: 1 },
   fee: { common: [LINE.feeTypeId, LINE.amount], minLines: 1 },
   staff: { common: [LINE.staffId, LINE.amount], minLines: 1 },
+  none: { common: [], minLines: 0 },
 };
 
 /** A type's line kind (material unless declared). */
@@ -296,6 +299,9 @@ export function billButtons(decl: BillTypeDecl): Array<{ action: BillAction; cod
 export function meets(condition: FieldCondition | undefined, header: Record<string, unknown>): boolean {
   return !condition || condition.values.includes(String(header[condition.field] ?? ''));
 }
+
+/** Whether a header field applies to a header's values (its `shownWhen`): the form shows it, a save keeps it. */
+export const fieldShown = (field: FieldDecl, header: Record<string, unknown>): boolean => meets(field.shownWhen, header);
 
 // ---------------------------------------------------------------- save payloads
 

@@ -164,7 +164,9 @@ export const district = pgTable(
 
 /**
  * Suppliers and customers in one table, told apart by `kind`; code and name are unique per kind.
- * The opening balances are where finance's beginning-period receivable/payable start.
+ * `opening_receivable` (customers) / `opening_payable` (suppliers) are read-only derived figures: the sum of
+ * the partner's audited opening-balance bills, moved by finance as they are audited or withdrawn (verify
+ * checks them against the ledger). The bills are the source of truth (docs/decisions.md).
  */
 export const partner = pgTable(
   'partner',

@@ -6,9 +6,10 @@ import { DEMO_TENANTS } from './demo.ts';
 
 /*
  * The first demo tenant's money, through the API like a user's (after its basic records): three fund
- * accounts with opening balances, a purchase in-stock half paid, two sale out-stocks (one received in
- * full, one in part), an advance from a customer, a freight fee, a transfer to the bank and last month's
- * salaries of the staff (paid but for the last one's). Payments, receipts, fees and salaries are bills: saved, submitted and audited through the bill engine's routes. Ends by asking
+ * accounts with opening balances, partners' opening balances (one received in part, one paid), a purchase
+ * in-stock half paid, two sale out-stocks (one received in full, one in part), an advance from a customer, a
+ * freight fee, a transfer to the bank and last month's salaries of the staff (paid but for the last one's).
+ * Payments, receipts, fees and salaries are bills: saved, submitted and audited through the bill engine's routes. Ends by asking
  * /api/admin/finance/verify, which must be empty. Runs once: a tenant with fund accounts is left alone.
  */
 
@@ -52,6 +53,20 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
       await api('POST', `${path}/audit`, { id });
       return id;
     };
+    // Opening balances of partners on the day the books start: receivables, payables, an advance received and
+    // a prepayment; one opening receivable received in part and one opening payable paid in full.
+    const opening = async (beginningType: string, record: 'supplier' | 'customer', name: string, openingAmount: string) =>
+      audited('/finance/beginning', { billDate: DAY(90), beginningType, [`${record}Id`]: await find(record, name), openingAmount, lines: [] });
+    await opening('Receivable', 'customer', '上海智控自动化设备有限公司', '5000.00');
+    const xinyuan = await opening('Receivable', 'customer', '杭州新源机电科技有限公司', '18650.00');
+    await opening('Receivable', 'customer', '广州云帆智能装备有限公司', '32000.00');
+    await opening('Advance', 'customer', '广州云帆智能装备有限公司', '2000.00');
+    const huarui = await opening('Payable', 'supplier', '江苏华锐钢材有限公司', '12800.00');
+    await opening('Payable', 'supplier', '深圳明光电子元件有限公司', '5630.50');
+    await opening('Prepaid', 'supplier', '东莞佳美包装材料有限公司', '1260.00');
+    await audited('/finance/receipt', { billDate: DAY(60), customerId: await find('customer', '杭州新源机电科技有限公司'), receiptType: 'BeginningPeriodReceipt', fundAccountId: bank, lines: [{ sourceBillId: xinyuan, amount: '8650.00' }] });
+    await audited('/finance/payment', { billDate: DAY(45), supplierId: supplier, payType: 'BeginningPeriodPayment', fundAccountId: bank, lines: [{ sourceBillId: huarui, amount: '12800.00' }] });
+
     const line = (number: number, unitPrice: number) => [{ materialId: motor, number, unitPrice, warehouseId: warehouse.id }];
     const instock = await audited('/purchase/instock', { billDate: DAY(40), supplierId: supplier, warehouseId: warehouse.id, lines: line(20, 210) });
     const first = await audited('/sale/outstock', { billDate: DAY(35), customerId: customers[0].id, warehouseId: warehouse.id, lines: line(5, 320) });

@@ -70,16 +70,16 @@ const BOMS: Array<[string, Array<[string, number]>]> = [
   ['controller', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
 ];
 const SUPPLIERS = [
-  { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行', openingPayable: 12800 },
-  { name: '深圳明光电子元件有限公司', shortName: '明光电子', phone: '0755-26781234', contact: ['林晓燕', '13823456702', '客户经理'], bankName: '招商银行深圳科技园支行', openingPayable: 5630.5 },
-  { name: '宁波恒通五金制品厂', shortName: '恒通五金', phone: '0574-87654321', contact: ['王海峰', '13605741203', '厂长'], bankName: '宁波银行江北支行', openingPayable: 0 },
-  { name: '东莞佳美包装材料有限公司', shortName: '佳美包装', phone: '0769-22334455', contact: ['陈丽', '13790213304', '业务员'], bankName: '中国农业银行东莞分行', openingPayable: 1260 },
+  { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行' },
+  { name: '深圳明光电子元件有限公司', shortName: '明光电子', phone: '0755-26781234', contact: ['林晓燕', '13823456702', '客户经理'], bankName: '招商银行深圳科技园支行' },
+  { name: '宁波恒通五金制品厂', shortName: '恒通五金', phone: '0574-87654321', contact: ['王海峰', '13605741203', '厂长'], bankName: '宁波银行江北支行' },
+  { name: '东莞佳美包装材料有限公司', shortName: '佳美包装', phone: '0769-22334455', contact: ['陈丽', '13790213304', '业务员'], bankName: '中国农业银行东莞分行' },
 ];
 const CUSTOMERS = [
-  { name: '上海智控自动化设备有限公司', shortName: '上海智控', phone: '021-64567890', contact: ['张伟', '13816678901', '采购经理'], bankName: '上海浦东发展银行闵行支行', openingReceivable: 5000 },
-  { name: '杭州新源机电科技有限公司', shortName: '新源机电', phone: '0571-88123456', contact: ['李娜', '13958012302', '采购主管'], bankName: '杭州银行滨江支行', openingReceivable: 18650 },
-  { name: '苏州精工数控机床有限公司', shortName: '精工数控', phone: '0512-65432198', contact: ['赵磊', '13962134503', '设备部经理'], bankName: '中国银行苏州工业园区支行', openingReceivable: 0 },
-  { name: '广州云帆智能装备有限公司', shortName: '云帆智能', phone: '020-38765432', contact: ['黄思远', '13711223304', '总经理'], bankName: '中国建设银行广州天河支行', openingReceivable: 32000 },
+  { name: '上海智控自动化设备有限公司', shortName: '上海智控', phone: '021-64567890', contact: ['张伟', '13816678901', '采购经理'], bankName: '上海浦东发展银行闵行支行' },
+  { name: '杭州新源机电科技有限公司', shortName: '新源机电', phone: '0571-88123456', contact: ['李娜', '13958012302', '采购主管'], bankName: '杭州银行滨江支行' },
+  { name: '苏州精工数控机床有限公司', shortName: '精工数控', phone: '0512-65432198', contact: ['赵磊', '13962134503', '设备部经理'], bankName: '中国银行苏州工业园区支行' },
+  { name: '广州云帆智能装备有限公司', shortName: '云帆智能', phone: '020-38765432', contact: ['黄思远', '13711223304', '总经理'], bankName: '中国建设银行广州天河支行' },
 ];
 const WAREHOUSES: Array<{ name: string; address: string; locations: string[] }> = [
   { name: '原料仓', address: '厂区一号库房', locations: ['A-01 钢材区', 'A-02 电子料区', 'A-03 五金区'] },

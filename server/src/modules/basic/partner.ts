@@ -17,8 +17,8 @@ import { assertRegionsExist, regionPaths } from './region.ts';
 
 /*
  * Suppliers and customers: one `partner` table told apart by kind, code and name unique per kind,
- * with contacts, addresses (by district), tax and bank details and the opening balances finance starts
- * from. While the tenant's applyRangeSupplier / applyRangeCustomer is on they follow the assignment range.
+ * with contacts, addresses (by district), tax and bank details, and (read-only) the opening receivable /
+ * payable its audited opening-balance bills add up to. While the tenant's applyRangeSupplier / applyRangeCustomer is on they follow the assignment range.
  */
 
 const managerName = sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${q('partner', 'tenant_id')} and a.id = ${q('partner', 'manager_id')})`;
@@ -81,6 +81,7 @@ function withOneDefault<T extends { isDefault?: boolean }>(list: T[]): T[] {
 function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, PartnerUpdate> {
   const notExist = kind === 'supplier' ? 'SupplierNotExist' : 'CustomerNotExist';
   const label = kind === 'supplier' ? { zh: '供应商', en: 'Supplier' } : { zh: '客户', en: 'Customer' };
+  // Read-only here: the sum of the partner's audited opening balances (finance, docs/decisions.md); exported, not imported.
   const openingProp = kind === 'supplier' ? 'openingPayable' : 'openingReceivable';
   const openingTitle = kind === 'supplier' ? { zh: '期初应付', en: 'Opening payable' } : { zh: '期初应收', en: 'Opening receivable' };
 
@@ -231,7 +232,6 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
         col('bankAccount', '银行账号', 'Bank account', false, 20),
         col('invoiceTitle', '发票抬头', 'Invoice title', false, 24),
         col('manager', '负责人(账号或姓名)', 'Manager (account or name)', false, 20),
-        col(openingProp, openingTitle.zh, openingTitle.en),
         col('sort', '排序', 'Sort'),
         col('remark', '备注', 'Remark', false, 30),
       ],
@@ -255,7 +255,6 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
             bankAccount: cellText(d.bankAccount),
             invoiceTitle: cellText(d.invoiceTitle),
             managerId: manager ? staff(manager) : undefined,
-            [openingProp]: cellNumber(d[openingProp]),
             sort: cellNumber(d.sort),
             remark: cellText(d.remark),
             contacts: contactName ? [{ name: contactName, phone: phone ?? '', email: cellText(d.email) ?? '', isDefault: true }] : [],

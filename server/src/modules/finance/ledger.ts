@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { Beginning } from '@p8/contract/bills/money';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { DEFAULT_CHART, type AccountCode, type FinanceDifference } from '@p8/contract/finance';
 import { BizError } from '../../core/errors.ts';
@@ -185,7 +186,8 @@ export async function reverseSource(ctx: ServiceContext, sourceKind: PostingInpu
 
 /**
  * Every unbalanced posting, every partner or fund balance that differs from the sum of its ledger lines,
- * and every bill whose settled amount differs from what the settlement lines of audited payments and receipts took.
+ * every bill whose settled amount differs from what the settlement lines of audited payments and receipts took,
+ * and every partner whose opening receivable / payable differs from what its opening balances posted.
  */
 export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifference[]> {
   const t = ctx.tenantId;
@@ -243,6 +245,22 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
         from fin_bill_open o where o.tenant_id = ${t}`,
   );
   for (const s of openSums) if (toMicro(s.open) !== toMicro(s.ledger)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'open', stored: microText(toMicro(s.open)), ledger: microText(toMicro(s.ledger)) });
+
+  // A partner record's opening receivable / payable (read-only there) is what its opening balances posted.
+  const openings = await rows<{ id: string; stored: string; ledger: string }>(
+    ctx.tx,
+    sql`select p.id, p.stored::text, coalesce(o.ledger, 0)::text as ledger
+        from (select id, case when kind = 'customer' then opening_receivable else opening_payable end as stored from partner where tenant_id = ${t}) p
+        left join (
+          select l.partner_id, sum(case when l.account_code = '1122' then l.debit - l.credit else l.credit - l.debit end) as ledger
+          from fin_posting_line l join fin_posting f on f.tenant_id = l.tenant_id and f.id = l.posting_id
+          join bill b on b.tenant_id = f.tenant_id and b.id = f.source_id
+          where l.tenant_id = ${t} and f.source_kind = 'bill' and b.bill_type = ${Beginning.type} and l.account_code in ('1122', '2202')
+          group by l.partner_id
+        ) o on o.partner_id = p.id
+        where p.stored <> coalesce(o.ledger, 0)`,
+  );
+  for (const o of openings) differences.push({ kind: 'partnerOpening', ref: Number(o.id), field: 'opening', stored: microText(toMicro(o.stored)), ledger: microText(toMicro(o.ledger)) });
 
   // The inventory account holds what the stock is worth: Σ the stock ledger's values (moving average).
   const [inventory] = await rows<{ stock: string; ledger: string }>(

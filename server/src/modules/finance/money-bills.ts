@@ -1,17 +1,17 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { Fee, Income, Payment, Receipt } from '@p8/contract/bills/money';
+import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { Beginning, Fee, Income, Payment, Receipt } from '@p8/contract/bills/money';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import { MONEY_TYPE_SHAPES, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
+import { BEGINNING_SHAPES, MONEY_TYPE_SHAPES, type BeginningType, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
 import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import type { BillPostingHook } from '../../bills/posting-hooks.ts';
 import type { BillRules, BillTypeRules } from '../../bills/rules.ts';
-import { bill, billLine, feeType } from '../../db/schema/index.ts';
+import { bill, billLine, feeType, partner } from '../../db/schema/index.ts';
 import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
-import { settleBills } from './settlement.ts';
+import { billAbandoned, openBill, settleBills } from './settlement.ts';
 import { isSalaryBill, postSalaryBill, withdrawSalaryBill } from './salary.ts';
 
 /**
@@ -40,6 +40,8 @@ export const MONEY_RULES: Partial<Record<MoneyType, MoneyRule>> = {
   OrdinaryReceipt: { ...S.OrdinaryReceipt, exceed: 'ReceiptAmountExceedUnreceived' },
   AdvanceReceipt: { ...S.AdvanceReceipt, balance: 'raise', exceed: 'ReceiptAmountExceedUnreceived' },
   SettlementReceipt: { ...S.SettlementReceipt, balance: 'consume', exceed: 'SettlementAmountExceedUnsettled' },
+  BeginningPeriodPayment: { ...S.BeginningPeriodPayment, exceed: 'PayAmountExceedUnpaid' },
+  BeginningPeriodReceipt: { ...S.BeginningPeriodReceipt, exceed: 'ReceiptAmountExceedUnreceived' },
 };
 
 /** The two settling types: the header field of their type, their partner, what they settle, their accounts. */
@@ -71,6 +73,7 @@ const settlingRules: BillTypeRules = {
     // Only advances and settlement payments carry an amount beyond their bills.
     if (beyond > 0n && rule.balance !== 'raise' && !rule.surplusToBalance) throw new BizError('AllocationNotAllowed', { additional: decl.extraAmount });
     if (draft.total <= 0n) throw new BizError('AmountMustGreaterThanZero');
+    await assertOpeningSettlement(ctx, rule, draft.lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null));
     if (rule.fund && draft.header.fundAccountId) await usableFund(ctx, draft.header.fundAccountId as number);
   },
   async completing(ctx, decl, header) {
@@ -79,6 +82,35 @@ const settlingRules: BillTypeRules = {
   exceedRefusal(header) {
     const type = (header.payType ?? header.receiptType) as MoneyType;
     return MONEY_RULES[type]?.exceed ?? 'SettlementAmountExceedUnsettled';
+  },
+};
+
+/** Opening receipts and payments settle opening balances only; the other types settle business bills only. */
+async function assertOpeningSettlement(ctx: ServiceContext, rule: MoneyRule, sourceBillIds: number[]) {
+  if (!sourceBillIds.length) return;
+  const found = await ctx.tx
+    .select({ code: bill.billCode, type: bill.billType })
+    .from(bill)
+    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, sourceBillIds)));
+  const wrong = found.find((f) => (f.type === Beginning.type) !== !!rule.opening);
+  if (wrong) throw new BizError('OpeningSettlementMismatch', { additional: wrong.code });
+}
+
+/** An opening balance's type and partner (the one of its side; the other side's must be empty). */
+function beginningOf(header: Record<string, unknown>) {
+  const shape = BEGINNING_SHAPES[header.beginningType as BeginningType];
+  if (!shape) throw new BizError('PleaseSelectBillType', { additional: header.beginningType });
+  const other = shape.partner === 'customerId' ? 'supplierId' : 'customerId';
+  if (header[other] != null) throw new BizError('ParamError', { additional: other });
+  const partnerId = header[shape.partner] as number | null | undefined;
+  if (!partnerId) throw new BizError(shape.partner === 'customerId' ? 'PleaseSelectCustomer' : 'PleaseSelectSupplier');
+  return { shape, partnerId };
+}
+
+const beginningRules: BillTypeRules = {
+  async saving(_ctx, _decl, draft) {
+    beginningOf(draft.header);
+    if (draft.total <= 0n) throw new BizError('AmountMustGreaterThanZero', { additional: Beginning.extraAmount });
   },
 };
 
@@ -99,10 +131,58 @@ const feeRules: BillTypeRules = {
 export function registerMoneyRules(rules: BillRules) {
   for (const type of Object.keys(SIDES)) rules.register(type, settlingRules);
   for (const type of Object.keys(FEES)) rules.register(type, feeRules);
+  rules.register(Beginning.type, beginningRules);
 }
 
 /** Whether the bill type is one of finance's own (posted by `postMoneyBill`). */
-export const isMoneyBill = (decl: BillTypeDecl) => decl.type in SIDES || decl.type in FEES;
+export const isMoneyBill = (decl: BillTypeDecl) => decl.type in SIDES || decl.type in FEES || decl.type === Beginning.type;
+
+/**
+ * The partner record's opening receivable (customers) or payable (suppliers): read-only there, the sum of
+ * the partner's audited opening balances of that type, moved here as they are audited or withdrawn (see
+ * docs/decisions.md; verify checks it against the ledger).
+ */
+async function moveOpeningColumn(ctx: ServiceContext, opens: 'receivable' | 'payable', partnerId: number, amount: Micro) {
+  const column = opens === 'receivable' ? partner.openingReceivable : partner.openingPayable;
+  await ctx.tx
+    .update(partner)
+    .set(opens === 'receivable' ? { openingReceivable: sql`${column} + ${microText(amount)}::numeric` } : { openingPayable: sql`${column} + ${microText(amount)}::numeric` })
+    .where(and(eq(partner.tenantId, ctx.tenantId), eq(partner.id, partnerId)));
+}
+
+/**
+ * Audit of an opening balance: the partner's account against 3001 (Dr 1122 / Cr 3001 for a receivable, Dr 3001
+ * / Cr 2203 for an advance received, Dr 3001 / Cr 2202 for a payable, Dr 1123 / Cr 3001 for a prepayment); a
+ * receivable or payable also opens the bill's amount for opening receipts / payments to settle.
+ */
+async function postBeginning(ctx: ServiceContext, row: BillRow) {
+  const { shape, partnerId } = beginningOf({ ...row, ...(row.extra as Record<string, unknown>) });
+  const amount = toMicro(row.priceTotal);
+  if (shape.opens) {
+    await openBill(ctx, row, { kind: shape.opens, partnerId, amount });
+    await moveOpeningColumn(ctx, shape.opens, partnerId, amount);
+  }
+  const side = (debit: boolean) => (debit ? { debit: amount } : { credit: amount });
+  await post(ctx, {
+    date: row.billDate,
+    sourceKind: 'bill',
+    sourceId: row.id,
+    sourceCode: row.billCode,
+    memo: Beginning.type,
+    lines: [
+      { account: shape.account, partnerId, ...(shape.opens ? { billId: row.id } : {}), ...side(shape.debit) },
+      { account: '3001', ...side(!shape.debit) },
+    ],
+  });
+}
+
+/** Abandon audit of an opening balance: refused once settled (or an advance consumed), else reversed. */
+async function withdrawBeginning(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow) {
+  const { shape, partnerId } = beginningOf({ ...row, ...(row.extra as Record<string, unknown>) });
+  if (!shape.opens) return reverseSource(ctx, 'bill', row.id, row.billDate);
+  await billAbandoned(ctx, decl, row);
+  await moveOpeningColumn(ctx, shape.opens, partnerId, -toMicro(row.priceTotal));
+}
 
 async function moneyLinesOf(ctx: ServiceContext, row: BillRow) {
   const found = await ctx.tx
@@ -147,6 +227,7 @@ export async function postMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row
   const lines = await moneyLinesOf(ctx, row);
   const amount = toMicro(row.priceTotal);
   const posting = { date: row.billDate, sourceKind: 'bill' as const, sourceId: row.id, sourceCode: row.billCode, memo: decl.type };
+  if (decl.type === Beginning.type) return postBeginning(ctx, row);
   if (decl.type in SIDES) {
     const { s, rule } = settling(decl, header);
     const partnerId = header[s.partnerKey] as number;
@@ -172,6 +253,7 @@ export async function postMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row
 
 /** Abandon audit of a finance bill: what it settled opens again, its posting is reversed. */
 export async function withdrawMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
+  if (decl.type === Beginning.type) return withdrawBeginning(ctx, decl, row);
   if (decl.type in SIDES) {
     const header = { ...row, ...(row.extra as Record<string, unknown>) } as Record<string, unknown>;
     const { s, rule } = settling(decl, header);

@@ -43,10 +43,7 @@ const otherSide = (amount: Micro) => (amount >= 0n ? { credit: amount } : { debi
 export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
   const open = openingOf(decl, row);
   if (!open) return;
-  await ctx.tx
-    .insert(finBillOpen)
-    .values({ tenantId: ctx.tenantId, billId: row.id, partnerId: open.partnerId, kind: open.kind, billDate: row.billDate, amount: microText(open.amount), settled: '0' });
-  await setBillSettlement(ctx.tx, ctx.tenantId, row.id, settledStatus(open.amount, 0n));
+  await openBill(ctx, row, open);
   if (open.amount === 0n) return;
   const ref = { partnerId: open.partnerId, billId: row.id };
   await post(ctx, {
@@ -60,6 +57,14 @@ export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: 
         ? [{ account: '1122', ...side(open.amount), ...ref }, { account: '6001', ...otherSide(open.amount) }]
         : [{ account: '1405', ...side(open.amount) }, { account: '2202', ...otherSide(open.amount), ...ref }],
   });
+}
+
+/** The open amount of an audited bill (its receivable or payable to settle) and its settlement progress. */
+export async function openBill(ctx: ServiceContext, row: BillRow, open: { kind: 'receivable' | 'payable'; partnerId: number; amount: Micro }) {
+  await ctx.tx
+    .insert(finBillOpen)
+    .values({ tenantId: ctx.tenantId, billId: row.id, partnerId: open.partnerId, kind: open.kind, billDate: row.billDate, amount: microText(open.amount), settled: '0' });
+  await setBillSettlement(ctx.tx, ctx.tenantId, row.id, settledStatus(open.amount, 0n));
 }
 
 /** Abandon audit (the blocker let it through): the posting reversed, the open amount gone. */

@@ -55,6 +55,7 @@ function tabOf(name: (string | number)[]): TabKey {
 
 function PartnerTabs({ kind, form, mode, managerName, managerId }: { kind: PartnerKind; form: FormInstance<PartnerForm>; mode: FormMode; managerName: string | null; managerId: number | null }) {
   const readOnly = mode === 'view';
+  const opening = kind === 'supplier' ? 'openingPayable' : 'openingReceivable';
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
   const [active, setActive] = useState<TabKey>('basic');
   const phoneRule = { pattern: PHONE_PATTERN, message: t('common.phoneFormat') };
@@ -124,13 +125,9 @@ function PartnerTabs({ kind, form, mode, managerName, managerId }: { kind: Partn
                         </Form.Item>
                       </Col>
                       <Col xs={24} md={12}>
-                        <Form.Item name="openingReceivable" label={t('partner.openingReceivable')} tooltip={t('partner.openingTip')}>
-                          <NumberInput kind="amount" min={0} max={1e13} data-testid="partner-form-openingReceivable" />
-                        </Form.Item>
-                      </Col>
-                      <Col xs={24} md={12}>
-                        <Form.Item name="openingPayable" label={t('partner.openingPayable')} tooltip={t('partner.openingTip')}>
-                          <NumberInput kind="amount" min={0} max={1e13} data-testid="partner-form-openingPayable" />
+                        {/* Read-only: the sum of the partner's audited opening balances (finance's opening-balance bills). */}
+                        <Form.Item name={opening} label={t(`partner.${opening}`)} tooltip={t('partner.openingTip')}>
+                          <NumberInput kind="amount" disabled data-testid={`partner-form-${opening}`} />
                         </Form.Item>
                       </Col>
                       <Col xs={24} md={8}>

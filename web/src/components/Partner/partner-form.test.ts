@@ -41,7 +41,9 @@ describe('partner form', () => {
         ],
       }),
     );
-    expect(body).toMatchObject({ code: 'S1', name: '华强', openingReceivable: 0, openingPayable: 0, sort: 0, managerId: null });
+    expect(body).toMatchObject({ code: 'S1', name: '华强', sort: 0, managerId: null });
+    // The opening figures are finance's (opening-balance bills): never sent.
+    expect(body).not.toHaveProperty('openingReceivable');
     expect(body.addresses).toEqual([
       { regionCode: '440305', districtId: null, address: '科技园', contactName: '', phone: '', isDefault: true },
       { regionCode: null, districtId: 3, address: '园区', contactName: '', phone: '', isDefault: false },

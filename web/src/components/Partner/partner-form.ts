@@ -39,6 +39,7 @@ export interface PartnerForm {
   bankName?: string;
   bankAccount?: string;
   managerId?: number | null;
+  /** Shown, never sent: the sum of the partner's audited opening balances (finance). */
   openingReceivable?: number | null;
   openingPayable?: number | null;
   sort?: number | null;
@@ -112,8 +113,6 @@ export function payloadOf(values: PartnerForm): PartnerCreate {
     bankName: text(values.bankName),
     bankAccount: text(values.bankAccount),
     managerId: values.managerId ?? null,
-    openingReceivable: values.openingReceivable ?? 0,
-    openingPayable: values.openingPayable ?? 0,
     sort: values.sort ?? 0,
     remark: text(values.remark),
     contacts,

@@ -53,7 +53,7 @@ export default {
     managerPlaceholder: 'Staff member in charge',
     openingReceivable: 'Opening receivable',
     openingPayable: 'Opening payable',
-    openingTip: 'Finance starts receivables and payables from the opening balances',
+    openingTip: "Read-only: the sum of this partner's audited opening balances (Finance → Opening balances)",
     phoneTip: "Left empty, the default contact's phone is used",
     tabs: {
       basic: 'Basic',

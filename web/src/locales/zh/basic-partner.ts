@@ -53,7 +53,7 @@ export default {
     managerPlaceholder: '选择负责的员工',
     openingReceivable: '期初应收',
     openingPayable: '期初应付',
-    openingTip: '财务的应收应付从期初余额开始计算',
+    openingTip: '只读：该往来单位已审核的期初余额单合计（财务管理 → 期初余额单）',
     phoneTip: '留空时取默认联系人的电话',
     tabs: {
       basic: '基本信息',

@@ -4,7 +4,7 @@ import { billCreateSchema, billScreenPath, headerFields, lineFields } from '@p8/
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { allows } from '@p8/contract/bills/state-rules';
 import { BillStatus } from '@p8/contract/bills/status';
-import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, pushDownNumbers, pushDownQuantityMax, savePayload, waitingOf } from './kit.ts';
+import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, pushDownNumbers, pushDownQuantityMax, savePayload, shownHeaderFields, waitingOf } from './kit.ts';
 
 const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true };
 /** A valid value of a required field, as the form holds it (pickers as records). */
@@ -49,6 +49,19 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill kit fo
     expect((payload.lines as Array<Record<string, unknown>>)[0].materialId).toBe(material ? 7 : undefined);
     expect(payload).not.toHaveProperty('billCode');
     expect((payload.lines as Array<Record<string, unknown>>)[0]).not.toHaveProperty('priceTotal');
+  });
+
+  it('shows and sends a field declared shownWhen only while the field it names has one of its values', () => {
+    const fields = headerFields(decl);
+    for (const f of fields.filter((field) => field.shownWhen)) {
+      const condition = f.shownWhen!;
+      for (const { value } of fields.find((o) => o.key === condition.field)!.options!) {
+        const values = { [condition.field]: value, [f.key]: { id: 3, name: 'x' } };
+        const shown = condition.values.includes(value);
+        expect(shownHeaderFields(fields, values).includes(f), `${f.key} when ${value}`).toBe(shown);
+        expect(savePayload(decl, { ...values, lines: [] }, ALL_ON)[f.key]).toBe(shown ? 3 : undefined);
+      }
+    }
   });
 
   it('offers operations only in the statuses that allow them, and only the declared ones', () => {

@@ -1,5 +1,5 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billScreenPath, computedLineAmount, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billScreenPath, computedLineAmount, fieldShown, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
@@ -42,6 +42,14 @@ export function switchedOn(field: FieldDecl, config: Partial<TenantConfigView> |
 export function formHeaderFields(decl: BillTypeDecl, config: Partial<TenantConfigView> | undefined): FieldDecl[] {
   return headerFields(decl).filter((f) => switchedOn(f, config) && !f.readOnly && f.kind !== 'attachments');
 }
+
+/** The header fields `values` call for: a field with `shownWhen` only while the field it names has one of its values. */
+export function shownHeaderFields(fields: readonly FieldDecl[], values: Record<string, unknown> | undefined): FieldDecl[] {
+  return fields.filter((f) => fieldShown(f, values ?? {}));
+}
+
+/** The header fields whose `shownWhen` names another field (what the form watches). */
+export const conditionKeys = (decl: BillTypeDecl): string[] => [...new Set(headerFields(decl).flatMap((f) => (f.shownWhen ? [f.shownWhen.field] : [])))];
 
 /** The list's columns: header fields marked `list` whose switch is on. */
 export function listFields(decl: BillTypeDecl, config: Partial<TenantConfigView> | undefined): FieldDecl[] {
@@ -110,7 +118,8 @@ export function savePayload(decl: BillTypeDecl, values: Record<string, unknown>,
     if (v === undefined || v === '' || v === null) return;
     target[field.key] = v;
   };
-  for (const field of headerFields(decl)) put(out, field, values[field.key]);
+  // A hidden field (its `shownWhen` not met: a receivable's supplier) is not sent.
+  for (const field of headerFields(decl)) if (fieldShown(field, values)) put(out, field, values[field.key]);
   if (values.id) out.id = values.id;
   const lines = (values.lines as Array<Record<string, unknown>> | undefined) ?? [];
   out.lines = lines.map((row) => {

@@ -16,7 +16,7 @@ import { translateError } from '../../../locales/index.ts';
 import useTenantConfig from '../../../hooks/useTenantConfig.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
-import { amountRules, formHeaderFields, gridTotals, labelOf, liveLineAmount, offeredOperations, savePayload, waitingOf } from '../kit.ts';
+import { amountRules, conditionKeys, formHeaderFields, gridTotals, labelOf, liveLineAmount, offeredOperations, savePayload, shownHeaderFields, waitingOf } from '../kit.ts';
 import { FieldControl } from './controls.tsx';
 import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
@@ -69,7 +69,15 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   const offered = offeredOperations(decl, id ? status : undefined, delivery);
   const editable = offered.save;
   const rules = useMemo(() => amountRules(decl, settings, config), [decl, settings, config]);
-  const header = useMemo(() => formHeaderFields(decl, config), [decl, config]);
+  const allHeader = useMemo(() => formHeaderFields(decl, config), [decl, config]);
+  // Fields shown only for some values of another (an opening balance's customer or supplier) follow it.
+  const watchedKeys = useMemo(() => conditionKeys(decl), [decl]);
+  // The watched values as one text, so that the form re-renders only when one of them changes.
+  const conditions = Form.useWatch((values: Record<string, unknown>) => JSON.stringify(watchedKeys.map((key) => values?.[key] ?? null)), form);
+  const header = useMemo(() => {
+    const watched = JSON.parse(conditions ?? '[]') as unknown[];
+    return shownHeaderFields(allHeader, Object.fromEntries(watchedKeys.map((key, index) => [key, watched[index]])));
+  }, [allHeader, watchedKeys, conditions]);
 
   useEffect(() => {
     if (bill.data) form.setFieldsValue(formValues(decl, bill.data));
@@ -204,8 +212,8 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
               </Col>
             ))}
           </Row>
-          <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />
-          {lineKindOf(decl) === 'material' ? <Totals rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} />}
+          {lineKindOf(decl) !== 'none' && <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />}
+          {lineKindOf(decl) === 'material' ? <Totals rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} lines={lineKindOf(decl) !== 'none'} />}
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
@@ -276,7 +284,7 @@ function Totals({ rules, digits, tax }: { rules: ReturnType<typeof amountRules>;
 }
 
 /** The live total of a bill of money: its lines' amounts and its amount beyond them (an advance), exactly. */
-function MoneyTotals({ decl, digits }: { decl: BillTypeDecl; digits: number }) {
+function MoneyTotals({ decl, digits, lines: hasLines }: { decl: BillTypeDecl; digits: number; lines: boolean }) {
   const { t } = useTranslation();
   const extraKey = decl.extraAmount;
   const lines = Form.useWatch('lines') as Array<Record<string, unknown> & { amount?: string | number | null }> | undefined;
@@ -288,9 +296,11 @@ function MoneyTotals({ decl, digits }: { decl: BillTypeDecl; digits: number }) {
   }, [lines, extra, extraKey, digits, decl]);
   return (
     <div className="bill-totals" data-testid="bill-totals">
-      <span>
-        {t('bill.lineCount')}: <b>{lines?.length ?? 0}</b>
-      </span>
+      {hasLines && (
+        <span>
+          {t('bill.lineCount')}: <b>{lines?.length ?? 0}</b>
+        </span>
+      )}
       <span>
         {t('bill.totalAmount')}: <b data-testid="bill-total-amount">{formatMoney(total, digits)}</b>
       </span>
