@@ -34,7 +34,6 @@ describe(`demo records (${TEST_DB})`, () => {
     expect(materials.data.every((m) => /^WL\d{6}$/.test(m.code) && m.mainUnitName && m.categoryName)).toBe(true);
     const customers = await list<Partner>('customer');
     expect(customers.data.map((c) => c.code).sort()).toEqual(['KH000001', 'KH000002', 'KH000003', 'KH000004']);
-    expect(customers.data.find((c) => c.shortName === '上海智控')).toMatchObject({ openingReceivable: 5000 });
     expect((await list('supplier')).data).toHaveLength(4);
     expect((await list('stock')).data).toHaveLength(3);
     expect((await list('location')).data).toHaveLength(7);
@@ -60,8 +59,16 @@ describe(`demo records (${TEST_DB})`, () => {
     expect(receivable.some((r) => r.open === '460.000000')).toBe(true);
     expect((await get<Array<{ open: string }>>('payable')).map((p) => p.open)).toContain('2100.000000');
     // Payments, receipts and the fee are audited bills of the engine.
-    expect((await get<Array<{ billStatus: string }>>('receipt')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit', 'Audit']);
-    expect((await get<Array<{ billStatus: string }>>('payment')).map((r) => r.billStatus)).toEqual(['Audit']);
+    expect((await get<Array<{ billStatus: string }>>('receipt')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit', 'Audit', 'Audit']);
+    expect((await get<Array<{ billStatus: string }>>('payment')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit']);
+    // Opening balances of partners: audited bills; one opening receivable received in part, one payable paid.
+    const openings = await get<Array<{ id: number; billStatus: string; beginningType: string; priceTotal: number }>>('beginning?pageSize=50');
+    expect(openings.map((o) => o.billStatus)).toEqual(Array(7).fill('Audit'));
+    const states = await Promise.all(openings.map(async (o) => (await get<{ progress: { settlement?: string } }>(`beginning/${o.id}`)).progress.settlement));
+    expect(states.sort()).toEqual(['AllSettlement', 'PartialSettlement', 'UnSettlement', 'UnSettlement', 'UnSettlement', undefined, undefined].sort());
+    const customers = await call<Array<{ shortName: string; openingReceivable: number }>>(ctx.app, 'GET', '/api/admin/basic/customer?current=1&pageSize=100', { token });
+    expect(customers.body.data.find((c) => c.shortName === '上海智控')).toMatchObject({ openingReceivable: 5000 });
+    expect(receivable.some((r) => r.advance === '2000.000000' && r.open === '5000.000000')).toBe(true);
     expect((await get<Array<{ priceTotal: number }>>('fee')).map((r) => r.priceTotal)).toEqual([350]);
     // Last month's salaries, audited and paid in part (the last staff member's net pay is still open).
     const salaries = await get<Array<{ billStatus: string; progress: Record<string, string> }>>('salary');

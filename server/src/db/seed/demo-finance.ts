@@ -60,7 +60,7 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
     await opening('Receivable', 'customer', '上海智控自动化设备有限公司', '5000.00');
     const xinyuan = await opening('Receivable', 'customer', '杭州新源机电科技有限公司', '18650.00');
     await opening('Receivable', 'customer', '广州云帆智能装备有限公司', '32000.00');
-    await opening('Advance', 'customer', '广州云帆智能装备有限公司', '2000.00');
+    await opening('Advance', 'customer', '上海智控自动化设备有限公司', '2000.00');
     const huarui = await opening('Payable', 'supplier', '江苏华锐钢材有限公司', '12800.00');
     await opening('Payable', 'supplier', '深圳明光电子元件有限公司', '5630.50');
     await opening('Prepaid', 'supplier', '东莞佳美包装材料有限公司', '1260.00');
