@@ -54,7 +54,7 @@ describe('opening balances (browser)', () => {
     expect(await form.getByTestId('bill-field-supplierId').count()).toBe(0);
     await form.getByTestId('bill-field-customerId').click();
     const picker = page.getByTestId('customer-picker');
-    await picker.getByTestId('customer-picker-keyword').fill(stamp);
+    await picker.getByTestId('customer-picker-search').fill(stamp);
     await picker.getByTestId(`customer-picker-row-${customer.data.id}`).click();
     await picker.getByTestId('customer-picker-ok').click();
     await picker.waitFor({ state: 'hidden' });

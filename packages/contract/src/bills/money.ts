@@ -139,7 +139,7 @@ const beginningType: FieldDecl = {
   required: 'PleaseSelectBillType',
   options: BeginningType.map((value) => ({ value, label: BEGINNING_TYPE_LABELS[value] })),
   list: true,
-  width: 150,
+  width: 180,
 };
 const sideOf = (partner: 'supplierId' | 'customerId') => ({ field: 'beginningType', values: BeginningType.filter((t) => BEGINNING_SHAPES[t].partner === partner) });
 const openingAmount: FieldDecl = { key: 'openingAmount', label: { zh: '期初金额', en: 'Opening amount' }, kind: 'amount', schema: moneyAmountSchema, required: 'PleaseInputAmount', width: 130 };
