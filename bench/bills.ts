@@ -25,9 +25,10 @@ import pg from 'pg';
 import { buildApp } from '../server/src/app.ts';
 import { verifyStock } from '../server/src/bills/stock.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { migrateDatabase, openDatabase, rows } from '../server/src/db/connection.ts';
+import { rows, type Database } from '../server/src/db/connection.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
-import { BENCH_PASSWORD, freshPostgresDatabase } from './material-fixture.ts';
+import { BENCH_PASSWORD } from './material-fixture.ts';
+import { scratchDatabase } from './scratch-database.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
@@ -75,7 +76,7 @@ const STATUS = `case when g % 10 >= 8 then (array['Saved','Submitted','Saved','R
 const LINE_NUMBER = `(i + g % 7)`;
 const PRICE = `(10 + g % 90)`;
 
-async function seed(database: Awaited<ReturnType<typeof openDatabase>>, tenantId: number, adminId: number) {
+async function seed(database: Database, tenantId: number, adminId: number) {
   const run = (text: string) => database.db.execute(sql.raw(text));
   const t = tenantId;
   await run(`insert into unit (tenant_id, name) values (${t}, 'pcs')`);
@@ -126,7 +127,7 @@ async function seed(database: Awaited<ReturnType<typeof openDatabase>>, tenantId
 }
 
 /** The seeded tenant's records (also of a database kept from an earlier run). */
-async function records(database: Awaited<ReturnType<typeof openDatabase>>) {
+async function records(database: Database) {
   const [found] = await rows<{ tenant_id: string; id: string }>(database, sql`select tenant_id, id from admin where name = 'bench_bills'`);
   const t = Number(found.tenant_id);
   const ids = async (table: string, where = '') => (await rows<{ ids: string[] }>(database, sql.raw(`select array_agg(id order by id) as ids from ${table} where tenant_id = ${t} ${where}`)))[0].ids.map(Number);
@@ -203,26 +204,17 @@ const percentile = (values: number[], p: number) => {
 };
 
 async function main() {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    console.error('bench: set DATABASE_URL to a PostgreSQL server; a fresh database is created beside it');
-    process.exit(2);
-  }
   // BENCH_REUSE=<database>: measure a database kept (BENCH_KEEP=1) from an earlier run, without seeding.
   const reuse = process.env.BENCH_REUSE;
-  const reuseUrl = new URL(baseUrl);
-  reuseUrl.pathname = `/${reuse}`;
-  const fresh = reuse ? { url: reuseUrl.toString(), drop: async () => console.log(`kept database ${reuse}`) } : await freshPostgresDatabase(baseUrl, 'p8_bench_bills', process.env.BENCH_KEEP === '1');
-  const database = await openDatabase({ databaseUrl: fresh.url, poolSize: 10 });
-  const pool = new pg.Pool({ connectionString: fresh.url, max: 10 });
-  pool.on('error', () => {});
+  const scratch = await scratchDatabase({ prefix: 'p8_bench_bills', poolSize: 10, keep: process.env.BENCH_KEEP === '1', reuse });
+  const { database } = scratch;
+  const pool = scratch.bare!;
   const out: string[] = [];
   const report = (line: string) => {
     console.log(line);
     out.push(line);
   };
   try {
-    await migrateDatabase(database);
     const adminName = 'bench_bills';
     if (!reuse) {
       const created = await database.withSystem((tx) => createTenant(tx, { tenantName: 'Bench bills', adminName, password: BENCH_PASSWORD }));
@@ -236,7 +228,7 @@ async function main() {
     const seeded = await records(database);
     const tenant = { tenantId: seeded.tenantId };
 
-    const config = loadConfig({ databaseUrl: fresh.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
     const app = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -335,9 +327,7 @@ async function main() {
     await app.close();
     bare.close();
   } finally {
-    await pool.end();
-    await database.close();
-    await fresh.drop();
+    await scratch.close();
   }
 }
 

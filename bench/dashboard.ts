@@ -10,13 +10,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { migrateDatabase, openDatabase, type Database } from '../server/src/db/connection.ts';
+import type { Database } from '../server/src/db/connection.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
 const ORDERS = num('BENCH_ORDERS', 1_000_000);
@@ -149,22 +150,10 @@ async function timed(database: Database, tenantId: number, query: string): Promi
 }
 
 async function main() {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    console.error('bench: set DATABASE_URL to a PostgreSQL server; a fresh database is created beside it');
-    process.exit(2);
-  }
-  const dbName = `p8_bench_dashboard_${Date.now()}`;
-  const url = new URL(baseUrl);
-  url.pathname = `/${dbName}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
-  pool.on('error', () => {});
+  const scratch = await scratchDatabase({ prefix: 'p8_bench_dashboard', poolSize: 10 });
+  const { database } = scratch;
+  const pool = scratch.bare!;
   try {
-    await migrateDatabase(database);
     const started = Date.now();
     const tenants = [];
     for (const [i, count] of [ORDERS, Math.round(ORDERS / 10)].entries()) {
@@ -186,7 +175,7 @@ async function main() {
     console.log('\n| plain query | median ms |\n|---|---|');
     for (const [label, query] of Object.entries(plain)) console.log(`| ${label} | ${(await timed(database, tenantId, query)).toFixed(1)} |`);
 
-    const config = loadConfig({ databaseUrl: url.toString(), seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
     const app = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -210,10 +199,7 @@ async function main() {
     await app.close();
     bare.close();
   } finally {
-    await pool.end();
-    await database.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.close();
   }
 }
 

@@ -23,22 +23,16 @@ import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { migrateDatabase, openDatabase, rows, type Database } from '../server/src/db/connection.ts';
+import { rows, type Database } from '../server/src/db/connection.ts';
 import { material, materialUnit } from '../server/src/db/schema/index.ts';
-import { BENCH_PASSWORD, freshPostgresDatabase, materialRow as row, seedMaterialTenant as seed, TAG_ZH as tagZh, type MaterialFixture as Fixture } from './material-fixture.ts';
+import { BENCH_PASSWORD, materialRow as row, seedMaterialTenant as seed, TAG_ZH as tagZh, type MaterialFixture as Fixture } from './material-fixture.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 const HERE = import.meta.dirname;
 const { values: flags } = parseArgs({ options: { rows: { type: 'string' }, keep: { type: 'boolean', default: false }, 'no-baseline': { type: 'boolean', default: false } } });
 const ROWS = Number(flags.rows ?? process.env.BENCH_ROWS ?? 10_000);
 if (!Number.isSafeInteger(ROWS) || ROWS <= 0) throw new Error('--rows must be a positive integer');
 const TARGET_SECONDS = 10;
-
-async function openBenchDatabase(): Promise<{ database: Database; kind: string; drop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL;
-  if (!base) return { database: await openDatabase({}), kind: 'pglite (in memory)', drop: async () => {} };
-  const fresh = await freshPostgresDatabase(base, 'p8_bench_import', flags.keep);
-  return { database: await openDatabase({ databaseUrl: fresh.url, poolSize: 4 }), kind: 'postgresql', drop: fresh.drop };
-}
 
 async function buildFile(f: Fixture, prefix: string): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -119,9 +113,9 @@ async function baseline(database: Database, f: Fixture): Promise<number> {
 }
 
 async function main() {
-  const { database, kind, drop } = await openBenchDatabase();
+  const scratch = await scratchDatabase({ prefix: 'p8_bench_import', poolSize: 4, keep: flags.keep, pglite: true });
+  const { database, kind } = scratch;
   try {
-    await migrateDatabase(database);
     const config = loadConfig({ env: 'test', seedDemo: false, logLevel: 'silent', webDist: undefined });
     const app = await buildApp({ config, database, logger: false });
     const f = await seed(database, 'A');
@@ -170,8 +164,7 @@ async function main() {
     writeFileSync(path.join(HERE, 'results', `import-materials-${kind.split(' ')[0]}-${result.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
     await app.close();
   } finally {
-    await database.close();
-    await drop();
+    await scratch.close();
   }
 }
 

@@ -28,7 +28,8 @@ import ExcelJS from 'exceljs';
 import { migrateDatabase, openDatabase, type Database } from '../server/src/db/connection.ts';
 import { openMigratedPglite } from '../server/src/db/image.ts';
 import { material, materialUnit } from '../server/src/db/schema/index.ts';
-import { BENCH_PASSWORD, freshPostgresDatabase, materialRow, seedMaterialTenant, TAG_ZH, type MaterialFixture } from './material-fixture.ts';
+import { freshPostgresDatabase } from './scratch-database.ts';
+import { BENCH_PASSWORD, materialRow, seedMaterialTenant, TAG_ZH, type MaterialFixture } from './material-fixture.ts';
 
 const HERE = import.meta.dirname;
 const ROOT = path.resolve(HERE, '..');

@@ -22,10 +22,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { migrateDatabase, openDatabase } from '../server/src/db/connection.ts';
 import { verifyPassword } from '../server/src/core/passwords.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair } from './measure.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 const HERE = import.meta.dirname;
 const PASSWORD = 'Bench123';
@@ -175,41 +175,14 @@ function startBareServer(pool: pg.Pool): Promise<http.Server> {
 // ------------------------------------------------------------------ main
 
 async function main() {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    console.error('bench: set DATABASE_URL to a PostgreSQL server (a fresh database is created beside it), e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench');
-    process.exit(2);
-  }
-  const dbName = `p8_bench_${Date.now()}_${process.pid}`;
-  const benchUrl = new URL(baseUrl);
-  benchUrl.pathname = `/${dbName}`;
-  const adminClient = new pg.Client({ connectionString: baseUrl });
-  await adminClient.connect();
-  await adminClient.query(`create database ${dbName}`);
-  await adminClient.end();
-  const dropDatabase = async () => {
-    if (KEEP) return console.log(`kept database ${dbName}`);
-    const c = new pg.Client({ connectionString: baseUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${dbName} with (force)`);
-    await c.end();
-  };
-
-  const database = await openDatabase({ databaseUrl: benchUrl.toString(), poolSize: POOL });
-  const bare = new pg.Pool({ connectionString: benchUrl.toString(), max: POOL });
-  // Dropping the database at the end terminates connections a pool may still hold: not an error here.
-  let finished = false;
-  const onPoolError = (error: Error) => {
-    if (!finished) console.error('pool error:', error.message);
-  };
-  bare.on('error', onPoolError);
-  (database.db.$client as pg.Pool).on('error', onPoolError);
+  const seedStart = Date.now();
+  const scratch = await scratchDatabase({ prefix: 'p8_bench', poolSize: POOL, keep: KEEP });
+  const { database } = scratch;
+  const bare = scratch.bare!;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let bareServer: http.Server | undefined;
   try {
-    console.log(`database ${dbName}; seeding ${TENANTS} tenants …`);
-    const seedStart = Date.now();
-    await migrateDatabase(database);
+    console.log(`database ${scratch.name}; seeding ${TENANTS} tenants …`);
     const names: string[] = [];
     for (let i = 1; i <= TENANTS; i++) {
       const adminName = `bench_admin_${i}`;
@@ -221,7 +194,7 @@ async function main() {
 
     const config = loadConfig({
       env: 'production',
-      databaseUrl: benchUrl.toString(),
+      databaseUrl: scratch.url,
       host: '127.0.0.1',
       port: 0,
       seedDemo: false,
@@ -300,12 +273,9 @@ async function main() {
     writeFileSync(file, JSON.stringify({ tenants: TENANTS, connections: CONNECTIONS, duration: DURATION, rounds: ROUNDS, pool: POOL, machine, loadAverage, results }, null, 2));
     console.log(`\nraw results: ${path.relative(process.cwd(), file)}`);
   } finally {
-    finished = true;
     await app?.close();
     await new Promise((r) => (bareServer ? bareServer.close(r) : r(undefined)));
-    await bare.end();
-    await database.close();
-    await dropDatabase();
+    await scratch.close();
   }
 }
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Database } from '../server/src/db/connection.ts';
 import { brand, category, unit } from '../server/src/db/schema/index.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
@@ -66,30 +65,3 @@ export function materialRow(f: MaterialFixture, i: number, prefix: string) {
 }
 
 export const TAG_ZH: Record<string, string> = { sale: '销售', purchase: '采购', production: '生产' };
-
-/**
- * A fresh PostgreSQL database next to `base` (a DATABASE_URL): its URL, and how to drop it (`keep`: leave it,
- * saying so).
- */
-export async function freshPostgresDatabase(base: string, prefix: string, keep = false): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `${prefix}_${Date.now()}_${randomBytes(2).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      if (keep) return console.log(`kept database ${name}`);
-      await run(`drop database if exists ${name} with (force)`);
-    },
-  };
-}

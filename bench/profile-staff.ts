@@ -8,31 +8,22 @@
  * It prints the app's CPU per request (as staff-list.ts does) and drops the database.
  */
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { migrateDatabase, openDatabase } from '../server/src/db/connection.ts';
 import { hashPassword } from '../server/src/core/passwords.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair } from './measure.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 const STAFF = Number(process.env.BENCH_STAFF ?? 20_000);
 const QUERY = process.env.BENCH_QUERY ?? 'current=1&pageSize=20';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 
 async function main() {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) throw new Error('set DATABASE_URL');
-  const dbName = `p8_bench_prof_${Date.now()}`;
-  const url = new URL(baseUrl);
-  url.pathname = `/${dbName}`;
-  const owner = new pg.Client({ connectionString: baseUrl });
-  await owner.connect();
-  await owner.query(`create database ${dbName}`);
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  const scratch = await scratchDatabase({ prefix: 'p8_bench_prof', poolSize: 10 });
+  const { database } = scratch;
   try {
-    await migrateDatabase(database);
     const hash = await hashPassword('Bench123');
     const t = await database.withSystem((tx) => createTenant(tx, { tenantName: 'Bench', adminName: 'bench_prof', password: 'Bench123' }));
     await database.db.execute(sql`
@@ -40,7 +31,7 @@ async function main() {
       select ${t.tenantId}, 'bench_prof_' || g, ${hash}, 'Staff ' || g, 'S' || g, ${t.deptId}, ${t.adminId} from generate_series(1, ${STAFF}) g`);
     await database.db.execute(sql`insert into admin_role (tenant_id, admin_id, role_id) select tenant_id, id, ${t.roleId} from admin where tenant_id = ${t.tenantId} and id <> ${t.adminId}`);
     await database.db.execute(sql`vacuum analyze`);
-    const config = loadConfig({ databaseUrl: url.toString(), seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
     const app = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -51,9 +42,7 @@ async function main() {
     console.log(`app: ${a.rps.toFixed(0)} req/s, p95 ${a.p95.toFixed(1)} ms, ${a.cpuMsPerRequest.toFixed(2)} CPU ms/request`);
     await app.close();
   } finally {
-    await database.close();
-    await owner.query(`drop database if exists ${dbName} with (force)`);
-    await owner.end();
+    await scratch.close();
   }
 }
 

@@ -8,14 +8,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
-import { migrateDatabase, openDatabase } from '../server/src/db/connection.ts';
 import { hashPassword } from '../server/src/core/passwords.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
 const STAFF = num('BENCH_STAFF', 100_000);
@@ -100,22 +100,10 @@ function bareServer(pool: pg.Pool, tenantId: number): Promise<http.Server> {
 }
 
 async function main() {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    console.error('bench: set DATABASE_URL to a PostgreSQL server; a fresh database is created beside it');
-    process.exit(2);
-  }
-  const dbName = `p8_bench_staff_${Date.now()}`;
-  const url = new URL(baseUrl);
-  url.pathname = `/${dbName}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
-  pool.on('error', () => {});
+  const scratch = await scratchDatabase({ prefix: 'p8_bench_staff', poolSize: 10 });
+  const { database } = scratch;
+  const pool = scratch.bare!;
   try {
-    await migrateDatabase(database);
     const started = Date.now();
     const hash = await hashPassword('Bench123');
     const tenants = [];
@@ -133,7 +121,7 @@ async function main() {
     await database.db.execute(sql`vacuum analyze`);
     console.log(`seeded 2 tenants × ${STAFF} staff in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const config = loadConfig({ databaseUrl: url.toString(), seedDemo: false, logLevel: 'silent', webDist: undefined });
+    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
     const app = await buildApp({ config, database, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -167,10 +155,7 @@ async function main() {
     await app.close();
     bare.close();
   } finally {
-    await pool.end();
-    await database.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.close();
   }
 }
 

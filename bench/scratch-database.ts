@@ -1,0 +1,112 @@
+/**
+ * The scratch database every benchmark measures on: a fresh PostgreSQL database created next to
+ * DATABASE_URL (dropped at the end unless kept), or an in-memory PGlite where a benchmark allows it,
+ * migrated, with the app's `Database` and — on PostgreSQL — a bare `pg` pool of the same size for the
+ * baseline side.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrateDatabase, openDatabase, type Database } from '../server/src/db/connection.ts';
+
+/**
+ * A fresh PostgreSQL database next to `base` (a DATABASE_URL): its name, its URL, and how to drop it
+ * (`keep`: leave it, saying so).
+ */
+export async function freshPostgresDatabase(base: string, prefix: string, keep = false): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(2).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  return {
+    name,
+    url: databaseUrl(base, name),
+    drop: async () => {
+      if (keep) return console.log(`kept database ${name}`);
+      await run(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+/** `base` with its database replaced by `name`. */
+function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface ScratchOptions {
+  /** The database name's prefix (a time and a random suffix follow). */
+  prefix: string;
+  /** The app's pool size, and the bare pool's. */
+  poolSize?: number;
+  /** Leave the database after the run (its name is printed). */
+  keep?: boolean;
+  /** Measure an existing database kept by an earlier run instead of creating one (migrated, never dropped). */
+  reuse?: string;
+  /** Without DATABASE_URL, run on an in-memory PGlite instead of stopping. */
+  pglite?: boolean;
+}
+
+export interface ScratchDatabase {
+  kind: 'postgresql' | 'pglite (in memory)';
+  /** The database's name (PostgreSQL). */
+  name?: string;
+  /** Its URL (PostgreSQL): for loadConfig, a child process, or a further pool. */
+  url?: string;
+  /** The app's database, migrated. */
+  database: Database;
+  /** A bare `pg` pool on the same database (PostgreSQL), for the baseline side; errors after `close` are ignored. */
+  bare?: pg.Pool;
+  /** Closes both pools and drops the database (unless kept or reused). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the benchmark's scratch database and migrates it. Without DATABASE_URL it stops the process with
+ * a message, unless `pglite` allows an in-memory PGlite.
+ */
+export async function scratchDatabase(options: ScratchOptions): Promise<ScratchDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    if (options.pglite) {
+      const database = await openDatabase({});
+      await migrateDatabase(database);
+      return { kind: 'pglite (in memory)', database, close: () => database.close() };
+    }
+    console.error('bench: set DATABASE_URL to a PostgreSQL server (a fresh database is created beside it), e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/<name>.ts');
+    process.exit(2);
+  }
+  const poolSize = options.poolSize ?? 10;
+  const fresh = options.reuse
+    ? { name: options.reuse, url: databaseUrl(base, options.reuse), drop: async () => console.log(`kept database ${options.reuse}`) }
+    : await freshPostgresDatabase(base, options.prefix, options.keep);
+  const database = await openDatabase({ databaseUrl: fresh.url, poolSize });
+  const bare = new pg.Pool({ connectionString: fresh.url, max: poolSize });
+  // Dropping the database at the end terminates connections a pool may still hold: not an error then.
+  let closing = false;
+  const onPoolError = (error: Error) => {
+    if (!closing) console.error('pool error:', error.message);
+  };
+  bare.on('error', onPoolError);
+  (database.db.$client as pg.Pool).on('error', onPoolError);
+  const close = async () => {
+    closing = true;
+    await bare.end();
+    await database.close();
+    await fresh.drop();
+  };
+  try {
+    await migrateDatabase(database);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { kind: 'postgresql', name: fresh.name, url: fresh.url, database, bare, close };
+}
