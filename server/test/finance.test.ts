@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billType } from '@p8/contract/bills/catalogue';
+import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
-import { billApiPath } from '@p8/contract/bills/registry';
+import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
 import type { FinanceDifference } from '@p8/contract/finance';
 import type { DashboardStatistics } from '@p8/contract/home';
 import { sql } from 'drizzle-orm';
 import { rows } from '../src/db/connection.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
+import { adminCaller, readXlsx, setTenantConfig, type Caller } from './basic-fixtures.ts';
 import { balanced } from '../src/modules/finance/ledger.ts';
 import { settledStatus } from '../src/modules/finance/settlement.ts';
 
@@ -145,6 +145,41 @@ describe('the ledger', () => {
   });
 });
 
+describe('the transfer list', () => {
+  type Row = { docCode: string; amount: string; docDate: string; status: string; fromAccountName: string; toAccountName: string };
+  const list = async (query: string) => {
+    const res = await api.get<Row[]>(`/api/admin/finance/transfer?${query}`);
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 0 });
+    return res.body as unknown as { data: Row[]; pagination: { total: number } };
+  };
+
+  it('sorts by amount, code or date either way, filters by status, and exports what it shows', async () => {
+    for (const [amount, day] of [['3.00', '2026-11-20'], ['1.00', '2026-11-22'], ['2.00', '2026-11-21']]) {
+      await ok(api.post('/api/admin/finance/transfer', { docDate: day, fromAccountId: ids.cash, toAccountId: ids.bank, amount, remark: 'sorted' }));
+    }
+    const amounts = (rows: Row[]) => rows.map((r) => toMicro(r.amount));
+    const ascending = amounts((await list('current=1&pageSize=200&remark=sorted&amountSort=asc')).data);
+    expect(ascending).toEqual([...ascending].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(ascending.length).toBe(3);
+    expect(amounts((await list('current=1&pageSize=200&remark=sorted&amountSort=desc')).data)).toEqual([...ascending].reverse());
+    const byDate = (await list('current=1&pageSize=200&remark=sorted&docDateSort=asc')).data.map((r) => r.docDate);
+    expect(byDate).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
+    const byCode = (await list('current=1&pageSize=200&docCodeSort=desc')).data.map((r) => r.docCode);
+    expect(byCode).toEqual([...byCode].sort().reverse());
+    const first = (await list('current=1&pageSize=200&remark=sorted')).data;
+    expect(first[0]).toMatchObject({ fromAccountName: 'Cash', toAccountName: 'Bank', status: 'Posted' });
+    expect((await list('status=Abandoned&remark=sorted')).pagination.total).toBe(0);
+    expect((await api.get('/api/admin/finance/transfer?remarkSort=asc')).body.status).not.toBe(0);
+    // The export: the list's query (filter and sort), in the caller's language.
+    const file = await api.download('/api/admin/finance/transfer/export?lang=en', { remark: 'sorted', amountSort: 'desc' });
+    expect(file.status).toBe(200);
+    const sheet = await readXlsx(file.body);
+    expect(sheet[0]).toContain('From account');
+    expect(sheet.slice(1).map((r) => toMicro(String(r[4])))).toEqual([...ascending].reverse());
+    await verifyEmpty();
+  });
+});
+
 describe('receipts settle sale out-stocks', () => {
   it('UnSettlement → PartialSettlement → AllSettlement, never beyond the open amount, and abandon audit refused while settled', async () => {
     const bill = await sale(10); // 100
@@ -239,14 +274,59 @@ describe('payments, advances and deductions', () => {
     await verifyEmpty();
   });
 
+  // Registry-driven: every bill type whose lines are fee lines; a new one fails here until its fee kind is named.
+  const FEE_KIND: Record<string, 'expense' | 'income'> = { Fee: 'expense', Income: 'income' };
+  it('covers every bill type with fee lines', () => {
+    expect(BILL_TYPES.filter((d) => lineKindOf(d) === 'fee').map((d) => d.type).sort()).toEqual(Object.keys(FEE_KIND).sort());
+  });
+  it.each(Object.keys(FEE_KIND))('a fee type on a %s line (a draft too) is in use and cannot be deleted', async (type) => {
+    const used = await api.create('fee', { name: `Used by ${type}`, kind: FEE_KIND[type] });
+    const unused = await api.create('fee', { name: `Unused beside ${type}`, kind: FEE_KIND[type] });
+    const draft = await ok(api.post<{ id: number }>(path(type), { billDate: DAY, lines: [{ feeTypeId: used, amount: 3 }] }));
+    expect((await api.del('/api/admin/basic/fee', { ids: [unused, used] })).body.message).toBe('FeeTypeInUseProhibitDelete');
+    await ok(api.del('/api/admin/basic/fee', { ids: [unused] }));
+    // Once no line names it, it goes.
+    await ok(api.del(path(type), { ids: [draft.id] }));
+    await ok(api.del('/api/admin/basic/fee', { ids: [used] }));
+  });
+
   it('ages open bills and keeps a running ledger', async () => {
     const old = await sale(1, '2026-07-01');
+    // Enough lines for several pages: three more sales, one of them half received.
+    const received = await sale(3, '2026-08-01');
+    await sale(2, '2026-09-01');
+    await sale(4);
+    await posted(receipt(settle(received, 15)));
     const aging = await ok(api.get<Array<Record<string, string>>>(`/api/admin/finance/receivable?partnerId=${ids.customer}&asOf=2026-11-24`));
     expect(toMicro(aging[0].d90)).toBeGreaterThanOrEqual(toMicro(10));
     expect(toMicro(aging[0].d0_30) + toMicro(aging[0].d31_60) + toMicro(aging[0].d61_90) + toMicro(aging[0].d90)).toBe(toMicro(aging[0].open));
-    const ledger = await ok(api.get<Array<{ billId: number | null; balance: string }>>(`/api/admin/finance/receivable/ledger?partnerId=${ids.customer}`));
-    expect(ledger.some((l) => l.billId === old)).toBe(true);
-    expect(ledger.at(-1)!.balance).toBe(aging[0].balance);
+    type Line = { id: number; billId: number | null; balance: string };
+    const ledgerPage = async (current: number, pageSize: number) => {
+      const res = await api.get<Line[]>(`/api/admin/finance/receivable/ledger?partnerId=${ids.customer}&current=${current}&pageSize=${pageSize}`);
+      expect(res.body).toMatchObject({ status: 0 });
+      return res.body as unknown as { data: Line[]; pagination: { total: number } };
+    };
+    const whole = await ledgerPage(1, 200);
+    expect(whole.data.length).toBe(whole.pagination.total);
+    expect(whole.data.length).toBeGreaterThan(4);
+    expect(whole.data.some((l) => l.billId === old)).toBe(true);
+    expect(whole.data.at(-1)!.balance).toBe(aging[0].balance);
+    // Paged by 3: the same lines in the same order, each page's running balance carried from the lines before it.
+    const paged: Line[] = [];
+    for (let current = 1; paged.length < whole.pagination.total; current += 1) {
+      const page = await ledgerPage(current, 3);
+      expect(page.pagination.total).toBe(whole.pagination.total);
+      expect(page.data.length).toBeGreaterThan(0);
+      paged.push(...page.data);
+    }
+    expect(paged).toEqual(whole.data);
+    expect((await ledgerPage(1000, 3)).data).toEqual([]);
+    expect((await api.get(`/api/admin/finance/receivable/ledger?partnerId=${ids.customer}&pageSize=201`)).body.status).not.toBe(0);
+    // The export: every line (within the export cap), with the same last balance.
+    const file = await api.download('/api/admin/finance/receivable/ledger/export?lang=en', { partnerId: ids.customer });
+    const sheet = await readXlsx(file.body as Buffer);
+    expect(sheet.length - 1).toBe(whole.pagination.total);
+    expect(sheet.at(-1)!.at(-1)).toBe(whole.data.at(-1)!.balance);
   });
 });
 
@@ -329,6 +409,16 @@ describe('property: random bills, payments, receipts, deductions and withdrawals
       }),
       { numRuns: TEST_DB === 'postgres' ? 10 : 6 },
     );
+    // The trial balance reads the per-day account totals: they hold what the lines hold, account by account.
+    const trial = await ok(api.get<{ accounts: Array<{ code: string; debit: string; credit: string }> }>('/api/admin/finance/trialBalance'));
+    const lines = await rows<{ account_code: string; debit: string; credit: string }>(
+      ctx.database,
+      sql`select account_code, sum(debit)::text as debit, sum(credit)::text as credit from fin_posting_line where tenant_id = ${t.tenantId} group by account_code`,
+    );
+    for (const a of trial.accounts) {
+      const line = lines.find((l) => l.account_code === a.code);
+      expect([a.code, toMicro(a.debit), toMicro(a.credit)]).toEqual([a.code, toMicro(line?.debit ?? '0'), toMicro(line?.credit ?? '0')]);
+    }
   }, 300_000);
 });
 

@@ -164,25 +164,6 @@ export const transferCreateSchema = z.object({
 });
 export type TransferCreate = z.infer<typeof transferCreateSchema>;
 
-/** One bill a payment or receipt settles and how much of it (negative for a refund bill). */
-export const allocationSchema = z.object({ billId: idSchema, amount: moneySchema.refine((v) => Number(v) !== 0, { message: 'AmountMustGreaterThanZero' }) });
-
-const moneyDocShape = {
-  docDate: dateSchema,
-  partnerId: idSchema,
-  /** The fund account paid from / received into; none for a deduction from prepaid. */
-  fundAccountId: idSchema.nullish(),
-  /** Settled bills; their sum is the amount (an advance settles none). */
-  allocations: z.array(allocationSchema).max(500).default([]),
-  /** Advances: the amount paid or received in advance. */
-  amount: moneySchema.nullish(),
-  remark,
-};
-export const paymentCreateSchema = z.object({ payType: z.enum(PayType), ...moneyDocShape });
-export const receiptCreateSchema = z.object({ receiptType: z.enum(ReceiptType), ...moneyDocShape });
-export type PaymentCreate = z.infer<typeof paymentCreateSchema>;
-export type ReceiptCreate = z.infer<typeof receiptCreateSchema>;
-
 /** Open bills of a partner to settle (the payment / receipt form's picker). */
 export const openBillsQuerySchema = z.object({ partnerId: z.coerce.number().int().positive() });
 
@@ -193,6 +174,11 @@ export const partnerReportQuerySchema = z.object({
 });
 
 export const ledgerQuerySchema = z.object({ partnerId: z.coerce.number().int().positive() });
+/** A page of a partner's ledger (oldest first; each page's balances carry the lines before it). */
+export const ledgerPageQuerySchema = ledgerQuerySchema.extend({
+  current: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
 
 /** The aging buckets, in days since the bill date. */
 export const AGING_BUCKETS = [
@@ -210,7 +196,7 @@ export function agingBucket(days: number): AgingKey {
 
 /** POST /api/admin/finance/verify: each difference found (empty when the books agree). */
 export interface FinanceDifference {
-  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement' | 'inventory' | 'partnerOpening';
+  kind: 'unbalancedPosting' | 'partnerBalance' | 'fundBalance' | 'billSettlement' | 'inventory' | 'partnerOpening' | 'accountTotal';
   ref: number;
   field: string;
   stored: string;

@@ -228,7 +228,7 @@ const FINANCE_SCREENS: MenuTemplate[] = [
   screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
   screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', ['export']),
   screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', ['export']),
-  screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON]),
+  screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON, 'export']),
   screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', ['export']),
 ];
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateSchema } from '@p8/contract/bills/fields';
 import { billType } from '@p8/contract/bills/catalogue';
 import { AGING_BUCKETS, ledgerQuerySchema, partnerReportQuerySchema } from '@p8/contract/finance';
-import { exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from '../../core/excel.ts';
+import { EXPORT_MAX_ROWS, exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from '../../core/excel.ts';
 import { untransactedRoute, type RouteDeclaration } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { partnerAging, partnerLedger, trialBalance } from './reports.ts';
@@ -89,7 +89,8 @@ const sideExports = (side: Side): RouteDeclaration[] => [
   exportRoute({
     url: `${URL}/${side}/ledger/export`, summary: `A partner's ${side} ledger, as .xlsx`, permission: `finance_${side}_export`, query: ledgerQuerySchema,
     filename: () => SIDE_TEXT[side].ledger, columns: LEDGER_COLUMNS,
-    rows: async (ctx, q, language) => (await partnerLedger(ctx, side, q.partnerId)).map((r) => ({ ...r, what: memoOf(r, language) })),
+    // One page of at most EXPORT_MAX_ROWS lines, the first ones (as every export is capped).
+    rows: async (ctx, q, language) => (await partnerLedger(ctx, side, { partnerId: q.partnerId, current: 1, pageSize: EXPORT_MAX_ROWS })).data.map((r) => ({ ...r, what: memoOf(r, language) })),
   }),
 ];
 

@@ -236,6 +236,20 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
   );
   for (const s of settlements) if (toMicro(s.settled) !== toMicro(s.allocated)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'settled', stored: microText(toMicro(s.settled)), ledger: microText(toMicro(s.allocated)) });
 
+  // The per-account, per-day totals the trial balance reads equal the lines (field: the account and day).
+  const accountDays = await rows<{ account_code: string; day: string; stored_debit: string; stored_credit: string; debit: string; credit: string }>(
+    ctx.tx,
+    sql`select coalesce(a.account_code, l.account_code) as account_code, coalesce(a.day, l.day)::text as day,
+               coalesce(a.debit, 0)::text as stored_debit, coalesce(a.credit, 0)::text as stored_credit, coalesce(l.debit, 0)::text as debit, coalesce(l.credit, 0)::text as credit
+        from (select account_code, day, sum(debit) as debit, sum(credit) as credit from fin_account_day where tenant_id = ${t} group by 1, 2) a
+        full join (select account_code, posting_date as day, sum(debit) as debit, sum(credit) as credit from fin_posting_line where tenant_id = ${t} group by 1, 2) l
+          on l.account_code = a.account_code and l.day = a.day
+        where a.debit is distinct from l.debit or a.credit is distinct from l.credit`,
+  );
+  for (const a of accountDays) {
+    differences.push({ kind: 'accountTotal', ref: 0, field: `${a.account_code} ${a.day}`, stored: `${microText(toMicro(a.stored_debit))} / ${microText(toMicro(a.stored_credit))}`, ledger: `${microText(toMicro(a.debit))} / ${microText(toMicro(a.credit))}` });
+  }
+
   // An open receivable / payable of a bill equals what its bill postings left on the partner's account.
   const openSums = await rows<{ bill_id: string; open: string; ledger: string }>(
     ctx.tx,

@@ -1,11 +1,14 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { microText, roundTo, toMicro } from '@p8/contract/bills/decimal';
 import { FUND_ACCOUNT_CODE, type FundAccountCreate, type FundKind, type TransferCreate } from '@p8/contract/finance';
 import { nextBillCode } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
+import type { ListExportColumn } from '../../core/list-export.ts';
+import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
-import { finFundAccount, finMoneyDoc, partner } from '../../db/schema/index.ts';
+import { finFundAccount, finMoneyDoc } from '../../db/schema/index.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 
 /**
@@ -148,34 +151,54 @@ export async function abandonMoneyDoc(ctx: ServiceContext, kind: 'transfer', id:
   ctx.audit({ action: 'abandon', entity: kind, entityId: doc.id, detail: { docCode: doc.docCode } });
 }
 
-/** GET /finance/<kind>: a page of documents, newest first (filters: partnerId, status, moneyType, start / end). */
-export async function listMoneyDocs(
-  ctx: ServiceContext,
-  kind: MoneyDoc['docKind'],
-  query: { current: number; pageSize: number; partnerId?: number; status?: string; moneyType?: string; start?: string; end?: string },
-) {
-  const where = and(
-    eq(finMoneyDoc.tenantId, ctx.tenantId),
-    eq(finMoneyDoc.docKind, kind),
-    query.partnerId ? eq(finMoneyDoc.partnerId, query.partnerId) : undefined,
-    query.status ? eq(finMoneyDoc.status, query.status) : undefined,
-    query.moneyType ? eq(finMoneyDoc.moneyType, query.moneyType) : undefined,
-    query.start ? sql`${finMoneyDoc.docDate} >= ${query.start}` : undefined,
-    query.end ? sql`${finMoneyDoc.docDate} <= ${query.end}` : undefined,
+const source = alias(finFundAccount, 'source_fund');
+const target = alias(finFundAccount, 'target_fund');
+
+/** The transfer list's filters and sorts (core/list-query.ts): code, accounts, status, remark, date range; sorted by code, date or amount. */
+const transferListSpec: ListSpec = {
+  fields: {
+    docCode: { column: finMoneyDoc.docCode, filter: 'like', sortable: true },
+    docDate: { column: finMoneyDoc.docDate, sortable: true },
+    amount: { column: finMoneyDoc.amount, sortable: true, sum: true },
+    status: { column: finMoneyDoc.status, filter: 'eq' },
+    fundAccountId: { column: finMoneyDoc.fundAccountId, filter: 'eq' },
+    targetFundAccountId: { column: finMoneyDoc.targetFundAccountId, filter: 'eq' },
+    remark: { column: finMoneyDoc.remark, filter: 'like' },
+  },
+  dateColumn: finMoneyDoc.docDate,
+  defaultOrder: [desc(finMoneyDoc.docDate), desc(finMoneyDoc.id)],
+};
+
+/** GET /finance/transfer: a page of transfers, newest first unless sorted, with both accounts' names. */
+export async function listTransfers(ctx: ServiceContext, query: Record<string, unknown>) {
+  const parsed = parseList(transferListSpec, query, [eq(finMoneyDoc.tenantId, ctx.tenantId), eq(finMoneyDoc.docKind, 'transfer')]);
+  const page = await runPage(
+    parsed,
+    ctx.tx
+      .select({ doc: finMoneyDoc, fromAccountName: source.name, toAccountName: target.name })
+      .from(finMoneyDoc)
+      .leftJoin(source, and(eq(source.tenantId, finMoneyDoc.tenantId), eq(source.id, finMoneyDoc.fundAccountId)))
+      .leftJoin(target, and(eq(target.tenantId, finMoneyDoc.tenantId), eq(target.id, finMoneyDoc.targetFundAccountId)))
+      .$dynamic(),
+    ctx.tx.select(countAll()).from(finMoneyDoc).$dynamic(),
   );
-  const found = await ctx.tx
-    .select({ doc: finMoneyDoc, partnerName: partner.name, total: sql<number>`count(*) over ()` })
-    .from(finMoneyDoc)
-    .leftJoin(partner, and(eq(partner.tenantId, finMoneyDoc.tenantId), eq(partner.id, finMoneyDoc.partnerId)))
-    .where(where)
-    .orderBy(desc(finMoneyDoc.docDate), desc(finMoneyDoc.id))
-    .limit(query.pageSize)
-    .offset((query.current - 1) * query.pageSize);
-  return {
-    data: found.map((f) => ({ ...docView(f.doc), partnerName: f.partnerName })),
-    pagination: { current: query.current, pageSize: query.pageSize, total: Number(found[0]?.total ?? 0) },
-  };
+  return { data: page.data.map((r) => ({ ...docView(r.doc), fromAccountName: r.fromAccountName, toAccountName: r.toAccountName })), pagination: page.pagination };
 }
+
+export type TransferRow = Awaited<ReturnType<typeof listTransfers>>['data'][number];
+
+const STATUS_TEXT = { Posted: { zh: '已过账', en: 'Posted' }, Abandoned: { zh: '已作废', en: 'Withdrawn' } } as const;
+
+/** The transfer list's export columns (`POST /finance/transfer/export`), titled as the screen's. */
+export const transferExportColumns: Array<ListExportColumn<TransferRow>> = [
+  { prop: 'docCode', title: { zh: '单据编号', en: 'Code' }, width: 22 },
+  { prop: 'docDate', title: { zh: '日期', en: 'Date' }, width: 12 },
+  { prop: 'fromAccountName', title: { zh: '转出账户', en: 'From account' }, width: 20 },
+  { prop: 'toAccountName', title: { zh: '转入账户', en: 'To account' }, width: 20 },
+  { prop: 'amount', title: { zh: '金额', en: 'Amount' }, width: 16 },
+  { prop: 'status', title: { zh: '状态', en: 'Status' }, value: (row, lang) => STATUS_TEXT[row.status as keyof typeof STATUS_TEXT]?.[lang] ?? row.status },
+  { prop: 'remark', title: { zh: '备注', en: 'Remark' }, width: 30 },
+];
 
 function docView(doc: MoneyDoc) {
   const { tenantId: _t, ...rest } = doc;

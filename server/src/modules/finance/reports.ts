@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
 import { AGING_BUCKETS, DEFAULT_CHART } from '@p8/contract/finance';
 import type { ServiceContext } from '../../core/service-context.ts';
@@ -23,17 +23,11 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/**
- * GET /finance/receivable | /payable: per partner with a balance or open bills — the balance, the advance
- * (customers) or prepaid (suppliers) balance, and what bills leave open by age on `asOf` (0–30, 31–60,
- * 61–90, > 90 days since the bill date). One grouped query on fin_bill_open's (tenant, kind, partner) index.
- */
-export async function partnerAging(ctx: ServiceContext, side: Side, query: { partnerId?: number; asOf?: string }) {
+/** The aging report's statement (also run by bench/ledger.ts as its bare baseline). */
+export function agingSql(tenantId: number, side: Side, query: { partnerId?: number; asOf?: string }): SQL {
   const asOf = query.asOf ?? today();
   const bucket = (from: number, to: number) => sql`coalesce(sum(o.amount - o.settled) filter (where (${asOf}::date - o.bill_date) between ${from} and ${Number.isFinite(to) ? to : 2147483647}), 0)::text`;
-  const found = await rows<Record<string, string>>(
-    ctx.tx,
-    sql`select p.id as partner_id, p.code as partner_code, p.name as partner_name,
+  return sql`select p.id as partner_id, p.code as partner_code, p.name as partner_name,
                coalesce(b.${sql.raw(side)}, 0)::text as balance, coalesce(b.${sql.raw(SIDE[side].balance)}, 0)::text as other_balance,
                a.open, a.d0_30, a.d31_60, a.d61_90, a.d90
         from partner p
@@ -42,13 +36,22 @@ export async function partnerAging(ctx: ServiceContext, side: Side, query: { par
           select o.partner_id, coalesce(sum(o.amount - o.settled), 0)::text as open,
                  ${bucket(AGING_BUCKETS[0].from, AGING_BUCKETS[0].to)} as d0_30, ${bucket(AGING_BUCKETS[1].from, AGING_BUCKETS[1].to)} as d31_60,
                  ${bucket(AGING_BUCKETS[2].from, AGING_BUCKETS[2].to)} as d61_90, ${bucket(AGING_BUCKETS[3].from, AGING_BUCKETS[3].to)} as d90
-          from fin_bill_open o where o.tenant_id = ${ctx.tenantId} and o.kind = ${side} and o.bill_date <= ${asOf}::date group by o.partner_id
+          from fin_bill_open o where o.tenant_id = ${tenantId} and o.kind = ${side} and o.unsettled and o.bill_date <= ${asOf}::date group by o.partner_id
         ) a on a.partner_id = p.id
-        where p.tenant_id = ${ctx.tenantId} and p.kind = ${SIDE[side].partnerKind}
+        where p.tenant_id = ${tenantId} and p.kind = ${SIDE[side].partnerKind}
           and (b.partner_id is not null or a.partner_id is not null)
           ${query.partnerId ? sql`and p.id = ${query.partnerId}` : sql``}
-        order by p.code, p.id`,
-  );
+        order by p.code, p.id`;
+}
+
+/**
+ * GET /finance/receivable | /payable: per partner with a balance or open bills — the balance, the advance
+ * (customers) or prepaid (suppliers) balance, and what bills leave open by age on `asOf` (0–30, 31–60,
+ * 61–90, > 90 days since the bill date). One grouped query on the bills still open (fin_bill_open's partial
+ * index `fin_bill_open_unsettled_idx`); a partner whose bills are all settled shows by its balance row.
+ */
+export async function partnerAging(ctx: ServiceContext, side: Side, query: { partnerId?: number; asOf?: string }) {
+  const found = await rows<Record<string, string>>(ctx.tx, agingSql(ctx.tenantId, side, query));
   return found.map((r) => ({
     partnerId: Number(r.partner_id),
     partnerCode: r.partner_code,
@@ -63,20 +66,33 @@ export async function partnerAging(ctx: ServiceContext, side: Side, query: { par
   }));
 }
 
-/** GET /finance/<side>/ledger?partnerId: the partner's receivable / payable lines in order with the running balance. */
-export async function partnerLedger(ctx: ServiceContext, side: Side, partnerId: number) {
+/**
+ * GET /finance/<side>/ledger?partnerId&current&pageSize: a page of the partner's receivable / payable lines
+ * in order (date, id) with the running balance. The page's opening balance is the sum of every line before
+ * its first one (the `(tenant, partner, date, id)` index), so the balances are the same on any page; the
+ * export reads one page of at most EXPORT_MAX_ROWS lines.
+ */
+export async function partnerLedger(ctx: ServiceContext, side: Side, query: { partnerId: number; current: number; pageSize: number }) {
+  const own = sql`l.tenant_id = ${ctx.tenantId} and l.partner_id = ${query.partnerId} and l.account_code = ${SIDE[side].account}`;
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select l.id, l.posting_date::text as date, p.source_kind, p.source_id, p.source_code, p.memo, p.reversal_of, l.bill_id, l.debit::text, l.credit::text
         from fin_posting_line l join fin_posting p on p.tenant_id = l.tenant_id and p.id = l.posting_id
-        where l.tenant_id = ${ctx.tenantId} and l.partner_id = ${partnerId} and l.account_code = ${SIDE[side].account}
-        order by l.posting_date, l.id`,
+        where ${own}
+        order by l.posting_date, l.id limit ${query.pageSize} offset ${(query.current - 1) * query.pageSize}`,
   );
-  let running = 0n;
-  return found.map((r) => {
+  const [counted] = await rows<{ total: number; opening: string }>(
+    ctx.tx,
+    sql`select count(*)::int as total,
+               coalesce(sum(l.debit - l.credit) filter (where ${found.length ? sql`(l.posting_date, l.id) < (${found[0].date}::date, ${found[0].id}::bigint)` : sql`false`}), 0)::text as opening
+        from fin_posting_line l where ${own}`,
+  );
+  const sign = side === 'receivable' ? 1n : -1n;
+  let running = toMicro(counted.opening) * sign;
+  const data = found.map((r) => {
     const debit = toMicro(r.debit!);
     const credit = toMicro(r.credit!);
-    running += side === 'receivable' ? debit - credit : credit - debit;
+    running += (debit - credit) * sign;
     return {
       id: Number(r.id),
       date: r.date!,
@@ -91,6 +107,7 @@ export async function partnerLedger(ctx: ServiceContext, side: Side, partnerId: 
       balance: microText(running),
     };
   });
+  return { data, pagination: { current: query.current, pageSize: query.pageSize, total: Number(counted.total) } };
 }
 
 /** GET /finance/<side>/openBills?partnerId: audited bills of the partner not settled in full, oldest first. */
@@ -99,7 +116,7 @@ export async function openBills(ctx: ServiceContext, side: Side, partnerId: numb
     ctx.tx,
     sql`select o.bill_id, b.bill_code, b.bill_type, o.bill_date::text as bill_date, o.amount::text, o.settled::text
         from fin_bill_open o join bill b on b.tenant_id = o.tenant_id and b.id = o.bill_id
-        where o.tenant_id = ${ctx.tenantId} and o.kind = ${side} and o.partner_id = ${partnerId} and o.settled <> o.amount
+        where o.tenant_id = ${ctx.tenantId} and o.kind = ${side} and o.partner_id = ${partnerId} and o.unsettled
         order by o.bill_date, o.bill_id`,
   );
   return found.map((r) => {
@@ -109,14 +126,19 @@ export async function openBills(ctx: ServiceContext, side: Side, partnerId: numb
   });
 }
 
+/**
+ * The trial balance's statement (also run by bench/ledger.ts as its bare baseline): the per-account, per-day
+ * totals the ledger keeps (fin_account_day, ≤ accounts × days × 8 rows), not every posting line.
+ */
+export function trialBalanceSql(tenantId: number, query: { start?: string; end?: string }): SQL {
+  return sql`select account_code, sum(debit)::text as debit, sum(credit)::text as credit from fin_account_day
+        where tenant_id = ${tenantId} ${query.start ? sql`and day >= ${query.start}::date` : sql``} ${query.end ? sql`and day <= ${query.end}::date` : sql``}
+        group by account_code`;
+}
+
 /** GET /finance/trialBalance: per account of the chart, debits, credits and the balance on its normal side; totals agree. */
 export async function trialBalance(ctx: ServiceContext, query: { start?: string; end?: string }) {
-  const found = await rows<{ account_code: string; debit: string; credit: string }>(
-    ctx.tx,
-    sql`select account_code, sum(debit)::text as debit, sum(credit)::text as credit from fin_posting_line
-        where tenant_id = ${ctx.tenantId} ${query.start ? sql`and posting_date >= ${query.start}::date` : sql``} ${query.end ? sql`and posting_date <= ${query.end}::date` : sql``}
-        group by account_code`,
-  );
+  const found = await rows<{ account_code: string; debit: string; credit: string }>(ctx.tx, trialBalanceSql(ctx.tenantId, query));
   const byCode = new Map(found.map((f) => [f.account_code, f]));
   let debitTotal = 0n;
   let creditTotal = 0n;

@@ -4,14 +4,16 @@ import { dateSchema } from '@p8/contract/bills/fields';
 import {
   fundAccountCreateSchema,
   fundAccountUpdateSchema,
-  ledgerQuerySchema,
+  ledgerPageQuerySchema,
   openBillsQuerySchema,
   partnerReportQuerySchema,
   transferCreateSchema,
 } from '@p8/contract/finance';
 import { route, type RouteDeclaration, type ServerModule } from '../../core/route.ts';
 import { verifyLedger } from './ledger.ts';
-import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listMoneyDocs, updateFundAccount } from './money.ts';
+import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listTransfers, transferExportColumns, updateFundAccount } from './money.ts';
+import { listExportRoute } from '../../core/list-export.ts';
+import { listQuerySchema } from '../../core/list-query.ts';
 import { financePostingHook, registerMoneyRules } from './money-bills.ts';
 import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.ts';
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
@@ -31,21 +33,13 @@ import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } fro
 const URL = '/api/admin/finance';
 const tags = ['finance'];
 
-const docListQuerySchema = z.object({
-  current: z.coerce.number().int().min(1).max(100000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20),
-  partnerId: z.coerce.number().int().positive().optional(),
-  status: z.enum(['Posted', 'Abandoned']).optional(),
-  moneyType: z.string().max(40).regex(/^[A-Za-z]*$/).optional(),
-  start: dateSchema.optional(),
-  end: dateSchema.optional(),
-});
 const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
 
-/** List, one, abandon of transfers; their create is the caller's. */
+/** List (sorted, filtered, exported), one, abandon of transfers; their create is the caller's. */
 function docRoutes(kind: 'transfer'): RouteDeclaration[] {
   return [
-    route({ method: 'GET', url: `${URL}/${kind}`, tags, summary: `${kind}s, paged, newest first`, query: docListQuerySchema, page: true, handler: (ctx, { query }) => listMoneyDocs(ctx, kind, query) }),
+    route({ method: 'GET', url: `${URL}/${kind}`, tags, summary: `${kind}s, paged, newest first unless sorted`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listTransfers(ctx, query) }),
+    listExportRoute({ url: `${URL}/${kind}`, tags, noun: kind, permission: `finance_${kind}_export`, list: listTransfers, columns: transferExportColumns, filename: { zh: '资金转账', en: 'transfers' } }),
     route({ method: 'GET', url: `${URL}/${kind}/:id`, tags, summary: `One ${kind} with the bills it settled`, params: idParamsSchema, handler: (ctx, { params }) => getMoneyDoc(ctx, kind, params.id) }),
     route({
       method: 'POST', url: `${URL}/${kind}/:id/abandon`, tags, summary: `Withdraw a ${kind}: reversal posting, settled bills open again`, permission: `finance_${kind}_abandon`, params: idParamsSchema,
@@ -57,7 +51,7 @@ function docRoutes(kind: 'transfer'): RouteDeclaration[] {
 function sideRoutes(side: 'receivable' | 'payable'): RouteDeclaration[] {
   return [
     route({ method: 'GET', url: `${URL}/${side}`, tags, summary: `${side} per partner with aging (0–30, 31–60, 61–90, >90 days)`, query: partnerReportQuerySchema, handler: (ctx, { query }) => partnerAging(ctx, side, query) }),
-    route({ method: 'GET', url: `${URL}/${side}/ledger`, tags, summary: `A partner's ${side} ledger with the running balance`, query: ledgerQuerySchema, handler: (ctx, { query }) => partnerLedger(ctx, side, query.partnerId) }),
+    route({ method: 'GET', url: `${URL}/${side}/ledger`, tags, summary: `A page of a partner's ${side} ledger with the running balance`, query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => partnerLedger(ctx, side, query) }),
     route({ method: 'GET', url: `${URL}/${side}/openBills`, tags, summary: `A partner's bills not yet settled in full`, query: openBillsQuerySchema, handler: (ctx, { query }) => openBills(ctx, side, query.partnerId) }),
   ];
 }

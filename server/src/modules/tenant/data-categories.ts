@@ -28,6 +28,7 @@ import {
   stockBalance,
   unit,
   warehouse,
+  finAccountDay,
   finBillOpen,
   finFundAccount,
   finMoneyDoc,
@@ -51,6 +52,7 @@ const BILL_DATA: PgTable[] = [
   finBillOpen,
   finPartnerBalance,
   finPostingLine,
+  finAccountDay,
   finPosting,
   billTransition, billLine, bill, billCount, stockLedger, stockValuation, stockBalance, stockBatch];
 

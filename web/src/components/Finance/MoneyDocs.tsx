@@ -1,13 +1,13 @@
 import { useCallback, useMemo, useRef, useState, type ComponentType } from 'react';
-import { App, Button, Drawer, Popconfirm, Table, Tag } from 'antd';
+import { App, Button, Descriptions, Drawer, Popconfirm } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from './money.ts';
 import ProTable, { type ListParams, type ProColumn, type ProTableAction, type ValueEnum } from '../ProTable/index.tsx';
-import { Auth } from '../Auth/index.tsx';
+import { Auth, useAuth } from '../Auth/index.tsx';
 import { AddButton } from '../RecordKit/RecordToolbar.tsx';
 import { listFundAccounts } from './fund-accounts.ts';
-import { abandonMoneyDoc, getMoneyDoc, listMoneyDocs, type MoneyDocDetail, type MoneyDocRow, type MoneyKind } from './api.ts';
+import { abandonMoneyDoc, listMoneyDocs, type MoneyDocRow, type MoneyKind } from './api.ts';
 
 /** The fund accounts by id (names for the lists, options for the forms). */
 export function useFundAccounts() {
@@ -30,8 +30,8 @@ interface MoneyDocsProps {
 }
 
 /**
- * Finance → payments, receipts or transfers: a page of documents newest first (filters: type, status,
- * date range), a row's code opens what it settled, "abandon" withdraws a posted one
+ * Finance → transfers: a page of documents newest first or sorted by code, date or amount (filters: status,
+ * date range), exported as the list shows them (`finance_<kind>_export`), a row's code opens it, "abandon" withdraws a posted one
  * (`finance_<kind>_abandon`), "add" opens the kind's form (`finance_<kind>_add`).
  */
 export default function MoneyDocs({ kind, columns: own, form: AddForm }: MoneyDocsProps) {
@@ -39,8 +39,10 @@ export default function MoneyDocs({ kind, columns: own, form: AddForm }: MoneyDo
   const { message } = App.useApp();
   const table = useRef<ProTableAction<MoneyDocRow>>(undefined);
   const [adding, setAdding] = useState(false);
-  const [detail, setDetail] = useState<MoneyDocDetail | null>(null);
+  const [detail, setDetail] = useState<MoneyDocRow | null>(null);
   const record = `finance_${kind}` as const;
+  // The list's current query (filters and sort) as .xlsx (`finance_<kind>_export`).
+  const canExport = useAuth()(`${record}_export`);
 
   const abandon = useCallback(
     async (row: MoneyDocRow) => {
@@ -59,15 +61,16 @@ export default function MoneyDocs({ kind, columns: own, form: AddForm }: MoneyDo
         prop: 'docCode',
         title: t('code'),
         width: 170,
+        sortable: true,
         render: (_, r) => (
-          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => void getMoneyDoc(kind, r.id).then(setDetail)} data-testid={`${kind}-code-${r.docCode}`}>
+          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setDetail(r)} data-testid={`${kind}-code-${r.docCode}`}>
             {r.docCode}
           </Button>
         ),
       },
-      { prop: 'docDate', title: t('date'), width: 120 },
+      { prop: 'docDate', title: t('date'), width: 120, sortable: true },
       ...own,
-      { prop: 'amount', title: t('amount'), width: 130, align: 'right', render: (v) => formatMoney(v as string) },
+      { prop: 'amount', title: t('amount'), width: 130, align: 'right', sortable: true, render: (v) => formatMoney(v as string) },
       { prop: 'status', title: t('statusTitle'), width: 100, valueEnum: status, search: true },
       { prop: 'remark', title: t('remark'), width: 180, ellipsis: true },
       {
@@ -102,24 +105,20 @@ export default function MoneyDocs({ kind, columns: own, form: AddForm }: MoneyDo
         request={load}
         title={t(`title.${kind}`)}
         toolbar={<AddButton record={record} onClick={() => setAdding(true)} />}
+        exportPath={canExport ? `/admin/finance/${kind}/export` : undefined}
         data-testid={`finance-${kind}s`}
       />
       <AddForm open={adding} onClose={() => setAdding(false)} onSaved={reload} />
-      <Drawer open={detail !== null} width={640} title={detail ? `${detail.docCode} · ${formatMoney(detail.amount)}` : ''} onClose={() => setDetail(null)}>
-        {detail && detail.allocations.length > 0 ? (
-          <Table
-            size="small"
-            rowKey="billId"
-            pagination={false}
-            dataSource={detail.allocations}
-            columns={[
-              { dataIndex: 'billCode', title: t('billCode') },
-              { dataIndex: 'billDate', title: t('billDate'), width: 110 },
-              { dataIndex: 'amount', title: t('settleAmount'), align: 'right', render: (v: string) => formatMoney(v) },
-            ]}
-          />
-        ) : (
-          <Tag>{t('noBills')}</Tag>
+      <Drawer open={detail !== null} width={520} title={detail ? `${detail.docCode} · ${formatMoney(detail.amount)}` : ''} onClose={() => setDetail(null)}>
+        {detail && (
+          <Descriptions column={1} bordered size="small" data-testid={`${kind}-detail`}>
+            <Descriptions.Item label={t('date')}>{detail.docDate}</Descriptions.Item>
+            <Descriptions.Item label={t('fromAccount')}>{detail.fromAccountName ?? '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('toAccount')}>{detail.toAccountName ?? '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('amount')}>{formatMoney(detail.amount)}</Descriptions.Item>
+            <Descriptions.Item label={t('statusTitle')}>{t(`status.${detail.status}`)}</Descriptions.Item>
+            <Descriptions.Item label={t('remark')}>{detail.remark}</Descriptions.Item>
+          </Descriptions>
         )}
       </Drawer>
     </>

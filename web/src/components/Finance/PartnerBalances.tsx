@@ -6,8 +6,11 @@ import ProTable, { type ListParams, type ProColumn } from '../ProTable/index.tsx
 import ExportButton from '../ExportButton/index.tsx';
 import { useAuth } from '../Auth/index.tsx';
 import { useGlobalStore } from '../../stores/global.ts';
+import type { PagedResult } from '../../app/http.ts';
 import { partnerBalances, partnerLedger, type LedgerRow, type PartnerBalanceRow } from './api.ts';
 import { formatMoney } from './money.ts';
+
+const LEDGER_PAGE_SIZE = 50;
 
 const amountColumn = (prop: string, title: string): ProColumn<PartnerBalanceRow> => ({
   prop,
@@ -24,7 +27,7 @@ const amountColumn = (prop: string, title: string): ProColumn<PartnerBalanceRow>
 export default function PartnerBalances({ side }: { side: 'receivable' | 'payable' }) {
   const { t } = useTranslation(undefined, { keyPrefix: 'finance' });
   const language = useGlobalStore((s) => s.language);
-  const [ledger, setLedger] = useState<{ partner: PartnerBalanceRow; rows: LedgerRow[] } | null>(null);
+  const [ledger, setLedger] = useState<{ partner: PartnerBalanceRow; page: PagedResult<LedgerRow> } | null>(null);
   const other = side === 'receivable' ? 'advance' : 'prepaid';
   // The report and a partner's ledger export as .xlsx (the current query, the user's language).
   const canExport = useAuth()(`finance_${side}_export`);
@@ -43,7 +46,8 @@ export default function PartnerBalances({ side }: { side: 'receivable' | 'payabl
   );
 
   const load = useCallback((params: ListParams) => partnerBalances(side, typeof params.asOf === 'string' ? params.asOf : undefined), [side]);
-  const openLedger = async (partner: PartnerBalanceRow) => setLedger({ partner, rows: await partnerLedger(side, partner.partnerId) });
+  // The ledger is paged by the server; every page's running balance carries the lines before it.
+  const openLedger = async (partner: PartnerBalanceRow, current = 1, pageSize = LEDGER_PAGE_SIZE) => setLedger({ partner, page: await partnerLedger(side, partner.partnerId, current, pageSize) });
 
   return (
     <>
@@ -64,8 +68,14 @@ export default function PartnerBalances({ side }: { side: 'receivable' | 'payabl
         <Table<LedgerRow>
           size="small"
           rowKey="id"
-          pagination={false}
-          dataSource={ledger?.rows ?? []}
+          dataSource={ledger?.page.data ?? []}
+          pagination={{
+            current: ledger?.page.pagination.current,
+            pageSize: ledger?.page.pagination.pageSize,
+            total: ledger?.page.pagination.total,
+            showSizeChanger: true,
+            onChange: (current, pageSize) => ledger && void openLedger(ledger.partner, current, pageSize),
+          }}
           columns={[
             { dataIndex: 'date', title: t('report.date'), width: 110 },
             {

@@ -1,4 +1,4 @@
-import type { PaymentCreate, ReceiptCreate, TransferCreate } from '@p8/contract/finance';
+import type { TransferCreate } from '@p8/contract/finance';
 import type { PagedResult, QueryParams } from '../../app/http.ts';
 import { http } from '../../app/http.ts';
 
@@ -47,9 +47,9 @@ export async function partnerBalances(side: 'receivable' | 'payable', asOf?: str
   return onePage(await http.get<PartnerBalanceRow[]>(`/admin/finance/${side}`, asOf ? { asOf } : undefined, { noLoading: true }));
 }
 
-/** GET /admin/finance/<side>/ledger — a partner's running ledger. */
-export function partnerLedger(side: 'receivable' | 'payable', partnerId: number): Promise<LedgerRow[]> {
-  return http.get<LedgerRow[]>(`/admin/finance/${side}/ledger`, { partnerId }, { noLoading: true });
+/** GET /admin/finance/<side>/ledger — a page of a partner's running ledger, oldest first. */
+export function partnerLedger(side: 'receivable' | 'payable', partnerId: number, current: number, pageSize: number): Promise<PagedResult<LedgerRow>> {
+  return http.list<LedgerRow>(`/admin/finance/${side}/ledger`, { partnerId, current, pageSize }, { noLoading: true });
 }
 
 /** GET /admin/finance/trialBalance */
@@ -57,17 +57,17 @@ export async function trialBalance(params: { start?: string; end?: string }) {
   return http.get<{ accounts: TrialBalanceRow[]; debitTotal: string; creditTotal: string }>('/admin/finance/trialBalance', params, { noLoading: true });
 }
 
-/** A payment, receipt or transfer as the lists show it (amount as exact decimal text). */
+/** A transfer as the list shows it (amount as exact decimal text), with both accounts' names. */
 export interface MoneyDocRow {
   id: number;
-  docKind: 'payment' | 'receipt' | 'transfer';
+  docKind: 'transfer';
   moneyType: string;
   docCode: string;
   docDate: string;
-  partnerId: number | null;
-  partnerName: string | null;
   fundAccountId: number | null;
   targetFundAccountId: number | null;
+  fromAccountName: string | null;
+  toAccountName: string | null;
   amount: string;
   status: 'Posted' | 'Abandoned';
   remark: string;
@@ -75,45 +75,19 @@ export interface MoneyDocRow {
   abandonedAt: string | null;
 }
 
-export interface MoneyDocDetail extends MoneyDocRow {
-  allocations: Array<{ billId: number; billCode: string; billType: string; billDate: string; amount: string }>;
-}
-
-/** One bill a payment or receipt may settle (`/<side>/openBills`). */
-export interface OpenBill {
-  billId: number;
-  billCode: string;
-  billType: string;
-  billDate: string;
-  amount: string;
-  settled: string;
-  unsettled: string;
-  settledStatus: string;
-}
-
 export type MoneyKind = MoneyDocRow['docKind'];
 
-/** GET /admin/finance/<kind> — a page, newest first; filters `moneyType`, `status`, `partnerId`, `start` / `end`. */
+/** GET /admin/finance/<kind> — a page, newest first unless sorted (`<field>Sort`); filters `status`, `start` / `end`. */
 export function listMoneyDocs(kind: MoneyKind, params: QueryParams): Promise<PagedResult<MoneyDocRow>> {
   return http.list<MoneyDocRow>(`/admin/finance/${kind}`, params, { noLoading: true });
 }
 
-/** GET /admin/finance/<kind>/:id — with the bills it settled. */
-export function getMoneyDoc(kind: MoneyKind, id: number): Promise<MoneyDocDetail> {
-  return http.get<MoneyDocDetail>(`/admin/finance/${kind}/${id}`, undefined, { noLoading: true });
-}
-
-/** POST /admin/finance/<kind> — posted at once (`finance_<kind>_add`). */
-export function createMoneyDoc(kind: MoneyKind, body: PaymentCreate | ReceiptCreate | TransferCreate): Promise<{ id: number }> {
-  return http.post<{ id: number }>(`/admin/finance/${kind}`, body);
+/** POST /admin/finance/transfer — posted at once (`finance_transfer_add`). */
+export function createTransfer(body: TransferCreate): Promise<{ id: number }> {
+  return http.post<{ id: number }>('/admin/finance/transfer', body);
 }
 
 /** POST /admin/finance/<kind>/:id/abandon — the reversal (`finance_<kind>_abandon`). */
 export function abandonMoneyDoc(kind: MoneyKind, id: number): Promise<unknown> {
   return http.post(`/admin/finance/${kind}/${id}/abandon`, {});
-}
-
-/** GET /admin/finance/<side>/openBills — a partner's bills not settled in full. */
-export function openBills(side: 'receivable' | 'payable', partnerId: number): Promise<OpenBill[]> {
-  return http.get<OpenBill[]>(`/admin/finance/${side}/openBills`, { partnerId }, { noLoading: true });
 }

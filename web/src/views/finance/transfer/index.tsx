@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { toMicro } from '@p8/contract/bills/decimal';
 import FormDialog from '../../../components/FormDialog/index.tsx';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
-import { createMoneyDoc, type MoneyDocRow } from '../../../components/Finance/api.ts';
+import { createTransfer, type MoneyDocRow } from '../../../components/Finance/api.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
 import MoneyDocs, { useFundAccounts, type MoneyFormProps } from '../../../components/Finance/MoneyDocs.tsx';
 
@@ -17,18 +17,16 @@ interface TransferForm {
   remark?: string;
 }
 
-/** Finance → transfers (menu finance_transfer): money moved between fund accounts; add and abandon. */
+/** Finance → transfers (menu finance_transfer): money moved between fund accounts; sort, export, add and abandon. */
 export default function TransferPage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'finance.money' });
-  const funds = useFundAccounts();
-  const columns = useMemo<ProColumn<MoneyDocRow>[]>(() => {
-    const name = new Map((funds.data ?? []).map((f) => [f.id, f.name]));
-    const fund = (v: unknown) => (v ? (name.get(v as number) ?? `#${v as number}`) : '—');
-    return [
-      { prop: 'fundAccountId', title: t('fromAccount'), width: 160, render: fund },
-      { prop: 'targetFundAccountId', title: t('toAccount'), width: 160, render: fund },
-    ];
-  }, [t, funds.data]);
+  const columns = useMemo<ProColumn<MoneyDocRow>[]>(
+    () => [
+      { prop: 'fromAccountName', title: t('fromAccount'), width: 160 },
+      { prop: 'toAccountName', title: t('toAccount'), width: 160 },
+    ],
+    [t],
+  );
 
   return (
     <MoneyDocs
@@ -45,7 +43,7 @@ function TransferDialog({ open, onClose, onSaved }: MoneyFormProps) {
   const funds = useFundAccounts();
   const options = (funds.data ?? []).filter((f) => f.enabled).map((f) => ({ value: f.id, label: `${f.name} (${formatMoney(f.balance)})` }));
   const submit = async (values: TransferForm) => {
-    await createMoneyDoc('transfer', { docDate: values.docDate.format('YYYY-MM-DD'), fromAccountId: values.fromAccountId, toAccountId: values.toAccountId, amount: values.amount, remark: values.remark ?? '' });
+    await createTransfer({ docDate: values.docDate.format('YYYY-MM-DD'), fromAccountId: values.fromAccountId, toAccountId: values.toAccountId, amount: values.amount, remark: values.remark ?? '' });
     onSaved();
   };
   return (
