@@ -154,6 +154,34 @@ describe('salaries (browser)', () => {
   }, 240_000);
 });
 
+describe('transfers (browser)', () => {
+  it.each<[Lang, string]>([
+    ['zh', 'zh-CN'],
+    ['en', 'en-US'],
+  ])('the transfer list sorts by amount and exports its query (%s)', async (lang, locale) => {
+    const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
+    if (lang === 'en') {
+      await page.getByTestId('header-lang').click();
+      await page.getByTestId('lang-en').click();
+      await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
+    }
+    await page.goto('/finance/transfer');
+    const list = page.getByTestId('finance-transfers');
+    await list.locator('tbody tr.ant-table-row').first().waitFor();
+    // The amount column's sorter asks the server for the sorted page.
+    const sorted = page.waitForResponse((r) => r.url().includes('/finance/transfer?') && r.url().includes('amountSort=asc'));
+    await list.locator('th.ant-table-column-has-sorters', { hasText: lang === 'zh' ? '金额' : 'Amount' }).click();
+    expect((await sorted).status()).toBe(200);
+    await screenshot(page, `finance-transfers-${lang}`);
+    // The export posts the same query and answers a workbook.
+    const exported = page.waitForResponse((r) => r.url().includes('/finance/transfer/export'));
+    await list.getByTestId('export-button').click();
+    const reply = await exported;
+    expect(reply.status()).toBe(200);
+    expect(`${reply.url()} ${reply.request().postData() ?? ''}`).toContain('amountSort');
+  }, 120_000);
+});
+
 /** A pushed-down receipt with 300 on a bill with 200 open: the form shows the error and sends nothing; the draft is deleted. */
 async function receiveRefusesBeyondOpen(page: Page, billCode: string, lang: Lang) {
   const form = await pushedDownReceipt(page, billCode);

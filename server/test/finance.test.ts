@@ -282,7 +282,7 @@ describe('payments, advances and deductions', () => {
   it.each(Object.keys(FEE_KIND))('a fee type on a %s line (a draft too) is in use and cannot be deleted', async (type) => {
     const used = await api.create('fee', { name: `Used by ${type}`, kind: FEE_KIND[type] });
     const unused = await api.create('fee', { name: `Unused beside ${type}`, kind: FEE_KIND[type] });
-    const draft = await ok(api.post<{ id: number }>(path(type), { billDate: DAY, lines: [{ feeTypeId: used, amount: 3 }] }));
+    const draft = await ok(api.post<{ id: number }>(path(type), { billDate: DAY, fundAccountId: ids.cash, lines: [{ feeTypeId: used, amount: 3 }] }));
     expect((await api.del('/api/admin/basic/fee', { ids: [unused, used] })).body.message).toBe('FeeTypeInUseProhibitDelete');
     await ok(api.del('/api/admin/basic/fee', { ids: [unused] }));
     // Once no line names it, it goes.
