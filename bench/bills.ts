@@ -22,13 +22,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { buildApp } from '../server/src/app.ts';
 import { verifyStock } from '../server/src/bills/stock.ts';
-import { loadConfig } from '../server/src/config.ts';
 import { rows, type Database } from '../server/src/db/connection.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { BENCH_PASSWORD } from './material-fixture.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { listeningApp, scratchDatabase } from './scratch-database.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
@@ -228,12 +226,7 @@ async function main() {
     const seeded = await records(database);
     const tenant = { tenantId: seeded.tenantId };
 
-    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
-    const app = await buildApp({ config, database, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: adminName, password: BENCH_PASSWORD }) });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const { app, url: appUrl, token } = await listeningApp(scratch, { name: adminName, password: BENCH_PASSWORD });
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${appUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
       const answer = (await response.json()) as { status: number; data: unknown; message?: string };

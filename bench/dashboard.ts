@@ -12,12 +12,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
 import type { Database } from '../server/src/db/connection.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { listeningApp, scratchDatabase } from './scratch-database.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
 const ORDERS = num('BENCH_ORDERS', 1_000_000);
@@ -175,12 +173,7 @@ async function main() {
     console.log('\n| plain query | median ms |\n|---|---|');
     for (const [label, query] of Object.entries(plain)) console.log(`| ${label} | ${(await timed(database, tenantId, query)).toFixed(1)} |`);
 
-    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
-    const app = await buildApp({ config, database, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench_dash_0', password: 'Bench123' }) });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const { app, url: appUrl, token } = await listeningApp(scratch, { name: 'bench_dash_0', password: 'Bench123' });
     const bare = await bareServer(pool, tenantId);
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 

@@ -25,14 +25,12 @@ import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { DEFAULT_CHART } from '@p8/contract/finance';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
 import { rows, type Database } from '../server/src/db/connection.ts';
 import { agingSql, trialBalanceSql } from '../server/src/modules/finance/reports.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { BENCH_PASSWORD } from './material-fixture.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { listeningApp, scratchDatabase } from './scratch-database.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
 const SALES = num('BENCH_SALES', 100_000);
@@ -215,12 +213,7 @@ async function main() {
     const [{ tenant_id: tenantText }] = await rows<{ tenant_id: string }>(database, sql`select tenant_id from admin where name = ${ADMIN}`);
     const tenantId = Number(tenantText);
 
-    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
-    const app = await buildApp({ config, database, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: ADMIN, password: BENCH_PASSWORD }) });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const { app, url: appUrl, token } = await listeningApp(scratch, { name: ADMIN, password: BENCH_PASSWORD });
     const bare = await bareServer(pool, tenantId);
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 

@@ -7,14 +7,11 @@
  *
  * It prints the app's CPU per request (as staff-list.ts does) and drops the database.
  */
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
 import { hashPassword } from '../server/src/core/passwords.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair } from './measure.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { listeningApp, scratchDatabase } from './scratch-database.ts';
 
 const STAFF = Number(process.env.BENCH_STAFF ?? 20_000);
 const QUERY = process.env.BENCH_QUERY ?? 'current=1&pageSize=20';
@@ -31,12 +28,7 @@ async function main() {
       select ${t.tenantId}, 'bench_prof_' || g, ${hash}, 'Staff ' || g, 'S' || g, ${t.deptId}, ${t.adminId} from generate_series(1, ${STAFF}) g`);
     await database.db.execute(sql`insert into admin_role (tenant_id, admin_id, role_id) select tenant_id, id, ${t.roleId} from admin where tenant_id = ${t.tenantId} and id <> ${t.adminId}`);
     await database.db.execute(sql`vacuum analyze`);
-    const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
-    const app = await buildApp({ config, database, logger: false });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const login = await fetch(`${appUrl}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench_prof', password: 'Bench123' }) });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const { app, url: appUrl, token } = await listeningApp(scratch, { name: 'bench_prof', password: 'Bench123' });
     const target = { url: appUrl, method: 'GET' as const, path: `/api/admin/security/admin?${QUERY}`, tokens: [token] };
     const { app: a } = await measurePair({ warmup: 2, duration: DURATION, rounds: 1, connections: 10 }, 'profile', target, target);
     console.log(`app: ${a.rps.toFixed(0)} req/s, p95 ${a.p95.toFixed(1)} ms, ${a.cpuMsPerRequest.toFixed(2)} CPU ms/request`);

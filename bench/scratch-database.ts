@@ -5,7 +5,10 @@
  * baseline side.
  */
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
 import { migrateDatabase, openDatabase, type Database } from '../server/src/db/connection.ts';
 
 /**
@@ -109,4 +112,18 @@ export async function scratchDatabase(options: ScratchOptions): Promise<ScratchD
     throw error;
   }
   return { kind: 'postgresql', name: fresh.name, url: fresh.url, database, bare, close };
+}
+
+/**
+ * The real app on the scratch database, listening on a loopback port (request logging off), and a token of
+ * `admin` signed in through the login route, as the measured requests carry it.
+ */
+export async function listeningApp(scratch: ScratchDatabase, admin: { name: string; password: string }) {
+  const config = loadConfig({ databaseUrl: scratch.url, seedDemo: false, logLevel: 'silent', webDist: undefined });
+  const app = await buildApp({ config, database: scratch.database, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const login = await fetch(`${url}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  return { app, url, token };
 }

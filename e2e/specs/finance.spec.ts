@@ -21,6 +21,17 @@ afterAll(async () => {
 const TODAY = new Date().toISOString().slice(0, 10);
 type Lang = 'zh' | 'en';
 
+/** The demo administrator's shell at 1440 px, in the language asked (English through the header's switch). */
+async function demoPage(lang: Lang, locale: string): Promise<Page> {
+  const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
+  if (lang === 'en') {
+    await page.getByTestId('header-lang').click();
+    await page.getByTestId('lang-en').click();
+    await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
+  }
+  return page;
+}
+
 /**
  * One receipt on the kit's receipt screen: a new receipt pushed down from the out-stock (the draft settles
  * all that is open), its amount set (`all` keeps it), the first fund account, saved, submitted, audited.
@@ -65,12 +76,7 @@ describe('finance (browser)', () => {
     ['zh', 'zh-CN'],
     ['en', 'en-US'],
   ])('receipts settle a sale out-stock half, then in full; its audit then stays (%s)', async (lang, locale) => {
-    const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
-    if (lang === 'en') {
-      await page.getByTestId('header-lang').click();
-      await page.getByTestId('lang-en').click();
-      await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
-    }
+    const page = await demoPage(lang, locale);
     const token = await storedToken(page);
     const stamp = `${lang}${Date.now().toString(36)}`;
     const list = async <T,>(url: string) => (await api<T[]>(suite.server, 'GET', url, undefined, token)).data;
@@ -159,12 +165,7 @@ describe('transfers (browser)', () => {
     ['zh', 'zh-CN'],
     ['en', 'en-US'],
   ])('the transfer list sorts by amount and exports its query (%s)', async (lang, locale) => {
-    const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
-    if (lang === 'en') {
-      await page.getByTestId('header-lang').click();
-      await page.getByTestId('lang-en').click();
-      await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
-    }
+    const page = await demoPage(lang, locale);
     await page.goto('/finance/transfer');
     const list = page.getByTestId('finance-transfers');
     await list.locator('tbody tr.ant-table-row').first().waitFor();
