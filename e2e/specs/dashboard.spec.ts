@@ -70,4 +70,21 @@ describe('home dashboard (browser)', () => {
     );
     await screenshot(page, 'dashboard-after-order');
   }, 300_000);
+
+  it('loads the chart code only when a chart scrolls into view', async () => {
+    // At 1440 × 900 the charts sit below the figures: the shell and the home screen come without ECharts.
+    const page = await suite.signedInPage(DEMO2, { locale: 'en-US', viewport: { width: 1440, height: 900 } });
+    const chartCode: string[] = [];
+    page.on('request', (request) => /\/assets\/(echarts|Chart)-/.test(request.url()) && chartCode.push(request.url()));
+    await page.reload();
+    const chart = page.getByTestId('home-chart-mall');
+    await chart.waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await chart.getAttribute('data-pending')).not.toBeNull();
+    expect(chartCode).toEqual([]);
+
+    await chart.scrollIntoViewIfNeeded();
+    await page.getByTestId('home-chart-mall').locator('canvas').waitFor({ timeout: 60_000 });
+    expect(chartCode.length).toBeGreaterThan(0);
+  }, 180_000);
 });
