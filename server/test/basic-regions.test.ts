@@ -50,12 +50,24 @@ describe(`national regions (${TEST_DB})`, () => {
     const provinces = await api.get<Region[]>(`${URL}/children`);
     expect(provinces.body.status).toBe(0);
     expect(provinces.body.data).toHaveLength(34);
-    expect(provinces.body.data[0]).toEqual({ code: '110000', parentCode: null, level: 1, name: '北京市', leaf: false });
+    expect(provinces.body.data[0]).toEqual({ code: '110000', parentCode: null, level: 1, name: '北京市', nameEn: 'Beijing', leaf: false });
+    expect(provinces.body.data.find((r) => r.code === '440000')?.nameEn).toBe('Guangdong');
     const guangdong = await api.get<Region[]>(`${URL}/children?parentCode=440000`);
     expect(guangdong.body.data.map((r) => r.name)).toContain('深圳市');
     expect(guangdong.body.data.every((r) => r.parentCode === '440000' && r.level === 2)).toBe(true);
     const shenzhen = await api.get<Region[]>(`${URL}/children?parentCode=440300`);
     expect(shenzhen.body.data.find((r) => r.code === '440305')).toMatchObject({ name: '南山区', level: 3, leaf: false });
+    // The package's placeholder "市辖区" (440301) is not offered: a city goes straight to its districts.
+    expect(shenzhen.body.data.map((r) => r.name)).not.toContain('市辖区');
+    expect(shenzhen.body.data.map((r) => r.code)).not.toContain('440301');
+    // Nor "河南省-省直辖县级行政区划" (419000): 济源市 sits directly below 河南省, as a municipality's districts do.
+    const henan = await api.get<Region[]>(`${URL}/children?parentCode=410000`);
+    expect(henan.body.data.map((r) => r.code)).not.toContain('419000');
+    expect(henan.body.data.find((r) => r.code === '419001')).toMatchObject({ name: '济源市', parentCode: '410000', level: 3 });
+    // 嘉峪关市's towns, under its 市辖区 in the package, sit directly below the city.
+    const jiayuguan = await api.get<Region[]>(`${URL}/children?parentCode=620200`);
+    expect(jiayuguan.body.data.length).toBeGreaterThan(3);
+    expect(jiayuguan.body.data.every((r) => r.level === 4 && r.code.startsWith('620201'))).toBe(true);
     const nanshan = await api.get<Region[]>(`${URL}/children?parentCode=440305`);
     expect(nanshan.body.data.length).toBeGreaterThan(3);
     expect(nanshan.body.data.every((r) => r.level === 4 && r.leaf && r.code.length === 12 && r.code.startsWith('440305'))).toBe(true);
@@ -78,6 +90,12 @@ describe(`national regions (${TEST_DB})`, () => {
 
     const town = await api.get<RegionMatch[]>(`${URL}/search?keyword=${encodeURIComponent('景山街道')}`);
     expect(town.body.data.find((r) => r.code === '110101002000')?.path.map((p) => p.name)).toEqual(['北京市', '东城区', '景山街道']);
+
+    // Placeholders are not found; English names are, in any case.
+    expect((await api.get<RegionMatch[]>(`${URL}/search?keyword=${encodeURIComponent('市辖区')}`)).body.data).toEqual([]);
+    expect((await api.get<RegionMatch[]>(`${URL}/search?keyword=4403&limit=50`)).body.data.map((r) => r.code)).not.toContain('440301');
+    const english = await api.get<RegionMatch[]>(`${URL}/search?keyword=guangDONG`);
+    expect(english.body.data[0]).toMatchObject({ code: '440000', name: '广东省', nameEn: 'Guangdong', path: [{ code: '440000', name: '广东省', nameEn: 'Guangdong' }] });
 
     const byCode = await api.get<RegionMatch[]>(`${URL}/search?keyword=4403&limit=5`);
     expect(byCode.body.data).toHaveLength(5);
@@ -141,7 +159,13 @@ describe(`national regions (${TEST_DB})`, () => {
       { code: '110101002000', path: ['北京市', '东城区', '景山街道'], district: null },
       { code: null, path: [], district: null },
     ]);
-    expect(detail.body.data.addresses[0].regionPath[2]).toEqual({ code: '440305', name: '南山区' });
+    expect(detail.body.data.addresses[0].regionPath[0]).toEqual({ code: '440000', name: '广东省', nameEn: 'Guangdong' });
+    expect(detail.body.data.addresses[0].regionPath[2]).toMatchObject({ code: '440305', name: '南山区' });
+
+    // A code of a collapsed placeholder stays valid and resolvable (an address stored before the collapse).
+    const old = await api.create('supplier', { code: 'REG-S2', name: 'Placeholder supplier', addresses: [{ regionCode: '440301', address: '旧地址' }] });
+    const oldDetail = await api.get<PartnerDetail>(`/api/admin/basic/supplier/${old}`);
+    expect(oldDetail.body.data.addresses[0].regionPath.map((p) => p.name)).toEqual(['广东省', '深圳市', '市辖区']);
 
     // Another tenant names the same region for its own customer.
     const theirs = await other.create('customer', { code: 'REG-C1', name: 'Region customer', addresses: [{ regionCode: '440305' }] });

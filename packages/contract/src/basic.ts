@@ -198,7 +198,10 @@ export interface DistrictNode extends District {
 /**
  * China's administrative divisions, shared by every tenant and read-only (GB/T 2260 codes: 6 digits down
  * to the county, 12 for a town). `level` is the administrative level (1 province, 2 city, 3 county,
- * 4 town); a municipality's counties are level 3 directly below it. The names are Chinese only.
+ * 4 town); a municipality's counties are level 3 directly below it, as are the county-level divisions a
+ * province administers directly. The package's placeholder levels ("市辖区") are not listed; their codes
+ * stay valid. `nameEn` is the English name ("Guangdong", "Nanshan District"), '' when not known: the
+ * English screens then show `name` (`regionName` in the web).
  */
 export const REGION_MAX_LEVEL = 4;
 export const regionCode = z.string().regex(/^\d{6}(\d{6})?$/, { message: 'RegionNotExist' });
@@ -214,12 +217,14 @@ export interface Region {
   parentCode: string | null;
   level: number;
   name: string;
+  nameEn: string;
   /** No regions below it. */
   leaf: boolean;
 }
 export interface RegionStep {
   code: string;
   name: string;
+  nameEn: string;
 }
 /** A search result: the region and its path from the province down to itself. */
 export interface RegionMatch extends Region {

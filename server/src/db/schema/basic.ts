@@ -128,6 +128,14 @@ export const region = pgTable(
     parentCode: varchar('parent_code', { length: 12 }),
     level: smallint('level').notNull(),
     name: text('name').notNull(),
+    /** The English name ("Guangdong", "Shenzhen", "Nanshan District"); '' when not known (db/region-names.ts). */
+    nameEn: text('name_en').notNull().default(''),
+    /**
+     * False for the package's placeholder levels ("市辖区" under a city, "省直辖县级行政区划" under a
+     * province): kept so that a code an address stored stays valid, but never offered — their children
+     * hang from the level above.
+     */
+    listed: boolean('listed').notNull().default(true),
   },
   (t) => [
     index('region_parent_idx').on(t.parentCode, t.code),

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import { regionChildrenQuerySchema, regionSearchQuerySchema, type Region, type RegionMatch, type RegionStep } from '@p8/contract/basic';
 import type { Tx } from '../../db/connection.ts';
 import { region } from '../../db/schema/index.ts';
@@ -17,20 +17,24 @@ const selection = {
   parentCode: region.parentCode,
   level: region.level,
   name: region.name,
+  nameEn: region.nameEn,
   // Spelled out: drizzle writes a column of the single selected table without its table name.
-  leaf: sql<boolean>`not exists (select 1 from region c where c.parent_code = region.code)`,
+  leaf: sql<boolean>`not exists (select 1 from region c where c.parent_code = region.code and c.listed)`,
 };
 
-/** The regions directly below `parentCode`, by code; the provinces without it. */
+/** The regions directly below `parentCode`, by code; the provinces without it. Placeholder levels are not listed. */
 export async function regionChildren(tx: Tx, parentCode: string | undefined): Promise<Region[]> {
   return tx
     .select(selection)
     .from(region)
-    .where(parentCode === undefined ? isNull(region.parentCode) : eq(region.parentCode, parentCode))
+    .where(and(parentCode === undefined ? isNull(region.parentCode) : eq(region.parentCode, parentCode), eq(region.listed, true)))
     .orderBy(asc(region.code));
 }
 
-/** The path from the province down to each region (codes that are not regions are left out). */
+/**
+ * The path from the province down to each region (codes that are not regions are left out). A placeholder
+ * level an address named before it was collapsed still resolves (广东省 / 深圳市 / 市辖区).
+ */
 export async function regionPaths(tx: Tx, codes: string[]): Promise<Map<string, RegionStep[]>> {
   const result = new Map<string, RegionStep[]>();
   const wanted = [...new Set(codes)];
@@ -38,14 +42,14 @@ export async function regionPaths(tx: Tx, codes: string[]): Promise<Map<string, 
   // Each region and its ancestors, walking up by parent code (at most four steps).
   const rows = (await tx.execute(sql`
     with recursive up as (
-      select code as start, code, parent_code, name, 0 as depth from ${region} where ${inArray(region.code, wanted)}
+      select code as start, code, parent_code, name, name_en, 0 as depth from ${region} where ${inArray(region.code, wanted)}
       union all
-      select up.start, r.code, r.parent_code, r.name, up.depth + 1 from ${region} r join up on r.code = up.parent_code where up.depth < 4
+      select up.start, r.code, r.parent_code, r.name, r.name_en, up.depth + 1 from ${region} r join up on r.code = up.parent_code where up.depth < 4
     )
-    select start, code, name from up order by start, depth desc`)) as unknown as { rows: Array<{ start: string; code: string; name: string }> };
+    select start, code, name, name_en from up order by start, depth desc`)) as unknown as { rows: Array<{ start: string; code: string; name: string; name_en: string }> };
   for (const row of rows.rows) {
     const path = result.get(row.start) ?? [];
-    path.push({ code: row.code, name: row.name });
+    path.push({ code: row.code, name: row.name, nameEn: row.name_en });
     result.set(row.start, path);
   }
   return result;
@@ -64,8 +68,8 @@ export async function assertRegionsExist(tx: Tx, codes: Array<string | null | un
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * Regions whose name contains the keyword (or whose code starts with it, for digits), higher levels
- * first, each with its path. Reads the 45,000 names without an index (≈ 10 ms): trigram indexes do not
+ * Listed regions whose Chinese name or English name (in any case) contains the keyword, or whose code
+ * starts with it (for digits), higher levels first, each with its path. Reads the 45,000 names without an index (≈ 10 ms): trigram indexes do not
  * split Chinese text into trigrams in every locale.
  */
 export async function searchRegions(tx: Tx, keyword: string, limit: number): Promise<RegionMatch[]> {
@@ -74,11 +78,11 @@ export async function searchRegions(tx: Tx, keyword: string, limit: number): Pro
   const rows = await tx
     .select(selection)
     .from(region)
-    .where(or(like(region.name, `%${pattern}%`), byCode))
+    .where(and(or(like(region.name, `%${pattern}%`), ilike(region.nameEn, `%${pattern}%`), byCode), eq(region.listed, true)))
     .orderBy(asc(region.level), asc(region.code))
     .limit(limit);
   const paths = await regionPaths(tx, rows.map((r) => r.code));
-  return rows.map((r) => ({ ...r, path: paths.get(r.code) ?? [{ code: r.code, name: r.name }] }));
+  return rows.map((r) => ({ ...r, path: paths.get(r.code) ?? [{ code: r.code, name: r.name, nameEn: r.nameEn }] }));
 }
 
 const URL = '/api/admin/basic/region';

@@ -71,7 +71,7 @@ describe('partner form', () => {
       contacts: [{ id: 7, name: '陈', phone: '1', email: '', position: '', isDefault: true }],
       addresses: [
         { id: 8, regionCode: null, districtId: 3, address: 'x', contactName: '', phone: '', isDefault: true, regionPath: [], districtPath: ['广东省', '深圳市', '南山区'] },
-        { id: 9, regionCode: '440305', districtId: null, address: 'y', contactName: '', phone: '', isDefault: false, regionPath: [{ code: '440000', name: '广东省' }, { code: '440300', name: '深圳市' }, { code: '440305', name: '南山区' }], districtPath: [] },
+        { id: 9, regionCode: '440305', districtId: null, address: 'y', contactName: '', phone: '', isDefault: false, regionPath: [{ code: '440000', name: '广东省', nameEn: 'Guangdong' }, { code: '440300', name: '深圳市', nameEn: 'Shenzhen' }, { code: '440305', name: '南山区', nameEn: 'Nanshan District' }], districtPath: [] },
       ],
     } as unknown as PartnerDetail;
     const values = formOf(detail, tree);

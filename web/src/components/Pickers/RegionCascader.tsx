@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DistrictNode } from '@p8/contract/basic';
 import { regionChildrenQuery } from './api/get-region-children.ts';
-import { OWN_DISTRICTS } from './region-place.ts';
+import { useGlobalStore } from '../../stores/global.ts';
+import { OWN_DISTRICTS, regionName } from './region-place.ts';
 
 /**
  * The place of an address: a national region (province / city / county / town, loaded one level at a
@@ -39,6 +40,7 @@ export interface RegionCascaderProps {
 export function RegionCascader({ value, onChange, ownDistricts, placeholder, disabled, style, id, 'data-testid': testId }: RegionCascaderProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const language = useGlobalStore((s) => s.language);
   // Levels live in the query cache (shared by every cascader of the screen); a load re-renders this one.
   const [tick, loaded] = useReducer((n: number) => n + 1, 0);
   const load = useCallback(
@@ -58,12 +60,12 @@ export function RegionCascader({ value, onChange, ownDistricts, placeholder, dis
 
   const options = useMemo(() => {
     const build = (parent?: string): Option[] | undefined =>
-      queryClient.getQueryData(regionChildrenQuery(parent).queryKey)?.map((r) => ({ value: r.code, label: r.name, isLeaf: r.leaf, children: r.leaf ? undefined : build(r.code) }));
+      queryClient.getQueryData(regionChildrenQuery(parent).queryKey)?.map((r) => ({ value: r.code, label: regionName(r, language), isLeaf: r.leaf, children: r.leaf ? undefined : build(r.code) }));
     const national = build() ?? [];
     return ownDistricts?.length ? [...national, { value: OWN_DISTRICTS, label: t('basic.region.ownDistricts'), isLeaf: false, children: ownOptions(ownDistricts) }] : national;
     // `tick` changes when a level arrives: the cache is read afresh.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [queryClient, ownDistricts, t, tick]);
+  }, [queryClient, ownDistricts, t, language, tick]);
 
   return (
     <Cascader<Option>

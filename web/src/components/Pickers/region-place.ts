@@ -8,6 +8,11 @@ import type { DistrictNode, RegionStep } from '@p8/contract/basic';
 
 export const OWN_DISTRICTS = 'own';
 
+/** A national region's name in the screen's language: the English one when known, else the Chinese. */
+export function regionName(region: Pick<RegionStep, 'name' | 'nameEn'>, language: string): string {
+  return language === 'en' && region.nameEn ? region.nameEn : region.name;
+}
+
 export type Place = { regionCode: string | null; districtId: number | null };
 
 /** What an address stores, from the cascader's path (the last key decides). */

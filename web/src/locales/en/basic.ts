@@ -194,7 +194,7 @@ export default {
   region: {
     national: 'National regions',
     ownDistricts: 'Own districts',
-    sharedTip: "China's administrative divisions (GB/T 2260: province / city / county / town) are provided by the system, shared by every company and read-only; their names are in Chinese only. Keep places of your own under \"Own districts\".",
+    sharedTip: "China's administrative divisions (GB/T 2260: province / city / county / town) are provided by the system, shared by every company and read-only; a name without a known English name is shown in Chinese. Keep places of your own under \"Own districts\".",
     searchPlaceholder: 'Search by name or code',
     path: 'Path',
     loading: 'Loading…',

@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { Region, RegionMatch } from '@p8/contract/basic';
 import { regionChildrenQuery } from '../../../../components/Pickers/api/get-region-children.ts';
 import { searchRegions } from '../../../../components/Pickers/api/search-regions.ts';
+import { regionName } from '../../../../components/Pickers/region-place.ts';
+import { useGlobalStore } from '../../../../stores/global.ts';
 import { LEVEL_COLORS } from '../../../../components/Tree/tree-utils.ts';
 
 /** A row of the tree: a region, or the "loading" stand-in that gives an unopened region its expand icon. */
@@ -22,6 +24,7 @@ interface Row extends Partial<RegionMatch> {
 export default function NationalRegions() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const language = useGlobalStore((s) => s.language);
   const provinces = useQuery(regionChildrenQuery());
   const [tick, loaded] = useReducer((n: number) => n + 1, 0);
   const [keyword, setKeyword] = useState('');
@@ -44,9 +47,10 @@ export default function NationalRegions() {
       {
         dataIndex: 'name',
         title: t('basic.district.name'),
-        render: (name: string, row) => (row.placeholder ? <Typography.Text type="secondary">{t('basic.region.loading')}</Typography.Text> : name),
+        render: (name: string, row) =>
+          row.placeholder ? <Typography.Text type="secondary">{t('basic.region.loading')}</Typography.Text> : regionName({ name, nameEn: row.nameEn ?? '' }, language),
       },
-      ...(keyword ? [{ key: 'path', title: t('basic.region.path'), render: (_: unknown, row: Row) => row.path?.map((p) => p.name).join(' / ') }] : []),
+      ...(keyword ? [{ key: 'path', title: t('basic.region.path'), render: (_: unknown, row: Row) => row.path?.map((p) => regionName(p, language)).join(' / ') }] : []),
       { dataIndex: 'code', title: t('basic.district.code'), width: 160 },
       {
         dataIndex: 'level',
@@ -56,7 +60,7 @@ export default function NationalRegions() {
         render: (level: number | undefined) => (level ? <Tag color={LEVEL_COLORS[level - 1]}>{t(`basic.district.levels.${level}`)}</Tag> : null),
       },
     ],
-    [t, keyword],
+    [t, keyword, language],
   );
 
   return (
