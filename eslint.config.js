@@ -84,7 +84,7 @@ export default defineConfig(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended.map((config) => ({ ...config, files: config.files ?? ['**/*.{ts,tsx}'] })),
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: config.files ?? ['**/*.{ts,tsx,mts}'] })),
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: 'warn' },

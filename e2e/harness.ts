@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { webBuildIsStale } from '../scripts/start.mjs';
 
 /**
  * End-to-end harness: the real server (embedded PGlite in a fresh temporary DATA_DIR, demo tenants
@@ -20,25 +21,9 @@ export const DEMO2 = { name: 'admin2', password: 'admin123' } as const;
 
 // ---------------------------------------------------------------- web build
 
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(target, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
-  }
-  return newest;
-}
-
-const WEB_INPUTS = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'packages/contract/src'];
-
 /** Builds the web app (the same as `npm start` does) when `web/dist` is missing or older than its sources. */
 export function buildWebIfNeeded(): void {
-  const built = path.join(ROOT, 'web/dist/index.html');
-  const stale = !existsSync(built) || Math.max(...WEB_INPUTS.map((p) => newestMtime(path.join(ROOT, p)))) > statSync(built).mtimeMs;
-  if (!stale) return;
+  if (!webBuildIsStale(ROOT)) return;
   console.log('[e2e] building the web app…');
   const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error('the web build failed');
