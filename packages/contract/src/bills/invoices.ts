@@ -1,6 +1,6 @@
 import { storableText } from '../text.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
-import type { BillAction, BillTypeDecl } from './registry.ts';
+import type { BillAction, BillTypeDecl, SourceDecl } from './registry.ts';
 import { PRICE_KEYS, REFUND_RULES } from './supply-chain.ts';
 
 /**
@@ -25,6 +25,14 @@ const invoiceNumber: FieldDecl = {
 
 /** The lines: quantity (common), prices and the tax-inclusive amount. */
 const INVOICE_LINES: FieldDecl[] = [LINE.unitPrice, LINE.taxRate, LINE.taxUnitPrice, LINE.discountRate, LINE.priceTotal, LINE.taxPriceTotal];
+/**
+ * What an invoice of one side is pushed down from: the bill that sent or received the goods, and the refund of
+ * it when the refund returns money (its invoice counts negative).
+ */
+const invoiced = (partner: 'customerId' | 'supplierId', goods: string, refund: string): SourceDecl[] => [
+  { type: goods, drives: 'invoice', apart: true, header: [partner, 'handlerId'], lines: PRICE_KEYS },
+  { type: refund, drives: 'invoice', apart: true, header: [partner, 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
+];
 /** No merge, no import: an invoice is made from its source bills. */
 const INVOICE_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
 
@@ -37,10 +45,7 @@ export const SaleInvoice: BillTypeDecl = {
   icon: 'FileDoneOutlined',
   header: [HEADER.customerId, invoiceNumber, HEADER.handlerId],
   lines: INVOICE_LINES,
-  sources: [
-    { type: 'SaleOutstock', drives: 'invoice', apart: true, header: ['customerId', 'handlerId'], lines: PRICE_KEYS },
-    { type: 'SaleRefund', drives: 'invoice', apart: true, header: ['customerId', 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
-  ],
+  sources: invoiced('customerId', 'SaleOutstock', 'SaleRefund'),
   sourceRequired: true,
   stock: 'none',
   progress: [],
@@ -57,10 +62,7 @@ export const PurchaseInvoice: BillTypeDecl = {
   icon: 'FileProtectOutlined',
   header: [HEADER.supplierId, invoiceNumber, HEADER.handlerId],
   lines: INVOICE_LINES,
-  sources: [
-    { type: 'PurchaseInstock', drives: 'invoice', apart: true, header: ['supplierId', 'handlerId'], lines: PRICE_KEYS },
-    { type: 'PurchaseRefund', drives: 'invoice', apart: true, header: ['supplierId', 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
-  ],
+  sources: invoiced('supplierId', 'PurchaseInstock', 'PurchaseRefund'),
   sourceRequired: true,
   stock: 'none',
   progress: [],
