@@ -14,7 +14,7 @@ import type { Tx } from '../db/connection.ts';
 import { BizError, databaseErrorOf, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 import { contentDisposition, discard, extensionOf, limitBytes, MB, receiveSingleFile } from './uploads.ts';
 import { isCompoundFile, isEncryptedPackage, readXlsSheet } from './xls.ts';
-import { detachedImportJob, type ImportJob } from './import-job.ts';
+import { batchOf, detachedImportJob, type ImportJob } from './import-job.ts';
 import type { ImportBatches } from './staged-import.ts';
 import { bufferSource, checkZip, fileSource, zipLimits, type ByteSource } from './zip-guard.ts';
 
@@ -510,7 +510,7 @@ export async function runImportInBatches(
   job: ImportJob = detachedImportJob(),
 ): Promise<ImportResult> {
   const outcome = new ImportOutcome(countOf(rows), job.maxErrors);
-  const quiet = { ...job, report() {} }; // a batch's own counts; the progress reported is the import's
+  const quiet = batchOf(job);
   job.report({ phase: 'writing' });
   let written = 0;
   let batch: ImportRow[] = [];

@@ -89,6 +89,12 @@ export class ImportJobs {
 const keyOf = (req: FastifyRequest, jobId: string) => `${req.auth.tenantId}:${req.auth.adminId}:${jobId}`;
 
 /** An import run outside a route (tests, scripts): never cancelled, default error cap. */
+/**
+ * The job as one batch of an import runs it: same signal and limits, its own row counts not reported (they
+ * are the batch's; the import reports its progress between batches).
+ */
+export const batchOf = (job: ImportJob): ImportJob => ({ ...job, report() {} });
+
 export function detachedImportJob(maxErrors = 1000): ImportJob {
   const signal = new AbortController().signal;
   return { signal, maxErrors, rowsPerBatch: 250, report() {}, checkpoint: () => checkpoint(signal) };

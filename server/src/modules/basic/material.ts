@@ -22,7 +22,7 @@ import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
 import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, withSpilledImport, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { assertAllFound, assertAllVisible, assertIdsExist, distinct } from '../../core/ids.ts';
-import { reportedImport, type ImportJob } from '../../core/import-job.ts';
+import { batchOf, reportedImport, type ImportJob } from '../../core/import-job.ts';
 import type { ImportBatches } from '../../core/staged-import.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { route, untransactedRoute } from '../../core/route.ts';
@@ -45,7 +45,7 @@ import {
   type RowHandler,
   importedRows,
 } from './kit.ts';
-import { logUnexpectedRow, rowByRowImport, type RecordDefinition } from './record-routes.ts';
+import { auditImport, logUnexpectedRow, rowByRowImport, type RecordDefinition } from './record-routes.ts';
 import { categoryResolver } from './tree.ts';
 
 /*
@@ -604,7 +604,7 @@ async function importMaterials(caller: TransactingCaller, upload: ImportUpload, 
           // The database refused what the checks let through: redo this batch row by row, each in its own
           // savepoint, to keep its good rows and name the bad ones.
           const inputOf = new Map(batch.map((b, i) => [b.row, coded[i]]));
-          const quiet = { ...job, report() {} }; // its counts are the batch's; the progress stays the import's
+          const quiet = batchOf(job);
           await importRowByRow(tx, batch.map((b) => b.row), (savepoint, row) => insertMaterials(savepoint, tenantId, [inputOf.get(row)!], owner, importJob), outcome, onUnexpected, quiet);
         }
       });
@@ -825,7 +825,7 @@ export const materialUnitRoutes = [
             onUnexpected: logUnexpectedRow(caller),
             job,
             finish: async (ctx, outcome) => {
-              ctx.audit({ action: 'import', entity: 'material unit', detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+              auditImport(ctx, 'material unit', outcome);
               return outcome;
             },
           });

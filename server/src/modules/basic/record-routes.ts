@@ -99,6 +99,10 @@ export function updateChanges(before: object, after: object, sent: object) {
   return changes(pick(before), pick(after));
 }
 
+/** The audit entry of an import: its counts (never its rows). */
+export const auditImport = (ctx: ServiceContext, entity: string, outcome: ImportResult) =>
+  ctx.audit({ action: 'import', entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+
 /** Runs a service of the record for an import row inside its savepoint (the row's own all-or-nothing). */
 export const inSavepoint = (ctx: ServiceContext, savepoint: ServiceContext['tx']): ServiceContext => ({ ...ctx, tx: savepoint });
 
@@ -226,7 +230,7 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
         /** What an import's last transaction adds to its rows: the creator's assignment, the audit entry. */
         const finish = async (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => {
           if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx, importJob));
-          ctx.audit({ action: 'import', entity: def.entity, detail: { total: outcome.total, successCount: outcome.successCount, errorCount: outcome.errorCount } });
+          auditImport(ctx, def.entity, outcome);
           return outcome;
         };
         return reportedImport(job, async () => {
