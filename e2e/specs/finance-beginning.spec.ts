@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { BEGINNING_TYPE_LABELS } from '@p8/contract/finance';
 import { PROGRESS_STATE_LABELS } from '@p8/contract/bills/status';
-import { api, DEMO, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { demoPage, receive, submitAuditAndClose, type Lang } from '../bill-steps.ts';
 
 /**
  * Opening balances on the bill kit, in zh and en at 1440 px: a new opening balance shows only the partner
@@ -18,8 +19,6 @@ afterAll(async () => {
   await suite?.close();
 });
 
-type Lang = 'zh' | 'en';
-
 async function chooseType(page: Page, form: ReturnType<Page['getByTestId']>, type: keyof typeof BEGINNING_TYPE_LABELS, lang: Lang) {
   await form.getByTestId('bill-field-beginningType').click();
   await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true, hasText: BEGINNING_TYPE_LABELS[type][lang] }).first().click();
@@ -30,12 +29,7 @@ describe('opening balances (browser)', () => {
     ['zh', 'zh-CN'],
     ['en', 'en-US'],
   ])('an opening receivable entered on the kit, then received in part by an opening receipt (%s)', async (lang, locale) => {
-    const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
-    if (lang === 'en') {
-      await page.getByTestId('header-lang').click();
-      await page.getByTestId('lang-en').click();
-      await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
-    }
+    const page = await demoPage(suite, lang, locale);
     const token = await storedToken(page);
     const stamp = `${lang}${Date.now().toString(36)}`;
     const customer = await api<{ id: number }>(suite.server, 'POST', '/admin/basic/customer', { code: `QC${stamp}`, name: `E2E期初客户${stamp}` }, token);
@@ -62,33 +56,12 @@ describe('opening balances (browser)', () => {
     await waitUntil(() => form.getByTestId('bill-total-amount').textContent(), (text) => !!text?.includes('800'), 'the total');
     await screenshot(page, `finance-beginning-form-${lang}`);
     await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/finance/beginning')), form.getByTestId('bill-save').click()]);
-    for (const step of ['submit', 'audit']) {
-      await form.getByTestId(`bill-op-${step}`).click();
-      await form.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
-    }
-    await form.getByTestId('bill-close').click();
+    await submitAuditAndClose(form);
     const [opening] = (await api<Array<{ id: number; billCode: string; billStatus: string }>>(suite.server, 'GET', `/admin/finance/beginning?current=1&pageSize=5&customerId=${customer.data.id}`, undefined, token)).data;
     expect(opening.billStatus).toBe('Audit');
 
     // An opening receipt pushed down from it on the receipt screen, for half of it.
-    await page.goto('/finance/receipt');
-    await page.getByTestId('bill-add').click();
-    const receipt = page.getByTestId('bill-form');
-    await receipt.getByTestId('bill-pushdown').click();
-    const dialog = page.getByTestId('bill-pushdown-dialog');
-    await dialog.locator('.ant-segmented-item').filter({ hasText: lang === 'zh' ? '期初余额单' : 'Opening balance' }).click();
-    await dialog.locator('tr', { hasText: opening.billCode }).locator('input[type="checkbox"]').check();
-    await dialog.getByTestId('bill-pushdown-ok').click();
-    await receipt.getByTestId('bill-line-0-amount').waitFor();
-    await receipt.getByTestId('bill-line-0-amount').fill('400');
-    await receipt.getByTestId('bill-field-fundAccountId').click();
-    await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true }).first().click();
-    await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/finance/receipt')), receipt.getByTestId('bill-save').click()]);
-    for (const step of ['submit', 'audit']) {
-      await receipt.getByTestId(`bill-op-${step}`).click();
-      await receipt.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
-    }
-    await receipt.getByTestId('bill-close').click();
+    await receive(page, opening.billCode, '400', lang === 'zh' ? '期初余额单' : 'Opening balance');
 
     await page.goto('/finance/beginning');
     const row = page.locator('tr', { hasText: opening.billCode });

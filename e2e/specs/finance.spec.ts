@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { errorCatalogue } from '@p8/contract/errors';
 import { PROGRESS_STATE_LABELS } from '@p8/contract/bills/status';
-import { api, DEMO, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { demoPage, pushedDownReceipt, receive, submitAuditAndClose, type Lang } from '../bill-steps.ts';
 
 /**
  * Issue 12 evidence, in zh and en: a sale out-stock (made and audited through the API) is received half
@@ -19,50 +20,6 @@ afterAll(async () => {
 });
 
 const TODAY = new Date().toISOString().slice(0, 10);
-type Lang = 'zh' | 'en';
-
-/** The demo administrator's shell at 1440 px, in the language asked (English through the header's switch). */
-async function demoPage(lang: Lang, locale: string): Promise<Page> {
-  const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
-  if (lang === 'en') {
-    await page.getByTestId('header-lang').click();
-    await page.getByTestId('lang-en').click();
-    await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
-  }
-  return page;
-}
-
-/**
- * One receipt on the kit's receipt screen: a new receipt pushed down from the out-stock (the draft settles
- * all that is open), its amount set (`all` keeps it), the first fund account, saved, submitted, audited.
- */
-async function receive(page: Page, billCode: string, amount: string | 'all') {
-  const form = await pushedDownReceipt(page, billCode);
-  if (amount !== 'all') await form.getByTestId('bill-line-0-amount').fill(amount);
-  await form.getByTestId('bill-field-fundAccountId').click();
-  await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ visible: true }).first().click();
-  // Submit reads the saved bill: wait for the save (the fund account) to be answered first.
-  await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/finance/receipt')), form.getByTestId('bill-save').click()]);
-  for (const step of ['submit', 'audit']) {
-    await form.getByTestId(`bill-op-${step}`).click();
-    await form.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
-  }
-  await form.getByTestId('bill-close').click();
-}
-
-/** The receipt screen's push down from the out-stock: the new draft opens in the form. */
-async function pushedDownReceipt(page: Page, billCode: string) {
-  await page.goto('/finance/receipt');
-  await page.getByTestId('bill-add').click();
-  const form = page.getByTestId('bill-form');
-  await form.getByTestId('bill-pushdown').click();
-  const dialog = page.getByTestId('bill-pushdown-dialog');
-  await dialog.locator('tr', { hasText: billCode }).locator('input[type="checkbox"]').check();
-  await dialog.getByTestId('bill-pushdown-ok').click();
-  await form.getByTestId('bill-line-0-amount').waitFor();
-  return form;
-}
-
 /** The progress shown in the out-stock list's row of the bill. */
 async function listedProgress(page: Page, billCode: string): Promise<string> {
   await page.goto('/sale/outstock');
@@ -76,7 +33,7 @@ describe('finance (browser)', () => {
     ['zh', 'zh-CN'],
     ['en', 'en-US'],
   ])('receipts settle a sale out-stock half, then in full; its audit then stays (%s)', async (lang, locale) => {
-    const page = await demoPage(lang, locale);
+    const page = await demoPage(suite, lang, locale);
     const token = await storedToken(page);
     const stamp = `${lang}${Date.now().toString(36)}`;
     const list = async <T,>(url: string) => (await api<T[]>(suite.server, 'GET', url, undefined, token)).data;
@@ -121,12 +78,7 @@ describe('salaries (browser)', () => {
     ['zh', 'zh-CN', '2031-01'],
     ['en', 'en-US', '2031-02'],
   ])('a salary bill on the kit: staff line, net pay computed as typed, saved, submitted, audited (%s)', async (lang, locale, period) => {
-    const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
-    if (lang === 'en') {
-      await page.getByTestId('header-lang').click();
-      await page.getByTestId('lang-en').click();
-      await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
-    }
+    const page = await demoPage(suite, lang, locale);
     const token = await storedToken(page);
     // The demo's last month, audited and paid in part, is listed.
     await page.goto('/finance/salary');
@@ -149,11 +101,7 @@ describe('salaries (browser)', () => {
     await waitUntil(() => form.getByTestId('bill-total-amount').textContent(), (text) => /4,?680\.50/.test(text ?? ''), 'the total');
     await screenshot(page, `finance-salary-form-${lang}`);
     await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/finance/salary')), form.getByTestId('bill-save').click()]);
-    for (const step of ['submit', 'audit']) {
-      await form.getByTestId(`bill-op-${step}`).click();
-      await form.getByTestId(`bill-op-${step}`).waitFor({ state: 'detached' });
-    }
-    await form.getByTestId('bill-close').click();
+    await submitAuditAndClose(form);
     const salaries = (await api<Array<{ billStatus: string; salaryPeriod: string; priceTotal: number }>>(suite.server, 'GET', '/admin/finance/salary?current=1&pageSize=50', undefined, token)).data;
     expect(salaries.find((b) => b.salaryPeriod === period)).toMatchObject({ billStatus: 'Audit', priceTotal: 4680.5 });
     expect((await api<unknown[]>(suite.server, 'POST', '/admin/finance/verify', undefined, token)).data).toEqual([]);
@@ -165,7 +113,7 @@ describe('transfers (browser)', () => {
     ['zh', 'zh-CN'],
     ['en', 'en-US'],
   ])('the transfer list sorts by amount and exports its query (%s)', async (lang, locale) => {
-    const page = await demoPage(lang, locale);
+    const page = await demoPage(suite, lang, locale);
     await page.goto('/finance/transfer');
     const list = page.getByTestId('finance-transfers');
     await list.locator('tbody tr.ant-table-row').first().waitFor();
