@@ -54,7 +54,7 @@ const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** The parts of a minimal one-sheet .xlsx around a worksheet of our own. */
-function xlsxParts(sheet: ZipFixtureEntry): ZipFixtureEntry[] {
+export function xlsxParts(sheet: ZipFixtureEntry): ZipFixtureEntry[] {
   const part = (name: string, xml: string) => ({ name, data: Buffer.from(XML + xml) });
   return [
     part(

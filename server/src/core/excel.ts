@@ -1,9 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { WorkbookReader } from './xlsx-stream-reader.ts';
+import { firstWorksheetRows } from './xlsx-stream-reader.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { ZodError } from 'zod';
@@ -181,31 +180,23 @@ export function throwIfCancelled(signal: AbortSignal | undefined) {
 }
 
 /**
- * The rows of the first worksheet of an .xlsx, streamed: exceljs' WorkbookReader parses the zip entry by
- * entry (a worksheet stored before the shared strings waits in a temporary file), after `checkZip` has
- * proved that nothing in it unpacks beyond the limits.
+ * The rows of the first worksheet of an .xlsx, streamed (exceljs' reader, fed part by part from the zip's
+ * directory: xlsx-stream-reader.ts), after `checkZip` has proved that nothing in it unpacks beyond the limits.
  */
-async function* xlsxSheetRows(source: ByteSource, input: Buffer | string, limits: ImportReadLimits, signal?: AbortSignal): AsyncGenerator<SheetRow> {
+async function* xlsxSheetRows(source: ByteSource, limits: ImportReadLimits, signal?: AbortSignal): AsyncGenerator<SheetRow> {
   const head = await source.read(0, 4100);
   const sniffed = await fileTypeFromBuffer(head);
   if (!sniffed || (sniffed.ext !== 'xlsx' && sniffed.ext !== 'zip')) throw new BizError('ImportFileTypeError', { additional: 'xlsx' });
-  await checkZip(source, zipLimits(limits.maxUnpackedMb), signal);
-
-  const stream = typeof input === 'string' ? createReadStream(input) : Readable.from([input]);
-  const reader = new WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const zip = await checkZip(source, zipLimits(limits.maxUnpackedMb), signal);
   try {
-    for await (const sheet of reader) {
-      // The first worksheet the file holds; the others are not read.
-      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-        if (row.hasValues) yield { rowNum: row.number, values: row.values as ExcelJS.CellValue[] };
-      }
-      return;
+    for await (const row of firstWorksheetRows(zip, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' })) {
+      if (row.hasValues) yield { rowNum: row.number, values: row.values as ExcelJS.CellValue[] };
     }
   } catch (error) {
     if (error instanceof BizError) throw error;
-    throw new BizError('ImportFileTypeError', { additional: 'xlsx' });
-  } finally {
-    stream.destroy();
+    // Malformed XML inside a well-formed zip: not a workbook we can read. The parser's words go along as
+    // the remark, so a refusal of a file that looks honest can be traced.
+    throw new BizError('ImportFileTypeError', { additional: 'xlsx', remark: String((error as Error)?.message ?? error).slice(0, 200) });
   }
 }
 
@@ -238,7 +229,7 @@ export async function* importRows(input: Buffer | string, filename: string, opti
     const compound = isCompoundFile(head);
     if (compound && ext === 'xlsx' && isEncryptedPackage(await source.read(0, source.size))) throw new BizError('ImportFileEncrypted');
     if (compound !== (ext === 'xls')) throw new BizError('ImportFileTypeError', { additional: ext });
-    const sheetRows = compound ? xlsSheetRows(source) : xlsxSheetRows(source, input, limits, options.signal);
+    const sheetRows = compound ? xlsSheetRows(source) : xlsxSheetRows(source, limits, options.signal);
 
     let keys: Map<number, string> | undefined;
     let count = 0;

@@ -11,8 +11,8 @@ import { MB } from './uploads.ts';
  *
  *  1. before inflating anything: the central directory's entry count, declared unpacked total and
  *     unpacked:packed ratio are within limits, and the entries lie one after another exactly as the
- *     directory says (the streaming parser walks the local headers, so a file whose local headers tell a
- *     different story than its directory is refused);
+ *     directory says (a file whose local headers tell a different story than its directory is refused, so
+ *     every reader of it sees the same entries);
  *  2. while inflating (streamed, nothing kept): every entry unpacks to exactly its declared size — a lie
  *     is caught at the first byte beyond it — no run of text between two tags and no worksheet row is
  *     larger than an honest spreadsheet ever writes (the parser keeps those whole in memory).
@@ -194,12 +194,25 @@ class XmlShapeScanner {
   }
 }
 
-/** Inflates one entry, counting and scanning; refuses it the moment it passes its declared size or the total limit. */
-async function inflateChecked(source: ByteSource, entry: ZipEntry, dataStart: number, limits: ZipLimits, unpackedSoFar: { bytes: number }, signal?: AbortSignal) {
+/** One entry's packed bytes and what they unpack to (the same stream when stored). */
+function entryStreams(source: ByteSource, entry: ZipEntry, dataStart: number): { packed: Readable; unpacked: Readable } {
   if (entry.method !== STORED && entry.method !== DEFLATED) throw notAZip();
   const packed = source.stream(dataStart, entry.packed);
   const unpacked = entry.method === DEFLATED ? packed.pipe(createInflateRaw()) : packed;
   packed.on('error', (error) => unpacked.destroy(error));
+  return { packed, unpacked };
+}
+
+/** A zip that passed `checkZip`: its entries by name, each opened as a stream of its unpacked bytes. */
+export interface CheckedZip {
+  names: string[];
+  /** The entry's unpacked bytes; undefined when the zip has no such entry. */
+  open(name: string): Readable | undefined;
+}
+
+/** Inflates one entry, counting and scanning; refuses it the moment it passes its declared size or the total limit. */
+async function inflateChecked(source: ByteSource, entry: ZipEntry, dataStart: number, limits: ZipLimits, unpackedSoFar: { bytes: number }, signal?: AbortSignal) {
+  const { packed, unpacked } = entryStreams(source, entry, dataStart);
   const scanner = new XmlShapeScanner(limits, entry.name.startsWith('xl/worksheets/'));
   let bytes = 0;
   try {
@@ -223,8 +236,9 @@ async function inflateChecked(source: ByteSource, entry: ZipEntry, dataStart: nu
 /**
  * Checks a zip against the limits as described at the top of this file; throws ImportFileTypeError for a
  * file that is no plain, well-formed zip and ImportUnpackedSizeExceeded for one that unpacks too far.
+ * Answers the checked zip, whose entries the reader then opens in the order it needs them.
  */
-export async function checkZip(source: ByteSource, limits: ZipLimits, signal?: AbortSignal): Promise<void> {
+export async function checkZip(source: ByteSource, limits: ZipLimits, signal?: AbortSignal): Promise<CheckedZip> {
   const directory = await zipDirectory(source);
   if (!directory) throw notAZip();
   const { entries } = directory;
@@ -233,4 +247,12 @@ export async function checkZip(source: ByteSource, limits: ZipLimits, signal?: A
   const offsets = await dataOffsets(source, entries, directory.directoryOffset);
   const unpackedSoFar = { bytes: 0 };
   for (const entry of entries) await inflateChecked(source, entry, offsets.get(entry)!, limits, unpackedSoFar, signal);
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  return {
+    names: entries.map((entry) => entry.name),
+    open(name) {
+      const entry = byName.get(name);
+      return entry && entryStreams(source, entry, offsets.get(entry)!).unpacked;
+    },
+  };
 }
