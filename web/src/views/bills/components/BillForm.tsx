@@ -62,6 +62,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   const bill = useQuery({ queryKey: ['bill', decl.type, id], queryFn: () => http.get<BillView>(`${api}/${id}`), enabled: !!id });
   const [busy, setBusy] = useState(false);
   const [refusing, setRefusing] = useState(false);
+  const [refuseReason, setRefuseReason] = useState('');
   const [pushing, setPushing] = useState(false);
   const [printing, setPrinting] = useState(false);
   const status = bill.data?.billStatus;
@@ -174,7 +175,10 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       )}
       {id && offered.submit && opButton('submit', 'submit', () => void operate('submit'))}
       {id && offered.audit && opButton('audit', 'audit', () => void operate('audit'))}
-      {id && offered.refuse && opButton('refuse', 'audit', () => setRefusing(true), true)}
+      {id && offered.refuse && opButton('refuse', 'audit', () => {
+        setRefuseReason('');
+        setRefusing(true);
+      }, true)}
       {id && offered.abandonAudit && opButton('abandonAudit', 'abandonAudit', () => void operate('abandonAudit'), true)}
       {id && offered.manualCompletion && opButton('manualCompletion', 'manualCompletion', () => void operate('manualCompletion'))}
       {id && delivers && nextDelivery && (
@@ -232,13 +236,13 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
         destroyOnHidden
         okButtonProps={{ 'data-testid': 'bill-refuse-ok' } as never}
         onOk={async () => {
-          const reason = (document.querySelector<HTMLTextAreaElement>('[data-testid="bill-refuse-reason"]')?.value ?? '').trim();
+          const reason = refuseReason.trim();
           // The dialog stays open without a reason, or when the refusal is refused.
           if (!reason) return void feedback.message.warning(t('error.PleaseInputRejectReason'));
           if (await run(() => http.post(`${api}/refuse`, { id, reason }))) setRefusing(false);
         }}
       >
-        <Input.TextArea rows={3} maxLength={500} placeholder={t('bill.refuseReason')} data-testid="bill-refuse-reason" />
+        <Input.TextArea rows={3} maxLength={500} placeholder={t('bill.refuseReason')} value={refuseReason} onChange={(e) => setRefuseReason(e.target.value)} data-testid="bill-refuse-reason" />
       </Modal>
       {pushing && (
         <PushDownDialog
