@@ -69,8 +69,8 @@ describe('salary bills', () => {
     await refused(api.post(SALARY, { billDate: DAY, salaryPeriod: '2026-10', lines: [{ staffId: staff.a, basePay: 100, socialInsurance: 100.01 }] }), 'SalaryNetNegative');
     await refused(api.post(SALARY, { billDate: DAY, salaryPeriod: '2026-10', lines: [{ staffId: staff.a, basePay: 100 }, { staffId: staff.a, basePay: 50 }] }), 'SalaryStaffRepeatInBill');
     await refused(api.post(SALARY, { billDate: DAY, salaryPeriod: '2026-13', lines: [{ staffId: staff.a, basePay: 100 }] }), 'SalaryPeriodInvalid');
-    // A missing required field is the schema's refusal, naming it (the form asks with PleaseSelectSalaryPeriod).
-    expect((await api.post(SALARY, { billDate: DAY, lines: [{ staffId: staff.a, basePay: 100 }] })).body).toMatchObject({ message: 'BadRequest', additional: 'salaryPeriod' });
+    // A missing required field is refused with the field's own message, as the form asks for it, naming it.
+    expect((await api.post(SALARY, { billDate: DAY, lines: [{ staffId: staff.a, basePay: 100 }] })).body).toMatchObject({ message: 'PleaseSelectSalaryPeriod', additional: 'salaryPeriod' });
     await refused(api.post(SALARY, { billDate: DAY, salaryPeriod: '2026-10', lines: [{ staffId: staff.a, basePay: -1 }] }), 'SalaryAmountNegative');
     // The list exports its lines with the items, deductions and net pay (titled in the caller's language).
     const file = await api.download(`${SALARY}/export?lang=en`, {});

@@ -63,12 +63,22 @@ describe('bill-type registry', () => {
     const noLines = schema.safeParse({ billDate: '2026-11-24', supplierId: 1, lines: [] });
     expect(noLines.error?.issues[0].message).toBe('BillItemsEmpty');
     const noSupplier = schema.safeParse({ billDate: '2026-11-24', lines: [{ materialId: 1, number: 2 }] });
-    expect(noSupplier.success).toBe(false);
+    expect(noSupplier.error?.issues[0]).toMatchObject({ path: ['supplierId'], message: billType('PurchaseOrder')!.header.find((f) => f.key === 'supplierId')!.required });
+    expect(schema.safeParse({ billDate: '2026-11-24', supplierId: 'x', lines: [{ materialId: 1, number: 2 }] }).error?.issues[0].message).toMatch(/^Invalid input/);
     const zero = schema.safeParse({ billDate: '2026-11-24', supplierId: 1, lines: [{ materialId: 1, number: 0 }] });
     expect(zero.error?.issues[0].message).toBe('NumberMustGreaterThanZero');
     // A stock check may count nothing.
     const check = billCreateSchema(billType('StockCheck')!);
     expect(check.safeParse({ billDate: '2026-11-24', warehouseId: 1, lines: [{ materialId: 1, number: 0 }] }).success).toBe(true);
+  });
+
+  it('refuses a required field left out with its own catalogued message, for every type', () => {
+    for (const decl of BILL_TYPES) {
+      const issues = billCreateSchema(decl).safeParse({ lines: [] }).error?.issues ?? [];
+      for (const field of [...headerFields(decl)].filter((f) => f.required && !f.readOnly && f.key !== 'billCode')) {
+        expect(issues.find((issue) => issue.path[0] === field.key)?.message, `${decl.type} ${field.key}`).toBe(field.required);
+      }
+    }
   });
 
   it('applies the refund types: what moves stock, money and the source progress, what pushes on', () => {

@@ -310,8 +310,17 @@ export const MAX_BILL_LINES = 5000;
 
 const lineRef = z.number().int().positive();
 
+/**
+ * A field's schema in a save payload. A required field left out (or null) is refused with the field's own
+ * catalogued message, as the form says it; any other wrong value keeps the schema's own message. The clone
+ * keeps the schema's type and checks, so the OpenAPI document is unchanged.
+ */
 function fieldSchema(field: FieldDecl): z.ZodType {
-  return field.required ? field.schema : field.schema.nullish();
+  if (!field.required) return field.schema.nullish();
+  const missing = field.required;
+  const def = field.schema._zod.def;
+  const error = (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? missing : undefined);
+  return field.schema.clone({ ...def, error: error as typeof def.error });
 }
 
 /** The line of a save payload: the type's editable line fields, the line's id on update, its source line when pushed down. */
