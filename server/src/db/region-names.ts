@@ -108,6 +108,11 @@ export function pinyinPackage(): { entry: string; version: string } | undefined 
 export async function loadPinyin(): Promise<Pinyin | undefined> {
   const installed = pinyinPackage();
   if (!installed) return undefined;
-  const lib = (await import(pathToFileURL(installed.entry).href)) as { pinyin(text: string, options: { toneType: 'none'; type: 'array' }): string[] };
+  type Library = { pinyin(text: string, options: { toneType: 'none'; type: 'array' }): string[] };
+  // The entry is the package's CommonJS build: plain Node gives its exports as `default` (what `npm start`
+  // runs), tsx as named exports too (what the tests run).
+  const loaded = (await import(pathToFileURL(installed.entry).href)) as Partial<Library> & { default?: Library };
+  const lib = typeof loaded.pinyin === 'function' ? (loaded as Library) : loaded.default;
+  if (typeof lib?.pinyin !== 'function') throw new Error(`${PINYIN_PACKAGE} ${installed.version} has no pinyin function`);
   return (text) => lib.pinyin(text, { toneType: 'none', type: 'array' });
 }
