@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { buildServer, serverBuildIsStale, SERVER_BUNDLE } from '../scripts/build-server.mjs';
 import { webBuildIsStale } from '../scripts/start.mjs';
 
 /**
- * End-to-end harness: the real server (embedded PGlite in a fresh temporary DATA_DIR, demo tenants
- * seeded, captcha and SMS codes exposed) and Debian's Chromium driven by playwright-core.
+ * End-to-end harness: the real server — the bundle `npm start` runs (server/dist/main.mjs), not the
+ * sources — on embedded PGlite in a fresh temporary DATA_DIR, demo tenants seeded, captcha and SMS codes
+ * exposed; and Debian's Chromium driven by playwright-core.
  * One server per spec file keeps the files independent (failed-login counters, changed passwords).
  * The global setup migrates and seeds one embedded database once; every server starts on a copy of it.
  */
@@ -27,6 +29,13 @@ export function buildWebIfNeeded(): void {
   console.log('[e2e] building the web app…');
   const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) throw new Error('the web build failed');
+}
+
+/** Bundles the server (the same as `npm start` does) when the bundle is missing or older than its sources. */
+export async function buildServerIfNeeded(): Promise<void> {
+  if (!serverBuildIsStale(ROOT)) return;
+  console.log('[e2e] bundling the server…');
+  await buildServer(ROOT);
 }
 
 // ---------------------------------------------------------------- server
@@ -79,8 +88,8 @@ function templateDataDir(): string | undefined {
  * Migrates and seeds an embedded database once, by starting the server on `dataDir` and stopping it
  * cleanly; servers started afterwards on a copy skip the migrations and the demo seed.
  */
-export async function prepareTemplateDataDir(dataDir: string): Promise<void> {
-  const server = await startServer('template', { dataDir, keepDataDir: true, expectWeb: false });
+export async function prepareTemplateDataDir(dataDir: string, env: Record<string, string> = {}): Promise<void> {
+  const server = await startServer('template', { dataDir, keepDataDir: true, expectWeb: false, env });
   await server.stop();
 }
 
@@ -123,7 +132,7 @@ export function createPostgresDatabase(baseUrl: string, label: string): { databa
 }
 
 /**
- * Starts `server/src/main.ts` on a free loopback port (or `port`). By default on a fresh embedded database
+ * Starts the server bundle on a free loopback port (or `port`). By default on a fresh embedded database
  * (a copy of the global setup's seeded one); with `shared`, on that PostgreSQL database and Redis instead
  * (migrated on start, no demo data: the spec registers what it needs).
  */
@@ -131,6 +140,7 @@ export async function startServer(
   label = 'e2e',
   options: { env?: Record<string, string>; expectWeb?: boolean; dataDir?: string; keepDataDir?: boolean; shared?: SharedBackend; port?: number } = {},
 ): Promise<TestServer> {
+  await buildServerIfNeeded();
   const port = options.port ?? (await freePort());
   let dataDir = options.dataDir;
   if (!dataDir) {
@@ -168,7 +178,7 @@ export async function startServer(
   const baseURL = `http://127.0.0.1:${port}`;
 
   const launch = () => {
-    const started = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+    const started = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -200,7 +210,7 @@ export async function startServer(
   };
   /** Polls until the server answers (it migrates first); fails with its output when it exits or stays silent. */
   const ready = async () => {
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 180_000;
     for (;;) {
       if (child?.exitCode !== null) {
         await stop();
@@ -214,7 +224,7 @@ export async function startServer(
       }
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`the server did not answer /api/base/system/config within 90 s:\n${log}`);
+        throw new Error(`the server did not answer /api/base/system/config within 180 s:\n${log}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }

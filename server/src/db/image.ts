@@ -10,7 +10,7 @@ import { SERVER_DIR } from '../paths.ts';
  * machine) and the migrations (≈ 1 s); loading the tarball takes a fraction of that. It is built once per
  * set of migrations and PGlite version — by `npm run build`, or by the first start that needs it — and
  * kept in `node_modules/.cache/p8/` beside the PGlite package (like other build caches: a fresh
- * `npm ci` starts without it, `git clean` never leaves a stale one).
+ * `npm ci` starts without it, `git clean` never leaves a stale one), or in `CACHE_DIR` when set.
  *
  * Used by `npm start` on a fresh DATA_DIR (db/open.ts) and by anything that wants a migrated in-memory
  * database quickly (`openMigratedPglite()` without a directory: tests, benchmarks).
@@ -26,8 +26,9 @@ function pgliteVersion(): { dir: string; version: string } {
 
 function imageCache(): { cache: string; version: string } {
   const { dir, version } = pgliteVersion();
-  // node_modules/@electric-sql/pglite → node_modules/.cache/p8
-  return { cache: path.resolve(dir, '../../.cache/p8'), version };
+  // node_modules/@electric-sql/pglite → node_modules/.cache/p8, unless CACHE_DIR says where (an empty one
+  // makes a start build everything as on a fresh clone: the E2E template does).
+  return { cache: process.env.CACHE_DIR ? path.resolve(process.env.CACHE_DIR) : path.resolve(dir, '../../.cache/p8'), version };
 }
 
 /** The tarball of the current migrations and PGlite version (it may not exist yet). */
