@@ -90,8 +90,10 @@ describe.each(EXCHANGES)('%s', (type, decl, refundDecl, originDecl) => {
     // Push down 3 of the 4: the goods exchanged take from the refund line, their replacement beside them takes nothing.
     const pushed = await ok(api.post<{ id: number; billCode: string }>(`${path(type)}/pushDown`, { sourceType: refundDecl.type, sourceLineIds: [exchangeLine], numbers: [{ sourceLineId: exchangeLine, number: 3 }] }));
     expect(pushed.billCode.startsWith(decl.codePrefix)).toBe(true);
-    const draft = await ok(api.get<{ warehouseId: number; lines: ExchangeLine[] }>(`${path(type)}/${pushed.id}`));
+    const draft = await ok(api.get<{ warehouseId: number; number: number; lines: ExchangeLine[] }>(`${path(type)}/${pushed.id}`));
     expect(draft.warehouseId).toBe(ids.w1);
+    // The goods exchanged count once in the header: the replacement is not added to them.
+    expect(Number(draft.number)).toBe(3);
     expect(draft.lines.map((l) => [l.exchangeType, l.number, l.sourceLineId])).toEqual([
       [taking, 3, exchangeLine],
       [twin, 3, null],

@@ -4,7 +4,7 @@ import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionVie
 import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
-import { headerFields, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { headerFields, isTwinLine, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
@@ -231,10 +231,11 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
       },
     });
   });
+  const counted = prepared.filter((p) => !isTwinLine(decl, p.values.extra as Record<string, unknown>));
   const totals = {
-    number: sum(prepared.map((p) => toMicro(p.values.number!))),
-    priceTotal: sum(prepared.map((p) => toMicro(p.values.priceTotal!))),
-    taxPriceTotal: sum(prepared.map((p) => toMicro(p.values.taxPriceTotal!))),
+    number: sum(counted.map((p) => toMicro(p.values.number!))),
+    priceTotal: sum(counted.map((p) => toMicro(p.values.priceTotal!))),
+    taxPriceTotal: sum(counted.map((p) => toMicro(p.values.taxPriceTotal!))),
   };
   if (Object.values(totals).some((v) => v > MAX_MICRO)) throw new BizError('AmountOutOfRange');
 
@@ -275,8 +276,7 @@ async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number
  */
 async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: PreparedLine[], config: TenantConfig) {
   // The twins of paired lines (an exchange's replacements) take from nothing: neither sourced nor additional.
-  const paired = decl.pairedLines;
-  const isTwin = (l: PreparedLine) => paired !== undefined && (l.values.extra as Record<string, unknown>)[paired.field] !== paired.taking;
+  const isTwin = (l: PreparedLine) => isTwinLine(decl, l.values.extra as Record<string, unknown>);
   for (const line of lines) if (isTwin(line)) line.sourceLineId = null;
   const unsourced = lines.findIndex((l) => l.sourceLineId === null && !isTwin(l));
   if (decl.sourceRequired && unsourced >= 0) throw new BizError('PleaseSelectSourceBill', { additional: unsourced + 1 });

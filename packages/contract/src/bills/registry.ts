@@ -103,6 +103,15 @@ export interface PairedLines {
   twin: string;
 }
 
+/**
+ * Whether a line is a twin of the type's paired lines (an exchange's replacement). Twins take from no
+ * source, and a bill's totals leave them out: a replacement stands for what its taking line takes, so
+ * counting both sides would count the goods exchanged twice.
+ */
+export function isTwinLine(decl: Pick<BillTypeDecl, 'pairedLines'>, line: Record<string, unknown> | undefined): boolean {
+  return decl.pairedLines !== undefined && line?.[decl.pairedLines.field] !== decl.pairedLines.taking;
+}
+
 /** Payable to the supplier, receivable from the customer; refunds count negative. */
 export interface SettlementEffect {
   kind: 'payable' | 'receivable';

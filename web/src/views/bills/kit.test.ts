@@ -94,11 +94,20 @@ describe('live totals', () => {
     const rules = amountRules(order, DIGITS, ALL_ON);
     expect(lineFigures({ number: 3, unitPrice: 0.335, taxRate: 13, discountRate: 10, ratio: 12 }, rules)).toEqual({ priceTotal: 0.9, taxUnitPrice: 0.38, taxPriceTotal: 1.02, baseNumber: 36 });
     const lines = Array.from({ length: 200 }, (_, i) => ({ number: 1 + (i % 3), unitPrice: 1.005 }));
-    const totals = gridTotals(lines, rules);
+    const totals = gridTotals(order, lines, rules);
     expect(totals.lines).toBe(200);
     expect(totals.number).toBe(399);
     // 67 × 1.01 + 67 × 2.01 + 66 × 3.02, summed exactly (a float sum would drift to 401.6599…).
     expect(totals.priceTotal).toBe(401.66);
+  });
+  it("counts an exchange's goods once: the replacements are not added to what goes back", () => {
+    const exchange = BILL_TYPES.find((d) => d.type === 'SaleExchange')!;
+    const rules = amountRules(exchange, DIGITS, ALL_ON);
+    const lines = [
+      { exchangeType: 'ExchangeIn', number: 2, unitPrice: 10 },
+      { exchangeType: 'ExchangeOut', number: 2, unitPrice: 10 },
+    ];
+    expect(gridTotals(exchange, lines, rules)).toMatchObject({ lines: 2, number: 2, priceTotal: 20 });
   });
   it('ignores tax and discount while their switches are off', () => {
     const rules = amountRules(order, DIGITS, {});

@@ -1,5 +1,5 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billScreenPath, computedLineAmount, fieldShown, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billScreenPath, computedLineAmount, fieldShown, headerFields, isTwinLine, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
@@ -103,8 +103,10 @@ export function lineFigures(line: GridLine, rules: AmountRules) {
 }
 
 /** The form's live totals over every line. */
-export function gridTotals(lines: readonly (GridLine | undefined)[], rules: AmountRules) {
-  const amounts = lines.map((l) => lineAmounts({ number: l?.number ?? 0, unitPrice: l?.unitPrice, taxRate: l?.taxRate, discountRate: l?.discountRate }, rules));
+export function gridTotals(decl: BillTypeDecl, lines: readonly (GridLine | undefined)[], rules: AmountRules) {
+  // An exchange's replacements are not counted, as the server does not count them (isTwinLine).
+  const counted = lines.filter((l) => !isTwinLine(decl, l as Record<string, unknown> | undefined));
+  const amounts = counted.map((l) => lineAmounts({ number: l?.number ?? 0, unitPrice: l?.unitPrice, taxRate: l?.taxRate, discountRate: l?.discountRate }, rules));
   const t = billTotals(amounts);
   return { number: microNumber(t.number), priceTotal: microNumber(t.priceTotal), taxPriceTotal: microNumber(t.taxPriceTotal), lines: lines.length };
 }

@@ -217,7 +217,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
             ))}
           </Row>
           {lineKindOf(decl) !== 'none' && <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />}
-          {lineKindOf(decl) === 'material' ? <Totals rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} lines={lineKindOf(decl) !== 'none'} />}
+          {lineKindOf(decl) === 'material' ? <Totals decl={decl} rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} lines={lineKindOf(decl) !== 'none'} />}
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
@@ -263,10 +263,10 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
 }
 
 /** The bill's live totals: lines, quantity, amount (and with tax), with the tenant's digits. */
-function Totals({ rules, digits, tax }: { rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
+function Totals({ decl, rules, digits, tax }: { decl: BillTypeDecl; rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
   const { t } = useTranslation();
   const lines = Form.useWatch('lines') as Array<Record<string, number | null>> | undefined;
-  const totals = useMemo(() => gridTotals(lines ?? [], rules), [lines, rules]);
+  const totals = useMemo(() => gridTotals(decl, lines ?? [], rules), [decl, lines, rules]);
   return (
     <div className="bill-totals" data-testid="bill-totals">
       <span>
