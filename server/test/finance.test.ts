@@ -47,8 +47,8 @@ async function audited(type: string, body: Record<string, unknown>): Promise<num
 }
 
 /** An audited sale out-stock of `n` boards at 10 (amount 10 n) for the customer. */
-const sale = (n: number, date = DAY) => audited('SaleOutstock', { billDate: date, customerId: ids.customer, warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: n, unitPrice: 10 }] });
-const purchase = (n: number) => audited('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: n, unitPrice: 5 }] });
+const sale = (n: number, date = DAY, taxRate = 0) => audited('SaleOutstock', { billDate: date, customerId: ids.customer, warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: n, unitPrice: 10, taxRate }] });
+const purchase = (n: number, taxRate = 0) => audited('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: n, unitPrice: 5, taxRate }] });
 
 type Reply = { body: { status: number; message: string; data: unknown } };
 
@@ -93,7 +93,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Finance');
   api = await adminCaller(ctx, t);
-  await setTenantConfig(ctx, t.tenantId, { openNegativeInventory: true });
+  await setTenantConfig(ctx, t.tenantId, { openNegativeInventory: true, openTaxRate: true });
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: ids.piece, isMain: true }] });
   ids.supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });
@@ -333,12 +333,12 @@ describe('payments, advances and deductions', () => {
 describe('property: random bills, payments, receipts, deductions and withdrawals keep the books', () => {
   /** One side of the books: sales settled by receipts (advance: advance receipts), purchases by payments (advance: prepaid). */
   const SIDES = {
-    sale: { bill: 'SaleOutstock', make: (n: number) => sale(n), doc: 'Receipt', typeKey: 'receiptType', partnerKey: 'customerId', extraKey: 'advanceAmount', ordinary: 'OrdinaryReceipt', advance: 'AdvanceReceipt', fromBalance: 'SettlementReceipt', partner: () => ids.customer, report: 'receivable', refused: ['BillReceivedProhibitAbandonAudit'], balanceRefused: 'AdvanceAmountExceedBalance' },
-    purchase: { bill: 'PurchaseInstock', make: (n: number) => purchase(n), doc: 'Payment', typeKey: 'payType', partnerKey: 'supplierId', extraKey: 'prepaidAmount', ordinary: 'OrdinaryPay', advance: 'AdvancePay', fromBalance: 'DeductionAmount', partner: () => ids.supplier, report: 'payable', refused: ['BillPaidProhibitAbandonAudit'], balanceRefused: 'PrepaidAmountExceedBalance' },
+    sale: { bill: 'SaleOutstock', make: (n: number, taxRate: number) => sale(n, DAY, taxRate), doc: 'Receipt', typeKey: 'receiptType', partnerKey: 'customerId', extraKey: 'advanceAmount', ordinary: 'OrdinaryReceipt', advance: 'AdvanceReceipt', fromBalance: 'SettlementReceipt', partner: () => ids.customer, report: 'receivable', refused: ['BillReceivedProhibitAbandonAudit'], balanceRefused: 'AdvanceAmountExceedBalance' },
+    purchase: { bill: 'PurchaseInstock', make: (n: number, taxRate: number) => purchase(n, taxRate), doc: 'Payment', typeKey: 'payType', partnerKey: 'supplierId', extraKey: 'prepaidAmount', ordinary: 'OrdinaryPay', advance: 'AdvancePay', fromBalance: 'DeductionAmount', partner: () => ids.supplier, report: 'payable', refused: ['BillPaidProhibitAbandonAudit'], balanceRefused: 'PrepaidAmountExceedBalance' },
   } as const;
   type Side = keyof typeof SIDES;
   type Step =
-    | { op: 'bill'; side: Side; n: number }
+    | { op: 'bill'; side: Side; n: number; taxRate: number }
     | { op: 'settle' | 'deduct'; side: Side; pick: number; part: number }
     | { op: 'abandonDoc'; side: Side; pick: number }
     | { op: 'abandonBill'; side: Side; pick: number }
@@ -349,7 +349,8 @@ describe('property: random bills, payments, receipts, deductions and withdrawals
     const fund = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Property', kind: 'bank', openingBalance: 1_000_000, openingDate: DAY }))).id;
     const side = fc.constantFrom<Side>('sale', 'purchase');
     const step: fc.Arbitrary<Step> = fc.oneof(
-      fc.record({ op: fc.constant('bill' as const), side, n: fc.integer({ min: 1, max: 9 }) }),
+      // With or without tax: output VAT on sales, input VAT on purchases (an odd rate leaves cents to round).
+      fc.record({ op: fc.constant('bill' as const), side, n: fc.integer({ min: 1, max: 9 }), taxRate: fc.constantFrom(0, 6, 13, 7.5) }),
       fc.record({ op: fc.constantFrom('settle' as const, 'deduct' as const), side, pick: fc.nat(), part: fc.integer({ min: 1, max: 100 }) }),
       fc.record({ op: fc.constant('abandonDoc' as const), side, pick: fc.nat() }),
       fc.record({ op: fc.constant('abandonBill' as const), side, pick: fc.nat() }),
@@ -374,7 +375,7 @@ describe('property: random bills, payments, receipts, deductions and withdrawals
             }
             return undefined;
           };
-          if (s.op === 'bill') bills[s.side].push(await d.make(s.n));
+          if (s.op === 'bill') bills[s.side].push(await d.make(s.n, s.taxRate));
           else if (s.op === 'advance') docs[s.side].push((await money({ [d.typeKey]: d.advance, fundAccountId: fund, [d.extraKey]: s.n }))!);
           else if ((s.op === 'settle' || s.op === 'deduct') && bills[s.side].length) {
             const bill = bills[s.side][s.pick % bills[s.side].length];

@@ -28,9 +28,22 @@ async function setBillSettlement(tx: Tx, tenantId: number, billId: number, statu
     .where(and(eq(bill.tenantId, tenantId), eq(bill.id, billId)));
 }
 
+/** Whether the bill opens a receivable or payable: its declaration's `settlement`, when its `settlementWhen` holds. */
+export function settles(decl: BillTypeDecl, row: BillRow): decl is BillTypeDecl & { settlement: NonNullable<BillTypeDecl['settlement']> } {
+  return !!decl.settlement && meets(decl.settlementWhen, { ...row, ...(row.extra as Record<string, unknown>) });
+}
+
+/**
+ * The tax of a bill that settles (tax-inclusive less tax-exclusive amount), signed like its receivable or
+ * payable (a refund's is negative); 0 for a bill that opens none. Output VAT on sales, input VAT on purchases.
+ */
+export function settlementTax(decl: BillTypeDecl, row: BillRow): Micro {
+  return settles(decl, row) ? (toMicro(row.taxPriceTotal) - toMicro(row.priceTotal)) * BigInt(decl.settlement.sign) : 0n;
+}
+
 /** The receivable / payable a bill row opens, or undefined (no settlement effect, no partner). */
 function openingOf(decl: BillTypeDecl, row: BillRow): { kind: 'receivable' | 'payable'; partnerId: number; amount: Micro } | undefined {
-  if (!decl.settlement || !meets(decl.settlementWhen, { ...row, ...(row.extra as Record<string, unknown>) })) return undefined;
+  if (!settles(decl, row)) return undefined;
   const partnerId = decl.settlement.kind === 'payable' ? row.supplierId : row.customerId;
   if (!partnerId) return undefined;
   return { kind: decl.settlement.kind, partnerId, amount: toMicro(row.taxPriceTotal) * BigInt(decl.settlement.sign) };
@@ -39,13 +52,18 @@ function openingOf(decl: BillTypeDecl, row: BillRow): { kind: 'receivable' | 'pa
 const side = (amount: Micro) => (amount >= 0n ? { debit: amount } : { credit: -amount });
 const otherSide = (amount: Micro) => (amount >= 0n ? { credit: amount } : { debit: -amount });
 
-/** Audit: the bill's receivable (Dr 1122 / Cr 6001) or payable (Dr 1405 / Cr 2202); refunds the other way. */
+/**
+ * Audit: the bill's receivable, Dr 1122 the tax-inclusive amount / Cr 6001 revenue net of tax / Cr 2221 the
+ * output VAT; or its payable, Dr 1405 / Cr 2202 (the stock-value posting moves a purchase's input VAT from
+ * 1405 to 2221). Refunds the other way.
+ */
 export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
   const open = openingOf(decl, row);
   if (!open) return;
   await openBill(ctx, row, open);
   if (open.amount === 0n) return;
   const ref = { partnerId: open.partnerId, billId: row.id };
+  const tax = settlementTax(decl, row);
   await post(ctx, {
     date: row.billDate,
     sourceKind: 'bill',
@@ -54,7 +72,7 @@ export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: 
     memo: decl.type,
     lines:
       open.kind === 'receivable'
-        ? [{ account: '1122', ...side(open.amount), ...ref }, { account: '6001', ...otherSide(open.amount) }]
+        ? [{ account: '1122', ...side(open.amount), ...ref }, { account: '6001', ...otherSide(open.amount - tax) }, { account: '2221', ...otherSide(tax) }]
         : [{ account: '1405', ...side(open.amount) }, { account: '2202', ...otherSide(open.amount), ...ref }],
   });
 }

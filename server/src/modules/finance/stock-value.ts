@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import type { AccountCode } from '@p8/contract/finance';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
+import { settlementTax } from './settlement.ts';
 
 /**
  * The stock's value in the ledger: after a stock bill is audited, the inventory account 1405 moves by what
@@ -15,7 +16,8 @@ import { post, reverseSource, type PostingLineInput } from './ledger.ts';
  * - purchase in-stocks and refunds: the receivable / payable posting already moved 1405 by the
  *   tax-inclusive amount; the tax goes to 2221 (input VAT) and what is left (a refund's price against the
  *   average cost) to 6401;
- * - sale out-stocks and returns: the cost of goods sold, Dr 6401 / Cr 1405 (a return the other way);
+ * - sale out-stocks and returns: the cost of goods sold, Dr 6401 / Cr 1405 (a return the other way); their
+ *   output VAT is in the receivable posting (settlement.ts);
  * - stock checks: a net gain Cr 6301 non-operating income, a net loss Dr 6711 non-operating expenses;
  * - every other stock bill (other in- / out-stocks, lends, assemblies and exchanges at a price of their own):
  *   1901 assets pending disposal, for the accountant to clear once the reason is known.
@@ -59,10 +61,7 @@ async function trueUp(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, pur
 /** The bill engine's posting hook (after the receivable / payable hook): posts the bill's stock value. */
 export async function stockValueAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
   if (decl.stock === 'none') return;
-  const header = { ...row, ...(row.extra as Record<string, unknown>) };
-  const settles = decl.settlement && meets(decl.settlementWhen, header);
-  const purchaseTax = settles && decl.settlement!.kind === 'payable' ? (toMicro(row.taxPriceTotal) - toMicro(row.priceTotal)) * BigInt(decl.settlement!.sign) : 0n;
-  await trueUp(ctx, decl, row, purchaseTax);
+  await trueUp(ctx, decl, row, decl.settlement?.kind === 'payable' ? settlementTax(decl, row) : 0n);
 }
 
 /**
