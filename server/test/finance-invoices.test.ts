@@ -8,7 +8,7 @@ import type { FinanceDifference } from '@p8/contract/finance';
 import type { DashboardStatistics } from '@p8/contract/home';
 import { rows } from '../src/db/connection.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
+import { adminCaller, readXlsx, setTenantConfig, type Caller } from './basic-fixtures.ts';
 import { ok, refused } from './bill-fixtures.ts';
 
 /*
@@ -55,6 +55,26 @@ async function sourceBill(invoice: BillTypeDecl, sourceType: string): Promise<nu
   return audited(sourceType, { ...partnerOf(billType(sourceType)!), warehouseId: ids.w1, ...(refundType ? { refundType } : {}), lines: [{ materialId: ids.m1, number: 4, unitPrice: 10, taxRate: 13 }] });
 }
 
+/** A tenant of its own with tax rates on: a board, a supplier, a customer and a warehouse. */
+async function taxTenant(name: string) {
+  const home = await seedTenant(ctx.database, name);
+  const h = await adminCaller(ctx, home);
+  await setTenantConfig(ctx, home.tenantId, { openTaxRate: true });
+  const unit = await h.create('unit', { name: 'pc' });
+  const m = await h.create('material', { code: 'TM1', name: 'Board', units: [{ unitId: unit, isMain: true }] });
+  const supplier = await h.create('supplier', { code: 'TS1', name: 'Supplier' });
+  const customer = await h.create('customer', { code: 'TC1', name: 'Customer' });
+  const w = await h.create('stock', { code: 'TW1', name: 'Main' });
+  return { tenantId: home.tenantId, h, m, supplier, customer, w };
+}
+
+/** The trial balance's balance per account (natural side positive); its totals agree. */
+async function balancesOf(h: Caller) {
+  const trial = await ok(h.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
+  expect(trial.debitTotal).toBe(trial.creditTotal);
+  return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
+}
+
 beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Invoices');
@@ -82,6 +102,8 @@ describe.each(PAIRS)('%s from %s', (_invoiceType, sourceType, invoice) => {
     const first = await ok(api.post<{ id: number }>(`${url}/pushDown`, { sourceType, sourceLineIds: [line.id] }));
     const draft = await detail(invoice.type, first.id);
     expect(draft.lines.map((l) => [l.number, l.taxPriceTotal])).toEqual([[4, 45.2]]);
+    // A refund's invoice is a red-letter one: its lines as on the refund, its header totals negative.
+    expect(draft.taxPriceTotal).toBe(invoice.sources.find((s) => s.type === sourceType)!.negative ? -45.2 : 45.2);
     // Half the quantity at a higher price would invoice more than is left of the amount.
     const partial = (unitPrice: number, number = 2) => ({ billDate: DAY, ...partnerOf(invoice), id: first.id, lines: [{ materialId: ids.m1, number, unitPrice, taxRate: 13, sourceLineId: line.id }] });
     await refused(api.put(url, partial(30, 4)), 'InvoiceAmountExceedUninvoiced');
@@ -141,21 +163,53 @@ describe.each(PAIRS)('%s from %s', (_invoiceType, sourceType, invoice) => {
   });
 });
 
+describe('red-letter invoices', () => {
+  it.each(INVOICE_BILLS.map((d) => [d.type, d] as const))('%s: a refund\'s invoice counts negative in the list, its statistics and its export, also after editing', async (_type, invoice) => {
+    const { h, m, supplier, customer, w } = await taxTenant(`Red ${invoice.type}`);
+    const partner = invoice.header.some((f) => f.key === 'supplierId') ? { supplierId: supplier } : { customerId: customer };
+    await audited('OtherInstock', { warehouseId: w, lines: [{ materialId: m, number: 100, unitPrice: 6 }] }, h);
+    const url = billApiPath(invoice);
+    const [goods, refund] = [invoice.sources.find((s) => !s.negative)!, invoice.sources.find((s) => s.negative)!];
+    // The goods bill: 4 at 10 + 13 % (45.20), invoiced whole.
+    const goodsBill = await audited(goods.type, { ...partner, warehouseId: w, lines: [{ materialId: m, number: 4, unitPrice: 10, taxRate: 13 }] }, h);
+    const [goodsLine] = (await ok(h.get<Detail>(`${path(goods.type)}/${goodsBill}`))).lines;
+    const blue = await ok(h.post<{ id: number }>(`${url}/pushDown`, { sourceType: goods.type, sourceLineIds: [goodsLine.id] }));
+    // One comes back with its money (11.30): its invoice holds -11.30.
+    const back = await ok(h.post<{ id: number }>(`${path(refund.type)}/pushDown`, { sourceType: goods.type, sourceLineIds: [goodsLine.id] }));
+    await ok(h.put(path(refund.type), { id: back.id, billDate: DAY, ...partner, warehouseId: w, refundType: refund.onlyWhen!.values[0], lines: [{ materialId: m, number: 1, unitPrice: 10, taxRate: 13, sourceLineId: goodsLine.id }] }));
+    for (const step of ['submit', 'audit']) await ok(h.post(`${path(refund.type)}/${step}`, { id: back.id }));
+    const [refundLine] = (await ok(h.get<Detail>(`${path(refund.type)}/${back.id}`))).lines;
+    const red = await ok(h.post<{ id: number }>(`${url}/pushDown`, { sourceType: refund.type, sourceLineIds: [refundLine.id] }));
+    expect((await ok(h.get<Detail & { number: number; priceTotal: number }>(`${url}/${red.id}`))).taxPriceTotal).toBe(-11.3);
+    // Edited (the draft saved again), it stays red.
+    await ok(h.put(url, { id: red.id, billDate: DAY, ...partner, lines: [{ materialId: m, number: 1, unitPrice: 10, taxRate: 13, sourceLineId: refundLine.id }] }));
+    const saved = await ok(h.get<Detail & { number: number; priceTotal: number }>(`${url}/${red.id}`));
+    expect([saved.number, saved.priceTotal, saved.taxPriceTotal, saved.lines[0].taxPriceTotal]).toEqual([-1, -10, -11.3, 11.3]);
+    for (const id of [blue.id, red.id]) for (const step of ['submit', 'audit']) await ok(h.post(`${url}/${step}`, { id }));
+    const list = await ok(h.get<Array<{ id: number; taxPriceTotal: number }>>(`${url}?pageSize=50`));
+    expect(Object.fromEntries(list.map((r) => [r.id, r.taxPriceTotal]))).toEqual({ [blue.id]: 45.2, [red.id]: -11.3 });
+    // The statistics: from the counters (no filter) and from the bills (a filter): 45.20 − 11.30.
+    const partnerKey = Object.keys(partner)[0];
+    for (const query of ['', `&${partnerKey}=${Object.values(partner)[0]}`]) {
+      expect(await ok(h.get<Record<string, number>>(`${url}/statistics?billStatus=all${query}`))).toMatchObject({ number: 3, taxPriceTotal: 33.9 });
+    }
+    // The export (one row per line): the red-letter invoice's line with its sign, so the column sums as the list.
+    const file = await h.download(`${url}/export?lang=en`, {});
+    const [header, ...lines] = await readXlsx(file.body as unknown as Buffer);
+    const amount = header.indexOf('Amount incl. tax');
+    expect(amount).toBeGreaterThanOrEqual(0);
+    expect(lines.map((l) => Number(l[amount])).sort((x, y) => x - y)).toEqual([-11.3, 45.2]);
+    // Withdrawn, it keeps its sign; verify stays empty.
+    await ok(h.post(`${url}/abandonAudit`, { id: red.id }));
+    expect((await ok(h.get<Record<string, number>>(`${url}/statistics`))).taxPriceTotal).toBe(33.9);
+    await verifyEmpty(h);
+  });
+});
+
 describe('the stock value in the ledger', () => {
   it('posts cost of goods sold at the moving average, purchase tax, stock-check results; withdrawals reverse; verify and the dashboard agree', async () => {
-    const home = await seedTenant(ctx.database, 'Cogs');
-    const h = await adminCaller(ctx, home);
-    await setTenantConfig(ctx, home.tenantId, { openTaxRate: true });
-    const unit = await h.create('unit', { name: 'pc' });
-    const m = await h.create('material', { code: 'CM1', name: 'Board', units: [{ unitId: unit, isMain: true }] });
-    const supplier = await h.create('supplier', { code: 'CS1', name: 'Supplier' });
-    const customer = await h.create('customer', { code: 'CC1', name: 'Customer' });
-    const w = await h.create('stock', { code: 'CW1', name: 'Main' });
-    const balances = async () => {
-      const trial = await ok(h.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
-      expect(trial.debitTotal).toBe(trial.creditTotal);
-      return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
-    };
+    const { h, m, supplier, customer, w } = await taxTenant('Cogs');
+    const balances = () => balancesOf(h);
     // 10 in at 6 and 10 at 9 (+13 % tax): the average is 7.5; the tax goes to 2221.
     await audited('PurchaseInstock', { supplierId: supplier, warehouseId: w, lines: [{ materialId: m, number: 10, unitPrice: 6, taxRate: 13 }] }, h);
     await audited('PurchaseInstock', { supplierId: supplier, warehouseId: w, lines: [{ materialId: m, number: 10, unitPrice: 9, taxRate: 13 }] }, h);
@@ -202,19 +256,12 @@ describe('output VAT on sales', () => {
   const RECEIVABLE = BILL_TYPES.filter((d) => d.settlement?.kind === 'receivable');
 
   it.each(RECEIVABLE.map((d) => [d.type, d] as const))('%s posts revenue net of tax and the output VAT; abandon reverses it exactly', async (_type, decl) => {
-    const home = await seedTenant(ctx.database, `Vat ${decl.type}`);
-    const h = await adminCaller(ctx, home);
-    await setTenantConfig(ctx, home.tenantId, { openTaxRate: true });
-    const unit = await h.create('unit', { name: 'pc' });
-    const m = await h.create('material', { code: 'VM1', name: 'Board', units: [{ unitId: unit, isMain: true }] });
-    const supplier = await h.create('supplier', { code: 'VS1', name: 'Supplier' });
-    const customer = await h.create('customer', { code: 'VC1', name: 'Customer' });
-    const w = await h.create('stock', { code: 'VW1', name: 'Main' });
+    const { tenantId, h, m, supplier, customer, w } = await taxTenant(`Vat ${decl.type}`);
     await audited('PurchaseInstock', { supplierId: supplier, warehouseId: w, lines: [{ materialId: m, number: 10, unitPrice: 6, taxRate: 13 }] }, h);
     const when = decl.settlementWhen ? { [decl.settlementWhen.field]: decl.settlementWhen.values[0] } : {};
     const id = await audited(decl.type, { customerId: customer, warehouseId: w, ...when, lines: [{ materialId: m, number: 4, unitPrice: 20, taxRate: 13 }] }, h);
     const sign = decl.settlement!.sign;
-    const [receivable, ...rest] = await postingsOf(home.tenantId, id);
+    const [receivable, ...rest] = await postingsOf(tenantId, id);
     // Dr 1122 the tax-inclusive amount / Cr 6001 net / Cr 2221 the tax (a refund the other way; debit positive).
     expect(receivable).toMatchObject({ kind: 'bill', lines: { '1122': 90.4 * sign, '6001': -80 * sign, '2221': -10.4 * sign } });
     // The stock value as before: goods out Dr 6401 / Cr 1405 (4 at 6), back the other way (at their price).
@@ -222,30 +269,18 @@ describe('output VAT on sales', () => {
     expect(Math.sign(rest[0].lines['6401'])).toBe(sign);
     await verifyEmpty(h);
     await ok(h.post(`${path(decl.type)}/abandonAudit`, { id }));
-    const after = await postingsOf(home.tenantId, id);
+    const after = await postingsOf(tenantId, id);
     const reversal = after.find((p) => p.reversalOf === receivable.id)!;
     expect(reversal.lines).toEqual(negated(receivable.lines));
-    const trial = await ok(h.get<{ accounts: Array<{ code: string; balance: string }> }>('/api/admin/finance/trialBalance'));
-    const balance = Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
     // Only the purchase's tax is left on 2221 (7.80 input VAT), nothing on revenue or the receivable.
-    expect(balance).toMatchObject({ '2221': -7.8, '2202': 67.8, '6001': 0, '1122': 0 });
+    expect(await balancesOf(h)).toMatchObject({ '2221': -7.8, '2202': 67.8, '6001': 0, '1122': 0 });
     await verifyEmpty(h);
   });
 
   it('a sale out-stock with tax, a money-returning refund of part of it, and their withdrawal', async () => {
-    const home = await seedTenant(ctx.database, 'Vat sale and refund');
-    const h = await adminCaller(ctx, home);
-    await setTenantConfig(ctx, home.tenantId, { openTaxRate: true });
-    const unit = await h.create('unit', { name: 'pc' });
-    const m = await h.create('material', { code: 'RM1', name: 'Board', units: [{ unitId: unit, isMain: true }] });
-    const customer = await h.create('customer', { code: 'RC1', name: 'Customer' });
-    const w = await h.create('stock', { code: 'RW1', name: 'Main' });
+    const { h, m, customer, w } = await taxTenant('Vat sale and refund');
     await audited('OtherInstock', { warehouseId: w, lines: [{ materialId: m, number: 10, unitPrice: 6 }] }, h);
-    const balances = async () => {
-      const trial = await ok(h.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
-      expect(trial.debitTotal).toBe(trial.creditTotal);
-      return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
-    };
+    const balances = () => balancesOf(h);
     const sale = await audited('SaleOutstock', { customerId: customer, warehouseId: w, lines: [{ materialId: m, number: 4, unitPrice: 20, taxRate: 13 }] }, h);
     expect(await balances()).toMatchObject({ '1122': 90.4, '6001': 80, '2221': 10.4, '6401': 24, '1405': 36 });
     // One board comes back with its money: 22.60, of which 2.60 tax, reversed on the same accounts (the board

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
-import { microNumber, toMicro } from '@p8/contract/bills/decimal';
+import { microNumber, microText, toMicro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { billCreateSchema, billTemplateKey, headerFields, lineFields, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS, type BillStatus } from '@p8/contract/bills/status';
@@ -36,8 +36,10 @@ export interface BillColumn extends ExcelColumn {
 
 const GROUP: BillColumn = { prop: 'group', part: 'group', title: { zh: '分组', en: 'Group' }, width: 10 };
 const STATUS: BillColumn = { prop: 'billStatus', part: 'status', title: { zh: '单据状态', en: 'Status' }, width: 14 };
-/** Header fields the lines add up to, and attachments: not in the workbook. */
-const HEADER_LEFT_OUT = new Set(['number', 'priceTotal', 'taxPriceTotal', 'attachments']);
+/** The header fields the lines add up to. */
+const SUMMED = ['number', 'priceTotal', 'taxPriceTotal'] as const;
+/** Those and attachments: not in the workbook. */
+const HEADER_LEFT_OUT = new Set<string>([...SUMMED, 'attachments']);
 
 const width = (field: FieldDecl) => Math.max(10, Math.round((field.width ?? 110) / 8));
 
@@ -88,6 +90,9 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
   const rows = found.map(({ head, line }) => {
     const headValues = { ...head, ...(head.extra as Record<string, unknown>) } as Record<string, unknown>;
     const lineValues = { ...line, ...(line.extra as Record<string, unknown>) } as Record<string, unknown>;
+    // A bill counting negative (pushed down from a `negative` source: a red-letter invoice) exports its lines'
+    // quantity and amounts with its sign, so the workbook's columns sum as the list does.
+    if (toMicro(head.number) < 0n) for (const key of SUMMED) lineValues[key] = microText(-toMicro(String(line[key])));
     const row: Record<string, unknown> = {};
     for (const column of columns) {
       if (column.part === 'status') row[column.prop] = BILL_STATUS_LABELS[head.billStatus as BillStatus]?.[lang] ?? head.billStatus;

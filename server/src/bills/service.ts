@@ -267,21 +267,27 @@ async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number
     // A type that only settles (a salary payment) has nothing to save without a bill to settle.
     if (decl.sourceRequired && !lines.length) throw new BizError('PleaseSelectSourceBill');
     await linkSettlements(ctx, decl, billId, lines, { ...prepared.header, ...prepared.extra });
-  } else if (lineKindOf(decl) === 'material') await linkSources(ctx, decl, billId, prepared.lines, config);
+  } else if (lineKindOf(decl) === 'material' && (await linkSources(ctx, decl, billId, prepared.lines, config))) {
+    // Lines from a `negative` source: the header totals count negative (a red-letter invoice).
+    prepared.totals.number = -prepared.totals.number;
+    prepared.totals.priceTotal = -prepared.totals.priceTotal;
+    prepared.totals.taxPriceTotal = -prepared.totals.taxPriceTotal;
+  }
 }
 
 /**
  * Push-down lines: each names an open line of an audited source bill of a type this type may be pushed
  * from. The source lines are locked, so two drafts saved at once cannot both take the same open quantity.
+ * Answers whether a line came from a source declared `negative`.
  */
-async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: PreparedLine[], config: TenantConfig) {
+async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: PreparedLine[], config: TenantConfig): Promise<boolean> {
   // The twins of paired lines (an exchange's replacements) take from nothing: neither sourced nor additional.
   const isTwin = (l: PreparedLine) => isTwinLine(decl, l.values.extra as Record<string, unknown>);
   for (const line of lines) if (isTwin(line)) line.sourceLineId = null;
   const unsourced = lines.findIndex((l) => l.sourceLineId === null && !isTwin(l));
   if (decl.sourceRequired && unsourced >= 0) throw new BizError('PleaseSelectSourceBill', { additional: unsourced + 1 });
   const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
-  if (!ids.length) return;
+  if (!ids.length) return false;
   const sources = await ctx.tx
     .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, billType: bill.billType, billStatus: bill.billStatus, head: bill })
     .from(billLine)
@@ -314,6 +320,7 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
   }
   // A pushed-down bill holds only source lines, unless the type's "additional" switch is on.
   if (unsourced >= 0 && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
+  return [...additional].some((s) => s.negative);
 }
 
 /** A source bill must meet its declaration's `onlyWhen` (refund types: only exchanges to exchange bills…). */

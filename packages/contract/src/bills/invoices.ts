@@ -27,11 +27,11 @@ const invoiceNumber: FieldDecl = {
 const INVOICE_LINES: FieldDecl[] = [LINE.unitPrice, LINE.taxRate, LINE.taxUnitPrice, LINE.discountRate, LINE.priceTotal, LINE.taxPriceTotal];
 /**
  * What an invoice of one side is pushed down from: the bill that sent or received the goods, and the refund of
- * it when the refund returns money (its invoice counts negative).
+ * it when the refund returns money (its invoice counts negative: a red-letter invoice).
  */
 const invoiced = (partner: 'customerId' | 'supplierId', goods: string, refund: string): SourceDecl[] => [
   { type: goods, drives: 'invoice', apart: true, header: [partner, 'handlerId'], lines: PRICE_KEYS },
-  { type: refund, drives: 'invoice', apart: true, header: [partner, 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
+  { type: refund, drives: 'invoice', apart: true, negative: true, header: [partner, 'handlerId'], lines: PRICE_KEYS, onlyWhen: REFUND_RULES.money, onlyWhenRefusal: 'OnlyRefundBillCanPushInvoice' },
 ];
 /** No merge, no import: an invoice is made from its source bills. */
 const INVOICE_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];

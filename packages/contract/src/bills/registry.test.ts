@@ -112,6 +112,12 @@ describe('bill-type registry', () => {
     expect(lineDirection(billType('SaleExchange')!, { exchangeType: billType('SaleExchange')!.pairedLines!.taking })).toBe('in');
   });
 
+  it('counts an invoice of a refund negative: the sources of invoices are negative exactly when their settlement is', () => {
+    const invoices = BILL_TYPES.filter((d) => d.area === 'finance' && d.sources.some((s) => s.drives === 'invoice'));
+    expect(invoices.length).toBeGreaterThan(0);
+    for (const source of invoices.flatMap((d) => d.sources)) expect([source.type, source.negative === true]).toEqual([source.type, billType(source.type)!.settlement?.sign === -1]);
+  });
+
   it('knows which types a source feeds', () => {
     expect(downstreamTypes('PurchaseOrder').map((d) => d.type)).toEqual(['PurchaseInstock']);
     expect(downstreamTypes('SaleOrder').map((d) => d.type).sort()).toEqual(['SaleOutstock', 'SaleShip']);

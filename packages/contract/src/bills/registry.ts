@@ -156,6 +156,12 @@ export interface SourceDecl {
    * do not reduce it, nor it theirs. Invoices: the goods invoiced are not the goods sent back.
    */
   apart?: boolean;
+  /**
+   * A bill of lines taken from this source counts negative: its lines keep the source's quantities and
+   * prices (open quantities, amount rules), its header totals (quantity, amounts) are stored negative, so
+   * lists, statistics and exports sum it with its sign. Invoices of refunds: red-letter invoices.
+   */
+  negative?: boolean;
   /** Header values a pushed-down draft starts with (a receipt pushed down from out-stocks is an ordinary receipt). */
   defaults?: Readonly<Record<string, string>>;
 }

@@ -11,8 +11,8 @@ import { bill, billLine } from '../../db/schema/index.ts';
 /**
  * The rules of sale and purchase invoices (their declarations: contract bills/invoices.ts) beyond what the
  * bill engine does for every pushed-down type (open quantities, the `invoice` progress of the sources):
- * - one invoice holds either stock bills or refunds (a refund's
- *   invoice is a red-letter one and counts negative), never both (`InvoiceSourceMixed`);
+ * - one invoice holds either stock bills or refunds (a refund's invoice is a red-letter one: its source is
+ *   declared `negative`, so the engine stores its header totals negative), never both (`InvoiceSourceMixed`);
  * - what the invoices of a source line hold (drafts included, merged bills not) never exceeds its
  *   tax-inclusive amount (`InvoiceAmountExceedUninvoiced`, naming what is left). Checked when an invoice is
  *   saved, while the engine holds the source lines locked, so two invoices saved at once cannot both take
@@ -30,7 +30,7 @@ export async function invoiceSaved(ctx: ServiceContext, decl: BillTypeDecl, bill
     .from(billLine)
     .leftJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.sourceBillId)))
     .where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, billId)));
-  const refunds = new Set(lines.map((l) => decl.sources.find((s) => s.type === l.sourceType)?.onlyWhen !== undefined));
+  const refunds = new Set(lines.map((l) => decl.sources.find((s) => s.type === l.sourceType)?.negative === true));
   if (refunds.size > 1) throw new BizError('InvoiceSourceMixed');
   const sourceLineIds = [...new Set(lines.map((l) => l.sourceLineId!))];
   // Per source line: its tax-inclusive amount and what every invoice line taking from it holds.
