@@ -134,11 +134,13 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     { materialId: material('直流无刷电机'), number: 10, unitPrice: 320, sourceLineId: smartLine, ...goods, ...at('C-02 电机区') },
   ]));
   const [shippedLine] = await lineIds('SaleOutstock', shipped);
-  await audit('SaleRefund', await save('SaleRefund', daysAgo(6), { customerId: partner('上海智控'), refundType: 'ReturnsRefunds', ...goods, remark: '客户退回两台' }, [
+  const returned = await audit('SaleRefund', await save('SaleRefund', daysAgo(6), { customerId: partner('上海智控'), refundType: 'ReturnsRefunds', ...goods, remark: '客户退回两台' }, [
     { materialId: material('直流无刷电机'), number: 2, unitPrice: 320, sourceLineId: shippedLine, ...goods, ...at('C-02 电机区') },
   ]));
-  // The out-stock invoiced, pushed down as the screen does.
+  // The out-stock invoiced, and its refund by a red-letter invoice (it counts negative), pushed down as the screen does.
   await audit('SaleInvoice', (await unit((ctx) => pushDown(ctx, billType('SaleInvoice')!, 'SaleOutstock', [shippedLine]))).id);
+  const returnedLines = await lineIds('SaleRefund', returned);
+  await audit('SaleInvoice', (await unit((ctx) => pushDown(ctx, billType('SaleInvoice')!, 'SaleRefund', returnedLines))).id);
   const source = await audit('SaleOrder', await save('SaleOrder', daysAgo(10), { customerId: partner('新源机电') }, [{ materialId: material('直流无刷电机'), number: 12, unitPrice: 320 }]));
   const [sourceLine] = await lineIds('SaleOrder', source);
   const sent = await audit('SaleOutstock', await save('SaleOutstock', daysAgo(8), { customerId: partner('新源机电'), ...goods }, [
