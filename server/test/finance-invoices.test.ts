@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -165,7 +166,7 @@ describe.each(PAIRS)('%s from %s', (_invoiceType, sourceType, invoice) => {
 
 describe('red-letter invoices', () => {
   it.each(INVOICE_BILLS.map((d) => [d.type, d] as const))('%s: a refund\'s invoice counts negative in the list, its statistics and its export, also after editing', async (_type, invoice) => {
-    const { h, m, supplier, customer, w } = await taxTenant(`Red ${invoice.type}`);
+    const { tenantId, h, m, supplier, customer, w } = await taxTenant(`Red ${invoice.type}`);
     const partner = invoice.header.some((f) => f.key === 'supplierId') ? { supplierId: supplier } : { customerId: customer };
     await audited('OtherInstock', { warehouseId: w, lines: [{ materialId: m, number: 100, unitPrice: 6 }] }, h);
     const url = billApiPath(invoice);
@@ -201,7 +202,14 @@ describe('red-letter invoices', () => {
     expect(lines.map((l) => Number(l[amount])).sort((x, y) => x - y)).toEqual([-11.3, 45.2]);
     // Withdrawn, it keeps its sign; verify stays empty.
     await ok(h.post(`${url}/abandonAudit`, { id: red.id }));
-    expect((await ok(h.get<Record<string, number>>(`${url}/statistics`))).taxPriceTotal).toBe(33.9);
+    const statistics = async () => (await ok(h.get<Record<string, number>>(`${url}/statistics`))).taxPriceTotal;
+    expect(await statistics()).toBe(33.9);
+    // As saved before red-letter invoices counted negative (positive totals): migration red_letter_invoices turns
+    // them (and only them) negative, and the counters follow.
+    await rows(ctx.database, sql`update bill set number = -number, price_total = -price_total, tax_price_total = -tax_price_total where tenant_id = ${tenantId} and id = ${red.id}`);
+    expect(await statistics()).toBe(56.5);
+    await rows(ctx.database, sql.raw(readFileSync(new URL('../src/db/migrations/0021_red_letter_invoices.sql', import.meta.url), 'utf8')));
+    expect(await statistics()).toBe(33.9);
     await verifyEmpty(h);
   });
 });
