@@ -208,7 +208,7 @@ describe('red-letter invoices', () => {
     // them (and only them) negative, and the counters follow.
     await rows(ctx.database, sql`update bill set number = -number, price_total = -price_total, tax_price_total = -tax_price_total where tenant_id = ${tenantId} and id = ${red.id}`);
     expect(await statistics()).toBe(56.5);
-    await rows(ctx.database, sql.raw(readFileSync(new URL('../src/db/migrations/0021_red_letter_invoices.sql', import.meta.url), 'utf8')));
+    await rows(ctx.database, sql.raw(readFileSync(new URL('../src/db/migrations/0022_red_letter_invoices.sql', import.meta.url), 'utf8')));
     expect(await statistics()).toBe(33.9);
     await verifyEmpty(h);
   });
