@@ -28,6 +28,8 @@ export interface LoadResult {
   p95: number;
   p99: number;
   mean: number;
+  /** CPU time the load generator itself spent while loading (user + system), ms. */
+  cpuMs?: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -46,6 +48,7 @@ async function main() {
   let turn = 0;
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const instance = autocannon({
     url: spec.url,
     connections: spec.connections,
@@ -83,6 +86,7 @@ async function main() {
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
     mean: latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1),
+    cpuMs: ((spent) => (spent.user + spent.system) / 1000)(process.cpuUsage(cpu)),
   };
   process.stdout.write(JSON.stringify(out));
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, 
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
-import { rows as rawRows, type Tx } from '../db/connection.ts';
+import { statementRows, type Tx } from '../db/connection.ts';
 import { dateQuery, isStorableText, parseDateValue } from '@p8/contract/text';
 import { BizError } from './errors.ts';
 
@@ -259,25 +259,31 @@ class FixedSelect<T> implements DynamicSelect<T> {
   offset(n: number) {
     return this.with({ offset: n });
   }
-  private query(): SQL {
+  /** Rendered once per query, whether its text keys a cache, runs, or both. */
+  private rendered?: { sql: string; params: unknown[] };
+  toSQL() {
+    if (this.rendered) return this.rendered;
     const { where, orderBy, limit, offset } = this.parts;
-    return sql.join(
+    // The limit as a literal (a page size: few texts): a prepared statement whose limit is a parameter
+    // keeps being planned for each value (statementRows).
+    if (limit !== undefined && !Number.isSafeInteger(limit)) throw new Error(`fixedSelect: limit ${limit}`);
+    const query = sql.join(
       [
         this.head,
         where && sql`where ${where}`,
         orderBy?.length ? sql`order by ${sql.join(orderBy, sql`, `)}` : undefined,
-        limit !== undefined ? sql`limit ${limit}` : undefined,
+        limit !== undefined ? sql.raw(`limit ${limit}`) : undefined,
         offset ? sql`offset ${offset}` : undefined,
       ].filter((part): part is SQL => part !== undefined),
       sql` `,
     );
-  }
-  toSQL() {
-    const { sql: text, params } = dialect.sqlToQuery(this.query());
-    return { sql: text, params };
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    this.rendered = { sql: text, params };
+    return this.rendered;
   }
   then<R1 = T[], R2 = never>(onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
-    return rawRows<Record<string, unknown>>(this.tx, this.query())
+    const { sql: text, params } = this.toSQL();
+    return statementRows<Record<string, unknown>>(this.tx, text, params)
       .then((rows) => rows.map(this.decode))
       .then(onFulfilled, onRejected);
   }
@@ -328,16 +334,21 @@ async function narrowContains(parsed: ParsedList, table: TenantTable, big: BigLi
   const conditions = [...(parsed.conditions ?? [])];
   for (const filter of parsed.contains ?? []) {
     if ([...filter.text].length < 3) continue;
-    const found = await rawRows<{ id: string | number }>(
-      big.tx,
-      sql`select p8_contains(${getTableName(table)}::regclass, ${filter.column.name}, ${filter.pattern}, ${SELECTIVE_MATCHES + 1}) as id`,
-    );
+    const found = await statementRows<{ id: string | number }>(big.tx, 'select p8_contains($1::regclass, $2, $3, $4) as id', [
+      getTableName(table),
+      filter.column.name,
+      filter.pattern,
+      SELECTIVE_MATCHES + 1,
+    ]);
     const ids = found.map((r) => Number(r.id));
     if (ids.length > SELECTIVE_MATCHES) continue;
-    conditions[filter.index] = ids.length ? inArray(table.id, ids) : sql`false`;
+    conditions[filter.index] = ids.length ? idIn(table, ids) : sql`false`;
   }
   return { ...parsed, conditions, where: and(...conditions) };
 }
+
+/** `id = any($1::bigint[])`: one parameter however many ids, so the statement's text stays the same. */
+const idIn = (table: TenantTable, ids: number[]) => sql`${table.id} = any(${sql.param(ids)}::bigint[])`;
 
 /**
  * A deep page in two steps: the page's ids from an index-only scan (skipping 40,000 index entries costs
@@ -351,19 +362,17 @@ async function narrowContains(parsed: ParsedList, table: TenantTable, big: BigLi
  */
 async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSelect<T>, table: TenantTable, big: BigList, offset: number, version: string | undefined): Promise<T[]> {
   const seek = parsed.seek;
-  // As text, the way PostgreSQL prints them: a timestamp keeps its microseconds (a JS Date would not).
-  const values = seek ? Object.fromEntries(seek.columns.map((column, i) => [`v${i}`, sql<string>`${column}::text`])) : {};
-  const keysQuery = () => big.tx.select({ id: table.id, ...values }).from(table).$dynamic();
+  const keysQuery = keysOf(table, seek?.columns ?? [])(big.tx);
   let keys: Array<Record<string, unknown>>;
-  const positions = seek && version ? seekPositions(keysQuery().where(parsed.where).orderBy(...parsed.orderBy), version) : undefined;
+  const positions = seek && version ? seekPositions(keysQuery.where(parsed.where).orderBy(...parsed.orderBy), version) : undefined;
   const from = positions?.nearest(offset);
   if (seek && from) {
     const row = sql.join(seek.columns, sql`, `);
     const bound = sql.join(from.values.map((v) => sql`${v}`), sql`, `);
     const after = seek.direction === 'asc' ? sql`(${row}) >= (${bound})` : sql`(${row}) <= (${bound})`;
-    keys = await keysQuery().where(and(parsed.where, after)).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset - from.offset);
+    keys = await keysQuery.where(and(parsed.where, after)).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset - from.offset);
   } else {
-    keys = await keysQuery().where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
+    keys = await keysQuery.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
   }
   if (positions && keys.length) {
     const valuesOf = (key: Record<string, unknown>) => seek!.columns.map((_, i) => key[`v${i}`]);
@@ -372,11 +381,27 @@ async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSel
   }
   const ids = keys.map((r) => Number(r.id));
   if (!ids.length) return [];
-  const found = await rows.where(and(eq(table.tenantId, big.tenantId), inArray(table.id, ids)));
+  const found = await rows.where(and(eq(table.tenantId, big.tenantId), idIn(table, ids)));
   const position = new Map(ids.map((id, index) => [id, index]));
   const idOf = (row: T) => Number((row as { id?: unknown }).id);
   if (found.some((row) => !position.has(idOf(row)))) throw new Error(`runPage: the rows of a ${getTableName(table)} list must select its id as \`id\``);
   return found.sort((a, b) => position.get(idOf(a))! - position.get(idOf(b))!);
+}
+
+/**
+ * The select of a deep page's keys (the id, and the sort columns as text — the way PostgreSQL prints them, so
+ * a timestamp keeps its microseconds, which a JS Date would not), rendered once per table and sort.
+ */
+const keysQueries = new Map<string, (tx: Tx) => DynamicSelect<Record<string, unknown>>>();
+function keysOf(table: TenantTable, columns: AnyPgColumn[]) {
+  const key = `${getTableName(table)}:${columns.map((c) => c.name).join(',')}`;
+  let query = keysQueries.get(key);
+  if (!query) {
+    const values = Object.fromEntries(columns.map((column, i) => [`v${i}`, sql<string>`${column}::text`]));
+    query = fixedSelect<Record<string, unknown>>({ id: table.id, ...values }, `"${getTableName(table)}"`);
+    keysQueries.set(key, query);
+  }
+  return query;
 }
 
 /** Known rows of one ordered query (position → its sort values), at most SEEK_POSITIONS_KEPT of them. */
@@ -420,7 +445,7 @@ function queryKey(version: string, query: DynamicSelect<unknown>): string {
 /** The table's current version for the tenant (list_version), or undefined for a table no migration counts. */
 async function tableVersion(table: TenantTable, big: BigList): Promise<string | undefined> {
   // Written out rather than built with Drizzle: it runs on every page of every big list.
-  const [row] = await rawRows<{ version: string }>(big.tx, sql`select version from list_version where tenant_id = ${big.tenantId} and table_name = ${getTableName(table)}`);
+  const [row] = await statementRows<{ version: string }>(big.tx, 'select version from list_version where tenant_id = $1 and table_name = $2', [big.tenantId, getTableName(table)]);
   return row?.version;
 }
 

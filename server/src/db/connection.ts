@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -58,6 +58,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       import('drizzle-orm/pg-core'),
     ]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    typeParsers ??= { getTypeParser: (oid: number, format?: 'text') => (TEXT_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format)) };
     // An idle client whose connection the server ends (restart, failover, admin command) emits 'error' on
     // the pool; without a listener Node treats it as uncaught and the process dies. The pool drops that
     // client and opens a new one on the next query.
@@ -75,6 +76,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     openTenant = async (tenantId, fn) => {
       const client = await pool.connect();
       const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as Tx;
+      tenantClients.set(tx, client);
       let broken: Error | undefined;
       try {
         await client.query(`begin; select set_config('app.tenant_id', '${tenantId}', true), set_config('role', '${APP_ROLE}', true)`);
@@ -228,6 +230,56 @@ export async function migrateDatabase(database: Database): Promise<void> {
   } finally {
     await db.execute(sql`select pg_advisory_unlock(884201)`);
   }
+}
+
+/**
+ * The connection under a tenant transaction opened on PostgreSQL, for `statementRows` (none on PGlite, nor
+ * for a savepoint's handle: those take Drizzle's path).
+ */
+const tenantClients = new WeakMap<Tx, { query(config: object): Promise<{ rows: unknown[] }> }>();
+
+/**
+ * How node-postgres hands back the values Drizzle's columns decode themselves — dates, timestamps,
+ * intervals, numeric arrays — as PostgreSQL's text, the type ids Drizzle's own node-postgres driver lists.
+ */
+const TEXT_TYPES = new Set([1082, 1114, 1184, 1186, 1231, 1115, 1185, 1187, 1182]);
+let typeParsers: object | undefined;
+/**
+ * Statement names by text: a text run through `statementRows` gets a name (`p8_<n>`, one per text for the
+ * process's life, so the same name always means the same text on every connection), up to this many texts;
+ * later ones run unnamed. Bounded because each connection keeps what it prepared until it closes.
+ */
+const statementNames = new Map<string, string>();
+export const MAX_NAMED_STATEMENTS = 256;
+
+/**
+ * Rows of a written-out statement (`$1`… placeholders) on the hot path of the big lists (core/list-query.ts,
+ * the staff list's roles). On PostgreSQL, inside a tenant transaction, it runs as a named prepared statement
+ * on its connection: PostgreSQL parses it once per connection and, once its plan is known good for any
+ * value (plan_cache_mode auto), stops planning it — for the staff list's page that is most of the
+ * database's work (bench/README.md, issue 9). Elsewhere (PGlite, the owner connection, a savepoint) it runs
+ * through Drizzle like `rows`. Texts must not carry values (they would make every text a new statement):
+ * values go in `values`, lists as one array (`= any($1::bigint[])`).
+ */
+export async function statementRows<T>(tx: Tx, text: string, values: unknown[]): Promise<T[]> {
+  const client = tenantClients.get(tx);
+  if (!client) return rows<T>(tx, sqlOf(text, values));
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `p8_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  const result = await client.query({ name, text, values, types: typeParsers });
+  return result.rows as T[];
+}
+
+/** A `$n` statement as Drizzle SQL (the path without a named statement). */
+function sqlOf(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 ? sql.param(values[Number(part) - 1]) : sql.raw(part))),
+    sql``,
+  );
 }
 
 /** Rows of a raw query, for both drivers (node-postgres and PGlite both return `{ rows }`). */

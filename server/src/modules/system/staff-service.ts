@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Staff, StaffCreate, StaffUpdate } from '@p8/contract/system';
-import { rows, type Tx } from '../../db/connection.ts';
+import { statementRows, type Tx } from '../../db/connection.ts';
 import { admin, adminRole, department, role } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import type { RequestCaller } from '../../core/route.ts';
@@ -80,12 +80,13 @@ const listCount = fixedSelect<{ total: number }>(countAll(), 'admin');
 async function rolesOf(tx: Tx, tenantId: number, adminIds: number[]): Promise<Map<number, RoleBrief[]>> {
   const byAdmin = new Map<number, RoleBrief[]>();
   if (!adminIds.length) return byAdmin;
-  const held = await rows<{ admin_id: string | number; id: string | number; role_key: string; role_name: string }>(
+  const held = await statementRows<{ admin_id: string | number; id: string | number; role_key: string; role_name: string }>(
     tx,
-    sql`select ar.admin_id, r.id, r.role_key, r.role_name
-          from admin_role ar join role r on r.tenant_id = ar.tenant_id and r.id = ar.role_id
-         where ar.tenant_id = ${tenantId} and ar.admin_id = any(${sql.param(adminIds)}::bigint[])
-         order by r.sort, r.id`,
+    `select ar.admin_id, r.id, r.role_key, r.role_name
+       from admin_role ar join role r on r.tenant_id = ar.tenant_id and r.id = ar.role_id
+      where ar.tenant_id = $1 and ar.admin_id = any($2::bigint[])
+      order by r.sort, r.id`,
+    [tenantId, adminIds],
   );
   for (const r of held) {
     const adminId = Number(r.admin_id);
