@@ -13,6 +13,11 @@ export interface MeasureOptions {
   duration: number;
   rounds: number;
   connections: number;
+  /**
+   * CPU (ms) the database's server processes have spent so far, per process (`ScratchDatabase.serverCpu`):
+   * with it, each side's database CPU per request is reported too.
+   */
+  serverCpu?: () => Promise<Map<number, number> | undefined>;
 }
 
 
@@ -38,6 +43,18 @@ export type Target = Omit<LoadSpec, 'durationSeconds' | 'connections'>;
 /** A side's result with the CPU this process spent per request while serving it (the server under test runs here). */
 export interface MeasuredResult extends LoadResult {
   cpuMsPerRequest: number;
+  /** The database server's CPU per request (with `MeasureOptions.serverCpu`). */
+  dbCpuMsPerRequest?: number;
+  /** The load generator's CPU per request (it shares the machine's cores). */
+  loaderCpuMsPerRequest?: number;
+}
+
+/** CPU spent between two `serverCpu` readings: processes that ended in between are lost, new ones counted whole. */
+function cpuBetween(before: Map<number, number> | undefined, after: Map<number, number> | undefined): number | undefined {
+  if (!before || !after) return undefined;
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 /**
@@ -52,10 +69,18 @@ export async function measurePair(opts: MeasureOptions, label: string, app: Targ
   for (let round = 0; round < opts.rounds; round++) {
     const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
     for (const side of order) {
+      const server = await opts.serverCpu?.();
       const cpu = process.cpuUsage();
       const loaded = await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.duration, connections: opts.connections });
       const spent = process.cpuUsage(cpu);
-      const result = { ...loaded, cpuMsPerRequest: (spent.user + spent.system) / 1000 / Math.max(1, loaded.requests) };
+      const db = cpuBetween(server, await opts.serverCpu?.());
+      const requests = Math.max(1, loaded.requests);
+      const result = {
+        ...loaded,
+        cpuMsPerRequest: (spent.user + spent.system) / 1000 / requests,
+        dbCpuMsPerRequest: db === undefined ? undefined : db / requests,
+        loaderCpuMsPerRequest: loaded.cpuMs === undefined ? undefined : loaded.cpuMs / requests,
+      };
       if (result.non2xx || result.errors) console.log(`  !! ${label} ${side}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       rounds[side].push(result);
     }
@@ -72,6 +97,8 @@ export async function measurePair(opts: MeasureOptions, label: string, app: Targ
     p99: median(results.map((r) => r.p99)),
     mean: median(results.map((r) => r.mean)),
     cpuMsPerRequest: median(results.map((r) => r.cpuMsPerRequest)),
+    dbCpuMsPerRequest: results.every((r) => r.dbCpuMsPerRequest !== undefined) ? median(results.map((r) => r.dbCpuMsPerRequest!)) : undefined,
+    loaderCpuMsPerRequest: results.every((r) => r.loaderCpuMsPerRequest !== undefined) ? median(results.map((r) => r.loaderCpuMsPerRequest!)) : undefined,
   });
   return { app: summarize(rounds.app), bare: summarize(rounds.bare) };
 }

@@ -5,6 +5,7 @@
  * baseline side.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { buildApp } from '../server/src/app.ts';
@@ -69,6 +70,21 @@ export interface ScratchDatabase {
   bare?: pg.Pool;
   /** Closes both pools and drops the database (unless kept or reused). */
   close(): Promise<void>;
+  /**
+   * CPU (ms, user + system) each server process connected to this database has spent, read from /proc
+   * (PostgreSQL), or undefined where that cannot be read (a server on another machine, PGlite).
+   */
+  serverCpu(): Promise<Map<number, number> | undefined>;
+}
+
+/** CPU ms of a process from /proc/<pid>/stat (utime + stime, in clock ticks of 10 ms), or undefined. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -81,7 +97,7 @@ export async function scratchDatabase(options: ScratchOptions): Promise<ScratchD
     if (options.pglite) {
       const database = await openDatabase({});
       await migrateDatabase(database);
-      return { kind: 'pglite (in memory)', database, close: () => database.close() };
+      return { kind: 'pglite (in memory)', database, close: () => database.close(), serverCpu: async () => undefined };
     }
     console.error('bench: set DATABASE_URL to a PostgreSQL server (a fresh database is created beside it), e.g.\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/<name>.ts');
     process.exit(2);
@@ -111,7 +127,17 @@ export async function scratchDatabase(options: ScratchOptions): Promise<ScratchD
     await close();
     throw error;
   }
-  return { kind: 'postgresql', name: fresh.name, url: fresh.url, database, bare, close };
+  const serverCpu = async () => {
+    const pids = (await bare.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()')).rows.map((r) => r.pid);
+    const cpu = new Map<number, number>();
+    for (const pid of pids) {
+      const ms = processCpuMs(pid);
+      if (ms === undefined) return undefined;
+      cpu.set(pid, ms);
+    }
+    return cpu;
+  };
+  return { kind: 'postgresql', name: fresh.name, url: fresh.url, database, bare, close, serverCpu };
 }
 
 /**

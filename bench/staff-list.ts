@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../server/src/core/passwords.ts';
@@ -117,7 +118,7 @@ async function main() {
       tenants.push({ ...t, name });
     }
     await database.db.execute(sql`vacuum analyze`);
-    console.log(`seeded 2 tenants × ${STAFF} staff in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`seeded 2 tenants × ${STAFF} staff in ${((Date.now() - started) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
     const { app, url: appUrl, token } = await listeningApp(scratch, { name: tenants[0].name, password: 'Bench123' });
     const bare = await bareServer(pool, tenants[0].tenantId);
@@ -134,16 +135,18 @@ async function main() {
         throw new Error(`${scenario.label}: the app and the bare query disagree (${check.pagination.total} vs ${bareCheck.pagination.total} rows)`);
       }
       const { app: a, bare: b } = await measurePair(
-        options,
+        { ...options, serverCpu: scratch.serverCpu },
         scenario.label,
         { url: appUrl, method: 'GET', path: `/api/admin/security/admin?${scenario.query}`, tokens: [token] },
         { url: bareUrl, method: 'GET', path: `/${scenario.label}` },
       );
+      const ms = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(2));
       rows.push(
-        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${a.cpuMsPerRequest.toFixed(2)} | ${b.cpuMsPerRequest.toFixed(2)} |`,
+        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${ms(a.cpuMsPerRequest)} / ${ms(a.dbCpuMsPerRequest)} / ${ms(a.loaderCpuMsPerRequest)} | ${ms(b.cpuMsPerRequest)} / ${ms(b.dbCpuMsPerRequest)} / ${ms(b.loaderCpuMsPerRequest)} |`,
       );
     }
-    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare | app CPU ms/req | bare CPU ms/req |\n|---|---|---|---|---|---|---|---|');
+    console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`);
+    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare | app CPU ms/req: server / database / load | bare CPU ms/req: server / database / load |\n|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     await app.close();
     bare.close();

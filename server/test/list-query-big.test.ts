@@ -169,4 +169,30 @@ describe(`big lists: staff (${TEST_DB})`, () => {
     const none = await ctx.database.withSystem((tx) => rows<{ id: string }>(tx, sql`select p8_contains('admin'::regclass, 'name', '%bigA1%', 100) as id`));
     expect(none).toEqual([]); // no tenant set: nothing
   });
+
+  it('answers each tenant its own rows when the same statements run again and again on shared connections (prepared on PostgreSQL)', async () => {
+    const tokenB = await login(ctx.app, b.name, b.password);
+    const idsOf = async (t: TestTenant) =>
+      new Set((await ctx.database.withTenant(t.tenantId, (tx) => tx.select({ id: admin.id }).from(admin).where(eq(admin.tenantId, t.tenantId)))).map((r) => r.id));
+    const ids = { A: await idsOf(a), B: await idsOf(b) };
+    const own = async (token: string, tenant: 'A' | 'B', query: string) => {
+      const page = await list(query, token);
+      expect(page.data.length, `${tenant} ${query}`).toBeGreaterThan(0);
+      for (const s of page.data) expect(ids[tenant].has(s.id), `${tenant} ${query}: ${s.name}`).toBe(true);
+      return page;
+    };
+    // Past PostgreSQL's five custom plans a statement may run on its generic plan: still under the caller's tenant.
+    const queries = ['pageSize=10', 'current=3&pageSize=10&realNameSort=asc', 'name=big&pageSize=10', `start=2000-01-01&end=2999-12-31&pageSize=10`];
+    const first = new Map<string, Page>();
+    for (let round = 0; round < 7; round++) {
+      for (const [token, tenant] of [[tokenA, 'A'], [tokenB, 'B']] as const) {
+        for (const query of queries) {
+          const page = await own(token, tenant, query);
+          const key = `${tenant} ${query}`;
+          if (!first.has(key)) first.set(key, page);
+          expect(page, key).toEqual(first.get(key));
+        }
+      }
+    }
+  });
 });

@@ -67,6 +67,12 @@ export interface ParsedList {
   contains?: ContainsFilter[];
   /** `where`'s parts, in order; `contains[i].index` points into it. */
   conditions?: SQL[];
+  /**
+   * A date range (`start` / `end`) narrows the rows: how many it keeps depends on the values, so a plan
+   * made once for any value may be a poor one; its statements are planned for their values each time
+   * (not prepared, see `statementRows`).
+   */
+  ranged?: boolean;
 }
 
 interface ContainsFilter {
@@ -175,6 +181,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
   return {
     current: page.current,
     pageSize: page.pageSize,
+    ranged: query.start !== undefined || query.end !== undefined,
     where: and(...conditions),
     conditions,
     contains,
@@ -196,6 +203,8 @@ interface DynamicSelect<T> extends PromiseLike<T[]> {
   limit(n: number): DynamicSelect<T>;
   offset(n: number): DynamicSelect<T>;
   toSQL(): { sql: string; params: unknown[] };
+  /** The same query, never run as a named prepared statement (fixedSelect's; see `ParsedList.ranged`). */
+  unprepared?(): DynamicSelect<T>;
 }
 
 const dialect = new PgDialect();
@@ -234,6 +243,7 @@ interface FixedParts {
   orderBy?: SQL[];
   limit?: number;
   offset?: number;
+  unprepared?: boolean;
 }
 
 class FixedSelect<T> implements DynamicSelect<T> {
@@ -249,6 +259,9 @@ class FixedSelect<T> implements DynamicSelect<T> {
   }
   where(where: SQL | undefined) {
     return this.with({ where });
+  }
+  unprepared() {
+    return this.with({ unprepared: true });
   }
   orderBy(...columns: SQL[]) {
     return this.with({ orderBy: columns });
@@ -283,7 +296,7 @@ class FixedSelect<T> implements DynamicSelect<T> {
   }
   then<R1 = T[], R2 = never>(onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
     const { sql: text, params } = this.toSQL();
-    return statementRows<Record<string, unknown>>(this.tx, text, params)
+    return statementRows<Record<string, unknown>>(this.tx, text, params, !this.parts.unprepared)
       .then((rows) => rows.map(this.decode))
       .then(onFulfilled, onRejected);
   }
@@ -309,6 +322,10 @@ export async function runPage<T extends object>(
   knownTotal?: number,
 ): Promise<{ data: T[]; pagination: Pagination }> {
   const table = big && parsed.table;
+  if (parsed.ranged) {
+    rows = rows.unprepared?.() ?? rows;
+    count = count.unprepared?.() ?? count;
+  }
   if (table && parsed.contains?.length) parsed = await narrowContains(parsed, table, big);
   const offset = (parsed.current - 1) * parsed.pageSize;
   // The table's version for the tenant keys what is remembered of this query (undefined: not counted).
@@ -362,7 +379,8 @@ const idIn = (table: TenantTable, ids: number[]) => sql`${table.id} = any(${sql.
  */
 async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSelect<T>, table: TenantTable, big: BigList, offset: number, version: string | undefined): Promise<T[]> {
   const seek = parsed.seek;
-  const keysQuery = keysOf(table, seek?.columns ?? [])(big.tx);
+  const keys0 = keysOf(table, seek?.columns ?? [])(big.tx);
+  const keysQuery = parsed.ranged ? keys0.unprepared!() : keys0;
   let keys: Array<Record<string, unknown>>;
   const positions = seek && version ? seekPositions(keysQuery.where(parsed.where).orderBy(...parsed.orderBy), version) : undefined;
   const from = positions?.nearest(offset);

@@ -259,13 +259,15 @@ export const MAX_NAMED_STATEMENTS = 256;
  * value (plan_cache_mode auto), stops planning it — for the staff list's page that is most of the
  * database's work (bench/README.md, issue 9). Elsewhere (PGlite, the owner connection, a savepoint) it runs
  * through Drizzle like `rows`. Texts must not carry values (they would make every text a new statement):
- * values go in `values`, lists as one array (`= any($1::bigint[])`).
+ * values go in `values`, lists as one array (`= any($1::bigint[])`). `prepare` false: a statement whose
+ * best plan depends on its values (a date range that may keep a day or ten years) runs unnamed, planned
+ * for its values each time.
  */
-export async function statementRows<T>(tx: Tx, text: string, values: unknown[]): Promise<T[]> {
+export async function statementRows<T>(tx: Tx, text: string, values: unknown[], prepare = true): Promise<T[]> {
   const client = tenantClients.get(tx);
   if (!client) return rows<T>(tx, sqlOf(text, values));
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+  let name = prepare ? statementNames.get(text) : undefined;
+  if (prepare && name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
     name = `p8_${statementNames.size}`;
     statementNames.set(text, name);
   }
