@@ -379,8 +379,8 @@ const idIn = (table: TenantTable, ids: number[]) => sql`${table.id} = any(${sql.
  */
 async function rowsByKeys<T extends object>(parsed: ParsedList, rows: DynamicSelect<T>, table: TenantTable, big: BigList, offset: number, version: string | undefined): Promise<T[]> {
   const seek = parsed.seek;
-  const keys0 = keysOf(table, seek?.columns ?? [])(big.tx);
-  const keysQuery = parsed.ranged ? keys0.unprepared!() : keys0;
+  const keysSelect = keysOf(table, seek?.columns ?? [])(big.tx);
+  const keysQuery = parsed.ranged ? keysSelect.unprepared!() : keysSelect;
   let keys: Array<Record<string, unknown>>;
   const positions = seek && version ? seekPositions(keysQuery.where(parsed.where).orderBy(...parsed.orderBy), version) : undefined;
   const from = positions?.nearest(offset);
