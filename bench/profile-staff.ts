@@ -5,8 +5,13 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-staff.ts
  *
- * It prints the app's CPU per request (as staff-list.ts does) and drops the database.
+ * or, to profile only the loaded part (not the seeding), BENCH_PROFILE=<file.cpuprofile> without --cpu-prof:
+ * the profiler is started through `node:inspector` for the load (warm-up included) and its profile written
+ * there. It prints the app's CPU per request — its own and the database's (as staff-list.ts does) — and drops
+ * the database.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../server/src/core/passwords.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
@@ -30,8 +35,21 @@ async function main() {
     await database.db.execute(sql`vacuum analyze`);
     const { app, url: appUrl, token } = await listeningApp(scratch, { name: 'bench_prof', password: 'Bench123' });
     const target = { url: appUrl, method: 'GET' as const, path: `/api/admin/security/admin?${QUERY}`, tokens: [token] };
-    const { app: a } = await measurePair({ warmup: 2, duration: DURATION, rounds: 1, connections: 10 }, 'profile', target, target);
-    console.log(`app: ${a.rps.toFixed(0)} req/s, p95 ${a.p95.toFixed(1)} ms, ${a.cpuMsPerRequest.toFixed(2)} CPU ms/request`);
+    const profile = process.env.BENCH_PROFILE;
+    const session = profile ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
+    const { app: a } = await measurePair({ warmup: 2, duration: DURATION, rounds: 1, connections: 10, serverCpu: scratch.serverCpu }, 'profile', target, target);
+    if (session && profile) {
+      writeFileSync(profile, JSON.stringify((await session.post('Profiler.stop')).profile));
+      session.disconnect();
+      console.log(`profile written to ${profile}`);
+    }
+    const db = a.dbCpuMsPerRequest === undefined ? '' : `, database ${a.dbCpuMsPerRequest.toFixed(2)}`;
+    console.log(`app: ${a.rps.toFixed(0)} req/s, p95 ${a.p95.toFixed(1)} ms, CPU ms/request: server ${a.cpuMsPerRequest.toFixed(2)}${db}`);
     await app.close();
   } finally {
     await scratch.close();
