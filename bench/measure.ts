@@ -63,7 +63,12 @@ function cpuBetween(before: Map<number, number> | undefined, after: Map<number, 
  * the CPU time this process spent per request (less sensitive than req/s to other work on the machine;
  * the database's own CPU is not in it).
  */
-export async function measurePair(opts: MeasureOptions, label: string, app: Target, bare: Target): Promise<{ app: MeasuredResult; bare: MeasuredResult }> {
+export async function measurePair(
+  opts: MeasureOptions,
+  label: string,
+  app: Target,
+  bare: Target,
+): Promise<{ app: MeasuredResult; bare: MeasuredResult; /** The median of the rounds' app / bare req/s. */ roundRatio: number }> {
   const rounds: Record<'app' | 'bare', MeasuredResult[]> = { app: [], bare: [] };
   for (const side of ['app', 'bare'] as const) await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.warmup, connections: opts.connections });
   for (let round = 0; round < opts.rounds; round++) {
@@ -100,6 +105,8 @@ export async function measurePair(opts: MeasureOptions, label: string, app: Targ
     dbCpuMsPerRequest: results.every((r) => r.dbCpuMsPerRequest !== undefined) ? median(results.map((r) => r.dbCpuMsPerRequest!)) : undefined,
     loaderCpuMsPerRequest: results.every((r) => r.loaderCpuMsPerRequest !== undefined) ? median(results.map((r) => r.loaderCpuMsPerRequest!)) : undefined,
   });
-  return { app: summarize(rounds.app), bare: summarize(rounds.bare) };
+  // Each round's app / bare pair ran back to back, so their ratio shares that moment's load.
+  const roundRatio = median(rounds.app.map((a, i) => a.rps / Math.max(1e-9, rounds.bare[i].rps)));
+  return { app: summarize(rounds.app), bare: summarize(rounds.bare), roundRatio };
 }
 

@@ -134,7 +134,7 @@ async function main() {
       if (check.pagination.total !== bareCheck.pagination.total || ids(check) !== ids(bareCheck)) {
         throw new Error(`${scenario.label}: the app and the bare query disagree (${check.pagination.total} vs ${bareCheck.pagination.total} rows)`);
       }
-      const { app: a, bare: b } = await measurePair(
+      const { app: a, bare: b, roundRatio } = await measurePair(
         { ...options, serverCpu: scratch.serverCpu },
         scenario.label,
         { url: appUrl, method: 'GET', path: `/api/admin/security/admin?${scenario.query}`, tokens: [token] },
@@ -142,11 +142,11 @@ async function main() {
       );
       const ms = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(2));
       rows.push(
-        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${ms(a.cpuMsPerRequest)} / ${ms(a.dbCpuMsPerRequest)} / ${ms(a.loaderCpuMsPerRequest)} | ${ms(b.cpuMsPerRequest)} / ${ms(b.dbCpuMsPerRequest)} / ${ms(b.loaderCpuMsPerRequest)} |`,
+        `| ${scenario.label} (\`${scenario.query}\`, total ${check.pagination.total}) | ${a.rps.toFixed(0)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${roundRatio.toFixed(2)} | ${ms(a.cpuMsPerRequest)} / ${ms(a.dbCpuMsPerRequest)} / ${ms(a.loaderCpuMsPerRequest)} | ${ms(b.cpuMsPerRequest)} / ${ms(b.dbCpuMsPerRequest)} / ${ms(b.loaderCpuMsPerRequest)} |`,
       );
     }
     console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`);
-    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare | app CPU ms/req: server / database / load | bare CPU ms/req: server / database / load |\n|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('\n| query | app req/s | app p95 ms | bare req/s | bare p95 ms | app / bare | app / bare, median of rounds | app CPU ms/req: server / database / load | bare CPU ms/req: server / database / load |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     await app.close();
     bare.close();
