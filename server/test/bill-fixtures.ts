@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
-import { MONEY_TYPE_SHAPES } from '@p8/contract/finance';
+import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
 
 /**
@@ -134,6 +134,19 @@ export async function ok<T>(promise: Promise<{ body: { status: number; message: 
 export async function refused(promise: Promise<{ body: { status: number; message: string } }>, key: string) {
   const res = await promise;
   expect(res.body.message, JSON.stringify(res.body)).toBe(key);
+}
+
+/** A bill of `type` saved (lines none unless given), submitted and audited by `api`; the test fails on any refusal. */
+export async function auditedBill(api: Caller, type: string, body: Record<string, unknown>): Promise<number> {
+  const { id } = await ok(api.post<{ id: number }>(billPath(type), { lines: [], ...body }));
+  await ok(api.post(`${billPath(type)}/submit`, { id }));
+  await ok(api.post(`${billPath(type)}/audit`, { id }));
+  return id;
+}
+
+/** The books agree: POST /finance/verify finds no difference (the end of every finance test). */
+export async function financeVerifyEmpty(api: Caller) {
+  expect(await ok(api.post<FinanceDifference[]>('/api/admin/finance/verify'))).toEqual([]);
 }
 
 /** Every balance and valuation agrees with the ledger (the end of every stock test). */

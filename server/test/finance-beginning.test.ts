@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toMicro } from '@p8/contract/bills/decimal';
 import type { FinanceDifference } from '@p8/contract/finance';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { adminCaller, readXlsx, type Caller } from './basic-fixtures.ts';
 import { billPath, ok, refused } from './bill-fixtures.ts';
 
 /*
@@ -138,5 +138,24 @@ describe('opening balances', () => {
     const id = await api.create('customer', { code: 'C2', name: 'Customer two', openingReceivable: 500 });
     expect((await record('customer', id)).openingReceivable).toBe(0);
     await verifyEmpty();
+  });
+
+  it('lists by opening type (kept in the bill\'s extra), with the other filters, statistics and export', async () => {
+    const list = async (query: string) => (await ok(api.get<Array<{ beginningType: string; billCode: string }>>(`${BEGINNING}?pageSize=200${query}`)));
+    const all = await list('');
+    expect(new Set(all.map((b) => b.beginningType))).toEqual(new Set(['Receivable', 'Payable', 'Advance', 'Prepaid']));
+    for (const type of ['Receivable', 'Payable', 'Advance', 'Prepaid']) {
+      const found = await list(`&beginningType=${type}`);
+      expect(found.length).toBe(all.filter((b) => b.beginningType === type).length);
+      expect(found.every((b) => b.beginningType === type)).toBe(true);
+    }
+    // With a status tab and a partner, and an unknown type: nothing, never an error.
+    const advances = await list(`&beginningType=Advance&customerId=${ids.customer}&billStatus=Audit`);
+    expect(advances.every((b) => b.beginningType === 'Advance')).toBe(true);
+    expect(await list('&beginningType=Nonsense')).toEqual([]);
+    expect((await api.get(`${BEGINNING}/statistics?beginningType=Prepaid`)).body.status).toBe(0);
+    // The export takes the list's query: the payables only.
+    const sheet = await readXlsx((await api.download(`${BEGINNING}/export?lang=en`, { beginningType: 'Payable' })).body);
+    expect(sheet.length - 1).toBe((await list('&beginningType=Payable')).length);
   });
 });

@@ -188,6 +188,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
         return ['ledger', 'openBills'].map((kind) => [`${fin}/${side}/${kind}`, `${fin}/${side}/${kind}?partnerId=${partnerId}`]);
       }),
     ),
+    '/api/admin/finance/prepaid/ledger': `${fin}/prepaid/ledger?partnerId=${records.supplier}`,
     '/api/admin/stock/batches/suggest': `/api/admin/stock/batches/suggest?materialId=${material}&warehouseId=${stock}&quantity=1`,
   };
   return { ids, filled, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };

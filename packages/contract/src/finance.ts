@@ -165,6 +165,36 @@ export const transferCreateSchema = z.object({
 export type TransferCreate = z.infer<typeof transferCreateSchema>;
 
 /** Open bills of a partner to settle (the payment / receipt form's picker). */
+/** A partner's prepaid (supplier, 1123) and advance (customer, 2203) balances as `GET /finance/prepaid` lists them (exact decimal text). */
+export interface PrepaidBalanceRow {
+  partnerId: number;
+  partnerCode: string;
+  partnerName: string;
+  kind: 'supplier' | 'customer';
+  prepaid: string;
+  advance: string;
+}
+
+/** One line of a partner's running ledger (`GET /finance/<receivable | payable | prepaid>/ledger`), amounts as exact decimal text. */
+export interface PartnerLedgerLine {
+  id: number;
+  date: string;
+  sourceKind: string;
+  sourceId: number;
+  sourceCode: string;
+  /** The source bill's type (payments, receipts, stock bills, opening balances…); null for other documents. */
+  billType: string | null;
+  /** The bill type, or a payment's or receipt's type (`AdvancePay`…). */
+  memo: string;
+  reversal: boolean;
+  /** The bill the line settles or opens, when it names one. */
+  billId: number | null;
+  increase: string;
+  decrease: string;
+  /** The balance after the line. */
+  balance: string;
+}
+
 export const openBillsQuerySchema = z.object({ partnerId: z.coerce.number().int().positive() });
 
 export const partnerReportQuerySchema = z.object({

@@ -74,14 +74,15 @@ const enumLabel = (field: FieldDecl, value: unknown, lang: Lang) => field.option
 
 /**
  * The rows of `POST {path}/export`: the lines of the bills the list query finds, in the list's order, one
- * row each (at most EXPORT_MAX_ROWS lines). Records appear by code or name.
+ * row each (at most EXPORT_MAX_ROWS lines); a bill without lines (an opening balance) is one row of its
+ * header. Records appear by code or name.
  */
 export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>, lang: Lang): Promise<{ columns: BillColumn[]; rows: Array<Record<string, unknown>> }> {
   const p = parsedListQuery(ctx, decl, query);
   const found = await ctx.tx
     .select({ head: bill, line: billLine })
     .from(bill)
-    .innerJoin(billLine, and(eq(billLine.tenantId, bill.tenantId), eq(billLine.billId, bill.id)))
+    .leftJoin(billLine, and(eq(billLine.tenantId, bill.tenantId), eq(billLine.billId, bill.id)))
     .where(p.where)
     .orderBy(...p.orderBy, asc(billLine.lineNo))
     .limit(EXPORT_MAX_ROWS);
@@ -89,10 +90,10 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
   const columns = billColumns(decl, true, await readTenantConfig(ctx.tx, ctx.tenantId));
   const rows = found.map(({ head, line }) => {
     const headValues = { ...head, ...(head.extra as Record<string, unknown>) } as Record<string, unknown>;
-    const lineValues = { ...line, ...(line.extra as Record<string, unknown>) } as Record<string, unknown>;
+    const lineValues = (line ? { ...line, ...(line.extra as Record<string, unknown>) } : {}) as Record<string, unknown>;
     // A bill counting negative (pushed down from a `negative` source: a red-letter invoice) exports its lines'
     // quantity and amounts with its sign, so the workbook's columns sum as the list does.
-    if (toMicro(head.number) < 0n) for (const key of SUMMED) lineValues[key] = microText(-toMicro(String(line[key])));
+    if (line && toMicro(head.number) < 0n) for (const key of SUMMED) lineValues[key] = microText(-toMicro(String(line[key])));
     const row: Record<string, unknown> = {};
     for (const column of columns) {
       if (column.part === 'status') row[column.prop] = BILL_STATUS_LABELS[head.billStatus as BillStatus]?.[lang] ?? head.billStatus;
@@ -118,16 +119,16 @@ function exportValue(field: FieldDecl, value: unknown, names: Names, lang: Lang)
 }
 
 /** The codes or names of every record the rows refer to, one query per kind. */
-async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill.$inferSelect; line: typeof billLine.$inferSelect }>): Promise<Names> {
+async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill.$inferSelect; line: typeof billLine.$inferSelect | null }>): Promise<Names> {
   const ids: Record<RecordKind, Set<number>> = { supplier: new Set(), customer: new Set(), warehouse: new Set(), location: new Set(), material: new Set(), unit: new Set(), staff: new Set(), department: new Set() };
   const add = (kind: RecordKind, id: number | null | undefined) => id && ids[kind].add(Number(id));
   for (const { head, line } of found) {
     add('supplier', head.supplierId);
     add('customer', head.customerId);
-    for (const w of [head.warehouseId, head.targetWarehouseId, line.warehouseId, line.targetWarehouseId]) add('warehouse', w);
-    for (const l of [line.locationId, line.targetLocationId]) add('location', l);
-    add('material', line.materialId);
-    add('unit', line.unitId);
+    for (const w of [head.warehouseId, head.targetWarehouseId, line?.warehouseId, line?.targetWarehouseId]) add('warehouse', w);
+    for (const l of [line?.locationId, line?.targetLocationId]) add('location', l);
+    add('material', line?.materialId);
+    add('unit', line?.unitId);
     add('staff', head.handlerId);
     add('department', head.deptId);
   }

@@ -11,7 +11,8 @@ import { admin, bill, billCount, partner, warehouse } from '../db/schema/index.t
 
 /**
  * The list of a bill type, derived from its declaration: header fields with a column become list
- * fields (filter by their `search`, sorted when `sortable`, summed when `sum`), plus the status.
+ * fields (filter by their `search`, sorted when `sortable`, summed when `sum`), plus the status; an enum
+ * field kept in `extra` (an opening balance's type) filters by its value there when it declares `search: 'eq'`.
  * `start` / `end` bound the bill date (calendar days, both included).
  */
 
@@ -20,10 +21,12 @@ const SEARCH_FILTER: Record<string, FilterKind> = { eq: 'eq', contains: 'contain
 export function billListSpec(decl: BillTypeDecl): ListSpec {
   const fields: Record<string, ListField> = { billStatus: { column: bill.billStatus, filter: 'in' as FilterKind } };
   for (const field of headerFields(decl)) {
+    if (field.kind === 'attachments') continue;
     const column = (bill as unknown as Record<string, AnyPgColumn | undefined>)[field.key];
-    if (!column || field.kind === 'attachments') continue;
+    // A type's own header field is kept in `extra`: it filters by its text there, when it declares a search.
+    if (!column && !(field.search === 'eq' && field.kind === 'enum')) continue;
     fields[field.key] = {
-      column,
+      column: column ?? sql`(${bill.extra} ->> ${field.key})`,
       filter: field.search ? SEARCH_FILTER[field.search] : undefined,
       sortable: field.sortable,
       sum: field.sum,

@@ -139,6 +139,7 @@ const beginningType: FieldDecl = {
   required: 'PleaseSelectBillType',
   options: BeginningType.map((value) => ({ value, label: BEGINNING_TYPE_LABELS[value] })),
   list: true,
+  search: 'eq',
   width: 180,
 };
 const sideOf = (partner: 'supplierId' | 'customerId') => ({ field: 'beginningType', values: BeginningType.filter((t) => BEGINNING_SHAPES[t].partner === partner) });

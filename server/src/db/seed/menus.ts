@@ -222,12 +222,14 @@ const ABANDON: ButtonSpec = { action: 'abandon', title: '作废', titleEn: 'With
 
 /**
  * Finance's screens beside its bills (payments, receipts, fees, incomes: the bill kit): fund accounts,
- * receivables and payables by partner with aging and the running ledger, transfers, the trial balance.
+ * receivables and payables by partner with aging and the running ledger, prepaid and advance balances with
+ * theirs, transfers, the trial balance.
  */
 const FINANCE_SCREENS: MenuTemplate[] = [
   screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
   screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', ['export']),
   screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', ['export']),
+  screen('finance_prepaid', '预付预收', 'Prepaid & advances', 'AccountBookOutlined', ['export']),
   screen('finance_transfer', '资金转账', 'Transfers', 'SwapOutlined', ['add', ABANDON, 'export']),
   screen('finance_trialBalance', '试算平衡表', 'Trial balance', 'CalculatorOutlined', ['export']),
 ];

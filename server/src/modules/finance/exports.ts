@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { dateSchema } from '@p8/contract/bills/fields';
 import { billType } from '@p8/contract/bills/catalogue';
-import { AGING_BUCKETS, ledgerQuerySchema, partnerReportQuerySchema } from '@p8/contract/finance';
+import { AGING_BUCKETS, ledgerQuerySchema, MONEY_TYPE_LABELS, partnerReportQuerySchema, type MoneyType, type PartnerLedgerLine, type PrepaidBalanceRow } from '@p8/contract/finance';
 import { EXPORT_MAX_ROWS, exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from '../../core/excel.ts';
 import { untransactedRoute, type RouteDeclaration } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { partnerAging, partnerLedger, trialBalance } from './reports.ts';
+import { listExportRoute, type ListExportColumn } from '../../core/list-export.ts';
+import { listPrepaid, partnerAging, partnerLedger, prepaidLedger, trialBalance } from './reports.ts';
 
 /**
  * The finance reports as .xlsx, each `POST <report>/export` with the screen's current query (as the list
  * kit's export button posts it) and titled in the caller's language: receivable and payable with aging, a
- * partner's ledger, the trial balance. Button codes `finance_<screen>_export`.
+ * partner's ledger, prepaid and advance balances and their ledger, the trial balance. Button codes `finance_<screen>_export`.
  */
 
 const URL = '/api/admin/finance';
@@ -44,6 +45,17 @@ const LEDGER_COLUMNS: ExcelColumn[] = [
   { prop: 'balance', title: t('余额', 'Balance'), width: 16 },
 ];
 
+const KIND_TEXT = { supplier: t('供应商', 'Supplier'), customer: t('客户', 'Customer') } as const;
+
+/** The prepaid list's columns (`POST /finance/prepaid/export`), titled as the screen's. */
+const PREPAID_COLUMNS: Array<ListExportColumn<PrepaidBalanceRow>> = [
+  { prop: 'partnerCode', title: t('编码', 'Code'), width: 14 },
+  { prop: 'partnerName', title: t('往来单位', 'Partner'), width: 28 },
+  { prop: 'kind', title: t('类型', 'Type'), width: 10, value: (row, language) => KIND_TEXT[row.kind][language] },
+  { prop: 'prepaid', title: t('预付余额', 'Prepaid balance'), width: 16 },
+  { prop: 'advance', title: t('预收余额', 'Advance balance'), width: 16 },
+];
+
 const TRIAL_COLUMNS: ExcelColumn[] = [
   { prop: 'code', title: t('科目编码', 'Account'), width: 10 },
   { prop: 'accountName', title: t('科目名称', 'Account name'), width: 30 },
@@ -52,9 +64,9 @@ const TRIAL_COLUMNS: ExcelColumn[] = [
   { prop: 'balance', title: t('余额', 'Balance'), width: 18 },
 ];
 
-/** A ledger line's memo in the caller's language: the bill type's name, or what kind of document it is, marked when a reversal. */
+/** A ledger line's memo in the caller's language: the bill type's or payment type's name, or what kind of document it is, marked when a reversal. */
 function memoOf(row: { memo: string; sourceKind: string; reversal: boolean }, language: Lang): string {
-  const named = billType(row.memo)?.label[language] ?? row.memo;
+  const named = (billType(row.memo)?.label ?? MONEY_TYPE_LABELS[row.memo as MoneyType])?.[language] ?? row.memo;
   return row.reversal ? `${named} (${language === 'zh' ? '冲销' : 'reversal'})` : named;
 }
 
@@ -81,22 +93,26 @@ function exportRoute<Q extends z.ZodObject>(input: {
   });
 }
 
+/** `POST <url>/export` of a partner's running ledger (`partnerId`): the first EXPORT_MAX_ROWS lines, as every export is capped. */
+const ledgerExport = (input: { url: string; summary: string; permission: string; title: { zh: string; en: string }; ledger: (ctx: ServiceContext, query: { partnerId: number; current: number; pageSize: number }) => Promise<{ data: PartnerLedgerLine[] }> }) =>
+  exportRoute({
+    url: input.url, summary: input.summary, permission: input.permission, query: ledgerQuerySchema, filename: () => input.title, columns: LEDGER_COLUMNS,
+    rows: async (ctx, q, language) => (await input.ledger(ctx, { partnerId: q.partnerId, current: 1, pageSize: EXPORT_MAX_ROWS })).data.map((r) => ({ ...r, what: memoOf(r, language) })),
+  });
+
 const sideExports = (side: Side): RouteDeclaration[] => [
   exportRoute({
     url: `${URL}/${side}/export`, summary: `${side} per partner with aging, as .xlsx`, permission: `finance_${side}_export`, query: partnerReportQuerySchema,
     filename: () => SIDE_TEXT[side].title, columns: agingColumns(side), rows: (ctx, q) => partnerAging(ctx, side, q),
   }),
-  exportRoute({
-    url: `${URL}/${side}/ledger/export`, summary: `A partner's ${side} ledger, as .xlsx`, permission: `finance_${side}_export`, query: ledgerQuerySchema,
-    filename: () => SIDE_TEXT[side].ledger, columns: LEDGER_COLUMNS,
-    // One page of at most EXPORT_MAX_ROWS lines, the first ones (as every export is capped).
-    rows: async (ctx, q, language) => (await partnerLedger(ctx, side, { partnerId: q.partnerId, current: 1, pageSize: EXPORT_MAX_ROWS })).data.map((r) => ({ ...r, what: memoOf(r, language) })),
-  }),
+  ledgerExport({ url: `${URL}/${side}/ledger/export`, summary: `A partner's ${side} ledger, as .xlsx`, permission: `finance_${side}_export`, title: SIDE_TEXT[side].ledger, ledger: (ctx, q) => partnerLedger(ctx, side, q) }),
 ];
 
 export const financeExportRoutes: RouteDeclaration[] = [
   ...sideExports('receivable'),
   ...sideExports('payable'),
+  listExportRoute({ url: `${URL}/prepaid`, tags, noun: 'prepaid and advance balance', permission: 'finance_prepaid_export', list: listPrepaid, columns: PREPAID_COLUMNS, filename: t('预付预收余额', 'Prepaid and advance balances') }),
+  ledgerExport({ url: `${URL}/prepaid/ledger/export`, summary: "A partner's prepaid (supplier) or advance (customer) ledger, as .xlsx", permission: 'finance_prepaid_export', title: t('预付预收明细账', 'Prepaid and advance ledger'), ledger: prepaidLedger }),
   exportRoute({
     url: `${URL}/trialBalance/export`, summary: 'Trial balance, as .xlsx', permission: 'finance_trialBalance_export', query: z.object({ start: dateSchema.optional(), end: dateSchema.optional() }),
     filename: () => t('试算平衡表', 'Trial balance'), columns: TRIAL_COLUMNS,

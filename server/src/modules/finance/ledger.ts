@@ -34,8 +34,11 @@ export interface PostingInput {
   lines: PostingLineInput[];
 }
 
+/** A partner's kept balances (fin_partner_balance's columns). */
+export type PartnerBalanceKind = 'receivable' | 'payable' | 'prepaid' | 'advance';
+
 /** The partner balance an account moves, and in which direction (+1: debit raises it). */
-const PARTNER_BALANCE: Partial<Record<AccountCode, { column: 'receivable' | 'payable' | 'prepaid' | 'advance'; sign: 1n | -1n }>> = {
+export const PARTNER_BALANCE: Partial<Record<AccountCode, { column: PartnerBalanceKind; sign: 1n | -1n }>> = {
   '1122': { column: 'receivable', sign: 1n },
   '2202': { column: 'payable', sign: -1n },
   '1123': { column: 'prepaid', sign: 1n },
@@ -89,7 +92,7 @@ export async function post(ctx: ServiceContext, input: PostingInput): Promise<nu
   return posting.id;
 }
 
-type PartnerDelta = Record<'receivable' | 'payable' | 'prepaid' | 'advance', Micro>;
+type PartnerDelta = Record<PartnerBalanceKind, Micro>;
 
 async function applyBalances(ctx: ServiceContext, lines: PostingLineInput[]) {
   const partners = new Map<number, PartnerDelta>();

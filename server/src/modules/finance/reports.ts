@@ -1,20 +1,25 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
-import { AGING_BUCKETS, DEFAULT_CHART } from '@p8/contract/finance';
+import type { Pagination } from '@p8/contract/envelope';
+import { AGING_BUCKETS, DEFAULT_CHART, type PartnerLedgerLine, type PrepaidBalanceRow } from '@p8/contract/finance';
 import type { ServiceContext } from '../../core/service-context.ts';
+import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { rows } from '../../db/connection.ts';
+import { finPartnerBalance, partner } from '../../db/schema/index.ts';
 import { settledStatus } from './settlement.ts';
+import { PARTNER_BALANCE, type PartnerBalanceKind } from './ledger.ts';
 
 /**
  * Receivable and payable per partner (balance, advance or prepaid, open bills by age), a partner's running
- * ledger with drill-down to its bills and documents, the open bills a payment or receipt may settle, and
- * the trial balance. Amounts are answered as exact decimal text.
+ * ledger of any of its kept balances with drill-down to its bills and documents, prepaid and advance
+ * balances per partner, the open bills a payment or receipt may settle, and the trial balance. Amounts
+ * are answered as exact decimal text.
  */
 
 type Side = 'receivable' | 'payable';
 const SIDE = {
-  receivable: { account: '1122', balance: 'advance', partnerKind: 'customer' },
-  payable: { account: '2202', balance: 'prepaid', partnerKind: 'supplier' },
+  receivable: { balance: 'advance', partnerKind: 'customer' },
+  payable: { balance: 'prepaid', partnerKind: 'supplier' },
 } as const;
 
 const text = (v: string | null | undefined) => microText(toMicro(v ?? '0'));
@@ -66,18 +71,28 @@ export async function partnerAging(ctx: ServiceContext, side: Side, query: { par
   }));
 }
 
+/** The account whose lines make a partner's balance of that kind, and the sign that raises it (+1: a debit). */
+function balanceAccount(kind: PartnerBalanceKind): { account: string; sign: bigint } {
+  const [account, found] = Object.entries(PARTNER_BALANCE).find(([, b]) => b.column === kind)!;
+  return { account, sign: found.sign };
+}
+
 /**
- * GET /finance/<side>/ledger?partnerId&current&pageSize: a page of the partner's receivable / payable lines
- * in order (date, id) with the running balance. The page's opening balance is the sum of every line before
- * its first one (the `(tenant, partner, date, id)` index), so the balances are the same on any page; the
- * export reads one page of at most EXPORT_MAX_ROWS lines.
+ * GET /finance/<side>/ledger?partnerId&current&pageSize (and /finance/prepaid/ledger): a page of the
+ * partner's lines of the account behind one of its kept balances (receivable 1122, payable 2202, prepaid
+ * 1123, advance 2203) in order (date, id) with the running balance, naming the bill or document of each
+ * (`billType` when the source is a bill). The page's opening balance is the sum of every line before its
+ * first one (the `(tenant, partner, date, id)` index), so the balances are the same on any page and the
+ * last one is the kept balance; the export reads one page of at most EXPORT_MAX_ROWS lines.
  */
-export async function partnerLedger(ctx: ServiceContext, side: Side, query: { partnerId: number; current: number; pageSize: number }) {
-  const own = sql`l.tenant_id = ${ctx.tenantId} and l.partner_id = ${query.partnerId} and l.account_code = ${SIDE[side].account}`;
+export async function partnerLedger(ctx: ServiceContext, kind: PartnerBalanceKind, query: { partnerId: number; current: number; pageSize: number }): Promise<{ data: PartnerLedgerLine[]; pagination: Pagination }> {
+  const { account, sign } = balanceAccount(kind);
+  const own = sql`l.tenant_id = ${ctx.tenantId} and l.partner_id = ${query.partnerId} and l.account_code = ${account}`;
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
-    sql`select l.id, l.posting_date::text as date, p.source_kind, p.source_id, p.source_code, p.memo, p.reversal_of, l.bill_id, l.debit::text, l.credit::text
+    sql`select l.id, l.posting_date::text as date, p.source_kind, p.source_id, p.source_code, p.memo, p.reversal_of, l.bill_id, l.debit::text, l.credit::text, b.bill_type
         from fin_posting_line l join fin_posting p on p.tenant_id = l.tenant_id and p.id = l.posting_id
+        left join bill b on p.source_kind in ('bill', 'stock') and b.tenant_id = p.tenant_id and b.id = p.source_id
         where ${own}
         order by l.posting_date, l.id limit ${query.pageSize} offset ${(query.current - 1) * query.pageSize}`,
   );
@@ -87,9 +102,8 @@ export async function partnerLedger(ctx: ServiceContext, side: Side, query: { pa
                coalesce(sum(l.debit - l.credit) filter (where ${found.length ? sql`(l.posting_date, l.id) < (${found[0].date}::date, ${found[0].id}::bigint)` : sql`false`}), 0)::text as opening
         from fin_posting_line l where ${own}`,
   );
-  const sign = side === 'receivable' ? 1n : -1n;
   let running = toMicro(counted.opening) * sign;
-  const data = found.map((r) => {
+  const data = found.map((r): PartnerLedgerLine => {
     const debit = toMicro(r.debit!);
     const credit = toMicro(r.credit!);
     running += (debit - credit) * sign;
@@ -99,15 +113,85 @@ export async function partnerLedger(ctx: ServiceContext, side: Side, query: { pa
       sourceKind: r.source_kind!,
       sourceId: Number(r.source_id),
       sourceCode: r.source_code!,
+      billType: r.bill_type,
       memo: r.memo!,
       reversal: r.reversal_of !== null,
       billId: r.bill_id === null ? null : Number(r.bill_id),
-      increase: microText(side === 'receivable' ? debit : credit),
-      decrease: microText(side === 'receivable' ? credit : debit),
+      increase: microText(sign > 0n ? debit : credit),
+      decrease: microText(sign > 0n ? credit : debit),
       balance: microText(running),
     };
   });
   return { data, pagination: { current: query.current, pageSize: query.pageSize, total: Number(counted.total) } };
+}
+
+// ---------------------------------------------------------------- prepaid and advance balances
+
+/** The kept balance a partner's side has beyond its bills: a supplier's prepaid (1123), a customer's advance (2203). */
+const PREPAID_OF: Record<string, PartnerBalanceKind> = { supplier: 'prepaid', customer: 'advance' };
+
+/**
+ * The prepaid list's filters and sorts (core/list-query.ts): the partner's kind, a keyword on its code or
+ * name, non-zero balances only; sorted by code, name or either balance, both summed.
+ */
+const prepaidListSpec: ListSpec = {
+  fields: {
+    partnerCode: { column: partner.code, sortable: true },
+    partnerName: { column: partner.name, sortable: true },
+    kind: { column: partner.kind, filter: 'eq' },
+    keyword: { column: sql`(${partner.code} || ' ' || ${partner.name})`, filter: 'like' },
+    prepaid: { column: finPartnerBalance.prepaid, sortable: true, sum: true },
+    advance: { column: finPartnerBalance.advance, sortable: true, sum: true },
+    nonZero: { column: sql`(${finPartnerBalance.prepaid} <> 0 or ${finPartnerBalance.advance} <> 0)`, filter: 'bool' },
+  },
+  defaultOrder: [asc(partner.code), asc(partner.id)],
+};
+
+/**
+ * The partners the list shows: suppliers and customers whose kept balances (fin_partner_balance, what
+ * verify checks against the ledger) hold a prepaid or advance balance now or had one (a 1123 / 2203 line).
+ */
+function prepaidQuery(ctx: ServiceContext, query: Record<string, unknown>) {
+  return parseList(prepaidListSpec, query, [
+    eq(finPartnerBalance.tenantId, ctx.tenantId),
+    inArray(partner.kind, Object.keys(PREPAID_OF)),
+    sql`(${finPartnerBalance.prepaid} <> 0 or ${finPartnerBalance.advance} <> 0 or exists (select 1 from fin_posting_line l
+          where l.tenant_id = ${finPartnerBalance.tenantId} and l.partner_id = ${finPartnerBalance.partnerId} and l.account_code in ('1123', '2203')))`,
+  ]);
+}
+
+const withPartner = and(eq(partner.tenantId, finPartnerBalance.tenantId), eq(partner.id, finPartnerBalance.partnerId));
+
+/** GET /finance/prepaid: a page of partners with their prepaid (suppliers) and advance (customers) balances, by code unless sorted. */
+export async function listPrepaid(ctx: ServiceContext, query: Record<string, unknown>) {
+  const page = await runPage(
+    prepaidQuery(ctx, query),
+    ctx.tx
+      .select({ partnerId: partner.id, partnerCode: partner.code, partnerName: partner.name, kind: partner.kind, prepaid: finPartnerBalance.prepaid, advance: finPartnerBalance.advance })
+      .from(finPartnerBalance)
+      .innerJoin(partner, withPartner)
+      .$dynamic(),
+    ctx.tx.select(countAll()).from(finPartnerBalance).innerJoin(partner, withPartner).$dynamic(),
+  );
+  return { data: page.data.map((r): PrepaidBalanceRow => ({ ...r, kind: r.kind as PrepaidBalanceRow['kind'], prepaid: text(r.prepaid), advance: text(r.advance) })), pagination: page.pagination };
+}
+
+/** GET /finance/prepaid/statistics: the prepaid and advance totals over the list's filters. */
+export async function prepaidStatistics(ctx: ServiceContext, query: Record<string, unknown>) {
+  const [sums] = await ctx.tx.select(statisticsSelection(prepaidListSpec)).from(finPartnerBalance).innerJoin(partner, withPartner).where(prepaidQuery(ctx, query).where);
+  return Object.fromEntries(Object.entries(sums).map(([key, value]) => [key, text(value)]));
+}
+
+/**
+ * GET /finance/prepaid/ledger?partnerId&current&pageSize: the running ledger of the partner's prepaid
+ * (a supplier, 1123) or advance (a customer, 2203) account, as the receivable ledger pages it; its last
+ * balance is the list's. A partner the tenant does not have has no lines.
+ */
+export async function prepaidLedger(ctx: ServiceContext, query: { partnerId: number; current: number; pageSize: number }): Promise<{ data: PartnerLedgerLine[]; pagination: Pagination }> {
+  const [found] = await ctx.tx.select({ kind: partner.kind }).from(partner).where(and(eq(partner.tenantId, ctx.tenantId), eq(partner.id, query.partnerId)));
+  const kind = found && PREPAID_OF[found.kind];
+  if (!kind) return { data: [], pagination: { current: query.current, pageSize: query.pageSize, total: 0 } };
+  return partnerLedger(ctx, kind, query);
 }
 
 /** GET /finance/<side>/openBills?partnerId: audited bills of the partner not settled in full, oldest first. */

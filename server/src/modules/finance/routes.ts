@@ -15,7 +15,7 @@ import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts,
 import { listExportRoute } from '../../core/list-export.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { financePostingHook, registerMoneyRules } from './money-bills.ts';
-import { openBills, partnerAging, partnerLedger, trialBalance } from './reports.ts';
+import { listPrepaid, openBills, partnerAging, partnerLedger, prepaidLedger, prepaidStatistics, trialBalance } from './reports.ts';
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
 import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
@@ -25,9 +25,10 @@ import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } fro
 
 /**
  * Finance under /api/admin/finance/: fund accounts, transfers, receivable / payable with aging and ledgers,
- * the trial balance and verify. Button codes `finance_<screen>_<action>`. Payments, receipts, fees and
- * incomes are bill types (contract bills/money.ts): their routes are the bill engine's, under the same
- * prefix (`/api/admin/finance/payment`…); this module gives them their rules and postings.
+ * prepaid and advance balances with their ledger, the trial balance and verify. Button codes
+ * `finance_<screen>_<action>`. Payments, receipts, fees and incomes are bill types (contract bills/money.ts):
+ * their routes are the bill engine's, under the same prefix (`/api/admin/finance/payment`…); this module
+ * gives them their rules and postings.
  */
 
 const URL = '/api/admin/finance';
@@ -66,6 +67,9 @@ const financeRoutes: RouteDeclaration[] = [
   ...docRoutes('transfer'),
   ...sideRoutes('receivable'),
   ...sideRoutes('payable'),
+  route({ method: 'GET', url: `${URL}/prepaid`, tags, summary: 'Prepaid (suppliers) and advance (customers) balances per partner, paged', query: listQuerySchema, page: true, handler: (ctx, { query }) => listPrepaid(ctx, query) }),
+  route({ method: 'GET', url: `${URL}/prepaid/statistics`, tags, summary: 'Prepaid and advance totals over the list filters', query: listQuerySchema, handler: (ctx, { query }) => prepaidStatistics(ctx, query) }),
+  route({ method: 'GET', url: `${URL}/prepaid/ledger`, tags, summary: "A page of a partner's prepaid or advance ledger with the running balance", query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => prepaidLedger(ctx, query) }),
   route({ method: 'GET', url: `${URL}/trialBalance`, tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
   route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx) }),
   ...financeExportRoutes,
