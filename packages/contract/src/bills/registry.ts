@@ -299,6 +299,14 @@ export const billMenuName = (decl: BillTypeDecl) => `${decl.area}_${decl.route}`
 export const billApiPath = (decl: BillTypeDecl) => `/api/admin/${decl.area}/${decl.route}`;
 /** `/purchase/order`: the screen's path. */
 export const billScreenPath = (decl: BillTypeDecl) => `/${decl.area}/${decl.route}`;
+/**
+ * A link to one bill (a ledger line links to its bill): the type's screen, carrying in the router's state
+ * the bill whose form the list opens — state, not a query, so that the screen keeps its one tab.
+ */
+export interface BillLinkState {
+  openBill: { type: string; id: number };
+}
+export const billLink = (decl: BillTypeDecl, id: number): { path: string; state: BillLinkState } => ({ path: billScreenPath(decl), state: { openBill: { type: decl.type, id } } });
 /** `purchase_order_audit` */
 export const billButtonCode = (decl: BillTypeDecl, action: BillAction) => `${billMenuName(decl)}_${action}`;
 

@@ -1,4 +1,4 @@
-import type { TransferCreate } from '@p8/contract/finance';
+import type { PartnerLedgerLine, PrepaidBalanceRow, TransferCreate } from '@p8/contract/finance';
 import type { PagedResult, QueryParams } from '../../app/http.ts';
 import { http } from '../../app/http.ts';
 
@@ -17,18 +17,8 @@ export interface PartnerBalanceRow {
   d90: string;
 }
 
-export interface LedgerRow {
-  id: number;
-  date: string;
-  sourceKind: string;
-  sourceCode: string;
-  memo: string;
-  reversal: boolean;
-  billId: number | null;
-  increase: string;
-  decrease: string;
-  balance: string;
-}
+/** A line of a partner's running ledger. */
+export type LedgerRow = PartnerLedgerLine;
 
 export interface TrialBalanceRow {
   code: string;
@@ -50,6 +40,18 @@ export async function partnerBalances(side: 'receivable' | 'payable', asOf?: str
 /** GET /admin/finance/<side>/ledger — a page of a partner's running ledger, oldest first. */
 export function partnerLedger(side: 'receivable' | 'payable', partnerId: number, current: number, pageSize: number): Promise<PagedResult<LedgerRow>> {
   return http.list<LedgerRow>(`/admin/finance/${side}/ledger`, { partnerId, current, pageSize }, { noLoading: true });
+}
+
+export type PrepaidRow = PrepaidBalanceRow;
+
+/** GET /admin/finance/prepaid — a page of partners, by code unless sorted; filters `kind`, `keyword`, `nonZero`. */
+export function listPrepaid(params: QueryParams): Promise<PagedResult<PrepaidRow>> {
+  return http.list<PrepaidRow>('/admin/finance/prepaid', params, { noLoading: true });
+}
+
+/** GET /admin/finance/prepaid/ledger — a page of a partner's prepaid (supplier) or advance (customer) ledger. */
+export function prepaidLedger(partnerId: number, current: number, pageSize: number): Promise<PagedResult<LedgerRow>> {
+  return http.list<LedgerRow>('/admin/finance/prepaid/ledger', { partnerId, current, pageSize }, { noLoading: true });
 }
 
 /** GET /admin/finance/trialBalance */

@@ -1,4 +1,4 @@
-/** Finance (namespace `finance`): receivable and payable reports with aging and ledgers, the trial balance. */
+/** Finance (namespace `finance`): receivable and payable reports with aging and ledgers, prepaid and advance balances, the trial balance. */
 export default {
   account: {
     title: 'Fund accounts',
@@ -28,12 +28,24 @@ export default {
     title: { receivable: 'Receivables by customer', payable: 'Payables by supplier' },
     ledgerOf: 'Ledger of {{name}}',
     date: 'Date',
-    source: 'Document',
+    source: 'Number',
+    billType: 'Type',
     sourceKind: { bill: 'Bill', payment: 'Payment', receipt: 'Receipt', transfer: 'Transfer', opening: 'Opening' },
     reversal: 'Reversal',
     increase: 'Increase',
     decrease: 'Decrease',
     running: 'Balance',
+  },
+  prepaid: {
+    title: 'Prepaid and advance balances',
+    keyword: 'Code or name',
+    partner: 'Partner',
+    kind: 'Type',
+    kinds: { supplier: 'Supplier', customer: 'Customer' },
+    balance: 'Balance',
+    nonZero: 'Non-zero',
+    zero: 'Zero',
+    ledgerOf: { supplier: 'Prepaid ledger of {{name}}', customer: 'Advance ledger of {{name}}' },
   },
   trial: {
     title: 'Trial balance',

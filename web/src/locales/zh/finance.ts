@@ -1,4 +1,4 @@
-/** 财务（命名空间 `finance`）：应收应付报表（账龄、往来明细账）与试算平衡表。 */
+/** 财务（命名空间 `finance`）：应收应付报表（账龄、往来明细账）、预付预收余额与试算平衡表。 */
 export default {
   account: {
     title: '资金账户',
@@ -28,12 +28,24 @@ export default {
     title: { receivable: '客户应收汇总', payable: '供应商应付汇总' },
     ledgerOf: '{{name}} 往来明细账',
     date: '日期',
-    source: '单据',
+    source: '单据编号',
+    billType: '单据类型',
     sourceKind: { bill: '业务单据', payment: '付款单', receipt: '收款单', transfer: '转账单', opening: '期初' },
     reversal: '冲销',
     increase: '增加',
     decrease: '减少',
     running: '余额',
+  },
+  prepaid: {
+    title: '预付预收余额',
+    keyword: '编码或名称',
+    partner: '往来单位',
+    kind: '类型',
+    kinds: { supplier: '供应商', customer: '客户' },
+    balance: '余额',
+    nonZero: '非零',
+    zero: '为零',
+    ledgerOf: { supplier: '{{name}} 预付款明细账', customer: '{{name}} 预收款明细账' },
   },
   trial: {
     title: '试算平衡表',

@@ -1,9 +1,10 @@
 import { useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
-import { billApiPath, billButtonCode, billTemplateKey, BILL_ACTION_LABELS, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, billTemplateKey, BILL_ACTION_LABELS, billScreenPath, type BillLinkState, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS, BILL_STATUS_TABS, POSTED_STATUSES, PROGRESS_LABELS, PROGRESS_STATE_LABELS, PROGRESS_STATES, type BillStatus, type ProgressState } from '@p8/contract/bills/status';
 import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
 import { Auth, useAuth } from '../../components/Auth/index.tsx';
@@ -42,6 +43,16 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string>('all');
   const [opened, setOpened] = useState<{ id?: number } | null>(null);
+  // A link to one bill (`billLink`: a finance ledger's line) shows its form while the history entry carries it.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const link = (location.state as Partial<BillLinkState> | null)?.openBill;
+  const linked = link && link.type === decl.type && location.pathname === billScreenPath(decl) ? { id: link.id } : null;
+  const shown = linked ?? opened;
+  const show = (next: { id?: number } | null) => {
+    if (linked) navigate(location.pathname + location.search, { replace: true, state: null });
+    setOpened(next);
+  };
   const tabs = useQuery({ queryKey: ['bill-tabs', decl.type], queryFn: () => http.get<Record<string, number>>(`${api}/tabs`, undefined, { noLoading: true }) });
   const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
   const can = useAuth();
@@ -203,7 +214,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
           </Space>
         )}
       />
-      {opened && <BillForm decl={decl} id={opened.id} onClose={() => setOpened(null)} onChanged={reload} onOpen={(id) => setOpened({ id })} />}
+      {shown && <BillForm decl={decl} id={shown.id} onClose={() => show(null)} onChanged={reload} onOpen={(id) => show({ id })} />}
     </div>
   );
 }

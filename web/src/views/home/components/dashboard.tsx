@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Card, Col, DatePicker, Empty, List, Row, Skeleton, Tag } from 'antd';
 import { AlertOutlined, ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
@@ -8,7 +8,7 @@ import type { DashboardChart, DashboardFigure, DashboardFormat, DashboardText } 
 import EChart, { type EChartOption } from '../../../components/EChart/index.tsx';
 import { useDatePresets } from '../../../components/DateRangeSearch/index.tsx';
 import { useGlobalStore, type Language } from '../../../stores/global.ts';
-import { useMenuStore } from '../../../stores/menu.ts';
+import { useOpenPaths } from '../../../hooks/useOpenPaths.ts';
 import { useDashboardChart, useDashboardStatistics } from '../api/dashboard.ts';
 
 const text = (t: DashboardText, language: Language) => (language === 'en' ? t.en : t.zh);
@@ -18,12 +18,6 @@ export function formatFigure(value: number, format: DashboardFormat, language: L
   const locale = language === 'en' ? 'en-US' : 'zh-CN';
   if (format === 'amount') return value.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return value.toLocaleString(locale, { maximumFractionDigits: format === 'count' ? 0 : 6 });
-}
-
-/** The paths of the screens the user may open: a figure links only to those. */
-function useOpenPaths(): Set<string> {
-  const flat = useMenuStore((s) => s.flatMenuList);
-  return useMemo(() => new Set(flat.map((m) => m.path.replace(/\/+$/, ''))), [flat]);
 }
 
 function Figure({ figure }: { figure: DashboardFigure }) {
