@@ -149,14 +149,15 @@ const prepaidListSpec: ListSpec = {
 
 /**
  * The partners the list shows: suppliers and customers whose kept balances (fin_partner_balance, what
- * verify checks against the ledger) hold a prepaid or advance balance now or had one (a 1123 / 2203 line).
+ * verify checks against the ledger) hold a prepaid or advance balance now or had one — a partner with a
+ * 1123 / 2203 line, read through the account index (`(tenant, account, date)`: the tenant's prepaid and
+ * advance lines, few beside its receivables), never a partner's every line.
  */
 function prepaidQuery(ctx: ServiceContext, query: Record<string, unknown>) {
   return parseList(prepaidListSpec, query, [
     eq(finPartnerBalance.tenantId, ctx.tenantId),
     inArray(partner.kind, Object.keys(PREPAID_OF)),
-    sql`(${finPartnerBalance.prepaid} <> 0 or ${finPartnerBalance.advance} <> 0 or exists (select 1 from fin_posting_line l
-          where l.tenant_id = ${finPartnerBalance.tenantId} and l.partner_id = ${finPartnerBalance.partnerId} and l.account_code in ('1123', '2203')))`,
+    sql`${finPartnerBalance.partnerId} in (select l.partner_id from fin_posting_line l where l.tenant_id = ${ctx.tenantId} and l.account_code in ('1123', '2203'))`,
   ]);
 }
 
