@@ -357,7 +357,8 @@ export async function startSuite(label: string, env: Record<string, string> = {}
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '_')}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // Transitions (a drawer sliding in, a modal fading) are run to their end first: the picture shows the screen as it settles.
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
 }
 
