@@ -6,13 +6,16 @@
  * the plain aggregate over mall_order itself — what the dashboard would cost without `order_daily`.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/dashboard.ts
- *   env: BENCH_ORDERS (1000000), BENCH_DURATION (10 s), BENCH_ROUNDS (3), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (10)
+ *   env: BENCH_ORDERS (1000000), BENCH_DURATION (10 s), BENCH_ROUNDS (3), BENCH_WARMUP (2 s), BENCH_CONNECTIONS (10),
+ *        BENCH_KEEP=1 (keep the database), BENCH_REUSE=<database> (measure a kept database again, migrated to the current schema)
  */
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import type pg from 'pg';
+import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../server/src/db/connection.ts';
+import { rows, type Database } from '../server/src/db/connection.ts';
+import { MONEY_TYPE_SHAPES } from '@p8/contract/finance';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { measurePair, type MeasureOptions } from './measure.ts';
 import { listeningApp, scratchDatabase } from './scratch-database.ts';
@@ -27,41 +30,43 @@ const options: MeasureOptions = {
 };
 
 /** What the app's sections ask (core/dashboard.ts, modules/mall|service/dashboard.ts, bills/dashboard.ts), as plain SQL. */
-const OVERVIEW = (kind: string) => [
-  `select current_date::text as today, (current_date - 1)::text as yesterday, date_trunc('month', current_date)::date::text as m, (date_trunc('month', current_date) - interval '1 month')::date::text as lm`,
-  `select status, sum(orders)::text, sum(amount)::text from order_total where tenant_id = $1 and kind = '${kind}' group by status`,
-  `select day::text, status, sum(orders)::text, sum(amount)::text from order_daily where tenant_id = $1 and kind = '${kind}' and day between (date_trunc('month', current_date) - interval '1 month')::date and current_date group by day, status`,
-];
-/** bills/early-warning.ts `dueBills`, for delivery, payment and receipt dates. */
+const DATES = `select current_date::text as today, (current_date - 1)::text as yesterday, date_trunc('month', current_date)::date::text as m, (date_trunc('month', current_date) - interval '1 month')::date::text as lm`;
+/** core/dashboard.ts `orderOverview`: the totals per status and the days since last month in one statement, with the section's extra. */
+const OVERVIEW = (kind: string, extra = 'null') =>
+  `select (select coalesce(json_agg(t), '[]') from (select status, sum(orders)::text, sum(amount)::text from order_total where tenant_id = $1 and kind = '${kind}' group by status) t),
+          (select coalesce(json_agg(r), '[]') from (select day::text, status, sum(orders)::text, sum(amount)::text from order_daily where tenant_id = $1 and kind = '${kind}'
+             and day between (date_trunc('month', current_date) - interval '1 month')::date and current_date group by day, status) r),
+          ${extra}`;
+/** bills/early-warning.ts `dueBills`: the delivery, payment and receipt dates in one statement, ten each. */
 const DUE_BILLS = (
   [
     ['delivery_date', 'delivery_warn_days', `coalesce(b.delivery_status, '') = 'Arrived'`],
     ['pay_date', 'pay_warn_days', `coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'`],
     ['receipt_date', 'receipt_warn_days', `coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'`],
   ] as const
-).map(
-  ([date, warn, done]) => `select b.id, b.bill_type, b.bill_code, p.name, b.${date}::text, coalesce(b.${warn}, 0), (b.${date} - current_date)
+)
+  .map(
+    ([date, warn, done]) => `(select '${date}' as kind, b.id, b.bill_type, b.bill_code, p.name, b.${date}::text, coalesce(b.${warn}, 0), (b.${date} - current_date)
     from bill b left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
     where b.tenant_id = $1 and b.${date} is not null and b.bill_status in ('Audit', 'Partially')
       and b.${date} <= current_date + 3650 and b.${date} - coalesce(b.${warn}, 0) <= current_date and not (${done})
-    order by b.${date}, b.id limit 10`,
-);
+    order by b.${date}, b.id limit 10)`,
+  )
+  .join(' union all ');
+/** modules/finance/dashboard.ts: the payment and receipt types that move a fund account. */
+const FUND_TYPES = Object.entries(MONEY_TYPE_SHAPES).flatMap(([type, shape]) => (shape.fund ? [type] : []));
 const BARE: Record<string, string[]> = {
   statistics: [
-    `select name from menu where tenant_id = $1 and enabled`,
-    ...OVERVIEW('mall'),
-    `select count(*) from mall_order where tenant_id = $1 and refund_status in ('Requested', 'Approved')`,
-    ...OVERVIEW('service'),
+    // The caller's menu names come from the access cache: no statement.
+    DATES,
+    OVERVIEW('mall', `(select count(*)::int from mall_order where tenant_id = $1 and refund_status in ('Requested', 'Approved'))`),
+    OVERVIEW('service'),
     `select coalesce(sum(amount), 0)::text, coalesce(sum(quantity), 0)::text, count(distinct material_id) filter (where quantity > 0), count(distinct warehouse_id) filter (where quantity > 0) from stock_valuation where tenant_id = $1`,
     `select m.code, m.name, count(*) over () from material m cross join lateral (select coalesce(sum(v.quantity), 0) as q from stock_valuation v where v.tenant_id = m.tenant_id and v.material_id = m.id) s
       where m.tenant_id = $1 and m.enabled and m.safety_stock > 0 and s.q < m.safety_stock order by s.q / m.safety_stock, m.code limit 10`,
-    // billDates (bills/early-warning.ts): the posted bills whose delivery, payment or receipt date is close,
-    // low stock and expiring batches — as the section asks them, ten each.
-    ...DUE_BILLS,
-    `select m.id, m.code, m.name, coalesce(s.quantity, 0)::text, m.safety_stock::text from material m
-      left join lateral (select sum(b.quantity) as quantity from stock_balance b where b.tenant_id = m.tenant_id and b.material_id = m.id) s on true
-      where m.tenant_id = $1 and m.enabled and m.safety_stock is not null and m.safety_stock > 0 and coalesce(s.quantity, 0) < m.safety_stock
-      order by coalesce(s.quantity, 0) / m.safety_stock, m.code limit 10`,
+    // billDates (bills/early-warning.ts): the posted bills whose delivery, payment or receipt date is close
+    // and expiring batches — as the section asks them, ten each (low stock is the asset section's).
+    DUE_BILLS,
     `select m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date::text, sum(b.quantity)::text, (sb.expiration_date - current_date)
       from stock_batch sb join material m on m.tenant_id = sb.tenant_id and m.id = sb.material_id
       join stock_balance b on b.tenant_id = sb.tenant_id and b.material_id = sb.material_id and b.batch_number = sb.batch_number
@@ -73,17 +78,16 @@ const BARE: Record<string, string[]> = {
       select (select coalesce(sum(balance), 0) from fin_fund_account where tenant_id = $1 and enabled)::text,
              (select coalesce(sum(receivable), 0) from fin_partner_balance where tenant_id = $1)::text,
              (select coalesce(sum(payable), 0) from fin_partner_balance where tenant_id = $1)::text,
-             coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date >= m.this_month), 0)::text,
-             coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date >= m.this_month), 0)::text,
-             coalesce(sum(d.amount) filter (where d.doc_kind = 'receipt' and d.doc_date < m.this_month), 0)::text,
-             coalesce(sum(d.amount) filter (where d.doc_kind = 'payment' and d.doc_date < m.this_month), 0)::text
-      from months m left join fin_money_doc d on d.tenant_id = $1 and d.doc_kind in ('receipt', 'payment') and d.status = 'Posted'
-        and d.fund_account_id is not null and d.doc_date >= m.last_month and d.doc_date <= current_date
+             coalesce(sum(d.price_total) filter (where d.bill_type = 'Receipt' and d.bill_date >= m.this_month), 0)::text,
+             coalesce(sum(d.price_total) filter (where d.bill_type = 'Payment' and d.bill_date >= m.this_month), 0)::text,
+             coalesce(sum(d.price_total) filter (where d.bill_type = 'Receipt' and d.bill_date < m.this_month), 0)::text,
+             coalesce(sum(d.price_total) filter (where d.bill_type = 'Payment' and d.bill_date < m.this_month), 0)::text
+      from months m left join bill d on d.tenant_id = $1 and d.bill_type in ('Receipt', 'Payment') and d.bill_status in ('Audit', 'Partially', 'Complete', 'ManualCompletion')
+        and coalesce(d.extra->>'payType', d.extra->>'receiptType') in (${FUND_TYPES.map((t) => `'${t}'`).join(', ')}) and d.bill_date >= m.last_month and d.bill_date <= current_date
       group by m.this_month`,
   ],
   chart: [
-    `select current_date::text`,
-    `select name from menu where tenant_id = $1 and enabled`,
+    DATES,
     ...['mall', 'service'].map((kind) => `select day::text, status, sum(orders)::text, sum(amount)::text from order_daily where tenant_id = $1 and kind = '${kind}' and day between current_date - 29 and current_date group by day, status`),
   ],
   // As the list helper: the page, and the total counted once per list_version of the table.
@@ -137,6 +141,59 @@ async function seedOrders(database: Database, tenantId: number, count: number) {
     select tenant_id, kind, status, shard, sum(orders), sum(amount) from order_daily where tenant_id = ${tenantId} group by 1, 2, 3, 4`);
 }
 
+/**
+ * The round trips one request of the app takes to the database (every `query` of a pooled client, the
+ * transaction's begin and commit included), and the statements it sends: one request at a time.
+ */
+async function roundTrips(url: string, token: string): Promise<{ trips: number; statements: string[] }> {
+  const original = pg.Client.prototype.query;
+  const statements: string[] = [];
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+    statements.push(String(text).replace(/\s+/g, ' ').slice(0, 160));
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    await res.arrayBuffer();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return { trips: statements.length, statements };
+}
+
+/**
+ * Each statement of a request's bare side (the app's statements) under EXPLAIN ANALYZE in an RLS transaction:
+ * planning and execution time inside the database, median of 5 — what the database spends per request,
+ * apart from round trips and queueing (far less sensitive to the machine's load than req/s).
+ */
+async function explained(pool: pg.Pool, tenantId: number, label: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
+    let planning = 0;
+    let execution = 0;
+    console.log(`\n${label}: ${BARE[label].length} statements in the transaction\n| statement | planning ms | execution ms |\n|---|---:|---:|`);
+    for (const q of BARE[label]) {
+      const runs: Array<{ plan: number; exec: number }> = [];
+      for (let i = 0; i < 5; i++) {
+        const [{ 'QUERY PLAN': [plan] }] = (await client.query(`explain (analyze, buffers, format json) ${q}`, q.includes('$1') ? [tenantId] : [])).rows as Array<{ 'QUERY PLAN': Array<{ 'Planning Time': number; 'Execution Time': number }> }>;
+        runs.push({ plan: plan['Planning Time'], exec: plan['Execution Time'] });
+      }
+      const mid = runs.sort((a, b) => a.plan + a.exec - (b.plan + b.exec))[2];
+      planning += mid.plan;
+      execution += mid.exec;
+      console.log(`| ${q.replace(/\s+/g, ' ').slice(0, 90)}… | ${mid.plan.toFixed(2)} | ${mid.exec.toFixed(2)} |`);
+    }
+    console.log(`| **total** | ${planning.toFixed(2)} | ${execution.toFixed(2)} |`);
+  } finally {
+    await client.query('rollback');
+    client.release();
+  }
+}
+
 async function timed(database: Database, tenantId: number, query: string): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -148,20 +205,23 @@ async function timed(database: Database, tenantId: number, query: string): Promi
 }
 
 async function main() {
-  const scratch = await scratchDatabase({ prefix: 'p8_bench_dashboard', poolSize: 10 });
+  const reuse = process.env.BENCH_REUSE;
+  const scratch = await scratchDatabase({ prefix: 'p8_bench_dashboard', poolSize: 10, keep: process.env.BENCH_KEEP === '1', reuse });
   const { database } = scratch;
   const pool = scratch.bare!;
   try {
-    const started = Date.now();
-    const tenants = [];
-    for (const [i, count] of [ORDERS, Math.round(ORDERS / 10)].entries()) {
-      const t = await database.withSystem((tx) => createTenant(tx, { tenantName: `Bench ${i}`, adminName: `bench_dash_${i}`, password: 'Bench123' }));
-      await seedOrders(database, t.tenantId, count);
-      tenants.push(t);
+    console.log(`database ${scratch.name}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
+    if (!reuse) {
+      const started = Date.now();
+      for (const [i, count] of [ORDERS, Math.round(ORDERS / 10)].entries()) {
+        const t = await database.withSystem((tx) => createTenant(tx, { tenantName: `Bench ${i}`, adminName: `bench_dash_${i}`, password: 'Bench123' }));
+        await seedOrders(database, t.tenantId, count);
+      }
+      await database.db.execute(sql`vacuum analyze`);
+      console.log(`seeded ${ORDERS} + ${Math.round(ORDERS / 10)} mall orders in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
-    await database.db.execute(sql`vacuum analyze`);
-    const tenantId = tenants[0].tenantId;
-    console.log(`seeded ${ORDERS} + ${Math.round(ORDERS / 10)} mall orders in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const [{ tenant_id: tenantText }] = await rows<{ tenant_id: string }>(database, sql`select tenant_id from admin where name = 'bench_dash_0'`);
+    const tenantId = Number(tenantText);
 
     // What the aggregate saves: the same figures straight from mall_order (median of 5, one at a time).
     const plain = {
@@ -181,14 +241,27 @@ async function main() {
     const stats = (await (await fetch(`${appUrl}${APP.statistics}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { sections: Array<{ key: string; figures: Array<{ key: string; value: number }> }> } };
     const total = stats.data.sections.find((s) => s.key === 'mall')?.figures.find((f) => f.key === 'totalOrders')?.value;
     if (total !== ORDERS) throw new Error(`the dashboard counts ${total} orders, not ${ORDERS}`);
+    const chart = (await (await fetch(`${appUrl}${APP.chart}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { charts: Array<{ key: string; series: Array<{ key: string; values: number[] }> }> } };
+    const placed = chart.data.charts.find((c) => c.key === 'mall')?.series.find((s) => s.key === 'orders')?.values.reduce((a, b) => a + b, 0) ?? 0;
+    if (placed < (ORDERS * 29) / 730) throw new Error(`the chart counts ${placed} orders in 30 days`);
+    console.log(`the chart counts ${placed} mall orders in its 30 days`);
 
-    const rows: string[] = [];
+    for (const label of Object.keys(BARE)) await explained(pool, tenantId, label);
+
+    // Round trips per request (after a first request, so that the access cache is warm, as under load).
+    for (const label of Object.keys(APP)) {
+      const { trips, statements } = await roundTrips(`${appUrl}${APP[label]}`, token);
+      console.log(`\n${label}: ${trips} round trips per request`);
+      if (process.env.BENCH_STATEMENTS === '1') for (const s of statements) console.log(`  ${s}`);
+    }
+
+    const table: string[] = [];
     for (const label of Object.keys(APP)) {
       const { app: a, bare: b } = await measurePair(options, label, { url: appUrl, method: 'GET', path: APP[label], tokens: [token] }, { url: bareUrl, method: 'GET', path: `/${label}` });
-      rows.push(`| ${label} (\`${APP[label]}\`) | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} |`);
+      table.push(`| ${label} (\`${APP[label]}\`) | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p95.toFixed(1)} | ${a.cpuMsPerRequest.toFixed(2)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} |`);
     }
-    console.log('\n| request | app req/s | app p50 ms | app p95 ms | bare req/s | bare p95 ms | app / bare |\n|---|---|---|---|---|---|---|');
-    for (const row of rows) console.log(row);
+    console.log('\n| request | app req/s | app p50 ms | app p95 ms | app CPU ms / req | bare req/s | bare p95 ms | app / bare |\n|---|---|---|---|---|---|---|---|');
+    for (const row of table) console.log(row);
     await app.close();
     bare.close();
   } finally {

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../src/core/service-context.ts';
 import { rows } from '../src/db/connection.ts';
 import { earlyWarning } from '../src/bills/early-warning.ts';
 import { billDateDashboard } from '../src/bills/dashboard.ts';
+import { dashboardDates } from '../src/core/dashboard.ts';
 import { localDay } from '../src/bills/stock-rules.ts';
 import { billPath, ok, refused, stockOf as stockFixture, verifyEmpty as verifyFixture } from './bill-fixtures.ts';
 
@@ -211,7 +212,7 @@ describe('delivery and early warning', () => {
     const found = await inZone(zone, (c) => earlyWarning(c, { limit: 200 }));
     expect(found.bills.find((b) => b.billId === instock)).toMatchObject({ kind: 'pay', date: today, daysLeft: 0 });
     // The home dashboard's warnings read the same day.
-    const section = await inZone(zone, (c) => billDateDashboard.warnings!({ ctx: c, may: () => true }, 200));
+    const section = await inZone(zone, async (c) => billDateDashboard.warnings!({ ctx: c, may: () => true, dates: await dashboardDates(c) }, 200));
     expect(section.items.some((w) => w.kind === 'payDate' && w.detail === today)).toBe(true);
     await verifyEmpty();
   });

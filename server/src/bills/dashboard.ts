@@ -77,8 +77,9 @@ export const billDateDashboard: DashboardSection = {
   title: { zh: '单据预警', en: 'Bill dates' },
   order: 45,
   menus: [...BILL_TYPES.map(billMenuName), 'stock_current'],
-  async warnings({ ctx, may }, limit) {
-    const found = await earlyWarning(ctx, { limit });
+  async warnings({ ctx, may, dates }, limit) {
+    // Low stock is the asset section's warning (on stock_valuation), not asked twice.
+    const found = await earlyWarning(ctx, { limit, today: dates.today }, { lowStock: false });
     const bills = found.bills.flatMap((w) => {
       const decl = billType(w.billType);
       if (!decl || !may(billMenuName(decl))) return [];

@@ -21,15 +21,19 @@ import { databaseToday } from '../core/dashboard.ts';
  * Each list reads an index (the partial date indexes of `bill`, `stock_batch_expiry_idx`); warning days
  * are at most 3650, so a date range bounds each scan.
  */
-export async function earlyWarning(ctx: ServiceContext, query: Partial<EarlyWarningQuery> = {}): Promise<EarlyWarning> {
+export async function earlyWarning(
+  ctx: ServiceContext,
+  query: Partial<EarlyWarningQuery> = {},
+  /** `lowStock: false` leaves the low-stock list empty (the dashboard's asset section has its own). */
+  parts: { lowStock?: boolean } = {},
+): Promise<EarlyWarning> {
   const today = query.today ?? (await databaseToday(ctx));
   const limit = query.limit ?? 50;
-  const bills = [
-    ...(await dueBills(ctx, 'delivery', today, limit)),
-    ...(await dueBills(ctx, 'pay', today, limit)),
-    ...(await dueBills(ctx, 'receipt', today, limit)),
-  ].sort((a, b) => a.daysLeft - b.daysLeft || a.billId - b.billId);
-  return { bills, lowStock: await lowStock(ctx, limit), expiring: await expiring(ctx, today, limit) };
+  return {
+    bills: await dueBills(ctx, today, limit),
+    lowStock: parts.lowStock === false ? [] : await lowStock(ctx, limit),
+    expiring: await expiring(ctx, today, limit),
+  };
 }
 
 const DATES: Record<BillWarning['kind'], { date: string; warn: string; done: SQL }> = {
@@ -41,30 +45,40 @@ const DATES: Record<BillWarning['kind'], { date: string; warn: string; done: SQL
 /** The largest warning days a bill may have (fields.ts `warnDays`). */
 const MAX_WARN_DAYS = 3650;
 
-async function dueBills(ctx: ServiceContext, kind: BillWarning['kind'], today: string, limit: number): Promise<BillWarning[]> {
-  const { date, warn, done } = DATES[kind];
-  const d = sql.raw(`b.${date}`);
-  const w = sql.raw(`coalesce(b.${warn}, 0)`);
-  const found = await rows<{ id: string; bill_type: string; bill_code: string; partner_name: string | null; date: string; warn_days: number; days_left: number }>(
-    ctx.tx,
-    sql`select b.id, b.bill_type, b.bill_code, p.name as partner_name, ${d}::text as date, ${w} as warn_days, (${d} - ${today}::date) as days_left
+/**
+ * The bills due by each kind of date, the first `limit` of each (each on its partial date index), in one
+ * statement; sorted by the days left.
+ */
+async function dueBills(ctx: ServiceContext, today: string, limit: number): Promise<BillWarning[]> {
+  const kinds = Object.keys(DATES) as Array<BillWarning['kind']>;
+  const byKind = kinds.map((kind) => {
+    const { date, warn, done } = DATES[kind];
+    const d = sql.raw(`b.${date}`);
+    const w = sql.raw(`coalesce(b.${warn}, 0)`);
+    return sql`(select ${kind}::text as kind, b.id, b.bill_type, b.bill_code, p.name as partner_name, ${d}::text as date, ${w} as warn_days, (${d} - ${today}::date) as days_left
         from bill b
         left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
         where b.tenant_id = ${ctx.tenantId} and ${d} is not null and b.bill_status in ('Audit', 'Partially')
           and ${d} <= ${today}::date + ${sql.raw(String(MAX_WARN_DAYS))} and ${d} - ${w} <= ${today}::date and not (${done})
         order by ${d}, b.id
-        limit ${limit}`,
+        limit ${limit})`;
+  });
+  const found = await rows<{ kind: BillWarning['kind']; id: string; bill_type: string; bill_code: string; partner_name: string | null; date: string; warn_days: number; days_left: number }>(
+    ctx.tx,
+    sql.join(byKind, sql` union all `),
   );
-  return found.map((r) => ({
-    kind,
-    billId: Number(r.id),
-    billType: r.bill_type,
-    billCode: r.bill_code,
-    partnerName: r.partner_name,
-    date: r.date,
-    warnDays: Number(r.warn_days),
-    daysLeft: Number(r.days_left),
-  }));
+  return found
+    .map((r) => ({
+      kind: r.kind,
+      billId: Number(r.id),
+      billType: r.bill_type,
+      billCode: r.bill_code,
+      partnerName: r.partner_name,
+      date: r.date,
+      warnDays: Number(r.warn_days),
+      daysLeft: Number(r.days_left),
+    }))
+    .sort((a, b) => a.daysLeft - b.daysLeft || a.billId - b.billId || kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
 }
 
 async function lowStock(ctx: ServiceContext, limit: number): Promise<LowStockWarning[]> {

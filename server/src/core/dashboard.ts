@@ -1,5 +1,5 @@
 import type { DashboardFigure, DashboardSeries, DashboardText, DashboardWarning } from '@p8/contract/home';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '../db/connection.ts';
 import { orderDaily, orderTotal } from '../db/schema/index.ts';
 import type { ServiceContext } from './service-context.ts';
@@ -12,11 +12,21 @@ import type { ServiceContext } from './service-context.ts';
  * see. Held per app instance (`registries.dashboard`, see core/registries.ts).
  */
 
+/** The dashboard's days, yyyy-mm-dd in the database's time zone (docs/dashboard.md, "Which day is today"). */
+export interface DashboardDates {
+  today: string;
+  yesterday: string;
+  monthStart: string;
+  lastMonthStart: string;
+}
+
 /** What a section is asked with. */
 export interface DashboardView {
   ctx: ServiceContext;
   /** Whether the caller may open the menu (screen) of that name: for figures that belong to another screen. */
   may(menu: string): boolean;
+  /** Today and the days the figures compare with, read once per request with the caller's menus. */
+  dates: DashboardDates;
 }
 
 export interface DashboardRange {
@@ -91,16 +101,13 @@ export async function orderDays(ctx: ServiceContext, kind: OrderKind, start: str
   );
 }
 
-export interface OrderOverview {
-  /** yyyy-mm-dd in the database's time zone, as order_daily's days. */
-  today: string;
-  yesterday: string;
-  monthStart: string;
-  lastMonthStart: string;
+export interface OrderOverview<Extra = undefined> {
   /** Per status over all days (`day` empty). */
   totals: OrderDay[];
   /** Per day and status since the start of last month. */
   recent: OrderDay[];
+  /** What the section asked for besides (`extra`), as the database answered it. */
+  extra: Extra;
 }
 
 /**
@@ -112,21 +119,31 @@ export async function databaseToday(ctx: Pick<ServiceContext, 'tx'>): Promise<st
   return today;
 }
 
-/** The orders of `kind` per status over all days, the days since the start of last month, and today's date. */
-export async function orderOverview(ctx: ServiceContext, kind: OrderKind): Promise<OrderOverview> {
-  const [dates] = await rows<Omit<OrderOverview, 'totals' | 'recent'>>(
+/** The database's dates the dashboard counts by, read once per request (`DashboardView.dates`). */
+export async function dashboardDates(ctx: Pick<ServiceContext, 'tx'>): Promise<DashboardDates> {
+  const [dates] = await rows<DashboardDates>(
     ctx.tx,
     sql`select current_date::text as today, (current_date - 1)::text as yesterday, date_trunc('month', current_date)::date::text as "monthStart",
                (date_trunc('month', current_date) - interval '1 month')::date::text as "lastMonthStart"`,
   );
-  const totals = toOrderDays(
-    await rows(
-      ctx.tx,
-      sql`select '' as day, status, sum(orders)::text as orders, sum(amount)::text as amount from ${orderTotal}
-          where tenant_id = ${ctx.tenantId} and kind = ${kind} group by status`,
-    ),
+  return dates;
+}
+
+/**
+ * The orders of `kind` per status over all days and per day and status since the start of last month, in
+ * one statement (one round trip: the statistics request asks every section in turn on one connection),
+ * with `extra` — a scalar subquery of the section's own — in the same statement.
+ */
+export async function orderOverview<Extra = undefined>({ ctx, dates }: DashboardView, kind: OrderKind, extra?: SQL): Promise<OrderOverview<Extra>> {
+  const [found] = await rows<{ totals: Array<Record<keyof OrderDay, string>>; recent: Array<Record<keyof OrderDay, string>>; extra: Extra }>(
+    ctx.tx,
+    sql`select (select coalesce(json_agg(t), '[]') from (select '' as day, status, sum(orders)::text as orders, sum(amount)::text as amount from ${orderTotal}
+                 where tenant_id = ${ctx.tenantId} and kind = ${kind} group by status) t) as totals,
+               (select coalesce(json_agg(r), '[]') from (select day::text as day, status, sum(orders)::text as orders, sum(amount)::text as amount from ${orderDaily}
+                 where tenant_id = ${ctx.tenantId} and kind = ${kind} and day between ${dates.lastMonthStart}::date and ${dates.today}::date group by day, status) r) as recent,
+               ${extra ?? sql`null`} as extra`,
   );
-  return { ...dates, totals, recent: await orderDays(ctx, kind, dates.lastMonthStart, dates.today) };
+  return { totals: toOrderDays(found.totals), recent: toOrderDays(found.recent), extra: found.extra };
 }
 
 /** Sums orders (or amounts) of `found` that pass `pick`. */

@@ -26,6 +26,8 @@ export interface CallerRoles {
 export interface Permissions extends CallerRoles {
   /** Menu ids the caller may open (all enabled menus for the super role). */
   menuIds: Set<number>;
+  /** The names of those menus (`mall_order`…): what the home dashboard's sections are shown by. */
+  menuNames: Set<string>;
   /** Button codes the caller holds. */
   buttons: Set<string>;
 }
@@ -56,6 +58,7 @@ export async function loadPermissions(tx: Tx, tenantId: number, adminId: number)
     isSuper,
     roles,
     menuIds: new Set(menus.map((m) => m.id)),
+    menuNames: new Set(menus.map((m) => m.name)),
     buttons: new Set(menus.filter((m) => m.menuType === 'Button').map((m) => m.name)),
   };
 }

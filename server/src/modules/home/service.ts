@@ -1,10 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import { DASHBOARD_MAX_DAYS, type DashboardChart, type DashboardChartQuery, type DashboardStatistics } from '@p8/contract/home';
-import { databaseToday, type DashboardSection, type DashboardView } from '../../core/dashboard.ts';
+import { dashboardDates, type DashboardSection, type DashboardView } from '../../core/dashboard.ts';
 import { BizError } from '../../core/errors.ts';
 import { callerPermissions } from '../../core/permissions.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { menu } from '../../db/schema/index.ts';
 
 /**
  * The home dashboard: asks every section the caller may see (core/dashboard.ts) for its figures, series
@@ -17,18 +15,14 @@ export const WARNINGS_PER_SECTION = 10;
 /** The chart's range when none is asked for: the last 30 days. */
 const DEFAULT_DAYS = 30;
 
-/** The sections the caller may see, and the view they are asked with. */
+/**
+ * The sections the caller may see (by the menu names of the access cache: no query), and the view they are
+ * asked with: the database's dates, read once, which every section counts by (docs/dashboard.md).
+ */
 async function visibleSections(ctx: ServiceContext): Promise<{ view: DashboardView; sections: DashboardSection[] }> {
-  const { menuIds } = await callerPermissions(ctx.tx, ctx.account);
-  const names = menuIds.size
-    ? await ctx.tx
-        .select({ name: menu.name })
-        .from(menu)
-        .where(and(eq(menu.tenantId, ctx.tenantId), inArray(menu.id, [...menuIds])))
-    : [];
-  const open = new Set(names.map((m) => m.name));
-  const may = (name: string) => open.has(name);
-  return { view: { ctx, may }, sections: ctx.registries.dashboard.visible(may) };
+  const { menuNames } = await callerPermissions(ctx.tx, ctx.account);
+  const may = (name: string) => menuNames.has(name);
+  return { view: { ctx, may, dates: await dashboardDates(ctx) }, sections: ctx.registries.dashboard.visible(may) };
 }
 
 export async function dashboardStatistics(ctx: ServiceContext): Promise<DashboardStatistics> {
@@ -54,7 +48,8 @@ const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00
 
 export async function dashboardChart(ctx: ServiceContext, query: DashboardChartQuery): Promise<DashboardChart> {
   // Days are the database's (order_daily keeps an order under its created_at's date there).
-  const today = await databaseToday(ctx);
+  const { view, sections } = await visibleSections(ctx);
+  const { today } = view.dates;
   const end = query.end ? dayOf(query.end) : today;
   const start = query.start ? dayOf(query.start) : addDays(end, 1 - DEFAULT_DAYS);
   if (start > end) throw new BizError('StartDateAfterEndDate');
@@ -62,7 +57,6 @@ export async function dashboardChart(ctx: ServiceContext, query: DashboardChartQ
   if (count > DASHBOARD_MAX_DAYS) throw new BizError('DashboardRangeTooLong', { additional: DASHBOARD_MAX_DAYS });
   const days = Array.from({ length: count }, (_, i) => addDays(start, i));
 
-  const { view, sections } = await visibleSections(ctx);
   const charts: DashboardChart['charts'] = [];
   for (const section of sections) {
     if (!section.series) continue;

@@ -13,8 +13,9 @@ export const serviceDashboard: DashboardSection = {
   title: { zh: '服务订单', en: 'Service orders' },
   order: 20,
   menus: ['service_order', 'service_myOrder'],
-  async figures({ ctx }) {
-    const { today, yesterday, monthStart, lastMonthStart, totals, recent } = await orderOverview(ctx, 'service');
+  async figures(view) {
+    const { today, yesterday, monthStart, lastMonthStart } = view.dates;
+    const { totals, recent } = await orderOverview(view, 'service');
     const thisMonth = (r: OrderDay) => r.day >= monthStart;
     const lastMonth = (r: OrderDay) => r.day >= lastMonthStart && r.day < monthStart;
     const completed = is('Completed');
