@@ -68,7 +68,7 @@ async function main() {
         (seeded) => seeded && app.log.info('seeded the mall of 演示制造有限公司'),
         (error: unknown) => app.log.error({ err: error }, 'the mall demo could not be seeded'),
       )
-      .then(() => seedServiceDemo(app))
+      .then(() => seedServiceDemo(app, database, config))
       .then(
         (seeded) => seeded && app.log.info('seeded the base content and service orders of 演示制造有限公司'),
         (error: unknown) => app.log.error({ err: error }, 'the service demo could not be seeded'),

@@ -11,6 +11,7 @@ import { seedFinanceDemo } from '../src/db/seed/demo-finance.ts';
 import { seedServiceDemo } from '../src/db/seed/demo-service.ts';
 import { ServiceOrderStatus, type ServiceMessageRow, type ServiceOrderCounts, type ServiceOrderRow } from '@p8/contract/service';
 import type { AgreementRow, SwiperRow, TimeSettings } from '@p8/contract/base';
+import type { DashboardChart } from '@p8/contract/home';
 import { seedDemoBills } from '../src/db/seed/demo-bills.ts';
 import type { MallOrderCounts, MallProductRow, MallLotteryRow, MallFeedback, MallCategoryNode } from '@p8/contract/mall';
 import { call, login, startTestApp, TEST_DB, type TestContext } from './harness.ts';
@@ -158,7 +159,7 @@ describe(`demo records (${TEST_DB})`, () => {
   }, 180_000);
 
   it('gives the first demo tenant swiper slides, agreements, business hours and slots, service orders in every status with chat', async () => {
-    expect(await seedServiceDemo(ctx.app)).toBe(true);
+    expect(await seedServiceDemo(ctx.app, ctx.database, ctx.config)).toBe(true);
     const token = await login(ctx.app, 'admin', 'admin123');
     const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/${url}`, { token })).body.data;
     const swipers = await get<SwiperRow[]>('base/swiper');
@@ -174,9 +175,32 @@ describe(`demo records (${TEST_DB})`, () => {
     const orders = await get<ServiceOrderRow[]>('service/order?pageSize=100');
     const chats = await Promise.all(orders.map((o) => get<ServiceMessageRow[]>(`service/message?orderId=${o.id}`)));
     expect(chats.filter((c) => c.length > 0).length).toBeGreaterThan(5);
-    expect(await seedServiceDemo(ctx.app)).toBe(false);
+    expect(await seedServiceDemo(ctx.app, ctx.database, ctx.config)).toBe(false);
     // The second demo tenant has none of it.
     const other = await login(ctx.app, 'admin2', 'admin123');
     expect((await call<SwiperRow[]>(ctx.app, 'GET', '/api/admin/base/swiper', { token: other })).body.data).toEqual([]);
   }, 120_000);
+
+  it("spreads the mall and service orders over the database's last 60 days, so that the dashboard's charts are not flat", async () => {
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const chart = async (query = '') => (await call<DashboardChart>(ctx.app, 'GET', `/api/admin/home/chart${query}`, { token })).body.data;
+    const orders = (c: DashboardChart, key: string) => c.charts.find((x) => x.key === key)!.series.find((s) => s.key === 'orders')!.values;
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    // The default range: the 30 days ending on the database's today.
+    const recent = await chart();
+    for (const key of ['mall', 'service']) {
+      expect(recent.days.at(-1)).toBe(recent.today);
+      expect(orders(recent, key).filter((n) => n > 0).length, `${key}: days with orders of the last 30`).toBeGreaterThan(12);
+      expect(sum(orders(recent, key).slice(-7)), `${key}: orders of the last 7 days`).toBeGreaterThan(0);
+    }
+    // Every order falls in the 61 days up to today (none later, none older), the older half not empty.
+    const start = new Date(Date.parse(`${recent.today}T00:00:00Z`) - 60 * 86_400_000).toISOString().slice(0, 10);
+    const all = await chart(`?start=${start}&end=${recent.today}`);
+    const counts = { mall: (await call<MallOrderCounts>(ctx.app, 'GET', '/api/admin/mall/order/counts', { token })).body.data.all, service: (await call<ServiceOrderCounts>(ctx.app, 'GET', '/api/admin/service/order/counts', { token })).body.data.all };
+    for (const key of ['mall', 'service'] as const) {
+      expect(sum(orders(all, key)), `${key}: orders of the last 60 days`).toBe(counts[key]);
+      expect(sum(orders(all, key).slice(0, 30)), `${key}: orders 31-60 days ago`).toBeGreaterThan(0);
+    }
+    expect(counts.service).toBeGreaterThanOrEqual(120);
+  });
 });

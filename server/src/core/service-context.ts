@@ -6,6 +6,11 @@ import type { AuthContext } from './auth.ts';
 import { writeAudit, type AuditEntry } from './audit.ts';
 import type { Registries } from './registries.ts';
 
+/** The optional clock of a service call: the demo data places orders in the past; routes never pass it. */
+export interface At {
+  at?: Date;
+}
+
 /**
  * Everything a service needs to act for someone, without an HTTP request: the open transaction (RLS set
  * to the tenant), who acts, the installation's configuration and the app's registries. The route helper

@@ -27,7 +27,7 @@ interface Envelope<T> {
 }
 
 /** A small deterministic generator, so that every fresh demo looks the same. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let s = seed >>> 0;
   const next = () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -143,7 +143,7 @@ export function demoSender(app: FastifyInstance, what: string): Send {
 
 /** An API call of the demo seeding: succeeds or throws. */
 export type Send = <T>(method: 'GET' | 'POST' | 'PUT', url: string, options?: { token?: string; body?: unknown; payload?: Buffer; headers?: Record<string, string> }) => Promise<T>;
-type Random = ReturnType<typeof prng>;
+export type Random = ReturnType<typeof prng>;
 /** The SKU ids of one product on the shelf. */
 type ShelfProduct = number[];
 
@@ -161,9 +161,7 @@ export async function seedMallDemo(app: FastifyInstance, database: Database, con
     if (await has('lottery')) return false;
     const random = prng(20261124);
     if (!(await has('category'))) await seedCatalogue(api, send, token, random);
-    const me = await api<{ id: number; tenantId: number }>('GET', '/admin/current/detail');
-    const caller = { tenantId: me.tenantId, account: { tenantId: me.tenantId, adminId: me.id, sessionId: '' }, config, registries: app.registries, log: app.log, ip: '', access: app.access };
-    const unit = <T>(fn: (ctx: ServiceContext) => Promise<T>) => withServiceContext(database, caller, fn);
+    const unit = demoUnit(app, database, config, await api<DemoAccount>('GET', '/admin/current/detail'));
     const skus = await api<Array<{ skuId: number; productId: number }>>('GET', '/admin/mall/product/sku?current=1&pageSize=200');
     const products = [...new Set(skus.map((s) => s.productId))].map((id) => skus.filter((s) => s.productId === id).map((s) => s.skuId));
     const customers = await api<Array<{ id: number; name: string }>>('GET', '/admin/basic/customer?current=1&pageSize=100');
@@ -174,6 +172,18 @@ export async function seedMallDemo(app: FastifyInstance, database: Database, con
   } finally {
     await send('POST', '/auth/logout', { token }).catch(() => {});
   }
+}
+
+/** The signed-in demo account (`GET /admin/current/detail`). */
+export interface DemoAccount {
+  id: number;
+  tenantId: number;
+}
+
+/** A unit of work (one transaction) acting as `me`: for demo data the API cannot date in the past. */
+export function demoUnit(app: FastifyInstance, database: Database, config: Config, me: DemoAccount) {
+  const caller = { tenantId: me.tenantId, account: { tenantId: me.tenantId, adminId: me.id, sessionId: '' }, config, registries: app.registries, log: app.log, ip: '', access: app.access };
+  return <T>(fn: (ctx: ServiceContext) => Promise<T>) => withServiceContext(database, caller, fn);
 }
 
 /** A generated PNG stored through the upload path (POST /admin/upload/img); answers its url. */
@@ -221,13 +231,21 @@ async function seedCatalogue(api: <T>(method: 'GET' | 'POST' | 'PUT', url: strin
   for (const [name, phone] of SHOPPERS) await api('POST', '/admin/basic/customer', { name, phone, remark: '商城会员' });
 }
 
+/**
+ * When `count` demo orders were placed: over the 60 days up to `now` (the start that seeds them, so that the
+ * dashboard's default 30 days are never empty), more in recent weeks; oldest first, so that order ids
+ * follow time.
+ */
+export function demoOrderTimes(count: number, random: Random, now: number): number[] {
+  return Array.from({ length: count }, () => now - Math.floor(random.next() ** 1.4 * 60 * DAY)).sort((a, b) => a - b);
+}
+
 /** Orders per unit of work: short transactions, so that requests arriving meanwhile are not held up. */
 const ORDERS_PER_UNIT = 20;
 
 async function seedOrders(unit: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>, products: ShelfProduct[], shoppers: number[], random: Random) {
   const now = Date.now();
-  // Oldest first, so that order ids follow time; more orders in recent weeks.
-  const times = Array.from({ length: ORDERS }, () => now - Math.floor(random.next() ** 1.4 * 60 * DAY)).sort((a, b) => a - b);
+  const times = demoOrderTimes(ORDERS, random, now);
   const later = (from: number, hours: number) => new Date(Math.min(from + hours * 3_600_000, now - 60_000));
   for (let start = 0; start < times.length; start += ORDERS_PER_UNIT) {
     await unit(async (ctx) => {

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { auditDispatch, cancelOrder, completeOrder, createOrder, dispatchOrder, startOrder } from '../../modules/service/orders.ts';
+import type { Database } from '../connection.ts';
 import { DEMO_TENANTS } from './demo.ts';
-import { demoSender, uploadDemoImage } from './demo-mall.ts';
+import { demoOrderTimes, demoSender, demoUnit, prng, uploadDemoImage, type DemoAccount, type Random } from './demo-mall.ts';
 
 /*
  * The first demo tenant's base content and service orders, through the API like a user's: swiper slides
  * with generated images (stored through the upload path), both agreements, business hours and appointment
- * slots, and service orders in every status with chat on them.
+ * slots, and service orders in every status with chat on them — 120 placed over the last 60 days (through
+ * the services, dated in the past like the mall's orders) and the 14 of today with their chat.
  */
 
 const SWIPERS: Array<[title: string, link: string, hue: number]> = [
@@ -59,7 +64,7 @@ const ORDERS: Array<{ service: string; customer: string; phone: string; address:
  * Seeds the first demo tenant's base content and service orders; false when it already has swiper slides
  * (an earlier start wrote them). Fails loudly on a refused call.
  */
-export async function seedServiceDemo(app: FastifyInstance): Promise<boolean> {
+export async function seedServiceDemo(app: FastifyInstance, database: Database, config: Config): Promise<boolean> {
   const demo = DEMO_TENANTS[0];
   const send = demoSender(app, 'service demo');
   const token = (await send<{ token: string }>('POST', '/auth/admin/name', { body: { name: demo.adminName, password: demo.password } })).token;
@@ -71,7 +76,8 @@ export async function seedServiceDemo(app: FastifyInstance): Promise<boolean> {
     await api('PUT', '/admin/base/time/hours', { days: HOURS });
     for (const [sort, [start, end, capacity]] of SLOTS.entries()) await api('POST', '/admin/base/time/slot', { start, end, capacity, sort });
 
-    const me = await api<{ id: number }>('GET', '/admin/current/detail');
+    const me = await api<DemoAccount>('GET', '/admin/current/detail');
+    if ((await api<unknown[]>('GET', '/admin/service/order?current=1&pageSize=1')).length === 0) await seedPastOrders(demoUnit(app, database, config, me), me.id, prng(20261125));
     for (const order of ORDERS) {
       const { id } = await api<{ id: number }>('POST', '/admin/service/proxyOrder', {
         serviceName: order.service,
@@ -98,5 +104,45 @@ export async function seedServiceDemo(app: FastifyInstance): Promise<boolean> {
     return true;
   } finally {
     await send('POST', '/auth/logout', { token }).catch(() => {});
+  }
+}
+
+/** Service orders placed over the last 60 days. */
+const PAST_ORDERS = 120;
+/** Orders per unit of work: short transactions, so that requests arriving meanwhile are not held up. */
+const PAST_ORDERS_PER_UNIT = 20;
+const HOUR = 3_600_000;
+
+/**
+ * PAST_ORDERS service orders over the last 60 days, in every status: recent ones still waiting to be
+ * dispatched, reviewed or served, older ones mostly completed, a few cancelled; each step dated after
+ * the order, never after now, as a user's would be.
+ */
+async function seedPastOrders(unit: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>, staffId: number, random: Random) {
+  const now = Date.now();
+  const times = demoOrderTimes(PAST_ORDERS, random, now);
+  const at = (from: number, hours: number) => ({ at: new Date(Math.min(from + hours * HOUR, now - 60_000)) });
+  for (let start = 0; start < times.length; start += PAST_ORDERS_PER_UNIT) {
+    await unit(async (ctx) => {
+      for (const time of times.slice(start, start + PAST_ORDERS_PER_UNIT)) {
+        const pattern = random.pick(ORDERS);
+        const input = { serviceName: pattern.service, customerName: pattern.customer, customerPhone: pattern.phone, address: pattern.address, amount: pattern.amount };
+        const { order } = await createOrder(ctx, input, { source: random.next() < 0.4 ? 'proxy' : 'online', appointmentsOpen: false, at: new Date(time) });
+        const age = (now - time) / (24 * HOUR);
+        const roll = random.next();
+        if (age < 2 && roll < 0.4) continue;
+        if (roll < 0.08) {
+          await cancelOrder(ctx, { id: order.id, reason: random.pick(['客户改期', '客户取消', '重复下单']) }, at(time, 3));
+          continue;
+        }
+        const dispatched = await dispatchOrder(ctx, { id: order.id, staffId, remark: '就近安排' }, at(time, 4));
+        if (age < 3 && roll < 0.55) continue;
+        if (dispatched.status === 'PendingAudit') await auditDispatch(ctx, { id: order.id, pass: true }, at(time, 6));
+        if (age < 4 && roll < 0.7) continue;
+        await startOrder(ctx, { id: order.id }, at(time, 24));
+        if (age < 5 && roll < 0.85) continue;
+        await completeOrder(ctx, { id: order.id, remark: '客户已验收' }, at(time, 27));
+      }
+    });
   }
 }

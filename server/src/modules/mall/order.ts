@@ -16,7 +16,7 @@ import { rows } from '../../db/connection.ts';
 import { mallOrder, mallOrderItem, mallOrderLog, mallProduct, mallSku } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
 import { parseList, runPage, countAll, type ListSpec } from '../../core/list-query.ts';
-import type { ServiceContext } from '../../core/service-context.ts';
+import type { At, ServiceContext } from '../../core/service-context.ts';
 import { cents, customerOf, operatorName, yuan } from './common.ts';
 import { iso } from '../../core/envelope.ts';
 
@@ -32,10 +32,6 @@ type OrderRow = typeof mallOrder.$inferSelect;
 /** Refunds that are still open block shipping and completing. */
 const OPEN_REFUNDS: MallRefundStatus[] = ['Requested', 'Approved'];
 
-/** The optional clock of a service call: the demo data places orders in the past; routes never pass it. */
-export interface At {
-  at?: Date;
-}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 /** yyyyMMddHHmmss + 6 random digits: no counter row to lock, so orders never wait for each other here. */

@@ -20,7 +20,7 @@ import { admin, message, serviceOrder, serviceOrderLog, systemSetting } from '..
 import { nextBillCode } from '../../core/code-generator.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import type { ServiceContext } from '../../core/service-context.ts';
+import type { At, ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
 import { bookSlot, releaseSlot } from '../../core/appointment-slots.ts';
 
@@ -183,8 +183,8 @@ export async function getOrder(ctx: ServiceContext, id: number, scope: OrderScop
   };
 }
 
-async function writeLog(ctx: ServiceContext, orderId: number, action: ServiceOrderLogRow['action'], fromStatus: string | null, toStatus: string, remark?: string | null) {
-  await ctx.tx.insert(serviceOrderLog).values({ tenantId: ctx.tenantId, orderId, action, fromStatus, toStatus, adminId: ctx.account.adminId, remark: remark ?? null });
+async function writeLog(ctx: ServiceContext, orderId: number, action: ServiceOrderLogRow['action'], fromStatus: string | null, toStatus: string, remark: string | null | undefined, at: Date) {
+  await ctx.tx.insert(serviceOrderLog).values({ tenantId: ctx.tenantId, orderId, action, fromStatus, toStatus, adminId: ctx.account.adminId, remark: remark ?? null, createdAt: at });
 }
 
 /** Who hears of a new order: an office message to staff with newOrderNotify; an SMS to staff with smsNotify. */
@@ -231,7 +231,7 @@ async function notifyNewOrder(ctx: ServiceContext, order: Order): Promise<NewOrd
 export async function createOrder(
   ctx: ServiceContext,
   input: ServiceOrderCreate,
-  opts: { source: ServiceOrderSource; appointmentsOpen: boolean },
+  opts: { source: ServiceOrderSource; appointmentsOpen: boolean } & At,
 ): Promise<{ order: ServiceOrderRow; notice: NewOrderNotice }> {
   let slotTime: string | null = null;
   if (input.appointmentDate && input.slotId) {
@@ -240,7 +240,7 @@ export async function createOrder(
     if (input.appointmentDate < today) throw new BizError('TimeSlotNotAvailable', { additional: input.appointmentDate });
     slotTime = await bookSlot(ctx, input.appointmentDate, input.slotId);
   }
-  const now = new Date();
+  const now = opts.at ?? new Date();
   const orderNo = await nextBillCode(ctx.tx, ctx.tenantId, 'service_order', 'FW', now.toISOString().slice(0, 10));
   const [created] = await ctx.tx
     .insert(serviceOrder)
@@ -259,9 +259,11 @@ export async function createOrder(
       slotTime,
       remark: input.remark ?? null,
       createdBy: ctx.account.adminId,
+      createdAt: now,
+      updatedAt: now,
     })
     .returning();
-  await writeLog(ctx, created.id, 'create', null, 'PendingDispatch', input.remark);
+  await writeLog(ctx, created.id, 'create', null, 'PendingDispatch', input.remark, now);
   const notice = await notifyNewOrder(ctx, created);
   const order = await orderRow(ctx, created.id);
   ctx.audit({ action: 'create', entity: 'service-order', entityId: created.id, detail: { ...order } });
@@ -275,15 +277,16 @@ async function transition(
   to: ServiceOrderStatus,
   action: ServiceOrderLogRow['action'],
   values: Partial<typeof serviceOrder.$inferInsert>,
-  remark?: string | null,
+  remark: string | null | undefined,
+  at: Date,
 ): Promise<ServiceOrderRow> {
   const changed = await ctx.tx
     .update(serviceOrder)
-    .set({ ...values, status: to, updatedAt: new Date() })
+    .set({ ...values, status: to, updatedAt: at })
     .where(and(eq(serviceOrder.tenantId, ctx.tenantId), eq(serviceOrder.id, order.id), eq(serviceOrder.status, order.status)))
     .returning({ id: serviceOrder.id });
   if (!changed.length) throw new BizError('ServiceOrderStatusProhibit', { additional: order.orderNo });
-  await writeLog(ctx, order.id, action, order.status, to, remark);
+  await writeLog(ctx, order.id, action, order.status, to, remark, at);
   ctx.audit({ action, entity: 'service-order', entityId: order.id, detail: { orderNo: order.orderNo, from: order.status, to, ...(remark ? { remark } : {}) } });
   return orderRow(ctx, order.id);
 }
@@ -296,7 +299,7 @@ function assertStatus(order: Order, allowed: readonly ServiceOrderStatus[]) {
  * Dispatches (or re-dispatches) an order to an enabled staff member. With the tenant's dispatchAutoAudit
  * the dispatch is approved at once (PendingService); otherwise it waits for review (PendingAudit).
  */
-export async function dispatchOrder(ctx: ServiceContext, { id, staffId, remark }: ServiceOrderDispatch): Promise<ServiceOrderRow> {
+export async function dispatchOrder(ctx: ServiceContext, { id, staffId, remark }: ServiceOrderDispatch, { at = new Date() }: At = {}): Promise<ServiceOrderRow> {
   const order = await findOrder(ctx, id);
   assertStatus(order, DISPATCHABLE_STATUSES);
   const [target] = await ctx.tx
@@ -306,39 +309,39 @@ export async function dispatchOrder(ctx: ServiceContext, { id, staffId, remark }
   if (!target) throw new BizError('StaffNotAvailable', { additional: staffId });
   const { dispatchAutoAudit } = await readTenantConfig(ctx.tx, ctx.tenantId);
   const to: ServiceOrderStatus = dispatchAutoAudit ? 'PendingService' : 'PendingAudit';
-  return transition(ctx, order, to, 'dispatch', { staffId, dispatchedAt: new Date() }, remark);
+  return transition(ctx, order, to, 'dispatch', { staffId, dispatchedAt: at }, remark, at);
 }
 
 /** Reviews a dispatch: passed, the order waits for its service; refused, it goes back to be dispatched. */
-export async function auditDispatch(ctx: ServiceContext, { id, pass, reason }: ServiceOrderAudit): Promise<ServiceOrderRow> {
+export async function auditDispatch(ctx: ServiceContext, { id, pass, reason }: ServiceOrderAudit, { at = new Date() }: At = {}): Promise<ServiceOrderRow> {
   const order = await findOrder(ctx, id);
   assertStatus(order, ['PendingAudit']);
   return pass
-    ? transition(ctx, order, 'PendingService', 'audit_pass', {}, reason)
-    : transition(ctx, order, 'PendingDispatch', 'audit_refuse', { staffId: null, dispatchedAt: null }, reason);
+    ? transition(ctx, order, 'PendingService', 'audit_pass', {}, reason, at)
+    : transition(ctx, order, 'PendingDispatch', 'audit_refuse', { staffId: null, dispatchedAt: null }, reason, at);
 }
 
 /** The assignee starts the service. */
-export async function startOrder(ctx: ServiceContext, { id, remark }: ServiceOrderStep): Promise<ServiceOrderRow> {
+export async function startOrder(ctx: ServiceContext, { id, remark }: ServiceOrderStep, { at = new Date() }: At = {}): Promise<ServiceOrderRow> {
   const order = await findOrder(ctx, id);
   if (order.staffId !== ctx.account.adminId) throw forbidden('OnlyAssigneeCanOperate');
   assertStatus(order, ['PendingService']);
-  return transition(ctx, order, 'InService', 'start', { startedAt: new Date() }, remark);
+  return transition(ctx, order, 'InService', 'start', { startedAt: at }, remark, at);
 }
 
 /** The assignee completes the service. */
-export async function completeOrder(ctx: ServiceContext, { id, remark }: ServiceOrderStep): Promise<ServiceOrderRow> {
+export async function completeOrder(ctx: ServiceContext, { id, remark }: ServiceOrderStep, { at = new Date() }: At = {}): Promise<ServiceOrderRow> {
   const order = await findOrder(ctx, id);
   if (order.staffId !== ctx.account.adminId) throw forbidden('OnlyAssigneeCanOperate');
   assertStatus(order, ['InService']);
-  return transition(ctx, order, 'Completed', 'complete', { completedAt: new Date() }, remark);
+  return transition(ctx, order, 'Completed', 'complete', { completedAt: at }, remark, at);
 }
 
 /** Cancels an order whose service has not started; its appointment's place is given back. */
-export async function cancelOrder(ctx: ServiceContext, { id, reason }: ServiceOrderCancel): Promise<ServiceOrderRow> {
+export async function cancelOrder(ctx: ServiceContext, { id, reason }: ServiceOrderCancel, { at = new Date() }: At = {}): Promise<ServiceOrderRow> {
   const order = await findOrder(ctx, id);
   assertStatus(order, CANCELLABLE_STATUSES);
-  const row = await transition(ctx, order, 'Cancelled', 'cancel', { cancelReason: reason, cancelledAt: new Date() }, reason);
+  const row = await transition(ctx, order, 'Cancelled', 'cancel', { cancelReason: reason, cancelledAt: at }, reason, at);
   if (order.appointmentDate && order.slotId) await releaseSlot(ctx, order.appointmentDate, order.slotId);
   return row;
 }
