@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import type { MallOrderCreate, MallProduct, MallSkuInput, MallSpec } from '@p8/contract/mall';
+import type { MallOrderCounts, MallOrderCreate, MallProduct, MallSkuInput, MallSpec } from '@p8/contract/mall';
 import type { Config } from '../../config.ts';
 import type { Database } from '../connection.ts';
 import { withServiceContext, type ServiceContext } from '../../core/service-context.ts';
@@ -166,7 +166,9 @@ export async function seedMallDemo(app: FastifyInstance, database: Database, con
     const products = [...new Set(skus.map((s) => s.productId))].map((id) => skus.filter((s) => s.productId === id).map((s) => s.skuId));
     const customers = await api<Array<{ id: number; name: string }>>('GET', '/admin/basic/customer?current=1&pageSize=100');
     const shoppers = SHOPPERS.map(([name]) => customers.find((c) => c.name === name)!.id);
-    if (!(await has('order'))) await seedOrders(unit, products, shoppers, random);
+    // A start stopped half-way left the oldest orders: the rest are placed now, the newest of the 60 days.
+    const placed = (await api<MallOrderCounts>('GET', '/admin/mall/order/counts')).all;
+    if (placed < ORDERS) await seedOrders(unit, products, shoppers, random, placed);
     await unit((ctx) => seedLotteryAndFeedback(ctx, shoppers, random));
     return true;
   } finally {
@@ -243,9 +245,10 @@ export function demoOrderTimes(count: number, random: Random, now: number): numb
 /** Orders per unit of work: short transactions, so that requests arriving meanwhile are not held up. */
 const ORDERS_PER_UNIT = 20;
 
-async function seedOrders(unit: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>, products: ShelfProduct[], shoppers: number[], random: Random) {
+/** The demo's orders but the first `placed` (the oldest, written by a start stopped half-way). */
+async function seedOrders(unit: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>, products: ShelfProduct[], shoppers: number[], random: Random, placed: number) {
   const now = Date.now();
-  const times = demoOrderTimes(ORDERS, random, now);
+  const times = demoOrderTimes(ORDERS, random, now).slice(placed);
   const later = (from: number, hours: number) => new Date(Math.min(from + hours * 3_600_000, now - 60_000));
   for (let start = 0; start < times.length; start += ORDERS_PER_UNIT) {
     await unit(async (ctx) => {

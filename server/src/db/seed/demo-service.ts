@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
+import type { ServiceOrderCounts } from '@p8/contract/service';
+import type { TimeSettings } from '@p8/contract/base';
 import { auditDispatch, cancelOrder, completeOrder, createOrder, dispatchOrder, startOrder } from '../../modules/service/orders.ts';
 import type { Database } from '../connection.ts';
 import { DEMO_TENANTS } from './demo.ts';
@@ -74,11 +76,17 @@ export async function seedServiceDemo(app: FastifyInstance, database: Database, 
 
     for (const [kind, agreement] of Object.entries(AGREEMENTS)) await api('PUT', '/admin/base/agreement', { kind, ...agreement });
     await api('PUT', '/admin/base/time/hours', { days: HOURS });
-    for (const [sort, [start, end, capacity]] of SLOTS.entries()) await api('POST', '/admin/base/time/slot', { start, end, capacity, sort });
+    // A start stopped half-way (the orders below take a while) wrote the slots already: not again.
+    if (!(await api<TimeSettings>('GET', '/admin/base/time')).slots.length) {
+      for (const [sort, [start, end, capacity]] of SLOTS.entries()) await api('POST', '/admin/base/time/slot', { start, end, capacity, sort });
+    }
 
     const me = await api<DemoAccount>('GET', '/admin/current/detail');
-    if ((await api<unknown[]>('GET', '/admin/service/order?current=1&pageSize=1')).length === 0) await seedPastOrders(demoUnit(app, database, config, me), me.id, prng(20261125));
-    for (const order of ORDERS) {
+    // A start stopped half-way left the oldest: the rest are placed now.
+    const placed = (await api<ServiceOrderCounts>('GET', '/admin/service/order/counts')).all;
+    if (placed < PAST_ORDERS) await seedPastOrders(demoUnit(app, database, config, me), me.id, prng(20261125), placed);
+    // Those of today that a start stopped half-way placed already are not placed again.
+    for (const order of ORDERS.slice(Math.max(0, placed - PAST_ORDERS))) {
       const { id } = await api<{ id: number }>('POST', '/admin/service/proxyOrder', {
         serviceName: order.service,
         customerName: order.customer,
@@ -114,13 +122,13 @@ const PAST_ORDERS_PER_UNIT = 20;
 const HOUR = 3_600_000;
 
 /**
- * PAST_ORDERS service orders over the last 60 days, in every status: recent ones still waiting to be
+ * PAST_ORDERS service orders (but the first `placed`) over the last 60 days, in every status: recent ones still waiting to be
  * dispatched, reviewed or served, older ones mostly completed, a few cancelled; each step dated after
  * the order, never after now, as a user's would be.
  */
-async function seedPastOrders(unit: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>, staffId: number, random: Random) {
+async function seedPastOrders(unit: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>, staffId: number, random: Random, placed: number) {
   const now = Date.now();
-  const times = demoOrderTimes(PAST_ORDERS, random, now);
+  const times = demoOrderTimes(PAST_ORDERS, random, now).slice(placed);
   const at = (from: number, hours: number) => ({ at: new Date(Math.min(from + hours * HOUR, now - 60_000)) });
   for (let start = 0; start < times.length; start += PAST_ORDERS_PER_UNIT) {
     await unit(async (ctx) => {
