@@ -65,14 +65,15 @@ const BARE: Record<string, string[]> = {
     `select m.code, m.name, count(*) over () from material m cross join lateral (select coalesce(sum(v.quantity), 0) as q from stock_valuation v where v.tenant_id = m.tenant_id and v.material_id = m.id) s
       where m.tenant_id = $1 and m.enabled and m.safety_stock > 0 and s.q < m.safety_stock order by s.q / m.safety_stock, m.code limit 10`,
     // billDates (bills/early-warning.ts): the posted bills whose delivery, payment or receipt date is close
-    // and expiring batches — as the section asks them, ten each (low stock is the asset section's).
-    DUE_BILLS,
-    `select m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date::text, sum(b.quantity)::text, (sb.expiration_date - current_date)
+    // and expiring batches — as the section asks them, ten each, in one statement, each list as JSON (low
+    // stock is the asset section's).
+    `select (select coalesce(json_agg(d), '[]') from (${DUE_BILLS}) d), '[]'::json,
+            (select coalesce(json_agg(e), '[]') from (select m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date::text, sum(b.quantity)::text, (sb.expiration_date - current_date)
       from stock_batch sb join material m on m.tenant_id = sb.tenant_id and m.id = sb.material_id
       join stock_balance b on b.tenant_id = sb.tenant_id and b.material_id = sb.material_id and b.batch_number = sb.batch_number
       where sb.tenant_id = $1 and sb.expiration_date is not null and sb.expiration_date <= current_date + 3650 and sb.expiration_date - coalesce(m.warn_days, 0) <= current_date
       group by m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date having sum(b.quantity) > 0
-      order by sb.expiration_date, m.code, sb.batch_number, b.warehouse_id limit 10`,
+      order by sb.expiration_date, m.code, sb.batch_number, b.warehouse_id limit 10) e)`,
     // fund (modules/finance/dashboard.ts): fund balance, receivables, payables, money in and out this and last month.
     `with months as (select date_trunc('month', current_date)::date as this_month, (date_trunc('month', current_date) - interval '1 month')::date as last_month)
       select (select coalesce(sum(balance), 0) from fin_fund_account where tenant_id = $1 and enabled)::text,

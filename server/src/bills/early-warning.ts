@@ -29,11 +29,42 @@ export async function earlyWarning(
 ): Promise<EarlyWarning> {
   const today = query.today ?? (await databaseToday(ctx));
   const limit = query.limit ?? 50;
+  // The three lists in one statement (one round trip: the dashboard asks it among its other sections),
+  // each list as JSON in its own order.
+  const [found] = await rows<{ bills: DueBillRow[]; lowStock: LowStockWarning[]; expiring: Array<Omit<ExpiryWarning, 'daysLeft'> & { daysLeft: number }> }>(
+    ctx.tx,
+    sql`select (select coalesce(json_agg(d), '[]') from (${dueBills(ctx, today, limit)}) d) as bills,
+               ${parts.lowStock === false ? sql`'[]'::json` : sql`(select coalesce(json_agg(l order by l.ordinal), '[]') from (${lowStock(ctx, limit)}) l)`} as "lowStock",
+               (select coalesce(json_agg(e order by e.ordinal), '[]') from (${expiring(ctx, today, limit)}) e) as expiring`,
+  );
+  const kinds = Object.keys(DATES) as Array<BillWarning['kind']>;
   return {
-    bills: await dueBills(ctx, today, limit),
-    lowStock: parts.lowStock === false ? [] : await lowStock(ctx, limit),
-    expiring: await expiring(ctx, today, limit),
+    bills: found.bills
+      .map((r) => ({
+        kind: r.kind,
+        billId: Number(r.id),
+        billType: r.bill_type,
+        billCode: r.bill_code,
+        partnerName: r.partner_name,
+        date: r.date,
+        warnDays: Number(r.warn_days),
+        daysLeft: Number(r.days_left),
+      }))
+      .sort((a, b) => a.daysLeft - b.daysLeft || a.billId - b.billId || kinds.indexOf(a.kind) - kinds.indexOf(b.kind)),
+    lowStock: found.lowStock.map(({ ordinal: _, ...r }: LowStockWarning & { ordinal?: number }) => r),
+    expiring: found.expiring.map(({ ordinal: _, ...r }: Omit<ExpiryWarning, 'daysLeft'> & { daysLeft: number; ordinal?: number }) => ({ ...r, daysLeft: Number(r.daysLeft) })),
   };
+}
+
+interface DueBillRow {
+  kind: BillWarning['kind'];
+  id: string | number;
+  bill_type: string;
+  bill_code: string;
+  partner_name: string | null;
+  date: string;
+  warn_days: number;
+  days_left: number;
 }
 
 const DATES: Record<BillWarning['kind'], { date: string; warn: string; done: SQL }> = {
@@ -45,13 +76,9 @@ const DATES: Record<BillWarning['kind'], { date: string; warn: string; done: SQL
 /** The largest warning days a bill may have (fields.ts `warnDays`). */
 const MAX_WARN_DAYS = 3650;
 
-/**
- * The bills due by each kind of date, the first `limit` of each (each on its partial date index), in one
- * statement; sorted by the days left.
- */
-async function dueBills(ctx: ServiceContext, today: string, limit: number): Promise<BillWarning[]> {
-  const kinds = Object.keys(DATES) as Array<BillWarning['kind']>;
-  const byKind = kinds.map((kind) => {
+/** The bills due by each kind of date, the first `limit` of each (each on its partial date index). */
+function dueBills(ctx: ServiceContext, today: string, limit: number): SQL {
+  const byKind = (Object.keys(DATES) as Array<BillWarning['kind']>).map((kind) => {
     const { date, warn, done } = DATES[kind];
     const d = sql.raw(`b.${date}`);
     const w = sql.raw(`coalesce(b.${warn}, 0)`);
@@ -63,44 +90,28 @@ async function dueBills(ctx: ServiceContext, today: string, limit: number): Prom
         order by ${d}, b.id
         limit ${limit})`;
   });
-  const found = await rows<{ kind: BillWarning['kind']; id: string; bill_type: string; bill_code: string; partner_name: string | null; date: string; warn_days: number; days_left: number }>(
-    ctx.tx,
-    sql.join(byKind, sql` union all `),
-  );
-  return found
-    .map((r) => ({
-      kind: r.kind,
-      billId: Number(r.id),
-      billType: r.bill_type,
-      billCode: r.bill_code,
-      partnerName: r.partner_name,
-      date: r.date,
-      warnDays: Number(r.warn_days),
-      daysLeft: Number(r.days_left),
-    }))
-    .sort((a, b) => a.daysLeft - b.daysLeft || a.billId - b.billId || kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
+  return sql.join(byKind, sql` union all `);
 }
 
-async function lowStock(ctx: ServiceContext, limit: number): Promise<LowStockWarning[]> {
-  return rows<LowStockWarning>(
-    ctx.tx,
-    sql`select m.id::int as "materialId", m.code as "materialCode", m.name as "materialName",
-               coalesce(s.quantity, 0)::text as quantity, m.safety_stock::text as "safetyStock"
+/** Materials below their safety stock, the emptiest first (`ordinal`: their order). */
+function lowStock(ctx: ServiceContext, limit: number): SQL {
+  return sql`select m.id::int as "materialId", m.code as "materialCode", m.name as "materialName",
+               coalesce(s.quantity, 0)::text as quantity, m.safety_stock::text as "safetyStock",
+               row_number() over (order by coalesce(s.quantity, 0) / m.safety_stock, m.code) as ordinal
         from material m
         left join lateral (select sum(b.quantity) as quantity from stock_balance b where b.tenant_id = m.tenant_id and b.material_id = m.id) s on true
         where m.tenant_id = ${ctx.tenantId} and m.enabled and m.safety_stock is not null and m.safety_stock > 0
           and coalesce(s.quantity, 0) < m.safety_stock
         order by coalesce(s.quantity, 0) / m.safety_stock, m.code
-        limit ${limit}`,
-  );
+        limit ${limit}`;
 }
 
-async function expiring(ctx: ServiceContext, today: string, limit: number): Promise<ExpiryWarning[]> {
-  const found = await rows<Omit<ExpiryWarning, 'daysLeft'> & { daysLeft: string }>(
-    ctx.tx,
-    sql`select m.id::int as "materialId", m.code as "materialCode", m.name as "materialName", b.warehouse_id::int as "warehouseId",
+/** Batches in stock close to their expiry, the soonest first (`ordinal`: their order). */
+function expiring(ctx: ServiceContext, today: string, limit: number): SQL {
+  return sql`select m.id::int as "materialId", m.code as "materialCode", m.name as "materialName", b.warehouse_id::int as "warehouseId",
                sb.batch_number as "batchNumber", sb.expiration_date::text as "expirationDate", sum(b.quantity)::text as quantity,
-               (sb.expiration_date - ${today}::date) as "daysLeft"
+               (sb.expiration_date - ${today}::date) as "daysLeft",
+               row_number() over (order by sb.expiration_date, m.code, sb.batch_number, b.warehouse_id) as ordinal
         from stock_batch sb
         join material m on m.tenant_id = sb.tenant_id and m.id = sb.material_id
         join stock_balance b on b.tenant_id = sb.tenant_id and b.material_id = sb.material_id and b.batch_number = sb.batch_number
@@ -109,7 +120,5 @@ async function expiring(ctx: ServiceContext, today: string, limit: number): Prom
         group by m.id, m.code, m.name, b.warehouse_id, sb.batch_number, sb.expiration_date
         having sum(b.quantity) > 0
         order by sb.expiration_date, m.code, sb.batch_number, b.warehouse_id
-        limit ${limit}`,
-  );
-  return found.map((r) => ({ ...r, daysLeft: Number(r.daysLeft) }));
+        limit ${limit}`;
 }
