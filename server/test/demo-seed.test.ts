@@ -92,6 +92,10 @@ describe(`demo records (${TEST_DB})`, () => {
     expect((await call<unknown[]>(ctx.app, 'POST', '/api/admin/finance/verify', { token })).body.data).toEqual([]);
     const invoices = await get<Array<{ billStatus: string; taxPriceTotal: number }>>('finance/saleInvoice');
     expect(invoices.map((i) => [i.billStatus, Math.sign(i.taxPriceTotal)]).sort()).toEqual([['Audit', -1], ['Audit', 1]]);
+    // Bills due within their warning days (a delivery, a receipt, a payment): the dashboard's early warning
+    // has something to say on the first sign-in.
+    const warning = await get<{ bills: Array<{ kind: string; daysLeft: number }> }>('stock/warning');
+    expect([...new Set(warning.bills.map((b) => b.kind))].sort()).toEqual(['delivery', 'pay', 'receipt']);
     const outstocks = await get<Array<{ progress: Record<string, string> }>>('sale/outstock?pageSize=50');
     expect(outstocks.filter((b) => b.progress.invoice === 'AllInvoiced')).toHaveLength(1);
     // Every status but the joint review's shows up in some type's tabs.

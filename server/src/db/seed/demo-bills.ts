@@ -112,7 +112,8 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('PurchaseRefund', await save('PurchaseRefund', daysAgo(12), { supplierId: partner('明光电子'), refundType: 'ReturnsRefunds', ...raw, remark: '外观不良退货' }, [
     { materialId: material('电解电容'), number: 100, unitPrice: 0.35, sourceLineId: receivedCapacitors, ...raw, ...at('A-02 电子料区') },
   ]));
-  const steel = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(18), { supplierId: partner('华锐钢材') }, [{ materialId: material('不锈钢圆棒'), number: 100, unitPrice: 38 }]));
+  // Partly received, the rest due in three days: the dashboard's early warning shows it.
+  const steel = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(18), { supplierId: partner('华锐钢材'), deliveryDate: daysAgo(-3), deliveryWarnDays: 7 }, [{ materialId: material('不锈钢圆棒'), number: 100, unitPrice: 38 }]));
   const [barLine] = await lineIds('PurchaseOrder', steel);
   await audit('PurchaseInstock', await save('PurchaseInstock', daysAgo(15), { supplierId: partner('华锐钢材'), ...raw }, [
     { materialId: material('不锈钢圆棒'), number: 60, unitPrice: 38, sourceLineId: barLine, ...raw, ...at('A-01 钢材区') },
@@ -141,7 +142,8 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('SaleInvoice', (await unit((ctx) => pushDown(ctx, billType('SaleInvoice')!, 'SaleOutstock', [shippedLine]))).id);
   const returnedLines = await lineIds('SaleRefund', returned);
   await audit('SaleInvoice', (await unit((ctx) => pushDown(ctx, billType('SaleInvoice')!, 'SaleRefund', returnedLines))).id);
-  const source = await audit('SaleOrder', await save('SaleOrder', daysAgo(10), { customerId: partner('新源机电') }, [{ materialId: material('直流无刷电机'), number: 12, unitPrice: 320 }]));
+  // Sent out in part: the rest is due in two days and the money in six (both inside their warning days).
+  const source = await audit('SaleOrder', await save('SaleOrder', daysAgo(10), { customerId: partner('新源机电'), deliveryDate: daysAgo(-2), deliveryWarnDays: 5, receiptDate: daysAgo(-6), receiptWarnDays: 10 }, [{ materialId: material('直流无刷电机'), number: 12, unitPrice: 320 }]));
   const [sourceLine] = await lineIds('SaleOrder', source);
   const sent = await audit('SaleOutstock', await save('SaleOutstock', daysAgo(8), { customerId: partner('新源机电'), ...goods }, [
     { materialId: material('直流无刷电机'), number: 8, unitPrice: 320, sourceLineId: sourceLine, ...goods, ...at('C-02 电机区') },

@@ -68,7 +68,8 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
     await audited('/finance/payment', { billDate: DAY(45), supplierId: supplier, payType: 'BeginningPeriodPayment', fundAccountId: bank, lines: [{ sourceBillId: huarui, amount: '12800.00' }] });
 
     const line = (number: number, unitPrice: number) => [{ materialId: motor, number, unitPrice, warehouseId: warehouse.id }];
-    const instock = await audited('/purchase/instock', { billDate: DAY(40), supplierId: supplier, warehouseId: warehouse.id, lines: line(20, 210) });
+    // Paid half so far (below), the rest due in four days: an early warning on the dashboard.
+    const instock = await audited('/purchase/instock', { billDate: DAY(40), supplierId: supplier, warehouseId: warehouse.id, payDate: DAY(-4), payWarnDays: 7, lines: line(20, 210) });
     const first = await audited('/sale/outstock', { billDate: DAY(35), customerId: customers[0].id, warehouseId: warehouse.id, lines: line(5, 320) });
     const second = await audited('/sale/outstock', { billDate: DAY(10), customerId: customers[1].id, warehouseId: warehouse.id, lines: line(3, 320) });
 
