@@ -100,8 +100,15 @@ function startServer(env: Record<string, string>, base: string): Promise<{ child
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => {
+    output += d.toString();
+    if (process.env.BENCH_SERVER_LOG) process.stdout.write(d.toString());
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    output += d.toString();
+    // BENCH_SERVER_LOG=1: the server's warnings (e.g. the embedded database's checkpoint log) as they come.
+    if (process.env.BENCH_SERVER_LOG) process.stderr.write(`${new Date().toISOString().slice(11, 19)} server: ${d.toString()}`);
+  });
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       fetch(`${base}/api/base/system/config`).then(

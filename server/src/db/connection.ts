@@ -45,6 +45,16 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+/**
+ * The embedded database's memory (docs/decisions.md, "PGlite: every transaction yields first; smaller
+ * buffers"). PGlite starts with PostgreSQL's defaults, sized for a server of its own: 128 MB of shared
+ * buffers and 64 MB of maintenance memory, inside the process's WebAssembly memory, which grows as they fill
+ * and never shrinks; a big import filled them. 32 MB of buffers keep the hot pages (a miss reads the data
+ * directory's file, which the OS caches); 16 MB bounds what an ANALYZE flushing a trigram index's pending
+ * list may take.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB'];
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   let db: Db;
   let kind: Database['kind'];
@@ -97,12 +107,28 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
       // pg_trgm: the trigram indexes of the lists' contains-filters (migration 0004). PGlite loads no
       // extension without a data directory, hence 'memory://' for the in-memory database.
-      client = new PGlite(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
+      client = new PGlite(options.pgliteDir ?? 'memory://', {
+        extensions: { pg_trgm },
+        loadDataDir: options.loadDataDir,
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+      });
     }
     db = drizzlePglite({ client }) as unknown as Db;
     kind = 'pglite';
     closeClient = options.pglite ? async () => {} : () => client.close();
   }
+
+  /*
+   * PGlite answers inside the process, and its promises settle as microtasks: a loop of awaited transactions
+   * (an import's batches, a clean-up) never gives the event loop a turn, so no other request is even read
+   * until the loop ends (a 15 s stall after a 100,000-row import, bench/README.md). Each transaction first
+   * lets the event loop turn (setImmediate: pending I/O and timers run), so requests interleave with any
+   * series of transactions. PostgreSQL's queries go through sockets and yield anyway.
+   */
+  const openPglite = async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return db.transaction(work);
+  };
 
   return {
     kind,
@@ -110,14 +136,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     withTenant(tenantId, fn) {
       if (!Number.isSafeInteger(tenantId) || tenantId <= 0) throw new Error(`invalid tenant id ${tenantId}`);
       if (openTenant) return transaction((work) => openTenant(tenantId, work), fn);
-      return transaction(db.transaction.bind(db), async (tx) => {
+      return transaction(openPglite, async (tx) => {
         // Both settings are transaction-local (is_local = true), so a pooled connection carries nothing over.
         await tx.execute(sql`select set_config('app.tenant_id', ${String(tenantId)}, true), set_config('role', ${APP_ROLE}, true)`);
         return fn(tx);
       });
     },
     withSystem(fn) {
-      return transaction(db.transaction.bind(db), fn);
+      return transaction(openTenant ? db.transaction.bind(db) : openPglite, fn);
     },
     close: closeClient,
   };
