@@ -49,11 +49,11 @@ export interface OpenOptions {
  * The embedded database's memory (docs/decisions.md, "PGlite: every transaction yields first; smaller
  * buffers"). PGlite starts with PostgreSQL's defaults, sized for a server of its own: 128 MB of shared
  * buffers and 64 MB of maintenance memory, inside the process's WebAssembly memory, which grows as they fill
- * and never shrinks; a big import filled them. 32 MB of buffers keep the hot pages (a miss reads the data
- * directory's file, which the OS caches); 16 MB bounds what an ANALYZE flushing a trigram index's pending
+ * and never shrinks; a big import filled them. 16 MB of buffers keep the hot pages (a miss reads the data
+ * directory's file, which the OS caches: 32 MB measured no faster); 16 MB bounds what an ANALYZE flushing a trigram index's pending
  * list may take.
  */
-const PGLITE_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB'];
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'maintenance_work_mem=16MB'];
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   let db: Db;

@@ -56,7 +56,7 @@ export async function openConfiguredDatabase(config: Config, log: { info: (msg: 
     // PGlite runs PostgreSQL single-user, with no checkpointer: no volume of WAL triggers a checkpoint
     // (max_wal_size is not looked at), so the WAL of every write since the start stays on disk and a crash
     // replays all of it (≈ 300 MB after a 100,000-row import). An hourly CHECKPOINT writes the dirty
-    // buffers (at most the 32 MB of db/connection.ts) and lets the old segments go.
+    // buffers (at most the 16 MB of db/connection.ts) and lets the old segments go.
     setInterval(() => void analyze().then(() => database.db.execute(sql`checkpoint`).catch(() => {})), 3600_000).unref();
   }
   return { database, demoImageToSave };
