@@ -84,13 +84,23 @@ function templateDataDir(): string | undefined {
   }
 }
 
+/** What the server logs when the last part of the demo (the service orders) is seeded, or failed. */
+const DEMO_DONE = /seeded the base content and service orders|could not be seeded/;
+
 /**
  * Migrates and seeds an embedded database once, by starting the server on `dataDir` and stopping it
- * cleanly; servers started afterwards on a copy skip the migrations and the demo seed.
+ * cleanly once the whole demo is seeded (it seeds the mall and the service orders after it starts serving;
+ * a copy stopped half-way would make every spec's server seed the rest in the background, slowing the
+ * screens under test); servers started afterwards on a copy skip the migrations and the demo seed.
  */
 export async function prepareTemplateDataDir(dataDir: string, env: Record<string, string> = {}): Promise<void> {
-  const server = await startServer('template', { dataDir, keepDataDir: true, expectWeb: false, env });
-  await server.stop();
+  const server = await startServer('template', { dataDir, keepDataDir: true, expectWeb: false, env: { ...env, LOG_LEVEL: 'info' } });
+  try {
+    await waitUntil(() => DEMO_DONE.test(server.output()), (done) => done, 'the demo seed to finish', 180_000);
+    if (/could not be seeded/.test(server.output())) throw new Error(`the demo could not be seeded:\n${server.output().slice(-5000)}`);
+  } finally {
+    await server.stop();
+  }
 }
 
 /**
