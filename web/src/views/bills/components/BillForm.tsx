@@ -217,7 +217,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
             ))}
           </Row>
           {lineKindOf(decl) !== 'none' && <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />}
-          {lineKindOf(decl) === 'material' ? <Totals decl={decl} rules={rules} digits={settings} tax={rules.tax} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} lines={lineKindOf(decl) !== 'none'} />}
+          {lineKindOf(decl) === 'material' ? <Totals decl={decl} rules={rules} digits={settings} tax={rules.tax} negative={Number(bill.data?.number ?? 0) < 0} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} lines={lineKindOf(decl) !== 'none'} />}
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
@@ -263,10 +263,15 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
 }
 
 /** The bill's live totals: lines, quantity, amount (and with tax), with the tenant's digits. */
-function Totals({ decl, rules, digits, tax }: { decl: BillTypeDecl; rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
+/** The live totals of a bill's lines; `negative` (a red-letter invoice, stored so) shows them with its sign, as the list does. */
+function Totals({ decl, rules, digits, tax, negative }: { decl: BillTypeDecl; negative: boolean; rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
   const { t } = useTranslation();
   const lines = Form.useWatch('lines') as Array<Record<string, number | null>> | undefined;
-  const totals = useMemo(() => gridTotals(decl, lines ?? [], rules), [decl, lines, rules]);
+  const totals = useMemo(() => {
+    const found = gridTotals(decl, lines ?? [], rules);
+    const signed = (value: number) => (negative && value !== 0 ? -value : value);
+    return { ...found, number: signed(found.number), priceTotal: signed(found.priceTotal), taxPriceTotal: signed(found.taxPriceTotal) };
+  }, [decl, lines, rules, negative]);
   return (
     <div className="bill-totals" data-testid="bill-totals">
       <span>
