@@ -211,6 +211,33 @@ describe(`imports (${TEST_DB})`, () => {
     ]);
   });
 
+  it('imports defaults as one transaction would: they count for later rows (first BOM, cycles) and replace the existing ones at the end', async () => {
+    const ids: Record<string, number> = {};
+    for (const code of ['DP', 'DC1', 'DC2', 'DQ']) ids[code] = await api.create('material', { code, name: `Default ${code}`, units: [{ unitId: pcs, isMain: true }] });
+    await api.create('bom', { materialId: ids.DP, version: 'OLD', lines: [{ materialId: ids.DC1, quantity: 1 }] });
+    const res = await api.upload<ImportResult>(
+      `${url('bom')}/import`,
+      await xlsx(
+        ['父件物料编码', 'BOM版本', '默认(是/否)', '子件物料编码', '子件用量'],
+        [
+          ['DP', 'V2', '是', 'DC1', 1], // replaces OLD as DP's default
+          ['DC1', 'V1', '', 'DQ', 1], // DC1's first BOM: its default
+          ['DQ', 'V1', '', 'DP', 1], // DQ → DP → (V2) DC1 → (V1) DQ: a cycle through the defaults just imported
+          ['DC2', 'V1', '否', 'DQ', 1],
+          ['DC2', 'V2', '', 'DQ', 1], // no default yet: this one
+          ['DC1', 'V2', '', 'DQ', 1], // V1 is the default already
+        ],
+      ),
+    );
+    expect(res.body.data.errList.map((e) => [e.rowNum, e.errorMsg])).toEqual([[4, 'BomCycleDetected']]);
+    const defaults = async (code: string) =>
+      Object.fromEntries((await api.get<Array<{ version: string; isDefault: boolean }>>(`${url('bom')}?materialCode=${code}`)).body.data.map((b) => [b.version, b.isDefault]));
+    expect(await defaults('DP')).toEqual({ OLD: false, V2: true });
+    expect(await defaults('DC1')).toEqual({ V1: true, V2: false });
+    expect(await defaults('DC2')).toEqual({ V1: false, V2: true });
+    expect(await defaults('DQ')).toEqual({});
+  });
+
   it('needs the import button code', async () => {
     const staff = await staffCaller(ctx, t, ['basic_brand_add']);
     const res = await staff.upload(`${url('brand')}/import`, await xlsx(['名称'], [['Sneaky']]));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportProgress, ImportResult } from '@p8/contract/upload';
-import { importJob, material, materialUnit } from '../src/db/schema/index.ts';
+import { bom, bomLine, importJob, material, materialUnit } from '../src/db/schema/index.ts';
 import type { ImportJob } from '../src/core/import-job.ts';
 import { removeUnpublishedImports } from '../src/core/staged-import.ts';
 import { rows as rowsOf } from '../src/db/connection.ts';
@@ -214,7 +214,7 @@ describe(`a big import shares the server and shows nothing before it ends (${TES
 });
 
 /**
- * The row-by-row imports (every record but materials and BOMs): what each writes and a file of `n` rows
+ * The row-by-row imports (every record but materials): what each writes and a file of `n` rows
  * for it. On PGlite they are staged like the material import, `ROW_BY_ROW_BATCH` rows per transaction.
  */
 /** Rows per batch of the row-by-row imports here (IMPORT_ROWS_PER_BATCH; 250 by default). */
@@ -227,6 +227,19 @@ interface RowImportCase {
   tables: string[];
   prepare?(api: Caller): Promise<void>;
   file(n: number, prefix: string): Promise<Buffer>;
+  /** What else the published import must show. */
+  published?(api: Caller): Promise<void>;
+}
+/** The BOMs of a material as its list shows them: version → default. */
+const bomDefaults = async (api: Caller, code: string) =>
+  Object.fromEntries((await api.get<Array<{ version: string; isDefault: boolean }>>(`/api/admin/basic/bom?materialCode=${code}`)).body.data.map((b) => [b.version, b.isDefault]));
+/** Materials BM-0 … BM-n (the material import) and a default BOM `OLD` of BM-0, made of BM-n. */
+async function prepareBoms(api: Caller, n: number) {
+  await api.create('unit', { name: '个' });
+  const res = await api.upload<ImportResult>('/api/admin/basic/material/import', await xlsx(MATERIAL_HEADER, materialRows(n + 1, 'BM')), 'bm.xlsx');
+  expect(res.body.data).toMatchObject({ errorCount: 0 });
+  const id = async (code: string) => (await api.get<Array<{ id: number }>>(`/api/admin/basic/material?code=${code}`)).body.data[0].id;
+  await api.create('bom', { materialId: await id('BM-0'), version: 'OLD', lines: [{ materialId: await id(`BM-${n}`), quantity: 1 }] });
 }
 const named = (header: string[], row: (i: number, prefix: string) => unknown[]) => (n: number, prefix: string) => xlsx(header, Array.from({ length: n }, (_, i) => row(i, prefix)));
 const ROW_IMPORTS: RowImportCase[] = [
@@ -262,6 +275,18 @@ const ROW_IMPORTS: RowImportCase[] = [
     },
     file: named(['*物料编码', '*单位', '*换算率(相对主单位)'], (i) => [`MU-${i}`, '箱', 12]),
   },
+  {
+    // One BOM per row, each of BM-i made of BM-n; the first made default over BM-0's existing one at publishing.
+    record: 'bom',
+    url: '/api/admin/basic/bom/import',
+    tables: ['bom', 'bom_line'],
+    prepare: (api) => prepareBoms(api, ROW_BY_ROW_BATCH * 2),
+    file: named(['*父件物料编码', '*BOM版本', '默认(是/否)', '*子件物料编码', '*子件用量'], (i) => [`BM-${i}`, 'V1', i ? '' : '是', `BM-${ROW_BY_ROW_BATCH * 2}`, 1]),
+    async published(api) {
+      expect(await bomDefaults(api, 'BM-0')).toEqual({ OLD: false, V1: true });
+      expect(await bomDefaults(api, 'BM-1')).toEqual({ V1: true });
+    },
+  },
 ];
 
 /** Rows of `table` in the tenant: as its users see them (RLS, hidden import rows left out), and stored. */
@@ -284,12 +309,12 @@ describe(`every row-by-row import shares the server and shows nothing before it 
   });
   afterAll(() => ctx.close());
 
-  it('every record with a row-by-row import is staged on PGlite, except the BOM (it changes existing BOMs), and is walked here', () => {
+  it('every record with a row-by-row import is staged on PGlite and is walked here', () => {
     const source = (file: string) => readFileSync(path.join(import.meta.dirname, '../src/modules/basic', file), 'utf8');
     // A new importer is either staged (stagedTables) and added to ROW_IMPORTS, or says why not.
     const importers = ['simple.ts', 'tree.ts', 'partner.ts', 'warehouse.ts', 'bom.ts', 'material.ts'].map((f) => [f, (source(f).match(/async importer\(/g) ?? []).length + (source(f).match(/importer: unitItemImporter/g) ?? []).length] as const);
     expect(Object.fromEntries(importers)).toEqual({ 'simple.ts': 1, 'tree.ts': 1, 'partner.ts': 1, 'warehouse.ts': 2, 'bom.ts': 1, 'material.ts': 1 });
-    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual(['attribute', 'brand', 'category', 'customer', 'fee', 'location', 'material unit', 'paytype', 'stock', 'supplier', 'unit']);
+    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual(['attribute', 'bom', 'brand', 'category', 'customer', 'fee', 'location', 'material unit', 'paytype', 'stock', 'supplier', 'unit']);
   });
 
   it.each(ROW_IMPORTS)('$record: other tenants are answered between batches, the importer sees none of its rows until the end', async (c) => {
@@ -315,6 +340,7 @@ describe(`every row-by-row import shares the server and shows nothing before it 
     for (const table of c.tables) expect((await tableRows(ctx, t.tenantId, table)).marked, table).toBe(0);
     expect(await tableRows(ctx, t.tenantId, counted)).toEqual({ visible: before.visible + ROWS, stored: before.stored + ROWS, marked: 0 });
     expect(await storedRows(ctx, t.tenantId)).toMatchObject({ jobs: 0 });
+    await c.published?.(api);
   }, 600_000);
 });
 
@@ -342,10 +368,12 @@ describe(`an import cut short (${TEST_DB})`, () => {
     await ctx.close();
   }, 600_000);
 
-  it.each(ROW_IMPORTS.filter((c) => ['customer', 'category'].includes(c.record)))('shutdown during a $record import: ImportCancelled, and not one of its rows is stored in any table', async (c) => {
+  it.each(ROW_IMPORTS.filter((c) => ['customer', 'category', 'bom'].includes(c.record)))('shutdown during a $record import: ImportCancelled, and not one of its rows is stored in any table', async (c) => {
     const ctx = await startTestApp({ import: ROW_LIMITS });
     const t = await seedTenant(ctx.database, 'SigRow');
     const api = await adminCaller(ctx, t);
+    await c.prepare?.(api);
+    const before = await Promise.all(c.tables.map((table) => tableRows(ctx, t.tenantId, table)));
     let closing: Promise<void> | undefined;
     let storedBeforeClose: number | undefined;
     onCheckpoints(ctx, async () => {
@@ -357,8 +385,8 @@ describe(`an import cut short (${TEST_DB})`, () => {
     expect(closing, 'the import reached its writing phase').toBeDefined();
     expect(res.body).toMatchObject({ message: 'ImportCancelled' });
     await closing;
-    expect(storedBeforeClose).toBe(TEST_DB === 'postgres' ? 0 : ROW_BY_ROW_BATCH);
-    for (const table of c.tables) expect((await tableRows(ctx, t.tenantId, table)).stored, table).toBe(0);
+    expect(storedBeforeClose).toBe(before[0].stored + (TEST_DB === 'postgres' ? 0 : ROW_BY_ROW_BATCH));
+    for (const [i, table] of c.tables.entries()) expect(await tableRows(ctx, t.tenantId, table), table).toEqual(before[i]);
     expect(await storedRows(ctx, t.tenantId)).toMatchObject({ jobs: 0 });
     await ctx.close();
   }, 600_000);
@@ -368,8 +396,9 @@ describe(`an import cut short (${TEST_DB})`, () => {
     const t = await seedTenant(ctx.database, 'Crash');
     const api = await adminCaller(ctx, t);
     const unitId = await api.create('unit', { name: '个' });
+    const keep = await api.create('material', { code: 'KEEP', name: 'keep', units: [{ unitId, isMain: true }] });
     // What a kill -9 leaves on PGlite: a job still unpublished with its committed, marked rows; and one
-    // killed after publishing, while its marks were being cleared.
+    // killed after publishing, while its marks were being cleared. And a BOM import killed before publishing.
     await ctx.database.withSystem(async (tx) => {
       const [left, done] = await tx.insert(importJob).values([{ tenantId: t.tenantId, entity: 'material' }, { tenantId: t.tenantId, entity: 'material', published: true }]).returning({ id: importJob.id });
       const made = await tx
@@ -381,12 +410,19 @@ describe(`an import cut short (${TEST_DB})`, () => {
         ])
         .returning({ id: material.id, importJob: material.importJob });
       await tx.insert(materialUnit).values(made.map((m) => ({ tenantId: t.tenantId, materialId: m.id, unitId, isMain: true, importJob: m.importJob })));
+      const [bomJob] = await tx.insert(importJob).values({ tenantId: t.tenantId, entity: 'bom' }).returning({ id: importJob.id });
+      const [leftBom] = await tx.insert(bom).values({ tenantId: t.tenantId, materialId: keep, version: 'LEFT', importDefault: true, importJob: bomJob.id }).returning({ id: bom.id });
+      await tx.insert(bomLine).values({ tenantId: t.tenantId, bomId: leftBom.id, materialId: made[2].id, quantity: 1, importJob: bomJob.id });
     });
+    const bomRows = () => ctx.database.withSystem(async (tx) => [(await tx.select({ n: count() }).from(bom).where(eq(bom.tenantId, t.tenantId)))[0].n, (await tx.select({ n: count() }).from(bomLine).where(eq(bomLine.tenantId, t.tenantId)))[0].n].map(Number));
+    expect((await api.get<unknown[]>('/api/admin/basic/bom')).body.data).toEqual([]);
+    expect(await bomRows()).toEqual([1, 1]);
     const codes = async () => (await api.get<Array<{ code: string }>>('/api/admin/basic/material')).body.data.map((m) => m.code).sort();
-    expect(await codes()).toEqual(['DONE-1']);
-    expect(await removeUnpublishedImports(ctx.database)).toBe(2);
-    expect(await codes()).toEqual(['DONE-1']);
-    expect(await storedRows(ctx, t.tenantId)).toEqual({ materials: 1, units: 1, jobs: 0 });
+    expect(await codes()).toEqual(['DONE-1', 'KEEP']);
+    expect(await removeUnpublishedImports(ctx.database)).toBe(3);
+    expect(await codes()).toEqual(['DONE-1', 'KEEP']);
+    expect(await storedRows(ctx, t.tenantId)).toEqual({ materials: 2, units: 2, jobs: 0 });
+    expect(await bomRows()).toEqual([0, 0]);
     const marked = await ctx.database.withSystem((tx) => tx.select({ n: count() }).from(material).where(and(eq(material.tenantId, t.tenantId), isNotNull(material.importJob))));
     expect(Number(marked[0].n)).toBe(0);
     // The start runs it: db/open.ts, before the app serves.

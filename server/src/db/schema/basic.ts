@@ -523,19 +523,29 @@ export const bom = pgTable(
     version: text('version').notNull(),
     quantity: amount('quantity').notNull().default(1),
     isDefault: boolean('is_default').notNull().default(false),
+    /**
+     * Set on a BOM a staged import made its material's default: `is_default` turns on (and the material's
+     * other BOM's off) when the import is published (modules/basic/bom.ts `publishImportedDefaults`).
+     */
+    importDefault: boolean('import_default').notNull().default(false),
     remark: remark(),
     enabled: enabled(),
     createdBy: bigintRef('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('bom_version_uq').on(t.tenantId, t.materialId, t.version),
     uniqueIndex('bom_default_uq').on(t.tenantId, t.materialId).where(sql`${t.isDefault}`),
+    index('bom_import_default_idx').on(t.tenantId, t.materialId).where(sql`${t.importDefault}`),
     index('bom_created_idx').on(t.tenantId, t.createdAt),
     foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'bom_material_fk' }),
     tenantPolicy('bom'),
+    importJobIndex('bom', t),
+    importHiddenPolicy('bom'),
   ],
 ).enableRLS();
 
@@ -553,9 +563,13 @@ export const bomLine = pgTable(
     unitId: bigintRef('unit_id'),
     remark: remark(),
     sort: sort(),
+    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
+    importJob: importJobMarker(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    importJobIndex('bom_line', t),
+    importHiddenPolicy('bom_line'),
     index('bom_line_bom_idx').on(t.tenantId, t.bomId, t.sort),
     index('bom_line_material_idx').on(t.tenantId, t.materialId),
     foreignKey({ columns: [t.tenantId, t.bomId], foreignColumns: [bom.tenantId, bom.id], name: 'bom_line_bom_fk' }).onDelete('cascade'),

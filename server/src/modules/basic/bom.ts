@@ -92,7 +92,8 @@ function where(tenantId: number, query: Record<string, unknown>): Array<SQL | un
 
 /**
  * Refuses lines whose materials lead back to `parentMaterialId` through default BOMs (a cycle), walking
- * down in one recursive query; `union` keeps the walk finite whatever the data.
+ * down in one recursive query; `union` keeps the walk finite whatever the data. In a staged import the
+ * defaults it set (`import_default`, seen by that import only) stand for their materials' current ones.
  */
 async function assertNoCycle(tx: Tx, tenantId: number, parentMaterialId: number, childIds: number[]) {
   if (childIds.includes(parentMaterialId)) throw new BizError('BomCannotContainSelf');
@@ -102,7 +103,8 @@ async function assertNoCycle(tx: Tx, tenantId: number, parentMaterialId: number,
           select m.id, 1 from material m where m.tenant_id = ${tenantId} and m.id in (${sql.join(childIds.map((id) => sql`${id}`), sql`, `)})
           union
           select l.material_id, r.depth + 1 from reach r
-            join bom b on b.tenant_id = ${tenantId} and b.material_id = r.material_id and b.is_default
+            join bom b on b.tenant_id = ${tenantId} and b.material_id = r.material_id and (b.import_default or (b.is_default and not exists (
+              select 1 from bom p where p.tenant_id = ${tenantId} and p.material_id = r.material_id and p.import_default)))
             join bom_line l on l.tenant_id = ${tenantId} and l.bom_id = b.id
           where r.depth < ${MAX_DEPTH * 2}
         ) select 1 as hit from reach where material_id = ${parentMaterialId} limit 1`,
@@ -147,6 +149,27 @@ async function makeDefault(tx: Tx, tenantId: number, materialId: number, bomId: 
   await tx.update(bom).set({ isDefault: true }).where(and(eq(bom.tenantId, tenantId), eq(bom.id, bomId)));
 }
 
+/**
+ * `makeDefault` in a staged import, which changes no existing BOM before it is published: marks `bomId`
+ * (and no other BOM of the import for its material) to become the default at publishing (`publishImportedDefaults`).
+ */
+async function makeImportDefault(tx: Tx, tenantId: number, materialId: number, bomId: number) {
+  await tx
+    .update(bom)
+    .set({ importDefault: sql`${bom.id} = ${bomId}` })
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), or(eq(bom.importDefault, true), eq(bom.id, bomId))));
+}
+
+/** Publishing a staged BOM import: the defaults it set replace their materials' ones, set-based. */
+async function publishImportedDefaults({ tx, tenantId }: ServiceContext, importJob: number) {
+  await tx.execute(sql`update bom o set is_default = false from bom n
+    where n.tenant_id = ${tenantId} and n.import_job = ${importJob} and n.import_default and o.tenant_id = ${tenantId} and o.material_id = n.material_id and o.is_default`);
+  await tx
+    .update(bom)
+    .set({ isDefault: true, importDefault: false })
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.importJob, importJob), eq(bom.importDefault, true)));
+}
+
 async function writeLines(tx: Tx, tenantId: number, bomId: number, lines: BomLineInput[], startSort = 0) {
   if (!lines.length) return;
   await tx.insert(bomLine).values(lines.map((l, i) => ({ ...l, tenantId, bomId, sort: startSort + i })));
@@ -156,12 +179,13 @@ async function hasDefault(tx: Tx, tenantId: number, materialId: number, exceptId
   const [row] = await tx
     .select({ id: bom.id })
     .from(bom)
-    .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), eq(bom.isDefault, true), exceptId === undefined ? undefined : ne(bom.id, exceptId)))
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), or(eq(bom.isDefault, true), eq(bom.importDefault, true)), exceptId === undefined ? undefined : ne(bom.id, exceptId)))
     .limit(1);
   return Boolean(row);
 }
 
-async function createBom({ tx, tenantId, account }: ServiceContext, body: BomCreate): Promise<{ id: number }> {
+/** Creates a BOM; `staged`: in a staged import (its default waits for the publishing, `makeImportDefault`). */
+async function createBom({ tx, tenantId, account }: ServiceContext, body: BomCreate, staged = false): Promise<{ id: number }> {
   await checkLines(tx, tenantId, body.materialId, body.lines);
   await assertVersionFree(tx, tenantId, body.materialId, body.version);
   // A material's first BOM is its default.
@@ -171,7 +195,7 @@ async function createBom({ tx, tenantId, account }: ServiceContext, body: BomCre
     .values({ tenantId, materialId: body.materialId, version: body.version, quantity: body.quantity ?? 1, remark: body.remark ?? '', createdBy: account.adminId })
     .returning({ id: bom.id });
   await writeLines(tx, tenantId, row.id, body.lines);
-  if (isDefault) await makeDefault(tx, tenantId, body.materialId, row.id);
+  if (isDefault) await (staged ? makeImportDefault : makeDefault)(tx, tenantId, body.materialId, row.id);
   return row;
 }
 
@@ -370,7 +394,10 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
   excel: {
     template: 'bom',
     importColumns,
-    async importer(ctx) {
+    // Lines go before their BOMs when a discarded import is removed.
+    stagedTables: ['bom_line', 'bom'],
+    publishStaged: publishImportedDefaults,
+    async importer(ctx, staged) {
       const { tx, tenantId } = ctx;
       const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
       const materialByCode = async (q: Tx, code: string | undefined) => {
@@ -398,7 +425,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
         if (!existing) {
           const quantity = cellNumber(d.quantity);
           const header = bomSchemas.create.parse({ materialId: parentId, version, quantity, isDefault: d.isDefault === undefined ? undefined : cellBool(d.isDefault), lines: [line] });
-          await createBom(inSavepoint(ctx, savepoint), header);
+          await createBom(inSavepoint(ctx, savepoint), header, staged);
           return;
         }
         const lines = await savepoint.select({ materialId: bomLine.materialId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, existing.id)));

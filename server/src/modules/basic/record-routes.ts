@@ -46,8 +46,11 @@ export interface RecordDefinition<C, U extends { id: number }> {
     /** Template key of the record's import (`/api/base/template/<key>.xlsx`). */
     template: string;
     importColumns: ExcelColumn[];
-    /** Builds the row handler once per import (lookups loaded once, not per row); `runImport` runs it. */
-    importer?(ctx: ServiceContext): Promise<RowHandler>;
+    /**
+     * Builds the row handler once per import (lookups loaded once, not per row); `runImport` runs it.
+     * `staged`: its rows are written in batches hidden until published (core/staged-import.ts).
+     */
+    importer?(ctx: ServiceContext, staged: boolean): Promise<RowHandler>;
     /**
      * Tables to ANALYZE before and after an import. A bulk load changes a table's size by orders of
      * magnitude; fresh statistics also make PostgreSQL re-plan its cached foreign-key checks (on PGlite,
@@ -71,11 +74,16 @@ export interface RecordDefinition<C, U extends { id: number }> {
     /**
      * The tables an import of the record writes, each with an `import_job` marker and its hiding policy
      * (db/schema/tenancy.ts), dependent tables first. With them, a PGlite import commits batch by batch with
-     * its rows hidden until published (core/staged-import.ts); without them it runs in one transaction —
-     * only for an import that also changes existing rows (a BOM made default unsets the others), which a
-     * discarded staged import could not undo.
+     * its rows hidden until published (core/staged-import.ts); without them it runs in one transaction.
+     * A staged import changes no existing row before it is published (a discarded one could not undo it):
+     * such changes wait for `publishStaged`.
      */
     stagedTables?: readonly string[];
+    /**
+     * What publishing a staged import of the record adds, in the publishing transaction: the changes to
+     * existing rows its batches left pending (the BOM import: the defaults it sets).
+     */
+    publishStaged?(ctx: ServiceContext, importJob: number): Promise<void>;
     exportColumns: ExcelColumn[];
     exportRows(ctx: ServiceContext, query: Query, lang: Lang): Promise<Array<Record<string, unknown>>>;
     /** Download name without extension, per language. */
@@ -119,7 +127,7 @@ export async function rowByRowImport(
     entity: string;
     stagedTables: readonly string[] | undefined;
     rows: ImportRows;
-    importer: (ctx: ServiceContext) => Promise<RowHandler>;
+    importer: (ctx: ServiceContext, staged: boolean) => Promise<RowHandler>;
     onUnexpected: (error: unknown, row: ImportRow) => void;
     job: ImportJob;
     finish: (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => Promise<ImportResult>;
@@ -129,14 +137,14 @@ export async function rowByRowImport(
   if (caller.database.kind === 'pglite' && stagedTables) {
     // The row handler's lookups are read once, in a short transaction of their own; each row then runs in
     // a savepoint of its batch's transaction.
-    const handleRow = await caller.transaction((ctx) => importer(ctx));
+    const handleRow = await caller.transaction((ctx) => importer(ctx, true));
     let outcome: ImportResult | undefined;
     const write = async (batches: ImportBatches) => {
       outcome = await runImportInBatches(batches, rows, handleRow, onUnexpected, job);
     };
     return stagedImport(caller, entity, stagedTables, write, (ctx, importJob) => finish(ctx, outcome!, importJob), job.signal);
   }
-  return caller.transaction(async (ctx) => finish(ctx, await runImport(ctx.tx, rows, await importer(ctx), onUnexpected, job), null));
+  return caller.transaction(async (ctx) => finish(ctx, await runImport(ctx.tx, rows, await importer(ctx, false), onUnexpected, job), null));
 }
 
 /** The import templates of a list of records. */
@@ -226,9 +234,10 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
       handler: (caller, _input, { request }) => {
         const job = request.server.importJobs.begin(request);
         const onUnexpected = logUnexpectedRow(caller);
-        const { bulkImport, importer, importedIds, analyze: tables, stagedTables } = def.excel;
-        /** What an import's last transaction adds to its rows: the creator's assignment, the audit entry. */
+        const { bulkImport, importer, importedIds, analyze: tables, stagedTables, publishStaged } = def.excel;
+        /** What an import's last transaction adds to its rows: the pending changes, the creator's assignment, the audit entry. */
         const finish = async (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => {
+          if (publishStaged && importJob !== null) await publishStaged(ctx, importJob);
           if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx, importJob));
           auditImport(ctx, def.entity, outcome);
           return outcome;
