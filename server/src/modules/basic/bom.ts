@@ -28,7 +28,8 @@ import { inSavepoint, type RecordDefinition } from './record-routes.ts';
  * quantity and loss rate. Versions are unique per material (MaterialBomVersionRepeat); one BOM per
  * material is the default, and multi-level structures follow each child's default (enabled) BOM. A BOM
  * may contain neither its own material nor, through its children's default BOMs, anything that contains
- * it again (BomCycleDetected).
+ * it again (BomCycleDetected). On PGlite the import is staged (core/staged-import.ts): the defaults it sets
+ * wait in `import_default` until it is published (`makeImportDefault`, `publishImportedDefaults`).
  */
 
 /** A line's material, beside the BOM's own (`material`) in one query. */
