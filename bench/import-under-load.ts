@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
+import { buildServer, serverBuildIsStale, SERVER_BUNDLE } from '../scripts/build-server.mjs';
 import { migrateDatabase, openDatabase, type Database } from '../server/src/db/connection.ts';
 import { openMigratedPglite } from '../server/src/db/image.ts';
 import { material, materialUnit } from '../server/src/db/schema/index.ts';
@@ -90,12 +91,16 @@ async function seedMaterials(database: Database, f: MaterialFixture, count: numb
   });
 }
 
-/** Starts the server and waits until it answers (its start line is an info log, below the level used here). */
-function startServer(env: Record<string, string>, base: string): Promise<{ child: ChildProcess; log: () => string }> {
+/**
+ * Starts the server as `npm start` runs it — the bundle (built first when stale), with the V8 flags of
+ * scripts/start.mjs unless SERVER_NODE_FLAGS says otherwise — and waits until it answers (its start line
+ * is an info log, below the level used here).
+ */
+async function startServer(env: Record<string, string>, base: string): Promise<{ child: ChildProcess; log: () => string }> {
+  if (serverBuildIsStale(ROOT)) await buildServer(ROOT);
   let output = '';
-  // The V8 flags `npm start` gives the server (scripts/start.mjs), unless SERVER_NODE_FLAGS says otherwise.
   const nodeFlags = (process.env.SERVER_NODE_FLAGS ?? '--optimize-for-size').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeFlags, SERVER_BUNDLE], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
