@@ -187,4 +187,17 @@ describe('the menu template', () => {
     await ctx.database.db.execute(sql`update p8_menu_template set template_key = 'an older template'`);
     expect(await syncMenusForAllTenants(ctx.database)).toBe(added);
   });
+
+  it('is brought up to date once when several processes start at once on a fresh database', async () => {
+    const { syncMenusForAllTenants } = await import('../src/db/seed/sync.ts');
+    const t = await seedTenant(ctx.database);
+    await ctx.database.withTenant(t.tenantId, (tx) => tx.delete(menu).where(eq(menu.name, 'person_userInfo')));
+    // As on a database no process has started on: no template table yet (the first start creates it).
+    await ctx.database.db.execute(sql`drop table p8_menu_template`);
+    const added = await Promise.all([1, 2, 3].map(() => syncMenusForAllTenants(ctx.database)));
+    // One walk added the entry; the others waited and found the template recorded.
+    expect(added.filter((n) => n > 0)).toHaveLength(1);
+    const copies = await ctx.database.withTenant(t.tenantId, (tx) => tx.select({ id: menu.id }).from(menu).where(eq(menu.name, 'person_userInfo')));
+    expect(copies).toHaveLength(1);
+  });
 });
