@@ -27,7 +27,9 @@ export const DEMO2 = { name: 'admin2', password: 'admin123' } as const;
 export function buildWebIfNeeded(): void {
   if (!webBuildIsStale(ROOT)) return;
   console.log('[e2e] building the web app…');
-  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  // NODE_ENV as `npm start` builds: under vitest it is 'test', and Vite would then build React's development
+  // code (the login page went from 249 to 301 KB) — which the specs would test and a later `npm start` serve.
+  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) throw new Error('the web build failed');
 }
 

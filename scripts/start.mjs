@@ -37,7 +37,8 @@ export function webBuildIsStale(root = ROOT) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (webBuildIsStale()) {
     console.log('web/dist is missing or older than the web sources: building the web app…');
-    const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
+    // A production build whatever NODE_ENV the shell has (Vite would build React's development code otherwise).
+    const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     if (build.status !== 0) {
       console.error('npm start: the web build failed');
       process.exit(build.status ?? 1);
