@@ -396,6 +396,11 @@ describe('property: random bills, payments, receipts, deductions and withdrawals
             if (res.body.status !== 0) {
               expect(res.body.message).toBe(d.balanceRefused);
               docs[s.side].push(id);
+            } else {
+              // Withdrawn, it is a draft again that still holds what it settled (drafts reserve, as push down
+              // does) and names its bills: deleted, as the model's open amounts leave it out (CI found:
+              // settle, withdraw it, settle the rest → refused as beyond what is open).
+              await ok(api.del(url, { ids: [id] }));
             }
           } else if (s.op === 'abandonBill' && bills[s.side].length) {
             const bill = bills[s.side][s.pick % bills[s.side].length];
