@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateDatabase, migrationsKey, rows } from '../src/db/connection.ts';
+import { migrateDatabase, migrationsKey, openDatabase, rows } from '../src/db/connection.ts';
 import { ensureMigratedImage, migratedImagePath, openMigratedPglite } from '../src/db/image.ts';
+import { createTestDatabase, TEST_DB } from './harness.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -60,4 +61,29 @@ describe('the migrated image of the embedded database', () => {
       await database.close();
     }
   });
+});
+
+describe.skipIf(TEST_DB !== 'postgres')('migrations on PostgreSQL', () => {
+  it('leave no advisory lock behind while other queries share the pool', async () => {
+    const created = await createTestDatabase();
+    const database = await openDatabase({ databaseUrl: created.databaseUrl, poolSize: 3 });
+    try {
+      await migrateDatabase(database);
+      // Other work of the process keeps taking the pool's idle connections while the (already checked)
+      // database is migrated again: lock and unlock must still run on one connection. (When they did not,
+      // an unlock missed its lock and the next migration waited for it forever: this test timed out.)
+      let busy = true;
+      const others = Array.from({ length: 4 }, async () => {
+        while (busy) await database.db.execute(sql`select 1`);
+      });
+      for (let i = 0; i < 20; i++) await migrateDatabase(database);
+      busy = false;
+      await Promise.all(others);
+      const held = await rows<{ n: number }>(database, sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 884201`);
+      expect(held).toEqual([{ n: 0 }]);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  }, 60_000);
 });

@@ -210,7 +210,30 @@ export function migrationsKey(): string {
  * already brought to the current migrations (`migrationsKey`) only has its app role checked.
  */
 export async function migrateDatabase(database: Database): Promise<void> {
-  const { db } = database;
+  if (database.kind === 'pglite') return migrateOn(database.db, database.kind);
+  /*
+   * Processes starting at once take turns through a session-level advisory lock, which belongs to the
+   * connection that took it. Through the pool, the unlock could run on another connection than the lock
+   * (whenever something else in the process took the idle one meanwhile): it would fail, and the lock
+   * would stay held — every later start of any process waiting for that connection to close. One
+   * connection runs the lock, the migration and the unlock.
+   */
+  const pool = database.db.$client as { connect(): Promise<{ release(error?: Error): void }> };
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
+    await migrateOn(drizzlePg({ client: client as never }) as unknown as Db, database.kind);
+  } catch (error) {
+    // The lock may still be held by this connection if even the unlock failed: never handed out again.
+    broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function migrateOn(db: Db, kind: Database['kind']): Promise<void> {
   const key = migrationsKey();
   await db.execute(sql`select pg_advisory_lock(884201)`);
   try {
@@ -224,17 +247,17 @@ export async function migrateDatabase(database: Database): Promise<void> {
     // The steps below are idempotent but cost a second or more on the embedded database at every start;
     // once they have all passed for this set of migrations, the database says so and they are skipped.
     await db.execute(sql.raw(`create table if not exists ${SCHEMA_CHECK_TABLE} (migrations_key text primary key, checked_at timestamptz not null default now())`));
-    const [checked] = await rows<{ migrations_key: string }>(database, sql`select migrations_key from ${sql.raw(SCHEMA_CHECK_TABLE)} where migrations_key = ${key}`);
+    const [checked] = await rows<{ migrations_key: string }>({ db }, sql`select migrations_key from ${sql.raw(SCHEMA_CHECK_TABLE)} where migrations_key = ${key}`);
     if (checked) return;
 
     // `Db` is the one type both drivers' databases are used as; each migrator wants its own driver's back.
-    if (database.kind === 'postgres') {
+    if (kind === 'postgres') {
       const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
       await migratePg(db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder: MIGRATIONS_DIR });
     } else await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
 
     const tenantTables = await rows<{ table_name: string; has_policy: boolean }>(
-      database,
+      { db },
       sql`select c.relname as table_name, exists (select 1 from pg_policies p where p.schemaname = 'public' and p.tablename = c.relname) as has_policy
           from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and c.relkind = 'r'
@@ -250,7 +273,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
       await db.execute(sql.raw(`grant select, insert, update, delete on "${table_name}" to ${APP_ROLE}`));
     }
     await db.execute(sql.raw(`grant usage, select on all sequences in schema public to ${APP_ROLE}`));
-    await loadRegions(db, database.kind);
+    await loadRegions(db, kind);
     await db.execute(sql`delete from ${sql.raw(SCHEMA_CHECK_TABLE)}`);
     await db.execute(sql`insert into ${sql.raw(SCHEMA_CHECK_TABLE)} (migrations_key) values (${key})`);
   } finally {
