@@ -16,6 +16,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['packages/contract/src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          setupFiles: ['web/src/test-setup.ts'],
           sequence: { groupOrder: 0 },
         },
       },
