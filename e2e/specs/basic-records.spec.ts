@@ -229,6 +229,7 @@ describe('basic records', () => {
     sheet.addRow(['E2E导入品牌A', 1, 'good']);
     sheet.addRow(['', 2, 'no name']); // row 3: the required name is missing
     sheet.addRow(['E2E导入品牌B', 3, 'good']);
+    sheet.addRow(['E2E导入品牌C', '第四', 'bad sort']); // row 5: the sort is no number — named by column and text
     const file = path.join(tmp, 'brands.xlsx');
     await book.xlsx.writeFile(file);
 
@@ -242,7 +243,8 @@ describe('basic records', () => {
     const text = (await notice.textContent()) ?? '';
     expect(text).toContain(errorCatalogue.PleaseInputName.zh);
     expect(text).toMatch(/3/);
-    expect(text).toMatch(/3[^\d]+2[^\d]+1/); // total 3, 2 in, 1 error
+    expect(text).toMatch(/4[^\d]+2[^\d]+2/); // total 4, 2 in, 2 errors
+    expect(text).toContain(`第 5 行「排序」“第四”：${errorCatalogue.ImportCellNotNumber.zh}`);
     await screenshot(page, 'basic-brand-import-result');
 
     const brands = await call<Array<{ name: string }>>('GET', '/admin/basic/brand?current=1&pageSize=100');

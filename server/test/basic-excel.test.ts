@@ -64,17 +64,19 @@ describe(`imports (${TEST_DB})`, () => {
     expect(res.body.status).toBe(0);
     const result = res.body.data;
     expect({ total: result.total, successCount: result.successCount, errorCount: result.errorCount }).toEqual({ total: 12, successCount: 3, errorCount: 9 });
-    expect(result.errList.map((e) => [e.rowNum, e.errorMsg])).toEqual([
-      [4, 'CodeRepeat'],
-      [5, 'SpecRepeat'],
-      [6, 'UnitNotExist'],
-      [7, 'BatchAndSerialNumberConflict'],
-      [8, 'ConsumablesProhibitBatchSerial'],
-      [9, 'BrandNotExist'],
-      [10, 'CategoryNotExist'],
-      [12, 'BarCodeRepeat'],
-      [13, 'ParamError'],
+    // A refusal that concerns one cell names its column (template title) and text.
+    expect(result.errList.map((e) => [e.rowNum, e.errorMsg, e.column?.en, e.value])).toEqual([
+      [4, 'CodeRepeat', 'Code', 'EXIST-1'],
+      [5, 'SpecRepeat', 'Specification', 'M3'],
+      [6, 'UnitNotExist', 'Main unit', '吨'],
+      [7, 'BatchAndSerialNumberConflict', undefined, undefined],
+      [8, 'ConsumablesProhibitBatchSerial', undefined, undefined],
+      [9, 'BrandNotExist', 'Brand', 'Nope'],
+      [10, 'CategoryNotExist', 'Category (name or path A/B)', '不存在'],
+      [12, 'BarCodeRepeat', 'Barcode', '6901'],
+      [13, 'ImportCellNotNumber', 'Length (cm)', 'abc'],
     ]);
+    expect(result.errList[8].column).toEqual({ zh: '长(cm)', en: 'Length (cm)' });
     expect(result.errList[0].data).toMatchObject({ code: 'EXIST-1' });
 
     const saved = (await api.get<Material[]>(`${url('material')}?code=IMP-&codeSort=asc`)).body.data;
@@ -122,12 +124,23 @@ describe(`imports (${TEST_DB})`, () => {
 
   it('imports the simple records and categories top-down', async () => {
     const brands = await api.upload<ImportResult>(`${url('brand')}/import`, await xlsx(['*名称', '排序'], [['B-1', 1], ['B-1', 2], ['B-2', 'x']]));
-    expect(brands.body.data.errList.map((e) => [e.rowNum, e.errorMsg])).toEqual([
-      [3, 'NameRepeat'],
-      [4, 'ParamError'],
+    expect(brands.body.data.errList.map((e) => [e.rowNum, e.errorMsg, e.column?.zh, e.value])).toEqual([
+      [3, 'NameRepeat', '名称', 'B-1'],
+      [4, 'ImportCellNotNumber', '排序', 'x'],
     ]);
-    const fees = await api.upload<ImportResult>(`${url('fee')}/import`, await xlsx(['*Name', '*Kind (Income/Expense)'], [['Freight', '支出'], ['Rebate', 'Income'], ['Gift', 'Other']]));
-    expect(fees.body.data).toMatchObject({ successCount: 2, errList: [{ rowNum: 4, errorMsg: 'ParamError' }] });
+    const fees = await api.upload<ImportResult>(
+      `${url('fee')}/import`,
+      await xlsx(['*Name', '*Kind (Income/Expense)'], [['Freight', '支出'], ['Rebate', 'Income'], ['Gift', 'Other'], ['Toll', '']]),
+    );
+    expect(fees.body.data).toMatchObject({
+      successCount: 2,
+      errList: [
+        { rowNum: 4, errorMsg: 'ImportCellNotOption', column: { en: 'Kind (Income/Expense)' }, value: 'Other' },
+        // A schema refusal names its field's column; the cell is empty, so no text.
+        { rowNum: 5, column: { en: 'Kind (Income/Expense)' } },
+      ],
+    });
+    expect(fees.body.data.errList[1]).not.toHaveProperty('value');
     const attrs = await api.upload<ImportResult>(`${url('attribute')}/import`, await xlsx(['名称', '属性值(逗号分隔)'], [['尺码', 'S,M，L']]));
     expect(attrs.body.data.successCount).toBe(1);
     const sizes = (await api.get<Array<{ values: string[] }>>(`${url('attribute')}?name=尺码`)).body.data[0];

@@ -93,12 +93,20 @@ export interface CloudUploadToken {
   uploadUrl: string;
 }
 
-/** One row an import refused: its spreadsheet row number (the header is row 1), what it held, the catalogue key. */
+/**
+ * One row an import refused: its spreadsheet row number (the header is row 1), what it held, the catalogue
+ * key, and — when the refusal concerns one cell — that cell's column (its template title in both languages)
+ * and text, so that the notice can say where to look ("Row 3 · Safety stock “abc”: not a number").
+ */
 export interface ImportError {
   rowNum: number;
   data: Record<string, unknown>;
   /** Catalogue key, translated by the client as `error.<errorMsg>`. */
   errorMsg: string;
+  /** The column of the refused cell, by its template title. */
+  column?: { zh: string; en: string };
+  /** The refused cell's text (cut to 100 characters). */
+  value?: string;
 }
 
 /** POST {path}/import → the batch import result. */

@@ -361,6 +361,8 @@ export async function withImportUpload<T>(req: FastifyRequest, config: Config, c
   const maxBytes = limitBytes(config, 'excel');
   const file = await receiveSingleFile(req, config, maxBytes);
   const spills: Array<RowSpill<unknown>> = [];
+  // The import's result names a refused cell's column by its title.
+  if (columns) job.columns = columns;
   try {
     job.report({ phase: 'reading' });
     return await use({
@@ -420,14 +422,49 @@ export function importErrorKey(error: unknown): ErrorKey {
   return 'ImportFailed';
 }
 
+/** Why a row failed: the catalogue key and, when the failure concerns one cell, that cell's column (row key). */
+export interface ImportFailure {
+  errorMsg: ErrorKey;
+  column?: string;
+}
+
+const cellTextOf = (value: unknown) => (value === undefined || value === null ? '' : value instanceof Date ? value.toISOString() : String(value).trim());
+
+/**
+ * A row's failure with the cell it concerns, so that the result can say where to look: a schema refusal
+ * names its field (the template's column of the same name, if any), a business refusal names the value it could not use
+ * (`additional`: a cell parser's text, a unit or category that does not exist…) — the column is the first of
+ * the row whose cell holds exactly that text.
+ */
+export function importFailure(error: unknown, row: ImportRow): ImportFailure {
+  const errorMsg = importErrorKey(error);
+  if (error instanceof ZodError) {
+    // The field's column when the template has one of that name (an empty cell is no key of the row).
+    const field = error.issues[0]?.path[0];
+    return typeof field === 'string' ? { errorMsg, column: field } : { errorMsg };
+  }
+  if (error instanceof BizError && error.additional !== undefined) {
+    const wanted = error.additional.trim();
+    const column = wanted ? Object.keys(row.data).find((key) => cellTextOf(row.data[key]) === wanted) : undefined;
+    return column ? { errorMsg, column } : { errorMsg };
+  }
+  return { errorMsg };
+}
+
+const MAX_ERROR_VALUE = 100;
+
 /** An import's result while its rows are processed: every error counted, the first `maxErrors` listed. */
 export class ImportOutcome {
   readonly result: ImportResult;
+  /** The import's columns: a failure's column is listed by its title. */
+  private readonly titles: Map<string, { zh: string; en: string }>;
   constructor(
     total: number,
     private readonly maxErrors: number,
+    columns: readonly ExcelColumn[] = [],
   ) {
     this.result = { total, successCount: 0, errorCount: 0, errList: [] };
+    this.titles = new Map(columns.map((c) => [c.prop, c.title]));
   }
 
   /** The number of data rows, once a streamed import has read them all. */
@@ -439,9 +476,20 @@ export class ImportOutcome {
     this.result.successCount += count;
   }
 
-  failed(row: ImportRow, errorMsg: ErrorKey) {
+  /** A refused row: by its key alone, or with the cell it concerns (`importFailure`). */
+  failed(row: ImportRow, failure: ErrorKey | ImportFailure) {
     this.result.errorCount++;
-    if (this.result.errList.length < this.maxErrors) this.result.errList.push({ rowNum: row.rowNum, data: row.data, errorMsg });
+    if (this.result.errList.length >= this.maxErrors) return;
+    const { errorMsg, column } = typeof failure === 'string' ? { errorMsg: failure, column: undefined } : failure;
+    const title = column === undefined ? undefined : this.titles.get(column);
+    const value = column === undefined ? '' : cellTextOf(row.data[column]);
+    this.result.errList.push({
+      rowNum: row.rowNum,
+      data: row.data,
+      errorMsg,
+      ...(title ? { column: title } : {}),
+      ...(title && value ? { value: value.length > MAX_ERROR_VALUE ? `${value.slice(0, MAX_ERROR_VALUE)}…` : value } : {}),
+    });
   }
 
   /** Ends the result: errors in row order (the listed ones are the first of the file when rows were handled in order). */
@@ -479,9 +527,9 @@ export async function importRowByRow(
       });
       outcome.succeeded();
     } catch (error) {
-      const errorMsg = importErrorKey(error);
-      if (errorMsg === 'ImportFailed') onUnexpected?.(error, row);
-      outcome.failed(row, errorMsg);
+      const failure = importFailure(error, row);
+      if (failure.errorMsg === 'ImportFailed') onUnexpected?.(error, row);
+      outcome.failed(row, failure);
     }
   }
   job.report({ rowsChecked: index, rowsWritten: index });
@@ -500,7 +548,7 @@ export async function runImportInBatches(
   onUnexpected?: (error: unknown, row: ImportRow) => void,
   job: ImportJob = detachedImportJob(),
 ): Promise<ImportResult> {
-  const outcome = new ImportOutcome(countOf(rows), job.maxErrors);
+  const outcome = new ImportOutcome(countOf(rows), job.maxErrors, job.columns);
   const quiet = batchOf(job);
   job.report({ phase: 'writing' });
   let written = 0;

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IMPORT_JOB_ID, type ImportPhase, type ImportProgress } from '@p8/contract/upload';
 import type { Config } from '../config.ts';
-import { throwIfCancelled, yieldToEventLoop } from './excel.ts';
+import { throwIfCancelled, yieldToEventLoop, type ExcelColumn } from './excel.ts';
 
 /*
  * A running import as its dialog sees it. The client names its import with a random id
@@ -27,6 +27,8 @@ export interface ImportJob {
    * tenants wait for at most one batch of a few hundred inserts through the records' services.
    */
   readonly rowsPerBatch: number;
+  /** The template's columns, once the upload is read against them: the result names a refused cell's column by its title. */
+  columns?: readonly ExcelColumn[];
   report(update: Partial<ImportProgress>): void;
   /**
    * Between two batches of writes, holding no transaction of its own on the embedded database: lets the

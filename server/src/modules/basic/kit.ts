@@ -98,14 +98,15 @@ export function cellBool(value: unknown, fallback = false): boolean {
   const word = String(value).trim().toLowerCase();
   if (TRUE_WORDS.has(word)) return true;
   if (FALSE_WORDS.has(word)) return false;
-  throw new BizError('ParamError', { additional: String(value) });
+  // The cell's text as `additional`: the import's result names the column holding it (core/excel.ts importFailure).
+  throw new BizError('ImportCellNotYesNo', { additional: String(value) });
 }
 
-/** A number cell; empty = undefined; text that is no number = ParamError. */
+/** A number cell; empty = undefined; text that is no number = ImportCellNotNumber. */
 export function cellNumber(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : Number(String(value).replace(/[,，\s%]/g, ''));
-  if (!Number.isFinite(n)) throw new BizError('ParamError', { additional: String(value) });
+  if (!Number.isFinite(n)) throw new BizError('ImportCellNotNumber', { additional: String(value) });
   return n;
 }
 
@@ -114,22 +115,33 @@ export function cellText(value: unknown): string | undefined {
   return String(value).trim();
 }
 
-/** A value given by its zh or en label, or its key. */
-export function cellEnum<K extends string>(value: unknown, labels: Record<K, { zh: string; en: string }>): K | undefined {
-  const text = cellText(value);
-  if (!text) return undefined;
+/** The option a text names by its zh or en label or its key, or undefined. */
+function optionOf<K extends string>(text: string, labels: Record<K, { zh: string; en: string }>): K | undefined {
   const lower = text.toLowerCase();
   for (const [key, label] of Object.entries(labels) as Array<[K, { zh: string; en: string }]>) {
     if (key.toLowerCase() === lower || label.zh === text || label.en.toLowerCase() === lower) return key;
   }
-  throw new BizError('ParamError', { additional: text });
+  return undefined;
+}
+
+/** A value given by its zh or en label, or its key. */
+export function cellEnum<K extends string>(value: unknown, labels: Record<K, { zh: string; en: string }>): K | undefined {
+  const text = cellText(value);
+  if (!text) return undefined;
+  const option = optionOf(text, labels);
+  if (option === undefined) throw new BizError('ImportCellNotOption', { additional: text });
+  return option;
 }
 
 /** A comma list of enum values (、，, ; separated). */
 export function cellEnumList<K extends string>(value: unknown, labels: Record<K, { zh: string; en: string }>): K[] | undefined {
   const text = cellText(value);
   if (!text) return undefined;
-  return [...new Set(text.split(/[,，、;；/]/).map((p) => p.trim()).filter(Boolean).map((p) => cellEnum(p, labels)!))];
+  const parts = text.split(/[,，、;；/]/).map((p) => p.trim()).filter(Boolean);
+  const unknown = parts.find((p) => !optionOf(p, labels));
+  // The whole cell as `additional`, so that the result names its column.
+  if (unknown !== undefined) throw new BizError('ImportCellNotOption', { additional: text });
+  return [...new Set(parts.map((p) => optionOf(p, labels)!))];
 }
 
 export const boolLabel = (value: boolean, lang: 'zh' | 'en') => (value ? (lang === 'zh' ? '是' : 'Yes') : lang === 'zh' ? '否' : 'No');

@@ -20,7 +20,7 @@ import { attribute, bomLine, brand, category, material, materialUnit, stockBalan
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codesStoredIn, nextRecordCodes } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
-import { IMPORT_BATCH_ROWS, importErrorKey, ImportOutcome, importRowByRow, withSpilledImport, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
+import { IMPORT_BATCH_ROWS, importFailure, ImportOutcome, importRowByRow, withSpilledImport, type ImportRow, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
 import { assertAllFound, assertAllVisible, assertIdsExist, distinct } from '../../core/ids.ts';
 import { batchOf, reportedImport, type ImportJob } from '../../core/import-job.ts';
 import type { ImportBatches } from '../../core/staged-import.ts';
@@ -560,7 +560,7 @@ async function importMaterials(caller: TransactingCaller, upload: ImportUpload, 
     return checked;
   }
 
-  const outcome = new ImportOutcome(0, job.maxErrors);
+  const outcome = new ImportOutcome(0, job.maxErrors, job.columns);
   /** The good rows, checked: the row (for its number and cells, should the database refuse it) and what to insert. */
   const good = upload.spill<{ row: ImportRow; input: MaterialCreate }>();
   let total = 0;
@@ -572,9 +572,9 @@ async function importMaterials(caller: TransactingCaller, upload: ImportUpload, 
     try {
       input = await checkRow(row);
     } catch (error) {
-      const errorMsg = importErrorKey(error);
-      if (errorMsg === 'ImportFailed') onUnexpected(error, row);
-      outcome.failed(row, errorMsg);
+      const failure = importFailure(error, row);
+      if (failure.errorMsg === 'ImportFailed') onUnexpected(error, row);
+      outcome.failed(row, failure);
       continue;
     }
     await good.add({ row, input });

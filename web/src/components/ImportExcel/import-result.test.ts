@@ -23,7 +23,7 @@ describe('Excel import', () => {
     });
     expect(importOutcome(result)).toBe('warning');
     const texts: Record<string, string> = { NameRepeat: '名称重复', CodeRepeat: '编码重复' };
-    expect(importErrorLines(result, (key) => texts[key] ?? key)).toEqual({
+    expect(importErrorLines(result, (key) => texts[key] ?? key, 'zh')).toEqual({
       lines: [
         { row: 2, message: '名称重复' },
         { row: 3, message: '编码重复' },
@@ -32,9 +32,25 @@ describe('Excel import', () => {
     });
   });
 
+  it('names the refused cell by its column title in the user\'s language and its text', () => {
+    const result = normalizeImportResult({
+      errList: [
+        { rowNum: 2, errorMsg: 'ImportCellNotNumber', column: { zh: '安全库存', en: 'Safety stock' }, value: 'abc' },
+        { rowNum: 3, errorMsg: 'PleaseInputName', column: { zh: '*名称', en: '*Name' } },
+        { rowNum: 4, errorMsg: 'ImportFailed' },
+      ],
+    });
+    expect(importErrorLines(result, (k) => k, 'en').lines).toEqual([
+      { row: 2, message: 'ImportCellNotNumber', column: 'Safety stock', value: 'abc' },
+      { row: 3, message: 'PleaseInputName', column: 'Name' },
+      { row: 4, message: 'ImportFailed' },
+    ]);
+    expect(importErrorLines(result, (k) => k, 'zh').lines[1]).toEqual({ row: 3, message: 'PleaseInputName', column: '名称' });
+  });
+
   it('lists at most ten row errors and counts the rest', () => {
     const errList = Array.from({ length: 13 }, (_, i) => ({ rowNum: i + 2, errorMsg: 'NameRepeat' }));
-    const { lines, more } = importErrorLines(normalizeImportResult({ errList }), (k) => k);
+    const { lines, more } = importErrorLines(normalizeImportResult({ errList }), (k) => k, 'en');
     expect(lines).toHaveLength(10);
     expect(more).toBe(3);
   });
@@ -59,6 +75,6 @@ describe('importProgressView', () => {
 
   it('counts the errors the server did not list', () => {
     const result = { total: 5000, successCount: 0, errorCount: 5000, errList: [{ rowNum: 2, data: {}, errorMsg: 'UnitNotExist' }] };
-    expect(importErrorLines(result, (k) => k, 10)).toEqual({ lines: [{ row: 2, message: 'UnitNotExist' }], more: 4999 });
+    expect(importErrorLines(result, (k) => k, 'en', 10)).toEqual({ lines: [{ row: 2, message: 'UnitNotExist' }], more: 4999 });
   });
 });

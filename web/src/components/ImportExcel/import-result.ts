@@ -25,7 +25,13 @@ export function normalizeImportResult(raw: (Omit<Partial<ImportResult>, 'errList
   const errList: ImportError[] = Array.isArray(raw?.errList)
     ? raw.errList
         .filter((e) => e && typeof e === 'object')
-        .map((e) => ({ rowNum: Number(e.rowNum), data: e.data ?? {}, errorMsg: String(e.errorMsg ?? '') }))
+        .map((e) => ({
+          rowNum: Number(e.rowNum),
+          data: e.data ?? {},
+          errorMsg: String(e.errorMsg ?? ''),
+          ...(e.column && typeof e.column.zh === 'string' && typeof e.column.en === 'string' ? { column: { zh: e.column.zh, en: e.column.en } } : {}),
+          ...(typeof e.value === 'string' && e.value ? { value: e.value } : {}),
+        }))
     : [];
   const errorCount = Number.isFinite(raw?.errorCount) ? Number(raw?.errorCount) : errList.length;
   const successCount = Number.isFinite(raw?.successCount) ? Number(raw?.successCount) : 0;
@@ -39,16 +45,30 @@ export function importOutcome(result: ImportResult): 'success' | 'warning' | 'er
   return result.successCount > 0 ? 'warning' : 'error';
 }
 
+/** One row error as the notice lists it: the row, the column title in the user's language and the cell's text when the server named them. */
+export interface ImportErrorLine {
+  row: number;
+  message: string;
+  column?: string;
+  value?: string;
+}
+
 /**
- * The row errors as lines (`{ row, message }`), at most `max`, messages translated; `more` counts the
- * rest.
+ * The row errors as lines, at most `max`, messages translated and column titles in `language`; `more`
+ * counts the rest.
  */
 export function importErrorLines(
   result: ImportResult,
   translate: (key: string) => string,
+  language: 'zh' | 'en',
   max = 10,
-): { lines: Array<{ row: number; message: string }>; more: number } {
-  const lines = result.errList.slice(0, max).map((e) => ({ row: e.rowNum, message: translate(e.errorMsg) }));
+): { lines: ImportErrorLine[]; more: number } {
+  const lines = result.errList.slice(0, max).map((e) => ({
+    row: e.rowNum,
+    message: translate(e.errorMsg),
+    ...(e.column ? { column: e.column[language].replace(/^\*/, '') } : {}),
+    ...(e.column && e.value ? { value: e.value } : {}),
+  }));
   // The server lists only the first errors (errList) but counts them all (errorCount).
   return { lines, more: Math.max(0, Math.max(result.errorCount, result.errList.length) - lines.length) };
 }

@@ -8,6 +8,7 @@ import { feedback } from '../../app/feedback.ts';
 import { http, isHttpError } from '../../app/http.ts';
 import { useSystemConfigStore } from '../../app/system-config.ts';
 import { translateError } from '../../locales/index.ts';
+import { getLanguage } from '../../stores/global.ts';
 import { acceptAttribute, EXCEL_MAX_MB, EXCEL_TYPES, formatSize } from '../Upload/rules.ts';
 import { xhrUpload } from '../Upload/xhr.ts';
 import { checkImportFiles, importErrorLines, importOutcome, importProgressView, normalizeImportResult, type ImportResult } from './import-result.ts';
@@ -91,7 +92,7 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
   };
 
   const notify = (result: ImportResult) => {
-    const { lines, more } = importErrorLines(result, translateError);
+    const { lines, more } = importErrorLines(result, translateError, getLanguage());
     const outcome = importOutcome(result);
     feedback.notification[outcome]({
       title: t('kit.import.resultTitle'),
@@ -102,7 +103,13 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
           {lines.length > 0 && (
             <ul style={{ margin: '6px 0 0', paddingInlineStart: 18, maxHeight: 220, overflow: 'auto' }}>
               {lines.map((line, i) => (
-                <li key={`${line.row}-${i}`}>{t('kit.import.rowError', { row: line.row, message: line.message })}</li>
+                <li key={`${line.row}-${i}`}>
+                  {line.column === undefined
+                    ? t('kit.import.rowError', { row: line.row, message: line.message })
+                    : line.value === undefined
+                      ? t('kit.import.rowColumnError', { row: line.row, column: line.column, message: line.message })
+                      : t('kit.import.rowCellError', { row: line.row, column: line.column, value: line.value, message: line.message })}
+                </li>
               ))}
               {more > 0 && <li>{t('kit.import.more', { count: more })}</li>}
             </ul>

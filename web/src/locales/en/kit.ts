@@ -88,6 +88,8 @@ export default {
     resultTitle: 'Import result',
     result: '{{total}} rows: {{success}} succeeded, {{error}} failed',
     rowError: 'Row {{row}}: {{message}}',
+    rowColumnError: 'Row {{row}}, {{column}}: {{message}}',
+    rowCellError: 'Row {{row}}, {{column}} “{{value}}”: {{message}}',
     more: '…and {{count}} more errors',
   },
   export: {

@@ -88,6 +88,8 @@ export default {
     resultTitle: '导入结果',
     result: '共 {{total}} 条，成功 {{success}} 条，失败 {{error}} 条',
     rowError: '第 {{row}} 行：{{message}}',
+    rowColumnError: '第 {{row}} 行「{{column}}」：{{message}}',
+    rowCellError: '第 {{row}} 行「{{column}}」“{{value}}”：{{message}}',
     more: '…另有 {{count}} 条错误',
   },
   export: {
