@@ -31,6 +31,10 @@ describe('audit detail', () => {
     ]);
   });
 
+  it('leaves out of a from / to pair what did not move', () => {
+    expect(changesOf({ from: { dataScope: 'All', deptIds: [] }, to: { dataScope: 'Dept', deptIds: [] } })).toEqual([{ field: 'dataScope', before: 'All', after: 'Dept' }]);
+  });
+
   it('leaves other shapes alone', () => {
     expect(changesOf({ names: ['x'] })).toBeNull();
     expect(changesOf({ from: 3, roleKey: 'a', roleName: 'b' })).toBeNull();

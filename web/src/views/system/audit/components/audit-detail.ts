@@ -23,7 +23,11 @@ export function changesOf(detail: unknown): Change[] | null {
       const before = detail[beforeKey] as Record<string, unknown>;
       const after = detail[afterKey] as Record<string, unknown>;
       const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-      return fields.map((field) => ({ field, before: before[field], after: after[field] }));
+      const rows = fields.map((field) => ({ field, before: before[field], after: after[field] }));
+      // A whole before and after (a role's data scope) also repeats what stayed: only what moved is a change
+      // ("Departments: — → —" beside the scope that changed said nothing).
+      const moved = rows.filter((row) => JSON.stringify(row.before ?? null) !== JSON.stringify(row.after ?? null));
+      return moved.length ? moved : rows;
     }
   }
   return null;

@@ -26,6 +26,8 @@ describe('audit field labels', () => {
     expect(fieldLabel('customer', 'code', zh)).toBe('客户编码');
     expect(fieldLabel('customer', 'openingReceivable', zh)).toBe('期初应收');
     expect(fieldLabel('warehouse', 'managerId', zh)).toBe('负责人');
+    expect(fieldLabel('dept', 'name', zh)).toBe(zhSystem.dept.name);
+    expect(fieldLabel('dept', 'parentId', zh)).toBe(zhSystem.dept.parent);
   });
 
   it("names a partner's addresses and their region as the partner dialog does, in both languages", () => {

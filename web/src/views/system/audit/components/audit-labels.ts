@@ -42,6 +42,8 @@ export function labelKeys(entity: string, field: string): string[] {
     location: [`basic-partner.location.${record}`],
     'fee type': [`basic-partner.fee.${record}`],
     'pay type': [`basic-partner.paytype.${record}`],
+    // A department's name is "Department", not the shared "Name / account".
+    dept: [`system.dept.${field === 'parentId' ? 'parent' : field}`],
     'system-setting': [`system-office.setting.${SETTING_FIELDS[field] ?? field}`],
     'tenant-config': [`system-office.tenant.fields.${field}`, `system-office.tenant.switches.${field}`],
     printer: [`system-office.printer.${field}`],
