@@ -137,7 +137,7 @@ describe(`imports (${TEST_DB})`, () => {
       errList: [
         { rowNum: 4, errorMsg: 'ImportCellNotOption', column: { en: 'Kind (Income/Expense)' }, value: 'Other' },
         // A schema refusal names its field's column; the cell is empty, so no text.
-        { rowNum: 5, column: { en: 'Kind (Income/Expense)' } },
+        { rowNum: 5, errorMsg: 'PleaseSelectFeeKind', column: { en: 'Kind (Income/Expense)' } },
       ],
     });
     expect(fees.body.data.errList[1]).not.toHaveProperty('value');

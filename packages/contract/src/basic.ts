@@ -137,7 +137,7 @@ const simpleShape = { name, sort, remark };
 export const unitSchemas = createAndUpdate(simpleShape, ['name']);
 export const brandSchemas = createAndUpdate(simpleShape, ['name']);
 export const payTypeSchemas = createAndUpdate(simpleShape, ['name']);
-export const feeTypeSchemas = createAndUpdate({ ...simpleShape, kind: z.enum(FeeKind) }, ['name', 'kind']);
+export const feeTypeSchemas = createAndUpdate({ ...simpleShape, kind: z.enum(FeeKind, { error: 'PleaseSelectFeeKind' }) }, ['name', 'kind']);
 export const attributeSchemas = createAndUpdate(
   {
     ...simpleShape,

@@ -101,6 +101,7 @@ export const errorCatalogue = {
   PleaseSelectSourceBill: { zh: '请选择源单', en: 'Please select a source bill' },
   PleaseSelectPayType: { zh: '请选择结算方式', en: 'Please select a pay type' },
   PleaseSelectFeeType: { zh: '请选择费用类型', en: 'Please select a fee type' },
+  PleaseSelectFeeKind: { zh: '请选择收支类型', en: 'Please select income or expense' },
   PleaseSelectAccount: { zh: '请选择结算账户', en: 'Please select a settlement account' },
   PleaseSelectRefundType: { zh: '请选择退换类型', en: 'Please select a refund type' },
   PleaseSelectTransferOutWarehouse: { zh: '请选择调出仓库', en: 'Please select the transfer-out warehouse' },
