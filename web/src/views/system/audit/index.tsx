@@ -3,6 +3,9 @@ import { Button, Card, Result, Tag, Tooltip } from 'antd';
 import { FileSearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '@p8/contract/system';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { billTypeName } from '../../../components/BillNames/index.ts';
+import { useGlobalStore } from '../../../stores/global.ts';
 import { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ValueEnum } from '../../../components/ProTable/index.tsx';
 import { getAudit } from './api/get-audit.ts';
@@ -53,6 +56,16 @@ const ACTION_COLOR: Record<string, string> = {
   draw: 'purple',
   reply: 'blue',
   status: 'default',
+  // The bill engine's steps (entity: the bill type) and the fund transfer's void.
+  submit: 'blue',
+  audit: 'green',
+  refuse: 'volcano',
+  abandonAudit: 'orange',
+  merge: 'purple',
+  manualCompletion: 'default',
+  abandon: 'red',
+  deliver: 'blue',
+  arrive: 'green',
 };
 
 const ENTITIES = [
@@ -87,6 +100,11 @@ const ENTITIES = [
   'business-hours',
   'time-slot',
   'platform-config',
+  'fee type',
+  'pay type',
+  'material unit',
+  'fundAccount',
+  'transfer',
 ];
 
 /** The log itself, for holders of system_audit_view (the list call needs the code). */
@@ -101,12 +119,18 @@ function AuditList() {
     () => Object.fromEntries(Object.entries(ACTION_COLOR).filter(([a]) => a !== 'add').map(([a, color]) => [a, { text: t(`system.audit.actions.${a}`), color }])),
     [t],
   );
-  const entityEnum = useMemo<ValueEnum>(() => Object.fromEntries(ENTITIES.map((e) => [e, { text: t(`system.audit.entities.${e}`) }])), [t]);
+  const language = useGlobalStore((s) => s.language);
+  // A bill's entries name its type (`PurchaseOrder`): by the bill registry's name, as the bill screens do.
+  const entityName = useCallback((entity: string) => t(`system.audit.entities.${entity}`, { defaultValue: billTypeName(entity, language) }), [t, language]);
+  const entityEnum = useMemo<ValueEnum>(
+    () => Object.fromEntries([...ENTITIES, ...BILL_TYPES.map((d) => d.type)].map((e) => [e, { text: entityName(e) }])),
+    [entityName],
+  );
   const actionTag = useCallback(
     (action: string): ReactNode => <Tag color={ACTION_COLOR[action] ?? 'default'}>{t(`system.audit.actions.${action}`, { defaultValue: action })}</Tag>,
     [t],
   );
-  const entityTag = useCallback((entity: string): ReactNode => t(`system.audit.entities.${entity}`, { defaultValue: entity }), [t]);
+  const entityTag = useCallback((entity: string): ReactNode => entityName(entity), [entityName]);
 
   const columns = useMemo<ProColumn<AuditEntry>[]>(() => {
     return [
