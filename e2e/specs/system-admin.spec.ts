@@ -182,6 +182,10 @@ describe('department, role with custom scope, staff — then what the staff memb
     const adminRows = await waitUntil(() => rowKeys(page, 'staff-table'), (keys) => keys.length === 4, 'all four staff rows for the administrator');
     expect(adminRows).toEqual([admin.id, staff.id, peer.id, outsider.id].sort((a, b) => a - b));
 
+    // A message to the staff member, whose role has no message screen (read through the header's bell below).
+    const sent = await api<{ ids: number[] }>(suite.server, 'POST', '/admin/office/message', { receiverIds: [staff.id], title: `E2E通知${stamp}`, content: '<p>请查收</p>' }, adminToken);
+    expect(sent.status).toBe(0);
+
     // ---- 4. sign out, sign in as the staff member
     await page.getByTestId('header-user').click();
     await page.getByTestId('menu-logout').click();
@@ -223,6 +227,17 @@ describe('department, role with custom scope, staff — then what the staff memb
     const deptPage = page.getByTestId('department-page');
     expect(await deptPage.locator('[data-testid^="row-edit-"], [data-testid^="row-add-"], [data-testid^="row-delete-"]').count()).toBe(0);
     await screenshot(page, 'system-admin-department-readonly');
+
+    // Messages reach every colleague: the bell counts the unread one and opens it (which reads it); no way
+    // to the message screen the role does not grant.
+    const bellCount = page.getByTestId('message-bell-count').locator('.ant-scroll-number');
+    await waitUntil(() => bellCount.getAttribute('title'), (title) => title === '1', 'one unread message on the bell');
+    await page.getByTestId('message-bell').click();
+    await page.getByTestId(`message-bell-item-${sent.data.ids[0]}`).click();
+    await page.getByTestId('message-drawer-title').filter({ hasText: `E2E通知${stamp}` }).waitFor();
+    await screenshot(page, 'system-admin-message-bell');
+    await waitUntil(() => bellCount.count(), (n) => n === 0, 'the message read');
+    expect(await page.getByTestId('message-bell-all').count()).toBe(0);
     console.log(`[system-admin] flow took ${Date.now() - started} ms`);
   }, 110_000);
 });

@@ -23,6 +23,7 @@ import { useGlobalStore, type ComponentSize, type Language } from '../../stores/
 import { useThemeDrawer } from '../theme-drawer/theme-drawer.tsx';
 import ClearDataDialog from './clear-data-dialog.tsx';
 import LogoffDialog from './logoff-dialog.tsx';
+import MessageBell from './message-bell.tsx';
 import { confirmLogout } from './logout.ts';
 import PasswordDialog from './password-dialog.tsx';
 import PersonalDialog from './personal-dialog.tsx';
@@ -193,10 +194,11 @@ function UserMenu() {
   );
 }
 
-/** Right side of the header: size, language, theme, full screen, user menu. */
+/** Right side of the header: messages, size, language, theme, full screen, user menu. */
 export default function HeaderTools() {
   return (
     <div className="p8-header-tools">
+      <MessageBell />
       <SizeSwitch />
       <LanguageSwitch />
       <ThemeButton />

@@ -7,11 +7,11 @@ import type { MessageBox, MessageRow } from '@p8/contract/office';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import { deleteMessages } from './api/delete-messages.ts';
-import { UNREAD_COUNT_QUERY_KEY, useUnreadCount } from './api/get-unread-count.ts';
-import { listMessages } from './api/list-messages.ts';
+import { UNREAD_COUNT_QUERY_KEY, useUnreadCount } from '../../../components/Message/api/get-unread-count.ts';
+import { listMessages } from '../../../components/Message/api/list-messages.ts';
 import { markAllRead } from './api/mark-all-read.ts';
-import { markRead } from './api/mark-read.ts';
-import MessageDrawer from './components/message-drawer.tsx';
+import { markRead } from '../../../components/Message/api/mark-read.ts';
+import MessageDrawer from '../../../components/Message/MessageDrawer.tsx';
 import SendDialog, { type SendDialogState } from './components/send-dialog.tsx';
 import './message.css';
 

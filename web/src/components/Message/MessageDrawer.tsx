@@ -5,12 +5,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { MessageRow } from '@p8/contract/office';
-import Auth from '../../../../components/Auth/index.tsx';
-import RichText from '../../../../components/RichText/index.tsx';
-import { useAuthStore } from '../../../../stores/auth.ts';
-import { getMessage } from '../api/get-message.ts';
-import { UNREAD_COUNT_QUERY_KEY } from '../api/get-unread-count.ts';
-import { markRead } from '../api/mark-read.ts';
+import Auth from '../Auth/index.tsx';
+import RichText from '../RichText/index.tsx';
+import { useAuthStore } from '../../stores/auth.ts';
+import { getMessage } from './api/get-message.ts';
+import { UNREAD_COUNT_QUERY_KEY } from './api/get-unread-count.ts';
+import { markRead } from './api/mark-read.ts';
+import './message.css';
 
 const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '');
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../../../app/http.ts';
+import { http } from '../../../app/http.ts';
 
 /** GET /admin/office/message/unread/count — unread messages in my inbox. */
 export function getUnreadCount(): Promise<{ count: number }> {

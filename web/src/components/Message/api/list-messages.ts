@@ -1,5 +1,5 @@
 import type { MessageRow } from '@p8/contract/office';
-import { http, type PagedResult, type QueryParams } from '../../../../app/http.ts';
+import { http, type PagedResult, type QueryParams } from '../../../app/http.ts';
 
 /** GET /admin/office/message — my inbox or outbox (`box`), optionally only read / unread (`isRead`). */
 export function listMessages(params: QueryParams): Promise<PagedResult<MessageRow>> {
