@@ -177,6 +177,40 @@ describe(`roles (${TEST_DB})`, () => {
 describe(`role permissions (${TEST_DB})`, () => {
   const roleCount = async () => (await ctx.database.withTenant(a.tenantId, (tx) => tx.select({ id: role.id }).from(role).where(eq(role.tenantId, a.tenantId)))).length;
 
+  it('lets an administrator without the super role give or take away only what they hold (PermissionBeyondOwn)', async () => {
+    const editor = await staffWith(ctx, a, { codes: ['system_role_update', 'system_role_copy', 'system_role_copy_batch', 'basic_brand_add'] });
+    const id = (name: string) => menuIds.get(name)!;
+    const beyond = (res: { httpStatus: number; body: { status: number; message: string } }) => {
+      expect(res.httpStatus).toBe(403);
+      expect(res.body).toMatchObject({ status: 40300, message: 'PermissionBeyondOwn' });
+    };
+    // Their own role cannot be given every permission of the tenant.
+    const own = await grants(a.tenantId, editor.roleId);
+    beyond(await call(ctx.app, 'PUT', `${URL}/permission`, { token: editor.token, body: { id: editor.roleId, menuIds: [...menuIds.values()] } }));
+    expect(await grants(a.tenantId, editor.roleId)).toEqual(own);
+    const buttons = await call<CurrentRole>(ctx.app, 'GET', '/api/admin/current/role', { token: editor.token });
+    expect(buttons.body.data.buttons.sort()).toEqual(['basic_brand_add', 'system_role_copy', 'system_role_copy_batch', 'system_role_update']);
+
+    // Another role: what they hold, yes.
+    const r = await addRole(tokenA);
+    expect((await call(ctx.app, 'PUT', `${URL}/permission`, { token: editor.token, body: { id: r.id, menuIds: [id('basic_brand_add')] } })).body.status).toBe(0);
+    expect(await grants(a.tenantId, r.id)).toContain(id('basic_brand_add'));
+
+    // A role holding more than they do: what they hold may go, the rest stays as it is.
+    const wide = await addRole(tokenA);
+    await call(ctx.app, 'PUT', `${URL}/permission`, { token: tokenA, body: { id: wide.id, menuIds: [id('system_setting_update'), id('basic_brand_add')] } });
+    const wideGrants = await grants(a.tenantId, wide.id);
+    const keep = wideGrants.filter((m) => m !== id('basic_brand_add'));
+    expect((await call(ctx.app, 'PUT', `${URL}/permission`, { token: editor.token, body: { id: wide.id, menuIds: keep } })).body.status).toBe(0);
+    beyond(await call(ctx.app, 'PUT', `${URL}/permission`, { token: editor.token, body: { id: wide.id, menuIds: [id('basic_brand_add')] } }));
+    expect(await grants(a.tenantId, wide.id)).toEqual(keep);
+
+    // Nor through a copy: of the super role, or of a role holding more.
+    beyond(await call(ctx.app, 'PUT', `${URL}/copy`, { token: editor.token, body: { id: a.roleId, roleKey: `c${unique()}`, roleName: 'All of it' } }));
+    beyond(await call(ctx.app, 'PUT', `${URL}/copy/batch`, { token: editor.token, body: { ids: [wide.id] } }));
+    expect((await call(ctx.app, 'PUT', `${URL}/copy`, { token: editor.token, body: { id: r.id, roleKey: `c${unique()}`, roleName: 'Brands' } })).body.status).toBe(0);
+  });
+
   it('needs system_role_add to create', async () => {
     await expectGuarded(ctx, a, { method: 'POST', url: URL, code: 'system_role_add', body: () => ({ roleKey: `g${unique()}`, roleName: 'Guarded' }), snapshot: roleCount });
   });
@@ -192,7 +226,8 @@ describe(`role permissions (${TEST_DB})`, () => {
       method: 'PUT',
       url: `${URL}/permission`,
       code: 'system_role_update',
-      body: () => ({ id: r.id, menuIds: [menuIds.get('home')] }),
+      // A code the holder has: what they may hand out (PermissionBeyondOwn otherwise).
+      body: () => ({ id: r.id, menuIds: [menuIds.get('system_role_update')] }),
       snapshot: () => grants(a.tenantId, r.id),
     });
   });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dept, Staff } from '@p8/contract/system';
-import { admin, adminRole, department } from '../src/db/schema/index.ts';
+import { admin, adminRole, department, menu } from '../src/db/schema/index.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, uniquePhone, type TestContext, type TestTenant } from './harness.ts';
 import { auditEntries, expectGuarded, grantCodes, staffWith } from './system-fixtures.ts';
 
@@ -329,6 +329,25 @@ describe(`staff privileges (${TEST_DB})`, () => {
     expect(await staffRow(a.tenantId, a.adminId)).toEqual(before);
     // Ordinary roles are theirs to hand out.
     expect((await call(ctx.app, 'POST', URL, { token: manager.token, body: staffBody(a, [roleA]) })).body.status).toBe(0);
+  });
+
+  it('an ordinary administrator hands out only roles that grant what they hold themselves (PermissionBeyondOwn)', async () => {
+    const manager = await staffWith(ctx, a, { codes: ['system_staff_add', 'system_staff_update'] });
+    const wide = (await call<{ id: number }>(ctx.app, 'POST', '/api/admin/security/role', { token: tokenA, body: { roleKey: `wide${unique()}`, roleName: 'Wide' } })).body.data.id;
+    const [setting] = await ctx.database.withTenant(a.tenantId, (tx) => tx.select({ id: menu.id }).from(menu).where(and(eq(menu.tenantId, a.tenantId), eq(menu.name, 'system_setting_update'))));
+    expect((await call(ctx.app, 'PUT', '/api/admin/security/role/permission', { token: tokenA, body: { id: wide, menuIds: [setting.id] } })).body.status).toBe(0);
+
+    const create = await call(ctx.app, 'POST', URL, { token: manager.token, body: staffBody(a, [wide]) });
+    expect(create.httpStatus).toBe(403);
+    expect(create.body).toMatchObject({ status: 40300, message: 'PermissionBeyondOwn', additional: 'system_setting_update' });
+    const promoteSelf = await call(ctx.app, 'PUT', URL, { token: manager.token, body: { id: manager.adminId, roleIds: [manager.roleId, wide] } });
+    expect(promoteSelf.body).toMatchObject({ status: 40300, message: 'PermissionBeyondOwn' });
+    const held = await ctx.database.withTenant(a.tenantId, (tx) => tx.select({ roleId: adminRole.roleId }).from(adminRole).where(and(eq(adminRole.tenantId, a.tenantId), eq(adminRole.adminId, manager.adminId))));
+    expect(held.map((h) => h.roleId)).toEqual([manager.roleId]);
+
+    // An account that already holds the role keeps it through the manager's edits.
+    const holder = (await call<{ id: number }>(ctx.app, 'POST', URL, { token: tokenA, body: staffBody(a, [wide]) })).body.data.id;
+    expect((await call(ctx.app, 'PUT', URL, { token: manager.token, body: { id: holder, roleIds: [wide], realName: 'Kept' } })).body.status).toBe(0);
   });
 });
 

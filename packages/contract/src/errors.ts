@@ -14,6 +14,7 @@ export const errorCatalogue = {
 
   // Delete prohibitions
   DefaultRoleProhibitDelete: { zh: '默认角色禁止删除', en: 'The default role cannot be deleted' },
+  PermissionBeyondOwn: { zh: '只能授予或收回自己拥有的菜单和按钮权限', en: 'You can only give or take away the menus and buttons you hold yourself' },
   DefaultDeptProhibitDelete: { zh: '默认部门禁止删除', en: 'The default department cannot be deleted' },
   DefaultAdminProhibitDelete: { zh: '默认管理员禁止删除', en: 'The default administrator cannot be deleted' },
   DefaultDataProhibitDelete: { zh: '默认数据禁止删除', en: 'Default data cannot be deleted' },

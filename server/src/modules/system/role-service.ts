@@ -7,7 +7,7 @@ import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
-import { menuWithAncestorIds, sentFields } from './common.ts';
+import { assertWithinOwnPermissions, menuWithAncestorIds, sentFields } from './common.ts';
 import { iso } from '../../core/envelope.ts';
 
 type RoleRecord = typeof role.$inferSelect;
@@ -173,6 +173,7 @@ export async function copyRole(ctx: ServiceContext, body: RoleCopy): Promise<Rol
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   const source = await loadRole(tx, tenantId, body.id);
+  await assertWithinOwnPermissions(ctx, await grantedMenuIds(tx, tenantId, source));
   await assertKeyFree(tx, tenantId, body.roleKey);
   const copy = await insertCopy(tx, tenantId, source, body.roleKey, body.roleName);
   ctx.audit({ action: 'copy', entity: 'role', entityId: copy.id, detail: { from: source.id, roleKey: body.roleKey, roleName: body.roleName } });
@@ -190,6 +191,7 @@ export async function copyRolesBatch(ctx: ServiceContext, requested: number[]): 
   const taken = new Set((await tx.select({ roleKey: role.roleKey }).from(role).where(eq(role.tenantId, tenantId))).map((r) => r.roleKey));
   const copies: Role[] = [];
   for (const source of ids.map((id) => sources.find((s) => s.id === id)!)) {
+    await assertWithinOwnPermissions(ctx, await grantedMenuIds(tx, tenantId, source));
     const prefix = `${source.roleKey}_copy`;
     let roleKey = prefix;
     for (let n = 2; taken.has(roleKey); n++) roleKey = `${prefix}${n}`;
@@ -251,10 +253,11 @@ export async function setRolePermission(ctx: ServiceContext, body: RolePermissio
   assertAllFound(requested, found, 'DataNotExist');
   const menuIds = (await menuWithAncestorIds(tx, tenantId, requested)).sort((a, b) => a - b);
   const before = await grantedMenuIds(tx, tenantId, current);
-  await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), eq(roleMenu.roleId, body.id)));
-  if (menuIds.length) await tx.insert(roleMenu).values(menuIds.map((menuId) => ({ tenantId, roleId: body.id, menuId })));
   const had = new Set(before);
   const has = new Set(menuIds);
+  await assertWithinOwnPermissions(ctx, [...menuIds.filter((id) => !had.has(id)), ...before.filter((id) => !has.has(id))]);
+  await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), eq(roleMenu.roleId, body.id)));
+  if (menuIds.length) await tx.insert(roleMenu).values(menuIds.map((menuId) => ({ tenantId, roleId: body.id, menuId })));
   ctx.audit({
     action: 'permission',
     entity: 'role',

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Staff, StaffCreate, StaffUpdate } from '@p8/contract/system';
 import { statementRows, type Tx } from '../../db/connection.ts';
-import { admin, adminRole, department, role } from '../../db/schema/index.ts';
+import { admin, adminRole, department, role, roleMenu } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import type { RequestCaller } from '../../core/route.ts';
 import { revokeAllSessions, type AuthContext } from '../../core/auth.ts';
@@ -11,7 +11,7 @@ import { countAll, fixedSelect, parseList, runPage, type ListSpec } from '../../
 import { callerPermissions, type CallerRoles } from '../../core/permissions.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
-import { sentFields } from './common.ts';
+import { assertWithinOwnPermissions, sentFields } from './common.ts';
 import { subtreeIds } from '../../core/tree.ts';
 import { iso } from '../../core/envelope.ts';
 
@@ -216,8 +216,12 @@ async function assertDeptExists(tx: Tx, tenantId: number, deptId: number) {
   if (!row) throw new BizError('DeptNotExist', { additional: deptId });
 }
 
-/** Roles to assign exist in the tenant; only a super administrator may hand out the super role. */
-async function assertAssignableRoles(tx: Tx, tenantId: number, perms: CallerRoles, roleIds: number[]) {
+/**
+ * Roles to assign exist in the tenant; only a super administrator may hand out the super role, and a role
+ * newly given to an account (not one it keeps) may grant only what the caller holds (assertWithinOwnPermissions).
+ */
+async function assertAssignableRoles(ctx: ServiceContext, perms: CallerRoles, roleIds: number[], kept: readonly number[] = []) {
+  const { tx, tenantId } = ctx;
   const found = await tx
     .select({ id: role.id, roleKey: role.roleKey, isSuper: role.isSuper })
     .from(role)
@@ -225,6 +229,10 @@ async function assertAssignableRoles(tx: Tx, tenantId: number, perms: CallerRole
   assertAllFound(roleIds, found, 'RoleNotExist');
   const superRole = found.find((r) => r.isSuper);
   if (superRole && !perms.isSuper) throw forbidden('Forbidden', superRole.roleKey);
+  const added = roleIds.filter((id) => !kept.includes(id));
+  if (perms.isSuper || !added.length) return;
+  const granted = await tx.select({ menuId: roleMenu.menuId }).from(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.roleId, added)));
+  await assertWithinOwnPermissions(ctx, granted.map((g) => g.menuId));
 }
 
 /** `passwordHash`: hashed before the transaction opens (argon2 takes tens of milliseconds). */
@@ -234,7 +242,7 @@ export async function createStaff(ctx: ServiceContext, body: StaffCreate, passwo
   const scope = await staffScope(tx, auth);
   const roleIds = distinct(body.roleIds);
   await assertDeptExists(tx, auth.tenantId, body.deptId);
-  await assertAssignableRoles(tx, auth.tenantId, scope.perms, roleIds);
+  await assertAssignableRoles(ctx, scope.perms, roleIds);
   const [row] = await tx
     .insert(admin)
     .values({
@@ -267,7 +275,7 @@ export async function updateStaff(ctx: ServiceContext, body: StaffUpdate): Promi
   if (body.deptId !== undefined && body.deptId !== current.deptId) await assertDeptExists(tx, auth.tenantId, body.deptId);
   const { roleIds: requestedRoles, ...fields } = sentFields(body);
   const roleIds = requestedRoles && distinct(requestedRoles);
-  if (roleIds) await assertAssignableRoles(tx, auth.tenantId, scope.perms, roleIds);
+  if (roleIds) await assertAssignableRoles(ctx, scope.perms, roleIds, current.roleIds);
   const blankToNull = (value: string | undefined) => (value === undefined ? undefined : value || null);
   await tx
     .update(admin)
