@@ -82,9 +82,12 @@ export default function RolePage() {
         search: true,
         sortable: true,
         lockSetting: true,
+        // Wide enough for a name beside its tag; the tag wraps below rather than squeezing the name to one
+        // character a line (超级管理员 stood upright beside "Super administrator").
+        width: 240,
         render: (_, row) => (
-          <Space size={6}>
-            <span>{row.roleName}</span>
+          <Space size={6} wrap>
+            <span style={{ whiteSpace: 'nowrap' }}>{row.roleName}</span>
             {row.isSuper && <Tag color="gold">{t('system.role.super')}</Tag>}
             {row.isDefault && !row.isSuper && <Tag>{t('system.common.default')}</Tag>}
           </Space>
@@ -95,8 +98,9 @@ export default function RolePage() {
         title: t('system.role.roleKey'),
         search: true,
         sortable: true,
+        width: 160,
         render: (_, row) => (
-          <Typography.Text code style={{ fontSize: 12 }}>
+          <Typography.Text code style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
             {row.roleKey}
           </Typography.Text>
         ),
