@@ -57,7 +57,7 @@ describe(`imports (${TEST_DB})`, () => {
         ['IMP-9', 'Bad category', '', '不存在', '', '个'], // row 10: CategoryNotExist
         ['', 'No code', '', '', '', '个'], // row 11: good, the code is generated
         ['IMP-10', 'Barcode dup', '', '', '', '个', '6901'], // row 12: BarCodeRepeat
-        ['IMP-11', 'Bad number', '', '', '', '个', '', '', '', '', '', 'abc'], // row 13: ParamError
+        ['IMP-11', 'Bad number', '', '', '', '个', '', '', '', '', '', 'abc'], // row 13: ImportCellNotNumber
       ],
     );
     const res = await api.upload<ImportResult>(`${url('material')}/import`, file, 'materials.xlsx');
