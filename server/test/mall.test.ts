@@ -162,6 +162,39 @@ describe(`mall orders (${TEST_DB})`, () => {
     expect(cancelled.logs.map((l) => l.action)).toEqual(['create', 'cancel']);
   });
 
+  it('keeps what orders took while the product was being edited (the change typed applies to the stock there is now)', async () => {
+    const p = await api.product(await api.category('编辑中下单'));
+    // The editor reads the product; meanwhile an order takes 5 of the first SKU.
+    const seen = await api.send<MallProduct>('GET', `${M}/product/${p.id}`);
+    const [first, second] = seen.skus;
+    const order = await api.order(customer, [{ skuId: first.id, quantity: 5 }]);
+    const body = (stock: (s: MallProduct['skus'][number]) => number) => ({
+      id: p.id,
+      categoryId: p.categoryId,
+      name: p.name,
+      images: p.images,
+      specs: p.specs,
+      onShelf: true,
+      skus: seen.skus.map((s) => ({ specValues: s.specValues, price: s.price + 1, stock: stock(s), stockSeen: s.stock })),
+    });
+    // Saved with a new price and the first SKU's stock raised by 10, the second left: 20 − 5 + 10, and 20.
+    await api.send('PUT', `${M}/product`, body((s) => (s.id === first.id ? s.stock + 10 : s.stock)));
+    expect((await stockOf(first.id)).stock).toBe(25);
+    expect((await stockOf(second.id)).stock).toBe(20);
+    // The cancelled order gives back exactly what it took.
+    await api.send('PUT', `${M}/order/cancel`, { id: order.id, reason: '' });
+    expect((await stockOf(first.id)).stock).toBe(30);
+    // A cut below what is left is refused, naming the SKU, and changes nothing.
+    await api.order(customer, [{ skuId: second.id, quantity: 15 }]);
+    const refused = await api.refused('PUT', `${M}/product`, body((s) => (s.id === second.id ? 3 : s.stock)));
+    expect([refused.message, refused.additional]).toEqual(['MallSkuStockChanged', `${p.name} ${second.specValues.join(' ')}`]);
+    expect((await stockOf(second.id)).stock).toBe(5);
+    expect((await stockOf(first.id)).stock).toBe(30);
+    // Without stockSeen the stock is set as sent.
+    await api.send('PUT', `${M}/product`, { ...body((s) => s.stock), skus: seen.skus.map((s) => ({ specValues: s.specValues, price: s.price, stock: 7 })) });
+    expect((await stockOf(second.id)).stock).toBe(7);
+  });
+
   it('refuses an order beyond the stock, leaving every SKU as it was', async () => {
     const [s1, s2] = product.skus;
     const b1 = await stockOf(s1.id);

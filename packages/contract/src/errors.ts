@@ -410,6 +410,7 @@ export const errorCatalogue = {
   MallSkuMismatch: { zh: 'SKU与规格组合不一致', en: 'The SKUs do not match the spec combinations' },
   MallSkuNotExist: { zh: '商品规格不存在', en: 'The SKU does not exist' },
   MallStockInsufficient: { zh: '商品库存不足', en: 'Not enough stock of the product' },
+  MallSkuStockChanged: { zh: '库存已被订单占用，调整后将小于0，请重新打开后再修改', en: 'Orders have taken stock meanwhile: the change would leave less than 0; open the product again and adjust it' },
   MallQuantityError: { zh: '购买数量须为1-9999的整数', en: 'The quantity must be a whole number from 1 to 9999' },
   MallOrderNotExist: { zh: '订单不存在', en: 'The order does not exist' },
   MallOrderItemsRequired: { zh: '请选择商品', en: 'Please choose the products' },

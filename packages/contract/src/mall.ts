@@ -76,6 +76,12 @@ export const mallSkuInputSchema = z.object({
   marketPrice: money.default(0),
   costPrice: money.default(0),
   stock: z.number().int().min(0).max(99_999_999),
+  /**
+   * The stock the editor read for this SKU (an existing one). The server then applies the change typed
+   * (stock − stockSeen) to the stock there is now, so that what orders took meanwhile stays taken; without
+   * it the stock is set as sent. See docs/mall.md.
+   */
+  stockSeen: z.number().int().min(0).max(99_999_999).optional(),
   code: text(50).default(''),
   image: imageUrl.default(''),
 });

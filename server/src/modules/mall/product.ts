@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { MallProduct, MallProductCreate, MallProductRow, MallProductUpdate, MallSku, MallSkuInput, MallSkuOption, MallSpec } from '@p8/contract/mall';
 import type { Tx } from '../../db/connection.ts';
 import { mallCategory, mallProduct, mallSku, material } from '../../db/schema/index.ts';
@@ -217,10 +217,15 @@ export async function updateProduct(ctx: ServiceContext, { id, skus, ...fields }
     if (skuId === undefined) await ctx.tx.insert(mallSku).values(values);
     else {
       kept.add(skuId);
-      await ctx.tx
+      // With the stock the editor read, the change typed is applied to the stock there is now: orders
+      // placed (or cancelled) while the dialog was open keep what they took (or gave back).
+      const delta = sku.stockSeen === undefined ? null : sku.stock - sku.stockSeen;
+      const [updated] = await ctx.tx
         .update(mallSku)
-        .set({ price: values.price, marketPrice: values.marketPrice, costPrice: values.costPrice, stock: values.stock, code: values.code, image: values.image, sort: i })
-        .where(and(eq(mallSku.tenantId, ctx.tenantId), eq(mallSku.id, skuId)));
+        .set({ price: values.price, marketPrice: values.marketPrice, costPrice: values.costPrice, stock: delta === null ? values.stock : sql`${mallSku.stock} + ${delta}`, code: values.code, image: values.image, sort: i })
+        .where(and(eq(mallSku.tenantId, ctx.tenantId), eq(mallSku.id, skuId), delta === null ? undefined : gte(sql`${mallSku.stock} + ${delta}`, 0)))
+        .returning({ id: mallSku.id });
+      if (!updated) throw new BizError('MallSkuStockChanged', { additional: [fields.name, ...sku.specValues].join(' ') });
     }
   }
   const gone = before.skus.filter((s) => !kept.has(s.id)).map((s) => s.id);

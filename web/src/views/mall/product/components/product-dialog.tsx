@@ -41,7 +41,8 @@ export const formOfProduct = (p: MallProduct): ProductForm => ({
   material: p.materialId ? { id: p.materialId, code: '', name: p.materialName ?? '' } : null,
 });
 
-const bodyOf = (v: ProductForm): MallProductCreate => {
+/** The body to send; `stored`: the SKUs as the dialog read them (editing), see `skusToSend`. */
+const bodyOf = (v: ProductForm, stored?: SkuRow[]): MallProductCreate => {
   // The specs as sent are the filled-in ones (a half-typed spec makes no SKUs); the SKUs are their combinations.
   const specs = completeSpecs(v.specs);
   return {
@@ -52,7 +53,7 @@ const bodyOf = (v: ProductForm): MallProductCreate => {
     images: v.images ?? [],
     detail: v.detail ?? '',
     specs,
-    skus: skusToSend(specs, v.skus),
+    skus: skusToSend(specs, v.skus, stored),
     onShelf: v.onShelf ?? false,
     sort: v.sort ?? 0,
     materialId: v.material?.id ?? null,
@@ -86,7 +87,7 @@ const toTree = (nodes: MallCategoryNode[]): CategoryOption[] =>
 export default function ProductDialog({ id, categories, onSaved, ...dialog }: Props) {
   const { t } = useTranslation(undefined, { keyPrefix: 'mall.product' });
   const submit = async (values: ProductForm, mode: FormMode) => {
-    const body = bodyOf(values);
+    const body = bodyOf(values, mode === 'edit' ? dialog.initialValues?.skus : undefined);
     if (mode === 'add') await createProduct(body);
     else await updateProduct({ ...body, id: id! });
     onSaved();

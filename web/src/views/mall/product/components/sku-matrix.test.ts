@@ -31,4 +31,10 @@ describe('the SKU matrix', () => {
     // Without specs: the one SKU, with the untyped amounts as zero.
     expect(skusToSend([], [{ price: 5 }])).toEqual([{ specValues: [], price: 5, marketPrice: 0, costPrice: 0, stock: 0, code: '', image: '' }]);
   });
+
+  it('sends the stock read for each kept combination (editing), none for a new one', () => {
+    const stored = [{ specValues: ['红'], stock: 7, marketPrice: 0, costPrice: 0, code: '', image: '' }, { specValues: ['蓝'], stock: 0, marketPrice: 0, costPrice: 0, code: '', image: '' }];
+    const sent = skusToSend([{ name: '颜色', values: ['红', '绿', '蓝'] }], [{ price: 1, stock: 9 }, { price: 1, stock: 4 }, { price: 1, stock: 2 }], stored);
+    expect(sent.map((s) => [s.specValues[0], s.stock, s.stockSeen])).toEqual([['红', 9, 7], ['绿', 4, undefined], ['蓝', 2, 0]]);
+  });
 });

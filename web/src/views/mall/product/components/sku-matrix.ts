@@ -30,12 +30,17 @@ export function skuRows(specs: MallSpec[], current: SkuRow[] | undefined, defaul
 /**
  * The SKUs to send, one per combination of `specs` in order. The form hands back only the fields it shows,
  * so a SKU row there has no spec values of its own: its index names its combination (the editor keeps the
- * rows as `skuRows` made them).
+ * rows as `skuRows` made them). `stored`: the SKUs as the editor read them (editing a product): a kept
+ * combination is sent with the stock read (`stockSeen`), so the server applies the change typed to the
+ * stock there is now and orders placed meanwhile keep what they took.
  */
-export function skusToSend(specs: MallSpec[], rows: Array<Partial<SkuRow>> | undefined): MallSkuInput[] {
+export function skusToSend(specs: MallSpec[], rows: Array<Partial<SkuRow>> | undefined, stored: SkuRow[] = []): MallSkuInput[] {
+  const seen = new Map(stored.map((s) => [keyOf(s.specValues), s.stock]));
   return combinations(specs).map((specValues, index) => {
     const row = rows?.[index] ?? {};
+    const stockSeen = seen.get(keyOf(specValues));
     return {
+      ...(typeof stockSeen === 'number' && { stockSeen }),
       specValues,
       price: row.price ?? 0,
       marketPrice: row.marketPrice ?? 0,
