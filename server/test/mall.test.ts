@@ -237,8 +237,13 @@ describe(`mall orders (${TEST_DB})`, () => {
     expect((await api.refused('PUT', `${M}/order/refund/confirm`, { id: order.id })).message).toBe('MallRefundStatusError');
     const refused = await api.send<MallOrder>('PUT', `${M}/order/refund/refuse`, { id: order.id, reason: '已在途' });
     expect(refused).toMatchObject({ status: 'Paid', refundStatus: 'Refused', refuseReason: '已在途' });
+    // A refund of nothing of an order paid something is refused (it would still make the order Refunded).
+    expect((await api.refused('PUT', `${M}/order/refund/apply`, { id: order.id, reason: '零元', amount: 0 })).message).toBe('AmountMustGreaterThanZero');
     await api.send('PUT', `${M}/order/refund/apply`, { id: order.id, reason: '还是不想要', amount: 1 });
     await api.send('PUT', `${M}/order/refund/approve`, { id: order.id });
+    // The list row carries the amount asked for (what the approve and confirm dialogs name), not the amount paid.
+    const row = (await api.send<MallOrderRow[]>('GET', `${M}/order?orderNo=${order.orderNo}`))[0];
+    expect([row.refundAmount, row.payAmount]).toEqual([1, order.payAmount]);
     const counts = await api.send<MallOrderCounts>('GET', `${M}/order/counts`);
     expect(counts.Refunding).toBeGreaterThanOrEqual(1);
     const refunded = await api.send<MallOrder>('PUT', `${M}/order/refund/confirm`, { id: order.id });

@@ -245,6 +245,8 @@ export interface MallOrderRow {
   freightAmount: number;
   discountAmount: number;
   payAmount: number;
+  /** The amount of the refund asked for (0 before any): what approving and confirming it give back. */
+  refundAmount: number;
   itemCount: number;
   /** The first item's name and image, for the list. */
   firstItemName: string;
@@ -260,7 +262,6 @@ export interface MallOrder extends MallOrderRow {
   adminRemark: string;
   logisticsCompany: string;
   logisticsNo: string;
-  refundAmount: number;
   refundReason: string;
   refuseReason: string;
   cancelReason: string;

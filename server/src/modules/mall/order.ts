@@ -54,6 +54,7 @@ const toRow = (o: OrderRow): MallOrderRow => ({
   freightAmount: Number(o.freightAmount),
   discountAmount: Number(o.discountAmount),
   payAmount: Number(o.payAmount),
+  refundAmount: Number(o.refundAmount),
   itemCount: o.itemCount,
   firstItemName: o.firstItemName,
   firstItemImage: o.firstItemImage,
@@ -135,7 +136,6 @@ export async function getOrder(ctx: ServiceContext, id: number): Promise<MallOrd
     adminRemark: o.adminRemark,
     logisticsCompany: o.logisticsCompany,
     logisticsNo: o.logisticsNo,
-    refundAmount: Number(o.refundAmount),
     refundReason: o.refundReason,
     refuseReason: o.refuseReason,
     cancelReason: o.cancelReason,
@@ -357,6 +357,9 @@ export async function applyRefund(ctx: ServiceContext, id: number, body: { reaso
   const order = await findOrder(ctx, id);
   const amount = body.amount ?? Number(order.payAmount);
   if (cents(amount) > cents(Number(order.payAmount))) throw new BizError('MallRefundAmountExceed', { additional: order.payAmount });
+  // A refund of nothing would still make the order Refunded (no sale, its stock back) while the money stays:
+  // only an order paid nothing is refunded for nothing.
+  if (cents(amount) === 0 && cents(Number(order.payAmount)) > 0) throw new BizError('AmountMustGreaterThanZero');
   await transition(ctx, id, {
     action: 'refund_apply',
     from: ['Paid', 'Shipped', 'Completed'],

@@ -63,9 +63,9 @@ export default function OrderActions({ order, onDone, size = 'small' }: { order:
         {order.status === 'PendingPayment' && button('mall_order_cancel', 'cancel', () => ask('cancel'), false, true)}
         {order.status === 'Paid' && !refundOpen && button('mall_order_ship', 'ship', () => ask('ship'), true)}
         {order.status === 'Shipped' && !refundOpen && button('mall_order_complete', 'complete', () => confirm('complete', t('confirmComplete', { orderNo: order.orderNo })), true)}
-        {live && order.refundStatus === 'Requested' && button('mall_order_refund_audit', 'refund/approve', () => confirm('refund/approve', t('confirmApprove', { orderNo: order.orderNo, amount: order.payAmount.toFixed(2) })), true)}
+        {live && order.refundStatus === 'Requested' && button('mall_order_refund_audit', 'refund/approve', () => confirm('refund/approve', t('confirmApprove', { orderNo: order.orderNo, amount: order.refundAmount.toFixed(2) })), true)}
         {live && order.refundStatus === 'Requested' && button('mall_order_refund_audit', 'refund/refuse', () => ask('refund/refuse'), false, true)}
-        {live && order.refundStatus === 'Approved' && button('mall_order_refund_confirm', 'refund/confirm', () => confirm('refund/confirm', t('confirmRefund', { amount: order.payAmount.toFixed(2) })), true)}
+        {live && order.refundStatus === 'Approved' && button('mall_order_refund_confirm', 'refund/confirm', () => confirm('refund/confirm', t('confirmRefund', { amount: order.refundAmount.toFixed(2) })), true)}
         {live && !refundOpen && button('mall_order_refund', 'refund/apply', () => ask('refund/apply'))}
       </Space>
       <Modal
@@ -94,8 +94,16 @@ export default function OrderActions({ order, onDone, size = 'small' }: { order:
             </>
           )}
           {prompt === 'refund/apply' && (
-            <Form.Item name="amount" label={t('refundAmount')} rules={[{ required: true }]}>
-              <NumberInput kind="amount" precision={2} min={0} max={order.payAmount} />
+            <Form.Item
+              name="amount"
+              label={t('refundAmount')}
+              rules={[
+                { required: true },
+                // A refund of nothing (of an order paid something) is refused by the server too.
+                { validator: async (_, value?: number | null) => { if (value === 0 && order.payAmount > 0) throw new Error(t('refundAmountZero')); } },
+              ]}
+            >
+              <NumberInput kind="amount" precision={2} min={0} max={order.payAmount} data-testid="order-refund-amount" />
             </Form.Item>
           )}
           {(prompt === 'cancel' || prompt === 'refund/apply' || prompt === 'refund/refuse') && (

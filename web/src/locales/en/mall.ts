@@ -127,6 +127,7 @@ export default {
     saveRemark: 'Save',
     refund: 'Refund',
     refundAmount: 'Refund amount',
+    refundAmountZero: 'The refund must be more than 0',
     refundReason: 'Refund reason',
     refuseReason: 'Refusal reason',
     cancelReason: 'Cancel reason',

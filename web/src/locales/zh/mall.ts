@@ -127,6 +127,7 @@ export default {
     saveRemark: '保存',
     refund: '退款信息',
     refundAmount: '退款金额',
+    refundAmountZero: '退款金额必须大于0',
     refundReason: '退款原因',
     refuseReason: '拒绝原因',
     cancelReason: '取消原因',
