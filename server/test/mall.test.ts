@@ -344,6 +344,19 @@ describe(`mall lottery (${TEST_DB})`, () => {
     expect((await api.refused('PUT', `${M}/lottery`, { ...body, prizes: [...body.prizes, { name: '新', kind: 'coupon', probability: 0, stock: 1 }] })).message).toBe('MallPrizeHasDraws');
     const updated = await api.send<MallLottery>('PUT', `${M}/lottery`, { ...body, prizes: [{ ...won, stock: 10, probability: 20 }, { ...body.prizes[0], probability: 80 }] });
     expect(updated.prizes[0]).toMatchObject({ id: won.id, stock: 10, drawn: 1, probability: 20 });
+    // The editor read stock 10; meanwhile the prize is won once more (to 9). Saved with 12 and the stock
+    // read, the change typed (+2) applies to what is left: 11, the prize won meanwhile stays won.
+    const read = updated.prizes.map((p) => ({ id: p.id, name: p.name, kind: p.kind, probability: p.kind === 'none' ? 0 : 100, stock: p.stock, stockSeen: p.stock }));
+    await api.send('PUT', `${M}/lottery`, { ...body, prizes: read }); // every draw wins from here on
+    await api.send('POST', `${M}/lottery/draw`, { lotteryId: l.id, customerId: customer });
+    const saved = await api.send<MallLottery>('PUT', `${M}/lottery`, { ...body, prizes: [{ ...read[0], stock: 12 }, read[1]] });
+    expect(saved.prizes[0]).toMatchObject({ stock: 11, drawn: 2 });
+    // Read 11, won once more meanwhile (10): setting it to 0 is a cut of 11, below what is left — refused.
+    await api.send('POST', `${M}/lottery/draw`, { lotteryId: l.id, customerId: customer });
+    const cut = await api.refused('PUT', `${M}/lottery`, { ...body, prizes: [{ ...read[0], stockSeen: 11, stock: 0 }, read[1]] });
+    expect([cut.message, cut.additional]).toEqual(['MallPrizeStockChanged', '必中奖']);
+    const [stillLeft] = (await api.send<MallLottery>('GET', `${M}/lottery/${l.id}`)).prizes;
+    expect([stillLeft.stock, stillLeft.drawn]).toEqual([10, 3]);
   });
 
   it('never gives away more than a prize’s stock under concurrent draws', async () => {

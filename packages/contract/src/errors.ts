@@ -425,6 +425,7 @@ export const errorCatalogue = {
   MallConsigneePhoneRequired: { zh: '请输入收货人电话', en: 'Please enter the consignee\'s phone' },
   MallAddressRequired: { zh: '请输入收货地址', en: 'Please enter the delivery address' },
   MallLogisticsRequired: { zh: '请输入物流公司和单号', en: 'Please enter the carrier and the tracking number' },
+  MallPrizeStockChanged: { zh: '奖品已被抽中，调整后库存将小于0，请重新打开后再修改', en: 'The prize has been won meanwhile: the change would leave less than 0 in stock; open the activity again and adjust it' },
   MallLotteryNotExist: { zh: '抽奖活动不存在', en: 'The lottery does not exist' },
   MallLotteryTimeRequired: { zh: '请选择活动时间', en: 'Please choose the activity\'s time' },
   MallLotteryTimeError: { zh: '结束时间须晚于开始时间', en: 'The end must be after the start' },

@@ -299,6 +299,11 @@ export const mallPrizeInputSchema = z.object({
   probability,
   /** How many can still be won; ignored (unlimited) for the no-prize slot. */
   stock: z.number().int().min(0).max(9_999_999).default(0),
+  /**
+   * The stock the editor read for this (stored) prize: the change typed (stock − stockSeen) is applied to
+   * the stock there is now, so prizes won meanwhile stay won; without it the stock is set as sent.
+   */
+  stockSeen: z.number().int().min(0).max(9_999_999).optional(),
 });
 export type MallPrizeInput = z.infer<typeof mallPrizeInputSchema>;
 

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { parseDateValue } from '@p8/contract/text';
 import {
   MallLotteryStatus,
@@ -193,10 +193,15 @@ export async function updateLottery(ctx: ServiceContext, { id, prizes, ...fields
     if (p.id === undefined) await ctx.tx.insert(mallLotteryPrize).values(values);
     else {
       const { name, kind, image, probability, stock, sort } = values;
-      await ctx.tx
+      // With the stock the editor read, the change typed applies to the stock there is now: prizes won
+      // while the dialog was open stay won (setting the number read would give them away again).
+      const delta = p.stockSeen === undefined || kind === 'none' ? null : stock - p.stockSeen;
+      const [updated] = await ctx.tx
         .update(mallLotteryPrize)
-        .set({ name, kind, image, probability, stock, sort })
-        .where(and(eq(mallLotteryPrize.tenantId, ctx.tenantId), eq(mallLotteryPrize.id, p.id)));
+        .set({ name, kind, image, probability, stock: delta === null ? stock : sql`${mallLotteryPrize.stock} + ${delta}`, sort })
+        .where(and(eq(mallLotteryPrize.tenantId, ctx.tenantId), eq(mallLotteryPrize.id, p.id), delta === null ? undefined : gte(sql`${mallLotteryPrize.stock} + ${delta}`, 0)))
+        .returning({ id: mallLotteryPrize.id });
+      if (!updated) throw new BizError('MallPrizeStockChanged', { additional: name });
     }
   }
   ctx.audit({ action: 'update', entity: 'mall-lottery', entityId: id, detail: { name: fields.name, prizes: prizes.map((p) => `${p.name} ${p.probability}% ×${p.stock}`) } });

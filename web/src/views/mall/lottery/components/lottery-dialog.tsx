@@ -26,7 +26,7 @@ const bodyOf = (v: LotteryForm) => ({
   drawLimit: v.drawLimit ?? 0,
   rule: v.rule?.trim() ?? '',
   enabled: v.enabled,
-  prizes: v.prizes.map((p) => ({ ...(p.id ? { id: p.id } : {}), name: (p.name ?? '').trim(), kind: p.kind ?? 'goods', image: p.image ?? '', probability: p.probability ?? 0, stock: p.kind === 'none' ? 0 : (p.stock ?? 0) })),
+  prizes: v.prizes.map((p) => ({ ...(p.id ? { id: p.id } : {}), ...(p.id && p.stockSeen !== undefined && { stockSeen: p.stockSeen }), name: (p.name ?? '').trim(), kind: p.kind ?? 'goods', image: p.image ?? '', probability: p.probability ?? 0, stock: p.kind === 'none' ? 0 : (p.stock ?? 0) })),
 });
 
 /**
@@ -43,7 +43,8 @@ export default function LotteryDialog({ detail, ...dialog }: RecordDialogProps<M
         drawLimit: record.drawLimit,
         rule: record.rule,
         enabled: record.enabled,
-        prizes: record.prizes.map(({ id, name, kind, image, probability, stock }) => ({ id, name, kind, image, probability, stock })),
+        // stockSeen: the stock read, so that the server applies the change typed to the stock there is then.
+        prizes: record.prizes.map(({ id, name, kind, image, probability, stock }) => ({ id, name, kind, image, probability, stock, stockSeen: stock })),
       }
     : { drawLimit: 1, enabled: true, prizes: [{ name: '', kind: 'goods', probability: 10, stock: 10 }, { name: t('defaultNone'), kind: 'none', probability: 90, stock: 0 }] };
 
@@ -64,7 +65,8 @@ export default function LotteryDialog({ detail, ...dialog }: RecordDialogProps<M
         title: t('prizeStock'),
         width: 120,
         watch: 'row',
-        render: ({ row, testId }) => <NumberInput size="small" integer min={0} disabled={row.kind === 'none'} data-testid={testId} />,
+        // Not `disabled={false}`: that would enable the field in the view dialog, whose form disables the rest.
+        render: ({ row, testId }) => <NumberInput size="small" integer min={0} disabled={row.kind === 'none' || undefined} data-testid={testId} />,
       },
     ],
     [t],
