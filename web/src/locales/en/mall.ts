@@ -90,7 +90,7 @@ export default {
     sources: { mall: 'Shop', proxy: 'Proxy' },
     goods: 'Goods',
     itemCount: 'Items',
-    itemsN: '{{count}} items',
+    itemsN: 'Qty {{count}}',
     customer: 'Customer',
     consignee: 'Consignee',
     phone: 'Phone',

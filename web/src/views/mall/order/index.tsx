@@ -16,6 +16,7 @@ import { OrderStatusTag, RefundStatusTag } from '../../../components/Mall/order-
  */
 export default function OrderPage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'mall.order' });
+  const { t: tc } = useTranslation(undefined, { keyPrefix: 'mall.common' });
   const queryClient = useQueryClient();
   const table = useRef<ProTableAction<MallOrderRow>>(undefined);
   const [tab, setTab] = useState<(typeof MallOrderTab)[number]>('all');
@@ -34,9 +35,9 @@ export default function OrderPage() {
         title: t('orderNo'),
         search: true,
         lockSetting: true,
-        width: 215,
+        width: 240,
         render: (_, row) => (
-          <Typography.Link onClick={() => setDetail(row.id)} data-testid={`order-open-${row.id}`}>
+          <Typography.Link onClick={() => setDetail(row.id)} data-testid={`order-open-${row.id}`} style={{ whiteSpace: 'nowrap' }}>
             {row.orderNo}
           </Typography.Link>
         ),
@@ -86,7 +87,7 @@ export default function OrderPage() {
       { prop: 'createdAt', title: t('createdAt'), valueType: 'dateTime', sortable: true, width: 170, search: { type: 'dateRange' } },
       {
         prop: 'operation',
-        title: t('detail'),
+        title: tc('operation'),
         fixed: 'right',
         hideInSetting: true,
         width: 300,
@@ -100,7 +101,7 @@ export default function OrderPage() {
         ),
       },
     ],
-    [t, changed],
+    [t, tc, changed],
   );
 
   return (

@@ -25,8 +25,13 @@ export default function ProxyOrderPage() {
         title: t('order.orderNo'),
         search: true,
         lockSetting: true,
-        width: 215,
-        render: (_, row) => <Typography.Link onClick={() => setDetail(row.id)}>{row.orderNo}</Typography.Link>,
+        width: 240,
+        // 20 digits, never wrapped (they need more than 215 px in the English font).
+        render: (_, row) => (
+          <Typography.Link onClick={() => setDetail(row.id)} style={{ whiteSpace: 'nowrap' }}>
+            {row.orderNo}
+          </Typography.Link>
+        ),
       },
       { prop: 'customerName', title: t('order.customer'), search: true, width: 160 },
       { prop: 'firstItemName', title: t('order.goods'), width: 220, ellipsis: true, render: (_, row) => `${row.firstItemName} · ${t('order.itemsN', { count: row.itemCount })}` },
