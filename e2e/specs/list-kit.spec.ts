@@ -78,6 +78,9 @@ describe('the list kit on the staff screen', () => {
     await waitUntil(() => rowKeys(page), (keys) => keys === wanted, 'the ten first staff by real name');
 
     // Search: a part of the real name, through the search form.
+    // In English the search / reset / expand buttons take two cells beside the department tree: the
+    // name is the second field, shown once the form is expanded.
+    if (!(await page.locator('#search_system_staff_realName').isVisible())) await page.locator(`${TABLE} [data-testid="pro-table-search-toggle"]`).click();
     await page.locator('#search_system_staff_realName').fill(`${stamp} 0`);
     await page.locator(`${TABLE} [data-testid="pro-table-search-submit"]`).click();
     await waitUntil(() => totalText(page), (text) => text === '10 in total', 'the ten names with "0"');

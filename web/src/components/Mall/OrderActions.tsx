@@ -45,8 +45,9 @@ export default function OrderActions({ order, onDone, size = 'small' }: { order:
     setPrompt(which);
   };
   const submit = async () => {
-    const values = await form.validateFields();
-    if (prompt && (await run(prompt, values))) setPrompt(null);
+    // A field that does not pass shows its message under it; nothing to send.
+    const values = await form.validateFields().catch(() => null);
+    if (values && prompt && (await run(prompt, values))) setPrompt(null);
   };
   const button = (code: string, action: string, onClick: () => void, primary = false, danger = false) => (
     <Auth code={code}>

@@ -77,7 +77,8 @@ function Control({ field, enums, ...bound }: { field: SearchField; enums: Search
 export default function SearchForm({ form, name, fields, enums, initialValues, onSearch, onReset, loading }: SearchFormProps) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
-  const grid = useSearchGrid(box);
+  const buttons = useRef<HTMLDivElement>(null);
+  const grid = useSearchGrid(box, buttons);
   const [collapsed, setCollapsed] = useState(true);
   const layout = searchLayout(
     fields.map((f) => f.span),
@@ -107,7 +108,7 @@ export default function SearchForm({ form, name, fields, enums, initialValues, o
           ))}
           <Col span={layout.buttonSpan} className="p8-pro-table-search-buttons">
             <Form.Item>
-              <Space size={8} wrap={false}>
+              <Space size={8} wrap={false} ref={buttons}>
                 <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading} data-testid="pro-table-search-submit">
                   {t('kit.table.search')}
                 </Button>

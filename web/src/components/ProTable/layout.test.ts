@@ -8,6 +8,9 @@ describe('search form layout', () => {
     expect(searchGrid(878)).toEqual({ cell: 8, buttonCells: 1 }); // beside a category panel too
     expect(searchGrid(600)).toEqual({ cell: 12, buttonCells: 1 });
     expect(searchGrid(300)).toEqual({ cell: 24, buttonCells: 1 });
+    // Buttons wider than a cell (English texts at 1440 px: 296 px + gutter beside 280 px cells) take two.
+    expect(searchGrid(1120, 312)).toEqual({ cell: 6, buttonCells: 2 });
+    expect(searchGrid(1120, 240)).toEqual({ cell: 6, buttonCells: 1 });
   });
 
   it('shows one row when collapsed: fields that fit beside the buttons', () => {

@@ -9,7 +9,7 @@
 
 /** Narrowest field cell: label and an input that still shows its placeholder ("请输入客户编码"). */
 export const MIN_CELL = 240;
-/** Room the search, reset and expand buttons need. */
+/** Room the search, reset and expand buttons need at least (more when their texts are wider: measured). */
 export const BUTTONS_WIDTH = 270;
 
 export interface SearchGrid {
@@ -19,12 +19,16 @@ export interface SearchGrid {
   buttonCells: number;
 }
 
-/** The grid for a form `width` px wide: as many cells of at least MIN_CELL as fit, 24 divisible by their number. */
-export function searchGrid(width: number): SearchGrid {
+/**
+ * The grid for a form `width` px wide: as many cells of at least MIN_CELL as fit, 24 divisible by their
+ * number. `buttons`: the width the buttons take as shown (with the gutter) — in English "Search / Reset /
+ * Expand" are wider than 270 px and would run over the last field beside them.
+ */
+export function searchGrid(width: number, buttons = BUTTONS_WIDTH): SearchGrid {
   const fit = Math.floor(width / MIN_CELL);
   const perRow = [6, 4, 3, 2, 1].find((n) => n <= fit) ?? 1;
   const cellWidth = width / perRow;
-  return { cell: 24 / perRow, buttonCells: Math.min(perRow, Math.max(1, Math.ceil(BUTTONS_WIDTH / cellWidth))) };
+  return { cell: 24 / perRow, buttonCells: Math.min(perRow, Math.max(1, Math.ceil(Math.max(BUTTONS_WIDTH, buttons) / cellWidth))) };
 }
 
 export interface SearchLayout {
