@@ -29,8 +29,9 @@ export default function OrderActionDialog({ action, order, onClose, onDone }: { 
   }, [open, action, order, form]);
 
   const submit = async () => {
-    const values = await form.validateFields();
-    if (!order || !action) return;
+    // A field that does not pass shows its message under it (no unhandled rejection).
+    const values = await form.validateFields().catch(() => null);
+    if (!values || !order || !action) return;
     setSaving(true);
     try {
       if (action === 'dispatch') await dispatchOrder({ id: order.id, staffId: values.staffId!, remark: values.remark?.trim() || null });

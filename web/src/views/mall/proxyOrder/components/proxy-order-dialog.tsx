@@ -57,7 +57,8 @@ export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: bo
     setLines((current) => [...current, { ...option, quantity: 1 }]);
   };
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await form.validateFields().catch(() => null); // the fields show what is missing
+    if (!values) return;
     if (!customer) return void message.warning(t('common.pickCustomer'));
     if (!lines.length) return void message.warning(t('proxyOrder.noItems'));
     setSaving(true);

@@ -38,7 +38,8 @@ export default function ProxyOrderDialog({ open, onClose, onSaved }: { open: boo
   };
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null); // the fields show what is missing
+    if (!v) return;
     setSaving(true);
     try {
       await createProxyOrder({
