@@ -102,6 +102,11 @@ describe('mall (browser)', () => {
     await place.getByTestId('proxy-sku').click();
     await place.getByTestId('proxy-sku').locator('input').fill(name);
     await pickOption(page, '蓝 / M');
+    // More than the stock (10) is refused with why, not cut to the stock: no order is placed.
+    await inputOf(place, 'proxy-line-0-quantity').fill('11');
+    await place.getByTestId('proxy-submit').click();
+    await page.locator('.ant-message').filter({ hasText: '商品库存不足' }).waitFor();
+    expect((await api<Order[]>(suite.server, 'GET', `/admin/mall/proxyOrder?customerId=${customer.data.id}`, undefined, token)).data).toHaveLength(0);
     await inputOf(place, 'proxy-line-0-quantity').fill('2');
     await place.getByTestId('proxy-submit').click();
     const drawer = page.getByTestId('order-detail');

@@ -104,7 +104,8 @@ export default function OrderActions({ order, onDone, size = 'small' }: { order:
                 { validator: async (_, value?: number | null) => { if (value === 0 && order.payAmount > 0) throw new Error(t('refundAmountZero')); } },
               ]}
             >
-              <NumberInput kind="amount" precision={2} min={0} max={order.payAmount} data-testid="order-refund-amount" />
+              {/* No `max`: more than was paid is refused with why (MallRefundAmountExceed), not cut to it unseen. */}
+              <NumberInput kind="amount" precision={2} min={0} data-testid="order-refund-amount" />
             </Form.Item>
           )}
           {(prompt === 'cancel' || prompt === 'refund/apply' || prompt === 'refund/refuse') && (

@@ -28,7 +28,7 @@ const cents = (v: number) => Math.round(v * 100);
 
 /**
  * Places an order for a customer: the customer (from the customers), the goods (SKUs of products on the
- * shelf, searched by name, each with its quantity — never more than its stock), consignee and address,
+ * shelf, searched by name, each with its quantity — one beyond its stock is marked and refused), consignee and address,
  * shipping and discount. The order then waits for payment like any other.
  */
 export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: boolean; onClose: () => void; onPlaced: (order: MallOrder) => void }) {
@@ -142,10 +142,14 @@ export default function ProxyOrderDialog({ open, onClose, onPlaced }: { open: bo
               title: t('proxyOrder.quantity'),
               width: 110,
               render: (_, l, index) => (
+                // No `max`: antd would cut a quantity beyond the stock to the stock when the field is left, and
+                // the order went out for that many while the dialog had shown the total of what was typed. A
+                // quantity the stock (or 1–9999) does not allow is marked, and the server refuses it naming
+                // the SKU (MallStockInsufficient, MallQuantityError).
                 <InputNumber
                   min={1}
-                  max={Math.min(l.stock, 9999)}
                   precision={0}
+                  status={l.quantity > Math.min(l.stock, 9999) ? 'error' : undefined}
                   value={l.quantity}
                   onChange={(v) => setLines((current) => current.map((x) => (x.skuId === l.skuId ? { ...x, quantity: v ?? 1 } : x)))}
                   data-testid={`proxy-line-${index}-quantity`}
