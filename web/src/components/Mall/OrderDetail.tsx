@@ -42,7 +42,7 @@ export default function OrderDetail({ id, onClose, onChanged }: { id: number | n
             <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
               <Space>
                 <OrderStatusTag status={order.status} />
-                <RefundStatusTag status={order.refundStatus} />
+                <RefundStatusTag status={order.refundStatus} orderStatus={order.status} />
                 <Typography.Text type="secondary">{t(`sources.${order.source}`)}</Typography.Text>
               </Space>
               <OrderActions order={order} onDone={changed} size="middle" />

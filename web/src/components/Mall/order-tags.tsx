@@ -17,9 +17,12 @@ export function OrderStatusTag({ status }: { status: MallOrderStatus }) {
   return <Tag color={STATUS_COLOR[status]}>{t(`statuses.${status}`)}</Tag>;
 }
 
-/** The refund's status, nothing while there is none. */
-export function RefundStatusTag({ status }: { status: MallRefundStatus }) {
+/**
+ * The refund's status, nothing while there is none — nor beside an order whose own status already says
+ * Refunded (`orderStatus`: the tag shown next to the order's, which would read 已退款 twice).
+ */
+export function RefundStatusTag({ status, orderStatus }: { status: MallRefundStatus; orderStatus?: MallOrderStatus }) {
   const { t } = useTranslation(undefined, { keyPrefix: 'mall.order' });
-  if (status === 'None') return null;
+  if (status === 'None' || (status === 'Refunded' && orderStatus === 'Refunded')) return null;
   return <Tag color={REFUND_COLOR[status]}>{t(`refundStatuses.${status}`)}</Tag>;
 }

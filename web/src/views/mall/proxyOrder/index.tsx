@@ -44,7 +44,7 @@ export default function ProxyOrderPage() {
         render: (_, row) => (
           <Space size={2} wrap>
             <OrderStatusTag status={row.status} />
-            <RefundStatusTag status={row.refundStatus} />
+            <RefundStatusTag status={row.refundStatus} orderStatus={row.status} />
           </Space>
         ),
       },
