@@ -210,6 +210,27 @@ describe('receipts settle sale out-stocks', () => {
     await verifyEmpty();
   });
 
+  it('the list names the fund account; the export shows the settled bill by code, its amount, what was open and the amount', async () => {
+    const bill = await sale(7); // 70
+    const first = await posted(receipt({ ...settle(bill, '20.50'), remark: 'export-check' }));
+    const second = await posted(receipt({ ...settle(bill, '30.25'), remark: 'export-check' }));
+    const listed = await ok(api.get<Array<{ id: number; fundAccountName: string | null }>>(`${path('Receipt')}?current=1&pageSize=10&remark=export-check`));
+    expect(listed.map((r) => r.fundAccountName)).toEqual(['Bank', 'Bank']);
+    expect(listed.map((r) => r.id).sort()).toEqual([first, second].sort());
+    const { billCode } = await ok(api.get<{ billCode: string }>(`${path('SaleOutstock')}/${bill}`));
+    const file = await api.download(`${path('Receipt')}/export?lang=en`, { remark: 'export-check', billCodeSort: 'asc' });
+    expect(file.status).toBe(200);
+    const [head, ...body] = await readXlsx(file.body);
+    const cell = (row: unknown[], title: string) => row[head.indexOf(title)];
+    // Each receipt: the bank by name, the out-stock by code, its 70, what is open of it but for this receipt (as its
+    // form shows: 70 − 30.25, 70 − 20.50), the amount.
+    expect(body.map((r) => [cell(r, 'Fund account'), cell(r, 'Source bill'), cell(r, 'Bill amount'), cell(r, 'Open amount'), cell(r, 'Amount')])).toEqual([
+      ['Bank', billCode, 70, 39.75, 20.5],
+      ['Bank', billCode, 70, 49.5, 30.25],
+    ]);
+    await verifyEmpty();
+  });
+
   it('an unsettled bill is withdrawn: the receivable is reversed and it can be audited again', async () => {
     const bill = await sale(3);
     const before = await ok(api.get<Array<{ partnerId: number; balance: string }>>(`/api/admin/finance/receivable?partnerId=${ids.customer}`));
@@ -269,6 +290,9 @@ describe('payments, advances and deductions', () => {
     await ok(api.post(`${path('Income')}/audit`, { id: income.id }));
     // Rounded by amountRetainsSmallDigit (2): 12.345 → 12.35.
     expect(toMicro(await fund(wallet))).toBe(before - toMicro('12.35') + toMicro(2));
+    // The export names the fund account and the fee type, and shows the line's amount.
+    const [head, ...body] = await readXlsx((await api.download(`${path('Fee')}/export?lang=en`, { billCode: (await ok(api.get<{ billCode: string }>(`${path('Fee')}/${fee.id}`))).billCode })).body);
+    expect(body.map((r) => ['Fund account', 'Fee type', 'Amount'].map((title) => r[head.indexOf(title)]))).toEqual([['Wallet', 'Freight', 12.35]]);
     await ok(api.post(`${path('Fee')}/abandonAudit`, { id: fee.id }));
     expect(toMicro(await fund(wallet))).toBe(before + toMicro(2));
     await verifyEmpty();

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { microNumber, microText, toMicro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { billCreateSchema, billTemplateKey, headerFields, lineFields, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billCreateSchema, billTemplateKey, headerFields, lineFields, lineKindOf, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS, type BillStatus } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { ImportResult } from '@p8/contract/upload';
@@ -13,9 +13,10 @@ import type { ImportJob } from '../core/import-job.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
 import type { Tx } from '../db/connection.ts';
-import { admin, bill, billLine, department, location, material, partner, unit, warehouse } from '../db/schema/index.ts';
+import { admin, bill, billLine, department, feeType, finFundAccount, location, material, partner, unit, warehouse } from '../db/schema/index.ts';
 import { parsedListQuery } from './list.ts';
 import { createBill } from './service.ts';
+import { settlementExportViews } from './settlement-lines.ts';
 
 /**
  * Bills as .xlsx, for every type from its declaration: one row per line, the bill's header fields repeated
@@ -88,9 +89,16 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
     .limit(EXPORT_MAX_ROWS);
   const names = await exportNames(ctx, found);
   const columns = billColumns(decl, true, await readTenantConfig(ctx.tx, ctx.tenantId));
+  // Lines of money (bills.md, "Line kinds") keep their amount in the amount columns and, settlement lines, the
+  // bill they settle as the source bill: the export shows them as the form does (the bill by its code, its
+  // amount and what was open of it before this bill).
+  const moneyLines = lineKindOf(decl) !== 'material';
+  const settled = lineKindOf(decl) === 'settlement' ? await settlementExportViews(ctx, found.flatMap(({ head, line }) => (line ? [{ ...line, billStatus: head.billStatus }] : []))) : undefined;
   const rows = found.map(({ head, line }) => {
     const headValues = { ...head, ...(head.extra as Record<string, unknown>) } as Record<string, unknown>;
     const lineValues = (line ? { ...line, ...(line.extra as Record<string, unknown>) } : {}) as Record<string, unknown>;
+    if (line && moneyLines) lineValues.amount = line.priceTotal;
+    if (line?.sourceBillId && settled) Object.assign(lineValues, settled.get(`${line.billId}:${line.sourceBillId}`));
     // A bill counting negative (pushed down from a `negative` source: a red-letter invoice) exports its lines'
     // quantity and amounts with its sign, so the workbook's columns sum as the list does.
     if (line && toMicro(head.number) < 0n) for (const key of SUMMED) lineValues[key] = microText(-toMicro(String(line[key])));
@@ -120,9 +128,11 @@ function exportValue(field: FieldDecl, value: unknown, names: Names, lang: Lang)
 
 /** The codes or names of every record the rows refer to, one query per kind. */
 async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill.$inferSelect; line: typeof billLine.$inferSelect | null }>): Promise<Names> {
-  const ids: Record<RecordKind, Set<number>> = { supplier: new Set(), customer: new Set(), warehouse: new Set(), location: new Set(), material: new Set(), unit: new Set(), staff: new Set(), department: new Set() };
-  const add = (kind: RecordKind, id: number | null | undefined) => id && ids[kind].add(Number(id));
+  const ids = Object.fromEntries(Object.keys(RECORD_KINDS).map((k) => [k, new Set<number>()])) as Record<RecordKind, Set<number>>;
+  const add = (kind: RecordKind, id: unknown) => typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? ids[kind].add(Number(id)) : undefined;
   for (const { head, line } of found) {
+    const headExtra = (head.extra ?? {}) as Record<string, unknown>;
+    const lineExtra = (line?.extra ?? {}) as Record<string, unknown>;
     add('supplier', head.supplierId);
     add('customer', head.customerId);
     for (const w of [head.warehouseId, head.targetWarehouseId, line?.warehouseId, line?.targetWarehouseId]) add('warehouse', w);
@@ -130,7 +140,11 @@ async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill
     add('material', line?.materialId);
     add('unit', line?.unitId);
     add('staff', head.handlerId);
+    add('staff', lineExtra.staffId);
     add('department', head.deptId);
+    add('fundAccount', headExtra.fundAccountId);
+    add('fundAccount', lineExtra.fundAccountId);
+    add('feeType', lineExtra.feeTypeId);
   }
   const names = Object.fromEntries(Object.keys(ids).map((k) => [k, new Map<number, string>()])) as Names;
   for (const kind of Object.keys(ids) as RecordKind[]) {
@@ -149,10 +163,10 @@ async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill
 
 // ---------------------------------------------------------------- records by code or name
 
-type RecordKind = 'supplier' | 'customer' | 'warehouse' | 'location' | 'material' | 'unit' | 'staff' | 'department';
+type RecordKind = 'supplier' | 'customer' | 'warehouse' | 'location' | 'material' | 'unit' | 'staff' | 'department' | 'fundAccount' | 'feeType';
 
 interface RecordKindSpec {
-  table: typeof partner | typeof warehouse | typeof location | typeof material | typeof unit | typeof admin | typeof department;
+  table: typeof partner | typeof warehouse | typeof location | typeof material | typeof unit | typeof admin | typeof department | typeof finFundAccount | typeof feeType;
   /** What an export writes. */
   label: ReturnType<typeof sql<string>>;
   /** The columns an import matches, in order of preference. */
@@ -170,6 +184,8 @@ const RECORD_KINDS: Record<RecordKind, RecordKindSpec> = {
   unit: { table: unit, label: sql<string>`${unit.name}`, match: (t) => eq(unit.name, t), missing: 'UnitNotExist' },
   staff: { table: admin, label: sql<string>`${admin.name}`, match: (t) => or(eq(admin.name, t), eq(admin.realName, t)), missing: 'PleaseSelectStaff' },
   department: { table: department, label: sql<string>`${department.name}`, match: (t) => eq(department.name, t), missing: 'DeptNotExist' },
+  fundAccount: { table: finFundAccount, label: sql<string>`${finFundAccount.name}`, match: (t) => eq(finFundAccount.name, t), missing: 'FundAccountNotExist' },
+  feeType: { table: feeType, label: sql<string>`${feeType.name}`, match: (t) => eq(feeType.name, t), missing: 'FeeTypeNotExist' },
 };
 
 /** Record ids by the text an import gives (code or name), looked up once per text and kind. */

@@ -7,7 +7,7 @@ import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
 import { countAll, parseList, runPage, statisticsSelection, type FilterKind, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
-import { admin, bill, billCount, partner, warehouse } from '../db/schema/index.ts';
+import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../db/schema/index.ts';
 
 /**
  * The list of a bill type, derived from its declaration: header fields with a column become list
@@ -122,6 +122,10 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
         targetWarehouseName: name(warehouse, bill.targetWarehouseId),
         handlerName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${bill.tenantId} and a.id = ${bill.handlerId})`,
         createdByName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${bill.tenantId} and a.id = ${bill.createdBy})`,
+        // The fund account of a finance bill is kept in `extra`: its name beside it, as for the other picked records.
+        ...(headerFields(decl).some((f) => f.kind === 'fundAccount')
+          ? { fundAccountName: sql<string | null>`(select f.name from ${finFundAccount} f where f.tenant_id = ${bill.tenantId} and f.id = (${bill.extra}->>'fundAccountId')::bigint)` }
+          : {}),
       })
       .from(bill)
       .$dynamic(),

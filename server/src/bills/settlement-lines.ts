@@ -161,6 +161,34 @@ export async function settlementLineViews(ctx: ServiceContext, billId: number, l
   return out;
 }
 
+/**
+ * The settlement lines of an export (lines of several bills), keyed `billId:sourceBillId`: the settled bill's
+ * code, its amount and what was open of it before the line's bill — as `settlementLineViews` shows one bill.
+ */
+export async function settlementExportViews(ctx: ServiceContext, lines: ReadonlyArray<{ billId: number; billStatus: string; sourceBillId: number | null; priceTotal: string }>) {
+  const ids = distinct(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null));
+  const out = new Map<string, Record<string, unknown>>();
+  if (!ids.length) return out;
+  const sources = new Map((await ctx.tx.select().from(bill).where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, ids)))).map((s) => [s.id, s]));
+  const takenByAll = await takenAmounts(ctx.tx, ctx.tenantId, ids, 0);
+  const ownTaken = new Map<string, Micro>();
+  for (const l of lines) {
+    if (l.sourceBillId === null) continue;
+    const key = `${l.billId}:${l.sourceBillId}`;
+    // A merged bill's lines count for nothing in what was taken (takenAmounts leaves them out).
+    ownTaken.set(key, (ownTaken.get(key) ?? 0n) + (l.billStatus === 'Merged' ? 0n : toMicro(l.priceTotal)));
+  }
+  for (const [key, own] of ownTaken) {
+    const source = sources.get(Number(key.split(':')[1]));
+    if (!source) continue;
+    const amount = settledAmountOf(source);
+    // What other bills took: all that was taken but this bill's own lines.
+    const others = (takenByAll.get(source.id) ?? 0n) - own;
+    out.set(key, { sourceBillId: source.billCode, sourceAmount: microText(amount), openAmount: microText(amount - others) });
+  }
+  return out;
+}
+
 /** GET {path}/sources of a type with settlement lines: audited bills of a source type with something open. */
 export async function openSourceBills(
   ctx: ServiceContext,
