@@ -133,6 +133,27 @@ describe('the ledger', () => {
     await verifyEmpty();
   });
 
+  it('a period of the trial balance opens with what each account held before it and closes with what it holds at its end', async () => {
+    type Trial = { debitTotal: string; creditTotal: string; accounts: Array<{ code: string; opening: string; debit: string; credit: string; balance: string }> };
+    const trial = async (query: string) => ok(api.get<Trial>(`/api/admin/finance/trialBalance?${query}`));
+    const cashOf = (t: Trial) => t.accounts.find((a) => a.code === '1001')!;
+    const till = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Till', kind: 'cash', openingBalance: '500.00', openingDate: '2025-03-01' }))).id;
+    // April pays out of cash more than it takes in.
+    await ok(api.post('/api/admin/finance/transfer', { docDate: '2025-04-10', fromAccountId: till, toAccountId: ids.bank, amount: '200.00' }));
+    const april = await trial('start=2025-04-01&end=2025-04-30');
+    expect(april.debitTotal).toBe(april.creditTotal);
+    const closedMarch = await trial('end=2025-03-31');
+    const closedApril = await trial('end=2025-04-30');
+    expect(cashOf(april)).toMatchObject({ opening: cashOf(closedMarch).balance, debit: '0.000000', credit: '200.000000', balance: cashOf(closedApril).balance });
+    expect(toMicro(cashOf(april).balance)).toBeGreaterThanOrEqual(0n);
+    for (const a of april.accounts) {
+      const closed = closedApril.accounts.find((c) => c.code === a.code)!;
+      expect([a.code, a.balance]).toEqual([a.code, closed.balance]);
+      expect([a.code, a.opening]).toEqual([a.code, closedMarch.accounts.find((c) => c.code === a.code)!.balance]);
+    }
+    await verifyEmpty();
+  });
+
   it('transfers between fund accounts, never below zero, and withdraws by reversal', async () => {
     const { id } = await ok(api.post<{ id: number }>('/api/admin/finance/transfer', { docDate: DAY, fromAccountId: ids.cash, toAccountId: ids.bank, amount: '250.50' }));
     expect([await fund(ids.cash), await fund(ids.bank)]).toEqual(['749.500000', '250.500000']);

@@ -59,9 +59,10 @@ const PREPAID_COLUMNS: Array<ListExportColumn<PrepaidBalanceRow>> = [
 const TRIAL_COLUMNS: ExcelColumn[] = [
   { prop: 'code', title: t('科目编码', 'Account'), width: 10 },
   { prop: 'accountName', title: t('科目名称', 'Account name'), width: 30 },
-  { prop: 'debit', title: t('借方', 'Debit'), width: 18 },
-  { prop: 'credit', title: t('贷方', 'Credit'), width: 18 },
-  { prop: 'balance', title: t('余额', 'Balance'), width: 18 },
+  { prop: 'opening', title: t('期初余额', 'Opening balance'), width: 18 },
+  { prop: 'debit', title: t('借方发生额', 'Debit'), width: 18 },
+  { prop: 'credit', title: t('贷方发生额', 'Credit'), width: 18 },
+  { prop: 'balance', title: t('期末余额', 'Closing balance'), width: 18 },
 ];
 
 /** A ledger line's memo in the caller's language: the bill type's or payment type's name, or what kind of document it is, marked when a reversal. */
@@ -120,7 +121,7 @@ export const financeExportRoutes: RouteDeclaration[] = [
       const found = await trialBalance(ctx, q);
       return [
         ...found.accounts.map((a) => ({ ...a, accountName: a.name[language] })),
-        { code: '', accountName: language === 'zh' ? '合计' : 'Total', debit: found.debitTotal, credit: found.creditTotal, balance: '' },
+        { code: '', accountName: language === 'zh' ? '合计' : 'Total', opening: '', debit: found.debitTotal, credit: found.creditTotal, balance: '' },
       ];
     },
   }),

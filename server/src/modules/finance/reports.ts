@@ -213,17 +213,27 @@ export async function openBills(ctx: ServiceContext, side: Side, partnerId: numb
 
 /**
  * The trial balance's statement (also run by bench/ledger.ts as its bare baseline): the per-account, per-day
- * totals the ledger keeps (fin_account_day, ≤ accounts × days × 8 rows), not every posting line.
+ * totals the ledger keeps (fin_account_day, ≤ accounts × days × 8 rows), not every posting line — the
+ * debits and credits of the period and, before its start, what the account held (debits − credits).
  */
 export function trialBalanceSql(tenantId: number, query: { start?: string; end?: string }): SQL {
-  return sql`select account_code, sum(debit)::text as debit, sum(credit)::text as credit from fin_account_day
-        where tenant_id = ${tenantId} ${query.start ? sql`and day >= ${query.start}::date` : sql``} ${query.end ? sql`and day <= ${query.end}::date` : sql``}
+  const inPeriod = query.start ? sql`day >= ${query.start}::date` : sql`true`;
+  const before = query.start ? sql`day < ${query.start}::date` : sql`false`;
+  return sql`select account_code, coalesce(sum(debit) filter (where ${inPeriod}), 0)::text as debit, coalesce(sum(credit) filter (where ${inPeriod}), 0)::text as credit,
+          coalesce(sum(debit - credit) filter (where ${before}), 0)::text as opening
+        from fin_account_day
+        where tenant_id = ${tenantId} ${query.end ? sql`and day <= ${query.end}::date` : sql``}
         group by account_code`;
 }
 
-/** GET /finance/trialBalance: per account of the chart, debits, credits and the balance on its normal side; totals agree. */
+/**
+ * GET /finance/trialBalance: per account of the chart, its balance before the period (`opening`), the debits
+ * and credits of the period, and its balance at the period's end (`balance`), both on the account's normal
+ * side (a cash account is never shown below zero for a month it paid out more than it took in); the debit
+ * and credit totals agree.
+ */
 export async function trialBalance(ctx: ServiceContext, query: { start?: string; end?: string }) {
-  const found = await rows<{ account_code: string; debit: string; credit: string }>(ctx.tx, trialBalanceSql(ctx.tenantId, query));
+  const found = await rows<{ account_code: string; debit: string; credit: string; opening: string }>(ctx.tx, trialBalanceSql(ctx.tenantId, query));
   const byCode = new Map(found.map((f) => [f.account_code, f]));
   let debitTotal = 0n;
   let creditTotal = 0n;
@@ -232,8 +242,9 @@ export async function trialBalance(ctx: ServiceContext, query: { start?: string;
     const credit = toMicro(byCode.get(a.code)?.credit ?? '0');
     debitTotal += debit;
     creditTotal += credit;
-    const debitNormal = a.kind === 'asset' || a.kind === 'expense';
-    return { code: a.code, name: a.label, kind: a.kind, debit: microText(debit), credit: microText(credit), balance: microText(debitNormal ? debit - credit : credit - debit) };
+    const side = a.kind === 'asset' || a.kind === 'expense' ? 1n : -1n;
+    const opening = toMicro(byCode.get(a.code)?.opening ?? '0') * side;
+    return { code: a.code, name: a.label, kind: a.kind, opening: microText(opening), debit: microText(debit), credit: microText(credit), balance: microText(opening + (debit - credit) * side) };
   });
   return { accounts, debitTotal: microText(debitTotal), creditTotal: microText(creditTotal) };
 }

@@ -24,8 +24,11 @@ export interface TrialBalanceRow {
   code: string;
   name: { zh: string; en: string };
   kind: string;
+  /** The balance before the period's start, on the account's normal side. */
+  opening: string;
   debit: string;
   credit: string;
+  /** The balance at the period's end. */
   balance: string;
 }
 

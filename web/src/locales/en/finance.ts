@@ -53,9 +53,10 @@ export default {
     name: 'Account',
     kind: 'Type',
     kinds: { asset: 'Asset', liability: 'Liability', equity: 'Equity', income: 'Income', expense: 'Expense' },
+    opening: 'Opening balance',
     debit: 'Debit',
     credit: 'Credit',
-    balance: 'Balance',
+    balance: 'Closing balance',
     totals: 'Total debit {{debit}} · total credit {{credit}}',
   },
   money: {

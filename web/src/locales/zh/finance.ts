@@ -53,9 +53,10 @@ export default {
     name: '科目名称',
     kind: '类别',
     kinds: { asset: '资产', liability: '负债', equity: '权益', income: '收入', expense: '费用' },
+    opening: '期初余额',
     debit: '借方发生额',
     credit: '贷方发生额',
-    balance: '余额',
+    balance: '期末余额',
     totals: '借方合计 {{debit}} · 贷方合计 {{credit}}',
   },
   money: {

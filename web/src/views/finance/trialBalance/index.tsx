@@ -9,7 +9,7 @@ import { useAuth } from '../../../components/Auth/index.tsx';
 
 const KIND_COLOR: Record<string, string> = { asset: 'blue', liability: 'orange', equity: 'purple', income: 'green', expense: 'red' };
 
-/** Finance → trial balance (menu finance_trialBalance): debits, credits and balance per account; the totals agree. */
+/** Finance → trial balance (menu finance_trialBalance): per account the opening balance, the period's debits and credits, the closing balance; the totals agree. */
 export default function TrialBalancePage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'finance' });
   const language = useGlobalStore((s) => s.language);
@@ -21,6 +21,7 @@ export default function TrialBalancePage() {
       { prop: 'code', title: t('trial.code'), width: 100 },
       { prop: 'name', title: t('trial.name'), width: 240, render: (_, r) => r.name[language] },
       { prop: 'kind', title: t('trial.kind'), width: 110, render: (_, r) => <Tag color={KIND_COLOR[r.kind]}>{t(`trial.kinds.${r.kind}`)}</Tag> },
+      { prop: 'opening', title: t('trial.opening'), width: 150, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'debit', title: t('trial.debit'), width: 150, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'credit', title: t('trial.credit'), width: 150, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'balance', title: t('trial.balance'), width: 150, align: 'right', render: (v) => formatMoney(v as string) },
