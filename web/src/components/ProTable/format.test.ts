@@ -15,6 +15,11 @@ describe('cell formatting', () => {
     expect(formatNumber('', 2)).toBe('');
     expect(formatNumber(-0.001, 2)).toBe('0.00');
     expect(formatNumber('abc', 2)).toBe('abc');
+    // Decimal text at the columns' edge (14 digits before the point) keeps its cents; halves round away from zero.
+    expect(formatNumber('99999999999999.99', 2)).toBe('99999999999999.99');
+    expect(formatNumber('-99999999999999.995000', 2)).toBe('-100000000000000.00');
+    expect(formatNumber(1.005, 2)).toBe('1.01');
+    expect(formatNumber('12.5', 0)).toBe('13');
   });
 
   it('formats dates and reads nested fields', () => {
