@@ -131,6 +131,7 @@ describe('opening balances', () => {
     const save = (body: Record<string, unknown>) => api.post(BEGINNING, { billDate: '2026-11-24', beginningType: 'Receivable', openingAmount: '10', lines: [], ...body });
     await refused(save({ customerId: ids.customer, supplierId: ids.supplier }), 'ParamError');
     await refused(save({}), 'PleaseSelectCustomer');
+    await refused(save({ customerId: ids.customer, beginningType: undefined }), 'PleaseSelectOpeningType');
     await refused(save({ beginningType: 'Prepaid', customerId: ids.customer }), 'ParamError');
     await refused(save({ customerId: ids.customer, openingAmount: '0' }), 'AmountMustGreaterThanZero');
     await refused(save({ customerId: ids.customer, lines: [{ amount: '10' }] }), 'ParamError');

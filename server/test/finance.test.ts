@@ -269,6 +269,9 @@ describe('receipts settle sale out-stocks', () => {
     expect((await payment({ payType: 'SettlementPay', prepaidAmount: 5, ...settle(bill, -1) })).body.message).toBe('SettleAmountSignMismatch');
     expect((await payment({ ...settle(bill, 1), supplierId: ids.customer })).body.message).toBe('SupplierNotExist');
     expect((await payment({ lines: [] })).body.message).toBe('AllocationRequired');
+    // A missing type is named as the field the form shows (付款类型 / 收款类型), not "bill type".
+    expect((await payment({ ...settle(bill, 1), payType: undefined })).body.message).toBe('PleaseSelectPaymentType');
+    expect((await receipt({ lines: [], receiptType: undefined, advanceAmount: 1 })).body.message).toBe('PleaseSelectReceiptType');
     expect((await payment({ lines: [{ sourceBillId: bill, amount: 1 }, { sourceBillId: bill, amount: 1 }] })).body.message).toBe('SettleBillRepeat');
     expect((await payment({ ...settle(bill, 1), prepaidAmount: 5 })).body.message).toBe('AllocationNotAllowed');
     await verifyEmpty();

@@ -24,12 +24,12 @@ const payType: FieldDecl = {
   label: { zh: '付款类型', en: 'Payment type' },
   kind: 'enum',
   schema: z.enum(PAYMENT_TYPES),
-  required: 'PleaseSelectBillType',
+  required: 'PleaseSelectPaymentType',
   options: typeOptions(PAYMENT_TYPES),
   list: true,
   width: 130,
 };
-const receiptType: FieldDecl = { ...payType, key: 'receiptType', label: { zh: '收款类型', en: 'Receipt type' }, schema: z.enum(RECEIPT_TYPES), options: typeOptions(RECEIPT_TYPES) };
+const receiptType: FieldDecl = { ...payType, key: 'receiptType', label: { zh: '收款类型', en: 'Receipt type' }, schema: z.enum(RECEIPT_TYPES), required: 'PleaseSelectReceiptType', options: typeOptions(RECEIPT_TYPES) };
 
 /** The amount beyond the settled bills: an advance, or a settlement payment's rest (to prepaid / advance). */
 const prepaidAmount: FieldDecl = { key: 'prepaidAmount', label: { zh: '预付金额', en: 'To prepaid' }, kind: 'amount', schema: moneyAmountSchema, list: true, width: 120 };
@@ -136,7 +136,7 @@ const beginningType: FieldDecl = {
   label: { zh: '期初类型', en: 'Opening type' },
   kind: 'enum',
   schema: z.enum(BeginningType),
-  required: 'PleaseSelectBillType',
+  required: 'PleaseSelectOpeningType',
   options: BeginningType.map((value) => ({ value, label: BEGINNING_TYPE_LABELS[value] })),
   list: true,
   search: 'eq',
