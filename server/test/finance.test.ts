@@ -130,6 +130,8 @@ describe('the ledger', () => {
     expect(trial.debitTotal).toBe(trial.creditTotal);
     expect(trial.accounts.find((a) => a.code === '3001')!.balance).not.toBe('0.000000');
     await refused(api.post('/api/admin/finance/account', { name: 'Cash', kind: 'cash', openingDate: DAY }), 'FundAccountNameRepeat');
+    // A negative opening balance is refused as such (it was "insufficient account balance").
+    await refused(api.post('/api/admin/finance/account', { name: 'Overdrawn', kind: 'cash', openingBalance: '-5', openingDate: DAY }), 'AmountMustNotBeNegative');
     await verifyEmpty();
   });
 

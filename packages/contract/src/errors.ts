@@ -305,6 +305,7 @@ export const errorCatalogue = {
   SettlementAmountExceedUnsettled: { zh: '结算金额不能超过未结算金额', en: 'The settlement amount cannot exceed the unsettled amount' },
   AccountBalanceInsufficient: { zh: '账户余额不足', en: 'Insufficient account balance' },
   AmountMustGreaterThanZero: { zh: '金额必须大于0', en: 'The amount must be greater than 0' },
+  AmountMustNotBeNegative: { zh: '金额不能为负数', en: 'The amount cannot be negative' },
   DiscountAmountExceedTotal: { zh: '优惠金额不能超过总金额', en: 'The discount amount cannot exceed the total' },
   BillAllSettled: { zh: '单据已全部结算', en: 'The bill has been fully settled' },
   BillAllInvoiced: { zh: '单据已全部开票', en: 'The bill has been fully invoiced' },

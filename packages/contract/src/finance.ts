@@ -148,7 +148,8 @@ export const fundAccountCreateSchema = z.object({
   name,
   kind: z.enum(FundKind),
   accountNumber: storableText().trim().max(50).default(''),
-  openingBalance: moneySchema.default(0),
+  // A fund account never goes below zero: nor does it open there.
+  openingBalance: moneySchema.refine((v) => Number(v) >= 0, { message: 'AmountMustNotBeNegative' }).default(0),
   openingDate: dateSchema,
   remark,
 });

@@ -81,7 +81,7 @@ export default function FundAccountPage() {
           <Input maxLength={50} />
         </Form.Item>
         <Form.Item name="openingBalance" label={t('account.openingBalance')}>
-          <NumberInput kind="amount" style={{ width: '100%' }} />
+          <NumberInput kind="amount" min={0} max={99999999999999} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="openingDate" label={t('account.openingDate')} rules={[{ required: true, message: t('account.dateRequired') }]}>
           <DatePicker style={{ width: '100%' }} />

@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { toMicro } from '@p8/contract/bills/decimal';
 import FormDialog from '../../../components/FormDialog/index.tsx';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
+import { inputPrecision } from '../../../components/NumberInput/precision.ts';
+import { useTenantConfig } from '../../../hooks/useTenantConfig.ts';
 import { createTransfer, type MoneyDocRow } from '../../../components/Finance/api.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
 import MoneyDocs, { useFundAccounts, type MoneyFormProps } from '../../../components/Finance/MoneyDocs.tsx';
@@ -37,9 +39,17 @@ export default function TransferPage() {
   );
 }
 
-/** Add a transfer: two different enabled accounts and a positive amount, checked before sending. */
+/** What an amount column holds: below 10^14 (14 digits before the point, as the server's money schema). */
+const AMOUNT_LIMIT = 10n ** 14n * 1_000_000n;
+
+/**
+ * Add a transfer: two different enabled accounts and a positive amount within what the columns hold, typed to
+ * the tenant's decimal places — checked before sending.
+ */
 function TransferDialog({ open, onClose, onSaved }: MoneyFormProps) {
   const { t } = useTranslation(undefined, { keyPrefix: 'finance.money' });
+  const { t: root } = useTranslation();
+  const { settings } = useTenantConfig();
   const funds = useFundAccounts();
   const options = (funds.data ?? []).filter((f) => f.enabled).map((f) => ({ value: f.id, label: `${f.name} (${formatMoney(f.balance)})` }));
   const submit = async (values: TransferForm) => {
@@ -67,10 +77,17 @@ function TransferDialog({ open, onClose, onSaved }: MoneyFormProps) {
         label={t('amount')}
         rules={[
           { required: true, message: t('amountRequired') },
-          { validator: (_, v: string | null | undefined) => (v && toMicro(String(v)) <= 0n ? Promise.reject(new Error(t('amountPositive'))) : Promise.resolve()) },
+          {
+            validator: (_, v: string | null | undefined) => {
+              if (!v) return Promise.resolve();
+              const micro = toMicro(String(v));
+              if (micro <= 0n) return Promise.reject(new Error(t('amountPositive')));
+              return micro >= AMOUNT_LIMIT ? Promise.reject(new Error(root('error.AmountOutOfRange'))) : Promise.resolve();
+            },
+          },
         ]}
       >
-        <InputNumber<string> stringMode style={{ width: '100%' }} data-testid="transfer-amount" />
+        <InputNumber<string> stringMode precision={inputPrecision({ kind: 'amount' }, settings)} style={{ width: '100%' }} data-testid="transfer-amount" />
       </Form.Item>
       <Form.Item name="docDate" label={t('date')} rules={[{ required: true, message: t('dateRequired') }]}>
         <DatePicker style={{ width: '100%' }} />
