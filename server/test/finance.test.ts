@@ -218,8 +218,14 @@ describe('receipts settle sale out-stocks', () => {
     expect(draft.lines).toEqual([expect.objectContaining({ sourceBillId: bill, amount: '100.000000', openAmount: '100.000000' })]);
     await ok(api.del(path('Receipt'), { ids: [pushed.id] }));
 
+    const listed = async () => (await ok(api.get<Array<{ id: number; settledAmount: string | null; unsettledAmount: string | null }>>(`${path('SaleOutstock')}?current=1&pageSize=200`))).find((r) => r.id === bill)!;
+    expect(await listed()).toMatchObject({ settledAmount: '0.000000', unsettledAmount: '100.000000' });
     const first = await posted(receipt(settle(bill, '40.10')));
     expect(await settlement('SaleOutstock', bill)).toBe('PartialSettlement');
+    // The list shows what is settled and open of the bill, as finance's open amount has it.
+    expect(await listed()).toMatchObject({ settledAmount: '40.100000', unsettledAmount: '59.900000' });
+    const openBill = (await ok(api.get<Array<{ billId: number; settled: string; unsettled: string }>>(`/api/admin/finance/receivable/openBills?partnerId=${ids.customer}`))).find((o) => o.billId === bill)!;
+    expect([openBill.settled, openBill.unsettled]).toEqual(['40.100000', '59.900000']);
     expect((await receipt(settle(bill, '59.91'))).body.message).toBe('ReceiptAmountExceedUnreceived');
     await refused(api.post(`${path('SaleOutstock')}/abandonAudit`, { id: bill }), 'BillReceivedProhibitAbandonAudit');
     await posted(receipt(settle(bill, '59.90')));

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { microNumber, toMicro } from '@p8/contract/bills/decimal';
-import { headerFields, type BillTypeDecl } from '@p8/contract/bills/registry';
-import { BillStatus } from '@p8/contract/bills/status';
+import { microNumber, microText, toMicro } from '@p8/contract/bills/decimal';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
 import { countAll, parseList, runPage, statisticsSelection, type FilterKind, type ListField, type ListSpec } from '../core/list-query.ts';
@@ -81,7 +82,30 @@ export function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, query: 
   return parseList(billListSpec(decl), rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions]);
 }
 
-const name = (table: typeof partner | typeof warehouse, id: AnyPgColumn) => sql<string | null>`(select t.name from ${table} t where t.tenant_id = ${bill.tenantId} and t.id = ${id})`;
+/**
+ * What the audited settlement lines (payments, receipts, salary payments; merged bills' lines left out) took of
+ * a bill — the `settled` its settlement progress and finance's open amount follow (bills.md, "Line kinds").
+ */
+const settledAmountSql = () =>
+  sql<string | null>`(select sum(l.price_total)::text from bill_line l join bill d on d.tenant_id = l.tenant_id and d.id = l.bill_id
+      where l.tenant_id = bill.tenant_id and l.source_bill_id = bill.id and l.source_line_id is null
+        and d.bill_status in (${sql.join(POSTED_STATUSES.map((s) => sql`${s}`), sql`, `)}))`;
+
+// The list's own columns are rendered unqualified ("tenant_id"), which inside a subquery name the subquery's
+// table's column (t.tenant_id = t.tenant_id: no tenant condition, and no use of the (tenant, id) key): the
+// subqueries name the outer bill as `bill`.
+const name = (table: typeof partner | typeof warehouse, id: AnyPgColumn) => sql<string | null>`(select t.name from ${table} t where t.tenant_id = bill.tenant_id and t.id = ${id})`;
+
+/**
+ * A posted bill's settled and open amounts as exact decimal text, signed like the bill; a bill not posted, or
+ * one no settlement bill takes (`onlyWhen` of its sources: an exchange, an opening advance), has neither.
+ */
+function settledAndOpen(decl: BillTypeDecl, row: Record<string, unknown>, taxPriceTotal: string, settledAmount: string | null) {
+  const settledBy = BILL_TYPES.flatMap((d) => (lineKindOf(d) === 'settlement' ? d.sources.filter((s) => s.type === decl.type) : []));
+  if (!POSTED_STATUSES.includes(row.billStatus as BillStatus) || !settledBy.some((s) => meets(s.onlyWhen, row))) return { settledAmount: null, unsettledAmount: null };
+  const settled = toMicro(settledAmount ?? '0');
+  return { settledAmount: microText(settled), unsettledAmount: microText(toMicro(taxPriceTotal) * BigInt(decl.settlement?.sign ?? 1) - settled) };
+}
 
 /** GET {path}: a page of bills with the names of what they refer to. */
 export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
@@ -120,12 +144,13 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
         customerName: name(partner, bill.customerId),
         warehouseName: name(warehouse, bill.warehouseId),
         targetWarehouseName: name(warehouse, bill.targetWarehouseId),
-        handlerName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${bill.tenantId} and a.id = ${bill.handlerId})`,
-        createdByName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${bill.tenantId} and a.id = ${bill.createdBy})`,
+        handlerName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.handlerId})`,
+        createdByName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.createdBy})`,
         // The fund account of a finance bill is kept in `extra`: its name beside it, as for the other picked records.
         ...(headerFields(decl).some((f) => f.kind === 'fundAccount')
-          ? { fundAccountName: sql<string | null>`(select f.name from ${finFundAccount} f where f.tenant_id = ${bill.tenantId} and f.id = (${bill.extra}->>'fundAccountId')::bigint)` }
+          ? { fundAccountName: sql<string | null>`(select f.name from ${finFundAccount} f where f.tenant_id = bill.tenant_id and f.id = (${bill.extra}->>'fundAccountId')::bigint)` }
           : {}),
+        ...(decl.progress.includes('settlement') ? { settledAmount: settledAmountSql() } : {}),
       })
       .from(bill)
       .$dynamic(),
@@ -140,6 +165,9 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
       number: microNumber(toMicro(number)),
       priceTotal: microNumber(toMicro(priceTotal)),
       taxPriceTotal: microNumber(toMicro(taxPriceTotal)),
+      // What payments (receipts, salary payments) settled of a posted bill and what is still open of it, exact
+      // decimal text signed like the bill (a refund's are negative); a bill not posted has nothing open.
+      ...('settledAmount' in row ? settledAndOpen(decl, { ...row, ...(extra as Record<string, unknown>) }, taxPriceTotal, row.settledAmount as string | null) : {}),
     })),
     pagination: page.pagination,
   };

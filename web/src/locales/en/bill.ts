@@ -67,6 +67,8 @@ export default {
   billAmount: 'Amount',
   takenAmount: 'Taken',
   openAmount: 'Open',
+  settledAmount: 'Settled',
+  unsettledAmount: 'Unsettled',
   pushDownBillsTitle: 'Settle open bills: {{name}}',
   pushDownBillsOk: 'Settle {{count}} bills',
 };

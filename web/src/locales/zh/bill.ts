@@ -67,6 +67,8 @@ export default {
   billAmount: '单据金额',
   takenAmount: '已占用',
   openAmount: '未结金额',
+  settledAmount: '已结金额',
+  unsettledAmount: '未结金额',
   pushDownBillsTitle: '结算未结单据：{{name}}',
   pushDownBillsOk: '结算 {{count}} 张单据',
 };

@@ -114,6 +114,10 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
           return state ? labelOf(PROGRESS_STATE_LABELS[state], lang) : '';
         },
       });
+      // A bill that payments settle shows how much of it is settled and open (the server's list: posted bills only).
+      if (kind === 'settlement') {
+        for (const prop of ['settledAmount', 'unsettledAmount'] as const) cols.push({ prop, title: t(`bill.${prop}`), width: 120, valueType: 'amount' });
+      }
     }
     return cols;
   }, [decl, config, lang, t]);
