@@ -53,13 +53,14 @@ describe('finance (browser)', () => {
     await receiveRefusesBeyondOpen(page, billCode, lang);
     await receive(page, billCode, '100');
     await waitUntil(bill, (b) => b.progress.settlement === 'PartialSettlement', 'partly settled');
-    expect(await listedProgress(page, billCode)).toContain(PROGRESS_STATE_LABELS.PartialSettlement[lang]);
+    // The row: partly settled, then what is settled and what is open.
+    expect(await listedProgress(page, billCode)).toContain(`${PROGRESS_STATE_LABELS.PartialSettlement[lang]} 100.00 100.00`);
     await screenshot(page, `finance-outstock-partial-${lang}`);
 
     // The rest: "all that is open" on the bill.
     await receive(page, billCode, 'all');
     await waitUntil(bill, (b) => b.progress.settlement === 'AllSettlement', 'settled');
-    expect(await listedProgress(page, billCode)).toContain(PROGRESS_STATE_LABELS.AllSettlement[lang]);
+    expect(await listedProgress(page, billCode)).toContain(`${PROGRESS_STATE_LABELS.AllSettlement[lang]} 200.00 0.00`);
 
     // Withdrawing the audit is refused with the catalogued message, and the bill stays audited.
     await page.getByTestId(`bill-open-${id}`).click();

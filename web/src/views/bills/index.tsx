@@ -109,8 +109,10 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         title: labelOf(PROGRESS_LABELS[kind], lang),
         width: 110,
         render: (_v, r) => {
-          // A posted bill nothing was taken from yet has no progress written: it is at the first state.
-          const state = r.progress?.[kind] ?? (POSTED_STATUSES.includes(r.billStatus) ? PROGRESS_STATES[kind][0] : undefined);
+          // A posted bill nothing was taken from yet has no progress written: it is at the first state — unless no
+          // payment settles it (an opening advance, an exchange: the list gives it no open amount).
+          const unsettleable = kind === 'settlement' && r.unsettledAmount === null;
+          const state = r.progress?.[kind] ?? (POSTED_STATUSES.includes(r.billStatus) && !unsettleable ? PROGRESS_STATES[kind][0] : undefined);
           return state ? labelOf(PROGRESS_STATE_LABELS[state], lang) : '';
         },
       });
