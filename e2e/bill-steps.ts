@@ -30,16 +30,18 @@ export async function submitAuditAndClose(form: Locator) {
 
 /**
  * The receipt screen's push down from the bill `billCode` (of the source type labelled `sourceType` in the
- * dialog's switch, when not the first): the new draft opens in the form.
+ * dialog's switch, when not the first; `inspect` reads its row of the dialog first): the new draft opens in the form.
  */
-export async function pushedDownReceipt(page: Page, billCode: string, sourceType?: string) {
+export async function pushedDownReceipt(page: Page, billCode: string, sourceType?: string, inspect?: (row: Locator) => Promise<void>) {
   await page.goto('/finance/receipt');
   await page.getByTestId('bill-add').click();
   const form = page.getByTestId('bill-form');
   await form.getByTestId('bill-pushdown').click();
   const dialog = page.getByTestId('bill-pushdown-dialog');
   if (sourceType) await dialog.locator('.ant-segmented-item').filter({ hasText: sourceType }).click();
-  await dialog.locator('tr', { hasText: billCode }).locator('input[type="checkbox"]').check();
+  const row = dialog.locator('tr', { hasText: billCode });
+  await inspect?.(row);
+  await row.locator('input[type="checkbox"]').check();
   await dialog.getByTestId('bill-pushdown-ok').click();
   await form.getByTestId('bill-line-0-amount').waitFor();
   return form;

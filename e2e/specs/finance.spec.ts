@@ -134,7 +134,8 @@ describe('transfers (browser)', () => {
 
 /** A pushed-down receipt with 300 on a bill with 200 open: the form shows the error and sends nothing; the draft is deleted. */
 async function receiveRefusesBeyondOpen(page: Page, billCode: string, lang: Lang) {
-  const form = await pushedDownReceipt(page, billCode);
+  // The dialog's row: the bill's amount, nothing taken, all of it open.
+  const form = await pushedDownReceipt(page, billCode, undefined, async (row) => expect((await row.innerText()).replace(/\s+/g, ' ')).toContain('200.00 0.00 200.00'));
   await form.getByTestId('bill-line-0-amount').fill('300');
   await form.getByTestId('bill-save').click();
   await form.locator('.ant-form-item-explain-error').filter({ hasText: lang === 'zh' ? '不能超过未结金额' : 'No more than the open amount' }).waitFor();

@@ -34,7 +34,8 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
   const digits = settings.numberRetainsSmallDigit;
 
   const byBill = lineKindOf(decl) === 'settlement';
-  const money = (key: keyof BillSourceBill) => (row: BillSourceBill) => formatMoney(row[key] as string);
+  // A column's render gets the cell's value first, the row second.
+  const money = (key: keyof BillSourceBill) => (_value: unknown, row: BillSourceLine | BillSourceBill) => formatMoney((row as BillSourceBill)[key] as string);
   const columns = useMemo<ProColumn<BillSourceLine | BillSourceBill>[]>(
     () => byBill ? ([
       { prop: 'sourceBillCode', title: t('bill.sourceBill'), width: 170, search: { key: 'keyword', label: t('bill.billCode') } },
