@@ -190,6 +190,27 @@ describe('lists and reports', () => {
     await refused(api.get(`${url}?billStatus=Nonsense`), 'BadRequest');
   });
 
+  it('nets a withdrawn audit out of the in / out summary: the reversal takes back its movement, it is no movement the other way', async () => {
+    const material = await api.create('material', { code: 'M-SUMMARY', name: 'Summary probe', units: [{ unitId: ids.piece, isMain: true }] });
+    const inBill = await saved('OtherInstock', { billDate: '2026-11-20', warehouseId: ids.w2, lines: [{ materialId: material, number: 50, unitPrice: 1 }] });
+    await passAudit('OtherInstock', inBill);
+    const outBill = await saved('OtherOutstock', { billDate: '2026-11-21', warehouseId: ids.w2, lines: [{ materialId: material, number: 20 }] });
+    await passAudit('OtherOutstock', outBill);
+    // 30 out, then withdrawn: the ledger keeps the -30 and its reversal +30, neither of which is stock that went out or came in.
+    const withdrawn = await saved('OtherOutstock', { billDate: '2026-11-22', warehouseId: ids.w2, lines: [{ materialId: material, number: 30 }] });
+    await passAudit('OtherOutstock', withdrawn);
+    await ok(api.post(`${path('OtherOutstock')}/abandonAudit`, { id: withdrawn }));
+    // And an in-stock of 5 withdrawn likewise.
+    const withdrawnIn = await saved('OtherInstock', { billDate: '2026-11-22', warehouseId: ids.w2, lines: [{ materialId: material, number: 5, unitPrice: 1 }] });
+    await passAudit('OtherInstock', withdrawnIn);
+    await ok(api.post(`${path('OtherInstock')}/abandonAudit`, { id: withdrawnIn }));
+    const [row] = await ok(api.get<Array<Record<string, string>>>(`/api/admin/stock/summary?materialId=${material}&start=2026-11-21&end=2026-11-30`));
+    expect([row.opening, row.inQuantity, row.outQuantity, row.closing].map(Number)).toEqual([50, 0, 20, 30]);
+    const [whole] = await ok(api.get<Array<Record<string, string>>>(`/api/admin/stock/summary?materialId=${material}`));
+    expect([whole.opening, whole.inQuantity, whole.outQuantity, whole.closing].map(Number)).toEqual([0, 50, 20, 30]);
+    await verifyEmpty();
+  });
+
   it('answers ids in stock reports as numbers (PostgreSQL gives bigint as text)', async () => {
     const current = await ok(api.get<Array<Record<string, unknown>>>(`/api/admin/stock/current?materialId=${ids.m1}&pageSize=200`));
     const ledger = await ok(api.get<Array<Record<string, unknown>>>(`/api/admin/stock/ledger?materialId=${ids.m1}&pageSize=200`));

@@ -157,7 +157,11 @@ const ledger: Report<z.ZodObject> = {
   filename: { zh: '库存流水', en: 'Stock ledger' },
 };
 
-/** Per material and warehouse: opening balance before `start`, in and out within the period, closing. */
+/**
+ * Per material and warehouse: opening balance before `start`, in and out within the period, closing. A
+ * reversal (a withdrawn audit) counts against the movement it takes back — a withdrawn out-stock lowers the
+ * period's out, it is not stock that came in — so a bill audited and withdrawn adds nothing to either.
+ */
 const summary: Report<z.ZodObject> = {
   name: 'summary',
   summary: 'Stock in / out summary of a period per material and warehouse',
@@ -170,8 +174,8 @@ const summary: Report<z.ZodObject> = {
     return sql`select s.*, m.code as "materialCode", m.name as "materialName", w.name as "warehouseName", count(*) over () as total from (
           select e.material_id as "materialId", e.warehouse_id as "warehouseId",
                  coalesce(sum(e.quantity) filter (where e.bill_date < ${start}), 0)::text as opening,
-                 coalesce(sum(e.quantity) filter (where e.bill_date >= ${start} and e.quantity > 0), 0)::text as "inQuantity",
-                 coalesce(-sum(e.quantity) filter (where e.bill_date >= ${start} and e.quantity < 0), 0)::text as "outQuantity",
+                 coalesce(sum(e.quantity) filter (where e.bill_date >= ${start} and (e.quantity > 0) <> e.reversal), 0)::text as "inQuantity",
+                 coalesce(-sum(e.quantity) filter (where e.bill_date >= ${start} and (e.quantity < 0) <> e.reversal), 0)::text as "outQuantity",
                  sum(e.quantity)::text as closing
           from stock_ledger e where ${and([
             sql`e.tenant_id = ${ctx.tenantId}`,
