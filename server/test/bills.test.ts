@@ -225,6 +225,14 @@ describe('lists and reports', () => {
 });
 
 describe('refusals', () => {
+  it('refuses figures out of range with catalogued keys, not the validator\'s English', async () => {
+    const line = (over: Record<string, unknown>) => ({ supplierId: ids.supplier, billDate: DAY, lines: [{ materialId: ids.m1, number: 1, unitPrice: 1, ...over }] });
+    await refused(api.post(path('PurchaseOrder'), line({ number: 1e14 })), 'AmountOutOfRange');
+    await refused(api.post(path('PurchaseOrder'), line({ unitPrice: -1 })), 'NumberMustNotBeNegative');
+    await refused(api.post(path('PurchaseOrder'), line({ giftNumber: 1e14 })), 'AmountOutOfRange');
+    await refused(api.post(path('PurchaseOrder'), { ...line({}), payWarnDays: 5000 }), 'WarnDaysOutOfRange');
+  });
+
   it('refuses stock below zero and changes nothing; allows it with openNegativeInventory', async () => {
     const out = await saved('OtherOutstock', { warehouseId: ids.w2, lines: [{ materialId: ids.m1, number: 1 }] });
     await ok(api.post(`${path('OtherOutstock')}/submit`, { id: out }));

@@ -309,6 +309,9 @@ export const errorCatalogue = {
   DiscountAmountExceedTotal: { zh: '优惠金额不能超过总金额', en: 'The discount amount cannot exceed the total' },
   BillAllSettled: { zh: '单据已全部结算', en: 'The bill has been fully settled' },
   BillAllInvoiced: { zh: '单据已全部开票', en: 'The bill has been fully invoiced' },
+  NumberMustNotBeNegative: { zh: '数值不能为负数', en: 'The value cannot be negative' },
+  PercentOutOfRange: { zh: '百分比须在0到100之间', en: 'The percentage must be from 0 to 100' },
+  WarnDaysOutOfRange: { zh: '预警天数须为0到3650之间的整数', en: 'Warning days must be a whole number from 0 to 3650' },
   AmountOutOfRange: { zh: '金额或数量超出可记录的范围（整数部分最多14位）', en: 'The amount or quantity is beyond what can be recorded (at most 14 digits before the point)' },
   InvoiceSourceMixed: { zh: '一张发票不能同时包含出入库单和退货单（退货请开红字发票）', en: 'One invoice cannot hold both stock bills and refund bills (invoice refunds on a red-letter invoice)' },
 

@@ -33,7 +33,9 @@ export function toMicro(value: number | string): Micro {
 /** A JS number as plain decimal text (no exponent), to at most 10 fraction digits. */
 function numberText(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-  return value.toFixed(10);
+  // toFixed writes an exponent from 1e21 on; a double that large is a whole number, written out as its
+  // shortest form reads (1e37 as 1 and 37 zeros, not the double's exact binary value).
+  return Math.abs(value) >= 1e21 ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 0 }) : value.toFixed(10);
 }
 
 /** Millionths as the decimal text PostgreSQL reads ("-12.500000"). */

@@ -89,9 +89,9 @@ export interface FieldDecl {
 // ---------------------------------------------------------------- value schemas
 
 const id = z.number().int().positive();
-/** Fits numeric(20,6). */
-export const quantitySchema = z.number().finite().min(0).max(1e13);
-const signedQuantity = z.number().finite().min(-1e13).max(1e13);
+/** Fits numeric(20,6). Each refusal names its catalogue key: the bill form checks a value by the same schema before sending. */
+export const quantitySchema = z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(1e13, { message: 'AmountOutOfRange' });
+const signedQuantity = z.number().finite({ message: 'AmountOutOfRange' }).min(-1e13, { message: 'AmountOutOfRange' }).max(1e13, { message: 'AmountOutOfRange' });
 /**
  * A signed amount of money: a number or decimal text ("12.50"), read as exact millionths by the server
  * (never through a float); fits numeric(20,6). Settlement lines of refund bills are negative.
@@ -99,7 +99,7 @@ const signedQuantity = z.number().finite().min(-1e13).max(1e13);
 export const moneyAmountSchema = z
   .union([z.number().finite(), storableText().trim().regex(/^-?\d{1,14}(\.\d{1,6})?$/, { message: 'ParamError' })])
   .refine((v) => Math.abs(Number(v)) < 1e14, { message: 'ParamError' });
-const percentSchema = z.number().finite().min(0).max(100);
+const percentSchema = z.number().finite({ message: 'PercentOutOfRange' }).min(0, { message: 'PercentOutOfRange' }).max(100, { message: 'PercentOutOfRange' });
 const text = (max: number) => storableText().trim().max(max);
 /** A bill date or other calendar date, `YYYY-MM-DD` within 1900–9999. */
 export const dateSchema = storableText()
@@ -112,7 +112,7 @@ export function isCalendarDay(value: string): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
-const warnDays = z.number().int().min(0).max(3650);
+const warnDays = z.number().int({ message: 'WarnDaysOutOfRange' }).min(0, { message: 'WarnDaysOutOfRange' }).max(3650, { message: 'WarnDaysOutOfRange' });
 /** Serial numbers of one line: distinct, non-empty. */
 const serials = z
   .array(storableText().trim().min(1).max(100))

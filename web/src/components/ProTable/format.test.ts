@@ -20,6 +20,9 @@ describe('cell formatting', () => {
     expect(formatNumber('-99999999999999.995000', 2)).toBe('-100000000000000.00');
     expect(formatNumber(1.005, 2)).toBe('1.01');
     expect(formatNumber('12.5', 0)).toBe('13');
+    // From 1e21 on toFixed writes an exponent: the figure is written out instead.
+    expect(formatNumber(1e37, 2)).toBe(`1${'0'.repeat(37)}.00`);
+    expect(formatNumber(-1e21, 0)).toBe('-1000000000000000000000');
   });
 
   it('formats dates and reads nested fields', () => {

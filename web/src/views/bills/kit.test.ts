@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billCreateSchema, billScreenPath, headerFields, lineFields } from '@p8/contract/bills/registry';
-import type { FieldDecl } from '@p8/contract/bills/fields';
+import { HEADER, LINE, type FieldDecl } from '@p8/contract/bills/fields';
+import { isErrorKey } from '@p8/contract/errors';
 import { allows } from '@p8/contract/bills/state-rules';
 import { BillStatus } from '@p8/contract/bills/status';
-import { amountRules, billTypeByScreen, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, pushDownNumbers, pushDownQuantityMax, savePayload, shownHeaderFields, waitingOf } from './kit.ts';
+import { amountRules, billTypeByScreen, fieldRefusal, lineAmountRefusal, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, pushDownNumbers, pushDownQuantityMax, savePayload, shownHeaderFields, waitingOf } from './kit.ts';
 
 const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true };
 /** A valid value of a required field, as the form holds it (pickers as records). */
@@ -139,5 +140,30 @@ describe('push-down quantities', () => {
   it('caps a quantity at the open quantity unless the beyond switch is on', () => {
     expect(pushDownQuantityMax(lines[1], false)).toBe(2.5);
     expect(pushDownQuantityMax(lines[1], true)).toBeUndefined();
+  });
+});
+
+describe('checks as typed, by the declared schemas', () => {
+  const refusal = (field: FieldDecl, value: unknown) => fieldRefusal(field, value, isErrorKey);
+  it('refuses on the cell what the server would refuse, with a catalogued key', () => {
+    expect(refusal(LINE.number, 0)).toBe('NumberMustGreaterThanZero');
+    expect(refusal(LINE.number, -5)).toBe('NumberMustNotBeNegative');
+    expect(refusal(LINE.number, 1e17)).toBe('AmountOutOfRange');
+    expect(refusal(LINE.unitPrice, -1)).toBe('NumberMustNotBeNegative');
+    expect(refusal(LINE.unitPrice, 1e20)).toBe('AmountOutOfRange');
+    expect(refusal(LINE.taxRate, 101)).toBe('PercentOutOfRange');
+    expect(refusal(HEADER.payWarnDays, 4000)).toBe('WarnDaysOutOfRange');
+    expect(refusal(LINE.number, 12.5)).toBeUndefined();
+    expect(refusal(LINE.number, null)).toBeUndefined();
+    // Pickers are checked by their own rules, not by the id schema (the form holds a record).
+    expect(refusal(HEADER.supplierId, { id: 3, name: 'x' })).toBeUndefined();
+  });
+
+  it("refuses a line whose amount goes beyond what can be recorded, however large the figures typed", () => {
+    const rules = amountRules(BILL_TYPES.find((d) => d.type === 'PurchaseOrder')!, DIGITS, {});
+    expect(lineAmountRefusal({ number: 1e13, unitPrice: 1e13 }, rules)).toBe('AmountOutOfRange');
+    expect(lineAmountRefusal({ number: 1e22, unitPrice: 1e22 }, rules)).toBe('AmountOutOfRange');
+    expect(lineAmountRefusal({ number: 1e6, unitPrice: 1e7 }, rules)).toBeUndefined();
+    expect(lineAmountRefusal({ number: null, unitPrice: null }, rules)).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { billScreenPath, computedLineAmount, fieldShown, headerFields, isTwinLin
 import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
-import { microNumber, type Micro } from '@p8/contract/bills/decimal';
+import { MAX_MICRO, microNumber, type Micro } from '@p8/contract/bills/decimal';
 import type { BillAuditAnswer, BillSourceLine } from '@p8/contract/bills/api';
 import type { FieldDecl, FieldKind } from '@p8/contract/bills/fields';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
@@ -100,6 +100,34 @@ export function lineFigures(line: GridLine, rules: AmountRules) {
     taxPriceTotal: microNumber(a.taxPriceTotal),
     baseNumber: Number(((line.number ?? 0) * (line.ratio ?? 1)).toFixed(rules.numberDigits)),
   };
+}
+
+/** Kinds whose form value is the value sent, so the declared schema can check it as typed. */
+const CHECKED_AS_TYPED: ReadonlySet<FieldKind> = new Set<FieldKind>(['number', 'quantity', 'price', 'percent', 'text', 'textarea', 'batch']);
+
+/** A refusal of a field as the form shows it: the catalogue key, or ParamError for a message that is none. */
+export type FieldCheck = (value: unknown) => string | undefined;
+
+/**
+ * The catalogue key refusing a typed value of `field`, checked by its declared schema — the one the server's
+ * save schema is made of — so a negative, a zero quantity, a figure beyond what can be recorded or a
+ * percentage over 100 is refused on its cell, in the user's language, before anything is sent. Undefined
+ * when the value passes (or is empty: whether it is required is the required rule's business). Schema
+ * messages that are not catalogue keys (`isKey` false) read as ParamError.
+ */
+export function fieldRefusal(field: FieldDecl, value: unknown, isKey: (key: string) => boolean): string | undefined {
+  if (!CHECKED_AS_TYPED.has(field.kind) || value === undefined || value === null || value === '') return undefined;
+  const parsed = field.schema.safeParse(value);
+  if (parsed.success) return undefined;
+  const key = parsed.error.issues[0]?.message ?? '';
+  return isKey(key) ? key : 'ParamError';
+}
+
+/** The catalogue key refusing a material line whose amounts go beyond what can be recorded (as the server refuses it), or undefined. */
+export function lineAmountRefusal(line: GridLine | undefined, rules: AmountRules): string | undefined {
+  if (!line || !Number.isFinite(line.number ?? 0) || !Number.isFinite(line.unitPrice ?? 0)) return 'AmountOutOfRange';
+  const a = lineAmounts({ number: line.number ?? 0, unitPrice: line.unitPrice, taxRate: line.taxRate, discountRate: line.discountRate }, rules);
+  return [a.priceTotal, a.taxPriceTotal, a.taxUnitPrice].some((v) => v > MAX_MICRO || v < -MAX_MICRO) ? 'AmountOutOfRange' : undefined;
 }
 
 /** The form's live totals over every line. */

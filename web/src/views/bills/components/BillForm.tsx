@@ -22,6 +22,7 @@ import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
 import PushDownDialog from './PushDownDialog.tsx';
 import PrintPreview from './PrintPreview.tsx';
+import { fieldRules } from './field-rules.ts';
 import { STATUS_COLOR } from './status.ts';
 import '../bills.css';
 
@@ -209,7 +210,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
                 <Form.Item
                   name={field.key}
                   label={labelOf(field.label, lang)}
-                  rules={field.required && field.key !== 'billCode' ? [{ required: true, message: t(`error.${field.required}`) }] : undefined}
+                  rules={field.key === 'billCode' ? undefined : fieldRules(field, t)}
                 >
                   {field.key === 'billCode' ? <Input placeholder={t('bill.codeAuto')} maxLength={50} data-testid="bill-field-billCode" /> : <FieldControl field={field} lang={lang} testId={`bill-field-${field.key}`} />}
                 </Form.Item>

@@ -17,6 +17,7 @@ import { formatNumber } from '../../../components/ProTable/format.ts';
 import { feedback } from '../../../app/feedback.ts';
 import { gridFields, labelOf, lineFigures, liveLineAmount } from '../kit.ts';
 import BatchCell from './BatchCell.tsx';
+import { fieldRules } from './field-rules.ts';
 import { FieldControl, LocationField, UnitField, type Picked } from './controls.tsx';
 
 /** A line as the form holds it: the declared fields, the material and pickers as records, the unit's ratio. */
@@ -196,7 +197,7 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
           title,
           width,
           watch: 'none',
-          rules: field.required ? [{ required: true, message: t(`error.${field.required}`) }] : undefined,
+          rules: fieldRules(field, t, kind === 'material' ? rules : undefined),
           render: ({ testId }) => <FieldControl field={field} lang={lang} size="small" testId={testId} />,
         });
       }
