@@ -18,6 +18,8 @@ export interface MaterialInputProps {
   tag?: MaterialTag;
   placeholder?: string;
   allowClear?: boolean;
+  /** In a narrow cell (a bill's line grid): the choose button shows its icon only, leaving the room to the material. */
+  compact?: boolean;
   'data-testid'?: string;
 }
 
@@ -30,7 +32,7 @@ export const materialLabel = (m: Pick<Material, 'code' | 'name'> & { specificati
  * (single choice) to change it. Its value is the chosen record, so the form can show it without a
  * second request; the screen sends `value.id`.
  */
-export default function MaterialInput({ value, onChange, disabled: ownDisabled, disabledIds, tag, placeholder, allowClear = false, ...rest }: MaterialInputProps) {
+export default function MaterialInput({ value, onChange, disabled: ownDisabled, disabledIds, tag, placeholder, allowClear = false, compact = false, ...rest }: MaterialInputProps) {
   const { t } = useTranslation();
   // A form in view mode disables its fields through the context.
   const formDisabled = useContext(DisabledContext);
@@ -43,6 +45,7 @@ export default function MaterialInput({ value, onChange, disabled: ownDisabled, 
         <Input
           readOnly
           value={value ? materialLabel(value) : ''}
+          title={value ? materialLabel(value) : undefined}
           placeholder={placeholder ?? t('basic.materialPicker.placeholder')}
           disabled={disabled}
           onClick={() => !disabled && setOpen(true)}
@@ -56,8 +59,8 @@ export default function MaterialInput({ value, onChange, disabled: ownDisabled, 
           }
           data-testid={testId}
         />
-        <Button icon={<SearchOutlined />} disabled={disabled} onClick={() => setOpen(true)} data-testid={`${testId}-pick`}>
-          {t('basic.materialPicker.choose')}
+        <Button icon={<SearchOutlined />} disabled={disabled} onClick={() => setOpen(true)} aria-label={t('basic.materialPicker.choose')} title={compact ? t('basic.materialPicker.choose') : undefined} data-testid={`${testId}-pick`}>
+          {compact ? null : t('basic.materialPicker.choose')}
         </Button>
       </Space.Compact>
       <MaterialPicker open={open} onClose={() => setOpen(false)} multiple={false} disabledIds={disabledIds} tag={tag} onOk={(list) => onChange?.(list[0] ?? null)} />

@@ -67,6 +67,7 @@ function MaterialCell({ index, value, onChange, testId }: { index: number; value
   const form = Form.useFormInstance();
   return (
     <MaterialInput
+      compact
       value={value}
       data-testid={testId}
       onChange={(m) => {
