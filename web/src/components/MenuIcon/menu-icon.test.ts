@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { hasMenuIcon, MENU_ICON_ALIASES } from './index.tsx';
 
 describe('menu icons', () => {
@@ -8,6 +9,10 @@ describe('menu icons', () => {
 
   it('resolve every Element Plus alias to an icon', () => {
     for (const alias of Object.keys(MENU_ICON_ALIASES)) expect(hasMenuIcon(alias), alias).toBe(true);
+  });
+
+  it("resolve every bill type's declared icon (its menu entry shows it)", () => {
+    for (const decl of BILL_TYPES) expect(hasMenuIcon(decl.icon), `${decl.type}: ${decl.icon}`).toBe(true);
   });
 
   it('leave empty and unknown names without an icon', () => {
