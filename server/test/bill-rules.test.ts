@@ -247,4 +247,15 @@ describe('refund types', () => {
     await refused(save('PurchaseRefund', { supplierId: ids.supplier, warehouseId: ids.w1, refundType: 'OnlyRefund', lines: [{ materialId: ids.plain, number: 1, sourceLineId: sourceLine }] }), 'NumberExceedSourceBill');
     await verifyEmpty();
   });
+
+  it('refuses to submit a pushed-down refund until its refund type is chosen (push down cannot guess it)', async () => {
+    const instock = await audited('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w1, lines: [{ materialId: ids.plain, number: 4, unitPrice: 2 }] });
+    const sourceLine = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${path('PurchaseInstock')}/${instock}`))).lines[0].id;
+    const draft = await ok(api.post<{ id: number }>(`${path('PurchaseRefund')}/pushDown`, { sourceType: 'PurchaseInstock', sourceLineIds: [sourceLine] }));
+    await refused(api.post(`${path('PurchaseRefund')}/submit`, { id: draft.id }), 'PleaseSelectRefundType');
+    expect((await ok(api.get<{ billStatus: string }>(`${path('PurchaseRefund')}/${draft.id}`))).billStatus).toBe('Saved');
+    const bill = await ok(api.get<{ billDate: string; lines: Array<{ materialId: number; number: number; unitPrice: number; sourceLineId: number }> }>(`${path('PurchaseRefund')}/${draft.id}`));
+    await ok(api.put(path('PurchaseRefund'), { id: draft.id, billDate: bill.billDate, supplierId: ids.supplier, warehouseId: ids.w1, refundType: 'OnlyRefund', lines: bill.lines.map((l) => ({ materialId: l.materialId, number: l.number, unitPrice: l.unitPrice, sourceLineId: l.sourceLineId })) }));
+    await ok(api.post(`${path('PurchaseRefund')}/submit`, { id: draft.id }));
+  });
 });

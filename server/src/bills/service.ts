@@ -4,7 +4,7 @@ import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionVie
 import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
-import { headerFields, isTwinLine, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { fieldShown, headerFields, isTwinLine, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
@@ -475,10 +475,14 @@ async function setStatus(ctx: ServiceContext, row: BillRow, operation: BillOpera
  * starts without one when its source has none).
  */
 async function assertComplete(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, lines?: LineRow[]) {
-  await ctx.registries.billRules.of(decl.type).completing?.(ctx, decl, { ...row, ...(row.extra as Record<string, unknown>) });
-  if (!movesStock(decl, { ...row, ...(row.extra as Record<string, unknown>) })) return;
-  const missing = (lines ?? (await loadLines(ctx.tx, ctx.tenantId, row.id))).find((l) => l.warehouseId === null);
-  if (missing) throw new BizError('PleaseSelectWarehouse', { additional: missing.lineNo });
+  const values: Record<string, unknown> = { ...row, ...(row.extra as Record<string, unknown>) };
+  // A draft made by push down or merge skips the save schema: what it requires is asked for here (a refund's type).
+  const missing = headerFields(decl).find((f) => f.required && !f.readOnly && fieldShown(f, values) && (values[f.key] === null || values[f.key] === undefined || values[f.key] === ''));
+  if (missing?.required) throw new BizError(missing.required);
+  await ctx.registries.billRules.of(decl.type).completing?.(ctx, decl, values);
+  if (!movesStock(decl, values)) return;
+  const unplaced = (lines ?? (await loadLines(ctx.tx, ctx.tenantId, row.id))).find((l) => l.warehouseId === null);
+  if (unplaced) throw new BizError('PleaseSelectWarehouse', { additional: unplaced.lineNo });
 }
 
 /** POST {path}/submit */

@@ -113,14 +113,14 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
     }
   };
 
-  const save = async () => {
-    // A form that does not validate shows its messages beside the fields.
+  /** Saves the form; resolves whether it went through (a form that does not validate shows its messages beside the fields). */
+  const save = async (): Promise<boolean> => {
     const values = (await form.validateFields().catch(() => undefined)) as Record<string, unknown> | undefined;
-    if (!values) return;
+    if (!values) return false;
     // The whole store, not only the validated fields: a line keeps what no control edits (its id, the
     // source bill a settlement line settles); savePayload sends only the type's declared fields.
     const payload = savePayload(decl, { ...(form.getFieldsValue(true) as Record<string, unknown>), id }, config);
-    await run(
+    return run(
       () => (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload)),
       (answer) => {
         if (!id && answer && typeof answer === 'object' && 'id' in answer) onOpen((answer as { id: number }).id);
@@ -129,6 +129,15 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
     );
   };
   const operate = (operation: Exclude<BillOperation, 'save' | 'pushDown' | 'merge' | 'delete' | 'refuse'>) => run(() => http.post(`${api}/${operation}`, { id }));
+  /**
+   * Submit sends the bill as the form shows it: a draft with edits is saved first, an untouched one is
+   * checked (a pushed-down draft may still lack a required field, such as a refund's type) — never the
+   * stored version behind the user's back.
+   */
+  const submit = async () => {
+    const ready = form.isFieldsTouched() ? await save() : await form.validateFields().then(() => true, () => false);
+    if (ready) await operate('submit');
+  };
   // Delivery (types with the delivery button): once audited, confirm sent, then arrived.
   const delivers = decl.actions.includes('delivery') && !!status && POSTED_STATUSES.includes(status);
   const nextDelivery = delivery === 'NotDelivered' ? 'deliver' : delivery === 'InDelivery' ? 'arrive' : undefined;
@@ -169,12 +178,12 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       )}
       {editable && (
         <Auth code={code(id ? 'update' : 'add')}>
-          <Button type="primary" loading={busy} onClick={save} data-testid="bill-save">
+          <Button type="primary" loading={busy} onClick={() => void save()} data-testid="bill-save">
             {labelOf(BILL_OPERATION_LABELS.save, lang)}
           </Button>
         </Auth>
       )}
-      {id && offered.submit && opButton('submit', 'submit', () => void operate('submit'))}
+      {id && offered.submit && opButton('submit', 'submit', () => void submit())}
       {id && offered.audit && opButton('audit', 'audit', () => void operate('audit'))}
       {id && offered.refuse && opButton('refuse', 'audit', () => {
         setRefuseReason('');
