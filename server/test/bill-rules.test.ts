@@ -123,6 +123,18 @@ describe('batches', () => {
   });
 });
 
+describe('assembly', () => {
+  it('needs a product coming in and a component going out before it is submitted', async () => {
+    const before = await stockOf(ids.plain);
+    const onlyOut = await saved('Assembly', { assemblyType: 'Assembly', warehouseId: ids.w1, lines: [{ materialId: ids.plain, number: 2, direction: 'out' }] });
+    await refused(api.post(`${path('Assembly')}/submit`, { id: onlyOut }), 'AssemblyNeedsBothSides');
+    const onlyIn = await saved('Assembly', { assemblyType: 'Assembly', warehouseId: ids.w1, lines: [{ materialId: ids.plain, number: 2, direction: 'in' }] });
+    await refused(api.post(`${path('Assembly')}/submit`, { id: onlyIn }), 'AssemblyNeedsBothSides');
+    expect(await stockOf(ids.plain)).toBe(before);
+    await ok(api.del(path('Assembly'), { ids: [onlyOut, onlyIn] }));
+  });
+});
+
 describe('stock-check lock', () => {
   it('keeps a material still being counted from moving in any other bill, until the check is audited', async () => {
     const inId = await audited('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.plain, number: 5, unitPrice: 2 }] });

@@ -120,6 +120,7 @@ export const errorCatalogue = {
   PleaseSelectReviewer: { zh: '请选择审核人', en: 'Please select a reviewer' },
   PleaseSelectBillType: { zh: '请选择单据类型', en: 'Please select a bill type' },
   PleaseSelectAssemblyType: { zh: '请选择组装或拆卸', en: 'Please select assembly or disassembly' },
+  AssemblyNeedsBothSides: { zh: '组装拆卸单须同时有入库（成品）和出库（组件）明细', en: 'An assembly or disassembly needs both a product line (in) and a component line (out)' },
   PleaseSelectDirection: { zh: '请选择出入方向', en: 'Please select the direction' },
   PleaseSelectExchangeSide: { zh: '请选择换货类型', en: 'Please select the exchange side' },
   PleaseSelectInspectionTemplate: { zh: '请选择检验模板', en: 'Please select an inspection template' },

@@ -481,7 +481,11 @@ async function assertComplete(ctx: ServiceContext, decl: BillTypeDecl, row: Bill
   if (missing?.required) throw new BizError(missing.required);
   await ctx.registries.billRules.of(decl.type).completing?.(ctx, decl, values);
   if (!movesStock(decl, values)) return;
-  const unplaced = (lines ?? (await loadLines(ctx.tx, ctx.tenantId, row.id))).find((l) => l.warehouseId === null);
+  const held = lines ?? (await loadLines(ctx.tx, ctx.tenantId, row.id));
+  // An assembly brings its products in at what its components took: without one side it would make goods
+  // from nothing, or take components out of stock into nothing.
+  if (decl.stock === 'assembly' && new Set(held.map((l) => lineDirection(decl, l.extra as Record<string, unknown>))).size < 2) throw new BizError('AssemblyNeedsBothSides');
+  const unplaced = held.find((l) => l.warehouseId === null);
   if (unplaced) throw new BizError('PleaseSelectWarehouse', { additional: unplaced.lineNo });
 }
 
