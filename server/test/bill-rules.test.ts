@@ -135,6 +135,26 @@ describe('assembly', () => {
   });
 });
 
+describe('stock check book quantities', () => {
+  it('shows what the place holds while the check is open, and what it held once the check is audited', async () => {
+    const material = await api.create('material', { code: 'BOOK1', name: 'Book probe', units: [{ unitId: ids.piece, isMain: true }] });
+    await audited('OtherInstock', { warehouseId: ids.w2, lines: [{ materialId: material, number: 12, unitPrice: 1 }] });
+    const check = await saved('StockCheck', { warehouseId: ids.w2, lines: [{ materialId: material, number: 9 }] });
+    const book = async () => (await ok(api.get<{ lines: Array<{ bookNumber: number }> }>(`${path('StockCheck')}/${check}`))).lines[0].bookNumber;
+    expect(await book()).toBe(12);
+    await ok(api.post(`${path('StockCheck')}/submit`, { id: check }));
+    await ok(api.post(`${path('StockCheck')}/audit`, { id: check }));
+    expect(await stockOf(material, ids.w2)).toBe(9);
+    expect(await book()).toBe(12);
+    await ok(api.post(`${path('StockCheck')}/abandonAudit`, { id: check }));
+    expect(await book()).toBe(12);
+    await ok(api.post(`${path('StockCheck')}/submit`, { id: check }));
+    await ok(api.post(`${path('StockCheck')}/audit`, { id: check }));
+    expect(await book()).toBe(12);
+    await verifyEmpty();
+  });
+});
+
 describe('stock-check lock', () => {
   it('keeps a material still being counted from moving in any other bill, until the check is audited', async () => {
     const inId = await audited('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.plain, number: 5, unitPrice: 2 }] });

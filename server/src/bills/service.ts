@@ -908,6 +908,7 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
     .orderBy(asc(billLine.lineNo));
   const settled = lineKindOf(decl) === 'settlement' ? await settlementLineViews(ctx, row.id, lines.map((l) => l.line)) : new Map<number, Record<string, unknown>>();
   const progress = new Map((await lineProgress(ctx.tx, ctx.tenantId, decl, lines.map((l) => l.line as LineRow))).map((p) => [p.lineId, p]));
+  const book = decl.stock === 'check' ? await bookNumbers(ctx, row) : undefined;
   const [creator] = await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.createdBy)));
   const [auditor] = row.auditBy ? await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.auditBy))) : [];
   const { extra, tenantId: _tenant, ...header } = row;
@@ -954,6 +955,7 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
         discountRate: n(line.discountRate),
         priceTotal: n(line.priceTotal),
         taxPriceTotal: n(line.taxPriceTotal),
+        ...(book ? { bookNumber: microNumber(book.get(Number(line.id)) ?? 0n) } : {}),
         // Lines of money: their amount, and for settlement lines the bill settled with what was open of it.
         ...(lineKindOf(decl) === 'material' ? {} : { amount: microText(toMicro(line.priceTotal)), ...(line.sourceBillId ? settled.get(line.sourceBillId) : {}) }),
         progress: Object.fromEntries(
@@ -965,6 +967,27 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
       };
     }),
   };
+}
+
+/**
+ * A stock check's book quantities (main unit), per line: what its place (material, warehouse, location, batch)
+ * holds now while the check is open, and once posted what it held when the check was audited — the counted
+ * quantity less what the audit moved (the line's ledger entries, a withdrawn audit's reversals included).
+ */
+async function bookNumbers(ctx: ServiceContext, row: BillRow): Promise<Map<number, Micro>> {
+  const posted = POSTED_STATUSES.includes(row.billStatus as BillStatus);
+  const found = await rows<{ id: number | string; book: string }>(
+    ctx.tx,
+    posted
+      ? sql`select l.id, (l.base_number - coalesce((select sum(e.quantity) from stock_ledger e
+                where e.tenant_id = l.tenant_id and e.bill_id = l.bill_id and e.bill_line_id = l.id), 0))::text as book
+            from bill_line l where l.tenant_id = ${ctx.tenantId} and l.bill_id = ${row.id}`
+      : sql`select l.id, coalesce((select sum(b.quantity) from stock_balance b
+                where b.tenant_id = l.tenant_id and b.material_id = l.material_id and b.warehouse_id = l.warehouse_id
+                  and coalesce(b.location_id, 0) = coalesce(l.location_id, 0) and b.batch_number = l.batch_number), 0)::text as book
+            from bill_line l where l.tenant_id = ${ctx.tenantId} and l.bill_id = ${row.id}`,
+  );
+  return new Map(found.map((r) => [Number(r.id), toMicro(r.book)]));
 }
 
 /** Names of partners, warehouses and locations by id (one query per table that has any). */

@@ -190,7 +190,9 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
           render: ({ row, testId }) => <span data-testid={testId}>{formatNumber(lineFigures(row, rules)[field.key as 'priceTotal'], digits)}</span>,
         });
       } else if (field.readOnly) {
-        cols.push({ key: field.key, title, width, align: 'right', render: ({ row }) => String(row[field.key] ?? '') });
+        // Shown as the server answers it (a stock check's book quantity), with the tenant's digits for figures.
+        const digits = field.kind === 'quantity' ? rules.numberDigits : field.kind === 'amount' || field.kind === 'price' ? rules.amountDigits : undefined;
+        cols.push({ key: field.key, title, width, align: 'right', render: ({ row, testId }) => <span data-testid={testId}>{digits === undefined ? String(row[field.key] ?? '') : formatNumber(row[field.key], digits)}</span> });
       } else {
         cols.push({
           key: field.key,
