@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import type { Pool } from 'pg';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -218,12 +219,11 @@ export async function migrateDatabase(database: Database): Promise<void> {
    * would stay held — every later start of any process waiting for that connection to close. One
    * connection runs the lock, the migration and the unlock.
    */
-  const pool = database.db.$client as { connect(): Promise<{ release(error?: Error): void }> };
-  const client = await pool.connect();
+  const client = await (database.db.$client as Pool).connect();
   let broken: Error | undefined;
   try {
     const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
-    await migrateOn(drizzlePg({ client: client as never }) as unknown as Db, database.kind);
+    await migrateOn(drizzlePg({ client }) as unknown as Db, database.kind);
   } catch (error) {
     // The lock may still be held by this connection if even the unlock failed: never handed out again.
     broken = error as Error;
