@@ -17,7 +17,7 @@ const idOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : v 
 
 /**
  * The batch cell of a line that takes goods out: the batch number, and a button asking the server for
- * the batches to take, earliest expiry first (GET /api/admin/stock/batches/suggest). One batch covering
+ * the batches to take, earliest expiry first (`/admin/stock/batches/suggest`, the client adds /api). One batch covering
  * the line fills it in; several split the line into one line per batch, each with what it takes (in the
  * main unit). What the batches cannot cover is said, not guessed.
  */
@@ -39,7 +39,7 @@ export default function BatchCell({ decl, index, row, value, onChange, testId }:
     }
     setBusy(true);
     try {
-      const answer = await http.get<BatchSuggestion>('/api/admin/stock/batches/suggest', { materialId, warehouseId, quantity, locationId: idOf(current.locationId) });
+      const answer = await http.get<BatchSuggestion>('/admin/stock/batches/suggest', { materialId, warehouseId, quantity, locationId: idOf(current.locationId) });
       if (!answer.picks.length) {
         feedback.message.warning(t('bill.batchNone'));
         return;
