@@ -235,6 +235,20 @@ describe.each(LANGUAGES)('bills in $lang', ({ lang, locale, quantity }) => {
     await screenshot(page, `bills-${lang}-import-result`);
   }, 180_000);
 
+  it('counts the status tabs under the list search', async () => {
+    const order = await auditedOrder('/admin/purchase/order', { supplierId: ids.supplier }, 1, 1);
+    const { billCode } = await call<{ billCode: string }>('GET', `/admin/purchase/order/${order.id}`);
+    await openScreen('/purchase/order');
+    const allCount = page.getByTestId('bill-status-tabs').locator('.bill-tab-count').first();
+    await waitUntil(async () => Number(await allCount.textContent()), (n) => n > 1, 'the unfiltered count');
+    await page.locator('[id$="_billCode"]').first().fill(billCode);
+    await page.getByTestId('pro-table-search-submit').first().click();
+    // One bill matches: the "all" tab and its status's tab say 1, the list shows it alone.
+    await waitUntil(async () => Number(await allCount.textContent()), (n) => n === 1, 'the searched count');
+    await expect.poll(() => page.locator('.ant-table-tbody tr[data-row-key]').count()).toBe(1);
+    await screenshot(page, `bills-${lang}-tabs-searched`);
+  }, 120_000);
+
   it('lets every list column be reached at 1440 px, the progress column included', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await openScreen('/purchase/order');

@@ -66,5 +66,14 @@ describe.each(BILL_TYPES.filter((decl) => !decl.sourceRequired).map((decl) => [d
       expect(counted).toEqual(await data<Record<string, number>>(`${url}/statistics?${query}${EVERY_DAY}`));
     }
     expect(await total(`${url}?current=1&pageSize=10`)).toBe(2);
+
+    // The tabs count under the list's search (every filter but the status): a bill date after every bill
+    // counts none, the open range counts the same as the counters, and a status filter does not narrow them.
+    expect(await data<Record<string, number>>(`${url}/tabs?${EVERY_DAY}`)).toEqual(tabs);
+    expect(await data<Record<string, number>>(`${url}/tabs?${EVERY_DAY}&billStatus=Saved`)).toEqual(tabs);
+    const none = await data<Record<string, number>>(`${url}/tabs?start=2999-01-01`);
+    expect(Object.values(none).every((n) => n === 0), JSON.stringify(none)).toBe(true);
+    const [saved] = (await api.get<Array<{ billCode: string }>>(`${url}?billStatus=Saved&current=1&pageSize=10`)).body.data;
+    expect(await data<Record<string, number>>(`${url}/tabs?billCode=${encodeURIComponent(saved.billCode)}`)).toMatchObject({ all: 1, Saved: 1, Submitted: 0 });
   });
 });

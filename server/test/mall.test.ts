@@ -265,6 +265,9 @@ describe(`mall orders (${TEST_DB})`, () => {
     expect((await api.refused('GET', `${M}/order?tab=Nope`)).message).toBe('BadRequest');
     const one = (await api.send<MallOrderRow[]>('GET', `${M}/order?pageSize=1`))[0];
     expect((await api.send<MallOrderRow[]>('GET', `${M}/order?orderNo=${one.orderNo}`)).map((o) => o.id)).toEqual([one.id]);
+    // The tabs count under the list's search, the tab itself aside: one order number counts one order, in its status's tab.
+    const searched = await api.send<MallOrderCounts>('GET', `${M}/order/counts?orderNo=${one.orderNo}&tab=Cancelled`);
+    expect(searched).toMatchObject({ all: 1, [one.status]: 1 });
     expect((await api.send<MallOrderRow[]>('GET', `${M}/proxyOrder?pageSize=200`)).every((o) => o.source === 'proxy')).toBe(true);
     expect(await apiB.send<MallOrderRow[]>('GET', `${M}/order`)).toEqual([]);
     expect((await apiB.refused('GET', `${M}/order/${one.id}`)).message).toBe('MallOrderNotExist');

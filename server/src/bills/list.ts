@@ -187,14 +187,24 @@ export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, qu
   return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, microNumber(toMicro(String(v)))]));
 }
 
-/** GET {path}/tabs: bills per status (the list's status tabs) from the sharded counters, `all` their sum. */
-export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl): Promise<Record<string, number>> {
-  const found = await ctx.tx
-    .select({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` })
-    .from(billCount)
-    .where(and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type)))
-    .groupBy(billCount.billStatus)
-    .orderBy(asc(billCount.billStatus));
+/**
+ * GET {path}/tabs: bills per status (the list's status tabs) under the list's search — every filter but the
+ * status itself — and `all` their sum. Without a search they come from the sharded counters.
+ */
+export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown> = {}): Promise<Record<string, number>> {
+  const { billStatus: _status, ...search } = query;
+  const found = countedOnly(search)
+    ? await ctx.tx
+        .select({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` })
+        .from(billCount)
+        .where(and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type)))
+        .groupBy(billCount.billStatus)
+        .orderBy(asc(billCount.billStatus))
+    : await ctx.tx
+        .select({ status: bill.billStatus, total: sql<number>`count(*)::int` })
+        .from(bill)
+        .where(parsedListQuery(ctx, decl, search).where)
+        .groupBy(bill.billStatus);
   const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
   for (const row of found) tabs[row.status] = row.total;
   tabs.all = found.reduce((t, r) => t + r.total, 0);

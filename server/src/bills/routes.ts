@@ -44,7 +44,7 @@ export function billRoutes(decl: BillTypeDecl): RouteDeclaration[] {
   return [
     route({ method: 'GET', url, tags, summary: `${decl.label.en} list, paged (status tabs by billStatus)`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listBills(ctx, decl, query) }),
     route({ method: 'GET', url: `${url}/statistics`, tags, summary: `${decl.label.en} list sums`, query: listQuerySchema, handler: (ctx, { query }) => billStatistics(ctx, decl, query) }),
-    route({ method: 'GET', url: `${url}/tabs`, tags, summary: `${decl.label.en} count per status`, handler: (ctx) => billTabs(ctx, decl) }),
+    route({ method: 'GET', url: `${url}/tabs`, tags, summary: `${decl.label.en} count per status under the list's filters (all but the status)`, query: listQuerySchema, handler: (ctx, { query }) => billTabs(ctx, decl, query) }),
     route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${noun} with its lines`, params: idParamsSchema, handler: (ctx, { params }) => getBill(ctx, decl, params.id) }),
     route({ method: 'GET', url: `${url}/:id/timeline`, tags, summary: `The ${noun}'s transitions`, params: idParamsSchema, handler: (ctx, { params }) => billTimeline(ctx, decl, params.id) }),
     route({ method: 'POST', url, tags, summary: `Create a ${noun}`, permission: code('add'), body: createSchema, handler: (ctx, { body }) => createBill(ctx, decl, body as BillPayload) }),

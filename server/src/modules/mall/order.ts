@@ -94,9 +94,10 @@ export async function listOrders(ctx: ServiceContext, query: Record<string, unkn
   return { data: page.data.map(toRow), pagination: page.pagination };
 }
 
-/** How many orders each tab holds (within the same date range and source as the list). */
+/** How many orders each tab holds under the list's search (every filter but the tab itself, and the same source). */
 export async function orderCounts(ctx: ServiceContext, query: Record<string, unknown>, source?: MallOrderSource): Promise<MallOrderCounts> {
-  const parsed = parseList({ ...listSpec, table: undefined }, { start: query.start, end: query.end }, [eq(mallOrder.tenantId, ctx.tenantId), source ? eq(mallOrder.source, source) : undefined]);
+  const { tab: _tab, ...search } = query;
+  const parsed = parseList({ ...listSpec, table: undefined }, search, [eq(mallOrder.tenantId, ctx.tenantId), source ? eq(mallOrder.source, source) : undefined]);
   const byStatus = await ctx.tx.select({ status: mallOrder.status, n: count() }).from(mallOrder).where(parsed.where).groupBy(mallOrder.status);
   const [refunding] = await ctx.tx
     .select({ n: count() })

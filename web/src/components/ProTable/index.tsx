@@ -1,4 +1,4 @@
-import { useCallback, useId, useImperativeHandle, useMemo, useState, type CSSProperties, type Key, type ReactNode, type Ref } from 'react';
+import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useState, type CSSProperties, type Key, type ReactNode, type Ref } from 'react';
 import { Button, Card, Form, Skeleton, Space, Table, Tag, theme, Tooltip, Typography, type TableColumnType, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
@@ -71,6 +71,11 @@ export interface ProTableProps<T> {
   onRow?: TableProps<T>['onRow'];
   /** Told after each page arrives. */
   onLoad?: (data: T[]) => void;
+  /**
+   * Told the searched filters (without the fixed `params`, the sort or the page) whenever they change: a
+   * screen's status tabs count under the same search as the list they switch. Keep it stable (a state setter).
+   */
+  onFiltersChange?: (filters: QueryParams) => void;
   className?: string;
   'data-testid'?: string;
 }
@@ -123,6 +128,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
     expandable,
     onRow,
     onLoad,
+    onFiltersChange,
     className,
     settings,
   } = props;
@@ -162,6 +168,12 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
   const filters = filterParams(queryInput);
   const statisticsFilters = filterParams({ ...queryInput, sort: null });
   const paramsKey = JSON.stringify(params);
+  const searchedFilters = filterParams({ fields, values: submitted, sort: null });
+  const searchedKey = JSON.stringify(searchedFilters);
+  // Keyed by the filters' text: a new search with the same filters tells nobody (pass a stable callback, e.g. a state setter).
+  useEffect(() => {
+    if (searched) onFiltersChange?.(JSON.parse(searchedKey) as QueryParams);
+  }, [searchedKey, searched, onFiltersChange]);
 
   const load: ListRequest<T> = useMemo(
     () =>

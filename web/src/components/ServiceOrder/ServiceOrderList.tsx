@@ -27,7 +27,11 @@ export default function ServiceOrderList({ scope, toolbar, reloadKey = 0 }: { sc
   const [opened, setOpened] = useState<number | null>(null);
   const [acting, setActing] = useState<{ action: OrderAction; order: ServiceOrderRow } | null>(null);
 
-  const refreshCounts = useCallback(() => void countOrders(scope, {}).then(setCounts).catch(() => {}), [scope]);
+  // The tabs count the orders of the list's search (every status but its own filter).
+  const [searched, setSearched] = useState<QueryParams | null>(null);
+  const refreshCounts = useCallback(() => {
+    if (searched) void countOrders(scope, searched).then(setCounts).catch(() => {});
+  }, [scope, searched]);
   const reload = useCallback(() => {
     table.current?.reload();
     refreshCounts();
@@ -99,6 +103,7 @@ export default function ServiceOrderList({ scope, toolbar, reloadKey = 0 }: { sc
         rowKey="id"
         columns={columns}
         request={request}
+        onFiltersChange={setSearched}
         actionRef={table}
         toolbar={toolbar}
         toolbarRight={

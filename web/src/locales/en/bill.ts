@@ -45,6 +45,7 @@ export default {
   importTitle: 'Import {{name}} drafts',
   pushDownNext: 'Next: adjust the lines ({{count}})',
   pushDownBack: 'Back to the open lines',
+  pushDownPartnerOnly: "Only this bill's partner's bills",
   pushDownQuantity: 'Quantity to take',
   pushDownRemove: 'Drop',
   pushDownAdjust: 'Lower a quantity or drop a line before the draft is made (at most the open quantity: {{rule}}).',

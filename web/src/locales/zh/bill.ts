@@ -45,6 +45,7 @@ export default {
   importTitle: '导入{{name}}草稿',
   pushDownNext: '下一步：调整 {{count}} 条明细',
   pushDownBack: '返回未完成明细',
+  pushDownPartnerOnly: '仅本单往来单位的单据',
   pushDownQuantity: '本次数量',
   pushDownRemove: '移除',
   pushDownAdjust: '生成草稿前可调低数量或移除明细（不超过未完成数量：{{rule}}）。',

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
 import { billApiPath, billButtonCode, billTemplateKey, BILL_ACTION_LABELS, billScreenPath, type BillLinkState, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -9,7 +9,7 @@ import { BILL_STATUS_LABELS, BILL_STATUS_TABS, POSTED_STATUSES, PROGRESS_LABELS,
 import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
 import { Auth, useAuth } from '../../components/Auth/index.tsx';
 import { ImportButton } from '../../components/ImportExcel/index.tsx';
-import { http } from '../../app/http.ts';
+import { http, type QueryParams } from '../../app/http.ts';
 import { feedback } from '../../app/feedback.ts';
 import { useCurrentMenu } from '../../app/dynamic-routes.ts';
 import useTenantConfig from '../../hooks/useTenantConfig.ts';
@@ -53,7 +53,14 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
     if (linked) navigate(location.pathname + location.search, { replace: true, state: null });
     setOpened(next);
   };
-  const tabs = useQuery({ queryKey: ['bill-tabs', decl.type], queryFn: () => http.get<Record<string, number>>(`${api}/tabs`, undefined, { noLoading: true }) });
+  // The tabs count the bills of the list's search (every status but its own filter).
+  const [searched, setSearched] = useState<QueryParams | null>(null);
+  const tabs = useQuery({
+    queryKey: ['bill-tabs', decl.type, searched],
+    queryFn: () => http.get<Record<string, number>>(`${api}/tabs`, searched ?? undefined, { noLoading: true }),
+    enabled: searched !== null,
+    placeholderData: keepPreviousData,
+  });
   const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
   const can = useAuth();
   const reload = () => {
@@ -150,6 +157,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         rowKey="id"
         columns={columns}
         params={status === 'all' ? undefined : { billStatus: status }}
+        onFiltersChange={setSearched}
         rowSelection
         statistics
         // The rows scroll inside the table: its sideways scrollbar (to the status and progress columns) stays on screen.

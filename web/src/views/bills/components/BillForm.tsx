@@ -259,6 +259,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           decl={decl}
           api={api}
           lang={lang}
+          partnerId={(form.getFieldValue('customerId') ?? form.getFieldValue('supplierId') ?? undefined) as number | undefined}
           onClose={() => setPushing(false)}
           onDone={(newId) => {
             setPushing(false);

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Modal, Segmented, Table, Typography } from 'antd';
+import { Button, Checkbox, Modal, Segmented, Table, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
@@ -21,7 +21,22 @@ import { quietly } from '../kit-errors.ts';
  * The server makes a new draft with those quantities and checks them again as any save.
  * A type with settlement lines (payments, receipts) picks whole bills with what is open of their amount, in one step.
  */
-export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { decl: BillTypeDecl; api: string; lang: string; onClose: () => void; onDone: (id: number) => void }) {
+export default function PushDownDialog({
+  decl,
+  api,
+  lang,
+  partnerId,
+  onClose,
+  onDone,
+}: {
+  decl: BillTypeDecl;
+  api: string;
+  lang: string;
+  /** The supplier or customer already chosen on the new bill: the picker starts with that partner's bills only. */
+  partnerId?: number;
+  onClose: () => void;
+  onDone: (id: number) => void;
+}) {
   const { t } = useTranslation();
   const { config, settings } = useTenantConfig();
   const [sourceType, setSourceType] = useState(decl.sources[0]?.type ?? '');
@@ -29,6 +44,8 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
   const [step, setStep] = useState<'pick' | 'adjust'>('pick');
   const [numbers, setNumbers] = useState<Record<number, number | null>>({});
   const [busy, setBusy] = useState(false);
+  const [partnerOnly, setPartnerOnly] = useState(partnerId !== undefined);
+  const params = useMemo(() => ({ sourceType, ...(partnerOnly && partnerId !== undefined ? { partnerId } : {}) }), [sourceType, partnerOnly, partnerId]);
   const source = decl.sources.find((s) => s.type === sourceType);
   const beyond = !!source?.beyondSwitch && (config as Record<string, unknown> | undefined)?.[source.beyondSwitch] === true;
   const digits = settings.numberRetainsSmallDigit;
@@ -120,7 +137,14 @@ export default function PushDownDialog({ decl, api, lang, onClose, onDone }: { d
       <div style={{ display: step === 'pick' ? undefined : 'none' }}>
         <ProTable<BillSourceLine>
           path={`${api}/sources`}
-          params={{ sourceType }}
+          params={params}
+          toolbar={
+            partnerId !== undefined && (
+              <Checkbox checked={partnerOnly} onChange={(e) => setPartnerOnly(e.target.checked)} data-testid="bill-pushdown-partner-only">
+                {t('bill.pushDownPartnerOnly')}
+              </Checkbox>
+            )
+          }
           rowKey="sourceLineId"
           columns={columns as ProColumn<BillSourceLine>[]}
           scroll={{ y: 380 }}

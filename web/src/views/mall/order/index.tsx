@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Image, Space, Tabs, Typography } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryParams } from '../../../app/http.ts';
 import { useTranslation } from 'react-i18next';
 import { MallOrderSource, MallOrderTab, type MallOrderRow } from '@p8/contract/mall';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
@@ -21,7 +22,9 @@ export default function OrderPage() {
   const table = useRef<ProTableAction<MallOrderRow>>(undefined);
   const [tab, setTab] = useState<(typeof MallOrderTab)[number]>('all');
   const [detail, setDetail] = useState<number | null>(null);
-  const counts = useQuery({ queryKey: ['mall', 'order', 'counts'], queryFn: () => orderCounts() });
+  // The tabs count the orders of the list's search (every tab but its own condition).
+  const [searched, setSearched] = useState<QueryParams | null>(null);
+  const counts = useQuery({ queryKey: ['mall', 'order', 'counts', searched], queryFn: () => orderCounts(searched ?? {}), enabled: searched !== null, placeholderData: keepPreviousData });
   const changed = useCallback(() => {
     table.current?.reload();
     void queryClient.invalidateQueries({ queryKey: ['mall', 'order', 'counts'] });
@@ -126,6 +129,7 @@ export default function OrderPage() {
         rowKey="id"
         columns={columns}
         request={listOrders}
+        onFiltersChange={setSearched}
         params={params}
         actionRef={table}
         toolbarRight={<ExportRecordsButton record="mall_order" exportPath="/admin/mall/order/export" exportParams={() => table.current?.getFilterParams() ?? {}} />}
