@@ -291,14 +291,14 @@ describe('output VAT on sales', () => {
     const balances = () => balancesOf(h);
     const sale = await audited('SaleOutstock', { customerId: customer, warehouseId: w, lines: [{ materialId: m, number: 4, unitPrice: 20, taxRate: 13 }] }, h);
     expect(await balances()).toMatchObject({ '1122': 90.4, '6001': 80, '2221': 10.4, '6401': 24, '1405': 36 });
-    // One board comes back with its money: 22.60, of which 2.60 tax, reversed on the same accounts (the board
-    // comes back into stock at its price, 20, as returns do).
+    // One board comes back with its money: 22.60, of which 2.60 tax, reversed on the same accounts; the board
+    // comes back into stock at the cost the sale took it out at (6), not at its price: cost of sales 24 − 6.
     const [line] = (await ok(h.get<Detail>(`${path('SaleOutstock')}/${sale}`))).lines;
     const back = await ok(h.post<{ id: number }>(`${path('SaleRefund')}/pushDown`, { sourceType: 'SaleOutstock', sourceLineIds: [line.id] }));
     await ok(h.put(path('SaleRefund'), { id: back.id, billDate: DAY, customerId: customer, warehouseId: w, refundType: 'ReturnsRefunds', lines: [{ materialId: m, number: 1, unitPrice: 20, taxRate: 13, sourceLineId: line.id }] }));
     await ok(h.post(`${path('SaleRefund')}/submit`, { id: back.id }));
     await ok(h.post(`${path('SaleRefund')}/audit`, { id: back.id }));
-    expect(await balances()).toMatchObject({ '1122': 67.8, '6001': 60, '2221': 7.8, '6401': 4, '1405': 56 });
+    expect(await balances()).toMatchObject({ '1122': 67.8, '6001': 60, '2221': 7.8, '6401': 18, '1405': 42 });
     const receivable = await ok(h.get<Array<{ partnerId: number; balance: string }>>('/api/admin/finance/receivable'));
     expect(receivable.map((r) => Number(r.balance))).toEqual([67.8]);
     await verifyEmpty(h);

@@ -478,6 +478,9 @@ export const errorCatalogue = {
 
   // Home dashboard
   DashboardRangeTooLong: { zh: '图表最多显示366天', en: 'The chart covers at most 366 days' },
+
+  // Bill dates
+  BillDateTooFarAhead: { zh: '单据日期超出允许的提前天数（见租户配置“单据日期最多提前天数”）', en: 'The bill date is further ahead than the tenant allows (tenant config: "days a bill date may be ahead")' },
 } as const satisfies Record<string, CatalogueText>;
 
 export type ErrorKey = keyof typeof errorCatalogue;

@@ -51,6 +51,12 @@ export const tenantConfigSchema = z.object({
   openSaleOrderBomSelect: flag(),
   /** Days of the default date range of list searches. */
   defaultDateSearch: z.number().int().min(0).max(3660).default(7),
+  /**
+   * Days a bill's date may lie after today (0: not after today). A bill dated far ahead would still be
+   * valued when it is audited (stock follows the order of audits, not of bill dates), so its date would
+   * misstate when the goods moved.
+   */
+  billDateMaxDaysAhead: z.number().int().min(0).max(366).default(30),
   dispatchAutoAudit: flag(),
   applyRangeSupplier: flag(),
   applyRangeCustomer: flag(),

@@ -19,7 +19,8 @@ import { checkTake, openQuantity, overallProgress, progressState } from './progr
 import { reviewOutcome, type ReviewFlow } from './review.ts';
 import { allows, progressStatus, transition } from './state-machine.ts';
 import { postMovements, reversePosting, type PostingBill } from './stock.ts';
-import type { Movement, StockKey } from './stock-math.ts';
+import { assertBillDate } from './dates.ts';
+import { movementsOf, valuationInputs } from './stock-movements.ts';
 import { assertNotInventorying, checkSerials, localDay } from './stock-rules.ts';
 import { assertMoneyLineRecords, linkSettlements, openSourceBills, prepareMoneyLines, settlementLineViews, settlementPushLines, settlementState } from './settlement-lines.ts';
 
@@ -145,6 +146,7 @@ interface PreparedLine {
  * the rows to write. Does not touch the bill tables.
  */
 async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
+  assertBillDate(String(payload.billDate), config);
   const header: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
   for (const field of headerFields(decl)) {
@@ -552,11 +554,12 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
   }
   const lines = await loadLines(ctx.tx, ctx.tenantId, row.id);
   await assertComplete(ctx, decl, row, lines);
+  assertBillDate(row.billDate, config);
   const header = { ...row, ...row.extra } as Record<string, unknown>;
   if (movesStock(decl, header)) {
     await assertNotInventorying(ctx, decl, row.id, lines);
     await checkSerials(ctx, decl, row.id, lines, false);
-    await postMovements(ctx.tx, postingOf(row), movementsOf(decl, row, lines), config.openNegativeInventory);
+    await postMovements(ctx.tx, postingOf(row), movementsOf(decl, lines, await valuationInputs(ctx.tx, ctx.tenantId, decl, lines)), config.openNegativeInventory);
   }
   await setStatus(ctx, row, 'audit', to, { auditBy: ctx.account.adminId, auditTime: new Date(), rejectReason: null });
   await ctx.registries.billPostingHooks.audited(ctx, decl, row);
@@ -822,66 +825,6 @@ async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lines:
     }
     return { lineId: line.id, number: toMicro(line.baseNumber), kinds };
   });
-}
-
-// ---------------------------------------------------------------- stock movements of a bill
-
-/** The stock movements auditing a bill posts, from its lines and its type's stock effect. */
-export function movementsOf(decl: BillTypeDecl, row: BillRow, lines: LineRow[]): Movement[] {
-  const movements: Movement[] = [];
-  const keyOf = (line: LineRow, warehouseId: number, locationId: number | null, serialNumber = ''): StockKey => ({
-    materialId: line.materialId,
-    warehouseId,
-    locationId,
-    batchNumber: line.batchNumber,
-    serialNumber,
-  });
-  /** One movement per serial number (quantity 1 each), or one for the whole line. */
-  const add = (line: LineRow, sign: 1 | -1, warehouseId: number, locationId: number | null, extra: Partial<Movement> = {}) => {
-    const base = toMicro(line.baseNumber);
-    const cost = base > 0n && toMicro(line.priceTotal) > 0n ? div(toMicro(line.priceTotal), base) : undefined;
-    const unitCost = sign > 0 ? cost : undefined;
-    if (line.serialNumbers.length) {
-      for (const serial of line.serialNumbers) movements.push({ key: keyOf(line, warehouseId, locationId, serial), quantity: sign > 0 ? toMicro(1) : toMicro(-1), unitCost, lineId: line.id, expirationDate: line.expirationDate, ...extra });
-    } else {
-      movements.push({ key: keyOf(line, warehouseId, locationId), quantity: sign > 0 ? base : -base, unitCost, lineId: line.id, expirationDate: line.expirationDate, ...extra });
-    }
-  };
-  switch (decl.stock) {
-    case 'in':
-    case 'out':
-      for (const line of lines) add(line, decl.stock === 'in' ? 1 : -1, line.warehouseId!, line.locationId);
-      break;
-    case 'transfer':
-      for (const line of lines) {
-        const from = movements.length;
-        add(line, -1, line.warehouseId!, line.locationId);
-        const outs = Array.from({ length: movements.length - from }, (_, i) => from + i);
-        const before = movements.length;
-        add(line, 1, line.targetWarehouseId!, line.targetLocationId);
-        // Each inbound piece takes the cost its outbound twin left at.
-        for (let i = before; i < movements.length; i++) movements[i] = { ...movements[i], unitCost: undefined, costFrom: line.serialNumbers.length ? [outs[i - before]] : outs };
-      }
-      break;
-    case 'check':
-      for (const line of lines) {
-        const gainCost = toMicro(line.unitPrice) > 0n ? toMicro(line.unitPrice) : undefined;
-        movements.push({ key: keyOf(line, line.warehouseId!, line.locationId), quantity: 0n, countedTo: toMicro(line.baseNumber), unitCost: gainCost, lineId: line.id });
-      }
-      break;
-    case 'assembly':
-    case 'exchange': {
-      const outs = lines.filter((l) => lineDirection(decl, l.extra as Record<string, unknown>) === 'out');
-      const ins = lines.filter((l) => lineDirection(decl, l.extra as Record<string, unknown>) === 'in');
-      for (const line of outs) add(line, -1, line.warehouseId!, line.locationId);
-      const taken = Array.from({ length: movements.length }, (_, i) => i);
-      for (const line of ins) add(line, 1, line.warehouseId!, line.locationId, toMicro(line.unitPrice) > 0n ? {} : { costFrom: taken });
-      break;
-    }
-    case 'none':
-      break;
-  }
-  return movements;
 }
 
 // ---------------------------------------------------------------- views

@@ -130,6 +130,82 @@ describe('stock arithmetic', () => {
   });
 });
 
+describe('valuation that a mature ERP would accept', () => {
+  it('splits a disassembled product by its components\' cost share, exactly, the remainder on the last', () => {
+    // One product worth 1.80 into 10 resistors (average 0.005) and 5 capacitors (average 0.35):
+    // shares 10 × 0.005 = 0.05 and 5 × 0.35 = 1.75 of 1.80 — not 0.12 a piece.
+    const book = new Book();
+    book.post(1, [
+      { key: key(1, 1), quantity: U(1), unitCost: U(1.8), lineId: 1 },
+      { key: key(2, 1), quantity: U(100), unitCost: U(0.005), lineId: 2 },
+      { key: key(3, 1), quantity: U(10), unitCost: U(0.35), lineId: 3 },
+    ]);
+    const entries = book.post(2, [
+      { key: key(1, 1), quantity: U(-1), lineId: 4 },
+      { key: key(2, 1), quantity: U(10), costFrom: [0], lineId: 5 },
+      { key: key(3, 1), quantity: U(5), costFrom: [0], lineId: 6 },
+    ]);
+    expect(entries.map((e) => [microText(e.amount), microText(e.unitCost)])).toEqual([
+      ['-1.800000', '1.800000'],
+      ['0.050000', '0.005000'],
+      ['1.750000', '0.350000'],
+    ]);
+    // With no average anywhere, by the reference price given; with none at all, by quantity (3 ÷ 3 and 1).
+    const fresh = new Book();
+    fresh.post(1, [{ key: key(1, 1), quantity: U(1), unitCost: U(1), lineId: 1 }]);
+    const byPrice = fresh.post(2, [
+      { key: key(1, 1), quantity: U(-1), lineId: 2 },
+      { key: key(2, 1), quantity: U(2), costFrom: [0], costEstimate: U(0.1), lineId: 3 },
+      { key: key(3, 1), quantity: U(1), costFrom: [0], costEstimate: U(0.3), lineId: 4 },
+    ]);
+    expect(byPrice.map((e) => microText(e.amount))).toEqual(['-1.000000', '0.400000', '0.600000']);
+    const third = new Book();
+    third.post(1, [{ key: key(1, 1), quantity: U(1), unitCost: U(1), lineId: 1 }]);
+    const byQuantity = third.post(2, [
+      { key: key(1, 1), quantity: U(-1), lineId: 2 },
+      { key: key(2, 1), quantity: U(1), costFrom: [0], lineId: 3 },
+      { key: key(3, 1), quantity: U(1), costFrom: [0], lineId: 4 },
+      { key: key(4, 1), quantity: U(1), costFrom: [0], lineId: 5 },
+    ]);
+    expect(byQuantity.map((e) => microText(e.amount))).toEqual(['-1.000000', '0.333333', '0.333333', '0.333334']);
+    expect(third.differences()).toEqual([]);
+  });
+
+  it('leaves no value on an empty shelf after negative stock: the receipt posts the difference as a variance', () => {
+    const book = new Book(true);
+    book.post(1, [{ key: key(1, 1), quantity: U(5), unitCost: U(10), lineId: 1 }]);
+    book.post(2, [{ key: key(1, 1), quantity: U(-8), lineId: 2 }]); // −3 at 10: −30
+    expect(book.state.valuations.get('1|1')).toEqual({ quantity: U(-3), amount: U(-30) });
+    const receipt = book.post(3, [{ key: key(1, 1), quantity: U(3), unitCost: U(12), lineId: 3 }]);
+    expect(receipt.map((e) => [microText(e.quantity), microText(e.amount)])).toEqual([
+      ['3.000000', '36.000000'],
+      ['0.000000', '-6.000000'], // the variance: the shortfall went out at 10, came back at 12
+    ]);
+    expect(book.state.valuations.get('1|1')).toEqual({ quantity: 0n, amount: 0n });
+    // The next receipt is not blended with anything left over: 10 at 12 is worth 120.
+    book.post(4, [{ key: key(1, 1), quantity: U(10), unitCost: U(12), lineId: 4 }]);
+    expect(book.state.valuations.get('1|1')).toEqual({ quantity: U(10), amount: U(120) });
+    // Crossing zero in one receipt: −3 then 10 in at 12 → 7 worth 84.
+    book.post(5, [{ key: key(1, 1), quantity: U(-13), lineId: 5 }]);
+    book.post(6, [{ key: key(1, 1), quantity: U(10), unitCost: U(12), lineId: 6 }]);
+    expect(book.state.valuations.get('1|1')).toEqual({ quantity: U(7), amount: U(84) });
+    expect(book.differences()).toEqual([]);
+  });
+
+  it('sends an outbound movement out at a cost of its own, never more than is on hand', () => {
+    const book = new Book();
+    book.post(1, [{ key: key(1, 1), quantity: U(10), unitCost: U(1), lineId: 1 }]);
+    book.post(2, [{ key: key(1, 1), quantity: U(10), unitCost: U(3), lineId: 2 }]);
+    const [back] = book.post(3, [{ key: key(1, 1), quantity: U(-4), outCost: U(3), lineId: 3 }]);
+    expect(microText(back.amount)).toBe('-12.000000');
+    expect(book.state.valuations.get('1|1')).toEqual({ quantity: U(16), amount: U(28) });
+    book.post(4, [{ key: key(1, 1), quantity: U(-15), lineId: 4 }]); // 1 left, worth 1.75
+    const [capped] = book.post(5, [{ key: key(1, 1), quantity: U(-0.5), outCost: U(9), lineId: 5 }]);
+    expect(microText(capped.amount)).toBe('-1.750000');
+    expect(book.differences()).toEqual([]);
+  });
+});
+
 /**
  * Random sequences of bills: purchase orders; in-stocks pushed down from their lines (taking at most the
  * open quantity), audited and withdrawn; out-stocks, transfers and stock checks audited and withdrawn;

@@ -37,15 +37,23 @@ export interface Movement {
   quantity: Micro;
   /** A stock check: the quantity the balance must have afterwards (the movement is the difference). */
   countedTo?: Micro;
-  /** Inbound cost per main unit (a purchase price). Outbound movements leave at the average. */
+  /** Inbound cost per main unit (a purchase price; none: the current average). */
   unitCost?: Micro;
+  /**
+   * Outbound cost per main unit instead of the current average (a return to the supplier leaves at what
+   * its purchase came in at). Never takes more value than is on hand while stock remains.
+   */
+  outCost?: Micro;
   /**
    * An inbound movement whose cost is what earlier movements of this posting took out (a transfer's
    * in-side names its out-side; an assembly's products name all its components), by index in the
-   * posting's movements: the amount those took, spread over the quantity of every inbound movement
-   * naming the same ones.
+   * posting's movements: the amount those took, split over every inbound movement naming the same ones
+   * by cost share — each one's current average cost × its quantity (else `costEstimate` × quantity; when
+   * any has neither, by quantity) — exactly, the rounding remainder on the last.
    */
   costFrom?: readonly number[];
+  /** A `costFrom` movement's unit cost to weigh its share by when its place has no average (a reference price). */
+  costEstimate?: Micro;
   /** The bill line it comes from (kept on the ledger entry). */
   lineId: number;
   expirationDate?: string | null;
@@ -70,9 +78,13 @@ export interface StockState {
 export const balanceKey = (k: StockKey) => `${k.materialId}|${k.warehouseId}|${k.locationId ?? 0}|${k.batchNumber}|${k.serialNumber}`;
 export const valuationKey = (k: Pick<StockKey, 'materialId' | 'warehouseId'>) => `${k.materialId}|${k.warehouseId}`;
 
-/** The average cost of a valuation (0 when nothing is on hand). */
+/**
+ * The average cost of a valuation: 0 when nothing is on hand; below zero (negative stock), the cost the
+ * shortfall was taken out at.
+ */
 export function averageCost(v: Valuation): Micro {
-  return v.quantity > 0n ? div(v.amount, v.quantity) : 0n;
+  if (v.quantity > 0n) return div(v.amount, v.quantity);
+  return v.quantity < 0n && v.amount < 0n ? div(v.amount, v.quantity) : 0n;
 }
 
 /**
@@ -104,11 +116,12 @@ export function planPosting(state: StockState, movements: readonly Movement[], a
   const entries: LedgerEntry[] = [];
   // The entry of each movement by its index (undefined: it moved nothing), for `costFrom`.
   const byMovement: Array<LedgerEntry | undefined> = [];
-  // Inbound quantity per group of movements named by `costFrom`, to spread the group's cost over.
-  const groupQuantity = new Map<string, Micro>();
-  for (const m of movements) if (m.costFrom) groupQuantity.set(m.costFrom.join(','), (groupQuantity.get(m.costFrom.join(',')) ?? 0n) + m.quantity);
+  // The movements of each group named by `costFrom` (in order), and what is left of the group's cost to give.
+  const groups = new Map<string, number[]>();
+  movements.forEach((m, i) => m.costFrom && groups.set(m.costFrom.join(','), [...(groups.get(m.costFrom.join(',')) ?? []), i]));
+  const shares = new Map<string, { left: Micro; weights: Map<number, Micro>; weightLeft: Micro }>();
 
-  for (const m of movements) {
+  for (const [index, m] of movements.entries()) {
     byMovement.push(undefined);
     const bKey = balanceKey(m.key);
     const vKey = valuationKey(m.key);
@@ -118,33 +131,81 @@ export function planPosting(state: StockState, movements: readonly Movement[], a
     const valuation = valuations.get(vKey) ?? { quantity: 0n, amount: 0n };
     let amount: Micro;
     let unitCost: Micro;
+    let variance = 0n;
     if (quantity > 0n) {
-      unitCost = m.costFrom ? groupCost(byMovement, m.costFrom, groupQuantity.get(m.costFrom.join(','))!) : (m.unitCost ?? averageCost(valuation));
-      amount = mul(quantity, unitCost);
+      if (m.costFrom) {
+        amount = groupShare(shares, groups, movements, valuations, byMovement, m.costFrom, index);
+        unitCost = div(amount, quantity);
+      } else {
+        unitCost = m.unitCost ?? averageCost(valuation);
+        amount = mul(quantity, unitCost);
+      }
+      // Stock coming back from below zero (or onto value stranded at zero): the average starts again at
+      // this receipt's cost for what remains, so an empty shelf holds no value; the difference from what
+      // the shortfall went out at is a variance entry (quantity 0) of the receipt.
+      const afterQuantity = valuation.quantity + quantity;
+      if (valuation.quantity <= 0n && afterQuantity >= 0n && (valuation.quantity < 0n || valuation.amount !== 0n)) {
+        variance = (amount * afterQuantity) / quantity - valuation.amount - amount;
+      }
     } else {
-      unitCost = averageCost(valuation);
+      unitCost = m.outCost ?? averageCost(valuation);
       // The last units out take the rest of the value, so an empty shelf holds no amount.
       amount = valuation.quantity + quantity === 0n ? -valuation.amount : mul(quantity, unitCost);
+      // A cost of its own never takes more than is on hand while stock remains.
+      if (m.outCost !== undefined && valuation.quantity + quantity > 0n && valuation.amount + amount < 0n) {
+        amount = -max(valuation.amount, 0n);
+        unitCost = div(amount, quantity);
+      }
     }
     const after = balance + quantity;
     const refusal = quantity < 0n || m.key.serialNumber ? refuse(m.key, after, allowNegative) : undefined;
     if (refusal) throw refusal;
     balances.set(bKey, after);
-    valuations.set(vKey, { quantity: valuation.quantity + quantity, amount: valuation.amount + amount });
+    valuations.set(vKey, { quantity: valuation.quantity + quantity, amount: valuation.amount + amount + variance });
     const entry = { key: m.key, quantity, unitCost, amount, lineId: m.lineId, expirationDate: m.expirationDate ?? null };
     entries.push(entry);
+    if (variance !== 0n) entries.push({ key: m.key, quantity: 0n, unitCost: 0n, amount: variance, lineId: m.lineId, expirationDate: null });
     byMovement[byMovement.length - 1] = entry;
   }
   return { entries, state: { balances, valuations } };
 }
 
-function groupCost(byMovement: ReadonlyArray<LedgerEntry | undefined>, from: readonly number[], quantity: Micro): Micro {
-  let taken = 0n;
-  for (const index of from) {
-    if (index >= byMovement.length - 1) throw new Error(`costFrom names movement ${index}, which is not before this one`);
-    taken -= byMovement[index]?.amount ?? 0n;
+/**
+ * The amount movement `index` takes of what its `costFrom` group's outbound movements took: by cost share
+ * (weights fixed when the group's first member is valued), the rest to the group's last member.
+ */
+function groupShare(
+  shares: Map<string, { left: Micro; weights: Map<number, Micro>; weightLeft: Micro }>,
+  groups: ReadonlyMap<string, number[]>,
+  movements: readonly Movement[],
+  valuations: ReadonlyMap<string, Valuation>,
+  byMovement: ReadonlyArray<LedgerEntry | undefined>,
+  from: readonly number[],
+  index: number,
+): Micro {
+  const groupKey = from.join(',');
+  const members = groups.get(groupKey)!;
+  let share = shares.get(groupKey);
+  if (!share) {
+    let taken = 0n;
+    for (const i of from) {
+      if (i >= index) throw new Error(`costFrom names movement ${i}, which is not before this one`);
+      taken -= byMovement[i]?.amount ?? 0n;
+    }
+    const estimates = members.map((i) => {
+      const average = averageCost(valuations.get(valuationKey(movements[i].key)) ?? { quantity: 0n, amount: 0n });
+      return average > 0n ? average : (movements[i].costEstimate ?? 0n);
+    });
+    const byCost = estimates.every((e) => e > 0n);
+    const weights = new Map(members.map((i, k) => [i, byCost ? mul(movements[i].quantity, estimates[k]) : movements[i].quantity]));
+    share = { left: max(taken, 0n), weights, weightLeft: [...weights.values()].reduce((a, b) => a + b, 0n) };
+    shares.set(groupKey, share);
   }
-  return quantity > 0n ? div(max(taken, 0n), quantity) : 0n;
+  const weight = share.weights.get(index)!;
+  const amount = weight >= share.weightLeft || share.weightLeft <= 0n ? share.left : (share.left * weight) / share.weightLeft;
+  share.left -= amount;
+  share.weightLeft -= weight;
+  return amount;
 }
 
 /**
@@ -153,13 +214,17 @@ function groupCost(byMovement: ReadonlyArray<LedgerEntry | undefined>, from: rea
  */
 export function reversalOf(entries: readonly LedgerEntry[]): Movement[] {
   // Undo in reverse order: a transfer's in-side leaves before its out-side comes back.
-  return [...entries].reverse().map((e) => ({
-    key: e.key,
-    quantity: -e.quantity,
-    unitCost: e.quantity < 0n ? e.unitCost : undefined,
-    lineId: e.lineId,
-    expirationDate: e.expirationDate,
-  }));
+  // A variance entry (quantity 0) is not undone by itself: what came in leaves at the current average.
+  return [...entries]
+    .filter((e) => e.quantity !== 0n)
+    .reverse()
+    .map((e) => ({
+      key: e.key,
+      quantity: -e.quantity,
+      unitCost: e.quantity < 0n ? e.unitCost : undefined,
+      lineId: e.lineId,
+      expirationDate: e.expirationDate,
+    }));
 }
 
 /** Text of a stock key for messages and logs. */

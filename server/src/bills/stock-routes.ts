@@ -76,9 +76,18 @@ const current: Report<z.ZodObject> = {
   select: (ctx, q) => sql`select b.material_id as "materialId", m.code as "materialCode", m.name as "materialName", m.specification, u.name as "unitName",
                b.warehouse_id as "warehouseId", w.name as "warehouseName", b.location_id as "locationId", l.name as "locationName",
                b.batch_number as "batchNumber", b.serial_number as "serialNumber", b.quantity::text as quantity,
-               (case when v.quantity > 0 then round(v.amount / v.quantity, 6) else 0 end)::text as "unitCost",
-               (case when v.quantity > 0 then round(b.quantity * v.amount / v.quantity, 2) else 0 end)::text as amount, count(*) over () as total
-        from stock_balance b
+               (case when v.quantity <> 0 then round(v.amount / v.quantity, 6) else 0 end)::text as "unitCost",
+               (case when b.stranded then v.amount when v.quantity <> 0 then round(b.quantity * v.amount / v.quantity, 2) else 0 end)::text as amount,
+               count(*) over () as total
+        from (
+          -- Every place holding a quantity (below zero too, with its value), and every material and warehouse
+          -- whose value is not zero at zero quantity (stock posted before an empty shelf was kept at zero value).
+          select tenant_id, material_id, warehouse_id, location_id, batch_number, serial_number, quantity, false as stranded
+          from stock_balance where tenant_id = ${ctx.tenantId} and quantity <> 0
+          union all
+          select tenant_id, material_id, warehouse_id, null, '', '', 0, true
+          from stock_valuation where tenant_id = ${ctx.tenantId} and quantity = 0 and amount <> 0
+        ) b
         join material m on m.tenant_id = b.tenant_id and m.id = b.material_id
         join warehouse w on w.tenant_id = b.tenant_id and w.id = b.warehouse_id
         left join location l on l.tenant_id = b.tenant_id and l.id = b.location_id
@@ -87,7 +96,6 @@ const current: Report<z.ZodObject> = {
         left join stock_valuation v on v.tenant_id = b.tenant_id and v.material_id = b.material_id and v.warehouse_id = b.warehouse_id
         where ${and([
           sql`b.tenant_id = ${ctx.tenantId}`,
-          sql`b.quantity <> 0`,
           q.materialId ? sql`b.material_id = ${q.materialId}` : undefined,
           q.warehouseId ? sql`b.warehouse_id = ${q.warehouseId}` : undefined,
           q.locationId ? sql`b.location_id = ${q.locationId}` : undefined,

@@ -6,7 +6,7 @@ import { BILL_TYPES, billType, downstreamTypes } from './catalogue.ts';
 import { microText, roundTo, toMicro } from './decimal.ts';
 import { BILL_HEADER_COLUMNS } from './fields.ts';
 import { REFUND_RULES } from './supply-chain.ts';
-import { LINE_DIRECTION, lineDirection, meets } from './registry.ts';
+import { InboundCost, LINE_DIRECTION, lineDirection, meets, OutboundCost, STOCK_SIDES } from './registry.ts';
 import { RefundType } from './status.ts';
 import { billButtons, billCreateSchema, billMenuName, headerFields, lineFields } from './registry.ts';
 
@@ -54,6 +54,17 @@ describe('bill-type registry', () => {
       expect(lineDirection(decl, { [field]: taking })).not.toBe(lineDirection(decl, { [field]: twin }));
     }
     if (decl.stockWhen) expect(header.has(decl.stockWhen.field)).toBe(true);
+    // Every type that moves stock says how each direction it moves is valued, and nothing it does not move.
+    expect(Object.keys(decl.valuation ?? {}).sort(), 'valuation sides').toEqual([...STOCK_SIDES[decl.stock]].sort());
+    if (decl.valuation?.in) expect(InboundCost).toContain(decl.valuation.in);
+    if (decl.valuation?.out) expect(OutboundCost).toContain(decl.valuation.out);
+    // At the source's cost needs a source that moves stock the other way; at what went out needs an outbound side.
+    for (const side of ['in', 'out'] as const) {
+      if (decl.valuation?.[side] !== 'source') continue;
+      expect(decl.sources.length, 'a source to take the cost from').toBeGreaterThan(0);
+      for (const source of decl.sources) expect(STOCK_SIDES[billType(source.type)!.stock], source.type).toContain(side === 'in' ? 'out' : 'in');
+    }
+    if (decl.valuation?.in === 'taken') expect(STOCK_SIDES[decl.stock]).toContain('out');
     expect(billButtons(decl).every((b) => b.code.startsWith(`${decl.area}_${decl.route}_`))).toBe(true);
   });
 

@@ -77,6 +77,45 @@ export const lineKindOf = (decl: BillTypeDecl): LineKind => decl.lineKind ?? 'ma
  */
 export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'exchange' | 'none';
 
+/**
+ * How a bill type values what its lines move (moving average), declared once per type so that every type
+ * — and every type added later — says it, and the engine applies it (docs/bills.md, "Valuation"):
+ *
+ * Lines coming into stock (`in`):
+ * - `price`: at the line's own amount ÷ its main-unit quantity (a purchase); a line without a price at the
+ *   current average.
+ * - `source`: at the cost the source line's goods moved at, read from the stock ledger (a customer's
+ *   return comes back at the cost the sale took out, not at its selling price); a line without a source at
+ *   the current average. The price stays what the bill is worth to the partner (revenue, receivable).
+ * - `average`: at the current average.
+ * - `taken`: at what the bill's outbound lines took (a transfer; an assembly's product; a disassembly's
+ *   components, spread by their cost share), unless the line carries a price of its own.
+ *
+ * Lines going out of stock (`out`):
+ * - `average`: at the current moving average.
+ * - `source`: at the cost the source line's goods came in at (a return to the supplier leaves at what the
+ *   purchase brought it in at); a line without a source at the current average.
+ */
+export const InboundCost = ['price', 'source', 'average', 'taken'] as const;
+export type InboundCost = (typeof InboundCost)[number];
+export const OutboundCost = ['average', 'source'] as const;
+export type OutboundCost = (typeof OutboundCost)[number];
+export interface StockValuationDecl {
+  in?: InboundCost;
+  out?: OutboundCost;
+}
+
+/** The directions a stock effect moves goods in: each needs its valuation rule declared. */
+export const STOCK_SIDES: Record<StockEffect, ReadonlyArray<'in' | 'out'>> = {
+  in: ['in'],
+  out: ['out'],
+  transfer: ['in', 'out'],
+  check: ['in', 'out'],
+  assembly: ['in', 'out'],
+  exchange: ['in', 'out'],
+  none: [],
+};
+
 /** The line field that says in or out for the types whose lines go both ways, and its value for out. */
 export const LINE_DIRECTION: Partial<Record<StockEffect, { field: string; out: string }>> = {
   assembly: { field: 'direction', out: 'out' },
@@ -225,6 +264,8 @@ export interface BillTypeDecl {
   stock: StockEffect;
   /** When stock moves only for some header values (refund bills: ReturnsRefunds). */
   stockWhen?: FieldCondition;
+  /** How its lines are valued, per direction its stock effect moves goods (STOCK_SIDES); required when it moves stock. */
+  valuation?: StockValuationDecl;
   settlement?: SettlementEffect;
   /** When the settlement effect applies only for some header values (refunds: not for an exchange). */
   settlementWhen?: FieldCondition;

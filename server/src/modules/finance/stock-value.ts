@@ -22,6 +22,9 @@ import { settlementTax } from './settlement.ts';
  * - every other stock bill (other in- / out-stocks, lends, assemblies and exchanges at a price of their own):
  *   1901 assets pending disposal, for the accountant to clear once the reason is known.
  *
+ * A receipt that brings negative stock back to zero or above posts the variance it leaves (stock ledger
+ * entries of no quantity) Dr / Cr 6401 against 1405, in a posting of its own (`VARIANCE_MEMO`).
+ *
  * So the inventory account always equals Σ the stock ledger's values (verify checks it).
  */
 
@@ -44,19 +47,44 @@ export function stockValueLines(decl: BillTypeDecl, delta: Micro, purchaseTax: M
  * tax (`purchaseTax`, signed as its payable) goes to 2221.
  */
 async function trueUp(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, purchaseTax: Micro) {
-  const [found] = await rows<{ stock: string; ledger: string }>(
+  const [found] = await rows<{ stock: string; variance: string; ledger: string; ledger_variance: string }>(
     ctx.tx,
-    sql`select coalesce((select sum(amount) from stock_ledger where tenant_id = ${ctx.tenantId} and bill_id = ${row.id}), 0)::text as stock,
-               coalesce((select sum(l.debit - l.credit) from fin_posting_line l join fin_posting p on p.tenant_id = l.tenant_id and p.id = l.posting_id
-                         where l.tenant_id = ${ctx.tenantId} and p.source_kind in ('bill', 'stock') and p.source_id = ${row.id} and l.account_code = '1405'), 0)::text as ledger`,
+    sql`with p as (select l.debit - l.credit as amount, p.memo from fin_posting_line l join fin_posting p on p.tenant_id = l.tenant_id and p.id = l.posting_id
+                   where l.tenant_id = ${ctx.tenantId} and p.source_kind in ('bill', 'stock') and p.source_id = ${row.id} and l.account_code = '1405')
+        select coalesce((select sum(amount) from stock_ledger where tenant_id = ${ctx.tenantId} and bill_id = ${row.id}), 0)::text as stock,
+               coalesce((select sum(amount) from stock_ledger where tenant_id = ${ctx.tenantId} and bill_id = ${row.id} and quantity = 0), 0)::text as variance,
+               coalesce((select sum(amount) from p), 0)::text as ledger,
+               coalesce((select sum(amount) from p where memo = ${VARIANCE_MEMO}), 0)::text as ledger_variance`,
   );
-  const delta = toMicro(found.stock) - toMicro(found.ledger);
+  // The variance entries (stock back from below zero) go to cost of goods sold, whatever the bill.
+  const variance = toMicro(found.variance) - toMicro(found.ledger_variance);
+  if (variance !== 0n) {
+    await post(ctx, {
+      date: row.billDate,
+      sourceKind: 'stock',
+      sourceId: row.id,
+      sourceCode: row.billCode,
+      memo: VARIANCE_MEMO,
+      lines: [
+        { account: '1405', ...side(variance) },
+        { account: '6401', ...side(-variance) },
+      ],
+    });
+  }
+  const delta = toMicro(found.stock) - toMicro(found.variance) - (toMicro(found.ledger) - toMicro(found.ledger_variance));
   const lines = stockValueLines(decl, delta, purchaseTax)
     .filter((l) => l.amount !== 0n)
     .map((l) => ({ account: l.account, ...side(l.amount) }));
   if (!lines.length) return;
   await post(ctx, { date: row.billDate, sourceKind: 'stock', sourceId: row.id, sourceCode: row.billCode, memo: decl.type, lines });
 }
+
+/**
+ * The memo of a stock-value posting that books a variance: the value a receipt that brings negative stock
+ * back to zero or above does not leave on the shelf — the cost the shortfall went out at differs from what
+ * came in (ERPNext's stock adjustment). It goes to 6401, as the cost of the goods that went out uncovered.
+ */
+export const VARIANCE_MEMO = 'StockVariance';
 
 /** The bill engine's posting hook (after the receivable / payable hook): posts the bill's stock value. */
 export async function stockValueAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {

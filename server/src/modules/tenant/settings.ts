@@ -10,6 +10,7 @@ import {
   type TenantConfigUpdate,
   type TenantConfigView,
 } from '@p8/contract/tenant-config';
+import { rows } from '../../db/connection.ts';
 import { systemSetting, tableColumnSetting, tenant } from '../../db/schema/index.ts';
 import { changes } from '../../core/audit.ts';
 import { BizError } from '../../core/errors.ts';
@@ -42,12 +43,28 @@ export async function updateTenantConfig(ctx: ServiceContext, update: TenantConf
   if (!row) throw new BizError('DataNotExist');
   const current = parseTenantConfig(row.config);
   const next = applyConfigUpdate(current, update);
+  if (current.openNegativeInventory && !next.openNegativeInventory) await refuseWhileNegative(ctx);
   const changed = changes(current, next);
   if (Object.keys(changed).length) {
     await tx.update(tenant).set({ config: next, updatedAt: new Date() }).where(eq(tenant.id, tenantId));
     ctx.audit({ action: 'update', entity: 'tenant-config', entityId: tenantId, detail: changed });
   }
   return tenantConfigView(tx, tenantId);
+}
+
+/**
+ * Negative stock may be turned off only once nothing is below zero: the switch promises no balance goes
+ * negative, which balances already there would break. (An out-stock audited at the same moment reads the
+ * switch before this update commits, as any setting changed while a bill is audited.)
+ */
+async function refuseWhileNegative({ tx, tenantId }: ServiceContext) {
+  const [found] = await rows<{ material_id: string }>(
+    tx,
+    sql`select material_id from stock_balance where tenant_id = ${tenantId} and quantity < 0
+        union all select material_id from stock_valuation where tenant_id = ${tenantId} and quantity < 0
+        limit 1`,
+  );
+  if (found) throw new BizError('ExistNegativeInventoryProhibitClose');
 }
 
 /** The column settings of a list type (empty when none saved). */

@@ -13,6 +13,7 @@ export default {
   warehouseFirst: 'Warehouse first',
   fromSources: 'Push down from source bills',
   codeAuto: 'Generated when left empty',
+  valuationOrder: 'Stock is valued in the order bills are audited, not by bill date; at most {{days}} days ahead.',
   attachments: 'Attachments',
   refuseReason: 'Reason for refusing',
   close: 'Close',

@@ -13,6 +13,7 @@ export default {
   warehouseFirst: '请先选仓库',
   fromSources: '从源单下推',
   codeAuto: '留空自动生成',
+  valuationOrder: '库存按审核先后计价，不按单据日期；日期最多晚于今天 {{days}} 天。',
   attachments: '附件',
   refuseReason: '驳回原因',
   close: '关闭',

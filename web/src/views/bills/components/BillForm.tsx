@@ -220,6 +220,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
                   name={field.key}
                   label={labelOf(field.label, lang)}
                   rules={field.key === 'billCode' ? undefined : fieldRules(field, t)}
+                  extra={field.key === 'billDate' && decl.stock !== 'none' ? <span data-testid="bill-date-hint">{t('bill.valuationOrder', { days: config?.billDateMaxDaysAhead ?? 30 })}</span> : undefined}
                 >
                   {field.key === 'billCode' ? <Input placeholder={t('bill.codeAuto')} maxLength={50} data-testid="bill-field-billCode" /> : <FieldControl field={field} lang={lang} testId={`bill-field-${field.key}`} />}
                 </Form.Item>

@@ -53,6 +53,7 @@ export const EDITABLE_KEYS: ConfigKey[] = [
   'defaultDateSearch',
   ...SWITCHES.precision,
   ...SWITCHES.bills,
+  'billDateMaxDaysAhead',
   ...SWITCHES.production,
   ...SWITCHES.range,
   ...SWITCHES.picture,

@@ -249,6 +249,9 @@ export default function TenantConfigPage() {
               'bills',
               <>
                 <SwitchList keys={SWITCHES.bills} />
+                <Form.Item name="billDateMaxDaysAhead" label={t('tenant.fields.billDateMaxDaysAhead')} {...VERTICAL} extra={t('tenant.help.billDateMaxDaysAhead')} rules={[{ required: true }]}>
+                  <NumberInput integer min={0} max={366} style={{ width: 160 }} suffix={t('tenant.days')} data-testid="tenant-billDateMaxDaysAhead" />
+                </Form.Item>
                 <div className="p8-tenant-verify-bills">
                   <Typography.Text strong>{t('tenant.fields.openVerifyBill')}</Typography.Text>
                   <span className="p8-tenant-verify-bills-list" data-testid="tenant-openVerifyBill">
