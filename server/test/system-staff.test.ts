@@ -240,6 +240,8 @@ describe(`staff data scope (${TEST_DB})`, () => {
     t = await seedTenant(ctx.database, 'S');
     token = await login(ctx.app, t.name, t.password);
     clerk = (await call<{ id: number }>(ctx.app, 'POST', '/api/admin/security/role', { token, body: { roleKey: 'clerk', roleName: 'Clerk' } })).body.data.id;
+    // Clerks see their own data only: within every viewer's reach, so only the viewer's scope decides.
+    expect((await call(ctx.app, 'PUT', '/api/admin/security/role/scope', { token, body: { id: clerk, dataScope: 'Self' } })).body.status).toBe(0);
     north = await addDept(token, t.deptId, 'North');
     north1 = await addDept(token, north.id, 'North-1');
     south = await addDept(token, t.deptId, 'South');
@@ -345,9 +347,9 @@ describe(`staff privileges (${TEST_DB})`, () => {
     const held = await ctx.database.withTenant(a.tenantId, (tx) => tx.select({ roleId: adminRole.roleId }).from(adminRole).where(and(eq(adminRole.tenantId, a.tenantId), eq(adminRole.adminId, manager.adminId))));
     expect(held.map((h) => h.roleId)).toEqual([manager.roleId]);
 
-    // An account that already holds the role keeps it through the manager's edits.
+    // An account that already holds such a role is beyond the manager's reach altogether (system-reach.test.ts).
     const holder = (await call<{ id: number }>(ctx.app, 'POST', URL, { token: tokenA, body: staffBody(a, [wide]) })).body.data.id;
-    expect((await call(ctx.app, 'PUT', URL, { token: manager.token, body: { id: holder, roleIds: [wide], realName: 'Kept' } })).body.status).toBe(0);
+    expect((await call(ctx.app, 'PUT', URL, { token: manager.token, body: { id: holder, roleIds: [wide], realName: 'Kept' } })).body).toMatchObject({ status: 40300, message: 'AccountBeyondOwn' });
   });
 });
 

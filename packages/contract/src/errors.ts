@@ -15,6 +15,12 @@ export const errorCatalogue = {
   // Delete prohibitions
   DefaultRoleProhibitDelete: { zh: '默认角色禁止删除', en: 'The default role cannot be deleted' },
   PermissionBeyondOwn: { zh: '只能授予或收回自己拥有的菜单和按钮权限', en: 'You can only give or take away the menus and buttons you hold yourself' },
+  // Managing accounts and roles: nobody reaches beyond their own permissions and data scope
+  AccountBeyondOwn: { zh: '该账号的权限或数据范围超出您自己的，不能管理', en: 'This account holds permissions or a data scope beyond your own, so you cannot manage it' },
+  RoleBeyondOwn: { zh: '该角色的权限或数据范围超出您自己的，不能修改', en: 'This role grants permissions or a data scope beyond your own, so you cannot change it' },
+  DataScopeBeyondOwn: { zh: '不能设置超出自己数据范围的数据权限', en: 'You cannot set a data scope wider than your own' },
+  OwnRoleScopeProhibitChange: { zh: '不能修改自己所属角色的数据范围', en: 'You cannot change the data scope of a role you hold' },
+  SuperRoleProhibitChangeKey: { zh: '超级管理员角色的标识和名称不能修改', en: 'The key and name of the super administrator role cannot be changed' },
   DefaultDeptProhibitDelete: { zh: '默认部门禁止删除', en: 'The default department cannot be deleted' },
   DefaultAdminProhibitDelete: { zh: '默认管理员禁止删除', en: 'The default administrator cannot be deleted' },
   DefaultDataProhibitDelete: { zh: '默认数据禁止删除', en: 'Default data cannot be deleted' },

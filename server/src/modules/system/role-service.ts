@@ -3,7 +3,8 @@ import type { DataScope, Role, RoleCopy, RoleCreate, RolePermission, RoleScope, 
 import type { Tx } from '../../db/connection.ts';
 import { adminRole, department, menu, role, roleMenu } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { BizError } from '../../core/errors.ts';
+import { BizError, forbidden } from '../../core/errors.ts';
+import { assertMayManageRole, assertScopeWithinReach, callerReach, scopeWithinReach, type Reach } from '../../core/account-guard.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
@@ -86,9 +87,12 @@ export async function createRole(ctx: ServiceContext, body: RoleCreate): Promise
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   await assertKeyFree(tx, tenantId, body.roleKey);
+  // A new role sees all data only when its maker does; else it starts at the narrowest scope (own data),
+  // which the maker may widen up to their own (setRoleScope).
+  const dataScope = (await callerReach(ctx)).all ? 'All' : 'Self';
   const [row] = await tx
     .insert(role)
-    .values({ tenantId, roleKey: body.roleKey, roleName: body.roleName, sort: body.sort ?? 0, remark: body.remark || null })
+    .values({ tenantId, roleKey: body.roleKey, roleName: body.roleName, dataScope, sort: body.sort ?? 0, remark: body.remark || null })
     .returning();
   ctx.audit({ action: 'create', entity: 'role', entityId: row.id, detail: body });
   return toRole(row, 0);
@@ -98,6 +102,10 @@ export async function updateRole(ctx: ServiceContext, body: RoleUpdate): Promise
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   const current = await loadRole(tx, tenantId, body.id);
+  await assertMayManageRole(ctx, current, 'update');
+  // The super role is what every tenant's first administrator holds and what the product knows it by.
+  const renames = (body.roleKey !== undefined && body.roleKey !== current.roleKey) || (body.roleName !== undefined && body.roleName !== current.roleName);
+  if (current.isSuper && renames) throw new BizError('SuperRoleProhibitChangeKey', { additional: current.roleKey });
   if (body.roleKey !== undefined && body.roleKey !== current.roleKey) await assertKeyFree(tx, tenantId, body.roleKey, body.id);
   const sent = sentFields(body);
   await tx
@@ -108,16 +116,15 @@ export async function updateRole(ctx: ServiceContext, body: RoleUpdate): Promise
   return getRole(ctx, body.id);
 }
 
-/** Deletes roles: never the default (super) role, nor one still held by staff. */
+/** Deletes roles: never the default (super) role, nor one still held by staff, nor one beyond the caller's reach. */
 export async function deleteRoles(ctx: ServiceContext, requested: number[]) {
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   const ids = distinct(requested);
-  const found = await tx
-    .select({ id: role.id, roleName: role.roleName, isDefault: role.isDefault })
-    .from(role)
-    .where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
+  const found = await tx.select().from(role).where(and(eq(role.tenantId, tenantId), inArray(role.id, ids)));
   assertAllFound(ids, found, 'RoleNotExist');
+  let reach: Reach | undefined;
+  for (const r of found) reach = await assertMayManageRole(ctx, r, 'delete', reach);
   const fixed = found.find((r) => r.isDefault);
   if (fixed) throw new BizError('DefaultRoleProhibitDelete', { additional: fixed.roleName });
   const [held] = await tx
@@ -168,12 +175,18 @@ async function insertCopy(tx: Tx, tenantId: number, source: RoleRecord, roleKey:
   return copy;
 }
 
+/** A copy keeps its source's data scope: no copy of a role that sees more than the caller. */
+async function assertCopyableScope(ctx: ServiceContext, source: RoleRecord) {
+  if (!scopeWithinReach(await callerReach(ctx), source.dataScope, source.scopeDeptIds)) throw forbidden('RoleBeyondOwn', source.roleName);
+}
+
 /** A new role with the source's data scope and permissions under the given key and name. */
 export async function copyRole(ctx: ServiceContext, body: RoleCopy): Promise<Role> {
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   const source = await loadRole(tx, tenantId, body.id);
   await assertWithinOwnPermissions(ctx, await grantedMenuIds(tx, tenantId, source));
+  await assertCopyableScope(ctx, source);
   await assertKeyFree(tx, tenantId, body.roleKey);
   const copy = await insertCopy(tx, tenantId, source, body.roleKey, body.roleName);
   ctx.audit({ action: 'copy', entity: 'role', entityId: copy.id, detail: { from: source.id, roleKey: body.roleKey, roleName: body.roleName } });
@@ -192,6 +205,7 @@ export async function copyRolesBatch(ctx: ServiceContext, requested: number[]): 
   const copies: Role[] = [];
   for (const source of ids.map((id) => sources.find((s) => s.id === id)!)) {
     await assertWithinOwnPermissions(ctx, await grantedMenuIds(tx, tenantId, source));
+    await assertCopyableScope(ctx, source);
     const prefix = `${source.roleKey}_copy`;
     let roleKey = prefix;
     for (let n = 2; taken.has(roleKey); n++) roleKey = `${prefix}${n}`;
@@ -208,11 +222,15 @@ export async function copyRolesBatch(ctx: ServiceContext, requested: number[]): 
   return copies;
 }
 
-/** Sets a role's data scope; the super role sees everything and cannot be restricted. */
+/**
+ * Sets a role's data scope; the super role sees everything and cannot be restricted. Not a role the caller
+ * holds, not one beyond their reach, and never wider than the caller's own scope (core/account-guard.ts).
+ */
 export async function setRoleScope(ctx: ServiceContext, body: RoleScope): Promise<Role> {
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   const current = await loadRole(tx, tenantId, body.id);
+  const reach = await assertMayManageRole(ctx, current, 'scope');
   if (current.isSuper) throw new BizError('SuperRoleProhibitSetPermission');
   let deptIds: number[] = [];
   if (body.dataScope === 'Custom') {
@@ -224,6 +242,7 @@ export async function setRoleScope(ctx: ServiceContext, body: RoleScope): Promis
       .where(and(eq(department.tenantId, tenantId), inArray(department.id, deptIds)));
     assertAllFound(deptIds, found, 'DeptNotExist');
   }
+  assertScopeWithinReach(reach, body.dataScope, deptIds);
   await tx
     .update(role)
     .set({ dataScope: body.dataScope, scopeDeptIds: deptIds, updatedAt: new Date() })
@@ -245,6 +264,7 @@ export async function setRolePermission(ctx: ServiceContext, body: RolePermissio
   const { tx } = ctx;
   const tenantId = ctx.tenantId;
   const current = await loadRole(tx, tenantId, body.id);
+  await assertMayManageRole(ctx, current, 'permission');
   if (current.isSuper) throw new BizError('SuperRoleProhibitSetPermission');
   const requested = distinct(body.menuIds);
   const found = requested.length

@@ -11,6 +11,7 @@ import { countAll, fixedSelect, parseList, runPage, type ListSpec } from '../../
 import { callerPermissions, type CallerRoles } from '../../core/permissions.ts';
 import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
+import { assertMayManageAccount, callerReach, loadRolesById, roleBeyondReach } from '../../core/account-guard.ts';
 import { assertWithinOwnPermissions, sentFields } from './common.ts';
 import { subtreeIds } from '../../core/tree.ts';
 import { iso } from '../../core/envelope.ts';
@@ -189,28 +190,6 @@ export async function getStaff(ctx: ServiceContext, id: number): Promise<Staff> 
   return readStaff(tx, auth, id, (await staffScope(tx, auth)).where);
 }
 
-/**
- * The accounts a change targets: all must exist within the caller's data scope (you cannot change whom
- * you cannot see), and only a super administrator may change a super administrator's account.
- */
-async function loadTargets(tx: Tx, auth: AuthContext, scope: Scope, ids: number[]) {
-  const found = await tx
-    .select({ id: admin.id, name: admin.name, isDefault: admin.isDefault })
-    .from(admin)
-    .where(and(eq(admin.tenantId, auth.tenantId), inArray(admin.id, ids), scope.where));
-  assertAllFound(ids, found, 'AdminNotExist');
-  if (!scope.perms.isSuper) {
-    const [superHolder] = await tx
-      .select({ adminId: adminRole.adminId })
-      .from(adminRole)
-      .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
-      .where(and(eq(adminRole.tenantId, auth.tenantId), inArray(adminRole.adminId, ids), eq(role.isSuper, true)))
-      .limit(1);
-    if (superHolder) throw forbidden('Forbidden', found.find((f) => f.id === superHolder.adminId)?.name);
-  }
-  return found;
-}
-
 async function assertDeptExists(tx: Tx, tenantId: number, deptId: number) {
   const [row] = await tx.select({ id: department.id }).from(department).where(and(eq(department.tenantId, tenantId), eq(department.id, deptId)));
   if (!row) throw new BizError('DeptNotExist', { additional: deptId });
@@ -233,6 +212,9 @@ async function assertAssignableRoles(ctx: ServiceContext, perms: CallerRoles, ro
   if (perms.isSuper || !added.length) return;
   const granted = await tx.select({ menuId: roleMenu.menuId }).from(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.roleId, added)));
   await assertWithinOwnPermissions(ctx, granted.map((g) => g.menuId));
+  // Nor a role that sees more data than the caller does (core/account-guard.ts).
+  const wider = await roleBeyondReach(ctx, await callerReach(ctx), await loadRolesById(ctx, added));
+  if (wider) throw forbidden('RoleBeyondOwn', wider.roleName);
 }
 
 /** `passwordHash`: hashed before the transaction opens (argon2 takes tens of milliseconds). */
@@ -270,7 +252,7 @@ export async function updateStaff(ctx: ServiceContext, body: StaffUpdate): Promi
   const { tx } = ctx;
   const auth = ctx.account;
   const scope = await staffScope(tx, auth);
-  await loadTargets(tx, auth, scope, [body.id]);
+  await assertMayManageAccount(ctx, [body.id]);
   const current = await readStaff(tx, auth, body.id, undefined);
   if (body.deptId !== undefined && body.deptId !== current.deptId) await assertDeptExists(tx, auth.tenantId, body.deptId);
   const { roleIds: requestedRoles, ...fields } = sentFields(body);
@@ -303,7 +285,7 @@ export async function deleteStaff(ctx: ServiceContext, requested: number[]): Pro
   const auth = ctx.account;
   const ids = distinct(requested);
   if (ids.includes(auth.adminId)) throw new BizError('CannotDeleteSelf');
-  const targets = await loadTargets(tx, auth, await staffScope(tx, auth), ids);
+  const targets = await assertMayManageAccount(ctx, ids);
   const fixed = targets.find((t) => t.isDefault);
   if (fixed) throw new BizError('DefaultAdminProhibitDelete', { additional: fixed.name });
   // Staff that bills name (created, handled, audited) are disabled instead: the bills keep who did what.
@@ -329,7 +311,7 @@ export async function setStaffState(ctx: ServiceContext, requested: number[], st
   const ids = distinct(requested);
   const shuttingOut = 'enabled' in state ? !state.enabled : state.locked;
   if (shuttingOut && ids.includes(auth.adminId)) throw new BizError('CannotDisableSelf');
-  const targets = await loadTargets(tx, auth, await staffScope(tx, auth), ids);
+  const targets = await assertMayManageAccount(ctx, ids);
   const fixed = targets.find((t) => t.isDefault);
   if (shuttingOut && fixed) throw new BizError('DefaultAdminProhibitDelete', { additional: fixed.name });
   const values =
@@ -350,7 +332,7 @@ export async function setStaffState(ctx: ServiceContext, requested: number[], st
 export async function setStaffNotify(ctx: ServiceContext, id: number, field: 'newOrderNotify' | 'smsNotify', enabled: boolean) {
   const { tx } = ctx;
   const auth = ctx.account;
-  await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
+  await assertMayManageAccount(ctx, [id]);
   await tx
     .update(admin)
     .set({ [field]: enabled, updatedAt: new Date() })
@@ -370,7 +352,7 @@ export async function resetStaffPassword(ctx: ServiceContext, id: number, passwo
   const { tx } = ctx;
   const auth = ctx.account;
   if (id === auth.adminId) throw new BizError('CannotResetOwnPassword');
-  await loadTargets(tx, auth, await staffScope(tx, auth), [id]);
+  await assertMayManageAccount(ctx, [id]);
   await tx
     .update(admin)
     .set({ passwordHash, failedLogins: 0, lockedUntil: null, updatedAt: new Date() })

@@ -12,6 +12,8 @@ export interface RoleForm {
   roleName: string;
   sort?: number;
   remark?: string;
+  /** The super role: its key and name are fixed (the server refuses SuperRoleProhibitChangeKey). */
+  isSuper?: boolean;
 }
 
 /** Role keys (contract): a letter, then letters, digits, `_` or `-`. */
@@ -29,6 +31,7 @@ interface RoleDialogProps {
 export default function RoleDialog({ onSaved, ...dialog }: RoleDialogProps) {
   const { t } = useTranslation();
   const labelCol = useLabelCol();
+  const fixedName = dialog.mode !== 'add' && !!dialog.initialValues?.isSuper;
 
   const submit = async (values: RoleForm, mode: FormMode) => {
     const body = { roleKey: values.roleKey.trim(), roleName: values.roleName.trim(), sort: values.sort ?? 0, remark: values.remark?.trim() ?? '' };
@@ -42,7 +45,7 @@ export default function RoleDialog({ onSaved, ...dialog }: RoleDialogProps) {
       <Row gutter={16}>
         <Col span={24}>
           <Form.Item name="roleName" label={t('system.role.roleName')} rules={[{ required: true, whitespace: true, message: t('error.PleaseInputRoleName') }, { max: 50 }]}>
-            <Input maxLength={50} placeholder={t('system.common.inputPlaceholder', { label: t('system.role.roleName') })} data-testid="role-name" />
+            <Input maxLength={50} disabled={fixedName} placeholder={t('system.common.inputPlaceholder', { label: t('system.role.roleName') })} data-testid="role-name" />
           </Form.Item>
         </Col>
         <Col span={24}>
@@ -56,7 +59,7 @@ export default function RoleDialog({ onSaved, ...dialog }: RoleDialogProps) {
               { max: 50 },
             ]}
           >
-            <Input maxLength={50} placeholder="sales_manager" data-testid="role-key" />
+            <Input maxLength={50} disabled={fixedName} placeholder="sales_manager" data-testid="role-key" />
           </Form.Item>
         </Col>
         <Col span={24}>
