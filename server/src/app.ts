@@ -19,6 +19,7 @@ import { openSharedState, type SharedState } from './core/shared-state.ts';
 import { authModule } from './modules/auth/routes.ts';
 import { personModule } from './modules/person/routes.ts';
 import { tenantModule } from './modules/tenant/routes.ts';
+import { platformModule } from './modules/platform/routes.ts';
 import { multipartPlugin } from './core/uploads.ts';
 import { uploadModule } from './modules/upload/routes.ts';
 import { officeModule } from './modules/office/routes.ts';
@@ -144,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // This start may have added template menus to every tenant (seed/sync.ts): no process keeps old permissions.
   await access.everythingChanged();
   await app.register(authPlugin, { access });
-  await app.register(permissionPlugin, { database });
+  await app.register(permissionPlugin, { database, platformTenantId: config.platform.tenantId });
   // Before any route plugin: content-type parsers are copied into a plugin's context when it is registered.
   await app.register(multipartPlugin, { config });
   // Before the modules: they fill the app's registries (usage checkers, import templates, printer providers).
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     officeModule,
     systemModule,
     tenantModule,
+    platformModule,
     uploadModule,
     basicModule,
     mallModule,

@@ -20,6 +20,11 @@ export const errorCatalogue = {
   RoleBeyondOwn: { zh: '该角色的权限或数据范围超出您自己的，不能修改', en: 'This role grants permissions or a data scope beyond your own, so you cannot change it' },
   DataScopeBeyondOwn: { zh: '不能设置超出自己数据范围的数据权限', en: 'You cannot set a data scope wider than your own' },
   OwnRoleScopeProhibitChange: { zh: '不能修改自己所属角色的数据范围', en: 'You cannot change the data scope of a role you hold' },
+  // The platform's tenants
+  OnlyPlatformAdmin: { zh: '只有平台管理员可以操作', en: 'Only the platform administrator can do this' },
+  PlatformTenantProhibitDisable: { zh: '平台租户不能禁用', en: 'The platform tenant cannot be disabled' },
+  TenantNotExist: { zh: '租户不存在', en: 'The tenant does not exist' },
+  ModuleRepeat: { zh: '模块重复', en: 'The module is listed twice' },
   SuperRoleProhibitChangeKey: { zh: '超级管理员角色的标识和名称不能修改', en: 'The key and name of the super administrator role cannot be changed' },
   DefaultDeptProhibitDelete: { zh: '默认部门禁止删除', en: 'The default department cannot be deleted' },
   DefaultAdminProhibitDelete: { zh: '默认管理员禁止删除', en: 'The default administrator cannot be deleted' },

@@ -3,7 +3,7 @@ import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, billCreateSchema, billUpdateSchema, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { listQuerySchema } from '../core/list-query.ts';
-import { route, untransactedRoute, type RouteDeclaration } from '../core/route.ts';
+import { inArea, route, untransactedRoute, type RouteDeclaration } from '../core/route.ts';
 import { exportQuery, exportXlsx, langOf, sendXlsx, withImportUpload } from '../core/excel.ts';
 import { reportedImport } from '../core/import-job.ts';
 import type { Registries } from '../core/registries.ts';
@@ -122,5 +122,6 @@ export function registerBillTemplates(registries: Pick<Registries, 'importTempla
 }
 
 /** Every bill type's routes and the stock routes. */
-export const allBillRoutes: RouteDeclaration[] = [...BILL_TYPES.flatMap(billRoutes), ...stockRoutes];
+// Each type's routes belong to its area (finance bills close with an expired finance module).
+export const allBillRoutes: RouteDeclaration[] = [...BILL_TYPES.flatMap((decl) => inArea(decl.area, billRoutes(decl))), ...inArea('stock', stockRoutes)];
 

@@ -262,11 +262,13 @@ export class AccessCache implements AccessInvalidator {
       .where(eq(session.tokenHash, tokenHash))
       .limit(1);
     this.sessions.delete(tokenHash);
-    if (!row || row.revokedAt) throw unauthorized();
+    if (!row) throw unauthorized();
+    // Before the revocation: disabling a tenant also revokes its sessions, and their holders are told why.
+    if (!row.tenantEnabled || row.tenantLogoff) throw new BizError('TenantIsDisabled', { status: 40100 });
+    if (row.revokedAt) throw unauthorized();
     // A use this process has not written yet counts as much as a written one.
     const lastSeenAt = Math.max(row.lastSeenAt.getTime(), this.touches.get(row.id) ?? 0);
     if (row.expiresAt.getTime() <= now || lastSeenAt + this.config.session.idleMinutes * 60_000 <= now) throw unauthorized('SessionExpired');
-    if (!row.tenantEnabled || row.tenantLogoff) throw new BizError('TenantIsDisabled', { status: 40100 });
     if (!row.adminEnabled || row.adminLocked) throw new BizError('AdminIsLock', { status: 40100 });
     const entry: SessionEntry = { sessionId: row.id, tenantId: row.tenantId, adminId: row.adminId, expiresAt: row.expiresAt.getTime(), lastSeenAt, stamp, checkedAt: now };
     remember(this.sessions, tokenHash, entry);
@@ -281,7 +283,10 @@ export class AccessCache implements AccessInvalidator {
     let deptId: Promise<number | null> | undefined;
     const cached = (): AccountEntry | undefined => {
       const entry = this.accounts.get(key);
-      return stamp !== undefined && entry?.stamp === stamp && Date.now() - entry.checkedAt <= MAX_AGE_MS ? entry : undefined;
+      const now = Date.now();
+      // A module that expires closes its menus and routes at that instant, not at the next change.
+      const fresh = now - (entry?.checkedAt ?? 0) <= MAX_AGE_MS && (entry?.permissions?.validUntil ?? Infinity) > now;
+      return stamp !== undefined && entry?.stamp === stamp && fresh ? entry : undefined;
     };
     const keep = (fill: (entry: AccountEntry) => void) => {
       if (stamp === undefined) return;
@@ -296,7 +301,8 @@ export class AccessCache implements AccessInvalidator {
       permissions: (tx) => {
         const hit = cached()?.permissions;
         if (hit) return Promise.resolve(hit);
-        permissions ??= (tx ? loadPermissions(tx, tenantId, adminId) : this.database.withTenant(tenantId, (own) => loadPermissions(own, tenantId, adminId))).then(
+        const opts = { platformTenantId: this.config.platform.tenantId };
+        permissions ??= (tx ? loadPermissions(tx, tenantId, adminId, opts) : this.database.withTenant(tenantId, (own) => loadPermissions(own, tenantId, adminId, opts))).then(
           (loaded) => {
             keep((entry) => (entry.permissions = loaded));
             return loaded;

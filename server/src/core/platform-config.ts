@@ -46,7 +46,8 @@ export async function readPlatformConfig(database: Database, config: Config): Pr
   return { ...(merged as PlatformConfig), updatedAt };
 }
 
-async function isPlatformAdmin(caller: TransactingCaller): Promise<boolean> {
+/** Whether the caller is the platform administrator: a super administrator of the platform tenant. */
+export async function isPlatformAdmin(caller: TransactingCaller): Promise<boolean> {
   if (caller.tenantId !== caller.config.platform.tenantId) return false;
   const roles = await caller.transaction((ctx) => loadRoles(ctx.tx, ctx.tenantId, ctx.account.adminId));
   return roles.isSuper;

@@ -74,6 +74,11 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   hide?: boolean;
   /** The handler returns `{ data, pagination }`, sent as the paged envelope. */
   page?: boolean;
+  /**
+   * The area the route belongs to, when it is not its server module's name (the bill engine's routes take
+   * their bill type's area). A licensed module of that type that has expired closes the route (core/permissions.ts).
+   */
+  area?: string;
 }
 
 /** The default route: signed-in, its handler runs in one tenant transaction. */
@@ -105,7 +110,8 @@ export interface PublicRouteSpec<B extends Schema, Q extends Schema, P extends S
 export interface RouteDeclaration {
   readonly method: string;
   readonly url: string;
-  register(app: FastifyInstance, deps: ModuleDeps): void;
+  /** `area`: the registering module's name, which the route inherits unless it declares its own. */
+  register(app: FastifyInstance, deps: ModuleDeps, area?: string): void;
 }
 
 /** The caller of a signed-in request, before any transaction. */
@@ -121,11 +127,11 @@ function declare<B extends Schema, Q extends Schema, P extends Schema>(
   return {
     method: spec.method,
     url: spec.url,
-    register(app, deps) {
+    register(app, deps, area) {
       app.withTypeProvider<ZodTypeProvider>().route({
         method: spec.method,
         url: spec.url,
-        config: access.public ? { auth: false } : { permission: spec.permission },
+        config: access.public ? { auth: false } : { permission: spec.permission, area: spec.area ?? area },
         schema: {
           tags: spec.tags,
           summary: spec.summary,
@@ -175,6 +181,11 @@ export function untransactedRoute<B extends Schema = undefined, Q extends Schema
   });
 }
 
+/** Declarations that belong to `area` whatever module registers them (a bill type's routes: its area). */
+export function inArea(area: string, declarations: readonly RouteDeclaration[]): RouteDeclaration[] {
+  return declarations.map((d) => ({ method: d.method, url: d.url, register: (app, deps) => d.register(app, deps, area) }));
+}
+
 /** A route open to anyone. */
 export function publicRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(spec: PublicRouteSpec<B, Q, P>): RouteDeclaration {
   return declare(spec, { public: true }, (deps, input, http) => spec.handler(deps, input, http));
@@ -194,5 +205,5 @@ export interface ServerModule {
 /** Registers the modules: every module's registry entries first (a route may ask any of them), then the routes. */
 export function registerModules(app: FastifyInstance, deps: ModuleDeps, modules: readonly ServerModule[]): void {
   for (const module of modules) module.register?.(app.registries, deps);
-  for (const module of modules) for (const declaration of module.routes) declaration.register(app, deps);
+  for (const module of modules) for (const declaration of module.routes) declaration.register(app, deps, module.name);
 }

@@ -187,6 +187,12 @@ const BASE_MENU: MenuTemplate = {
     screen('base_time', '营业时间', 'Business hours', 'FieldTimeOutlined', ['add', 'update', 'delete', 'enable', 'export']),
     // Saving also needs the platform administrator (a super administrator of the platform tenant).
     screen('base_config', '系统配置', 'System config', 'SettingOutlined', [{ action: 'update', title: '保存配置', titleEn: 'Save config' }]),
+    // Every tenant of the installation: only the platform tenant's super administrators are given it (core/permissions.ts).
+    screen('base_tenant', '租户管理', 'Tenants', 'ShopOutlined', [
+      { action: 'view', title: '查看', titleEn: 'View' },
+      { action: 'enable', title: '启用禁用', titleEn: 'Enable' },
+      { action: 'module', title: '模块授权', titleEn: 'Modules' },
+    ]),
   ],
 };
 

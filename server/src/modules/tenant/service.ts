@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { PASSWORD_REGEX, PHONE_REGEX, type Register } from '@p8/contract/auth';
+import { moduleClosesAt } from '@p8/contract/platform';
 import { TEMPLATE_KEYS, type ModuleEntry, type SystemConfig, type TemplateKey, type TenantConfig, type TenantConfigView } from '@p8/contract/tenant-config';
 import type { Config } from '../../config.ts';
 import type { Tx } from '../../db/connection.ts';
@@ -76,7 +77,7 @@ export async function tenantConfigView(tx: Tx, tenantId: number): Promise<Tenant
     type: m.type,
     needCheck: m.needCheck ?? false,
     expiresAt: m.expiresAt ?? null,
-    isExpired: m.expiresAt ? new Date(m.expiresAt).getTime() < now : false,
+    isExpired: (moduleClosesAt(m.expiresAt) ?? Infinity) <= now,
   }));
   return {
     ...config,

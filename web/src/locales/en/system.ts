@@ -199,6 +199,7 @@ export default {
       copy: 'Copy',
       scope: 'Data scope',
       permission: 'Permissions',
+      modules: 'Modules',
       'reset-password': 'Reset password',
       notify: 'Notifications',
       import: 'Import',

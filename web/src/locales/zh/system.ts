@@ -200,6 +200,7 @@ export default {
       scope: '数据权限',
       permission: '菜单权限',
       'reset-password': '重置密码',
+      modules: '模块授权',
       notify: '通知设置',
       import: '导入',
       export: '导出',

@@ -28,6 +28,7 @@ const ACTION_COLOR: Record<string, string> = {
   scope: 'geekblue',
   permission: 'geekblue',
   'reset-password': 'orange',
+  modules: 'purple',
   notify: 'default',
   import: 'purple',
   export: 'default',
