@@ -141,6 +141,8 @@ async function receiveRefusesBeyondOpen(page: Page, billCode: string, lang: Lang
   await form.locator('.ant-form-item-explain-error').filter({ hasText: lang === 'zh' ? '不能超过未结金额' : 'No more than the open amount' }).waitFor();
   await screenshot(page, `finance-receipt-form-${lang}`);
   await form.getByTestId('bill-close').click();
+  // The refused amount was typed and not saved: closing asks first.
+  await page.getByTestId('discard-ok').click();
   // The pushed-down draft holds the open amount: it goes, so that the receipts below may take it.
   await page.getByTestId('bill-status-tabs').waitFor();
   const row = page.locator('tr', { hasText: lang === 'zh' ? '已保存' : 'Saved' }).first();

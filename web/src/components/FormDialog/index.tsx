@@ -2,6 +2,7 @@ import { useCallback, useImperativeHandle, useState, type ReactNode, type Ref } 
 import { Button, Form, Modal, type FormInstance, type FormProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback.ts';
+import { FormChangedContext, useUnsavedChanges } from './unsaved.ts';
 
 /** Form dialogs have add, edit and view modes; view disables the form and hides submit. */
 export type FormMode = 'add' | 'edit' | 'view';
@@ -41,7 +42,8 @@ export interface FormDialogProps<V extends object = Record<string, unknown>> {
 
 /**
  * A Modal around an antd Form with add / edit / view modes. Submit validates first, spins while
- * `onSubmit` runs, closes on success; view disables every field and shows only "close".
+ * `onSubmit` runs, closes on success; view disables every field and shows only "close". Cancel, the
+ * close button and Esc ask before throwing away what the user typed (`useUnsavedChanges`).
  */
 export default function FormDialog<V extends object = Record<string, unknown>>(props: FormDialogProps<V>) {
   // Every opening gets a dialog of its own (and with it a fresh form store): values typed into the last
@@ -61,6 +63,7 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
   const [form] = Form.useForm<V>();
   useImperativeHandle(props.formRef, () => form, [form]);
   const [submitting, setSubmitting] = useState(false);
+  const unsaved = useUnsavedChanges();
   const testId = props['data-testid'] ?? 'form-dialog';
   const view = mode === 'view';
   const heading = title ?? [t(`kit.form.${mode}`), entity].filter(Boolean).join(entity && /^[\x20-\x7e]+$/.test(entity) ? ' ' : '');
@@ -76,6 +79,7 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
     setSubmitting(true);
     try {
       await props.onSubmit?.(values, mode);
+      unsaved.saved();
       if (props.successMessage !== false) feedback.message.success(props.successMessage ?? t('kit.form.saved'));
       onClose();
     } catch {
@@ -86,7 +90,7 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
   };
 
   const close = () => {
-    if (!submitting) onClose();
+    if (!submitting) unsaved.confirmClose(onClose);
   };
 
   return (
@@ -121,11 +125,14 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
         initialValues={props.initialValues}
         disabled={view}
         preserve={false}
-        onValuesChange={props.onValuesChange}
+        onValuesChange={(changed, all) => {
+          unsaved.changed();
+          props.onValuesChange?.(changed, all);
+        }}
         onFinish={submit}
         style={{ marginTop: 16 }}
       >
-        {typeof props.children === 'function' ? props.children({ mode, form }) : props.children}
+        <FormChangedContext.Provider value={unsaved.changed}>{typeof props.children === 'function' ? props.children({ mode, form }) : props.children}</FormChangedContext.Provider>
         {/* Enter in a field submits */}
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Form>

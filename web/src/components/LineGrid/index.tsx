@@ -1,10 +1,12 @@
 import { useCallback, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, Form, Table, Tooltip, Typography, type TableColumnType } from 'antd';
+import type { TableRef } from 'antd/es/table';
 import type { FormListFieldData, FormListOperation, FormListProps } from 'antd/es/form/FormList';
 import type { Rule } from 'antd/es/form';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { cellTarget, type GridMove } from './navigation.ts';
+import { firstRefusal } from './rules.ts';
 import './line-grid.css';
 
 /** What a cell's `render` gets. */
@@ -66,7 +68,10 @@ export interface LineGridProps<Row> {
   emptyText?: ReactNode;
   /** Horizontal scroll width (default: the sum of the column widths). */
   scrollX?: number;
-  /** Height of the rows' area; longer lists scroll inside it with the header kept. */
+  /**
+   * Height of the rows' area; longer lists scroll inside it with the header kept, and only the rows in
+   * view are drawn (a bill of thousands of lines costs what its visible rows cost).
+   */
   height?: number;
   /** Text above the grid. */
   intro?: ReactNode;
@@ -81,56 +86,63 @@ type GridRow = FormListFieldData & { version: object };
  * The editable line grid of the record and bill forms (a BOM's lines, a material's units, a bill's
  * lines): one Form.List row per line, a column per field, validation through the form.
  *
- * Keyboard: Enter moves to the next cell (Shift+Enter back), past the last cell of the last row it adds
- * a row when the grid has `newRow`; Tab moves as usual; Alt+Enter adds a row below the current one and
- * Alt+Delete removes the current one. An open select keeps Enter for choosing its option.
+ * Keyboard: Enter and Tab move to the next cell (Shift back), past the last cell of the last row they add
+ * a row when the grid has `newRow`; Alt+Enter adds a row below the current one and Alt+Delete removes the
+ * current one. An open list (a select, a date, a typed material's matches) takes Enter to choose its
+ * option first, then the focus moves on; the mouse is never needed.
  *
- * Rendering stays cheap with thousands of lines: a cell edit renders that cell only (each cell is its own
- * form field; a shown cell watches only its row, `watch`), and adding or removing a row renders the rows
- * whose position changed, not the others (`shouldCellUpdate` by row key and index).
+ * Rendering stays cheap with thousands of lines: with a `height` only the rows in view are drawn (a
+ * virtual table), so the form holds the fields of those rows only — antd's form walks every registered
+ * field on each keystroke, which made a 2,750-line bill cost seconds a key. A cell edit renders that cell
+ * only (each cell is its own form field; a shown cell watches only its row, `watch`), and adding or
+ * removing a row renders the rows whose position changed (`shouldCellUpdate` by row key and index).
+ * Rows out of view have no fields to validate, so the list's own rule checks them by the same column
+ * rules (`firstRefusal`, each row once until it changes) and brings the first refused one into view.
  */
 export default function LineGrid<Row>(props: LineGridProps<Row>) {
   const { name, columns, rules, view = false, rowTestId, maxRows, newRow, addButton, addText, removeBlocked, emptyText, scrollX, height, intro } = props;
   const { t } = useTranslation();
+  const form = Form.useFormInstance();
   const box = useRef<HTMLDivElement>(null);
+  const table = useRef<TableRef>(null);
   const ops = useRef<{ add: FormListOperation['add']; remove: FormListOperation['remove']; count: number } | null>(null);
+  const virtual = height !== undefined;
 
-  /** Focuses the first control of a cell, once React has rendered it (a new row). */
+  /**
+   * Focuses the first control of a cell (or, when that cell takes none, of its row), once React has
+   * rendered it: a new row, or a row scrolled into view first.
+   */
   const focusCell = useCallback((row: number, column: number) => {
-    requestAnimationFrame(() => {
+    let tries = 0;
+    const attempt = () => {
       const cell = box.current?.querySelector<HTMLElement>(`[data-grid-cell="${row}:${column}"]`);
-      focusableIn(cell)?.focus();
-    });
+      const rowCells = Array.from(box.current?.querySelectorAll<HTMLElement>(`[data-grid-cell^="${row}:"]`) ?? []);
+      const target = focusableIn(cell) ?? rowCells.map((c) => focusableIn(c)).find(Boolean);
+      if (target) {
+        target.focus();
+        return;
+      }
+      if (tries === 0) table.current?.scrollTo({ index: row });
+      if (++tries < 12) requestAnimationFrame(attempt);
+    };
+    requestAnimationFrame(attempt);
   }, []);
 
-  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (view || !ops.current) return;
-    const target = event.target as HTMLElement;
-    const cell = target.closest<HTMLElement>('[data-grid-cell]');
-    if (!cell) return;
-    // An open dropdown (select, date) uses Enter and the arrows itself.
-    if (target.getAttribute('aria-expanded') === 'true') return;
-    const move: GridMove | null =
-      event.key === 'Enter' && event.altKey
-        ? 'insert'
-        : (event.key === 'Delete' || event.key === 'Backspace') && event.altKey
-          ? 'remove'
-          : event.key === 'Enter' && !event.ctrlKey && !event.metaKey
-            ? event.shiftKey
-              ? 'previous'
-              : 'next'
-            : null;
-    if (!move) return;
-    const cells = Array.from(box.current?.querySelectorAll<HTMLElement>('[data-grid-cell]') ?? [])
+  /** Carries out a move from a cell: focus another cell, add a row, or remove this one. Whether it did anything. */
+  const moveFrom = (cell: HTMLElement, move: GridMove): boolean => {
+    if (!ops.current) return false;
+    const drawn = Array.from(box.current?.querySelectorAll<HTMLElement>('[data-grid-cell]') ?? [])
       .filter((c) => focusableIn(c))
       .map((c) => c.dataset.gridCell!.split(':').map(Number) as [number, number]);
     const [row, column] = cell.dataset.gridCell!.split(':').map(Number);
     const { count, add, remove } = ops.current;
+    // The rows next to this one may be out of view (not drawn): their editable cells are the columns with a field.
+    const editable = allColumns.flatMap((c, i) => (c.field ? [i] : []));
+    const near = [row - 1, row + 1].filter((r) => r >= 0 && r < count && !drawn.some(([dr]) => dr === r));
+    const cells = [...drawn, ...near.flatMap((r) => editable.map((c) => [r, c] as [number, number]))].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const canAdd = !!newRow && (maxRows === undefined || count < maxRows);
     const result = cellTarget({ cells, at: [row, column], move, rows: count, canAdd, canRemove: (i) => !removeBlocked?.(i) });
-    if (!result) return;
-    event.preventDefault();
-    event.stopPropagation();
+    if (!result) return false;
     if (result.kind === 'add') {
       add(newRow!(), result.row);
       focusCell(result.row, result.column);
@@ -139,6 +151,54 @@ export default function LineGrid<Row>(props: LineGridProps<Row>) {
       focusCell(result.focusRow, column);
     } else {
       focusCell(result.row, result.column);
+    }
+    return true;
+  };
+
+  /**
+   * Enter in a control that is choosing — an open list (a select, a date, the matches of a typed material)
+   * or a search still running (`aria-busy`) — chooses first; the move follows once the list has closed,
+   * or is dropped when it stays open (several matches: the user picks one).
+   */
+  const moveAfterChoosing = (cell: HTMLElement, target: HTMLElement, move: GridMove) => {
+    let frames = 0;
+    const check = () => {
+      if (!cell.isConnected || !cell.contains(document.activeElement)) return;
+      // A search answers within seconds; after about five the move is dropped.
+      if (target.closest('[aria-busy="true"]')) {
+        if (++frames < 300) requestAnimationFrame(check);
+        return;
+      }
+      if (target.getAttribute('aria-expanded') !== 'true') moveFrom(cell, move);
+    };
+    requestAnimationFrame(check);
+  };
+
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (view || !ops.current) return;
+    const target = event.target as HTMLElement;
+    const cell = target.closest<HTMLElement>('[data-grid-cell]');
+    if (!cell) return;
+    const plain = !event.ctrlKey && !event.metaKey;
+    const move: GridMove | null =
+      event.key === 'Enter' && event.altKey
+        ? 'insert'
+        : (event.key === 'Delete' || event.key === 'Backspace') && event.altKey
+          ? 'remove'
+          : (event.key === 'Enter' || event.key === 'Tab') && plain && !event.altKey
+            ? event.shiftKey
+              ? 'previous'
+              : 'next'
+            : null;
+    if (!move) return;
+    if (event.key === 'Enter' && (target.getAttribute('aria-expanded') === 'true' || target.closest('[aria-busy="true"]'))) {
+      if (move === 'next' || move === 'previous') moveAfterChoosing(cell, target, move);
+      return;
+    }
+    // Tab leaves an open list as it is (a typed material takes its highlighted match itself).
+    if (moveFrom(cell, move)) {
+      event.preventDefault();
+      if (event.key !== 'Tab') event.stopPropagation();
     }
   };
 
@@ -179,8 +239,57 @@ export default function LineGrid<Row>(props: LineGridProps<Row>) {
     [columns, name, view, rowTestId, removeBlocked, t],
   );
 
+  // What each row out of view was refused for, until it changes (a row is a new object once edited).
+  // (Kept per definition of the columns: new rules may refuse what the old ones let through.)
+  const checked = useRef<{ version: object; seen: WeakMap<object, string | null> } | null>(null);
+  const listRules = useMemo<FormListProps['rules']>(() => {
+    if (!virtual) return rules;
+    const refusalOf = async (row: Record<string, unknown>, index: number): Promise<string | null> => {
+      for (const column of columns) {
+        const columnRules = typeof column.rules === 'function' ? column.rules(index) : column.rules;
+        if (!column.field || !columnRules?.length) continue;
+        const title = typeof column.title === 'string' ? column.title : column.key;
+        const message = await firstRefusal(columnRules, row[column.field], form, `${name}.${index}.${column.field}`, t('kit.lineGrid.required', { column: title }));
+        if (message) return `${title}: ${message}`;
+      }
+      return null;
+    };
+    const offscreen = {
+      validator: async (_rule: unknown, list: Array<Record<string, unknown> | undefined> | undefined) => {
+        if (!list?.length) return;
+        if (checked.current?.version !== version) checked.current = { version, seen: new WeakMap() };
+        const { seen } = checked.current;
+        // Rows in view are validated by their own fields.
+        const drawn = new Set(Array.from(box.current?.querySelectorAll<HTMLElement>('[data-grid-cell]') ?? []).map((c) => Number(c.dataset.gridCell!.split(':')[0])));
+        for (let index = 0; index < list.length; index++) {
+          if (drawn.has(index)) continue;
+          const row = list[index] ?? {};
+          let refusal = seen.get(row);
+          if (refusal === undefined) seen.set(row, (refusal = await refusalOf(row, index)));
+          if (refusal) {
+            revealRefused(index);
+            throw new Error(t('kit.lineGrid.lineRefused', { line: index + 1, message: refusal }));
+          }
+        }
+      },
+    };
+    /** Scrolls the refused row into view and validates its fields there, so that the cell shows why. */
+    const revealRefused = (index: number) => {
+      table.current?.scrollTo({ index });
+      let tries = 0;
+      const validate = () => {
+        if (box.current?.querySelector(`[data-grid-cell^="${index}:"]`)) {
+          const fields = columns.flatMap((c) => (c.field && c.rules ? [[name, index, c.field]] : []));
+          void form.validateFields(fields).catch(() => undefined);
+        } else if (++tries < 12) requestAnimationFrame(validate);
+      };
+      requestAnimationFrame(validate);
+    };
+    return [...(rules ?? []), offscreen];
+  }, [virtual, rules, columns, form, name, t, version]);
+
   return (
-    <Form.List name={name} rules={rules}>
+    <Form.List name={name} rules={listRules}>
       {(fields, { add, remove }, { errors }) => {
         ops.current = { add, remove, count: fields.length };
         const full = maxRows !== undefined && fields.length >= maxRows;
@@ -192,6 +301,8 @@ export default function LineGrid<Row>(props: LineGridProps<Row>) {
               </Typography.Paragraph>
             )}
             <Table<GridRow>
+              ref={table}
+              virtual={virtual}
               rowKey="key"
               size="small"
               bordered
@@ -208,7 +319,11 @@ export default function LineGrid<Row>(props: LineGridProps<Row>) {
             )}
             {!view &&
               (addButton ? (
-                addButton(add, fields.length)
+                // A row added by the screen's control takes the focus, so that typing goes on in it.
+                addButton((row?: unknown, index?: number) => {
+                  add(row, index);
+                  focusCell(index ?? fields.length, allColumns.findIndex((c) => c.field));
+                }, fields.length)
               ) : newRow ? (
                 <Button
                   type="dashed"

@@ -54,6 +54,10 @@ export default {
     close: 'Close',
     saved: 'Saved',
     codeAuto: 'Leave empty to generate',
+    discardTitle: 'Discard unsaved changes?',
+    discardContent: 'The form holds changes that are not saved yet; closing it loses them.',
+    discard: 'Discard',
+    keepEditing: 'Keep editing',
   },
   upload: {
     uploadImage: 'Upload image',
@@ -119,7 +123,9 @@ export default {
   lineGrid: {
     add: 'Add a row',
     remove: 'Remove the row',
-    keys: 'Enter: next cell · Shift+Enter: previous · Alt+Enter: new row below · Alt+Delete: remove the row',
+    keys: 'Enter / Tab: next cell · Shift+Enter / Shift+Tab: previous · Alt+Enter: new row below · Alt+Delete: remove the row',
+    required: 'Please fill in {{column}}',
+    lineRefused: 'Line {{line}}, {{message}}',
   },
   record: {
     add: 'Add',

@@ -54,6 +54,10 @@ export default {
     close: '关闭',
     saved: '保存成功',
     codeAuto: '留空自动生成',
+    discardTitle: '放弃未保存的修改？',
+    discardContent: '表单里有尚未保存的内容，关闭后将丢失。',
+    discard: '放弃修改',
+    keepEditing: '继续编辑',
   },
   upload: {
     uploadImage: '上传图片',
@@ -119,7 +123,9 @@ export default {
   lineGrid: {
     add: '添加一行',
     remove: '删除此行',
-    keys: 'Enter：下一格 · Shift+Enter：上一格 · Alt+Enter：在下方插入一行 · Alt+Delete：删除此行',
+    keys: 'Enter / Tab：下一格 · Shift+Enter / Shift+Tab：上一格 · Alt+Enter：在下方插入一行 · Alt+Delete：删除此行',
+    required: '请填写{{column}}',
+    lineRefused: '第 {{line}} 行 {{message}}',
   },
   record: {
     add: '新增',

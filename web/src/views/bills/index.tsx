@@ -104,10 +104,13 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
               : false,
       } satisfies ProColumn<BillRow>;
     });
+    // The status and the first progress (an order's stock-in or stock-out) stay at the right edge: at 1440 px
+    // the header fields scroll beneath them rather than pushing them out of view.
     cols.push({
       prop: 'billStatus',
       title: t('bill.status'),
       width: 110,
+      fixed: 'right',
       render: (v) => <Tag color={STATUS_COLOR[v as BillStatus]}>{labelOf(BILL_STATUS_LABELS[v as BillStatus], lang)}</Tag>,
     });
     for (const kind of decl.progress) {
@@ -115,6 +118,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         prop: `progress.${kind}`,
         title: labelOf(PROGRESS_LABELS[kind], lang),
         width: 110,
+        fixed: kind === decl.progress[0] ? 'right' : undefined,
         render: (_v, r) => {
           // A posted bill nothing was taken from yet has no progress written: it is at the first state — unless no
           // payment settles it (an opening advance, an exchange: the list gives it no open amount).

@@ -130,11 +130,25 @@ export function lineAmountRefusal(line: GridLine | undefined, rules: AmountRules
   return [a.priceTotal, a.taxPriceTotal, a.taxUnitPrice].some((v) => v > MAX_MICRO || v < -MAX_MICRO) ? 'AmountOutOfRange' : undefined;
 }
 
+/**
+ * Each line's amounts, kept while the line is the same object: the form replaces only the line being
+ * edited, so a keystroke in a bill of thousands of lines computes one line's amounts, not every line's.
+ */
+const lineAmountsSeen = new WeakMap<object, { rules: AmountRules; amounts: ReturnType<typeof lineAmounts> }>();
+
+function amountsOf(line: GridLine | undefined, rules: AmountRules) {
+  const seen = line ? lineAmountsSeen.get(line) : undefined;
+  if (seen && seen.rules === rules) return seen.amounts;
+  const amounts = lineAmounts({ number: line?.number ?? 0, unitPrice: line?.unitPrice, taxRate: line?.taxRate, discountRate: line?.discountRate }, rules);
+  if (line) lineAmountsSeen.set(line, { rules, amounts });
+  return amounts;
+}
+
 /** The form's live totals over every line. */
 export function gridTotals(decl: BillTypeDecl, lines: readonly (GridLine | undefined)[], rules: AmountRules) {
   // An exchange's replacements are not counted, as the server does not count them (isTwinLine).
   const counted = lines.filter((l) => !isTwinLine(decl, l as Record<string, unknown> | undefined));
-  const amounts = counted.map((l) => lineAmounts({ number: l?.number ?? 0, unitPrice: l?.unitPrice, taxRate: l?.taxRate, discountRate: l?.discountRate }, rules));
+  const amounts = counted.map((l) => amountsOf(l, rules));
   const t = billTotals(amounts);
   return { number: microNumber(t.number), priceTotal: microNumber(t.priceTotal), taxPriceTotal: microNumber(t.taxPriceTotal), lines: lines.length };
 }

@@ -8,6 +8,7 @@ import { billApiPath, billButtonCode, BILL_ACTION_LABELS, lineKindOf, type BillT
 import { microText, roundTo, sum, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, DELIVERY_STATUS_LABELS, POSTED_STATUSES, type BillOperation, type DeliveryStatus } from '@p8/contract/bills/status';
 import { Auth } from '../../../components/Auth/index.tsx';
+import { FormChangedContext, useUnsavedChanges } from '../../../components/FormDialog/unsaved.ts';
 import AttachmentUpload from '../../../components/Upload/AttachmentUpload.tsx';
 import { http } from '../../../app/http.ts';
 import { showUnshown } from '../kit-errors.ts';
@@ -66,6 +67,9 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   const [refuseReason, setRefuseReason] = useState('');
   const [pushing, setPushing] = useState(false);
   const [printing, setPrinting] = useState(false);
+  // Close, Esc and opening another bill ask before throwing away what was typed and not saved.
+  const unsaved = useUnsavedChanges();
+  const close = () => unsaved.confirmClose(onClose);
   const status = bill.data?.billStatus;
   const delivery = ((bill.data as { deliveryStatus?: DeliveryStatus | null } | undefined)?.deliveryStatus ?? 'NotDelivered') as DeliveryStatus;
   const offered = offeredOperations(decl, id ? status : undefined, delivery);
@@ -121,7 +125,11 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
     // source bill a settlement line settles); savePayload sends only the type's declared fields.
     const payload = savePayload(decl, { ...(form.getFieldsValue(true) as Record<string, unknown>), id }, config);
     return run(
-      () => (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload)),
+      async () => {
+        const answer = await (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload));
+        unsaved.saved();
+        return answer;
+      },
       (answer) => {
         if (!id && answer && typeof answer === 'object' && 'id' in answer) onOpen((answer as { id: number }).id);
         else void bill.refetch();
@@ -135,7 +143,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
    * stored version behind the user's back.
    */
   const submit = async () => {
-    const ready = form.isFieldsTouched() ? await save() : await form.validateFields().then(() => true, () => false);
+    const ready = unsaved.isDirty() ? await save() : await form.validateFields().then(() => true, () => false);
     if (ready) await operate('submit');
   };
   // Delivery (types with the delivery button): once audited, confirm sent, then arrived.
@@ -205,14 +213,23 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           </Button>
         </Auth>
       )}
-      <Button onClick={onClose} data-testid="bill-close">{t('bill.close')}</Button>
+      <Button onClick={close} data-testid="bill-close">{t('bill.close')}</Button>
     </Space>
   );
 
   return (
-    <Drawer open width="calc(100vw - 220px)" title={title} onClose={onClose} footer={footer} destroyOnHidden data-testid="bill-form">
+    <Drawer open width="calc(100vw - 220px)" title={title} onClose={close} footer={footer} destroyOnHidden data-testid="bill-form">
+      {/* Ctrl+S (⌘S) saves an editable bill: entering a bill never needs the mouse. */}
+      <div
+        onKeyDown={(event) => {
+          if (event.key.toLowerCase() !== 's' || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+          event.preventDefault();
+          if (editable && !busy) void save();
+        }}
+      >
       <Spin spinning={!!id && bill.isPending}>
-        <Form form={form} layout="vertical" disabled={!editable} className="bill-form" requiredMark>
+        <Form form={form} layout="vertical" disabled={!editable} className="bill-form" requiredMark onValuesChange={unsaved.changed}>
+          <FormChangedContext.Provider value={unsaved.changed}>
           <Row gutter={16}>
             {header.map((field) => (
               <Col span={field.kind === 'textarea' ? 12 : 6} key={field.key}>
@@ -232,6 +249,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
+          </FormChangedContext.Provider>
         </Form>
         {bill.data?.rejectReason && (
           <Typography.Paragraph type="danger" data-testid="bill-reject-reason">
@@ -240,6 +258,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
         )}
         {id && <BillTimeline api={api} id={id} version={bill.dataUpdatedAt} lang={lang} />}
       </Spin>
+      </div>
       <Modal
         open={refusing}
         title={labelOf(BILL_OPERATION_LABELS.refuse, lang)}
@@ -278,7 +297,8 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
 /** The live totals of a bill's lines; `negative` (a red-letter invoice, stored so) shows them with its sign, as the list does. */
 function Totals({ decl, rules, digits, tax, negative }: { decl: BillTypeDecl; negative: boolean; rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
   const { t } = useTranslation();
-  const lines = Form.useWatch('lines') as Array<Record<string, number | null>> | undefined;
+  // The whole store's lines (`preserve`): a long grid registers the fields of the rows in view only.
+  const lines = Form.useWatch('lines', { preserve: true }) as Array<Record<string, number | null>> | undefined;
   const totals = useMemo(() => {
     const found = gridTotals(decl, lines ?? [], rules);
     const signed = (value: number) => (negative && value !== 0 ? -value : value);
@@ -308,7 +328,7 @@ function Totals({ decl, rules, digits, tax, negative }: { decl: BillTypeDecl; ne
 function MoneyTotals({ decl, digits, lines: hasLines }: { decl: BillTypeDecl; digits: number; lines: boolean }) {
   const { t } = useTranslation();
   const extraKey = decl.extraAmount;
-  const lines = Form.useWatch('lines') as Array<Record<string, unknown> & { amount?: string | number | null }> | undefined;
+  const lines = Form.useWatch('lines', { preserve: true }) as Array<Record<string, unknown> & { amount?: string | number | null }> | undefined;
   const extra = Form.useWatch(extraKey ?? '__none') as string | number | null | undefined;
   const total = useMemo(() => {
     // Half-typed text ("-", "1.") counts as nothing until it is a number.

@@ -15,6 +15,7 @@ import MaterialPicker from '../../../components/Pickers/MaterialPicker.tsx';
 import { listPickerMaterials } from '../../../components/Pickers/api/list-picker-materials.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
 import { feedback } from '../../../app/feedback.ts';
+import { useFormChanged } from '../../../components/FormDialog/unsaved.ts';
 import { gridFields, labelOf, lineFigures, liveLineAmount } from '../kit.ts';
 import BatchCell from './BatchCell.tsx';
 import { fieldRules } from './field-rules.ts';
@@ -112,6 +113,7 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
   const form = Form.useFormInstance();
   const [picking, setPicking] = useState(false);
   const [code, setCode] = useState('');
+  const changed = useFormChanged();
   const fields = useMemo(() => gridFields(decl, config), [decl, config]);
   const kind = lineKindOf(decl);
 
@@ -222,8 +224,10 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
       return;
     }
     const at = rows().findIndex((r) => r.materialId?.id === found.id && !r.sourceLineId);
-    if (at >= 0) form.setFieldValue(['lines', at, 'number'], Number(rows()[at].number ?? 0) + 1);
-    else add(lineOfMaterial(found));
+    if (at >= 0) {
+      form.setFieldValue(['lines', at, 'number'], Number(rows()[at].number ?? 0) + 1);
+      changed();
+    } else add(lineOfMaterial(found));
     setCode('');
   };
 

@@ -115,6 +115,8 @@ export default function ProductPage() {
         title: t('product.onShelfStatus'),
         width: 120,
         align: 'center',
+        // Beside the row actions at the right edge: at 1440 px the shelf state is seen without scrolling.
+        fixed: 'right',
         search: true,
         valueEnum: { true: { text: t('product.on'), color: 'green' }, false: { text: t('product.off') } },
         render: (_, row) => (

@@ -34,9 +34,10 @@ export default function CurrentStock() {
       { prop: 'locationName', title: t('location'), width: 130 },
       { prop: 'batchNumber', title: t('batchNumber'), width: 130, search: { order: 3 } },
       { prop: 'serialNumber', title: t('serialNumber'), width: 130 },
-      { prop: 'quantity', title: t('quantity'), width: 110, valueType: 'number', sortable: true, align: 'right' },
-      { prop: 'unitCost', title: t('unitCost'), width: 110, valueType: 'amount', align: 'right' },
-      { prop: 'amount', title: t('amount'), width: 120, valueType: 'amount', align: 'right' },
+      // The figures stay at the right edge (at 1440 px the place columns scroll beneath them).
+      { prop: 'quantity', title: t('quantity'), width: 110, valueType: 'number', sortable: true, align: 'right', fixed: 'right' },
+      { prop: 'unitCost', title: t('unitCost'), width: 110, valueType: 'amount', align: 'right', fixed: 'right' },
+      { prop: 'amount', title: t('amount'), width: 120, valueType: 'amount', align: 'right', fixed: 'right' },
     ],
     [t, warehouses, locations],
   );

@@ -12,7 +12,11 @@ interface LedgerRow {
   reversal: boolean;
 }
 
-/** The stock ledger: every movement, newest first — bill, material, place, quantity in and out, cost. */
+/**
+ * The stock ledger: every movement, newest first — bill, material, place, quantity in and out, cost. The
+ * figures (quantity, unit cost, amount, reversal) stay at the right edge: at 1440 px the place columns
+ * scroll beneath them instead of pushing them out of view.
+ */
 export default function StockLedger() {
   const { t } = useTranslation(undefined, { keyPrefix: 'stock' });
   const warehouses = useWarehouseOptions();
@@ -38,12 +42,13 @@ export default function StockLedger() {
         valueType: 'number',
         sortable: true,
         align: 'right',
+        fixed: 'right',
         // Signed: what came in shows +, what went out −.
         render: (v) => <Typography.Text type={Number(v) < 0 ? 'danger' : 'success'}>{`${Number(v) > 0 ? '+' : ''}${Number(v)}`}</Typography.Text>,
       },
-      { prop: 'unitCost', title: t('unitCost'), width: 110, valueType: 'amount', align: 'right' },
-      { prop: 'amount', title: t('amount'), width: 120, valueType: 'amount', align: 'right' },
-      { prop: 'reversal', title: t('reversal'), width: 90, render: (v) => (v ? <Tag color="orange">{t('reversalTag')}</Tag> : '') },
+      { prop: 'unitCost', title: t('unitCost'), width: 110, valueType: 'amount', align: 'right', fixed: 'right' },
+      { prop: 'amount', title: t('amount'), width: 120, valueType: 'amount', align: 'right', fixed: 'right' },
+      { prop: 'reversal', title: t('reversal'), width: 90, fixed: 'right', render: (v) => (v ? <Tag color="orange">{t('reversalTag')}</Tag> : '') },
     ];
   }, [t, warehouses, types]);
   return <StockReport<LedgerRow> name="ledger" columns={columns} rowKey="id" />;
