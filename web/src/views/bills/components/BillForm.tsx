@@ -17,7 +17,7 @@ import { translateError } from '../../../locales/index.ts';
 import useTenantConfig from '../../../hooks/useTenantConfig.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
-import { amountRules, conditionKeys, formHeaderFields, gridTotals, labelOf, liveLineAmount, offeredOperations, savePayload, shownHeaderFields, waitingOf } from '../kit.ts';
+import { amountRules, conditionKeys, type GridLine, formHeaderFields, gridTotals, labelOf, liveLineAmount, offeredOperations, savePayload, shownHeaderFields, waitingOf } from '../kit.ts';
 import { FieldControl } from './controls.tsx';
 import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
@@ -86,7 +86,13 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   }, [allHeader, watchedKeys, conditions]);
 
   useEffect(() => {
-    if (bill.data) form.setFieldsValue(formValues(decl, bill.data));
+    if (bill.data) {
+      // The lines are set as one value: setFieldsValue merges leaf by leaf, copying the lines array for each
+      // cell — quadratic in the bill's length (seconds at 2,750 lines).
+      const { lines, ...header } = formValues(decl, bill.data);
+      form.setFieldsValue(header);
+      form.setFieldValue('lines', lines);
+    }
     else if (!id) form.setFieldsValue({ billDate: dayjs().format('YYYY-MM-DD'), lines: [] });
   }, [bill.data, decl, form, id]);
 
@@ -245,7 +251,16 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
             ))}
           </Row>
           {lineKindOf(decl) !== 'none' && <BillLines decl={decl} config={config} rules={rules} view={!editable} lang={lang} />}
-          {lineKindOf(decl) === 'material' ? <Totals decl={decl} rules={rules} digits={settings} tax={rules.tax} negative={Number(bill.data?.number ?? 0) < 0} /> : <MoneyTotals decl={decl} digits={settings.amountRetainsSmallDigit} lines={lineKindOf(decl) !== 'none'} />}
+          {/* The totals follow the lines by reference: antd's useWatch compares by JSON text, a whole bill per keystroke. */}
+          <Form.Item noStyle shouldUpdate={(prev, next) => prev.lines !== next.lines || (!!decl.extraAmount && prev[decl.extraAmount] !== next[decl.extraAmount])}>
+            {({ getFieldValue }) =>
+              lineKindOf(decl) === 'material' ? (
+                <Totals decl={decl} lines={getFieldValue('lines') as GridLine[] | undefined} rules={rules} digits={settings} tax={rules.tax} negative={Number(bill.data?.number ?? 0) < 0} />
+              ) : (
+                <MoneyTotals decl={decl} lines={getFieldValue('lines') as MoneyLine[] | undefined} extra={decl.extraAmount ? (getFieldValue(decl.extraAmount) as string | number | null | undefined) : undefined} digits={settings.amountRetainsSmallDigit} hasLines={lineKindOf(decl) !== 'none'} />
+              )
+            }
+          </Form.Item>
           <Form.Item name="attachments" label={t('bill.attachments')}>
             <AttachmentUpload />
           </Form.Item>
@@ -295,10 +310,8 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
 
 /** The bill's live totals: lines, quantity, amount (and with tax), with the tenant's digits. */
 /** The live totals of a bill's lines; `negative` (a red-letter invoice, stored so) shows them with its sign, as the list does. */
-function Totals({ decl, rules, digits, tax, negative }: { decl: BillTypeDecl; negative: boolean; rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
+function Totals({ decl, lines, rules, digits, tax, negative }: { decl: BillTypeDecl; lines: GridLine[] | undefined; negative: boolean; rules: ReturnType<typeof amountRules>; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; tax: boolean }) {
   const { t } = useTranslation();
-  // The whole store's lines (`preserve`): a long grid registers the fields of the rows in view only.
-  const lines = Form.useWatch('lines', { preserve: true }) as Array<Record<string, number | null>> | undefined;
   const totals = useMemo(() => {
     const found = gridTotals(decl, lines ?? [], rules);
     const signed = (value: number) => (negative && value !== 0 ? -value : value);
@@ -325,11 +338,11 @@ function Totals({ decl, rules, digits, tax, negative }: { decl: BillTypeDecl; ne
 }
 
 /** The live total of a bill of money: its lines' amounts and its amount beyond them (an advance), exactly. */
-function MoneyTotals({ decl, digits, lines: hasLines }: { decl: BillTypeDecl; digits: number; lines: boolean }) {
+type MoneyLine = Record<string, unknown> & { amount?: string | number | null };
+
+function MoneyTotals({ decl, lines, extra, digits, hasLines }: { decl: BillTypeDecl; lines: MoneyLine[] | undefined; extra: string | number | null | undefined; digits: number; hasLines: boolean }) {
   const { t } = useTranslation();
   const extraKey = decl.extraAmount;
-  const lines = Form.useWatch('lines', { preserve: true }) as Array<Record<string, unknown> & { amount?: string | number | null }> | undefined;
-  const extra = Form.useWatch(extraKey ?? '__none') as string | number | null | undefined;
   const total = useMemo(() => {
     // Half-typed text ("-", "1.") counts as nothing until it is a number.
     const round = (v: string | number | null | undefined) => (/^-?\d+(\.\d+)?$/.test(String(v ?? '')) ? roundTo(toMicro(String(v)), digits) : 0n);
