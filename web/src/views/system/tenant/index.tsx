@@ -249,7 +249,7 @@ export default function TenantConfigPage() {
               'bills',
               <>
                 <SwitchList keys={SWITCHES.bills} />
-                <Form.Item name="billDateMaxDaysAhead" label={t('tenant.fields.billDateMaxDaysAhead')} {...VERTICAL} extra={t('tenant.help.billDateMaxDaysAhead')} rules={[{ required: true }]}>
+                <Form.Item name="billDateMaxDaysAhead" label={t('tenant.fields.billDateMaxDaysAhead')} {...VERTICAL} style={{ marginTop: 16 }} extra={t('tenant.help.billDateMaxDaysAhead')} rules={[{ required: true }]}>
                   <NumberInput integer min={0} max={366} style={{ width: 160 }} suffix={t('tenant.days')} data-testid="tenant-billDateMaxDaysAhead" />
                 </Form.Item>
                 <div className="p8-tenant-verify-bills">
