@@ -67,7 +67,7 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
   if (kind === 'none') {
     // A bill that is its header (an opening balance): the first type, the partner of its side, the amount.
     for (const field of headerFields(decl)) {
-      if (!field.shownWhen || !meets(field.shownWhen, header)) continue;
+      if (!field.shownWhen || !meets(field.shownWhen, { ...header, ...overrides })) continue;
       if (field.kind === 'supplier') header[field.key] = records.supplier;
       if (field.kind === 'customer') header[field.key] = records.customer;
     }

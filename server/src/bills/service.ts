@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
 import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
@@ -262,8 +262,50 @@ async function assertHeaderRecords(ctx: ServiceContext, header: Record<string, u
   await assertExist(ctx.tx, ctx.tenantId, department, [header.deptId as number], 'DeptNotExist');
 }
 
+/**
+ * Locks bills for the rest of the transaction, newest first, and answers them. Every bill that takes from
+ * others locks them through here — saving (push down, edit, merge, import), submitting, auditing and
+ * withdrawing — and withdrawing an audit locks its own bill first, so the two are taken one after the other:
+ * a withdrawal that comes second sees the downstream draft (and refuses), a save that comes second sees the
+ * source withdrawn (and refuses). Newest first, because a source is always older than what takes from it:
+ * an operation locks its own bill, then its sources, then theirs, and bills locked together go the same way,
+ * so no two operations wait on each other in a circle.
+ */
+export async function lockBills(ctx: ServiceContext, ids: ReadonlyArray<number>): Promise<BillRow[]> {
+  const wanted = distinct(ids.filter((id): id is number => typeof id === 'number' && id > 0));
+  if (!wanted.length) return [];
+  return ctx.tx
+    .select()
+    .from(bill)
+    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, wanted)))
+    .orderBy(desc(bill.id))
+    .for('update');
+}
+
+/** The bills a stored bill's lines take from (source lines' bills, settled bills). */
+async function sourceBillIdsOf(tx: Tx, tenantId: number, billId: number): Promise<number[]> {
+  const found = await tx
+    .selectDistinct({ id: billLine.sourceBillId })
+    .from(billLine)
+    .where(and(eq(billLine.tenantId, tenantId), eq(billLine.billId, billId), isNotNull(billLine.sourceBillId)));
+  return found.map((f) => f.id!);
+}
+
+/**
+ * Submit and audit: the bills this one takes from, locked (see `lockBills`), must still be posted — a
+ * withdrawn source would leave this bill's progress on a bill whose own audit is gone.
+ */
+async function lockPostedSources(ctx: ServiceContext, row: BillRow): Promise<void> {
+  const sources = await lockBills(ctx, await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id));
+  const withdrawn = sources.find((s) => !POSTED.has(s.billStatus));
+  if (withdrawn) throw new BizError('SourceBillNotAudit', { additional: withdrawn.billCode });
+}
+
 /** Links a bill's lines to what they take from: source lines (material lines) or settled bills (settlement lines). */
 async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number, prepared: Awaited<ReturnType<typeof prepare>>, config: TenantConfig) {
+  // The bills the lines name, locked before anything of theirs is read (lockBills): the checks below see
+  // them as a concurrent withdrawal leaves them, and such a withdrawal waits and then sees this bill.
+  await lockBills(ctx, await namedSourceBills(ctx, decl, prepared.lines));
   if (lineKindOf(decl) === 'settlement') {
     const lines = prepared.lines as unknown as Array<{ sourceBillId: number | null; amount: Micro }>;
     // A type that only settles (a salary payment) has nothing to save without a bill to settle.
@@ -275,6 +317,18 @@ async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number
     prepared.totals.priceTotal = -prepared.totals.priceTotal;
     prepared.totals.taxPriceTotal = -prepared.totals.taxPriceTotal;
   }
+}
+
+/** The bills a save payload's lines name: settled bills, or the bills of the source lines named. */
+async function namedSourceBills(ctx: ServiceContext, decl: BillTypeDecl, lines: ReadonlyArray<PreparedLine & { sourceBillId?: number | null }>): Promise<number[]> {
+  if (lineKindOf(decl) === 'settlement') return lines.map((l) => l.sourceBillId).filter((id): id is number => typeof id === 'number');
+  const sourceLineIds = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
+  if (!sourceLineIds.length) return [];
+  const found = await ctx.tx
+    .selectDistinct({ billId: billLine.billId })
+    .from(billLine)
+    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, sourceLineIds)));
+  return found.map((f) => f.billId);
 }
 
 /**
@@ -495,6 +549,7 @@ async function assertComplete(ctx: ServiceContext, decl: BillTypeDecl, row: Bill
 export async function submitBill(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
   const row = await loadBill(ctx, decl, id, true);
   assertCreator(ctx, row);
+  await lockPostedSources(ctx, row);
   await assertComplete(ctx, decl, row);
   await setStatus(ctx, row, 'submit', transition(row.billStatus as BillStatus, 'submit'), { rejectReason: null });
   ctx.audit({ action: 'submit', entity: decl.type, entityId: id });
@@ -541,6 +596,8 @@ async function approvalsThisRound(ctx: ServiceContext, billId: number): Promise<
 export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: number): Promise<BillAuditAnswer> {
   const row = await loadBill(ctx, decl, id, true);
   let to = transition(row.billStatus as BillStatus, 'audit');
+  // Before the stock rows: the same order as every other operation on these bills (lockBills).
+  await lockPostedSources(ctx, row);
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
   const flow = await reviewFlowOf(ctx, decl, config);
   if (flow) {
@@ -593,6 +650,8 @@ async function hasDownstream(tx: Tx, tenantId: number, billId: number, onlyUnpos
 export async function abandonAudit(ctx: ServiceContext, decl: BillTypeDecl, id: number) {
   const row = await loadBill(ctx, decl, id, true);
   const to = transition(row.billStatus as BillStatus, 'abandonAudit');
+  // Its sources' progress rolls back below: locked now, before the stock rows (lockBills).
+  await lockBills(ctx, await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id));
   // What other modules hang on the bill (payments, invoices, MRP use, cost accounting…):
   // core/abandon-audit-blockers.ts. Asked first, as they name the reason better than "has downstream bills".
   await ctx.registries.abandonAuditBlockers.refuseIfBlocked(ctx.tx, ctx.tenantId, row.id, row.billCode);
@@ -754,7 +813,8 @@ export async function pushDown(
  * lines and its header, and its status (Audit ↔ Partially ↔ Complete by its first progress kind).
  */
 async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
-  const sourceBillIds = distinct(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null)).sort((a, b) => a - b);
+  // Newest first, as lockBills takes them.
+  const sourceBillIds = distinct(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null)).sort((a, b) => b - a);
   for (const sourceBillId of sourceBillIds) {
     const [head] = await ctx.tx
       .select()

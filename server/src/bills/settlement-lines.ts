@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { BillSourceBill } from '@p8/contract/bills/api';
 import { billType as findBillType } from '@p8/contract/bills/catalogue';
 import { abs, microText, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
@@ -109,8 +109,8 @@ async function takenAmounts(tx: Tx, tenantId: number, sourceBillIds: number[], e
 /**
  * Settlement lines: each names an audited bill of a source type of this one, of the same partner, meeting
  * the source's condition, once; its amount has the bill's sign and stays within what is open — the bill's
- * amount less what settlement lines of other bills (any status) took. The source bills are locked in id
- * order, so two drafts saved at once cannot both take what is open.
+ * amount less what settlement lines of other bills (any status) took. The source bills are locked (newest
+ * first, as the engine's lockBills takes them), so two drafts saved at once cannot both take what is open.
  */
 export async function linkSettlements(ctx: ServiceContext, decl: BillTypeDecl, billId: number, lines: ReadonlyArray<{ sourceBillId: number | null; amount: Micro }>, header: Record<string, unknown>) {
   const ids = lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null);
@@ -120,7 +120,7 @@ export async function linkSettlements(ctx: ServiceContext, decl: BillTypeDecl, b
     .select()
     .from(bill)
     .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, ids)))
-    .orderBy(bill.id)
+    .orderBy(desc(bill.id))
     .for('update');
   const byId = new Map(sources.map((s) => [s.id, s]));
   const taken = await takenAmounts(ctx.tx, ctx.tenantId, ids, billId);
