@@ -79,7 +79,7 @@ const enumLabel = (field: FieldDecl, value: unknown, lang: Lang) => field.option
  * header. Records appear by code or name.
  */
 export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>, lang: Lang): Promise<{ columns: BillColumn[]; rows: Array<Record<string, unknown>> }> {
-  const p = parsedListQuery(ctx, decl, query);
+  const p = await parsedListQuery(ctx, decl, query);
   const found = await ctx.tx
     .select({ head: bill, line: billLine })
     .from(bill)

@@ -6,6 +6,7 @@ import { headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract
 import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
+import { callerScope } from '../core/data-scope.ts';
 import { countAll, parseList, runPage, statisticsSelection, type FilterKind, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../db/schema/index.ts';
@@ -72,14 +73,28 @@ function counters(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string,
 /** The header sums `bill_count` keeps, by list field. */
 const COUNTED_SUMS: Record<string, AnyPgColumn> = { number: billCount.number, priceTotal: billCount.priceTotal, taxPriceTotal: billCount.taxPriceTotal };
 
-/** A list query of the type parsed into its conditions and order (lists, statistics, exports). */
-export function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+/**
+ * The caller's data scope over bills (core/data-scope.ts): a bill belongs to its creator and to the department
+ * the creator was in when it was created. Every list, sum, count, export, push-down picker and read or write by
+ * id of every bill type goes through it (`parsedListQuery`, `loadBill`, the source pickers); a bill outside it
+ * is answered as missing. `alias` names the bill table of hand-written SQL (`b`).
+ */
+export function billScope(ctx: ServiceContext, alias?: string): Promise<SQL | undefined> {
+  if (!alias) return callerScope(ctx, { dept: bill.ownerDeptId, owner: bill.createdBy });
+  return callerScope(ctx, { dept: sql.raw(`${alias}.owner_dept_id`), owner: sql.raw(`${alias}.created_by`) });
+}
+
+/** A list query of the type parsed into its conditions and order (lists, statistics, exports, status tabs), within the caller's data scope. */
+export async function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
   const status = query.billStatus;
   if (status !== undefined && status !== '' && status !== 'all' && !BillStatus.includes(status as BillStatus)) throw new BizError('BadRequest', { additional: 'billStatus' });
   // The "all" tab filters by no status: the key goes (an undefined value would fail the query schema).
   const { billStatus: _all, ...unfiltered } = query;
   const { rest, conditions } = dateBounds(status === 'all' ? unfiltered : query);
-  return parseList(billListSpec(decl), rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions]);
+  const scope = await billScope(ctx);
+  const parsed = parseList(billListSpec(decl), rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions, ...(scope ? [scope] : [])]);
+  // The sharded counters count every bill of the type: they stand for a list only when the caller sees them all.
+  return Object.assign(parsed, { scoped: scope !== undefined });
 }
 
 /**
@@ -109,8 +124,8 @@ function settledAndOpen(decl: BillTypeDecl, row: Record<string, unknown>, taxPri
 
 /** GET {path}: a page of bills with the names of what they refer to. */
 export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
-  const p = parsedListQuery(ctx, decl, query);
-  const [counted] = countedOnly(query) ? await ctx.tx.select({ total: sql<number>`coalesce(sum(${billCount.total}), 0)::int` }).from(billCount).where(counters(ctx, decl, query)) : [];
+  const p = await parsedListQuery(ctx, decl, query);
+  const [counted] = countedOnly(query) && !p.scoped ? await ctx.tx.select({ total: sql<number>`coalesce(sum(${billCount.total}), 0)::int` }).from(billCount).where(counters(ctx, decl, query)) : [];
   const page = await runPage(
     p,
     ctx.tx
@@ -175,9 +190,9 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
 
 /** GET {path}/statistics: the list's sums (quantity and amounts) over the same filters (the counters' when unfiltered). */
 export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
-  const p = parsedListQuery(ctx, decl, query);
+  const p = await parsedListQuery(ctx, decl, query);
   const selection = statisticsSelection(billListSpec(decl));
-  const fromCounters = countedOnly(query) && Object.keys(selection).every((key) => key in COUNTED_SUMS);
+  const fromCounters = countedOnly(query) && !p.scoped && Object.keys(selection).every((key) => key in COUNTED_SUMS);
   const [sums] = fromCounters
     ? await ctx.tx
         .select(Object.fromEntries(Object.keys(selection).map((key) => [key, sql<string>`coalesce(sum(${COUNTED_SUMS[key]}), 0)::text`])))
@@ -188,23 +203,27 @@ export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, qu
 }
 
 /**
- * GET {path}/tabs: bills per status (the list's status tabs) under the list's search — every filter but the
- * status itself — and `all` their sum. Without a search they come from the sharded counters.
+ * GET {path}/tabs: bills per status (the list's status tabs) under the list's filters and the caller's data
+ * scope, `all` their sum; from the sharded counters when nothing narrows them.
  */
 export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown> = {}): Promise<Record<string, number>> {
-  const { billStatus: _status, ...search } = query;
-  const found = countedOnly(search)
-    ? await ctx.tx
-        .select({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` })
-        .from(billCount)
-        .where(and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type)))
-        .groupBy(billCount.billStatus)
-        .orderBy(asc(billCount.billStatus))
-    : await ctx.tx
-        .select({ status: bill.billStatus, total: sql<number>`count(*)::int` })
-        .from(bill)
-        .where(parsedListQuery(ctx, decl, search).where)
-        .groupBy(bill.billStatus);
+  // The tabs count every status: the list's status filter is not theirs.
+  const { billStatus: _status, ...filters } = query;
+  const p = await parsedListQuery(ctx, decl, filters);
+  const found =
+    countedOnly(filters) && !p.scoped
+      ? await ctx.tx
+          .select({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` })
+          .from(billCount)
+          .where(and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type)))
+          .groupBy(billCount.billStatus)
+          .orderBy(asc(billCount.billStatus))
+      : await ctx.tx
+          .select({ status: bill.billStatus, total: sql<number>`count(*)::int` })
+          .from(bill)
+          .where(p.where)
+          .groupBy(bill.billStatus)
+          .orderBy(asc(bill.billStatus));
   const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
   for (const row of found) tabs[row.status] = row.total;
   tabs.all = found.reduce((t, r) => t + r.total, 0);

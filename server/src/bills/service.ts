@@ -10,11 +10,13 @@ import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { nextBillCode } from '../core/code-generator.ts';
 import { BizError, forbidden } from '../core/errors.ts';
+import { creatorDeptId } from '../core/data-scope.ts';
 import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
 import { rows, type Tx } from '../db/connection.ts';
 import { admin, bill, billLine, billTransition, department, location, material, materialUnit, partner, unit, verifyRule, verifyRuleReviewer, warehouse } from '../db/schema/index.ts';
+import { billScope } from './list.ts';
 import { checkTake, openQuantity, overallProgress, progressState } from './progress.ts';
 import { reviewOutcome, type ReviewFlow } from './review.ts';
 import { allows, progressStatus, transition } from './state-machine.ts';
@@ -44,12 +46,15 @@ const POSTED = new Set<string>(POSTED_STATUSES);
 
 // ---------------------------------------------------------------- reading
 
-/** The bill of `decl`'s type with `id`, locked for the rest of the transaction when `lock`. */
+/**
+ * The bill of `decl`'s type with `id`, locked for the rest of the transaction when `lock`. Every read or write
+ * of a bill by id goes through here: a bill outside the caller's data scope is answered as missing.
+ */
 export async function loadBill(ctx: ServiceContext, decl: BillTypeDecl, id: number, lock = false): Promise<BillRow> {
   const query = ctx.tx
     .select()
     .from(bill)
-    .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, id), eq(bill.billType, decl.type)));
+    .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, id), eq(bill.billType, decl.type), await billScope(ctx)));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new BizError('BillNotExist', { additional: id });
   return row;
@@ -348,7 +353,8 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
     .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, billType: bill.billType, billStatus: bill.billStatus, head: bill })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
-    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids)))
+    // A source outside the caller's data scope is not there for them (as in the push-down picker).
+    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), await billScope(ctx)))
     .orderBy(billLine.id)
     .for('update', { of: billLine });
   const byId = new Map(sources.map((s) => [s.id, s]));
@@ -460,6 +466,7 @@ export async function createBill(ctx: ServiceContext, decl: BillTypeDecl, payloa
       priceTotal: microText(prepared.totals.priceTotal),
       taxPriceTotal: microText(prepared.totals.taxPriceTotal),
       createdBy: ctx.account.adminId,
+      ownerDeptId: await creatorDeptId(ctx),
     })
     .returning({ id: bill.id });
   for (const line of prepared.lines) line.values.billId = created.id;
@@ -767,7 +774,7 @@ export async function pushDown(
     .select({ line: billLine, head: bill })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
-    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType)))
+    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType), await billScope(ctx)))
     .orderBy(billLine.billId, billLine.lineNo)) as Array<{ line: LineRow; head: BillRow }>;
   if (found.length !== ids.length) throw new BizError('SourceBillNotExist', { additional: ids.find((id) => !found.some((f) => f.line.id === id)) });
   const heads = new Map(found.map((f) => [f.head.id, f.head]));
@@ -1044,7 +1051,9 @@ export async function openSourceLines(
   if (lineKindOf(decl) === 'settlement') return openSourceBills(ctx, decl, query, onlyWhenSql);
   const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const onlyWhen = decl.sources.find((s) => s.type === query.sourceType)?.onlyWhen;
+  const scope = await billScope(ctx, 'b');
   const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed
+    ${scope ? sql`and ${scope}` : sql``}
     ${onlyWhen ? sql`and ${conditionSql(onlyWhen, 'b')}` : sql``}
     ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
     ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;

@@ -9,6 +9,7 @@ import type { TenantConfig } from '@p8/contract/tenant-config';
 import { BizError } from '../core/errors.ts';
 import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
+import { billScope } from './list.ts';
 import { rows, type Tx } from '../db/connection.ts';
 import { admin, bill, billLine, feeType } from '../db/schema/index.ts';
 
@@ -119,7 +120,8 @@ export async function linkSettlements(ctx: ServiceContext, decl: BillTypeDecl, b
   const sources = await ctx.tx
     .select()
     .from(bill)
-    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, ids)))
+    // A bill outside the caller's data scope is not there for them (as in the push-down picker); locked newest first (lockBills' order).
+    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, ids), await billScope(ctx)))
     .orderBy(desc(bill.id))
     .for('update');
   const byId = new Map(sources.map((s) => [s.id, s]));
@@ -204,6 +206,7 @@ export async function openSourceBills(
   const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const taken = sql`coalesce((select sum(l.price_total) from bill_line l join bill d on d.tenant_id = l.tenant_id and d.id = l.bill_id
       where l.tenant_id = b.tenant_id and l.source_bill_id = b.id and l.source_line_id is null and d.bill_status <> 'Merged'), 0)`;
+  const scope = await billScope(ctx, 'b');
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select * from (
@@ -212,6 +215,7 @@ export async function openSourceBills(
           from bill b left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
           where b.tenant_id = ${ctx.tenantId} and b.bill_type = ${source.type} and b.bill_status in (${sql.join(POSTED.map((s) => sql`${s}`), sql`, `)})
             and ${onlyWhenSql(decl, source.type)}
+            ${scope ? sql`and ${scope}` : sql``}
             ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
             ${keyword ? sql`and b.bill_code ilike ${keyword}` : sql``}
             and abs(b.tax_price_total * ${sign} - ${taken}) > 0
@@ -243,7 +247,7 @@ export async function settlementPushLines(ctx: ServiceContext, sourceType: strin
   const found = await ctx.tx
     .select()
     .from(bill)
-    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, sourceBillIds), eq(bill.billType, sourceType)))
+    .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, sourceBillIds), eq(bill.billType, sourceType), await billScope(ctx)))
     .orderBy(bill.billDate, bill.id);
   if (found.length !== distinct(sourceBillIds).length) throw new BizError('SourceBillNotExist', { additional: sourceBillIds.find((id) => !found.some((f) => f.id === id)) });
   const taken = await takenAmounts(ctx.tx, ctx.tenantId, found.map((f) => f.id), 0);

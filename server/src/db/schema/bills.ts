@@ -54,6 +54,8 @@ export const bill = pgTable(
     /** The bill this one was merged into (status Merged). */
     mergedInto: ref('merged_into'),
     createdBy: ref('created_by').notNull(),
+    /** The creator's department when the bill was created: the department the data scope "own department" reads (not `deptId`, a business field the user picks). */
+    ownerDeptId: ref('owner_dept_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     auditBy: ref('audit_by'),
@@ -73,6 +75,8 @@ export const bill = pgTable(
     index('bill_warehouse_idx').on(t.tenantId, t.warehouseId, t.billType, t.billDate, t.id).where(sql`${t.warehouseId} is not null`),
     index('bill_handler_idx').on(t.tenantId, t.handlerId, t.billType, t.billDate, t.id).where(sql`${t.handlerId} is not null`),
     index('bill_created_by_idx').on(t.tenantId, t.createdBy),
+    // The lists of a caller limited to their own department (data scope Dept / Custom).
+    index('bill_owner_dept_idx').on(t.tenantId, t.ownerDeptId, t.billType, t.billDate, t.id).where(sql`${t.ownerDeptId} is not null`),
     // The early warning (early-warning.ts): open posted bills by each date that warns.
     index('bill_delivery_warn_idx').on(t.tenantId, t.deliveryDate).where(sql`${t.deliveryDate} is not null and ${t.billStatus} in ('Audit', 'Partially')`),
     index('bill_pay_warn_idx').on(t.tenantId, t.payDate).where(sql`${t.payDate} is not null and ${t.billStatus} in ('Audit', 'Partially')`),

@@ -184,6 +184,8 @@ export const finMoneyDoc = pgTable(
     status: text('status').notNull().default('Posted'),
     remark: text('remark').notNull().default(''),
     createdBy: ref('created_by').notNull(),
+    /** The creator's department when created (data scope "own department"). */
+    ownerDeptId: ref('owner_dept_id'),
     createdAt: createdAt(),
     abandonedAt: timestamp('abandoned_at', { withTimezone: true, mode: 'date' }),
   },

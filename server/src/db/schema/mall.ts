@@ -137,6 +137,8 @@ export const mallOrder = pgTable(
     cancelReason: text('cancel_reason').notNull().default(''),
     createdBy: ref('created_by'),
     createdByName: text('created_by_name').notNull().default(''),
+    /** The placing staff member's department (a proxy order); none for an order the customer placed (data scope, docs/decisions.md). */
+    ownerDeptId: ref('owner_dept_id'),
     createdAt: createdAt(),
     paidAt: at('paid_at'),
     shippedAt: at('shipped_at'),

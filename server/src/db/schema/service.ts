@@ -108,6 +108,8 @@ export const serviceOrder = pgTable(
     remark: text('remark'),
     cancelReason: text('cancel_reason'),
     createdBy: bigint('created_by', { mode: 'number' }),
+    /** The placing staff member's department (a proxy order); none for an order the customer placed (data scope, docs/decisions.md). */
+    ownerDeptId: bigint('owner_dept_id', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
