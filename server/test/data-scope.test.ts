@@ -7,6 +7,7 @@ import { bill, department } from '../src/db/schema/index.ts';
 import { seedTenant, startTestApp, unique, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, caller, readXlsx, type Caller } from './basic-fixtures.ts';
 import { billPayload, createBillRecords, ok, refused, type BillRecords } from './bill-fixtures.ts';
+import { mallApi } from './mall-fixtures.ts';
 import { staffWith } from './system-fixtures.ts';
 
 /*
@@ -32,9 +33,16 @@ let customViewer: Caller;
 let selfViewer: Caller;
 /** Per type, the id and code of A's and B's bill. */
 const made = new Map<string, { a: { id: number; code: string }; b: { id: number; code: string } }>();
+type Made = Record<'a' | 'b', { id: number; code: string }>;
+const orders = { mall: {} as Made, service: {} as Made, transfer: {} as Made };
 
-/** Every bill type's buttons: whoever holds them may open, create, submit, audit and export every type. */
-const ALL_BILL_CODES = BILL_TYPES.flatMap((d) => (['add', 'submit', 'audit', 'export'] as const).filter((action) => action === 'add' || d.actions.includes(action)).map((action) => billButtonCode(d, action)));
+/** Every bill type's buttons (open, create, submit, audit, export), and those of the mall's, the service's and the transfers' screens. */
+const ALL_BILL_CODES = [
+  ...BILL_TYPES.flatMap((d) => (['add', 'submit', 'audit', 'export'] as const).filter((action) => action === 'add' || d.actions.includes(action)).map((action) => billButtonCode(d, action))),
+  'mall_proxyOrder_add', 'mall_order_remark', 'mall_order_export', 'mall_proxyOrder_export',
+  'service_proxyOrder_add', 'service_order_cancel', 'service_order_export', 'service_proxyOrder_export',
+  'finance_transfer_add', 'finance_transfer_abandon', 'finance_transfer_export',
+];
 
 async function addDept(name: string): Promise<number> {
   const [row] = await ctx.database.withTenant(t.tenantId, (tx) => tx.insert(department).values({ tenantId: t.tenantId, parentId: t.deptId, name }).returning({ id: department.id }));
@@ -72,7 +80,21 @@ beforeAll(async () => {
   customViewer = await viewer('Custom', north, [south]);
   selfViewer = await viewer('Self', north);
   for (const decl of BILL_TYPES) made.set(decl.type, { a: await makeBill(decl, a, north, 'A'), b: await makeBill(decl, b, south, 'B') });
-});
+  // A mall order, a service order and a transfer by each creator.
+  const shop = mallApi(ctx, admin.token);
+  const product = await shop.product(await shop.category());
+  const customer = await shop.customer();
+  const secondFund = await ok(admin.post<{ id: number }>('/api/admin/finance/account', { name: 'Scope-cash', kind: 'cash', openingBalance: 1000, openingDate: '2026-01-01' }));
+  for (const [key, who] of [['a', a], ['b', b]] as const) {
+    const mall = await ok(who.post<{ id: number; orderNo: string }>('/api/admin/mall/proxyOrder', { customerId: customer, consignee: '张三', phone: '13800000000', address: '上海市浦东新区世纪大道1号', items: [{ skuId: product.skus[0].id, quantity: 1 }] }));
+    const service = await ok(who.post<{ id: number; orderNo: string }>('/api/admin/service/proxyOrder', { serviceName: `Repair ${key}`, customerName: 'Li', customerPhone: '13900000000', address: 'Road 1' }));
+    const transfer = await ok(who.post<{ id: number; docCode: string }>('/api/admin/finance/transfer', { docDate: '2026-11-24', fromAccountId: records.fundAccount, toAccountId: secondFund.id, amount: 1, remark: key }));
+    orders.mall[key] = { id: mall.id, code: mall.orderNo };
+    orders.service[key] = { id: service.id, code: service.orderNo };
+    orders.transfer[key] = { id: transfer.id, code: transfer.docCode };
+  }
+  // Two bills of every declared type through the API: minutes on a loaded machine.
+}, 300_000);
 
 afterAll(async () => {
   await ctx?.close();
@@ -153,5 +175,38 @@ describe('push-down pickers list only source bills in scope', () => {
     expect((await ok(b.get<Array<{ sourceBillId: number }>>(url))).map((r) => r.sourceBillId)).not.toContain(source.id);
     await refused(b.post('/api/admin/finance/payment/pushDown', { sourceType: 'PurchaseInstock', sourceLineIds: [source.id] }), 'SourceBillNotExist');
     await ok(a.post('/api/admin/finance/payment/pushDown', { sourceType: 'PurchaseInstock', sourceLineIds: [source.id] }));
+  });
+});
+
+/** The other department-owned records: each screen's list, status counts, detail, a write by id and the export. */
+const SCREENS = [
+  { kind: 'mall', url: '/api/admin/mall/order', counts: '/counts', missing: 'MallOrderNotExist', write: (api: Caller, id: number) => api.put('/api/admin/mall/order/remark', { id, remark: 'x' }) },
+  // The proxy orders' detail is the order's.
+  { kind: 'mall', url: '/api/admin/mall/proxyOrder', detail: '/api/admin/mall/order', missing: 'MallOrderNotExist' },
+  { kind: 'service', url: '/api/admin/service/order', counts: '/counts', missing: 'ServiceOrderNotExist', write: (api: Caller, id: number) => api.put('/api/admin/service/order/cancel', { id, reason: 'x' }) },
+  { kind: 'service', url: '/api/admin/service/proxyOrder', counts: '/counts', missing: 'ServiceOrderNotExist' },
+  { kind: 'transfer', url: '/api/admin/finance/transfer', missing: 'MoneyDocNotExist', write: (api: Caller, id: number) => api.post(`/api/admin/finance/transfer/${id}/abandon`) },
+] as const;
+
+describe.each(SCREENS.map((s) => [s.url, s] as const))('%s', (_url, screen) => {
+  it.each(Object.keys(sees) as Who[])('%s sees only what their data scope grants: list, counts, detail, write, export', async (who) => {
+    const api = callers()[who];
+    const mine = orders[screen.kind];
+    const visible = sees[who].map((k) => mine[k].id).sort((x, y) => x - y);
+    const hidden = (['a', 'b'] as const).filter((k) => !sees[who].includes(k)).map((k) => mine[k].id);
+    const list = await ok(api.get<Array<{ id: number }>>(`${screen.url}?pageSize=100`));
+    expect(list.map((r) => r.id).sort((x, y) => x - y)).toEqual(visible);
+    if ('counts' in screen) expect((await ok(api.get<Record<string, number>>(`${screen.url}${screen.counts}`))).all).toBe(visible.length);
+    const detail = 'detail' in screen ? screen.detail : screen.url;
+    for (const id of visible) await ok(api.get(`${detail}/${id}`));
+    for (const id of hidden) {
+      await refused(api.get(`${detail}/${id}`), screen.missing);
+      // A write by id answers as if the record were not there.
+      if ('write' in screen && who !== 'admin') await refused(screen.write(api, id), screen.missing);
+    }
+    const file = await api.download(`${screen.url}/export`);
+    expect(file.status).toBe(200);
+    const cells = new Set((await readXlsx(file.body)).flat().map(String));
+    for (const k of ['a', 'b'] as const) expect(cells.has(mine[k].code), `${who} export ${k}`).toBe(sees[who].includes(k));
   });
 });

@@ -6,7 +6,7 @@ import type { ServiceMessageRow, ServiceOrderCounts, ServiceOrderDetail, Service
 import { message } from '../src/db/schema/index.ts';
 import { call, login, seedStaff, seedTenant, setAdmin, startTestApp, TEST_DB, uniquePhone, type TestContext, type TestTenant } from './harness.ts';
 import { grant } from './office-fixtures.ts';
-import { auditEntries } from './system-fixtures.ts';
+import { auditEntries, staffWith } from './system-fixtures.ts';
 
 /*
  * Base content and service orders: swiper, business hours and slots, the platform's public config, the
@@ -144,9 +144,12 @@ describe(`service orders (${TEST_DB})`, () => {
     const order = await place();
     expect(order).toMatchObject({ status: 'PendingDispatch', source: 'proxy' });
     expect(order.orderNo).toMatch(/^FW\d{12}$/);
-    expect((await call(ctx.app, 'PUT', `${SERVICE}/myOrder/start`, { token: worker.token, body: { id: order.id } })).body.message).toBe('OnlyAssigneeCanOperate');
+    // Not theirs, and outside their data scope (own data only): as if it did not exist.
+    expect((await call(ctx.app, 'PUT', `${SERVICE}/myOrder/start`, { token: worker.token, body: { id: order.id } })).body.message).toBe('ServiceOrderNotExist');
     const dispatched = ok(await call<ServiceOrderRow>(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token: tokenA, body: { id: order.id, staffId: worker.adminId } }));
     expect(dispatched).toMatchObject({ status: 'PendingAudit', staffId: worker.adminId });
+    // Someone who sees the order but is not its assignee.
+    expect((await call(ctx.app, 'PUT', `${SERVICE}/myOrder/start`, { token: tokenA, body: { id: order.id } })).body.message).toBe('OnlyAssigneeCanOperate');
     expect((await call(ctx.app, 'PUT', `${SERVICE}/myOrder/start`, { token: worker.token, body: { id: order.id } })).body.message).toBe('ServiceOrderStatusProhibit');
     ok(await call(ctx.app, 'PUT', `${SERVICE}/order/audit`, { token: tokenA, body: { id: order.id, pass: true } }));
     // Mine: the worker sees it, the administrator's "mine" does not.
@@ -300,6 +303,33 @@ describe(`chat on an order (${TEST_DB})`, () => {
     expect(history.map((m) => m.content)).toEqual(['师傅几点到？', '十点左右']);
     back.socket.close();
     other.socket.close();
+  });
+
+  it('lets a technician read and write only the chat of orders dispatched to them (REST and WebSocket alike)', async () => {
+    const order = await place();
+    // A technician whose role sees all data (scope All) but holds only "my orders": the order's access decides, not the scope.
+    const tech = await staffWith(ctx, a, { codes: ['service_myOrder_message'], dataScope: 'All' });
+    const refusedTo = async (token: string) => {
+      expect((await call(ctx.app, 'GET', `${SERVICE}/message?orderId=${order.id}`, { token })).body.message).toBe('ServiceOrderNotExist');
+      expect((await call(ctx.app, 'POST', `${SERVICE}/message`, { token, body: { orderId: order.id, content: 'x' } })).body.message).toBe('ServiceOrderNotExist');
+      const socket = await openSocket(token);
+      socket.send({ type: 'subscribe', orderId: order.id, afterId: 0 });
+      expect(await socket.waitFor((m) => m.type === 'error')).toMatchObject({ message: 'ServiceOrderNotExist', orderId: order.id });
+      socket.socket.close();
+    };
+    // The technician holds "my orders" with its message button, but the order is not theirs.
+    await refusedTo(tech.token);
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token: tokenA, body: { id: order.id, staffId: tech.adminId } }));
+    ok(await call(ctx.app, 'POST', `${SERVICE}/message`, { token: tech.token, body: { orderId: order.id, content: '我是师傅' } }));
+    const socket = await openSocket(tech.token);
+    socket.send({ type: 'subscribe', orderId: order.id, afterId: 0 });
+    expect(await socket.waitFor((m) => m.type === 'message')).toMatchObject({ message: { content: '我是师傅' } });
+    socket.socket.close();
+    // Re-dispatched to someone else: the chat is no longer theirs.
+    const other = await seedStaff(ctx.database, a);
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/audit`, { token: tokenA, body: { id: order.id, pass: true } }));
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token: tokenA, body: { id: order.id, staffId: other.adminId } }));
+    await refusedTo(tech.token);
   });
 
   it('refuses a socket without a valid sign-in, and garbage', async () => {

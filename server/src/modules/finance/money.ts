@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { microText, roundTo, toMicro } from '@p8/contract/bills/decimal';
 import { FUND_ACCOUNT_CODE, type FundAccountCreate, type FundKind, type TransferCreate } from '@p8/contract/finance';
 import { nextBillCode } from '../../core/code-generator.ts';
+import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
 import { BizError } from '../../core/errors.ts';
 import type { ListExportColumn } from '../../core/list-export.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -101,7 +102,7 @@ async function insertDoc(ctx: ServiceContext, values: Omit<typeof finMoneyDoc.$i
   const docCode = await nextBillCode(ctx.tx, ctx.tenantId, `finance:${values.docKind}`, prefix, values.docDate);
   const [doc] = await ctx.tx
     .insert(finMoneyDoc)
-    .values({ ...values, tenantId: ctx.tenantId, docCode, createdBy: ctx.account.adminId })
+    .values({ ...values, tenantId: ctx.tenantId, docCode, createdBy: ctx.account.adminId, ownerDeptId: await creatorDeptId(ctx) })
     .returning();
   return doc;
 }
@@ -129,11 +130,15 @@ export async function createTransfer(ctx: ServiceContext, input: TransferCreate)
   return { id: doc.id, docCode: doc.docCode };
 }
 
+/** The caller's data scope over transfers: their creator and the creator's department then (docs/decisions.md, "Who sees what"). */
+const docScope = (ctx: ServiceContext) => callerScope(ctx, { dept: finMoneyDoc.ownerDeptId, owner: finMoneyDoc.createdBy });
+
+/** A document by id (detail, withdrawal): one outside the caller's data scope is answered as missing. */
 async function loadDoc(ctx: ServiceContext, kind: MoneyDoc['docKind'], id: number, lock = false): Promise<MoneyDoc> {
   const query = ctx.tx
     .select()
     .from(finMoneyDoc)
-    .where(and(eq(finMoneyDoc.tenantId, ctx.tenantId), eq(finMoneyDoc.id, id), eq(finMoneyDoc.docKind, kind)));
+    .where(and(eq(finMoneyDoc.tenantId, ctx.tenantId), eq(finMoneyDoc.id, id), eq(finMoneyDoc.docKind, kind), await docScope(ctx)));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new BizError('MoneyDocNotExist', { additional: id });
   return row;
@@ -171,7 +176,7 @@ const transferListSpec: ListSpec = {
 
 /** GET /finance/transfer: a page of transfers, newest first unless sorted, with both accounts' names. */
 export async function listTransfers(ctx: ServiceContext, query: Record<string, unknown>) {
-  const parsed = parseList(transferListSpec, query, [eq(finMoneyDoc.tenantId, ctx.tenantId), eq(finMoneyDoc.docKind, 'transfer')]);
+  const parsed = parseList(transferListSpec, query, [eq(finMoneyDoc.tenantId, ctx.tenantId), eq(finMoneyDoc.docKind, 'transfer'), await docScope(ctx)]);
   const page = await runPage(
     parsed,
     ctx.tx

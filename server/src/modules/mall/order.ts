@@ -14,6 +14,7 @@ import {
 import type { ErrorKey } from '@p8/contract/errors';
 import { rows } from '../../db/connection.ts';
 import { mallOrder, mallOrderItem, mallOrderLog, mallProduct, mallSku } from '../../db/schema/index.ts';
+import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
 import { BizError } from '../../core/errors.ts';
 import { parseList, runPage, countAll, type ListSpec } from '../../core/list-query.ts';
 import type { At, ServiceContext } from '../../core/service-context.ts';
@@ -88,8 +89,14 @@ function tabCondition(tab: unknown): SQL | undefined {
   return eq(mallOrder.status, tab as string);
 }
 
+/**
+ * The caller's data scope over orders: the staff member who placed it and their department then (a proxy
+ * order); an order from the shop has no department, so it is seen by a scope of All (docs/decisions.md).
+ */
+const orderScope = (ctx: ServiceContext) => callerScope(ctx, { dept: mallOrder.ownerDeptId, owner: mallOrder.createdBy });
+
 export async function listOrders(ctx: ServiceContext, query: Record<string, unknown>, source?: MallOrderSource) {
-  const parsed = parseList(listSpec, query, [eq(mallOrder.tenantId, ctx.tenantId), tabCondition(query.tab), source ? eq(mallOrder.source, source) : undefined]);
+  const parsed = parseList(listSpec, query, [eq(mallOrder.tenantId, ctx.tenantId), tabCondition(query.tab), source ? eq(mallOrder.source, source) : undefined, await orderScope(ctx)]);
   const page = await runPage(parsed, ctx.tx.select().from(mallOrder).$dynamic(), ctx.tx.select(countAll()).from(mallOrder).$dynamic(), { tx: ctx.tx, tenantId: ctx.tenantId });
   return { data: page.data.map(toRow), pagination: page.pagination };
 }
@@ -97,7 +104,7 @@ export async function listOrders(ctx: ServiceContext, query: Record<string, unkn
 /** How many orders each tab holds under the list's search (every filter but the tab itself, and the same source). */
 export async function orderCounts(ctx: ServiceContext, query: Record<string, unknown>, source?: MallOrderSource): Promise<MallOrderCounts> {
   const { tab: _tab, ...search } = query;
-  const parsed = parseList({ ...listSpec, table: undefined }, search, [eq(mallOrder.tenantId, ctx.tenantId), source ? eq(mallOrder.source, source) : undefined]);
+  const parsed = parseList({ ...listSpec, table: undefined }, search, [eq(mallOrder.tenantId, ctx.tenantId), source ? eq(mallOrder.source, source) : undefined, await orderScope(ctx)]);
   const byStatus = await ctx.tx.select({ status: mallOrder.status, n: count() }).from(mallOrder).where(parsed.where).groupBy(mallOrder.status);
   const [refunding] = await ctx.tx
     .select({ n: count() })
@@ -112,8 +119,9 @@ export async function orderCounts(ctx: ServiceContext, query: Record<string, unk
   return counts;
 }
 
+/** An order by id (detail and every write): one outside the caller's data scope is answered as missing. */
 async function findOrder(ctx: ServiceContext, id: number): Promise<OrderRow> {
-  const [row] = await ctx.tx.select().from(mallOrder).where(and(eq(mallOrder.tenantId, ctx.tenantId), eq(mallOrder.id, id)));
+  const [row] = await ctx.tx.select().from(mallOrder).where(and(eq(mallOrder.tenantId, ctx.tenantId), eq(mallOrder.id, id), await orderScope(ctx)));
   if (!row) throw new BizError('MallOrderNotExist', { additional: id });
   return row;
 }
@@ -269,6 +277,7 @@ export async function createOrder(ctx: ServiceContext, body: MallOrderCreate, so
       buyerRemark: body.buyerRemark,
       createdBy: ctx.account.adminId,
       createdByName: source === 'proxy' ? await operatorName(ctx) : '',
+      ownerDeptId: source === 'proxy' ? await creatorDeptId(ctx) : null,
       createdAt: at,
       updatedAt: at,
     })
@@ -300,7 +309,7 @@ async function transition(ctx: ServiceContext, id: number, t: Transition): Promi
   const [updated] = await ctx.tx
     .update(mallOrder)
     .set({ ...t.set, ...(t.to && { status: t.to }), ...(t.refundTo && { refundStatus: t.refundTo }), updatedAt: at })
-    .where(and(eq(mallOrder.tenantId, ctx.tenantId), eq(mallOrder.id, id), inArray(mallOrder.status, t.from), inArray(mallOrder.refundStatus, refundFrom)))
+    .where(and(eq(mallOrder.tenantId, ctx.tenantId), eq(mallOrder.id, id), inArray(mallOrder.status, t.from), inArray(mallOrder.refundStatus, refundFrom), await orderScope(ctx)))
     .returning();
   if (!updated) {
     const current = await findOrder(ctx, id);

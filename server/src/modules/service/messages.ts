@@ -2,7 +2,7 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { ServiceMessageQuery, ServiceMessageRow, ServiceMessageSend } from '@p8/contract/service';
 import { admin, serviceMessage } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { assertOrderVisible } from './orders.ts';
+import { assertChatAccess } from './orders.ts';
 
 /*
  * Chat on a service order: the messages are stored here; the live delivery to open screens is the chat
@@ -28,9 +28,9 @@ const toRow = ({ m, name, account }: { m: typeof serviceMessage.$inferSelect; na
   createdAt: m.createdAt.toISOString(),
 });
 
-/** An order's messages after `afterId` (0: from the first), oldest first. */
+/** An order's messages after `afterId` (0: from the first), oldest first: REST and the WebSocket's subscribe alike. */
 export async function listOrderMessages(ctx: ServiceContext, { orderId, afterId = 0, limit = MESSAGE_PAGE }: ServiceMessageQuery): Promise<ServiceMessageRow[]> {
-  await assertOrderVisible(ctx, orderId);
+  await assertChatAccess(ctx, orderId);
   const rows = await withSender(ctx)
     .where(and(eq(serviceMessage.tenantId, ctx.tenantId), eq(serviceMessage.orderId, orderId), gt(serviceMessage.id, afterId)))
     .orderBy(asc(serviceMessage.id))
@@ -43,7 +43,7 @@ export async function listOrderMessages(ctx: ServiceContext, { orderId, afterId 
  * order, which message, how long) — never the text: the conversation is the chat's, not the audit log's.
  */
 export async function sendOrderMessage(ctx: ServiceContext, { orderId, content }: ServiceMessageSend): Promise<ServiceMessageRow> {
-  const order = await assertOrderVisible(ctx, orderId);
+  const order = await assertChatAccess(ctx, orderId);
   const [created] = await ctx.tx.insert(serviceMessage).values({ tenantId: ctx.tenantId, orderId, senderId: ctx.account.adminId, content }).returning({ id: serviceMessage.id });
   ctx.audit({ action: 'message', entity: 'service-order', entityId: orderId, detail: { orderNo: order.orderNo, messageId: created.id, length: content.length } });
   const [row] = await withSender(ctx).where(and(eq(serviceMessage.tenantId, ctx.tenantId), eq(serviceMessage.id, created.id)));

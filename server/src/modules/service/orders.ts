@@ -18,7 +18,9 @@ import {
 import { systemSettingsSchema } from '@p8/contract/tenant-config';
 import { admin, message, serviceOrder, serviceOrderLog, systemSetting } from '../../db/schema/index.ts';
 import { nextBillCode } from '../../core/code-generator.ts';
+import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
+import { callerPermissions } from '../../core/permissions.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { At, ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
@@ -105,9 +107,17 @@ function withNames(ctx: ServiceContext) {
     .leftJoin(creator, and(eq(creator.tenantId, serviceOrder.tenantId), eq(creator.id, serviceOrder.createdBy)));
 }
 
-function scopeConditions(ctx: ServiceContext, scope: OrderScope): SQL[] {
-  const conditions = [eq(serviceOrder.tenantId, ctx.tenantId)];
+/**
+ * The caller's data scope over orders: the staff member who placed it (a proxy order) and their department
+ * then, and its assignee; an order the customer placed has no department (docs/decisions.md, "Who sees what").
+ */
+export const orderDataScope = (ctx: ServiceContext) => callerScope(ctx, { dept: serviceOrder.ownerDeptId, owner: serviceOrder.createdBy, alsoOwners: [serviceOrder.staffId] });
+
+/** What a list shows: "mine" the orders dispatched to the caller; the others, orders within the caller's data scope. */
+async function scopeConditions(ctx: ServiceContext, scope: OrderScope): Promise<Array<SQL | undefined>> {
+  const conditions: Array<SQL | undefined> = [eq(serviceOrder.tenantId, ctx.tenantId)];
   if (scope === 'mine') conditions.push(eq(serviceOrder.staffId, ctx.account.adminId));
+  else conditions.push(await orderDataScope(ctx));
   if (scope === 'proxy') conditions.push(eq(serviceOrder.source, 'proxy'));
   return conditions;
 }
@@ -123,7 +133,7 @@ function splitStatus(query: Record<string, unknown>): { filters: Record<string, 
 
 export async function listOrders(ctx: ServiceContext, query: Record<string, unknown>, scope: OrderScope) {
   const { filters, status } = splitStatus(query);
-  const parsed = parseList(listSpec, filters, [...scopeConditions(ctx, scope), status]);
+  const parsed = parseList(listSpec, filters, [...(await scopeConditions(ctx, scope)), status]);
   const page = await runPage(parsed, withNames(ctx).$dynamic(), ctx.tx.select(countAll()).from(serviceOrder).$dynamic());
   return { data: (page.data as Selected[]).map(toRow), pagination: page.pagination };
 }
@@ -131,7 +141,7 @@ export async function listOrders(ctx: ServiceContext, query: Record<string, unkn
 /** Orders per status under the list's filters except the status itself (the counts of the status tabs). */
 export async function countOrders(ctx: ServiceContext, query: Record<string, unknown>, scope: OrderScope): Promise<ServiceOrderCounts> {
   const { filters } = splitStatus(query);
-  const parsed = parseList(listSpec, filters, scopeConditions(ctx, scope));
+  const parsed = parseList(listSpec, filters, await scopeConditions(ctx, scope));
   const rows = await ctx.tx.select({ status: serviceOrder.status, n: count() }).from(serviceOrder).where(parsed.where).groupBy(serviceOrder.status);
   const counts = Object.fromEntries(ServiceOrderStatus.map((s) => [s, 0])) as ServiceOrderCounts;
   counts.all = 0;
@@ -142,8 +152,9 @@ export async function countOrders(ctx: ServiceContext, query: Record<string, unk
   return counts;
 }
 
+/** An order by id (detail and every write): one outside the caller's data scope (its assignee is always in it) is answered as missing. */
 async function findOrder(ctx: ServiceContext, id: number): Promise<Order> {
-  const [row] = await ctx.tx.select().from(serviceOrder).where(and(eq(serviceOrder.tenantId, ctx.tenantId), eq(serviceOrder.id, id))).limit(1);
+  const [row] = await ctx.tx.select().from(serviceOrder).where(and(eq(serviceOrder.tenantId, ctx.tenantId), eq(serviceOrder.id, id), await orderDataScope(ctx))).limit(1);
   if (!row) throw new BizError('ServiceOrderNotExist', { additional: id });
   return row;
 }
@@ -153,6 +164,20 @@ export async function assertOrderVisible(ctx: ServiceContext, id: number, scope:
   const order = await findOrder(ctx, id);
   if ((scope === 'mine' && order.staffId !== ctx.account.adminId) || (scope === 'proxy' && order.source !== 'proxy')) throw new BizError('ServiceOrderNotExist', { additional: id });
   return order;
+}
+
+/**
+ * Who may read and write an order's chat — over REST and the WebSocket alike, both through here: its
+ * assignee, or someone holding the order screen (all orders; proxy orders, for a proxy order) whose data
+ * scope holds the order. Anyone else is answered as if the order did not exist.
+ */
+export async function assertChatAccess(ctx: ServiceContext, id: number): Promise<Order> {
+  const [row] = await ctx.tx.select().from(serviceOrder).where(and(eq(serviceOrder.tenantId, ctx.tenantId), eq(serviceOrder.id, id))).limit(1);
+  if (row && row.staffId === ctx.account.adminId) return row;
+  const perms = await callerPermissions(ctx.tx, ctx.account);
+  const screen = perms.isSuper || perms.menuNames.has('service_order') || (row?.source === 'proxy' && perms.menuNames.has('service_proxyOrder'));
+  if (!row || !screen) throw new BizError('ServiceOrderNotExist', { additional: id });
+  return findOrder(ctx, id);
 }
 
 async function orderRow(ctx: ServiceContext, id: number): Promise<ServiceOrderRow> {
@@ -259,6 +284,7 @@ export async function createOrder(
       slotTime,
       remark: input.remark ?? null,
       createdBy: ctx.account.adminId,
+      ownerDeptId: opts.source === 'proxy' ? await creatorDeptId(ctx) : null,
       createdAt: now,
       updatedAt: now,
     })
