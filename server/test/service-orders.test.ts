@@ -232,8 +232,34 @@ describe(`service orders (${TEST_DB})`, () => {
     const order = await place();
     const inbox = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(message).where(and(eq(message.tenantId, a.tenantId), eq(message.receiverId, worker.adminId))));
     expect(inbox.some((m) => m.title.includes(order.orderNo))).toBe(true);
+    // Stored as a notice: an English reader reads it in English.
+    const read = await ctx.app.inject({ method: 'GET', url: '/api/admin/office/message?box=inbox&pageSize=100', headers: { authorization: `Bearer ${worker.token}`, 'accept-language': 'en' } });
+    expect((read.json() as { data: Array<{ title: string }> }).data.map((m) => m.title)).toContain(`New service order ${order.orderNo}`);
     expect(ctx.smsNotices).toContainEqual({ phone, template: 'newServiceOrder', params: { orderNo: order.orderNo, service: '空调清洗' } });
     await setAdmin(ctx.database, a.tenantId, worker.adminId, { newOrderNotify: false, smsNotify: false });
+  });
+
+  it('tells the assignee of a dispatch and a re-dispatch in the message center, in the reader’s language', async () => {
+    const order = await place();
+    const inbox = async (token: string, lang: string) => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/office/message?box=inbox&pageSize=100', headers: { authorization: `Bearer ${token}`, 'accept-language': lang } });
+      return (res.json() as { data: Array<{ id: number; title: string; content: string }> }).data.filter((m) => m.title.includes(order.orderNo));
+    };
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token: tokenA, body: { id: order.id, staffId: worker.adminId } }));
+    const [zh] = await inbox(worker.token, 'zh-CN');
+    expect(zh.title).toBe(`派给您的服务订单 ${order.orderNo}`);
+    expect(zh.content).toContain('空调清洗');
+    const [en] = await inbox(worker.token, 'en');
+    expect(en).toMatchObject({ id: zh.id, title: `Service order ${order.orderNo} dispatched to you` });
+    expect(en.content).toContain(order.address);
+    const detail = await ctx.app.inject({ method: 'GET', url: `/api/admin/office/message/${zh.id}`, headers: { authorization: `Bearer ${worker.token}`, 'accept-language': 'en' } });
+    expect(detail.json().data.title).toBe(en.title);
+    // Re-dispatched to someone else: they hear of it too.
+    const other = await seedStaff(ctx.database, a);
+    const otherToken = await login(ctx.app, other.name, other.password);
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/audit`, { token: tokenA, body: { id: order.id, pass: true } }));
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token: tokenA, body: { id: order.id, staffId: other.adminId } }));
+    expect(await inbox(otherToken, 'en')).toHaveLength(1);
   });
 
   it('counts orders per status and filters the list by status', async () => {
@@ -267,6 +293,41 @@ async function openSocket(token?: string) {
   }
   return { socket, received, waitFor, closed, send: sendJson };
 }
+
+describe(`service staff (${TEST_DB})`, () => {
+  it('keeps technicians with skills, areas and their current load; dispatch then offers and accepts only the enabled ones', async () => {
+    // A tenant of its own: once it keeps service staff, dispatch is limited to them.
+    const c = await seedTenant(ctx.database, 'SvcC');
+    const token = await login(ctx.app, c.name, c.password);
+    const tech = await seedStaff(ctx.database, c);
+    const plain = await seedStaff(ctx.database, c);
+    const url = `${SERVICE}/technician`;
+    const order = await place(newOrder(), token);
+    // Before any service staff: every enabled staff member can take an order.
+    expect(ok(await call<Array<{ id: number }>>(ctx.app, 'GET', `${SERVICE}/staff`, { token })).map((s) => s.id)).toEqual(expect.arrayContaining([tech.adminId, plain.adminId]));
+    const created = ok(await call<{ id: number }>(ctx.app, 'POST', url, { token, body: { adminId: tech.adminId, skills: ['空调', ' 空调 ', '水电'], areas: ['浦东'] } }));
+    expect((await call(ctx.app, 'POST', url, { token, body: { adminId: tech.adminId } })).body.message).toBe('ServiceStaffRepeat');
+    expect((await call(ctx.app, 'POST', url, { token, body: { adminId: a.adminId } })).body.message).toBe('StaffNotAvailable');
+    expect((await call(ctx.app, 'POST', url, { token: plainToken, body: { adminId: tech.adminId } })).body.status).toBe(40300);
+    expect((await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token, body: { id: order.id, staffId: plain.adminId } })).body.message).toBe('NotServiceStaff');
+    expect(ok(await call<Array<{ id: number; load: number; skills: string[] }>>(ctx.app, 'GET', `${SERVICE}/staff`, { token }))).toEqual([expect.objectContaining({ id: tech.adminId, load: 0, skills: ['空调', '水电'] })]);
+    ok(await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token, body: { id: order.id, staffId: tech.adminId } }));
+    const [row] = ok(await call<Array<{ id: number; adminId: number; skills: string[]; areas: string[]; load: number; completed: number; enabled: boolean }>>(ctx.app, 'GET', `${url}?skill=水电`, { token }));
+    expect(row).toMatchObject({ id: created.id, adminId: tech.adminId, skills: ['空调', '水电'], areas: ['浦东'], load: 1, completed: 0, enabled: true });
+    expect(ok(await call<unknown[]>(ctx.app, 'GET', `${url}?area=徐汇`, { token }))).toEqual([]);
+    // Disabled: no longer offered nor accepted.
+    ok(await call(ctx.app, 'PUT', `${url}/enable`, { token, body: { ids: [created.id], enabled: false } }));
+    expect(ok(await call<unknown[]>(ctx.app, 'GET', `${SERVICE}/staff`, { token }))).toEqual([]);
+    const next = await place(newOrder(), token);
+    expect((await call(ctx.app, 'PUT', `${SERVICE}/order/dispatch`, { token, body: { id: next.id, staffId: tech.adminId } })).body.message).toBe('NotServiceStaff');
+    ok(await call(ctx.app, 'PUT', url, { token, body: { id: created.id, adminId: tech.adminId, skills: ['水电'], areas: [], enabled: true } }));
+    expect(ok(await call<{ skills: string[] }>(ctx.app, 'GET', `${url}/${created.id}`, { token })).skills).toEqual(['水电']);
+    // Another tenant's id is not there.
+    expect((await call(ctx.app, 'GET', `${url}/${created.id}`, { token: tokenA })).body.message).toBe('ServiceStaffNotExist');
+    ok(await call(ctx.app, 'DELETE', url, { token, body: { ids: [created.id] } }));
+    expect(ok(await call<unknown[]>(ctx.app, 'GET', url, { token }))).toEqual([]);
+  });
+});
 
 describe(`chat on an order (${TEST_DB})`, () => {
   it('stores messages and delivers them live to subscribed screens of the tenant only', async () => {

@@ -174,6 +174,8 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   const orderId = await post('/api/admin/service/proxyOrder', { serviceName: `${marker}-service`, customerName: `${marker}-customer`, customerPhone: '13900000000', address: `${marker}-address` });
   expect((await call(ctx.app, 'PUT', '/api/admin/service/order/dispatch', { token: tokenA, body: { id: orderId, staffId: a.adminId } })).body.status).toBe(0);
   await post('/api/admin/service/message', { orderId, content: `${marker}-chat` });
+  // A's administrator as service staff (after the dispatch: from now on only service staff take orders).
+  ids['/api/admin/service/technician'] = await post('/api/admin/service/technician', { adminId: a.adminId, skills: [`${marker}-skill`], areas: [`${marker}-area`] });
   for (const url of ['/api/admin/service/order', '/api/admin/service/myOrder', '/api/admin/service/proxyOrder']) ids[url] = orderId;
   ids['/api/admin/base/swiper'] = await post('/api/admin/base/swiper', { title: `${marker}-swiper`, image: '/a.png' });
   const agreement = await call(ctx.app, 'PUT', '/api/admin/base/agreement', { token: tokenA, body: { kind: 'user', title: `${marker}-agreement`, content: `<p>${marker}-terms</p>` } });

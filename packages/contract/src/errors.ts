@@ -486,6 +486,9 @@ export const errorCatalogue = {
   ServiceOrderStatusProhibit: { zh: '服务工单当前状态不允许此操作', en: "The order's current status does not allow this operation" },
   OnlyAssigneeCanOperate: { zh: '只有被派单的员工可以操作', en: 'Only the staff member the order is dispatched to can do this' },
   StaffNotAvailable: { zh: '该员工不存在或已停用', en: 'The staff member does not exist or is disabled' },
+  ServiceStaffNotExist: { zh: '服务人员不存在', en: 'The service staff member does not exist' },
+  ServiceStaffRepeat: { zh: '该员工已是服务人员', en: 'This staff member is already service staff' },
+  NotServiceStaff: { zh: '只能派单给已启用的服务人员', en: 'Orders can only be dispatched to enabled service staff' },
 
   // Home dashboard
   DashboardRangeTooLong: { zh: '图表最多显示366天', en: 'The chart covers at most 366 days' },

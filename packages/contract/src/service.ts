@@ -145,3 +145,45 @@ export type WsServerMessage =
   /** Live messages may have been missed (the server's link to the other servers came back): read since the last id. */
   | { type: 'resync' }
   | { type: 'error'; message: string; orderId?: number };
+
+// ---------------------------------------------------------------- service staff
+
+/** A skill or an area a technician serves: a short tag. */
+const tag = storableText().trim().min(1).max(30);
+
+/**
+ * A service staff member (technician): a staff account the orders are dispatched to, with the skills and the
+ * areas they serve. Only enabled service staff are offered for dispatch once the tenant has any.
+ */
+export const serviceStaffCreateSchema = z.object({
+  adminId: id,
+  skills: z.array(tag).max(20).default([]),
+  areas: z.array(tag).max(20).default([]),
+  enabled: z.boolean().default(true),
+  remark: storableText().trim().max(200).nullish(),
+});
+export type ServiceStaffCreate = z.infer<typeof serviceStaffCreateSchema>;
+export const serviceStaffUpdateSchema = serviceStaffCreateSchema.extend({ id });
+export type ServiceStaffUpdate = z.infer<typeof serviceStaffUpdateSchema>;
+
+/** Statuses in which an order is on its assignee's hands (their current load). */
+export const OPEN_SERVICE_STATUSES: readonly ServiceOrderStatus[] = ['PendingAudit', 'PendingService', 'InService'];
+
+export interface ServiceStaffRow {
+  id: number;
+  adminId: number;
+  /** The account's real name (or its account name). */
+  name: string;
+  account: string;
+  phone: string;
+  deptName: string | null;
+  skills: string[];
+  areas: string[];
+  enabled: boolean;
+  remark: string | null;
+  /** Orders dispatched to them and not yet completed or cancelled. */
+  load: number;
+  /** Orders they completed. */
+  completed: number;
+  createdAt: string;
+}

@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+import type { Notice } from '@p8/contract/notices';
 
 /** Who changed what, when: every administrative change (issue 3), viewable by administrators. */
 export const auditLog = pgTable(
@@ -32,6 +33,8 @@ export const message = pgTable(
     receiverId: bigint('receiver_id', { mode: 'number' }).notNull(),
     title: text('title').notNull(),
     content: text('content').notNull().default(''),
+    /** A message the system sent (contract notices.ts): written out in the reader's language when read; title and content keep its Chinese text. */
+    notice: jsonb('notice').$type<Notice>(),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },

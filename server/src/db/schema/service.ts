@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
@@ -126,6 +127,26 @@ export const serviceOrder = pgTable(
     index('service_order_source_idx').on(t.tenantId, t.source, t.createdAt),
     tenantPolicy('service_order'),
   ],
+).enableRLS();
+
+/**
+ * Service staff: the staff accounts orders are dispatched to, with the skills and areas they serve. Their
+ * load is read from the orders. Once a tenant has any, dispatch offers and accepts only the enabled ones.
+ */
+export const serviceStaff = pgTable(
+  'service_staff',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    adminId: bigint('admin_id', { mode: 'number' }).notNull(),
+    skills: text('skills').array().notNull().default(sql`'{}'`),
+    areas: text('areas').array().notNull().default(sql`'{}'`),
+    enabled: boolean('enabled').notNull().default(true),
+    remark: text('remark'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('service_staff_admin_uq').on(t.tenantId, t.adminId), tenantPolicy('service_staff')],
 ).enableRLS();
 
 /** The timeline of an order: every status change, who made it and why. */

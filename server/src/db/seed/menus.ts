@@ -206,6 +206,7 @@ const SERVICE_MENU: MenuTemplate = {
   titleEn: 'Service orders',
   type: 'Directory',
   children: [
+    screen('service_staff', '服务人员', 'Service staff', 'TeamOutlined', ['add', 'update', 'delete', 'enable']),
     screen('service_order', '订单列表', 'Orders', 'ProfileOutlined', [
       { action: 'dispatch', title: '派单', titleEn: 'Dispatch' },
       { action: 'audit', title: '派单审核', titleEn: 'Audit dispatch' },

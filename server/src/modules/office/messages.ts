@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { renderNotice, type NoticeLang } from '@p8/contract/notices';
 import { MessageBox, type MessageRow, type MessageSend } from '@p8/contract/office';
 import type { Tx } from '../../db/connection.ts';
 import { admin, message } from '../../db/schema/index.ts';
@@ -40,20 +41,21 @@ const selection = {
   receiverAccount: receiver.name,
   title: message.title,
   content: message.content,
+  notice: message.notice,
   readAt: message.readAt,
   createdAt: message.createdAt,
 };
 
 type Selected = Awaited<ReturnType<typeof fromWithNames>>[number];
 
-const toRow = (m: Selected): MessageRow => ({
+/** A message as its reader sees it: a system notice written out in the reader's language. */
+const toRow = (m: Selected, lang: NoticeLang): MessageRow => ({
+  ...(m.notice ? renderNotice(m.notice, lang) : { title: m.title, content: m.content }),
   id: m.id,
   senderId: m.senderId,
   senderName: m.senderName || m.senderAccount || '',
   receiverId: m.receiverId,
   receiverName: m.receiverName || m.receiverAccount || '',
-  title: m.title,
-  content: m.content,
   isRead: m.readAt !== null,
   readAt: m.readAt ? m.readAt.toISOString() : null,
   createdAt: m.createdAt.toISOString(),
@@ -80,10 +82,10 @@ function boxConditions(auth: AuthContext, query: Record<string, unknown>): SQL[]
   return conditions;
 }
 
-export async function listMessages(ctx: ServiceContext, query: Record<string, unknown>) {
+export async function listMessages(ctx: ServiceContext, query: Record<string, unknown>, lang: NoticeLang = 'zh') {
   const parsed = parseList(listSpec, query, boxConditions(ctx.account, query));
   const page = await runPage(parsed, fromWithNames(ctx.tx).$dynamic(), ctx.tx.select(countAll()).from(message).$dynamic());
-  return { data: page.data.map(toRow), pagination: page.pagination };
+  return { data: page.data.map((m) => toRow(m, lang)), pagination: page.pagination };
 }
 
 export async function unreadCount(ctx: ServiceContext): Promise<{ count: number }> {
@@ -95,13 +97,13 @@ export async function unreadCount(ctx: ServiceContext): Promise<{ count: number 
 }
 
 /** A message the caller sent or received. */
-export async function getMessage(ctx: ServiceContext, id: number): Promise<MessageRow> {
+export async function getMessage(ctx: ServiceContext, id: number, lang: NoticeLang = 'zh'): Promise<MessageRow> {
   const { adminId } = ctx.account;
   const [row] = await fromWithNames(ctx.tx)
     .where(and(eq(message.tenantId, ctx.tenantId), eq(message.id, id), or(eq(message.senderId, adminId), eq(message.receiverId, adminId))))
     .limit(1);
   if (!row) throw new BizError('DataNotExist');
-  return toRow(row);
+  return toRow(row, lang);
 }
 
 /** Sends one message to each receiver; answers the new messages' ids. */

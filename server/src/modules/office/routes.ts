@@ -4,6 +4,7 @@ import { listQuerySchema } from '../../core/list-query.ts';
 import { crudRoutes } from '../../core/crud-routes.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
+import { langOf } from '../../core/excel.ts';
 import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, testPrint, updatePrinter } from './printers.ts';
 import { createVerifyRule, deleteVerifyRules, enableVerifyRules, getVerifyRule, listVerifyRules, updateVerifyRule } from './verify-rules.ts';
 
@@ -17,12 +18,13 @@ const messageRoutes = [
   route({
     method: 'GET', url: MESSAGE, tags: messageTags, summary: 'Messages: box=inbox|outbox, isRead=true|false, title, start/end',
     query: listQuerySchema, page: true,
-    handler: (ctx, { query }) => listMessages(ctx, query),
+    // A system notice is written out in the reader's language (the web sends its own as Accept-Language).
+    handler: (ctx, { query }, http) => listMessages(ctx, query, langOf(http.request)),
   }),
   route({ method: 'GET', url: `${MESSAGE}/unread/count`, tags: messageTags, summary: 'Unread messages in my inbox', handler: (ctx) => unreadCount(ctx) }),
   route({
     method: 'GET', url: `${MESSAGE}/:id`, tags: messageTags, summary: 'A message I sent or received', params: idParamsSchema,
-    handler: (ctx, { params }) => getMessage(ctx, params.id),
+    handler: (ctx, { params }, http) => getMessage(ctx, params.id, langOf(http.request)),
   }),
   route({
     method: 'POST', url: MESSAGE, tags: messageTags, summary: 'Send a message to one or many staff', permission: 'system_message_send', body: messageSendSchema,

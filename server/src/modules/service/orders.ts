@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   CANCELLABLE_STATUSES,
   DISPATCHABLE_STATUSES,
+  OPEN_SERVICE_STATUSES,
   ServiceOrderStatus,
   type ServiceOrderAudit,
   type ServiceOrderCancel,
@@ -15,8 +16,9 @@ import {
   type ServiceOrderSource,
   type ServiceOrderStep,
 } from '@p8/contract/service';
+import { renderNotice, type Notice, type NoticeKey } from '@p8/contract/notices';
 import { systemSettingsSchema } from '@p8/contract/tenant-config';
-import { admin, message, serviceOrder, serviceOrderLog, systemSetting } from '../../db/schema/index.ts';
+import { admin, message, serviceOrder, serviceOrderLog, serviceStaff, systemSetting } from '../../db/schema/index.ts';
 import { nextBillCode } from '../../core/code-generator.ts';
 import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
@@ -220,6 +222,23 @@ export interface NewOrderNotice {
   smsPhones: string[];
 }
 
+/** An office message about an order, kept as a notice so that each reader reads it in their language (its Chinese text beside it). */
+function orderNotice(key: NoticeKey, order: Order) {
+  const notice: Notice = {
+    key,
+    params: {
+      orderNo: order.orderNo,
+      serviceName: order.serviceName,
+      customerName: order.customerName,
+      customerPhone: order.customerPhone,
+      address: order.address,
+      appointmentDate: order.appointmentDate ?? '',
+      slotTime: order.slotTime ?? '',
+    },
+  };
+  return { ...renderNotice(notice, 'zh'), notice };
+}
+
 async function notifyNewOrder(ctx: ServiceContext, order: Order): Promise<NewOrderNotice> {
   const listeners = await ctx.tx
     .select({ id: admin.id, phone: admin.phone, newOrderNotify: admin.newOrderNotify, smsNotify: admin.smsNotify })
@@ -228,16 +247,8 @@ async function notifyNewOrder(ctx: ServiceContext, order: Order): Promise<NewOrd
   // A message's sender and receiver differ: the one who placed the order is not told of it.
   const receivers = listeners.filter((a) => a.newOrderNotify && a.id !== ctx.account.adminId);
   if (receivers.length) {
-    const appointment = order.appointmentDate ? `，预约 ${order.appointmentDate} ${order.slotTime ?? ''}` : '';
-    await ctx.tx.insert(message).values(
-      receivers.map((r) => ({
-        tenantId: ctx.tenantId,
-        senderId: ctx.account.adminId,
-        receiverId: r.id,
-        title: `新服务订单 ${order.orderNo}`,
-        content: `${order.customerName} 下了服务订单「${order.serviceName}」${appointment}，地址：${order.address}。`,
-      })),
-    );
+    const notice = orderNotice('serviceOrderNew', order);
+    await ctx.tx.insert(message).values(receivers.map((r) => ({ tenantId: ctx.tenantId, senderId: ctx.account.adminId, receiverId: r.id, ...notice })));
   }
   const [settings] = await ctx.tx
     .select({ value: systemSetting.value })
@@ -333,9 +344,18 @@ export async function dispatchOrder(ctx: ServiceContext, { id, staffId, remark }
     .from(admin)
     .where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, staffId), eq(admin.enabled, true), eq(admin.isLock, false)));
   if (!target) throw new BizError('StaffNotAvailable', { additional: staffId });
+  // Once the tenant keeps service staff, orders go to its enabled service staff only.
+  const technicians = await ctx.tx.select({ adminId: serviceStaff.adminId, enabled: serviceStaff.enabled }).from(serviceStaff).where(eq(serviceStaff.tenantId, ctx.tenantId));
+  if (technicians.length && !technicians.some((s) => s.adminId === staffId && s.enabled)) throw new BizError('NotServiceStaff', { additional: staffId });
   const { dispatchAutoAudit } = await readTenantConfig(ctx.tx, ctx.tenantId);
   const to: ServiceOrderStatus = dispatchAutoAudit ? 'PendingService' : 'PendingAudit';
-  return transition(ctx, order, to, 'dispatch', { staffId, dispatchedAt: at }, remark, at);
+  const row = await transition(ctx, order, to, 'dispatch', { staffId, dispatchedAt: at }, remark, at);
+  // The assignee hears of it in the message center (the header bell), dispatched or re-dispatched; not when
+  // they dispatched it to themselves (a message's sender and receiver differ).
+  if (staffId !== ctx.account.adminId) {
+    await ctx.tx.insert(message).values({ tenantId: ctx.tenantId, senderId: ctx.account.adminId, receiverId: staffId, ...orderNotice('serviceOrderDispatched', order), createdAt: at });
+  }
+  return row;
 }
 
 /** Reviews a dispatch: passed, the order waits for its service; refused, it goes back to be dispatched. */
@@ -372,12 +392,20 @@ export async function cancelOrder(ctx: ServiceContext, { id, reason }: ServiceOr
   return row;
 }
 
-/** Staff an order can be dispatched to (enabled, not locked), for the dispatch dialog. */
+/**
+ * Staff an order can be dispatched to (enabled, not locked), for the dispatch dialog: the enabled service
+ * staff with their skills, areas and current load, least loaded first, once the tenant keeps any; else every
+ * such staff member.
+ */
 export async function dispatchableStaff(ctx: ServiceContext) {
+  const load = sql<number>`(select count(*)::int from service_order o where o.tenant_id = ${admin.tenantId} and o.staff_id = ${admin.id}
+    and o.status in (${sql.join(OPEN_SERVICE_STATUSES.map((s) => sql`${s}`), sql`, `)}))`;
+  const [kept] = await ctx.tx.select({ n: count() }).from(serviceStaff).where(eq(serviceStaff.tenantId, ctx.tenantId));
   const rows = await ctx.tx
-    .select({ id: admin.id, name: admin.name, realName: admin.realName, phone: admin.phone })
+    .select({ id: admin.id, name: admin.name, realName: admin.realName, phone: admin.phone, skills: serviceStaff.skills, areas: serviceStaff.areas, load })
     .from(admin)
-    .where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.enabled, true), eq(admin.isLock, false)))
-    .orderBy(asc(admin.id));
-  return rows.map((r) => ({ id: r.id, name: r.realName || r.name, account: r.name, phone: r.phone ?? '' }));
+    .leftJoin(serviceStaff, and(eq(serviceStaff.tenantId, admin.tenantId), eq(serviceStaff.adminId, admin.id)))
+    .where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.enabled, true), eq(admin.isLock, false), Number(kept?.n ?? 0) > 0 ? eq(serviceStaff.enabled, true) : undefined))
+    .orderBy(asc(load), asc(admin.id));
+  return rows.map((r) => ({ id: r.id, name: r.realName || r.name, account: r.name, phone: r.phone ?? '', skills: r.skills ?? [], areas: r.areas ?? [], load: Number(r.load) }));
 }

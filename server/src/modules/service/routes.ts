@@ -7,6 +7,8 @@ import {
   serviceOrderCreateSchema,
   serviceOrderDispatchSchema,
   serviceOrderStepSchema,
+  serviceStaffCreateSchema,
+  serviceStaffUpdateSchema,
   type ServiceOrderCreate,
   type ServiceOrderSource,
 } from '@p8/contract/service';
@@ -31,6 +33,8 @@ import {
   startOrder,
   type OrderScope,
 } from './orders.ts';
+import { createServiceStaff, deleteServiceStaff, enableServiceStaff, getServiceStaff, listServiceStaff, updateServiceStaff } from './staff.ts';
+import { crudRoutes } from '../../core/crud-routes.ts';
 
 /** Service orders: all orders, mine (dispatched to me), proxy orders, and the chat on an order. */
 
@@ -83,6 +87,12 @@ const MESSAGE = `${SERVICE}/message`;
 
 function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
   return [
+    // Service staff (the screen service_staff): who orders are dispatched to, with skills, areas and load.
+    ...crudRoutes({
+      url: `${SERVICE}/technician`, tags, noun: 'service staff member', permissionPrefix: 'service_staff',
+      createSchema: serviceStaffCreateSchema, updateSchema: serviceStaffUpdateSchema,
+      service: { list: listServiceStaff, get: getServiceStaff, create: createServiceStaff, update: updateServiceStaff, remove: deleteServiceStaff, enable: enableServiceStaff },
+    }),
     ...readRoutes(ORDER, 'all', 'Service orders', 'service_order'),
     route({ method: 'GET', url: `${SERVICE}/staff`, tags, summary: 'Staff an order can be dispatched to', handler: (ctx) => dispatchableStaff(ctx) }),
     route({

@@ -54,7 +54,11 @@ export default function OrderActionDialog({ action, order, onClose, onDone }: { 
                 showSearch
                 optionFilterProp="label"
                 placeholder={t('dialog.pickStaff')}
-                options={staff.map((s) => ({ value: s.id, label: `${s.name}${s.phone ? ` (${s.phone})` : ''}` }))}
+                options={staff.map((s) => ({
+                  value: s.id,
+                  // Who, their skills and areas, and how many orders they already hold: the dispatcher picks by these.
+                  label: [`${s.name}${s.phone ? ` (${s.phone})` : ''}`, [...s.skills, ...s.areas].join(' / '), t('dialog.load', { count: s.load })].filter(Boolean).join(' · '),
+                }))}
                 data-testid="dispatch-staff"
               />
             </Form.Item>

@@ -265,6 +265,7 @@ export default {
       'mall-lottery': 'Lottery',
       'mall-feedback': 'Feedback',
       'service-order': 'Service order',
+      serviceStaff: 'Service staff',
       swiper: 'Swiper',
       agreement: 'Agreement',
       'business-hours': 'Business hours',

@@ -265,6 +265,7 @@ export default {
       'mall-lottery': '抽奖活动',
       'mall-feedback': '意见反馈',
       'service-order': '服务订单',
+      serviceStaff: '服务人员',
       swiper: '轮播图',
       agreement: '协议',
       'business-hours': '营业时间',

@@ -49,9 +49,13 @@ export interface DispatchableStaff {
   name: string;
   account: string;
   phone: string;
+  /** A service staff member's skills and areas (empty for staff who are not), and the orders on their hands. */
+  skills: string[];
+  areas: string[];
+  load: number;
 }
 
-/** GET /admin/service/staff — who an order can be dispatched to. */
+/** GET /admin/service/staff — who an order can be dispatched to (the enabled service staff, least loaded first, once the tenant keeps any). */
 export function listDispatchStaff(): Promise<DispatchableStaff[]> {
   return http.get<DispatchableStaff[]>('/admin/service/staff', undefined, { noLoading: true });
 }

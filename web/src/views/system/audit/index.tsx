@@ -96,6 +96,7 @@ const ENTITIES = [
   'mall-lottery',
   'mall-feedback',
   'service-order',
+  'serviceStaff',
   'swiper',
   'agreement',
   'business-hours',

@@ -1,0 +1,48 @@
+/**
+ * Messages the system sends staff (office messages, the header bell) are stored as a notice key with its
+ * values, and written out in the reader's language when read — a message stored in one language would stay
+ * Chinese for an English reader. `{name}` is replaced by the value of that name; the appointment phrase is
+ * added only when the order has an appointment.
+ */
+export type NoticeLang = 'zh' | 'en';
+
+interface NoticeText {
+  title: Record<NoticeLang, string>;
+  content: Record<NoticeLang, string>;
+}
+
+export const NOTICES = {
+  /** A new service order, to staff with new-order notification on. */
+  serviceOrderNew: {
+    title: { zh: '新服务订单 {orderNo}', en: 'New service order {orderNo}' },
+    content: { zh: '{customerName} 下了服务订单「{serviceName}」{appointment}，地址：{address}。', en: '{customerName} placed the service order “{serviceName}”{appointment}, address: {address}.' },
+  },
+  /** A service order dispatched (or re-dispatched) to its assignee. */
+  serviceOrderDispatched: {
+    title: { zh: '派给您的服务订单 {orderNo}', en: 'Service order {orderNo} dispatched to you' },
+    content: {
+      zh: '服务订单「{serviceName}」已派给您{appointment}：客户 {customerName}，电话 {customerPhone}，地址：{address}。',
+      en: 'The service order “{serviceName}” was dispatched to you{appointment}: customer {customerName}, phone {customerPhone}, address: {address}.',
+    },
+  },
+} as const satisfies Record<string, NoticeText>;
+
+export type NoticeKey = keyof typeof NOTICES;
+
+/** A stored notice: its key and values (plain text). */
+export interface Notice {
+  key: NoticeKey;
+  params: Record<string, string>;
+}
+
+const APPOINTMENT: Record<NoticeLang, string> = { zh: '，预约 {appointmentDate} {slotTime}', en: ', booked for {appointmentDate} {slotTime}' };
+
+const fill = (template: string, params: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
+
+/** The notice's title and content in `lang`. */
+export function renderNotice(notice: Notice, lang: NoticeLang): { title: string; content: string } {
+  const text: NoticeText | undefined = NOTICES[notice.key];
+  if (!text) return { title: '', content: '' };
+  const params = { ...notice.params, appointment: notice.params.appointmentDate ? fill(APPOINTMENT[lang], notice.params).trimEnd() : '' };
+  return { title: fill(text.title[lang], params), content: fill(text.content[lang], params) };
+}
