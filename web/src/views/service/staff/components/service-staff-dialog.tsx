@@ -36,7 +36,7 @@ export default function ServiceStaffDialog(dialog: RecordDialogProps<ServiceStaf
       data-testid="service-staff-dialog"
     >
       <Form.Item name="adminId" label={t('name')} rules={[{ required: true, message: t('pickStaff') }]}>
-        <ColleagueSelect placeholder={t('pickStaff')} known={record ? [{ id: record.adminId, label: record.name, account: record.account }] : []} data-testid="service-staff-form-admin" />
+        <ColleagueSelect placeholder={t('pickStaff')} known={record ? [{ id: record.adminId, label: record.name, account: record.account, deptName: record.deptName }] : []} data-testid="service-staff-form-admin" />
       </Form.Item>
       <Form.Item name="skills" label={t('skills')} extra={t('tagsTip')}>
         <Select mode="tags" maxCount={20} tokenSeparators={[',', '，']} open={false} suffixIcon={null} placeholder={t('skillsPlaceholder')} data-testid="service-staff-form-skills" />
