@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
-import { BILL_TYPES, downstreamTypes, billType as findBillType } from '@p8/contract/bills/catalogue';
+import { BILL_TYPES, downstreamTypes, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
 import { fieldShown, headerFields, isTwinLine, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
@@ -297,12 +297,34 @@ async function sourceBillIdsOf(tx: Tx, tenantId: number, billId: number): Promis
 }
 
 /**
- * Submit and audit: the bills this one takes from, locked (see `lockBills`), must still be posted — a
- * withdrawn source would leave this bill's progress on a bill whose own audit is gone.
+ * The bills whose progress auditing or withdrawing `billId` changes: the bills it takes from, and theirs
+ * where those pass progress on (a shipping notice to its sale order, `progressRollups`). Read unlocked: a
+ * posted bill's lines do not change, and a source that has this bill downstream keeps its audit.
  */
-async function lockPostedSources(ctx: ServiceContext, row: BillRow): Promise<void> {
-  const sources = await lockBills(ctx, await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id));
-  const withdrawn = sources.find((s) => !POSTED.has(s.billStatus));
+async function progressedBillIds(ctx: ServiceContext, billId: number): Promise<number[]> {
+  const found: number[] = [];
+  for (let ids = await sourceBillIdsOf(ctx.tx, ctx.tenantId, billId); ids.length; ) {
+    found.push(...ids);
+    const passing = await ctx.tx
+      .select({ id: bill.id, billType: bill.billType })
+      .from(bill)
+      .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, ids)));
+    const next: number[] = [];
+    for (const p of passing) if (passesProgressOn(p.billType)) next.push(...(await sourceBillIdsOf(ctx.tx, ctx.tenantId, p.id)));
+    ids = distinct(next).filter((id) => !found.includes(id));
+  }
+  return found;
+}
+
+/**
+ * Submit and audit: the bills this one takes from, locked (see `lockBills`; for an audit with the bills its
+ * progress rolls up to), must still be posted — a withdrawn source would leave this bill's progress on a bill
+ * whose own audit is gone.
+ */
+async function lockPostedSources(ctx: ServiceContext, row: BillRow, withRollups = false): Promise<void> {
+  const direct = await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id);
+  const sources = await lockBills(ctx, withRollups ? await progressedBillIds(ctx, row.id) : direct);
+  const withdrawn = sources.find((s) => direct.includes(s.id) && !POSTED.has(s.billStatus));
   if (withdrawn) throw new BizError('SourceBillNotAudit', { additional: withdrawn.billCode });
 }
 
@@ -604,7 +626,7 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
   const row = await loadBill(ctx, decl, id, true);
   let to = transition(row.billStatus as BillStatus, 'audit');
   // Before the stock rows: the same order as every other operation on these bills (lockBills).
-  await lockPostedSources(ctx, row);
+  await lockPostedSources(ctx, row, true);
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
   const flow = await reviewFlowOf(ctx, decl, config);
   if (flow) {
@@ -658,7 +680,7 @@ export async function abandonAudit(ctx: ServiceContext, decl: BillTypeDecl, id: 
   const row = await loadBill(ctx, decl, id, true);
   const to = transition(row.billStatus as BillStatus, 'abandonAudit');
   // Its sources' progress rolls back below: locked now, before the stock rows (lockBills).
-  await lockBills(ctx, await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id));
+  await lockBills(ctx, await progressedBillIds(ctx, row.id));
   // What other modules hang on the bill (payments, invoices, MRP use, cost accounting…):
   // core/abandon-audit-blockers.ts. Asked first, as they name the reason better than "has downstream bills".
   await ctx.registries.abandonAuditBlockers.refuseIfBlocked(ctx.tx, ctx.tenantId, row.id, row.billCode);
@@ -817,12 +839,18 @@ export async function pushDown(
 
 /**
  * Recomputes the progress of every source bill `lines` take from: per progress kind, the states of its
- * lines and its header, and its status (Audit ↔ Partially ↔ Complete by its first progress kind).
+ * lines and its header, and its status (Audit ↔ Partially ↔ Complete by its first progress kind). A source
+ * that passes progress on (`progressRollups`) has its own sources recomputed after it.
  */
 async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
-  // Newest first, as lockBills takes them.
-  const sourceBillIds = distinct(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null)).sort((a, b) => b - a);
-  for (const sourceBillId of sourceBillIds) {
+  const pending = new Set(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null));
+  const refreshed = new Set<number>();
+  while (pending.size) {
+    // Newest first, as lockBills takes them: a source's own sources are older than it.
+    const sourceBillId = Math.max(...pending);
+    pending.delete(sourceBillId);
+    if (refreshed.has(sourceBillId)) continue;
+    refreshed.add(sourceBillId);
     const [head] = await ctx.tx
       .select()
       .from(bill)
@@ -830,6 +858,7 @@ async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
       .for('update');
     const decl = head && findBillType(head.billType);
     if (!decl) continue;
+    if (passesProgressOn(decl.type)) for (const id of await sourceBillIdsOf(ctx.tx, ctx.tenantId, head.id)) pending.add(id);
     const progress = await lineProgress(ctx.tx, ctx.tenantId, decl, await loadLines(ctx.tx, ctx.tenantId, head.id));
     const headerProgress: Record<string, string> = {};
     let primary: 'none' | 'partial' | 'all' = 'none';
@@ -837,7 +866,8 @@ async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
     // (a payment settling an in-stock) go by amount, and never move the bill's status.
     const downstream = downstreamTypes(decl.type);
     const drives = (byAmount: boolean) => downstream.filter((d) => (lineKindOf(d) === 'settlement') === byAmount).flatMap((d) => d.sources.filter((s) => s.type === decl.type).map((s) => s.drives));
-    const driven = new Set(drives(false));
+    // Kinds rolled up through intermediate bills are driven too (a sale order's out-stocks through its notices).
+    const driven = new Set([...drives(false), ...progressRollups(decl.type).map((r) => r.kind)]);
     const byAmount = new Set(drives(true));
     const amountState = byAmount.size ? await settlementState(ctx.tx, ctx.tenantId, head) : undefined;
     decl.progress.forEach((kind, index) => {
@@ -882,16 +912,51 @@ async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lines:
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
     .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, lines.map((l) => l.id)), ne(bill.billStatus, 'Merged')))
     .groupBy(billLine.sourceLineId, bill.billType);
+  const rolled = await rolledUpProgress(tx, tenantId, decl, lines.map((l) => l.id));
   return lines.map((line) => {
     const kinds: LineProgress['kinds'] = {};
+    const add = (kind: ProgressKind, done: Micro, taken: Micro) => {
+      const was = kinds[kind] ?? { done: 0n, taken: 0n };
+      kinds[kind] = { done: was.done + done, taken: was.taken + taken };
+    };
     for (const f of found.filter((r) => Number(r.sourceLineId) === line.id)) {
       const kind = findBillType(f.billType)?.sources.find((s) => s.type === decl.type)?.drives;
-      if (!kind) continue;
-      const was = kinds[kind] ?? { done: 0n, taken: 0n };
-      kinds[kind] = { done: was.done + toMicro(f.done), taken: was.taken + toMicro(f.taken) };
+      if (kind) add(kind, toMicro(f.done), toMicro(f.taken));
     }
+    for (const r of rolled.filter((r) => r.sourceLineId === line.id)) add(r.kind, r.done, r.taken);
     return { lineId: line.id, number: toMicro(line.baseNumber), kinds };
   });
+}
+
+/**
+ * Per line of a bill of `decl`'s type: what bills further down did through intermediate bills, by the
+ * roll-ups declared onto the type (`progressRollups`: the out-stocks of a sale order's shipping notices).
+ * Each roll-up follows its chain of source lines, `t` the lines at its end, `v0` the intermediate lines made
+ * from the bill's own lines.
+ */
+async function rolledUpProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lineIds: number[]) {
+  const out: Array<{ sourceLineId: number; kind: ProgressKind; done: Micro; taken: Micro }> = [];
+  if (!lineIds.length) return out;
+  for (const r of progressRollups(decl.type)) {
+    const chain = r.via.map((type, i) => {
+      const [v, vb, from] = [`v${i}`, `vb${i}`, i === r.via.length - 1 ? 't' : `v${i + 1}`];
+      return sql.raw(`join bill_line ${v} on ${v}.tenant_id = t.tenant_id and ${v}.id = ${from}.source_line_id
+        join bill ${vb} on ${vb}.tenant_id = t.tenant_id and ${vb}.id = ${v}.bill_id and ${vb}.bill_type = `).append(sql`${type}`);
+    });
+    const found = await rows<{ source_line_id: string; taken: string; done: string }>(
+      tx,
+      sql`select v0.source_line_id, sum(t.base_number)::text as taken,
+                 coalesce(sum(t.base_number) filter (where tb.bill_status in (${sql.join(POSTED_STATUSES.map((s) => sql`${s}`), sql`, `)})
+                   and ${drivingSql(r.via[r.via.length - 1], 'tb')}), 0)::text as done
+          from bill_line t
+          join bill tb on tb.tenant_id = t.tenant_id and tb.id = t.bill_id and tb.bill_type = ${r.by} and tb.bill_status <> 'Merged'
+          ${sql.join(chain, sql` `)}
+          where t.tenant_id = ${tenantId} and v0.source_line_id in (${sql.join(lineIds.map((id) => sql`${id}`), sql`, `)})
+          group by v0.source_line_id`,
+    );
+    for (const f of found) out.push({ sourceLineId: Number(f.source_line_id), kind: r.kind, done: toMicro(f.done), taken: toMicro(f.taken) });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- views

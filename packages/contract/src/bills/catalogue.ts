@@ -1,4 +1,5 @@
 import { billApiPath, billMenuName, type BillArea, type BillTypeDecl } from './registry.ts';
+import type { ProgressKind } from './status.ts';
 import { INVOICE_BILLS } from './invoices.ts';
 import { MONEY_BILLS } from './money.ts';
 import { SALARY_BILLS } from './salary.ts';
@@ -38,4 +39,41 @@ export function billTypesByArea(): Array<{ area: BillArea; types: BillTypeDecl[]
 /** The bill types a type can be pushed down to (the source's "push down" menu). */
 export function downstreamTypes(sourceType: string): BillTypeDecl[] {
   return BILL_TYPES.filter((decl) => decl.sources.some((s) => s.type === sourceType));
+}
+
+/**
+ * Progress that rolls up through intermediate bills: what a `by` line does for a line of the last of `via`
+ * counts, as `kind`, on the `source` line the chain of `via` bills came from — an out-stock made from a
+ * shipping notice counts on the sale order the notice came from. Each link of the chain declares it
+ * (`SourceDecl.passes`), so a new chain (purchase order → arrival notice → in-stock) rolls up as soon as its
+ * intermediate type declares what it passes on.
+ */
+export interface ProgressRollup {
+  source: string;
+  /** The intermediate types, from the one made from `source` to the one `by` is made from. */
+  via: string[];
+  by: string;
+  kind: ProgressKind;
+}
+
+/** The roll-ups onto bills of `sourceType` (see `ProgressRollup`). */
+export function progressRollups(sourceType: string, seen: readonly string[] = []): ProgressRollup[] {
+  if (seen.includes(sourceType)) return [];
+  return BILL_TYPES.flatMap((via) =>
+    (via.sources.find((s) => s.type === sourceType)?.passes ?? []).flatMap((kind) => [
+      // What is done on the intermediate's lines directly…
+      ...downstreamTypes(via.type)
+        .filter((by) => by.sources.some((s) => s.type === via.type && s.drives === kind))
+        .map((by) => ({ source: sourceType, via: [via.type], by: by.type, kind })),
+      // …and what rolls up onto them from further down, if they pass it on in turn.
+      ...progressRollups(via.type, [...seen, sourceType])
+        .filter((r) => r.kind === kind)
+        .map((r) => ({ source: sourceType, via: [via.type, ...r.via], by: r.by, kind })),
+    ]),
+  );
+}
+
+/** Whether bills of `type` pass progress on to their sources (the intermediate of some roll-up). */
+export function passesProgressOn(type: string): boolean {
+  return billType(type)?.sources.some((s) => s.passes?.length) ?? false;
 }

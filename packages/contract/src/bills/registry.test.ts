@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorCatalogue } from '../errors.ts';
 import { tenantConfigSchema } from '../tenant-config.ts';
 import { lineAmounts } from './amounts.ts';
-import { BILL_TYPES, billType, downstreamTypes } from './catalogue.ts';
+import { BILL_TYPES, billType, downstreamTypes, progressRollups } from './catalogue.ts';
 import { microText, roundTo, toMicro } from './decimal.ts';
 import { BILL_HEADER_COLUMNS } from './fields.ts';
 import { REFUND_RULES } from './supply-chain.ts';
@@ -17,6 +17,13 @@ describe('bill-type registry', () => {
     for (const list of [BILL_TYPES.map((d) => d.type), BILL_TYPES.map(billMenuName), BILL_TYPES.map((d) => d.codePrefix)]) {
       expect(new Set(list).size).toBe(list.length);
     }
+  });
+
+  it('rolls progress up through the declared intermediates, and only through them', () => {
+    expect(progressRollups('SaleOrder')).toEqual([{ source: 'SaleOrder', via: ['SaleShip'], by: 'SaleOutstock', kind: 'outstock' }]);
+    // An order's push-down progress does not reach its quotation; a refund's invoice is not the in-stock's.
+    for (const type of ['SaleQuotation', 'PurchaseRequisition', 'PurchaseInstock', 'SaleOutstock']) expect(progressRollups(type), type).toEqual([]);
+    for (const decl of BILL_TYPES) for (const r of progressRollups(decl.type)) expect(decl.progress, `${decl.type} shows ${r.kind}`).toContain(r.kind);
   });
 
   it.each(BILL_TYPES.map((d) => [d.type, d] as const))('%s: sources, fields, switches and messages exist', (_type, decl) => {
@@ -36,6 +43,12 @@ describe('bill-type registry', () => {
       if (source.onlyWhen) expect(fromHeader.has(source.onlyWhen.field), `onlyWhen ${source.onlyWhen.field}`).toBe(true);
       if (source.drivesWhen) expect(header.has(source.drivesWhen.field) && BILL_HEADER_COLUMNS.includes(source.drivesWhen.field as never)).toBe(true);
       if (source.onlyWhenRefusal) expect(errorCatalogue[source.onlyWhenRefusal]).toBeDefined();
+      // What a bill passes on to its source is progress both show, and material quantities (never an amount).
+      for (const kind of source.passes ?? []) {
+        expect(decl.progress, `${decl.type} shows ${kind}`).toContain(kind);
+        expect(from!.progress, `${source.type} shows ${kind}`).toContain(kind);
+        expect(decl.lineKind ?? 'material', `${decl.type} passes quantities`).toBe('material');
+      }
     }
     for (const key of decl.switches) expect(CONFIG_KEYS.has(key), key).toBe(true);
     for (const field of [...headerFields(decl), ...lineFields(decl)]) {

@@ -203,6 +203,12 @@ export interface SourceDecl {
   negative?: boolean;
   /** Header values a pushed-down draft starts with (a receipt pushed down from out-stocks is an ordinary receipt). */
   defaults?: Readonly<Record<string, string>>;
+  /**
+   * Progress this bill's lines receive that counts on the source line they came from too: a shipping notice
+   * passes `outstock` on to its sale order, so the order shows what went out through its notices. The kinds
+   * must be shown by both (the registry test checks); a chain passes on as far as each link declares it.
+   */
+  passes?: readonly ProgressKind[];
 }
 
 /** The buttons a bill type has; its button code is `<area>_<route>_<action>`. */

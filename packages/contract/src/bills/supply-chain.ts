@@ -188,7 +188,8 @@ export const SaleShip: BillTypeDecl = {
   icon: 'CarOutlined',
   header: [HEADER.customerId, HEADER.warehouseId, HEADER.handlerId, HEADER.deliveryDate, HEADER.deliveryWarnDays],
   lines: [LINE.warehouseId, ...PRICED],
-  sources: [{ type: 'SaleOrder', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
+  // What goes out against a notice went out against the order it came from.
+  sources: [{ type: 'SaleOrder', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'], passes: ['outstock'] }],
   stock: 'none',
   progress: ['outstock'],
   switches: [],
