@@ -3,7 +3,7 @@ import { sum, toMicro } from '@p8/contract/bills/decimal';
 import type { PartnerLedgerLine, PrepaidBalanceRow } from '@p8/contract/finance';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, setTenantConfig, type Caller } from './basic-fixtures.ts';
-import { auditedBill, billPath, financeVerifyEmpty, ok } from './bill-fixtures.ts';
+import { auditedBill, billPath, financeVerifyEmpty, ok, refused } from './bill-fixtures.ts';
 
 /*
  * Prepaid (suppliers, 1123) and advance (customers, 2203) balances per partner, on PGlite and on PostgreSQL
@@ -135,5 +135,31 @@ describe('prepaid and advance balances', () => {
     expect(drilled[1][2]).toBe('预付款');
     expect(drilled.at(-1)![2]).toBe('预付款 (冲销)');
     expect(drilled.at(-1)!.at(-1)).toBe(lines.at(-1)!.balance);
+  });
+});
+
+describe('drawing on a prepaid or advance balance', () => {
+  it.each([
+    { type: 'Receipt', typeKey: 'receiptType', fromBalance: 'SettlementReceipt', advance: 'AdvanceReceipt', extraKey: 'advanceAmount', partnerKey: 'customerId', record: 'customer', bill: 'SaleOutstock', refusal: 'AdvanceAmountExceedBalance' },
+    { type: 'Payment', typeKey: 'payType', fromBalance: 'DeductionAmount', advance: 'AdvancePay', extraKey: 'prepaidAmount', partnerKey: 'supplierId', record: 'supplier', bill: 'PurchaseInstock', refusal: 'PrepaidAmountExceedBalance' },
+  ])('$fromBalance beyond the balance is refused when saved and submitted, and holds nothing of the bill', async (d) => {
+    const partner = await api.create(d.record, { code: `B-${d.fromBalance}`, name: `Balance ${d.fromBalance}` });
+    const base = { billDate: DAY, [d.partnerKey]: partner };
+    const goods = (number: number) => audited(d.bill, { ...base, warehouseId: ids.w1, lines: [{ materialId: ids.m1, number, unitPrice: 10 }] });
+    const [bill, other] = [await goods(4), await goods(1)]; // 40 and 10
+    await audited(d.type, { ...base, [d.typeKey]: d.advance, fundAccountId: ids.bank, [d.extraKey]: '15.00' });
+    const url = billPath(d.type);
+    const draw = (billId: number, amount: number) => ({ ...base, [d.typeKey]: d.fromBalance, lines: [{ sourceBillId: billId, amount }] });
+    // Beyond the 15 held: refused when saved, so no draft holds the bill's open amount.
+    await refused(api.post(url, draw(bill, 16)), d.refusal);
+    // Within it: saved. Another draws 10 of it first; submitting the first (10 of the 5 left) is refused.
+    const { id } = await ok(api.post<{ id: number }>(url, draw(bill, 10)));
+    await audited(d.type, draw(other, 10));
+    await refused(api.post(`${url}/submit`, { id }), d.refusal);
+    // Edited to what is left, it goes through; the whole of the bill was open to it all along.
+    await ok(api.put(url, { id, ...draw(bill, 5) }));
+    for (const step of ['submit', 'audit']) await ok(api.post(`${url}/${step}`, { id }));
+    expect((await row(partner))?.[d.record === 'customer' ? 'advance' : 'prepaid']).toBe('0.000000');
+    await financeVerifyEmpty(api);
   });
 });

@@ -7,7 +7,7 @@ import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import type { BillPostingHook } from '../../bills/posting-hooks.ts';
 import type { BillRules, BillTypeRules } from '../../bills/rules.ts';
-import { bill, billLine, feeType, partner } from '../../db/schema/index.ts';
+import { bill, billLine, feeType, finPartnerBalance, partner } from '../../db/schema/index.ts';
 import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
@@ -66,7 +66,7 @@ function settling(decl: BillTypeDecl, header: Record<string, unknown>): { s: Sid
 
 const settlingRules: BillTypeRules = {
   async saving(ctx, decl, draft) {
-    const { rule } = settling(decl, draft.header);
+    const { s, rule } = settling(decl, draft.header);
     if (rule.settles && !draft.lines.length) throw new BizError('AllocationRequired');
     if (!rule.settles && draft.lines.length) throw new BizError('AllocationNotAllowed');
     const beyond = draft.total - sum(draft.lines.map((l) => l.amount));
@@ -75,15 +75,34 @@ const settlingRules: BillTypeRules = {
     if (draft.total <= 0n) throw new BizError('AmountMustGreaterThanZero');
     await assertOpeningSettlement(ctx, rule, draft.lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null));
     if (rule.fund && draft.header.fundAccountId) await usableFund(ctx, draft.header.fundAccountId as number);
+    if (rule.balance === 'consume') await assertBalanceCovers(ctx, s, draft.header[s.partnerKey], draft.total);
   },
   async completing(ctx, decl, header) {
-    if (settling(decl, header).rule.fund) await usableFund(ctx, header.fundAccountId as number | null);
+    const { s, rule } = settling(decl, header);
+    if (rule.fund) await usableFund(ctx, header.fundAccountId as number | null);
+    if (rule.balance === 'consume') await assertBalanceCovers(ctx, s, header[s.partnerKey], toMicro(String(header.priceTotal)));
   },
   exceedRefusal(header) {
     const type = (header.payType ?? header.receiptType) as MoneyType;
     return MONEY_RULES[type]?.exceed ?? 'SettlementAmountExceedUnsettled';
   },
 };
+
+/**
+ * A deduction or settlement receipt draws no more than the partner's prepaid / advance balance holds — checked
+ * when it is saved and submitted (a draft beyond it would hold its bills' open amounts for nothing), and again
+ * under the balance's lock when it is audited (the ledger's guard: other bills may have drawn on it since).
+ */
+async function assertBalanceCovers(ctx: ServiceContext, s: Side, partnerId: unknown, amount: Micro) {
+  if (typeof partnerId !== 'number') return;
+  const [held] = await ctx.tx
+    .select({ prepaid: finPartnerBalance.prepaid, advance: finPartnerBalance.advance })
+    .from(finPartnerBalance)
+    .where(and(eq(finPartnerBalance.tenantId, ctx.tenantId), eq(finPartnerBalance.partnerId, partnerId)));
+  const column = s.side === 'payment' ? 'prepaid' : 'advance';
+  const balance = toMicro(held?.[column] ?? '0');
+  if (amount > balance) throw new BizError(column === 'prepaid' ? 'PrepaidAmountExceedBalance' : 'AdvanceAmountExceedBalance', { additional: microText(balance) });
+}
 
 /** Opening receipts and payments settle opening balances only; the other types settle business bills only. */
 async function assertOpeningSettlement(ctx: ServiceContext, rule: MoneyRule, sourceBillIds: number[]) {
