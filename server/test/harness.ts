@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import type { SmsPurpose } from '@p8/contract/auth';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -32,7 +32,7 @@ export interface TestContext {
    * Every route of the app (method, URL with its `:params`, and whether it answers without a sign-in),
    * as Fastify's onRoute hook saw them added.
    */
-  routes: Array<{ method: string; url: string; public: boolean }>;
+  routes: Array<{ method: string; url: string; public: boolean; config: FastifyContextConfig }>;
   close(): Promise<void>;
 }
 
@@ -88,7 +88,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: { l
   const routes: TestContext['routes'] = [];
   const onRoute = (route: RouteOptions) => {
     const isPublic = (route.config as { auth?: boolean } | undefined)?.auth === false || route.url.startsWith('/api/docs');
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: isPublic });
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: isPublic, config: (route.config ?? {}) as FastifyContextConfig });
   };
   const app = await buildApp({ config, database, sms: sender, logger: options.logger ?? false, onRoute });
   return {

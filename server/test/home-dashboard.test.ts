@@ -189,6 +189,22 @@ describe(`dashboard visibility (${TEST_DB})`, () => {
     expect(await statistics(nothing)).toEqual({ sections: [], overview: [], warnings: { total: 0, items: [] } });
   });
 
+  it('shows a figure only to who may open its own screen: no company revenue to a technician, no fund balance to a payment clerk', async () => {
+    // "My orders" shows a technician their own orders; the company's service counts and amounts are the all-orders screen's.
+    const technician = await staffCaller(ctx, a, ['service_myOrder']);
+    const mine = await statistics(technician);
+    expect(mine.sections.map((x) => x.key)).toEqual([]);
+    expect(mine.overview).toEqual([]);
+    expect((await chart('', technician)).charts).toEqual([]);
+
+    const clerk = await staffCaller(ctx, a, ['finance_payment']);
+    const s = await statistics(clerk);
+    expect(s.sections.map((x) => ({ key: x.key, figures: x.figures.map((f) => f.key) }))).toEqual([{ key: 'fund', figures: ['moneyOut'] }]);
+    expect(JSON.stringify(s)).not.toContain('"menus"');
+    const warehouse = await staffCaller(ctx, a, ['basic_stock']);
+    expect((await statistics(warehouse)).sections.flatMap((x) => x.figures.map((f) => f.key))).toEqual(['warehouses']);
+  });
+
   it('shows another tenant none of these orders', async () => {
     const b = await seedTenant(ctx.database, 'HomeB');
     const token = await login(ctx.app, b.name, b.password);

@@ -19,7 +19,7 @@ export const assetDashboard: DashboardSection = {
   key: 'asset',
   title: { zh: '资产统计', en: 'Assets' },
   order: 40,
-  menus: ['basic_material', 'basic_stock'],
+  menus: ['stock_current', 'basic_material', 'basic_stock'],
   async figures({ ctx }) {
     const [v] = await rows<{ amount: string; quantity: string; materials: string; warehouses: string }>(
       ctx.tx,
@@ -29,10 +29,10 @@ export const assetDashboard: DashboardSection = {
           from stock_valuation where tenant_id = ${ctx.tenantId}`,
     );
     return [
-      { key: 'stockValue', label: { zh: '库存金额', en: 'Stock value' }, format: 'amount', value: Math.round(Number(v.amount) * 100) / 100 },
-      { key: 'stockQuantity', label: { zh: '库存数量', en: 'Stock quantity' }, format: 'quantity', value: num(v.quantity) },
-      { key: 'materials', label: { zh: '有库存物料', en: 'Materials in stock' }, format: 'count', value: Number(v.materials), link: '/basic/material' },
-      { key: 'warehouses', label: { zh: '有库存仓库', en: 'Warehouses with stock' }, format: 'count', value: Number(v.warehouses), link: '/basic/stock' },
+      { key: 'stockValue', menus: ['stock_current'], label: { zh: '库存金额', en: 'Stock value' }, format: 'amount', value: Math.round(Number(v.amount) * 100) / 100 },
+      { key: 'stockQuantity', menus: ['stock_current', 'basic_material'], label: { zh: '库存数量', en: 'Stock quantity' }, format: 'quantity', value: num(v.quantity) },
+      { key: 'materials', menus: ['basic_material'], label: { zh: '有库存物料', en: 'Materials in stock' }, format: 'count', value: Number(v.materials), link: '/basic/material' },
+      { key: 'warehouses', menus: ['basic_stock'], label: { zh: '有库存仓库', en: 'Warehouses with stock' }, format: 'count', value: Number(v.warehouses), link: '/basic/stock' },
     ];
   },
   /** Enabled materials with a safety stock whose stock in all warehouses is below it, the emptiest first. */

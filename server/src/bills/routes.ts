@@ -1,6 +1,6 @@
 import { billDeliverySchema, billIdSchema, billMergeSchema, billPushDownSchema, billRefuseSchema, billSourcesQuerySchema } from '@p8/contract/bills/api';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billApiPath, billButtonCode, billCreateSchema, billUpdateSchema, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, billMenuName, billCreateSchema, billUpdateSchema, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { listQuerySchema } from '../core/list-query.ts';
 import { inArea, route, untransactedRoute, type RouteDeclaration } from '../core/route.ts';
@@ -31,22 +31,24 @@ import { stockRoutes } from './stock-routes.ts';
  * The routes of every bill type, generated from the registry: `/api/admin/<area>/<route>` with the list,
  * its statistics and status tabs, one bill, its timeline, add / update / delete, submit, audit, refuse,
  * abandon audit, and — where the declaration has them — merge, manual completion and push down with its
- * picker of open source lines. Each write checks the type's button code (`<area>_<route>_<action>`).
+ * picker of open source lines. Each write checks the type's button code (`<area>_<route>_<action>`), each
+ * read the type's screen (its menu, `<area>_<route>`): every bill type inherits both from its declaration.
  */
 export function billRoutes(decl: BillTypeDecl): RouteDeclaration[] {
   const url = billApiPath(decl);
   const tags = [decl.area];
   const code = (action: Parameters<typeof billButtonCode>[1]) => billButtonCode(decl, action);
+  const screen = billMenuName(decl);
   const noun = decl.label.en.toLowerCase();
   const has = (action: Parameters<typeof billButtonCode>[1]) => decl.actions.includes(action);
   const createSchema = billCreateSchema(decl);
   const updateSchema = billUpdateSchema(decl);
   return [
-    route({ method: 'GET', url, tags, summary: `${decl.label.en} list, paged (status tabs by billStatus)`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listBills(ctx, decl, query) }),
-    route({ method: 'GET', url: `${url}/statistics`, tags, summary: `${decl.label.en} list sums`, query: listQuerySchema, handler: (ctx, { query }) => billStatistics(ctx, decl, query) }),
-    route({ method: 'GET', url: `${url}/tabs`, tags, summary: `${decl.label.en} count per status under the list's filters (all but the status)`, query: listQuerySchema, handler: (ctx, { query }) => billTabs(ctx, decl, query) }),
-    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${noun} with its lines`, params: idParamsSchema, handler: (ctx, { params }) => getBill(ctx, decl, params.id) }),
-    route({ method: 'GET', url: `${url}/:id/timeline`, tags, summary: `The ${noun}'s transitions`, params: idParamsSchema, handler: (ctx, { params }) => billTimeline(ctx, decl, params.id) }),
+    route({ method: 'GET', url, tags, permission: screen, summary: `${decl.label.en} list, paged (status tabs by billStatus)`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listBills(ctx, decl, query) }),
+    route({ method: 'GET', url: `${url}/statistics`, tags, permission: screen, summary: `${decl.label.en} list sums`, query: listQuerySchema, handler: (ctx, { query }) => billStatistics(ctx, decl, query) }),
+    route({ method: 'GET', url: `${url}/tabs`, tags, permission: screen, summary: `${decl.label.en} count per status under the list's filters (all but the status)`, query: listQuerySchema, handler: (ctx, { query }) => billTabs(ctx, decl, query) }),
+    route({ method: 'GET', url: `${url}/:id`, tags, permission: screen, summary: `One ${noun} with its lines`, params: idParamsSchema, handler: (ctx, { params }) => getBill(ctx, decl, params.id) }),
+    route({ method: 'GET', url: `${url}/:id/timeline`, tags, permission: screen, summary: `The ${noun}'s transitions`, params: idParamsSchema, handler: (ctx, { params }) => billTimeline(ctx, decl, params.id) }),
     route({ method: 'POST', url, tags, summary: `Create a ${noun}`, permission: code('add'), body: createSchema, handler: (ctx, { body }) => createBill(ctx, decl, body as BillPayload) }),
     route({
       method: 'PUT', url, tags, summary: `Update a ${noun} (its lines replaced)`, permission: code('update'), body: updateSchema,
@@ -104,7 +106,8 @@ export function billRoutes(decl: BillTypeDecl): RouteDeclaration[] {
     ...(decl.sources.length
       ? [
           route({
-            method: 'GET', url: `${url}/sources`, tags, summary: `Open source lines a ${noun} can be pushed down from`, query: billSourcesQuerySchema, page: true,
+            // Read by this type's form (push down), so by its screen.
+            method: 'GET', url: `${url}/sources`, tags, summary: `Open source lines a ${noun} can be pushed down from`, permission: screen, query: billSourcesQuerySchema, page: true,
             handler: (ctx, { query }) => openSourceLines(ctx, decl, query),
           }),
           route({

@@ -5,6 +5,7 @@ import { BizError } from '../core/errors.ts';
 import { billType } from '@p8/contract/bills/catalogue';
 import { exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from '../core/excel.ts';
 import { route, untransactedRoute, type RouteDeclaration } from '../core/route.ts';
+import { MATERIAL_BILL_SCREENS } from '../core/screens.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { rows } from '../db/connection.ts';
 import { batchSuggestQuerySchema, earlyWarningQuerySchema } from '@p8/contract/bills/api';
@@ -250,7 +251,7 @@ export const stockRoutes: RouteDeclaration[] = [
     // Exports take the list's query without paging (the export button posts it as the body).
     const exportQuery = report.query.omit({ current: true, pageSize: true }).extend({ lang: text(10) });
     return [
-      route({ method: 'GET', url, tags, summary: report.summary, query: report.query, page: true, handler: (ctx, { query }) => paged(ctx, report, query) }),
+      route({ method: 'GET', url, tags, summary: report.summary, permission: `stock_${report.name}`, query: report.query, page: true, handler: (ctx, { query }) => paged(ctx, report, query) }),
       untransactedRoute({
         method: 'POST', url: `${url}/export`, tags, summary: `${report.summary}, as .xlsx`, permission: `stock_${report.name}_export`, query: exportQuery, body: exportQuery.optional(),
         async handler(caller, { query, body }, { request, reply }) {
@@ -262,11 +263,11 @@ export const stockRoutes: RouteDeclaration[] = [
     ];
   }),
   route({
-    method: 'GET', url: '/api/admin/stock/batches/suggest', tags, summary: 'Batches an out line should take, first expiry first out', query: batchSuggestQuerySchema,
+    method: 'GET', url: '/api/admin/stock/batches/suggest', tags, summary: 'Batches an out line should take, first expiry first out', picker: MATERIAL_BILL_SCREENS, query: batchSuggestQuerySchema,
     handler: (ctx, { query }) => suggestBatches(ctx, query),
   }),
   route({
-    method: 'GET', url: '/api/admin/stock/warning', tags, summary: 'Early warning: bills due within their warning days, low stock, expiring batches', query: earlyWarningQuerySchema,
+    method: 'GET', url: '/api/admin/stock/warning', tags, summary: 'Early warning: bills due within their warning days, low stock, expiring batches', permission: 'stock_current', query: earlyWarningQuerySchema,
     handler: (ctx, { query }) => earlyWarning(ctx, query),
   }),
   route({ method: 'POST', url: '/api/admin/stock/verify', tags, summary: 'Recompute every balance from the ledger: the differences (empty when they agree)', handler: (ctx) => verifyStock(ctx.tx, ctx.tenantId) }),

@@ -23,8 +23,13 @@ export interface CrudSpec<C extends z.ZodType, U extends z.ZodType> {
   tags: string[];
   /** What one row is, for the summaries ('printer'). */
   noun: string;
-  /** Button codes are `<prefix>_add`, `_update`, `_delete`, `_enable`. */
+  /**
+   * The screen's code (its menu name): the list and the detail need it, and the writes its buttons
+   * `<prefix>_add`, `_update`, `_delete`, `_enable`.
+   */
   permissionPrefix: string;
+  /** With a tree: the other screens whose forms pick from it (their holders may read the tree too). */
+  treeReaders?: readonly string[];
   createSchema: C;
   updateSchema: U;
   service: CrudService<Out<C>, Out<U>>;
@@ -41,10 +46,10 @@ export function crudRoutes<C extends z.ZodType, U extends z.ZodType>(spec: CrudS
   const { tree } = service;
   return [
     ...(tree
-      ? [route({ method: 'GET', url: `${url}/tree`, tags, summary: `The ${noun} tree`, query: treeQuerySchema, handler: (ctx, { query }) => tree(ctx, treeEnabledFilter(query)) })]
+      ? [route({ method: 'GET', url: `${url}/tree`, tags, summary: `The ${noun} tree`, picker: [spec.permissionPrefix, ...(spec.treeReaders ?? [])], query: treeQuerySchema, handler: (ctx, { query }) => tree(ctx, treeEnabledFilter(query)) })]
       : []),
-    route({ method: 'GET', url, tags, summary: `${noun} list, paged`, query: listQuerySchema, page: true, handler: (ctx, { query }) => service.list(ctx, query) }),
-    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${noun}`, params: idParamsSchema, handler: (ctx, { params }) => service.get(ctx, params.id) }),
+    route({ method: 'GET', url, tags, summary: `${noun} list, paged`, permission: spec.permissionPrefix, query: listQuerySchema, page: true, handler: (ctx, { query }) => service.list(ctx, query) }),
+    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${noun}`, permission: spec.permissionPrefix, params: idParamsSchema, handler: (ctx, { params }) => service.get(ctx, params.id) }),
     route({ method: 'POST', url, tags, summary: `Create a ${noun}`, permission: code('add'), body: spec.createSchema, handler: (ctx, { body }) => service.create(ctx, body) }),
     route({ method: 'PUT', url, tags, summary: `Update a ${noun}`, permission: code('update'), body: spec.updateSchema, handler: (ctx, { body }) => service.update(ctx, body) }),
     route({ method: 'DELETE', url, tags, summary: `Delete ${noun} rows`, permission: code('delete'), body: idsSchema, handler: (ctx, { body }) => service.remove(ctx, body.ids) }),

@@ -37,16 +37,26 @@ export interface DashboardRange {
   days: string[];
 }
 
+/**
+ * A figure as a section gives it: `menus` when the figure belongs to a narrower screen than the section
+ * (the fund balance to the fund accounts' screen); the home module drops it for a caller who may open none
+ * of them, and never sends `menus` itself.
+ */
+export type SectionFigure = DashboardFigure & { menus?: readonly string[] };
+
 export interface DashboardSection {
   /** Unique among the sections (`mall`, `service`, `asset`, `fund`…); the web keys the card by it. */
   key: string;
   title: DashboardText;
   /** Smaller first. */
   order: number;
-  /** The section shows only to callers who may open at least one of these menus (by menu name). */
+  /**
+   * The section shows only to callers who may open at least one of these menus (by menu name): the
+   * screens that show the same data, company-wide — a section is never shown by a screen that shows less.
+   */
   menus: string[];
-  /** Its number statistics. */
-  figures?(view: DashboardView): Promise<DashboardFigure[]>;
+  /** Its number statistics, each shown to the section's callers or, with `menus`, to those of its own screens. */
+  figures?(view: DashboardView): Promise<SectionFigure[]>;
   /** Its daily series over the range (one chart per section). */
   series?(view: DashboardView, range: DashboardRange): Promise<DashboardSeries[]>;
   /** Its early warnings: the first `limit`, most urgent first, and how many there are. */

@@ -8,6 +8,7 @@ import { moduleClosesAt, PLATFORM_SCREEN } from '@p8/contract/platform';
 import type { ModuleEntry } from '@p8/contract/tenant-config';
 import type { AuthContext } from './auth.ts';
 import { forbidden } from './errors.ts';
+import type { OpenRead, ReadKind } from './route.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,6 +22,12 @@ declare module 'fastify' {
      * module of that type has expired, the route answers 40300 `ModuleExpired` (core/route.ts sets it).
      */
     area?: string;
+    /**
+     * How a signed-in GET declared who may read it (core/route.ts): the screen it serves, the screens
+     * using a picker, or one of the open reads (`openRead` names which).
+     */
+    read?: ReadKind;
+    openRead?: OpenRead;
   }
 }
 
@@ -125,8 +132,10 @@ export function callerPermissions(tx: Tx, auth: AuthContext): Promise<Permission
 
 /**
  * Checks, for a signed-in request: before its input is validated, that its area's module has not expired
- * (40300 `ModuleExpired`, for everyone: a closed module answers the same whatever is sent); then, before
- * the handler runs, the route's `config.permission` (40300 when the caller lacks it).
+ * (40300 `ModuleExpired`, for everyone: a closed module answers the same whatever is sent); then the
+ * route's `config.permission` (40300 when the caller lacks it). A code is held when the caller's roles grant
+ * the menu entry of that name: a button for a write, a screen (a menu, which granting any of its buttons
+ * grants too) or a `…_view` button for a read.
  */
 export const permissionPlugin = fp(async (app: FastifyInstance, opts: { database: Database; platformTenantId: number }) => {
   const permissionsOf = (auth: AuthContext) =>
@@ -138,11 +147,12 @@ export const permissionPlugin = fp(async (app: FastifyInstance, opts: { database
     if (!area || !request.auth) return;
     if ((await permissionsOf(request.auth)).expiredModules.has(area)) throw forbidden('ModuleExpired', area);
   });
-  app.addHook('preHandler', async (request) => {
+  // Before validation too: a caller without the code learns nothing of what the route accepts.
+  app.addHook('preValidation', async (request) => {
     const needed = request.routeOptions.config?.permission;
     if (!needed || !request.auth) return;
     const perms = await permissionsOf(request.auth);
     if (perms.isSuper) return;
-    if (!hasPermission(perms.buttons, needed)) throw forbidden('Forbidden', typeof needed === 'string' ? needed : needed.join(','));
+    if (!hasPermission(perms.menuNames, needed)) throw forbidden('Forbidden', typeof needed === 'string' ? needed : needed.join(','));
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
@@ -61,7 +61,11 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   /** OpenAPI grouping (the screen's area) and one line saying what the route does. */
   tags: string[];
   summary: string;
-  /** Button code(s) the caller must hold (the contract's rule: array = all, 'a|b' = any). */
+  /**
+   * Code(s) the caller must hold (the contract's rule: array = all, 'a|b' = any): a button code for a
+   * write; for a read, the code of the screen it serves — the menu entry's own name (`mall_order`) or a
+   * declared `…_view` button.
+   */
   permission?: PermissionCode;
   body?: B;
   query?: Q;
@@ -81,10 +85,39 @@ interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
   area?: string;
 }
 
+/**
+ * The signed-in reads open to every signed-in user, each named with what it serves. Everything else a
+ * signed-in GET answers belongs to a screen, and the route names that screen's code (or, for a picker,
+ * the screens that use it). Keep this list short: a new entry is a decision (docs/decisions.md).
+ */
+export const OPEN_READS = {
+  self: "the caller's own account, roles, menus and live sessions",
+  messages: "the caller's own messages: the bell's count, the inbox and outbox",
+  dashboard: 'the home dashboard: each section and figure is shown by the screen code it declares (core/dashboard.ts)',
+  tenant: "the caller's own tenant's settings every screen formats by (digits, switches, list column settings, system settings)",
+  upload: "a cloud upload token and the progress of the caller's own import",
+} as const;
+export type OpenRead = keyof typeof OPEN_READS;
+
+/**
+ * Who may call a route, one declaration per route. A signed-in GET names exactly one of: `permission`
+ * (the screen it serves), `picker` (the screens whose forms use it: holding any one suffices) or
+ * `openRead` (one of OPEN_READS). The types refuse a GET that names none, and registration refuses it too.
+ */
+export type RouteAccess =
+  | { method: 'GET'; permission: PermissionCode; picker?: never; openRead?: never }
+  | { method: 'GET'; picker: readonly string[]; permission?: never; openRead?: never }
+  | { method: 'GET'; openRead: OpenRead; permission?: never; picker?: never }
+  | { method: 'POST' | 'PUT' | 'DELETE'; picker?: never; openRead?: never };
+
+/** How a signed-in route's access was declared, kept in its route config for the checks and the walker tests. */
+export type ReadKind = 'screen' | 'picker' | 'open';
+
 /** The default route: signed-in, its handler runs in one tenant transaction. */
-export interface TenantRouteSpec<B extends Schema, Q extends Schema, P extends Schema> extends RouteSpec<B, Q, P> {
-  handler(ctx: ServiceContext, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
-}
+export type TenantRouteSpec<B extends Schema, Q extends Schema, P extends Schema> = RouteSpec<B, Q, P> &
+  RouteAccess & {
+    handler(ctx: ServiceContext, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
+  };
 
 /** The caller of a signed-in route that opens its transaction(s) itself. */
 export interface RequestCaller extends TransactingCaller {
@@ -97,9 +130,10 @@ export interface RequestCaller extends TransactingCaller {
  * statistics after it, call an outside service without holding a connection, or use the owner connection
  * (sessions).
  */
-export interface UntransactedRouteSpec<B extends Schema, Q extends Schema, P extends Schema> extends RouteSpec<B, Q, P> {
-  handler(caller: RequestCaller, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
-}
+export type UntransactedRouteSpec<B extends Schema, Q extends Schema, P extends Schema> = RouteSpec<B, Q, P> &
+  RouteAccess & {
+    handler(caller: RequestCaller, input: RouteInput<B, Q, P>, http: Http): Promise<unknown>;
+  };
 
 /** A route anyone may call (sign-in, captchas, public configuration): no account, no tenant. */
 export interface PublicRouteSpec<B extends Schema, Q extends Schema, P extends Schema> extends Omit<RouteSpec<B, Q, P>, 'permission'> {
@@ -119,11 +153,30 @@ export function callerOf(request: FastifyRequest, config: Config): Caller {
   return { tenantId: request.auth.tenantId, account: request.auth, config, registries: request.server.registries, log: request.log, ip: request.ip, access: request.server.access };
 }
 
+/** The route config of a signed-in route: the codes checked before its handler, and how a read declared them. */
+function accessConfig(spec: RouteSpec<Schema, Schema, Schema> & { picker?: readonly string[]; openRead?: OpenRead }): FastifyContextConfig {
+  const { permission, picker, openRead } = spec;
+  if (spec.method !== 'GET') return { permission };
+  const declared = [permission !== undefined, picker !== undefined, openRead !== undefined].filter(Boolean).length;
+  // The types already ask for this; a cast or a generated spec must not slip past it.
+  if (declared !== 1) throw new Error(`GET ${spec.url} must declare exactly one of permission, picker or openRead`);
+  if (picker) {
+    if (!picker.length) throw new Error(`GET ${spec.url}: a picker names the screens that use it`);
+    return { permission: picker.join('|'), read: 'picker' as const };
+  }
+  if (openRead) {
+    if (!(openRead in OPEN_READS)) throw new Error(`GET ${spec.url}: unknown open read ${openRead}`);
+    return { read: 'open' as const, openRead };
+  }
+  return { permission, read: 'screen' as const };
+}
+
 function declare<B extends Schema, Q extends Schema, P extends Schema>(
-  spec: RouteSpec<B, Q, P>,
+  spec: RouteSpec<B, Q, P> & { picker?: readonly string[]; openRead?: OpenRead },
   access: { public: boolean },
   run: (deps: ModuleDeps, input: RouteInput<B, Q, P>, http: Http) => Promise<unknown>,
 ): RouteDeclaration {
+  const config: FastifyContextConfig = access.public ? { auth: false } : accessConfig(spec);
   return {
     method: spec.method,
     url: spec.url,
@@ -131,7 +184,7 @@ function declare<B extends Schema, Q extends Schema, P extends Schema>(
       app.withTypeProvider<ZodTypeProvider>().route({
         method: spec.method,
         url: spec.url,
-        config: access.public ? { auth: false } : { permission: spec.permission, area: spec.area ?? area },
+        config: access.public ? config : { ...config, area: spec.area ?? area },
         schema: {
           tags: spec.tags,
           summary: spec.summary,

@@ -22,7 +22,7 @@ export const authModule: ServerModule = {
       handler: async (deps, { body }, http) => ({ token: await loginByPhone(deps.database, deps.config, deps.shared, body, client(http)) }),
     }),
     untransactedRoute({ method: 'POST', url: '/api/auth/logout', tags, summary: 'Sign out: revokes this session', handler: (caller) => signOut(caller) }),
-    untransactedRoute({ method: 'GET', url: '/api/admin/auth', tags, summary: "The caller's live sessions", handler: (caller) => liveSessions(caller) }),
+    untransactedRoute({ method: 'GET', url: '/api/admin/auth', openRead: 'self', tags, summary: "The caller's live sessions", handler: (caller) => liveSessions(caller) }),
     untransactedRoute({ method: 'POST', url: '/api/admin/auth/removeOther', tags, summary: "Revoke the caller's other sessions", handler: (caller) => removeOtherSessions(caller) }),
     publicRoute({ method: 'GET', url: '/api/base/imgCaptcha', tags, summary: 'A picture captcha', handler: ({ shared, config }) => issueImgCaptcha(shared, config) }),
     // Login codes go through /phoneCaptcha; register and forget codes through /phoneCaptcha/verify.

@@ -35,7 +35,7 @@ const swiperRoutes = [
 
 
 const agreementRoutes = [
-  route({ method: 'GET', url: `${BASE}/agreement`, tags, summary: 'The user agreement and the privacy policy', handler: (ctx) => listAgreements(ctx) }),
+  route({ method: 'GET', url: `${BASE}/agreement`, permission: 'base_agreement', tags, summary: 'The user agreement and the privacy policy', handler: (ctx) => listAgreements(ctx) }),
   route({
     method: 'PUT', url: `${BASE}/agreement`, tags, summary: 'Save an agreement (its HTML is sanitised)', permission: 'base_agreement_update', body: agreementSaveSchema,
     handler: (ctx, { body }) => saveAgreement(ctx, body),
@@ -44,9 +44,9 @@ const agreementRoutes = [
 
 const TIME = `${BASE}/time`;
 const timeRoutes = [
-  route({ method: 'GET', url: TIME, tags, summary: 'Business hours of the week and the appointment time slots', handler: (ctx) => getTimeSettings(ctx) }),
+  route({ method: 'GET', url: TIME, permission: 'base_time', tags, summary: 'Business hours of the week and the appointment time slots', handler: (ctx) => getTimeSettings(ctx) }),
   route({
-    method: 'GET', url: `${TIME}/available`, tags, summary: 'The bookable slots of a day with the places left', query: slotAvailabilityQuerySchema,
+    method: 'GET', url: `${TIME}/available`, picker: ['service_proxyOrder'], tags, summary: 'The bookable slots of a day with the places left', query: slotAvailabilityQuerySchema,
     handler: (ctx, { query }) => slotAvailability(ctx, query.date),
   }),
   route({
@@ -74,9 +74,9 @@ const timeRoutes = [
   }),
 ];
 
-// Everyone signed in may read it (the screen shows it read-only); only the platform administrator saves it.
+// Whoever holds the screen may read it (the screen shows it read-only); only the platform administrator saves it.
 const configRoutes = [
-  untransactedRoute({ method: 'GET', url: `${BASE}/config`, tags, summary: 'The public system config and whether I may change it', handler: (caller) => getPlatformConfig(caller) }),
+  untransactedRoute({ method: 'GET', url: `${BASE}/config`, permission: 'base_config', tags, summary: 'The public system config and whether I may change it', handler: (caller) => getPlatformConfig(caller) }),
   untransactedRoute({
     method: 'PUT', url: `${BASE}/config`, tags, summary: 'Save the public system config (platform administrator)', permission: 'base_config_update', body: platformConfigSchema,
     handler: (caller, { body }) => savePlatformConfig(caller, body),

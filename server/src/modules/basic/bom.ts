@@ -516,11 +516,11 @@ const bomTags = ['basic: bom'];
 /** GET /bom/:id/tree and GET /bom/:id/explode?quantity=N. */
 export const bomStructureRoutes = [
   route({
-    method: 'GET', url: '/api/admin/basic/bom/:id/tree', tags: bomTags, summary: 'The multi-level BOM tree (children by their default BOM)', params: idParamsSchema,
+    method: 'GET', url: '/api/admin/basic/bom/:id/tree', permission: 'basic_bom', tags: bomTags, summary: 'The multi-level BOM tree (children by their default BOM)', params: idParamsSchema,
     handler: (ctx, { params }) => bomTree(ctx, params.id),
   }),
   route({
-    method: 'GET', url: '/api/admin/basic/bom/:id/explode', tags: bomTags, summary: 'Leaf material requirements for N parents, losses included', params: idParamsSchema, query: explodeQuerySchema,
+    method: 'GET', url: '/api/admin/basic/bom/:id/explode', permission: 'basic_bom', tags: bomTags, summary: 'Leaf material requirements for N parents, losses included', params: idParamsSchema, query: explodeQuerySchema,
     handler: (ctx, { params, query }) => bomExplosion(ctx, params.id, query.quantity),
   }),
 ];

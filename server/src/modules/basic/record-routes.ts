@@ -8,6 +8,7 @@ import { exportXlsx, langOf, runImport, runImportInBatches, sendXlsx, withImport
 import { distinct } from '../../core/ids.ts';
 import { stagedImport, type ImportBatches } from '../../core/staged-import.ts';
 import { reportedImport, type ImportJob } from '../../core/import-job.ts';
+import { BILL_SCREENS, FINANCE_BILL_SCREENS, FINANCE_PARTNER_SCREENS, MATERIAL_BILL_SCREENS, STOCK_REPORT_SCREENS } from '../../core/screens.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { loggableError } from '../../core/errors.ts';
 import type { Registries } from '../../core/registries.ts';
@@ -156,27 +157,52 @@ export function registerRecordTemplates(registries: Registries, definitions: rea
 export const logUnexpectedRow = (caller: Pick<ServiceContext, 'log'>) => (error: unknown, row: ImportRow) =>
   caller.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly');
 
+/**
+ * Who reads a record beyond its own screen (`basic_<record>`), by route: the screens whose forms use its
+ * picker, and the few other screens that show its list or one record (a warehouse's locations, a bill
+ * line's material). A record with a picker must name its readers here.
+ */
+const PARTNER_PICKERS = [...BILL_SCREENS, ...FINANCE_PARTNER_SCREENS];
+const READERS: Record<string, { picker?: readonly string[]; list?: readonly string[]; detail?: readonly string[] }> = {
+  material: { picker: [...MATERIAL_BILL_SCREENS, 'basic_bom', 'mall_product'], detail: [...MATERIAL_BILL_SCREENS, 'basic_bom'] },
+  // The material dialog's options.
+  brand: { picker: ['basic_material'] },
+  attribute: { picker: ['basic_material'] },
+  unit: { picker: ['basic_material'] },
+  supplier: { picker: PARTNER_PICKERS },
+  customer: { picker: [...PARTNER_PICKERS, 'mall_lottery', 'mall_proxyOrder'] },
+  stock: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_location'] },
+  location: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_stock'] },
+  // Fee and income bills pick a fee type of the right kind.
+  fee: { picker: FINANCE_BILL_SCREENS, list: FINANCE_BILL_SCREENS },
+  paytype: { picker: BILL_SCREENS },
+};
+
 export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<C, U>): RouteDeclaration[] {
   const url = `/api/admin/basic/${def.record}`;
   const tags = [`basic: ${def.record}`];
   const code = (action: string) => `basic_${def.record}_${action}`;
+  const screen = `basic_${def.record}`;
+  const readers = READERS[def.record] ?? {};
+  const readBy = (others: readonly string[] | undefined) => [screen, ...(others ?? [])].join('|');
+  if (def.picker && !readers.picker) throw new Error(`basic ${def.record}: name the screens that use its picker (READERS)`);
   const { statistics, picker, assignable } = def;
   const audited = (ctx: ServiceContext, action: string, entityId: number | number[], detail?: unknown) => ctx.audit({ action, entity: def.entity, entityId, detail });
 
   return [
-    route({ method: 'GET', url, tags, summary: `${def.entity} list, paged`, query: listQuerySchema, page: true, handler: (ctx, { query }) => def.list(ctx, query) }),
+    route({ method: 'GET', url, tags, summary: `${def.entity} list, paged`, permission: readBy(readers.list), query: listQuerySchema, page: true, handler: (ctx, { query }) => def.list(ctx, query) }),
     ...(statistics
-      ? [route({ method: 'GET', url: `${url}/statistics`, tags, summary: `${def.entity} list sums`, query: listQuerySchema, handler: (ctx, { query }) => statistics(ctx, query) })]
+      ? [route({ method: 'GET', url: `${url}/statistics`, tags, summary: `${def.entity} list sums`, permission: screen, query: listQuerySchema, handler: (ctx, { query }) => statistics(ctx, query) })]
       : []),
     ...(picker
       ? [
           route({
-            method: 'GET', url: `${url}/picker`, tags, summary: `${def.entity} picker: enabled, within the assignment range`, query: pickerQuerySchema, page: true,
+            method: 'GET', url: `${url}/picker`, tags, summary: `${def.entity} picker: enabled, within the assignment range`, picker: readers.picker ?? [], query: pickerQuerySchema, page: true,
             handler: (ctx, { query }) => picker(ctx, query),
           }),
         ]
       : []),
-    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${def.entity}`, params: idParamsSchema, handler: (ctx, { params }) => def.detail(ctx, params.id) }),
+    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One ${def.entity}`, permission: readBy(readers.detail), params: idParamsSchema, handler: (ctx, { params }) => def.detail(ctx, params.id) }),
     route({
       method: 'POST', url, tags, summary: `Create a ${def.entity}`, permission: code('add'), body: def.createSchema,
       async handler(ctx, { body }) {

@@ -88,14 +88,15 @@ export async function searchRegions(tx: Tx, keyword: string, limit: number): Pro
 const URL = '/api/admin/basic/region';
 const tags = ['basic: region'];
 
-/** Reading the shared regions needs a sign-in only, like the other option lists. */
+/** The shared regions: read by the district screen and by the partner screens' address pickers. */
+const REGION_READERS = ['basic_district', 'basic_supplier', 'basic_customer'];
 export const regionRoutes = [
   route({
-    method: 'GET', url: `${URL}/children`, tags, summary: 'The regions directly below a region (the provinces without parentCode)', query: regionChildrenQuerySchema,
+    method: 'GET', url: `${URL}/children`, picker: REGION_READERS, tags, summary: 'The regions directly below a region (the provinces without parentCode)', query: regionChildrenQuerySchema,
     handler: ({ tx }: ServiceContext, { query }) => regionChildren(tx, query.parentCode),
   }),
   route({
-    method: 'GET', url: `${URL}/search`, tags, summary: 'Regions by name (contains) or code (starts with), each with its path', query: regionSearchQuerySchema,
+    method: 'GET', url: `${URL}/search`, picker: REGION_READERS, tags, summary: 'Regions by name (contains) or code (starts with), each with its path', query: regionSearchQuerySchema,
     handler: ({ tx }: ServiceContext, { query }) => searchRegions(tx, query.keyword, query.limit),
   }),
 ];

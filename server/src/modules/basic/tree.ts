@@ -345,11 +345,11 @@ const districtTags = ['basic: district'];
  */
 export const treeRoutes = [
   route({
-    method: 'GET', url: '/api/admin/basic/category/tree', tags: ['basic: category'], summary: 'The category tree', query: treeQuerySchema,
+    method: 'GET', url: '/api/admin/basic/category/tree', picker: ['basic_category', 'basic_material'], tags: ['basic: category'], summary: 'The category tree', query: treeQuerySchema,
     handler: (ctx, { query }) => categoryTree(ctx, treeEnabledFilter(query)),
   }),
-  route({ method: 'GET', url: `${DISTRICT_URL}/tree`, tags: districtTags, summary: 'The district tree', handler: (ctx) => districtTree(ctx) }),
-  route({ method: 'GET', url: `${DISTRICT_URL}/:id`, tags: districtTags, summary: 'One district', params: idParamsSchema, handler: (ctx, { params }) => districtDetail(ctx, params.id) }),
+  route({ method: 'GET', url: `${DISTRICT_URL}/tree`, picker: ['basic_district', 'basic_supplier', 'basic_customer'], tags: districtTags, summary: 'The district tree', handler: (ctx) => districtTree(ctx) }),
+  route({ method: 'GET', url: `${DISTRICT_URL}/:id`, permission: 'basic_district', tags: districtTags, summary: 'One district', params: idParamsSchema, handler: (ctx, { params }) => districtDetail(ctx, params.id) }),
   route({
     method: 'POST', url: DISTRICT_URL, tags: districtTags, summary: 'Create a district', permission: 'basic_district_add', body: districtSchemas.create,
     async handler(ctx, { body }) {

@@ -18,6 +18,7 @@ export const fundDashboard: DashboardSection = {
   key: 'fund',
   title: { zh: '资金统计', en: 'Funds' },
   order: 50,
+  // Each figure belongs to one of these screens and shows only to who may open it.
   menus: ['finance_account', 'finance_receivable', 'finance_payable', 'finance_payment', 'finance_receipt'],
   async figures({ ctx }) {
     const [f] = await rows<{ funds: string; receivable: string; payable: string; inMonth: string; outMonth: string; inLast: string; outLast: string }>(
@@ -36,11 +37,11 @@ export const fundDashboard: DashboardSection = {
           group by m.this_month`,
     );
     return [
-      { key: 'funds', label: { zh: '账户余额', en: 'Fund balance' }, format: 'amount', value: money(f.funds), link: '/finance/account' },
-      { key: 'receivable', label: { zh: '应收账款', en: 'Receivables' }, format: 'amount', value: money(f.receivable), link: '/finance/receivable' },
-      { key: 'payable', label: { zh: '应付账款', en: 'Payables' }, format: 'amount', value: money(f.payable), link: '/finance/payable' },
-      { key: 'moneyIn', label: { zh: '本月收款', en: 'Received this month' }, format: 'amount', value: money(f.inMonth), previous: money(f.inLast), link: '/finance/receipt' },
-      { key: 'moneyOut', label: { zh: '本月付款', en: 'Paid this month' }, format: 'amount', value: money(f.outMonth), previous: money(f.outLast), link: '/finance/payment' },
+      { key: 'funds', menus: ['finance_account'], label: { zh: '账户余额', en: 'Fund balance' }, format: 'amount', value: money(f.funds), link: '/finance/account' },
+      { key: 'receivable', menus: ['finance_receivable'], label: { zh: '应收账款', en: 'Receivables' }, format: 'amount', value: money(f.receivable), link: '/finance/receivable' },
+      { key: 'payable', menus: ['finance_payable'], label: { zh: '应付账款', en: 'Payables' }, format: 'amount', value: money(f.payable), link: '/finance/payable' },
+      { key: 'moneyIn', menus: ['finance_receipt'], label: { zh: '本月收款', en: 'Received this month' }, format: 'amount', value: money(f.inMonth), previous: money(f.inLast), link: '/finance/receipt' },
+      { key: 'moneyOut', menus: ['finance_payment'], label: { zh: '本月付款', en: 'Paid this month' }, format: 'amount', value: money(f.outMonth), previous: money(f.outLast), link: '/finance/payment' },
     ];
   },
 };

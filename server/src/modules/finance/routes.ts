@@ -13,6 +13,7 @@ import { route, type RouteDeclaration, type ServerModule } from '../../core/rout
 import { verifyLedger } from './ledger.ts';
 import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listTransfers, transferExportColumns, updateFundAccount } from './money.ts';
 import { listExportRoute } from '../../core/list-export.ts';
+import { FINANCE_BILL_SCREENS } from '../../core/screens.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { financePostingHook, registerMoneyRules } from './money-bills.ts';
 import { listPrepaid, openBills, partnerAging, partnerLedger, prepaidLedger, prepaidStatistics, trialBalance } from './reports.ts';
@@ -34,14 +35,17 @@ import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } fro
 const URL = '/api/admin/finance';
 const tags = ['finance'];
 
+/** The fund accounts' own screen, transfers between them, and the finance bills that pay from or into one. */
+const FUND_ACCOUNT_READERS = ['finance_account', 'finance_transfer', ...FINANCE_BILL_SCREENS];
+
 const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
 
 /** List (sorted, filtered, exported), one, abandon of transfers; their create is the caller's. */
 function docRoutes(kind: 'transfer'): RouteDeclaration[] {
   return [
-    route({ method: 'GET', url: `${URL}/${kind}`, tags, summary: `${kind}s, paged, newest first unless sorted`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listTransfers(ctx, query) }),
+    route({ method: 'GET', url: `${URL}/${kind}`, permission: `finance_${kind}`, tags, summary: `${kind}s, paged, newest first unless sorted`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listTransfers(ctx, query) }),
     listExportRoute({ url: `${URL}/${kind}`, tags, noun: kind, permission: `finance_${kind}_export`, list: listTransfers, columns: transferExportColumns, filename: { zh: '资金转账', en: 'transfers' } }),
-    route({ method: 'GET', url: `${URL}/${kind}/:id`, tags, summary: `One ${kind} with the bills it settled`, params: idParamsSchema, handler: (ctx, { params }) => getMoneyDoc(ctx, kind, params.id) }),
+    route({ method: 'GET', url: `${URL}/${kind}/:id`, permission: `finance_${kind}`, tags, summary: `One ${kind} with the bills it settled`, params: idParamsSchema, handler: (ctx, { params }) => getMoneyDoc(ctx, kind, params.id) }),
     route({
       method: 'POST', url: `${URL}/${kind}/:id/abandon`, tags, summary: `Withdraw a ${kind}: reversal posting, settled bills open again`, permission: `finance_${kind}_abandon`, params: idParamsSchema,
       handler: (ctx, { params }) => abandonMoneyDoc(ctx, kind, params.id),
@@ -51,15 +55,15 @@ function docRoutes(kind: 'transfer'): RouteDeclaration[] {
 
 function sideRoutes(side: 'receivable' | 'payable'): RouteDeclaration[] {
   return [
-    route({ method: 'GET', url: `${URL}/${side}`, tags, summary: `${side} per partner with aging (0–30, 31–60, 61–90, >90 days)`, query: partnerReportQuerySchema, handler: (ctx, { query }) => partnerAging(ctx, side, query) }),
-    route({ method: 'GET', url: `${URL}/${side}/ledger`, tags, summary: `A page of a partner's ${side} ledger with the running balance`, query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => partnerLedger(ctx, side, query) }),
-    route({ method: 'GET', url: `${URL}/${side}/openBills`, tags, summary: `A partner's bills not yet settled in full`, query: openBillsQuerySchema, handler: (ctx, { query }) => openBills(ctx, side, query.partnerId) }),
+    route({ method: 'GET', url: `${URL}/${side}`, permission: `finance_${side}`, tags, summary: `${side} per partner with aging (0–30, 31–60, 61–90, >90 days)`, query: partnerReportQuerySchema, handler: (ctx, { query }) => partnerAging(ctx, side, query) }),
+    route({ method: 'GET', url: `${URL}/${side}/ledger`, permission: `finance_${side}`, tags, summary: `A page of a partner's ${side} ledger with the running balance`, query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => partnerLedger(ctx, side, query) }),
+    route({ method: 'GET', url: `${URL}/${side}/openBills`, permission: `finance_${side}`, tags, summary: `A partner's bills not yet settled in full`, query: openBillsQuerySchema, handler: (ctx, { query }) => openBills(ctx, side, query.partnerId) }),
   ];
 }
 
 const financeRoutes: RouteDeclaration[] = [
-  route({ method: 'GET', url: `${URL}/account`, tags, summary: 'Fund accounts with their balances', handler: (ctx) => listFundAccounts(ctx) }),
-  route({ method: 'GET', url: `${URL}/account/:id`, tags, summary: 'One fund account', params: idParamsSchema, handler: (ctx, { params }) => getFundAccount(ctx, params.id) }),
+  route({ method: 'GET', url: `${URL}/account`, picker: FUND_ACCOUNT_READERS, tags, summary: 'Fund accounts with their balances', handler: (ctx) => listFundAccounts(ctx) }),
+  route({ method: 'GET', url: `${URL}/account/:id`, permission: 'finance_account', tags, summary: 'One fund account', params: idParamsSchema, handler: (ctx, { params }) => getFundAccount(ctx, params.id) }),
   route({ method: 'POST', url: `${URL}/account`, tags, summary: 'New fund account; its opening balance is posted', permission: 'finance_account_add', body: fundAccountCreateSchema, handler: (ctx, { body }) => createFundAccount(ctx, body) }),
   route({ method: 'PUT', url: `${URL}/account`, tags, summary: 'Rename a fund account', permission: 'finance_account_update', body: fundAccountUpdateSchema, handler: (ctx, { body }) => updateFundAccount(ctx, body) }),
   route({ method: 'PUT', url: `${URL}/account/enable`, tags, summary: 'Enable or disable fund accounts', permission: 'finance_account_enable', body: enableSchema, handler: (ctx, { body }) => enableFundAccounts(ctx, body.ids, body.enabled) }),
@@ -67,10 +71,10 @@ const financeRoutes: RouteDeclaration[] = [
   ...docRoutes('transfer'),
   ...sideRoutes('receivable'),
   ...sideRoutes('payable'),
-  route({ method: 'GET', url: `${URL}/prepaid`, tags, summary: 'Prepaid (suppliers) and advance (customers) balances per partner, paged', query: listQuerySchema, page: true, handler: (ctx, { query }) => listPrepaid(ctx, query) }),
-  route({ method: 'GET', url: `${URL}/prepaid/statistics`, tags, summary: 'Prepaid and advance totals over the list filters', query: listQuerySchema, handler: (ctx, { query }) => prepaidStatistics(ctx, query) }),
-  route({ method: 'GET', url: `${URL}/prepaid/ledger`, tags, summary: "A page of a partner's prepaid or advance ledger with the running balance", query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => prepaidLedger(ctx, query) }),
-  route({ method: 'GET', url: `${URL}/trialBalance`, tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
+  route({ method: 'GET', url: `${URL}/prepaid`, permission: 'finance_prepaid', tags, summary: 'Prepaid (suppliers) and advance (customers) balances per partner, paged', query: listQuerySchema, page: true, handler: (ctx, { query }) => listPrepaid(ctx, query) }),
+  route({ method: 'GET', url: `${URL}/prepaid/statistics`, permission: 'finance_prepaid', tags, summary: 'Prepaid and advance totals over the list filters', query: listQuerySchema, handler: (ctx, { query }) => prepaidStatistics(ctx, query) }),
+  route({ method: 'GET', url: `${URL}/prepaid/ledger`, permission: 'finance_prepaid', tags, summary: "A page of a partner's prepaid or advance ledger with the running balance", query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => prepaidLedger(ctx, query) }),
+  route({ method: 'GET', url: `${URL}/trialBalance`, permission: 'finance_trialBalance', tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
   route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx) }),
   ...financeExportRoutes,
 ];

@@ -9,9 +9,9 @@ const tags = ['home'];
 export const homeModule: ServerModule = {
   name: 'home',
   routes: [
-    route({ method: 'GET', url: `${URL}/statistics`, tags, summary: 'Dashboard numbers, business overview and early warning', handler: (ctx) => dashboardStatistics(ctx) }),
+    route({ method: 'GET', url: `${URL}/statistics`, openRead: 'dashboard', tags, summary: 'Dashboard numbers, business overview and early warning', handler: (ctx) => dashboardStatistics(ctx) }),
     route({
-      method: 'GET', url: `${URL}/chart`, tags, summary: 'Dashboard daily series over start–end (default: the last 30 days, at most 366)',
+      method: 'GET', url: `${URL}/chart`, openRead: 'dashboard', tags, summary: 'Dashboard daily series over start–end (default: the last 30 days, at most 366)',
       query: dashboardChartQuerySchema,
       handler: (ctx, { query }) => dashboardChart(ctx, query),
     }),

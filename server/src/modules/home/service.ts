@@ -29,7 +29,7 @@ export async function dashboardStatistics(ctx: ServiceContext): Promise<Dashboar
   const { view, sections } = await visibleSections(ctx);
   const result: DashboardStatistics = { sections: [], overview: [], warnings: { total: 0, items: [] } };
   for (const section of sections) {
-    const figures = (await section.figures?.(view)) ?? [];
+    const figures = ((await section.figures?.(view)) ?? []).filter((f) => !f.menus || f.menus.some(view.may)).map(({ menus: _menus, ...figure }) => figure);
     const own = figures.filter((f) => f.group !== 'overview');
     if (own.length) result.sections.push({ key: section.key, title: section.title, figures: own });
     result.overview.push(...figures.filter((f) => f.group === 'overview').map((f) => ({ ...f, section: section.key })));

@@ -60,6 +60,7 @@ const categoryRoutes = [
     tags,
     noun: 'product category',
     permissionPrefix: 'mall_category',
+    treeReaders: ['mall_product'],
     createSchema: mallCategoryCreateSchema,
     updateSchema: mallCategoryUpdateSchema,
     service: { list: listCategories, get: getCategory, create: createCategory, update: updateCategory, remove: deleteCategories, enable: enableCategories, tree: categoryTree },
@@ -74,14 +75,14 @@ const categoryRoutes = [
 const PRODUCT = `${BASE}/product`;
 const productRoutes = [
   route({
-    method: 'GET', url: PRODUCT, tags, summary: 'Products, paged: name, categoryId (with its sub-categories), onShelf, start/end',
+    method: 'GET', url: PRODUCT, permission: 'mall_product', tags, summary: 'Products, paged: name, categoryId (with its sub-categories), onShelf, start/end',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listProducts(ctx, query),
   }),
   route({
-    method: 'GET', url: `${PRODUCT}/sku`, tags, summary: 'SKUs of the products on the shelf (for an order): name, code, productId',
+    method: 'GET', url: `${PRODUCT}/sku`, picker: ['mall_proxyOrder'], tags, summary: 'SKUs of the products on the shelf (for an order): name, code, productId',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listSkuOptions(ctx, query),
   }),
-  route({ method: 'GET', url: `${PRODUCT}/:id`, tags, summary: 'A product with its specs and SKUs', params: idParamsSchema, handler: (ctx, { params }) => getProduct(ctx, params.id) }),
+  route({ method: 'GET', url: `${PRODUCT}/:id`, permission: 'mall_product', tags, summary: 'A product with its specs and SKUs', params: idParamsSchema, handler: (ctx, { params }) => getProduct(ctx, params.id) }),
   route({
     method: 'POST', url: PRODUCT, tags, summary: 'Create a product with its SKUs', permission: 'mall_product_add', body: mallProductCreateSchema,
     handler: (ctx, { body }) => createProduct(ctx, body),
@@ -105,15 +106,15 @@ const ORDER = `${BASE}/order`;
 const orderListQuery = listQuerySchema;
 const orderRoutes = [
   route({
-    method: 'GET', url: ORDER, tags, summary: 'Orders, paged: tab (a status, Refunding or all), orderNo, consignee, phone, customerName, source, start/end',
+    method: 'GET', url: ORDER, permission: 'mall_order', tags, summary: 'Orders, paged: tab (a status, Refunding or all), orderNo, consignee, phone, customerName, source, start/end',
     query: orderListQuery, page: true, handler: (ctx, { query }) => listOrders(ctx, query),
   }),
   listExportRoute({ url: ORDER, tags, noun: 'mall order', permission: 'mall_order_export', list: (ctx, query) => listOrders(ctx, query), columns: orderExportColumns, filename: { zh: '商城订单', en: 'mall-orders' } }),
   route({
-    method: 'GET', url: `${ORDER}/counts`, tags, summary: 'Orders per tab (start/end as the list)',
+    method: 'GET', url: `${ORDER}/counts`, permission: 'mall_order', tags, summary: 'Orders per tab (start/end as the list)',
     query: orderListQuery, handler: (ctx, { query }) => orderCounts(ctx, query),
   }),
-  route({ method: 'GET', url: `${ORDER}/:id`, tags, summary: 'An order with its items and timeline', params: idParamsSchema, handler: (ctx, { params }) => getOrder(ctx, params.id) }),
+  route({ method: 'GET', url: `${ORDER}/:id`, permission: 'mall_order|mall_proxyOrder', tags, summary: 'An order with its items and timeline', params: idParamsSchema, handler: (ctx, { params }) => getOrder(ctx, params.id) }),
   route({
     method: 'PUT', url: `${ORDER}/pay`, tags, summary: 'Payment received: PendingPayment → Paid', permission: 'mall_order_pay', body: mallOrderPaySchema,
     handler: (ctx, { body }) => payOrder(ctx, body.id, body.payType).then(() => getOrder(ctx, body.id)),
@@ -155,7 +156,7 @@ const orderRoutes = [
 const PROXY = `${BASE}/proxyOrder`;
 const proxyRoutes = [
   route({
-    method: 'GET', url: PROXY, tags, summary: 'Orders staff placed for customers, paged (the order list filters)',
+    method: 'GET', url: PROXY, permission: 'mall_proxyOrder', tags, summary: 'Orders staff placed for customers, paged (the order list filters)',
     query: orderListQuery, page: true, handler: (ctx, { query }) => listOrders(ctx, query, 'proxy'),
   }),
   route({
@@ -171,11 +172,11 @@ const proxyRoutes = [
 const LOTTERY = `${BASE}/lottery`;
 const lotteryRoutes = [
   route({
-    method: 'GET', url: LOTTERY, tags, summary: 'Lottery activities, paged: name, status (NotStarted | InProgress | Ended | Disabled)',
+    method: 'GET', url: LOTTERY, permission: 'mall_lottery', tags, summary: 'Lottery activities, paged: name, status (NotStarted | InProgress | Ended | Disabled)',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listLotteries(ctx, query),
   }),
   route({
-    method: 'GET', url: `${LOTTERY}/record`, tags, summary: 'Draw records, paged: lotteryId, customerName, prizeName, won, start/end',
+    method: 'GET', url: `${LOTTERY}/record`, permission: 'mall_lottery', tags, summary: 'Draw records, paged: lotteryId, customerName, prizeName, won, start/end',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listRecords(ctx, query),
   }),
   listExportRoute({ url: LOTTERY, tags, noun: 'lottery', permission: 'mall_lottery_export', list: listLotteries, columns: lotteryExportColumns, filename: { zh: '抽奖活动', en: 'lotteries' } }),
@@ -183,7 +184,7 @@ const lotteryRoutes = [
     url: `${LOTTERY}/record`, tags, noun: 'draw record', permission: 'mall_lottery_record_export', list: listRecords, columns: lotteryRecordExportColumns,
     filename: { zh: '抽奖记录', en: 'lottery-draws' },
   }),
-  route({ method: 'GET', url: `${LOTTERY}/:id`, tags, summary: 'An activity with its prizes', params: idParamsSchema, handler: (ctx, { params }) => getLottery(ctx, params.id) }),
+  route({ method: 'GET', url: `${LOTTERY}/:id`, permission: 'mall_lottery', tags, summary: 'An activity with its prizes', params: idParamsSchema, handler: (ctx, { params }) => getLottery(ctx, params.id) }),
   route({
     method: 'POST', url: LOTTERY, tags, summary: 'Create an activity with its prizes (probabilities add up to 100 %)', permission: 'mall_lottery_add', body: mallLotteryCreateSchema,
     handler: (ctx, { body }) => createLottery(ctx, body),
@@ -217,11 +218,11 @@ const lotteryRoutes = [
 const FEEDBACK = `${BASE}/feedback`;
 const feedbackRoutes = [
   route({
-    method: 'GET', url: FEEDBACK, tags, summary: 'Feedback, paged: content, contactName, type, status, start/end',
+    method: 'GET', url: FEEDBACK, permission: 'mall_feedback', tags, summary: 'Feedback, paged: content, contactName, type, status, start/end',
     query: listQuerySchema, page: true, handler: (ctx, { query }) => listFeedback(ctx, query),
   }),
   listExportRoute({ url: FEEDBACK, tags, noun: 'feedback', permission: 'mall_feedback_export', list: listFeedback, columns: feedbackExportColumns, filename: { zh: '用户反馈', en: 'feedback' } }),
-  route({ method: 'GET', url: `${FEEDBACK}/:id`, tags, summary: 'One feedback', params: idParamsSchema, handler: (ctx, { params }) => getFeedback(ctx, params.id) }),
+  route({ method: 'GET', url: `${FEEDBACK}/:id`, permission: 'mall_feedback', tags, summary: 'One feedback', params: idParamsSchema, handler: (ctx, { params }) => getFeedback(ctx, params.id) }),
   route({
     method: 'POST', url: FEEDBACK, tags, summary: 'Record feedback received by phone or in person', permission: 'mall_feedback_add', body: mallFeedbackCreateSchema,
     handler: (ctx, { body }) => createFeedback(ctx, body),

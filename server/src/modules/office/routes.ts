@@ -16,14 +16,14 @@ const messageTags = ['office'];
 // Everyone reads their own inbox and outbox; sending and deleting need their button codes.
 const messageRoutes = [
   route({
-    method: 'GET', url: MESSAGE, tags: messageTags, summary: 'Messages: box=inbox|outbox, isRead=true|false, title, start/end',
+    method: 'GET', url: MESSAGE, openRead: 'messages', tags: messageTags, summary: 'Messages: box=inbox|outbox, isRead=true|false, title, start/end',
     query: listQuerySchema, page: true,
     // A system notice is written out in the reader's language (the web sends its own as Accept-Language).
     handler: (ctx, { query }, http) => listMessages(ctx, query, langOf(http.request)),
   }),
-  route({ method: 'GET', url: `${MESSAGE}/unread/count`, tags: messageTags, summary: 'Unread messages in my inbox', handler: (ctx) => unreadCount(ctx) }),
+  route({ method: 'GET', url: `${MESSAGE}/unread/count`, openRead: 'messages', tags: messageTags, summary: 'Unread messages in my inbox', handler: (ctx) => unreadCount(ctx) }),
   route({
-    method: 'GET', url: `${MESSAGE}/:id`, tags: messageTags, summary: 'A message I sent or received', params: idParamsSchema,
+    method: 'GET', url: `${MESSAGE}/:id`, openRead: 'messages', tags: messageTags, summary: 'A message I sent or received', params: idParamsSchema,
     handler: (ctx, { params }, http) => getMessage(ctx, params.id, langOf(http.request)),
   }),
   route({

@@ -6,7 +6,7 @@ import { currentRole, currentUser, personalInfoSchema, saveCommonMenus, updatePa
 const tags = ['person'];
 
 export const personRoutes = [
-  route({ method: 'GET', url: '/api/admin/current/detail', tags, summary: 'The signed-in user', handler: (ctx) => currentUser(ctx) }),
+  route({ method: 'GET', url: '/api/admin/current/detail', openRead: 'self', tags, summary: 'The signed-in user', handler: (ctx) => currentUser(ctx) }),
   untransactedRoute({
     method: 'PUT', url: '/api/admin/current/info', tags, summary: 'Update personal data', body: personalInfoSchema,
     handler: (caller, { body }) => updatePersonalInfo(caller, body),
@@ -19,7 +19,7 @@ export const personRoutes = [
     method: 'PUT', url: '/api/admin/current/commonMenus', tags, summary: 'Save the home page common menus', body: commonMenusSchema,
     handler: (ctx, { body }) => saveCommonMenus(ctx, body.menuIds),
   }),
-  route({ method: 'GET', url: '/api/admin/current/role', tags, summary: 'Menu tree with buttons, and authorized button codes', handler: (ctx) => currentRole(ctx) }),
+  route({ method: 'GET', url: '/api/admin/current/role', openRead: 'self', tags, summary: 'Menu tree with buttons, and authorized button codes', handler: (ctx) => currentRole(ctx) }),
 ];
 
 export const personModule: ServerModule = { name: 'person', routes: personRoutes };

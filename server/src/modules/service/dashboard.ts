@@ -12,7 +12,8 @@ export const serviceDashboard: DashboardSection = {
   key: 'service',
   title: { zh: '服务订单', en: 'Service orders' },
   order: 20,
-  menus: ['service_order', 'service_myOrder'],
+  // Company-wide counts and amounts: the all-orders screen's, not a technician's "my orders".
+  menus: ['service_order'],
   async figures(view) {
     const { today, yesterday, monthStart, lastMonthStart } = view.dates;
     const { totals, recent } = await orderOverview(view, 'service');

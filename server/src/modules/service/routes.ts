@@ -44,13 +44,13 @@ const tags = ['service'];
 /** The list, its export, its status counts and one order, as a scope shows them (`screen`: its menu name). */
 function readRoutes(url: string, scope: OrderScope, noun: string, screen: string): RouteDeclaration[] {
   return [
-    route({ method: 'GET', url, tags, summary: `${noun}, paged: status (one or a comma list), orderNo, customer, start/end…`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listOrders(ctx, query, scope) }),
+    route({ method: 'GET', url, permission: screen, tags, summary: `${noun}, paged: status (one or a comma list), orderNo, customer, start/end…`, query: listQuerySchema, page: true, handler: (ctx, { query }) => listOrders(ctx, query, scope) }),
     listExportRoute({
       url, tags, noun: noun.toLowerCase(), permission: `${screen}_export`, list: (ctx, query) => listOrders(ctx, query, scope), columns: serviceOrderExportColumns,
       filename: { zh: '服务订单', en: 'service-orders' },
     }),
-    route({ method: 'GET', url: `${url}/counts`, tags, summary: `${noun} per status (the status tabs)`, query: listQuerySchema, handler: (ctx, { query }) => countOrders(ctx, query, scope) }),
-    route({ method: 'GET', url: `${url}/:id`, tags, summary: `One of the ${noun.toLowerCase()} with its timeline`, params: idParamsSchema, handler: (ctx, { params }) => getOrder(ctx, params.id, scope) }),
+    route({ method: 'GET', url: `${url}/counts`, permission: screen, tags, summary: `${noun} per status (the status tabs)`, query: listQuerySchema, handler: (ctx, { query }) => countOrders(ctx, query, scope) }),
+    route({ method: 'GET', url: `${url}/:id`, permission: screen, tags, summary: `One of the ${noun.toLowerCase()} with its timeline`, params: idParamsSchema, handler: (ctx, { params }) => getOrder(ctx, params.id, scope) }),
   ];
 }
 
@@ -94,7 +94,7 @@ function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
       service: { list: listServiceStaff, get: getServiceStaff, create: createServiceStaff, update: updateServiceStaff, remove: deleteServiceStaff, enable: enableServiceStaff },
     }),
     ...readRoutes(ORDER, 'all', 'Service orders', 'service_order'),
-    route({ method: 'GET', url: `${SERVICE}/staff`, tags, summary: 'Staff an order can be dispatched to', handler: (ctx) => dispatchableStaff(ctx) }),
+    route({ method: 'GET', url: `${SERVICE}/staff`, picker: ['service_order'], tags, summary: 'Staff an order can be dispatched to', handler: (ctx) => dispatchableStaff(ctx) }),
     route({
       method: 'PUT', url: `${ORDER}/dispatch`, tags, summary: 'Dispatch (or re-dispatch) an order to staff; auto-approved with dispatchAutoAudit', permission: 'service_order_dispatch', body: serviceOrderDispatchSchema,
       handler: (ctx, { body }) => dispatchOrder(ctx, body),
@@ -125,7 +125,7 @@ function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
     }),
 
     route({
-      method: 'GET', url: MESSAGE, tags, summary: "An order's chat messages after afterId, oldest first", query: serviceMessageQuerySchema,
+      method: 'GET', url: MESSAGE, permission: 'service_order|service_myOrder|service_proxyOrder', tags, summary: "An order's chat messages after afterId, oldest first", query: serviceMessageQuerySchema,
       handler: (ctx, { query }) => listOrderMessages(ctx, query),
     }),
     untransactedRoute({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BILL_SCREENS } from '../../core/screens.ts';
 import { enableSchema, idParamsSchema, idsSchema } from '@p8/contract/common';
 import {
   deptCreateSchema,
@@ -42,8 +43,19 @@ import {
 
 /** System administration, security area, under /api/admin/security: departments, menus, roles, staff and the audit log. */
 
+/** Screens that assign records to departments and staff (the assignment dialog picks both). */
+const ASSIGNING_SCREENS = ['basic_material', 'basic_supplier', 'basic_customer', 'basic_stock'];
+/** Who picks departments: staff, role scopes, the audit log's labels, assignments and every bill's header. */
+const DEPT_TREE_READERS = ['system_staff', 'system_role', 'system_audit', ...ASSIGNING_SCREENS, ...BILL_SCREENS];
+/**
+ * Who picks colleagues: message receivers, reviewers, department leaders, assignments, the partner's and
+ * the warehouse's person in charge, every bill's handler.
+ */
+const COLLEAGUE_READERS = ['system_message', 'system_verify', 'system_department', ...ASSIGNING_SCREENS, ...BILL_SCREENS];
+
 const deptRoutes = crudRoutes({
   url: '/api/admin/security/dept', tags: ['system: departments'], noun: 'department', permissionPrefix: 'system_department',
+  treeReaders: DEPT_TREE_READERS,
   createSchema: deptCreateSchema, updateSchema: deptUpdateSchema,
   service: { list: listDepts, get: getDept, create: createDept, update: updateDept, remove: deleteDepts, enable: enableDepts, tree: deptTree },
 });
@@ -51,6 +63,8 @@ const deptRoutes = crudRoutes({
 // Menus and their buttons; the tree includes the buttons.
 const menuRoutes = crudRoutes({
   url: '/api/admin/security/menu', tags: ['system: menus'], noun: 'menu item', permissionPrefix: 'system_menu',
+  // The role screen's permission dialog and the audit log's labels.
+  treeReaders: ['system_role', 'system_audit'],
   createSchema: menuCreateSchema, updateSchema: menuUpdateSchema,
   service: { list: listMenus, get: getMenu, create: createMenu, update: updateMenu, remove: deleteMenus, enable: enableMenus, tree: menuTree },
 });
@@ -59,10 +73,10 @@ const menuRoutes = crudRoutes({
 const ROLE = '/api/admin/security/role';
 const roleTags = ['system: roles'];
 const roleRoutes = [
-  route({ method: 'GET', url: ROLE, tags: roleTags, summary: 'Roles, paged, with how many staff hold each', query: listQuerySchema, page: true, handler: (ctx, { query }) => listRoles(ctx, query) }),
-  route({ method: 'GET', url: `${ROLE}/:id`, tags: roleTags, summary: 'One role', params: idParamsSchema, handler: (ctx, { params }) => getRole(ctx, params.id) }),
+  route({ method: 'GET', url: ROLE, picker: ['system_role', 'system_staff', 'system_audit'], tags: roleTags, summary: 'Roles, paged, with how many staff hold each', query: listQuerySchema, page: true, handler: (ctx, { query }) => listRoles(ctx, query) }),
+  route({ method: 'GET', url: `${ROLE}/:id`, permission: 'system_role', tags: roleTags, summary: 'One role', params: idParamsSchema, handler: (ctx, { params }) => getRole(ctx, params.id) }),
   route({
-    method: 'GET', url: `${ROLE}/:id/permission`, tags: roleTags, summary: 'Menu and button ids the role grants', params: idParamsSchema,
+    method: 'GET', url: `${ROLE}/:id/permission`, permission: 'system_role', tags: roleTags, summary: 'Menu and button ids the role grants', params: idParamsSchema,
     handler: (ctx, { params }) => getRolePermission(ctx, params.id),
   }),
   route({ method: 'POST', url: ROLE, tags: roleTags, summary: 'Create a role', permission: 'system_role_add', body: roleCreateSchema, handler: (ctx, { body }) => createRole(ctx, body) }),
@@ -96,14 +110,14 @@ const staffTags = ['system: staff'];
 const staffOptionsQuery = z.object({ keyword: storableText().max(50).optional(), notInId: storableText().max(2000).optional(), limit: z.coerce.number().int().min(1).max(200).optional() });
 const staffRoutes = [
   route({
-    method: 'GET', url: STAFF, tags: staffTags, summary: 'Staff within the data scope, paged, with their roles', query: listQuerySchema, page: true,
+    method: 'GET', url: STAFF, permission: 'system_staff', tags: staffTags, summary: 'Staff within the data scope, paged, with their roles', query: listQuerySchema, page: true,
     handler: (ctx, { query }) => listStaff(ctx, query),
   }),
   route({
-    method: 'GET', url: `${STAFF}/options`, tags: staffTags, summary: 'Colleagues for pickers (receivers, reviewers): enabled staff, name and department only', query: staffOptionsQuery,
+    method: 'GET', url: `${STAFF}/options`, picker: COLLEAGUE_READERS, tags: staffTags, summary: 'Colleagues for pickers (receivers, reviewers): enabled staff, name and department only', query: staffOptionsQuery,
     handler: (ctx, { query }) => listStaffOptions(ctx, query),
   }),
-  route({ method: 'GET', url: `${STAFF}/:id`, tags: staffTags, summary: 'One staff member within the data scope', params: idParamsSchema, handler: (ctx, { params }) => getStaff(ctx, params.id) }),
+  route({ method: 'GET', url: `${STAFF}/:id`, permission: 'system_staff', tags: staffTags, summary: 'One staff member within the data scope', params: idParamsSchema, handler: (ctx, { params }) => getStaff(ctx, params.id) }),
   untransactedRoute({
     method: 'POST', url: STAFF, tags: staffTags, summary: 'Create a staff account', permission: 'system_staff_add', body: staffCreateSchema,
     handler: async (caller, { body }) => {

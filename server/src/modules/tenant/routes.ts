@@ -16,7 +16,7 @@ export const tenantModule: ServerModule = {
   routes: [
     publicRoute({ method: 'GET', url: '/api/base/system/config', tags, summary: 'Public system configuration', handler: async ({ config, database }) => systemConfig(config, await readPlatformConfig(database, config)) }),
     publicRoute({ method: 'POST', url: '/api/base/tenant/register', tags, summary: 'Register a tenant', body: registerSchema, handler: (deps, { body }) => registerTenant(deps, body) }),
-    route({ method: 'GET', url: '/api/admin/admin/tenant', tags, summary: 'The tenant configuration', handler: (ctx) => tenantConfigView(ctx.tx, ctx.tenantId) }),
+    route({ method: 'GET', url: '/api/admin/admin/tenant', openRead: 'tenant', tags, summary: 'The tenant configuration', handler: (ctx) => tenantConfigView(ctx.tx, ctx.tenantId) }),
     route({
       method: 'PUT', url: '/api/admin/admin/tenant', tags, summary: 'Update the tenant configuration (decimal places only increase, at most 6)',
       permission: 'system_tenant_config_update', body: tenantConfigUpdateSchema,
@@ -28,7 +28,7 @@ export const tenantModule: ServerModule = {
       handler: (caller, { body }) => logOffTenant(caller, body.password),
     }),
     route({
-      method: 'GET', url: '/api/admin/tenant/table/column/type', tags, summary: 'Column settings of a list type (empty when none saved)', query: columnSettingsQuerySchema,
+      method: 'GET', url: '/api/admin/tenant/table/column/type', openRead: 'tenant', tags, summary: 'Column settings of a list type (empty when none saved)', query: columnSettingsQuerySchema,
       handler: (ctx, { query }) => columnSettings(ctx, query.type),
     }),
     // Column settings apply to everyone in the tenant, so saving them is a tenant-configuration right.
@@ -37,7 +37,7 @@ export const tenantModule: ServerModule = {
       permission: 'system_tenant_config_update', body: columnSettingsSaveSchema,
       handler: (ctx, { body }) => saveColumnSettings(ctx, body.type, body.columns),
     }),
-    route({ method: 'GET', url: '/api/admin/system/setting', tags, summary: 'System settings of the tenant, with defaults', handler: (ctx) => systemSettings(ctx) }),
+    route({ method: 'GET', url: '/api/admin/system/setting', permission: 'system_setting', tags, summary: 'System settings of the tenant, with defaults', handler: (ctx) => systemSettings(ctx) }),
     route({
       method: 'PUT', url: '/api/admin/system/setting', tags, summary: 'Update system settings (a key that is sent is replaced whole)',
       permission: 'system_setting_update', body: systemSettingsUpdateSchema,

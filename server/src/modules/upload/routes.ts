@@ -35,12 +35,12 @@ export const uploadModule: ServerModule = {
     }),
     publicRoute({ method: 'GET', url: '/api/base/file/*', tags, summary: 'Not found: any other path under /api/base/file', hide: true, handler: (_deps, _input, http) => noSuchFile(http) }),
     untransactedRoute({
-      method: 'GET', url: '/api/base/api/qiniuyun/token', tags, summary: 'Cloud (Qiniu) upload token: token, domain, expired (s)',
+      method: 'GET', url: '/api/base/api/qiniuyun/token', openRead: 'upload', tags, summary: 'Cloud (Qiniu) upload token: token, domain, expired (s)',
       handler: async (caller) => cloudUploadToken(caller.config, caller.tenantId),
     }),
     // The import dialog polls this while its upload runs (the job id is the import's `jobId` query).
     untransactedRoute({
-      method: 'GET', url: '/api/admin/import/progress/:jobId', tags, summary: "Progress of the caller's running import (null: unknown or long finished)",
+      method: 'GET', url: '/api/admin/import/progress/:jobId', openRead: 'upload', tags, summary: "Progress of the caller's running import (null: unknown or long finished)",
       params: z.object({ jobId: IMPORT_JOB_ID }),
       handler: async (_caller, { params }, { request }) => request.server.importJobs.read(request, params.jobId),
     }),

@@ -11,16 +11,17 @@ export interface StaffOption {
 }
 
 /**
- * GET /admin/security/admin — enabled staff whose real name contains `search`, first 200 by name (the
- * server applies the caller's data scope).
+ * GET /admin/security/admin/options — enabled colleagues whose name or real name contains `search`, first
+ * 200: the colleague picker, which every screen with a person-in-charge field may read (the staff list
+ * itself belongs to the staff screen).
  */
 export async function listStaffOptions(search: string): Promise<StaffOption[]> {
-  const page = await http.list<Staff>(
-    '/admin/security/admin',
-    { realName: search.trim() || undefined, enabled: 'true', pageSize: 200, realNameSort: 'asc' },
+  const options = await http.get<Array<Pick<Staff, 'id' | 'name' | 'realName' | 'deptName'>>>(
+    '/admin/security/admin/options',
+    { keyword: search.trim() || undefined, limit: 200 },
     { noLoading: true },
   );
-  return page.data.map((s) => ({ id: s.id, label: s.realName || s.name, account: s.name, deptName: s.deptName }));
+  return options.map((s) => ({ id: s.id, label: s.realName || s.name, account: s.name, deptName: s.deptName }));
 }
 
 export const staffOptionsQuery = (search: string) => ({

@@ -1,0 +1,23 @@
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { billMenuName, lineKindOf } from '@p8/contract/bills/registry';
+
+/**
+ * Screen codes (menu names, server/src/db/seed/menus.ts) that several modules' routes name when they
+ * declare who may read them: a picker route lists the screens whose forms use it (core/route.ts). The bill
+ * screens come from the bill-type registry, so a new bill type's screen reaches every picker its form uses.
+ */
+
+/** Every bill type's screen: the one bill kit, whose header offers partners, warehouses, staff and departments. */
+export const BILL_SCREENS: readonly string[] = BILL_TYPES.map(billMenuName);
+
+/** The bill screens whose lines are materials (the material picker, units, batches, locations). */
+export const MATERIAL_BILL_SCREENS: readonly string[] = BILL_TYPES.filter((decl) => lineKindOf(decl) === 'material').map(billMenuName);
+
+/** The bill screens of the finance area (payments, receipts, fees, incomes, salaries…): fund accounts and fee types. */
+export const FINANCE_BILL_SCREENS: readonly string[] = BILL_TYPES.filter((decl) => decl.area === 'finance').map(billMenuName);
+
+/** The stock reports, filtered by warehouse and location. */
+export const STOCK_REPORT_SCREENS: readonly string[] = ['stock_current', 'stock_ledger', 'stock_summary'];
+
+/** Finance's partner screens: receivables, payables and prepaid / advance balances, each picking a partner. */
+export const FINANCE_PARTNER_SCREENS: readonly string[] = ['finance_receivable', 'finance_payable', 'finance_prepaid'];
