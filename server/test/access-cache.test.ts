@@ -117,7 +117,7 @@ describe(`the access cache (${TEST_DB})`, () => {
   });
 
   it("follows a role's data scope and the caller's own department on the next request", async () => {
-    const s = await staffWith(ctx, a, { dataScope: 'Self' });
+    const s = await staffWith(ctx, a, { codes: ['system_staff'], dataScope: 'Self' });
     await warm(s.token, STAFF);
     expect(await staffTotal(s.token)).toBe(1); // its own row only
     const everyone = await staffTotal(adminToken);

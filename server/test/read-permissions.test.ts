@@ -4,7 +4,8 @@ import { hasPermission } from '@p8/contract/permission';
 import { OPEN_READS } from '../src/core/route.ts';
 import { MENU_TEMPLATE, type MenuTemplate } from '../src/db/seed/menus.ts';
 import { menu, roleMenu } from '../src/db/schema/index.ts';
-import { call, seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
+import { caller } from './basic-fixtures.ts';
+import { call, login, seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { staffWith, type TestStaff } from './system-fixtures.ts';
 
 /**
@@ -121,4 +122,28 @@ describe('read permissions', () => {
       }
     }
   }, 240_000);
+});
+
+describe('pickers', () => {
+  it('answer only what a picker shows: no bank account, opening balance or remark of a partner, no fund balance', async () => {
+    const token = await login(ctx.app, t.name, t.password);
+    const api = caller(ctx, token, t.adminId);
+    await api.create('supplier', { code: 'PK-1', name: 'Picked supplier', phone: '13800000000', bankName: 'Secret bank', bankAccount: '6222000011112222', remark: 'internal' });
+    const suppliers = await call<Array<Record<string, unknown>>>(ctx.app, 'GET', '/api/admin/basic/supplier/picker', { token });
+    expect(suppliers.body.status).toBe(0);
+    expect(Object.keys(suppliers.body.data[0]).sort()).toEqual(['code', 'enabled', 'id', 'kind', 'managerName', 'name', 'phone', 'shortName', 'taxNumber']);
+    expect(JSON.stringify(suppliers.body.data)).not.toContain('6222000011112222');
+
+    const created = await call(ctx.app, 'POST', '/api/admin/finance/account', { token, body: { name: 'Till', kind: 'cash', openingBalance: '500.00', openingDate: '2026-01-01' } });
+    expect(created.body.status).toBe(0);
+    const accounts = await call<Array<Record<string, unknown>>>(ctx.app, 'GET', '/api/admin/finance/account/picker', { token });
+    expect(accounts.body.data.map((a) => Object.keys(a).sort())).toEqual([['enabled', 'id', 'kind', 'name']]);
+
+    // A payment clerk picks the account by name; its balance is the fund accounts' screen's.
+    const clerk = await staffWith(ctx, t, { codes: ['finance_payment'] });
+    expect((await call(ctx.app, 'GET', '/api/admin/finance/account/picker', { token: clerk.token })).body.status).toBe(0);
+    expect((await call(ctx.app, 'GET', '/api/admin/finance/account', { token: clerk.token })).body.status).toBe(40300);
+    expect((await call(ctx.app, 'GET', '/api/admin/basic/supplier/picker', { token: clerk.token })).body.status).toBe(0);
+    expect((await call(ctx.app, 'GET', '/api/admin/basic/supplier', { token: clerk.token })).body.status).toBe(40300);
+  });
 });

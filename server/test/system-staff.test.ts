@@ -260,7 +260,7 @@ describe(`staff data scope (${TEST_DB})`, () => {
 
   /** A viewer in `deptId` with one role of `scope`, and one staff member in South that the viewer created. */
   async function viewer(scope: 'All' | 'Custom' | 'Dept' | 'Self', deptId: number, scopeDeptIds: number[] = []) {
-    const v = await staffWith(ctx, t, { dataScope: scope, scopeDeptIds, deptId });
+    const v = await staffWith(ctx, t, { codes: ['system_staff'], dataScope: scope, scopeDeptIds, deptId });
     const [mine] = await ctx.database.withTenant(t.tenantId, (tx) =>
       tx.insert(admin).values({ tenantId: t.tenantId, name: `own${unique()}`, passwordHash: 'x', realName: 'Own', deptId: south.id, createdBy: v.adminId }).returning({ id: admin.id }),
     );
@@ -421,6 +421,9 @@ describe('colleague options for pickers', () => {
       const t = await seedTenant(ctx.database);
       const staff = await seedStaff(ctx.database, t); // data scope Self
       const token = await login(ctx.app, staff.name, staff.password);
+      // A picker: read by who holds a screen that picks colleagues (here the messages screen), by nobody else.
+      expect((await call(ctx.app, 'GET', '/api/admin/security/admin/options', { token })).body.status).toBe(40300);
+      await grantCodes(ctx, t.tenantId, staff.roleId, ['system_message']);
       const res = await call<Array<Record<string, unknown>>>(ctx.app, 'GET', `/api/admin/security/admin/options?notInId=${staff.adminId}`, { token });
       expect(res.body.status).toBe(0);
       expect(res.body.data.map((o) => o.id)).toEqual([t.adminId]);

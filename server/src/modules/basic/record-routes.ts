@@ -163,15 +163,26 @@ export const logUnexpectedRow = (caller: Pick<ServiceContext, 'log'>) => (error:
  * line's material). A record with a picker must name its readers here.
  */
 const PARTNER_PICKERS = [...BILL_SCREENS, ...FINANCE_PARTNER_SCREENS];
-const READERS: Record<string, { picker?: readonly string[]; list?: readonly string[]; detail?: readonly string[] }> = {
+/**
+ * What a partner picker shows and fills (a proxy order's consignee phone): never the bank account, the
+ * invoice title, the opening balances or the remark, which are the partner screen's.
+ */
+const PARTNER_PICKER_FIELDS = ['id', 'kind', 'code', 'name', 'shortName', 'phone', 'managerName', 'taxNumber', 'enabled'];
+
+/** Keeps only `fields` of each row of a page (a picker answers what it shows). */
+function pickFields(page: Page<unknown>, fields: readonly string[] | undefined): Page<unknown> {
+  if (!fields) return page;
+  return { ...page, data: page.data.map((row) => Object.fromEntries(fields.map((f) => [f, (row as Record<string, unknown>)[f]]))) };
+}
+const READERS: Record<string, { picker?: readonly string[]; list?: readonly string[]; detail?: readonly string[]; pickerFields?: readonly string[] }> = {
   material: { picker: [...MATERIAL_BILL_SCREENS, 'basic_bom', 'mall_product'], detail: [...MATERIAL_BILL_SCREENS, 'basic_bom'] },
   // The material dialog's options.
   brand: { picker: ['basic_material'] },
   attribute: { picker: ['basic_material'] },
   unit: { picker: ['basic_material'] },
-  supplier: { picker: PARTNER_PICKERS },
-  customer: { picker: [...PARTNER_PICKERS, 'mall_lottery', 'mall_proxyOrder'] },
-  stock: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_location'] },
+  supplier: { picker: PARTNER_PICKERS, pickerFields: PARTNER_PICKER_FIELDS },
+  customer: { picker: [...PARTNER_PICKERS, 'mall_lottery', 'mall_proxyOrder'], pickerFields: PARTNER_PICKER_FIELDS },
+  stock: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_location'], pickerFields: ['id', 'code', 'name', 'address', 'managerName', 'enabled'] },
   location: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_stock'] },
   // Fee and income bills pick a fee type of the right kind.
   fee: { picker: FINANCE_BILL_SCREENS, list: FINANCE_BILL_SCREENS },
@@ -198,7 +209,7 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
       ? [
           route({
             method: 'GET', url: `${url}/picker`, tags, summary: `${def.entity} picker: enabled, within the assignment range`, picker: readers.picker ?? [], query: pickerQuerySchema, page: true,
-            handler: (ctx, { query }) => picker(ctx, query),
+            handler: async (ctx, { query }) => pickFields(await picker(ctx, query), readers.pickerFields),
           }),
         ]
       : []),

@@ -41,6 +41,15 @@ export async function listFundAccounts(ctx: ServiceContext) {
   return found.map(fundView);
 }
 
+/** The fund account picker of finance bills: what it shows (name, kind) and whether it is enabled — no balances. */
+export async function listFundAccountOptions(ctx: ServiceContext) {
+  return ctx.tx
+    .select({ id: finFundAccount.id, name: finFundAccount.name, kind: finFundAccount.kind, enabled: finFundAccount.enabled })
+    .from(finFundAccount)
+    .where(eq(finFundAccount.tenantId, ctx.tenantId))
+    .orderBy(asc(finFundAccount.id));
+}
+
 function fundView(row: typeof finFundAccount.$inferSelect) {
   const { tenantId: _t, ...rest } = row;
   return { ...rest, openingBalance: microText(toMicro(row.openingBalance)), balance: microText(toMicro(row.balance)), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };

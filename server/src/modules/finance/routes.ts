@@ -11,7 +11,7 @@ import {
 } from '@p8/contract/finance';
 import { route, type RouteDeclaration, type ServerModule } from '../../core/route.ts';
 import { verifyLedger } from './ledger.ts';
-import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listTransfers, transferExportColumns, updateFundAccount } from './money.ts';
+import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts, getFundAccount, getMoneyDoc, listFundAccounts, listFundAccountOptions, listTransfers, transferExportColumns, updateFundAccount } from './money.ts';
 import { listExportRoute } from '../../core/list-export.ts';
 import { FINANCE_BILL_SCREENS } from '../../core/screens.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
@@ -34,9 +34,6 @@ import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } fro
 
 const URL = '/api/admin/finance';
 const tags = ['finance'];
-
-/** The fund accounts' own screen, transfers between them, and the finance bills that pay from or into one. */
-const FUND_ACCOUNT_READERS = ['finance_account', 'finance_transfer', ...FINANCE_BILL_SCREENS];
 
 const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
 
@@ -62,7 +59,12 @@ function sideRoutes(side: 'receivable' | 'payable'): RouteDeclaration[] {
 }
 
 const financeRoutes: RouteDeclaration[] = [
-  route({ method: 'GET', url: `${URL}/account`, picker: FUND_ACCOUNT_READERS, tags, summary: 'Fund accounts with their balances', handler: (ctx) => listFundAccounts(ctx) }),
+  // Balances to the accounts' own screen and to transfers between them; the bills' picker shows names only.
+  route({ method: 'GET', url: `${URL}/account`, permission: 'finance_account|finance_transfer', tags, summary: 'Fund accounts with their balances', handler: (ctx) => listFundAccounts(ctx) }),
+  route({
+    method: 'GET', url: `${URL}/account/picker`, picker: FINANCE_BILL_SCREENS, tags, summary: 'Fund accounts for a finance bill: id, name, kind, enabled (no balances)',
+    handler: (ctx) => listFundAccountOptions(ctx),
+  }),
   route({ method: 'GET', url: `${URL}/account/:id`, permission: 'finance_account', tags, summary: 'One fund account', params: idParamsSchema, handler: (ctx, { params }) => getFundAccount(ctx, params.id) }),
   route({ method: 'POST', url: `${URL}/account`, tags, summary: 'New fund account; its opening balance is posted', permission: 'finance_account_add', body: fundAccountCreateSchema, handler: (ctx, { body }) => createFundAccount(ctx, body) }),
   route({ method: 'PUT', url: `${URL}/account`, tags, summary: 'Rename a fund account', permission: 'finance_account_update', body: fundAccountUpdateSchema, handler: (ctx, { body }) => updateFundAccount(ctx, body) }),

@@ -8,9 +8,12 @@ export const feeTypeOptionsQuery = queryOptions({
   staleTime: 30_000,
 });
 
-/** GET /admin/finance/account — the fund accounts with their balances, for the fund account of finance bills. */
+/**
+ * GET /admin/finance/account/picker — the fund accounts (name, kind, enabled), for the fund account of
+ * finance bills; their balances belong to the fund accounts' own screen.
+ */
 export const fundAccountOptionsQuery = queryOptions({
   queryKey: ['finance', 'account', 'options'],
-  queryFn: () => http.get<Array<{ id: number; name: string; balance: string; enabled: boolean }>>('/admin/finance/account', undefined, { noLoading: true }),
+  queryFn: () => http.get<Array<{ id: number; name: string; kind: string; enabled: boolean }>>('/admin/finance/account/picker', undefined, { noLoading: true }),
   staleTime: 10_000,
 });

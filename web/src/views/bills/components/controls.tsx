@@ -14,7 +14,6 @@ import { deptTreeQuery } from '../../../components/Pickers/api/get-dept-tree.ts'
 import { materialQuery } from '../../../components/Pickers/api/get-material.ts';
 import { pickLocations } from '../../../components/Pickers/api/pick-locations.ts';
 import { feeTypeOptionsQuery, fundAccountOptionsQuery } from '../../../components/Pickers/api/list-money-options.ts';
-import { formatMoney } from '../../../components/Finance/money.ts';
 import { labelOf } from '../kit.ts';
 
 /** A picked record as the form keeps it: its id (what is sent) and its name (what is shown). */
@@ -164,10 +163,10 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
   }
 }
 
-/** A fund account of the tenant (enabled ones offered), with its balance. */
+/** A fund account of the tenant (enabled ones offered). */
 function FundAccountSelect({ value, onChange, disabled, size, ...rest }: ValueProps<number>) {
   const found = useQuery(fundAccountOptionsQuery);
-  const options = (found.data ?? []).filter((a) => a.enabled || a.id === value).map((a) => ({ value: a.id, label: `${a.name} (${formatMoney(a.balance)})` }));
+  const options = (found.data ?? []).filter((a) => a.enabled || a.id === value).map((a) => ({ value: a.id, label: a.name }));
   return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} allowClear disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
 }
 
