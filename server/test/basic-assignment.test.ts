@@ -26,8 +26,8 @@ describe(`assignment ranges (${TEST_DB})`, () => {
     const a = await api.create('customer', { code: 'R-A', name: 'Range A' });
     const b = await api.create('customer', { code: 'R-B', name: 'Range B' });
     const c = await api.create('customer', { code: 'R-C', name: 'Range C' });
-    const seller = await staffCaller(ctx, t, [], salesDept);
-    const other = await staffCaller(ctx, t, [], t.deptId);
+    const seller = await staffCaller(ctx, t, ['basic_customer', 'basic_stock'], salesDept);
+    const other = await staffCaller(ctx, t, ['basic_customer'], t.deptId);
 
     // Off: assignments exist but do not restrict.
     expect((await api.put(url('customer') + '/assign', { ids: [a], deptIds: [salesDept], adminIds: [] })).body.status).toBe(0);
