@@ -77,7 +77,7 @@ describe(`assignment ranges (${TEST_DB})`, () => {
     const l1 = await api.create('location', { warehouseId: w1, name: 'L1' });
     await api.create('location', { warehouseId: w2, name: 'L2' });
 
-    const person = await staffCaller(ctx, t, ['basic_material_export'], null);
+    const person = await staffCaller(ctx, t, ['basic_material_export', 'basic_supplier', 'basic_stock', 'basic_location'], null);
     await api.put(url('material') + '/assign', { ids: [mine], deptIds: [], adminIds: [person.adminId] });
     await api.put(url('supplier') + '/assign', { ids: [sup], deptIds: [], adminIds: [person.adminId] });
     await api.put(url('stock') + '/assign', { ids: [w1], deptIds: [], adminIds: [person.adminId] });

@@ -158,8 +158,8 @@ export const logUnexpectedRow = (caller: Pick<ServiceContext, 'log'>) => (error:
   caller.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly');
 
 /**
- * Who reads a record beyond its own screen (`basic_<record>`), by route: the screens whose forms use its
- * picker, and the few other screens that show its list or one record (a warehouse's locations, a bill
+ * Who reads a record beyond its own screen (`basic_<record>`, which reads all of its routes), by route:
+ * the screens whose forms use its picker, and the few other screens that show its list or one record (a warehouse's locations, a bill
  * line's material). A record with a picker must name its readers here.
  */
 const PARTNER_PICKERS = [...BILL_SCREENS, ...FINANCE_PARTNER_SCREENS];
@@ -208,7 +208,7 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
     ...(picker
       ? [
           route({
-            method: 'GET', url: `${url}/picker`, tags, summary: `${def.entity} picker: enabled, within the assignment range`, picker: readers.picker ?? [], query: pickerQuerySchema, page: true,
+            method: 'GET', url: `${url}/picker`, tags, summary: `${def.entity} picker: enabled, within the assignment range`, picker: [screen, ...(readers.picker ?? [])], query: pickerQuerySchema, page: true,
             handler: async (ctx, { query }) => pickFields(await picker(ctx, query), readers.pickerFields),
           }),
         ]
