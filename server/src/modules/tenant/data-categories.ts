@@ -1,91 +1,226 @@
-import { eq } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { eq, sql } from 'drizzle-orm';
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/connection.ts';
-import { sql } from 'drizzle-orm';
 import {
+  admin,
+  adminRole,
+  agreement,
   attribute,
+  auditLog,
   bill,
   billCount,
   billLine,
   billTransition,
-  stockBatch,
-  stockLedger,
-  stockValuation,
   bom,
   bomLine,
   brand,
+  businessHours,
   category,
+  codeSequence,
+  department,
   district,
   feeType,
+  finAccount,
+  finAccountDay,
+  finBillOpen,
+  finFundAccount,
+  finMoneyDoc,
+  finPartnerBalance,
+  finPosting,
+  finPostingLine,
+  importJob,
+  listVersion,
   location,
+  mallCategory,
+  mallFeedback,
+  mallLottery,
+  mallLotteryPrize,
+  mallLotteryRecord,
+  mallOrder,
+  mallOrderItem,
+  mallOrderLog,
+  mallProduct,
+  mallSku,
   material,
   materialUnit,
+  menu,
+  message,
+  orderDaily,
+  orderTotal,
   partner,
   partnerAddress,
   partnerContact,
   payType,
+  printer,
   recordAssignment,
+  role,
+  roleMenu,
+  serviceMessage,
+  serviceOrder,
+  serviceOrderLog,
+  serviceStaff,
+  session,
+  slotBooking,
   stockBalance,
+  stockBatch,
+  stockLedger,
+  stockValuation,
+  swiper,
+  systemSetting,
+  tableColumnSetting,
+  timeSlot,
   unit,
+  uploadFile,
+  verifyRule,
+  verifyRuleReviewer,
   warehouse,
-  finAccountDay,
-  finBillOpen,
-  finFundAccount,
-  finMoneyDoc,
-  finPartnerBalance,
-  finPosting,
-  finPostingLine,
 } from '../../db/schema/index.ts';
 
 /**
- * Which tables "clear data" empties (header menu: clear business data / clear basic data). Each module
- * that adds tenant tables lists them here: business = bills, ledgers and orders; basic = the basic
- * records (materials, partners, warehouses…). System tables (users, roles, departments, menus, config)
- * are never cleared. Tables are deleted in the listed order, so list children before parents.
+ * What "clear data" (header menu: clear business data / clear basic data) does with each tenant table —
+ * every table with a `tenant_id` has exactly one entry here (server/test/clear-data.test.ts walks the schema):
+ * - `business`: bills, ledgers, orders and whatever else happened; emptied by both kinds of clear;
+ * - `basic`: the records business names (materials, partners, warehouses…, the mall's catalogue); emptied by
+ *   "clear basic data" together with the business tables, since business rows name them;
+ * - `kept`: never cleared, with the reason.
+ * `keptBy` names the tables whose triggers keep a counter table: those are emptied first, so that their delete
+ * triggers do not write the counters again. Foreign keys order the rest (children first), see `deleteOrder`.
  */
-/** The bill engine's tables: bills, their timelines and counts, the stock ledger and what it sums to. */
-const BILL_DATA: PgTable[] = [
-  // Finance hangs on bills: its ledger, settlements, money documents and fund accounts (whose opening
-  // balances are postings) go first. The chart of accounts stays.
-  finMoneyDoc,
-  finFundAccount,
-  finBillOpen,
-  finPartnerBalance,
-  finPostingLine,
-  finAccountDay,
-  finPosting,
-  billTransition, billLine, bill, billCount, stockLedger, stockValuation, stockBalance, stockBatch];
+export type ClearType = 'business' | 'basic';
+export type TableFate = { clear: ClearType; keptBy?: PgTable[] } | { kept: string };
 
-export const TENANT_DATA: Record<'business' | 'basic', PgTable[]> = {
-  business: BILL_DATA,
-  // Balances go with the materials and warehouses they count; bills with the records they name.
-  basic: [
-    ...BILL_DATA,
-    recordAssignment,
-    bomLine,
-    bom,
-    materialUnit,
-    material,
-    partnerAddress,
-    partnerContact,
-    partner,
-    location,
-    warehouse,
-    category,
-    district,
-    attribute,
-    feeType,
-    payType,
-    unit,
-    brand,
-  ],
-};
+const business = (keptBy?: PgTable[]): TableFate => ({ clear: 'business', ...(keptBy ? { keptBy } : {}) });
+const basic: TableFate = { clear: 'basic' };
+const kept = (reason: string): TableFate => ({ kept: reason });
 
-export async function clearTenantData(tx: Tx, tenantId: number, type: 'business' | 'basic'): Promise<number> {
+export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
+  // The bill engine: bills, their lines, timelines and counts, the stock ledger and what it sums to.
+  [bill, business()],
+  [billLine, business()],
+  [billTransition, business()],
+  [billCount, business([bill])],
+  [stockLedger, business()],
+  [stockValuation, business()],
+  [stockBalance, business()],
+  [stockBatch, business()],
+  // Finance: the ledger, settlements, transfers and the fund accounts (their opening balances are postings).
+  [finPosting, business()],
+  [finPostingLine, business()],
+  [finAccountDay, business([finPostingLine])],
+  [finBillOpen, business()],
+  [finPartnerBalance, business()],
+  [finMoneyDoc, business()],
+  [finFundAccount, business()],
+  // The mall's orders, draws and customers' feedback (they name customers, products and SKUs).
+  [mallOrder, business()],
+  [mallOrderItem, business()],
+  [mallOrderLog, business()],
+  [mallLotteryRecord, business()],
+  [mallFeedback, business()],
+  // Service orders, their timelines, chat and the appointment places they took.
+  [serviceOrder, business()],
+  [serviceOrderLog, business()],
+  [serviceMessage, business()],
+  [slotBooking, business()],
+  // The home dashboard's order counts, kept by triggers on the orders.
+  [orderDaily, business([mallOrder, serviceOrder])],
+  [orderTotal, business([mallOrder, serviceOrder])],
+
+  // Basic records and what hangs on them.
+  [unit, basic],
+  [brand, basic],
+  [category, basic],
+  [district, basic],
+  [partner, basic],
+  [partnerContact, basic],
+  [partnerAddress, basic],
+  [warehouse, basic],
+  [location, basic],
+  [attribute, basic],
+  [feeType, basic],
+  [payType, basic],
+  [material, basic],
+  [materialUnit, basic],
+  [bom, basic],
+  [bomLine, basic],
+  [recordAssignment, basic],
+  // The mall's catalogue (products name materials) and its lottery activities with their prizes.
+  [mallCategory, basic],
+  [mallProduct, basic],
+  [mallSku, basic],
+  [mallLottery, basic],
+  [mallLotteryPrize, basic],
+
+  [admin, kept('staff accounts: the administrator who clears must still sign in')],
+  [adminRole, kept("the accounts' roles")],
+  [role, kept('roles and their permissions are set-up, not data')],
+  [roleMenu, kept("the roles' screens and buttons")],
+  [menu, kept("the tenant's menu tree")],
+  [department, kept('the organisation the accounts belong to')],
+  [session, kept('signed-in sessions, among them the one clearing')],
+  [auditLog, kept('the audit trail, which records the clear itself')],
+  [message, kept('messages between staff; system notices carry their own text, no link to an order')],
+  [printer, kept('receipt printers are equipment set-up')],
+  [verifyRule, kept('joint-review rules per bill type are set-up')],
+  [verifyRuleReviewer, kept("the review rules' reviewers (accounts)")],
+  [tableColumnSetting, kept('list column settings are screen set-up')],
+  [systemSetting, kept("the tenant's settings and switches")],
+  [uploadFile, kept('uploaded files, also named by kept content (logo, slides, agreements)')],
+  [listVersion, kept('cache keys of list totals; the deletes themselves move them on')],
+  [codeSequence, kept('numbering counters: a number once handed out is never handed out again')],
+  [importJob, kept('import progress; the imported rows are in their own tables')],
+  [agreement, kept("the customer side's user agreement and privacy policy")],
+  [businessHours, kept('opening hours are set-up')],
+  [timeSlot, kept('appointment slots are set-up (the places taken go with the orders)')],
+  [swiper, kept("the customer side's carousel")],
+  [serviceStaff, kept('service staff are accounts with their skills and areas')],
+  [finAccount, kept('the chart of accounts')],
+];
+
+/** The tables a clear of `type` empties: basic data goes with the business that names it. */
+const CLEARED: Record<ClearType, ReadonlySet<ClearType>> = { business: new Set(['business']), basic: new Set(['business', 'basic']) };
+
+export function clearedBy(type: ClearType, fate: TableFate): boolean {
+  return 'clear' in fate && CLEARED[type].has(fate.clear);
+}
+
+/**
+ * The tables a clear of `type` empties, in an order the database accepts: a table after every table that
+ * refers to it by a foreign key (self-references are one statement's business), and a counter after the
+ * tables whose triggers keep it.
+ */
+export function deleteOrder(type: ClearType): PgTable[] {
+  const tables = TENANT_TABLES.filter(([, fate]) => clearedBy(type, fate));
+  const names = new Map(tables.map(([table]) => [table, getTableConfig(table).name]));
+  const byName = new Map(tables.map(([table]) => [getTableConfig(table).name, table]));
+  // before.get(t): the tables to empty before t.
+  const before = new Map<PgTable, Set<PgTable>>(tables.map(([table]) => [table, new Set()]));
+  for (const [table, fate] of tables) {
+    for (const fk of getTableConfig(table).foreignKeys) {
+      const parent = byName.get(getTableConfig(fk.reference().foreignTable).name);
+      if (parent && parent !== table) before.get(parent)!.add(table);
+    }
+    for (const source of ('keptBy' in fate && fate.keptBy) || []) if (before.has(source)) before.get(table)!.add(source);
+  }
+  const order: PgTable[] = [];
+  const visiting = new Set<PgTable>();
+  const visit = (table: PgTable) => {
+    if (order.includes(table)) return;
+    if (visiting.has(table)) throw new Error(`clear data: the tables around ${names.get(table)} refer to each other`);
+    visiting.add(table);
+    for (const first of before.get(table)!) visit(first);
+    visiting.delete(table);
+    order.push(table);
+  };
+  for (const [table] of tables) visit(table);
+  return order;
+}
+
+export async function clearTenantData(tx: Tx, tenantId: number, type: ClearType): Promise<number> {
   let cleared = 0;
-  // The stock ledger refuses deletes (append-only) unless the transaction says it is clearing data.
+  // The stock ledger and the finance ledger refuse deletes (append-only) unless the transaction says it is clearing data.
   await tx.execute(sql`select set_config('p8.clear_data', 'on', true)`);
-  for (const table of TENANT_DATA[type]) {
+  for (const table of deleteOrder(type)) {
     const result = await tx.delete(table).where(eq((table as unknown as { tenantId: never }).tenantId, tenantId));
     cleared += (result as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as unknown as { affectedRows?: number }).affectedRows ?? 0;
   }
