@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
-import { billType } from '@p8/contract/bills/catalogue';
+import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
@@ -38,8 +38,22 @@ export async function createMoneyRecords(api: Caller, marker = 'F'): Promise<Req
   };
 }
 
-/** The basic records a bill test needs (a unit, three materials, a supplier, a customer, two warehouses), made through the API. */
+/**
+ * Turns on, through the tenant config screen's API, the switches that let every declared type be entered
+ * directly (each type's `directNeedsSwitch`: a sale out-stock without an order), as a walk over the
+ * registry saves one of each type without a source.
+ */
+export async function allowDirectBills(api: Caller): Promise<void> {
+  const switches = Object.fromEntries(BILL_TYPES.flatMap((d) => (d.directNeedsSwitch ? [[d.directNeedsSwitch, true]] : [])));
+  await ok(api.put('/api/admin/admin/tenant', switches));
+}
+
+/**
+ * The basic records a bill test needs (a unit, three materials, a supplier, a customer, two warehouses), made
+ * through the API, with direct bills of every type allowed (allowDirectBills).
+ */
 export async function createBillRecords(api: Caller): Promise<BillRecords> {
+  await allowDirectBills(api);
   const piece = await api.create('unit', { name: 'pc' });
   const material = await api.create('material', { code: 'P1', name: 'Part', units: [{ unitId: piece, isMain: true }] });
   const product = await api.create('material', { code: 'P2', name: 'Kit', units: [{ unitId: piece, isMain: true }] });

@@ -6,7 +6,7 @@ import type { VerifyRuleRow } from '@p8/contract/office';
 import { buildApp } from '../src/app.ts';
 import { call, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { billPayload, createMoneyRecords, type BillRecords } from './bill-fixtures.ts';
+import { allowDirectBills, billPayload, createMoneyRecords, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * Joint review through the API, on PGlite and PostgreSQL (TEST_DB=postgres), over a few declared types (an
@@ -30,6 +30,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Review');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   const piece = await api.create('unit', { name: 'pc' });
   const material = await api.create('material', { code: 'R1', name: 'Valve', units: [{ unitId: piece, isMain: true }] });
   const warehouse = await api.create('stock', { code: 'RW1', name: 'Main' });

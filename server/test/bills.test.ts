@@ -4,7 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { billPath, billPayload, createMoneyRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
+import { allowDirectBills, billPath, billPayload, createMoneyRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill
@@ -23,6 +23,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Bills');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.box = await api.create('unit', { name: 'box' });
   ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: ids.piece, isMain: true }, { unitId: ids.box, ratio: 12 }] });

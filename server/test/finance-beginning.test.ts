@@ -3,7 +3,7 @@ import { toMicro } from '@p8/contract/bills/decimal';
 import type { FinanceDifference } from '@p8/contract/finance';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, type Caller } from './basic-fixtures.ts';
-import { billPath, ok, refused } from './bill-fixtures.ts';
+import { allowDirectBills, billPath, ok, refused } from './bill-fixtures.ts';
 
 /*
  * Opening balances of partners (bill type `Beginning`, /finance/beginning), on PGlite and on PostgreSQL
@@ -37,6 +37,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Opening');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   ids.supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });
   ids.customer = await api.create('customer', { code: 'C1', name: 'Customer one' });
   ids.bank = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Bank', kind: 'bank', openingBalance: '50000.00', openingDate: '2026-01-01' }))).id;

@@ -10,7 +10,7 @@ import type { DashboardStatistics } from '@p8/contract/home';
 import { rows } from '../src/db/connection.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, setTenantConfig, type Caller } from './basic-fixtures.ts';
-import { ok, refused } from './bill-fixtures.ts';
+import { allowDirectBills, ok, refused } from './bill-fixtures.ts';
 
 /*
  * Invoices, the stock value in the ledger and money beyond the columns, through the API on PGlite and on
@@ -60,6 +60,7 @@ async function sourceBill(invoice: BillTypeDecl, sourceType: string): Promise<nu
 async function taxTenant(name: string) {
   const home = await seedTenant(ctx.database, name);
   const h = await adminCaller(ctx, home);
+  await allowDirectBills(h);
   await setTenantConfig(ctx, home.tenantId, { openTaxRate: true });
   const unit = await h.create('unit', { name: 'pc' });
   const m = await h.create('material', { code: 'TM1', name: 'Board', units: [{ unitId: unit, isMain: true }] });
@@ -80,6 +81,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Invoices');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   await setTenantConfig(ctx, t.tenantId, { openTaxRate: true });
   const piece = await api.create('unit', { name: 'pc' });
   ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: piece, isMain: true }] });

@@ -3,7 +3,7 @@ import { sum, toMicro } from '@p8/contract/bills/decimal';
 import type { PartnerLedgerLine, PrepaidBalanceRow } from '@p8/contract/finance';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, setTenantConfig, type Caller } from './basic-fixtures.ts';
-import { auditedBill, billPath, financeVerifyEmpty, ok, refused } from './bill-fixtures.ts';
+import { allowDirectBills, auditedBill, billPath, financeVerifyEmpty, ok, refused } from './bill-fixtures.ts';
 
 /*
  * Prepaid (suppliers, 1123) and advance (customers, 2203) balances per partner, on PGlite and on PostgreSQL
@@ -36,6 +36,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Prepaid');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   await setTenantConfig(ctx, t.tenantId, { openNegativeInventory: true });
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: ids.piece, isMain: true }] });

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../src/db/connection.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, setTenantConfig, type Caller } from './basic-fixtures.ts';
+import { allowDirectBills } from './bill-fixtures.ts';
 import { balanced } from '../src/modules/finance/ledger.ts';
 import { settledStatus } from '../src/modules/finance/settlement.ts';
 
@@ -93,6 +94,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Finance');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   await setTenantConfig(ctx, t.tenantId, { openNegativeInventory: true, openTaxRate: true });
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: ids.piece, isMain: true }] });
@@ -502,6 +504,7 @@ describe('the home dashboard', () => {
     // A tenant of its own, so that the figures are this test's alone; dated today, whatever day the test runs.
     const home = await seedTenant(ctx.database, 'FinHome');
     const h = await adminCaller(ctx, home);
+    await allowDirectBills(h);
     await setTenantConfig(ctx, home.tenantId, { openNegativeInventory: true });
     const [{ today }] = await rows<{ today: string }>(ctx.database, sql`select current_date::text as today`);
     const unit = await h.create('unit', { name: 'pc' });

@@ -7,7 +7,7 @@ import { addDays } from '../src/bills/dates.ts';
 import { localDay } from '../src/bills/stock-rules.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
-import { billPath as path, billPayload, createBillRecords, financeVerifyEmpty, ok, refused, verifyEmpty } from './bill-fixtures.ts';
+import { allowDirectBills, billPath as path, billPayload, createBillRecords, financeVerifyEmpty, ok, refused, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * Moving-average valuation replayed against what a mature ERP (ERPNext, Odoo) books, with figures computed
@@ -37,6 +37,7 @@ let tenants = 0;
 async function scene(): Promise<Scene> {
   const t = await seedTenant(ctx.database, `Value${++tenants}`);
   const api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   const piece = await api.create('unit', { name: 'pc' });
   return {
     t,

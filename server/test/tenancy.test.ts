@@ -5,7 +5,7 @@ import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
-import { billPayload, createMoneyRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
+import { allowDirectBills, billPayload, createMoneyRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -80,6 +80,7 @@ function fillParams(route: string, own: OwnRecords): string {
 async function seedOwnRecords(): Promise<OwnRecords> {
   const marker = `own${unique()}`;
   const api = caller(ctx, tokenA, a.adminId);
+  await allowDirectBills(api);
   const post = async (url: string, body: unknown): Promise<number> => {
     const res = await call<{ id?: number; ids?: number[] }>(ctx.app, 'POST', url, { token: tokenA, body });
     expect(res.body.status, `${url}: ${JSON.stringify(res.body)}`).toBe(0);

@@ -111,6 +111,7 @@ export const errorCatalogue = {
   PleaseSelectExpirationDate: { zh: '请选择有效期', en: 'Please select the expiration date' },
   PleaseSelectDateRange: { zh: '请选择日期范围', en: 'Please select a date range' },
   PleaseSelectSourceBill: { zh: '请选择源单', en: 'Please select a source bill' },
+  DirectBillNotOpen: { zh: '未开启直接开单，请从源单下推', en: 'Entering this bill directly is turned off: push it down from a source bill' },
   PleaseSelectPayType: { zh: '请选择结算方式', en: 'Please select a pay type' },
   PleaseSelectPaymentType: { zh: '请选择付款类型', en: 'Please select the payment type' },
   PleaseSelectReceiptType: { zh: '请选择收款类型', en: 'Please select the receipt type' },

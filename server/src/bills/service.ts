@@ -370,6 +370,7 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
   const unsourced = lines.findIndex((l) => l.sourceLineId === null && !isTwin(l));
   if (decl.sourceRequired && unsourced >= 0) throw new BizError('PleaseSelectSourceBill', { additional: unsourced + 1 });
   const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
+  assertDirectAllowed(decl, config, ids.length > 0);
   if (!ids.length) return false;
   const sources = await ctx.tx
     .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, billType: bill.billType, billStatus: bill.billStatus, head: bill })
@@ -405,6 +406,14 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
   // A pushed-down bill holds only source lines, unless the type's "additional" switch is on.
   if (unsourced >= 0 && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
   return [...additional].some((s) => s.negative);
+}
+
+/**
+ * A bill none of whose lines comes from a source line is a direct bill: a type declaring `directNeedsSwitch`
+ * allows it only while that tenant switch is on (saving and submitting check it).
+ */
+function assertDirectAllowed(decl: BillTypeDecl, config: TenantConfig, sourced: boolean) {
+  if (!sourced && decl.directNeedsSwitch && !config[decl.directNeedsSwitch]) throw new BizError('DirectBillNotOpen', { additional: decl.directNeedsSwitch });
 }
 
 /** A source bill must meet its declaration's `onlyWhen` (refund types: only exchanges to exchange bills…). */
@@ -579,6 +588,7 @@ export async function submitBill(ctx: ServiceContext, decl: BillTypeDecl, id: nu
   const row = await loadBill(ctx, decl, id, true);
   assertCreator(ctx, row);
   await lockPostedSources(ctx, row);
+  if (decl.directNeedsSwitch) assertDirectAllowed(decl, await readTenantConfig(ctx.tx, ctx.tenantId), (await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id)).length > 0);
   await assertComplete(ctx, decl, row);
   await setStatus(ctx, row, 'submit', transition(row.billStatus as BillStatus, 'submit'), { rejectReason: null });
   ctx.audit({ action: 'submit', entity: decl.type, entityId: id });

@@ -51,6 +51,12 @@ describe('bill-type registry', () => {
       }
     }
     for (const key of decl.switches) expect(CONFIG_KEYS.has(key), key).toBe(true);
+    // A direct bill needs a switch only where a bill may come from a source, and the switch is shown on its help.
+    if (decl.directNeedsSwitch) {
+      expect(CONFIG_KEYS.has(decl.directNeedsSwitch), decl.directNeedsSwitch).toBe(true);
+      expect(decl.sources.length).toBeGreaterThan(0);
+      expect(decl.switches).toContain(decl.directNeedsSwitch);
+    }
     for (const field of [...headerFields(decl), ...lineFields(decl)]) {
       if (field.required) expect(errorCatalogue[field.required], `${field.key} message`).toBeDefined();
       if (field.switch) expect(CONFIG_KEYS.has(field.switch)).toBe(true);

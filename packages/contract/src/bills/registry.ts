@@ -265,6 +265,12 @@ export interface BillTypeDecl {
    * With `pairedLines`, every taking line (the twins never have one).
    */
   sourceRequired?: boolean;
+  /**
+   * A "direct" bill of this type — one none of whose lines comes from a source line — is allowed only while
+   * this tenant switch is on (a sale out-stock without a sale order or shipping notice: `openDirectOutstock`).
+   * Saving or submitting one while it is off is refused with `DirectBillNotOpen`.
+   */
+  directNeedsSwitch?: keyof TenantConfig;
   /** Lines of two sides, one taking from the source, its twin not (exchanges). */
   pairedLines?: PairedLines;
   stock: StockEffect;

@@ -217,11 +217,13 @@ export const SaleOutstock: BillTypeDecl = {
     },
     { type: 'SaleShip', drives: 'outstock', header: ['customerId', 'warehouseId', 'handlerId'], lines: [...PRICE_KEYS, 'giftNumber', 'warehouseId'], beyondSwitch: 'allowSaleOutstockBeyond' },
   ],
+  // Goods leave for a customer against an order or a notice unless the tenant allows direct out-stocks.
+  directNeedsSwitch: 'openDirectOutstock',
   stock: 'out',
   valuation: { out: 'average' },
   settlement: { kind: 'receivable', sign: 1 },
   progress: ['return', 'settlement', 'invoice'],
-  switches: ['openNegativeInventory', 'allowSaleOutstockBeyond', 'allowSaleOutstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
+  switches: ['openDirectOutstock', 'openNegativeInventory', 'allowSaleOutstockBeyond', 'allowSaleOutstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
   actions: withDelivery(STOCK_ACTIONS),
 };
 

@@ -53,6 +53,7 @@ export default {
   pushDownBeyondOn: 'this tenant allows going beyond it',
   pushDownBeyondOff: 'going beyond it is switched off',
   pushDownOk: 'Push down ({{count}})',
+  printPhone: 'Phone',
   printPreview: 'Print preview (A4)',
   print: 'Print',
   createdBy: 'Made by',

@@ -53,6 +53,7 @@ export default {
   pushDownBeyondOn: '本租户允许超出',
   pushDownBeyondOff: '未开启超出',
   pushDownOk: '下推 {{count}} 行',
+  printPhone: '电话',
   printPreview: '打印预览（A4）',
   print: '打印',
   createdBy: '制单人',

@@ -21,8 +21,8 @@ function printed(record: Record<string, unknown>, key: string, kind: string, dig
 }
 
 /**
- * Print preview: the bill on an A4 page (header fields, lines, totals, signatures) as the browser prints
- * it — the print style sheet hides everything but this page (bills.css).
+ * Print preview: the bill on an A4 page (the tenant's logo, title, slogan and phone, header fields, lines,
+ * totals, signatures) as the browser prints it — the print style sheet hides everything but this page (bills.css).
  */
 export default function PrintPreview({ decl, bill, config, digits, lang, onClose }: { decl: BillTypeDecl; bill: BillView; config: TenantConfigView | undefined; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; lang: string; onClose: () => void }) {
   const { t } = useTranslation();
@@ -42,6 +42,20 @@ export default function PrintPreview({ decl, bill, config, digits, lang, onClose
       data-testid="bill-print-preview"
     >
       <div className="bill-print-page">
+        {(config?.title || config?.logo) && (
+          <div className="bill-print-company" data-testid="bill-print-company">
+            {config.logo && <img src={config.logo} alt="" />}
+            <div>
+              <strong>{config.title}</strong>
+              {config.slogan && <div>{config.slogan}</div>}
+              {config.phone && (
+                <div>
+                  {t('bill.printPhone')}: {config.phone}
+                </div>
+              )}
+            </div>
+          </div>
+        )}
         <h1>{labelOf(decl.label, lang)}</h1>
         <div className="bill-print-head">
           <span>

@@ -1,0 +1,62 @@
+import type { TenantConfig } from './tenant-config.ts';
+
+/**
+ * Who reads each key of the tenant config: a setting the screen stores and shows but no rule reads would
+ * promise the tenant a behaviour that does not exist. Each key is either
+ * - `read`: the rule it drives, in a few words, and the files (repository paths) where that rule is
+ *   written — the first file names the key itself (a declaration that names it counts: the bill engine then
+ *   reads the declared key); or
+ * - `notBuilt`: it belongs to an area this product does not have yet (production, quality, picture search);
+ *   no code may read it until the area exists, and then the entry moves to `read`.
+ * The record is typed over every key, and server/test/tenant-config-readers.test.ts walks it against the
+ * schema and the files, so a new key without a reader fails the build and the test the day it is added.
+ * Switches whose rule the engine applies have a test that flips them (server/test/tenant-switches.test.ts).
+ */
+export type ConfigReader = { read: string; in: readonly string[] } | { notBuilt: 'production' | 'quality' | 'pictureSearch' };
+
+const BILLS = 'server/src/bills/service.ts';
+const DECLARED = 'packages/contract/src/bills/supply-chain.ts';
+const KIT = 'web/src/hooks/kit-settings.ts';
+
+export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
+  logo: { read: 'printed bills carry the tenant logo above the bill', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
+  title: { read: "the home page names the tenant; printed bills carry it as the company's name", in: ['web/src/views/bills/components/PrintPreview.tsx', 'web/src/views/home/index.tsx'] },
+  slogan: { read: 'printed bills carry it under the company name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
+  phone: { read: 'printed bills carry the tenant phone under its name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
+  openShelves: { notBuilt: 'production' },
+  openVerify: { read: 'bills of the types with an enabled joint review rule go through their reviewers', in: [BILLS] },
+  openVerifyBill: { read: 'the bill types under joint review, kept in step with the enabled rules', in: [BILLS, 'server/src/modules/office/verify-rules.ts'] },
+  openNegativeInventory: { read: 'an audit may take stock below zero; turning it off is refused while anything is negative', in: [BILLS, 'server/src/modules/tenant/settings.ts'] },
+  openDiscount: { read: 'line amounts apply the discount rate', in: [BILLS, 'web/src/views/bills/kit.ts', 'packages/contract/src/bills/amounts.ts'] },
+  openTaxRate: { read: 'line amounts apply the tax rate; materials carry their rate', in: [BILLS, 'web/src/views/bills/kit.ts', 'server/src/modules/basic/material.ts'] },
+  openSerialNumber: { read: 'serial numbers of serial-managed materials are asked for and tracked', in: [BILLS] },
+  openBatchNumber: { read: 'batch numbers of batch-managed materials are asked for and tracked', in: [BILLS] },
+  openDirectOutstock: { read: 'a sale out-stock without a sale order or shipping notice may be saved and submitted (the type declares directNeedsSwitch)', in: [DECLARED, BILLS] },
+  openConsumablesOutstock: { notBuilt: 'production' },
+  allowPurchaseInstockBeyond: { read: 'a purchase in-stock may take beyond what is open of its order (the source declares beyondSwitch)', in: [DECLARED, BILLS] },
+  allowSaleOutstockBeyond: { read: 'a sale out-stock may take beyond what is open of its order or notice (beyondSwitch)', in: [DECLARED, BILLS] },
+  numberRetainsSmallDigit: { read: 'quantities are rounded to these digits and shown with them', in: [BILLS, KIT] },
+  amountRetainsSmallDigit: { read: 'amounts are rounded to these digits and shown with them', in: [BILLS, KIT] },
+  defaultPageSize: { read: 'the rows per page every list starts with', in: [KIT, 'web/src/components/ProTable/index.tsx'] },
+  allowProductionInstockBeyond: { notBuilt: 'production' },
+  allowProductionClaimBeyond: { notBuilt: 'production' },
+  hasPictureSearchModule: { notBuilt: 'pictureSearch' },
+  pictureSearchType: { notBuilt: 'pictureSearch' },
+  pictureSearchSimilarity: { notBuilt: 'pictureSearch' },
+  openEntrustMachining: { notBuilt: 'production' },
+  openSaleOrderBomSelect: { notBuilt: 'production' },
+  defaultDateSearch: { read: 'the date range list searches start with', in: [KIT, 'web/src/components/ProTable/query.ts'] },
+  billDateMaxDaysAhead: { read: 'a bill dated further ahead is refused', in: ['server/src/bills/dates.ts'] },
+  dispatchAutoAudit: { read: 'a dispatched service order is audited at once', in: ['server/src/modules/service/orders.ts'] },
+  applyRangeSupplier: { read: 'suppliers are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
+  applyRangeCustomer: { read: 'customers are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
+  applyRangeMaterial: { read: 'materials are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
+  applyRangeStock: { read: 'warehouses are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
+  completionNeedAllPickOutstock: { notBuilt: 'production' },
+  packageResultLimitSubmit: { notBuilt: 'quality' },
+  autoOpenFlow: { notBuilt: 'production' },
+  allowPurchaseInstockAdditionalNumber: { read: 'a pushed-down purchase in-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, BILLS] },
+  allowSaleOutstockAdditionalNumber: { read: 'a pushed-down sale out-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, BILLS] },
+  searchCache: { read: 'each list remembers its last search in the browser', in: [KIT, 'web/src/components/ProTable/search-cache.ts'] },
+  openBomStatistics: { notBuilt: 'production' },
+};

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
+import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
+import { billPath, ok, refused } from './bill-fixtures.ts';
+
+/*
+ * Each tenant switch the bill engine and the services read, flipped: the behaviour changes with it.
+ * (Which rule reads which key is recorded in the contract's CONFIG_READERS; tenant-config-readers.test.ts
+ * walks it.)
+ */
+
+let ctx: TestContext;
+let t: TestTenant;
+let api: Caller;
+const ids = { piece: 0, material: 0, customer: 0, supplier: 0, w1: 0 };
+const DAY = '2026-11-20';
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  t = await seedTenant(ctx.database, 'Switches');
+  api = await adminCaller(ctx, t);
+  ids.piece = await api.create('unit', { name: 'pc' });
+  ids.material = await api.create('material', { code: 'M1', name: 'Motor', units: [{ unitId: ids.piece, isMain: true }] });
+  ids.customer = await api.create('customer', { code: 'C1', name: 'Customer one' });
+  ids.supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });
+  ids.w1 = await api.create('stock', { code: 'W1', name: 'Main' });
+  await audited('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 100, unitPrice: 5 }] });
+});
+afterAll(() => ctx.close());
+
+const save = (type: string, body: Record<string, unknown>) => api.post<{ id: number }>(billPath(type), { billDate: DAY, ...body });
+async function audited(type: string, body: Record<string, unknown>): Promise<number> {
+  const { id } = await ok(save(type, body));
+  await ok(api.post(`${billPath(type)}/submit`, { id }));
+  await ok(api.post(`${billPath(type)}/audit`, { id }));
+  return id;
+}
+const count = async (type: string) => ((await api.get<unknown[]>(`${billPath(type)}?current=1&pageSize=200`)).body.pagination as { total: number }).total;
+
+describe('openDirectOutstock', () => {
+  const body = () => ({ customerId: ids.customer, warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 2, unitPrice: 9 }] });
+
+  it('off (the default): a sale out-stock without an order or notice is refused at save, and nothing is saved', async () => {
+    const before = await count('SaleOutstock');
+    await refused(save('SaleOutstock', body()), 'DirectBillNotOpen');
+    expect(await count('SaleOutstock')).toBe(before);
+  });
+
+  it('off: one pushed down from a sale order saves, submits and audits', async () => {
+    const order = await audited('SaleOrder', { customerId: ids.customer, lines: [{ materialId: ids.material, number: 3, unitPrice: 9 }] });
+    const [line] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${billPath('SaleOrder')}/${order}`))).lines;
+    const out = await ok(api.post<{ id: number }>(`${billPath('SaleOutstock')}/pushDown`, { sourceType: 'SaleOrder', sourceLineIds: [line.id] }));
+    await ok(api.put(billPath('SaleOutstock'), { id: out.id, billDate: DAY, customerId: ids.customer, warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 3, unitPrice: 9, sourceLineId: line.id }] }));
+    await ok(api.post(`${billPath('SaleOutstock')}/submit`, { id: out.id }));
+    await ok(api.post(`${billPath('SaleOutstock')}/audit`, { id: out.id }));
+  });
+
+  it('on: a direct sale out-stock saves; turned off again, submitting the draft is refused', async () => {
+    await setTenantConfig(ctx, t.tenantId, { openDirectOutstock: true });
+    const { id } = await ok(save('SaleOutstock', body()));
+    await setTenantConfig(ctx, t.tenantId, { openDirectOutstock: false });
+    await refused(api.post(`${billPath('SaleOutstock')}/submit`, { id }), 'DirectBillNotOpen');
+    const { billStatus } = await ok(api.get<{ billStatus: string }>(`${billPath('SaleOutstock')}/${id}`));
+    expect(billStatus).toBe('Saved');
+    await setTenantConfig(ctx, t.tenantId, { openDirectOutstock: true });
+    await ok(api.post(`${billPath('SaleOutstock')}/submit`, { id }));
+  });
+
+  it('only the types that declare it: a direct purchase in-stock saves with the switch off', async () => {
+    await setTenantConfig(ctx, t.tenantId, { openDirectOutstock: false });
+    await ok(save('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 1, unitPrice: 5 }] }));
+  });
+});
