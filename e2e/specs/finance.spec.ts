@@ -42,6 +42,8 @@ describe('finance (browser)', () => {
     // The demo's motor, which the demo bought into its first warehouse.
     const material = (await list<{ id: number; name: string }>('/admin/basic/material?current=1&pageSize=100')).find((m) => m.name === '直流无刷电机')!;
     const [warehouse] = await list<{ id: number }>('/admin/basic/stock?current=1&pageSize=1');
+    // A direct out-stock (no sale order before it) needs the tenant's switch.
+    expect((await api(suite.server, 'PUT', '/admin/admin/tenant', { openDirectOutstock: true }, token)).status).toBe(0);
     const made = await api<{ id: number }>(suite.server, 'POST', '/admin/sale/outstock', { billDate: TODAY, customerId: customer.data.id, warehouseId: warehouse.id, lines: [{ materialId: material.id, number: 2, unitPrice: 100, warehouseId: warehouse.id }] }, token);
     expect(made.status, made.message).toBe(0);
     const id = made.data.id;

@@ -3,7 +3,7 @@ import type { BillSourceLine } from '@p8/contract/bills/api';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { billPath as path, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
+import { allowDirectBills, billPath as path, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * The exchange bills (purchase and sale), on PGlite and on PostgreSQL (TEST_DB=postgres): pushed down only
@@ -22,6 +22,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Exchange');
   api = await adminCaller(ctx, t);
+  await allowDirectBills(api);
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.part = await api.create('material', { code: 'X1', name: 'Part', units: [{ unitId: ids.piece, isMain: true }] });
   ids.supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });
