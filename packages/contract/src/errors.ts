@@ -337,6 +337,8 @@ export const errorCatalogue = {
   FundAccountNameRepeat: { zh: '资金账户名称已存在', en: 'A fund account with this name already exists' },
   FundAccountIsDisabled: { zh: '资金账户已停用', en: 'The fund account is disabled' },
   FundAccountInUseProhibitDelete: { zh: '资金账户已有收付记录，禁止删除', en: 'The fund account has money movements and cannot be deleted' },
+  FundAccountHasBalanceProhibitClose: { zh: '资金账户余额不为零，禁止停用', en: 'The fund account still has a balance and cannot be disabled' },
+  FundAccountPostedProhibitChange: { zh: '资金账户已有收付记录，类型和期初余额不能再修改', en: 'The fund account has money movements; its type and opening balance can no longer change' },
   TransferSameAccount: { zh: '转出账户与转入账户不能相同', en: 'The accounts transferred from and to must differ' },
   MoneyDocNotExist: { zh: '收付款单不存在', en: 'The money document does not exist' },
   MoneyDocAbandoned: { zh: '收付款单已作废', en: 'The money document has already been withdrawn' },

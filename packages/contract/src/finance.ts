@@ -144,16 +144,30 @@ const positiveMoney = moneySchema.refine((v) => Number(v) > 0, { message: 'Amoun
 const remark = storableText().max(500).default('');
 const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
 
+// A fund account never goes below zero: nor does it open there.
+const openingBalance = moneySchema.refine((v) => Number(v) >= 0, { message: 'AmountMustNotBeNegative' });
 export const fundAccountCreateSchema = z.object({
   name,
   kind: z.enum(FundKind),
   accountNumber: storableText().trim().max(50).default(''),
-  // A fund account never goes below zero: nor does it open there.
-  openingBalance: moneySchema.refine((v) => Number(v) >= 0, { message: 'AmountMustNotBeNegative' }).default(0),
+  openingBalance: openingBalance.default(0),
   openingDate: dateSchema,
   remark,
 });
-export const fundAccountUpdateSchema = z.object({ id: idSchema, name, accountNumber: storableText().trim().max(50).default(''), remark });
+/**
+ * Name, account number and remark change at any time; the kind and the opening balance and date (omitted:
+ * unchanged) only while nothing but the opening has posted to the account (`FundAccountPostedProhibitChange`).
+ */
+export const fundAccountUpdateSchema = z.object({
+  id: idSchema,
+  name,
+  kind: z.enum(FundKind).optional(),
+  accountNumber: storableText().trim().max(50).default(''),
+  openingBalance: openingBalance.optional(),
+  openingDate: dateSchema.optional(),
+  remark,
+});
+export type FundAccountUpdate = z.infer<typeof fundAccountUpdateSchema>;
 export type FundAccountCreate = z.infer<typeof fundAccountCreateSchema>;
 
 export const transferCreateSchema = z.object({

@@ -233,7 +233,7 @@ const ABANDON: ButtonSpec = { action: 'abandon', title: '作废', titleEn: 'With
  * theirs, transfers, the trial balance.
  */
 const FINANCE_SCREENS: MenuTemplate[] = [
-  screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add']),
+  screen('finance_account', '资金账户', 'Fund accounts', 'BankOutlined', ['add', 'update', 'enable']),
   screen('finance_receivable', '应收账款', 'Receivables', 'DollarOutlined', ['export']),
   screen('finance_payable', '应付账款', 'Payables', 'CreditCardOutlined', ['export']),
   screen('finance_prepaid', '预付预收', 'Prepaid & advances', 'AccountBookOutlined', ['export']),

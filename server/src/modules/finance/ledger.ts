@@ -131,11 +131,13 @@ async function applyBalances(ctx: ServiceContext, lines: PostingLineInput[]) {
   }
   for (const fundId of [...funds.keys()].sort((a, b) => a - b)) {
     const [row] = await ctx.tx
-      .select({ balance: finFundAccount.balance })
+      .select({ balance: finFundAccount.balance, enabled: finFundAccount.enabled, name: finFundAccount.name })
       .from(finFundAccount)
       .where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.id, fundId)))
       .for('update');
     if (!row) throw new BizError('FundAccountNotExist', { additional: fundId });
+    // Read under the row's lock: an account disabled (at a zero balance, money.ts) since the bill was checked takes nothing.
+    if (!row.enabled) throw new BizError('FundAccountIsDisabled', { additional: row.name });
     const delta = funds.get(fundId)!;
     const next = toMicro(row.balance) + delta;
     if (delta < 0n && next < 0n) throw new BizError('AccountBalanceInsufficient', { additional: row.balance });

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { microText, roundTo, toMicro } from '@p8/contract/bills/decimal';
-import { FUND_ACCOUNT_CODE, type FundAccountCreate, type FundKind, type TransferCreate } from '@p8/contract/finance';
+import { FUND_ACCOUNT_CODE, type FundAccountCreate, type FundAccountUpdate, type FundKind, type TransferCreate } from '@p8/contract/finance';
 import { nextBillCode } from '../../core/code-generator.ts';
 import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
 import { BizError } from '../../core/errors.ts';
@@ -9,7 +9,7 @@ import type { ListExportColumn } from '../../core/list-export.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
-import { finFundAccount, finMoneyDoc } from '../../db/schema/index.ts';
+import { finFundAccount, finMoneyDoc, finPosting, finPostingLine } from '../../db/schema/index.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 
 /**
@@ -22,8 +22,9 @@ const money = (value: number | string) => toMicro(value);
 
 // ---------------------------------------------------------------- fund accounts
 
-async function loadFund(ctx: ServiceContext, id: number) {
-  const [row] = await ctx.tx.select().from(finFundAccount).where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.id, id)));
+async function loadFund(ctx: ServiceContext, id: number, { lock = false } = {}) {
+  const query = ctx.tx.select().from(finFundAccount).where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new BizError('FundAccountNotExist', { additional: id });
   return row;
 }
@@ -36,27 +37,51 @@ async function assertFundNameFree(ctx: ServiceContext, name: string, exceptId = 
   if (taken) throw new BizError('FundAccountNameRepeat', { additional: name });
 }
 
+/**
+ * Whether anything but the account's opening has posted to it: from then on its kind and opening balance
+ * stay (the edit refuses them, the screen shows them read-only). Read in a select from fin_fund_account.
+ */
+const movedSql = sql<boolean>`exists (select 1 from ${finPostingLine} l join ${finPosting} p on p.tenant_id = l.tenant_id and p.id = l.posting_id
+  where l.tenant_id = fin_fund_account.tenant_id and l.fund_account_id = fin_fund_account.id and not (p.source_kind = 'opening' and p.source_id = fin_fund_account.id))`;
+
 export async function listFundAccounts(ctx: ServiceContext) {
-  const found = await ctx.tx.select().from(finFundAccount).where(eq(finFundAccount.tenantId, ctx.tenantId)).orderBy(asc(finFundAccount.id));
-  return found.map(fundView);
+  const found = await ctx.tx.select({ row: finFundAccount, moved: movedSql }).from(finFundAccount).where(eq(finFundAccount.tenantId, ctx.tenantId)).orderBy(asc(finFundAccount.id));
+  return found.map((f) => fundView(f.row, f.moved));
 }
 
-/** The fund account picker of finance bills: what it shows (name, kind) and whether it is enabled — no balances. */
+/**
+ * The fund account picker of finance bills and transfers: the enabled accounts (a disabled one is not
+ * offered; a bill naming one is refused at save, `usableFund`), with what the picker shows (name, kind) — no
+ * balances. `enabled` stays in the answer, always true, for the pickers that read it.
+ */
 export async function listFundAccountOptions(ctx: ServiceContext) {
   return ctx.tx
     .select({ id: finFundAccount.id, name: finFundAccount.name, kind: finFundAccount.kind, enabled: finFundAccount.enabled })
     .from(finFundAccount)
-    .where(eq(finFundAccount.tenantId, ctx.tenantId))
+    .where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.enabled, true)))
     .orderBy(asc(finFundAccount.id));
 }
 
-function fundView(row: typeof finFundAccount.$inferSelect) {
+function fundView(row: typeof finFundAccount.$inferSelect, moved: boolean) {
   const { tenantId: _t, ...rest } = row;
-  return { ...rest, openingBalance: microText(toMicro(row.openingBalance)), balance: microText(toMicro(row.balance)), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  return { ...rest, moved, openingBalance: microText(toMicro(row.openingBalance)), balance: microText(toMicro(row.balance)), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
 export async function getFundAccount(ctx: ServiceContext, id: number) {
-  return fundView(await loadFund(ctx, id));
+  const row = await loadFund(ctx, id);
+  return fundView(row, await fundMoved(ctx, id));
+}
+
+async function fundMoved(ctx: ServiceContext, id: number): Promise<boolean> {
+  const [found] = await ctx.tx.select({ moved: movedSql }).from(finFundAccount).where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.id, id)));
+  return found?.moved ?? false;
+}
+
+/** Posts a fund account's opening balance (Dr the fund / Cr 3001 paid-in capital); nothing for a zero one. */
+async function postOpening(ctx: ServiceContext, f: { id: number; name: string; kind: FundKind; opening: bigint; openingDate: string }) {
+  if (f.opening === 0n) return;
+  const fund: PostingLineInput = { account: FUND_ACCOUNT_CODE[f.kind], fundAccountId: f.id, ...(f.opening > 0n ? { debit: f.opening } : { credit: -f.opening }) };
+  await post(ctx, { date: f.openingDate, sourceKind: 'opening', sourceId: f.id, sourceCode: f.name, lines: [fund, { account: '3001', ...(f.opening > 0n ? { credit: f.opening } : { debit: -f.opening }) }] });
 }
 
 /** A new fund account; its opening balance is posted (Dr the fund / Cr 3001 paid-in capital). */
@@ -68,33 +93,59 @@ export async function createFundAccount(ctx: ServiceContext, input: FundAccountC
     .insert(finFundAccount)
     .values({ tenantId: ctx.tenantId, name: input.name, kind: input.kind, accountNumber: input.accountNumber, openingBalance: microText(opening), openingDate: input.openingDate, balance: '0', remark: input.remark })
     .returning({ id: finFundAccount.id });
-  if (opening !== 0n) {
-    const fund: PostingLineInput = { account: FUND_ACCOUNT_CODE[input.kind], fundAccountId: created.id, ...(opening > 0n ? { debit: opening } : { credit: -opening }) };
-    await post(ctx, { date: input.openingDate, sourceKind: 'opening', sourceId: created.id, sourceCode: input.name, lines: [fund, { account: '3001', ...(opening > 0n ? { credit: opening } : { debit: -opening }) }] });
-  }
+  await postOpening(ctx, { id: created.id, name: input.name, kind: input.kind, opening, openingDate: input.openingDate });
   ctx.audit({ action: 'create', entity: 'fundAccount', entityId: created.id, detail: { name: input.name } });
   return created;
 }
 
-/** Name, number and remark; the kind and opening balance are posted and stay. */
-export async function updateFundAccount(ctx: ServiceContext, input: { id: number; name: string; accountNumber: string; remark: string }) {
-  await loadFund(ctx, input.id);
+/**
+ * Name, number and remark at any time. The kind (which ledger account holds the money) and the opening
+ * balance and date only while nothing but the opening has posted to the account: the opening posting is
+ * then reversed and posted anew. The account's row is locked (FOR UPDATE) first, so a posting waits for
+ * the edit or the edit sees the posting.
+ */
+export async function updateFundAccount(ctx: ServiceContext, input: FundAccountUpdate) {
+  const row = await loadFund(ctx, input.id, { lock: true });
   await assertFundNameFree(ctx, input.name, input.id);
+  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  const kind = input.kind ?? (row.kind as FundKind);
+  const opening = input.openingBalance === undefined ? toMicro(row.openingBalance) : roundTo(money(input.openingBalance), config.amountRetainsSmallDigit);
+  const openingDate = input.openingDate ?? row.openingDate;
+  const reopen = kind !== row.kind || opening !== toMicro(row.openingBalance) || openingDate !== row.openingDate;
+  if (reopen) {
+    if (await fundMoved(ctx, input.id)) throw new BizError('FundAccountPostedProhibitChange', { additional: row.name });
+    await reverseSource(ctx, 'opening', input.id, row.openingDate);
+  }
   await ctx.tx
     .update(finFundAccount)
-    .set({ name: input.name, accountNumber: input.accountNumber, remark: input.remark, updatedAt: new Date() })
+    .set({ name: input.name, kind, accountNumber: input.accountNumber, openingBalance: microText(opening), openingDate, remark: input.remark, updatedAt: new Date() })
     .where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.id, input.id)));
-  ctx.audit({ action: 'update', entity: 'fundAccount', entityId: input.id });
+  if (reopen) await postOpening(ctx, { id: input.id, name: input.name, kind, opening, openingDate });
+  ctx.audit({
+    action: 'update',
+    entity: 'fundAccount',
+    entityId: input.id,
+    detail: { before: { name: row.name, kind: row.kind, accountNumber: row.accountNumber, openingBalance: row.openingBalance, openingDate: row.openingDate, remark: row.remark }, after: { name: input.name, kind, accountNumber: input.accountNumber, openingBalance: microText(opening), openingDate, remark: input.remark } },
+  });
   return { id: input.id };
 }
 
+/**
+ * Enables or disables fund accounts. An account with money on it cannot be disabled
+ * (`FundAccountHasBalanceProhibitClose`): its row is locked (FOR UPDATE, ids ascending like the postings)
+ * before its balance is read, and a posting locks the same row and refuses a disabled account, so no
+ * posting slips in between the check and the switch.
+ */
 export async function enableFundAccounts(ctx: ServiceContext, ids: number[], enabled: boolean) {
-  for (const id of ids) await loadFund(ctx, id);
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const row = await loadFund(ctx, id, { lock: true });
+    if (!enabled && toMicro(row.balance) !== 0n) throw new BizError('FundAccountHasBalanceProhibitClose', { additional: row.name });
+  }
   await ctx.tx
     .update(finFundAccount)
     .set({ enabled, updatedAt: new Date() })
     .where(and(eq(finFundAccount.tenantId, ctx.tenantId), inArray(finFundAccount.id, ids)));
-  ctx.audit({ action: 'enable', entity: 'fundAccount', entityId: ids, detail: { enabled } });
+  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'fundAccount', entityId: ids, detail: { enabled } });
 }
 
 /** An enabled fund account of the tenant and its ledger account code. */
