@@ -2,6 +2,8 @@
  * The response envelope every API call returns.
  * `message` carries a catalogue key (see errors.ts) that the client translates as `error.<key>`.
  */
+import type { RefusalDetails } from './refusals.ts';
+
 export const Status = {
   Success: 0,
   Error: 500,
@@ -17,6 +19,8 @@ export interface Envelope<T = unknown> {
   message: string;
   remark?: string;
   additional?: string;
+  /** What a refusal is about and its figures (refusals.ts): names and decimal text, never ids. */
+  details?: RefusalDetails;
   data: T;
 }
 

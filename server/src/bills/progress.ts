@@ -1,6 +1,6 @@
 import { PROGRESS_STATES, type ProgressKind, type ProgressState } from '@p8/contract/bills/status';
-import { max, microText, type Micro } from '@p8/contract/bills/decimal';
-import { BizError } from '../core/errors.ts';
+import { max, type Micro } from '@p8/contract/bills/decimal';
+import { refusal, type RefusalRefs } from '../core/errors.ts';
 
 /**
  * Push-down arithmetic, pure. A source line of quantity N feeds downstream lines of one progress kind
@@ -30,8 +30,8 @@ export function overallProgress(lines: ReadonlyArray<{ number: Micro; done: Micr
 /**
  * Refuses a downstream quantity beyond what is open on its source line, unless the type's `allow…Beyond`
  * switch is on. `requested` is the quantity this bill's line asks for, `open` what was open before it
- * (its own earlier take excluded).
+ * (its own earlier take excluded). The refusal names this bill's line number, its material and the source bill.
  */
-export function checkTake(requested: Micro, open: Micro, allowBeyond: boolean): void {
-  if (requested > open && !allowBeyond) throw new BizError('NumberExceedSourceBill', { additional: microText(open) });
+export function checkTake(requested: Micro, open: Micro, allowBeyond: boolean, about: { line?: number; refs?: RefusalRefs } = {}): void {
+  if (requested > open && !allowBeyond) throw refusal('NumberExceedSourceBill', about.refs ?? {}, { line: about.line, need: requested, have: open });
 }

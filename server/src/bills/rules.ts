@@ -1,5 +1,5 @@
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import type { ErrorKey } from '@p8/contract/errors';
+import type { RefusalKey } from '@p8/contract/refusals';
 import type { Micro } from '@p8/contract/bills/decimal';
 import type { ServiceContext } from '../core/service-context.ts';
 
@@ -27,7 +27,7 @@ export interface BillTypeRules {
   /** Submit and audit: what a draft may lack but a bill under review may not (a payment's fund account). */
   completing?(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>): Promise<void>;
   /** The refusal of a settlement line beyond what is open on its bill (by the bill's header: a payment's type). */
-  exceedRefusal?(header: Record<string, unknown>): ErrorKey;
+  exceedRefusal?(header: Record<string, unknown>): RefusalKey;
 }
 
 export class BillRules {

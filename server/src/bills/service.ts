@@ -9,7 +9,7 @@ import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, 
 import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { nextBillCode } from '../core/code-generator.ts';
-import { BizError, forbidden } from '../core/errors.ts';
+import { BizError, forbidden, refusal } from '../core/errors.ts';
 import { creatorDeptId } from '../core/data-scope.ts';
 import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
@@ -181,28 +181,28 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   const ownLineFields = lineFields(decl).filter((f) => !f.readOnly && !LINE_COLUMNS.has(f.key));
   lines.forEach((line, index) => {
     const info = materials.get(Number(line.materialId));
-    if (!info) throw new BizError('MaterialNotExist', { additional: line.materialId });
-    if (!info.enabled) throw new BizError('MaterialIsDisabled', { additional: line.materialId });
+    if (!info) throw refusal('MaterialNotExist', {}, { line: index + 1 });
+    if (!info.enabled) throw refusal('MaterialIsDisabled', { materialId: info.id }, { line: index + 1 });
     const unitId = (line.unitId as number | null | undefined) ?? info.mainUnitId;
     const ratio = unitId === null ? toMicro(1) : info.ratios.get(unitId);
-    if (ratio === undefined) throw new BizError('UnitNotExist', { additional: unitId });
+    if (ratio === undefined) throw refusal('UnitNotExist', { materialId: info.id }, { line: index + 1 });
     const amounts = lineAmounts({ number: line.number as number, unitPrice: line.unitPrice as number, taxRate: line.taxRate as number, discountRate: line.discountRate as number }, rules);
     const baseNumber = mul(amounts.number, ratio);
     // Beyond numeric(20,6): refused here rather than by the database.
-    if ([baseNumber, amounts.priceTotal, amounts.taxPriceTotal, amounts.taxUnitPrice].some((v) => v > MAX_MICRO || v < -MAX_MICRO)) throw new BizError('AmountOutOfRange', { additional: index + 1 });
+    if ([baseNumber, amounts.priceTotal, amounts.taxPriceTotal, amounts.taxUnitPrice].some((v) => v > MAX_MICRO || v < -MAX_MICRO)) throw refusal('AmountOutOfRange', {}, { line: index + 1 });
     const warehouseId = (line.warehouseId as number | null | undefined) ?? (header.warehouseId as number | null) ?? null;
     const targetWarehouseId = (line.targetWarehouseId as number | null | undefined) ?? (header.targetWarehouseId as number | null) ?? null;
     if (decl.stock === 'transfer') {
-      if (targetWarehouseId === null) throw new BizError('PleaseSelectTransferInWarehouse', { additional: index + 1 });
+      if (targetWarehouseId === null) throw refusal('PleaseSelectTransferInWarehouse', {}, { line: index + 1 });
       if (targetWarehouseId === warehouseId && (line.targetLocationId ?? null) === (line.locationId ?? null)) {
-        throw new BizError(line.locationId ? 'TransferLocationSame' : 'TransferWarehouseSame', { additional: index + 1 });
+        throw refusal(line.locationId ? 'TransferLocationSame' : 'TransferWarehouseSame', {}, { line: index + 1 });
       }
     }
     const serialNumbers = config.openSerialNumber && info.serial ? ((line.serialNumbers as string[] | null) ?? []) : [];
     const batchNumber = config.openBatchNumber && info.batch ? String(line.batchNumber ?? '').trim() : '';
     if (stock && decl.stock !== 'check') {
-      if (config.openSerialNumber && info.serial && toMicro(serialNumbers.length) !== baseNumber) throw new BizError('SerialNumberCountMismatch', { additional: index + 1 });
-      if (config.openBatchNumber && info.batch && !batchNumber) throw new BizError('PleaseInputBatchNumber', { additional: index + 1 });
+      if (config.openSerialNumber && info.serial && toMicro(serialNumbers.length) !== baseNumber) throw refusal('SerialNumberCountMismatch', {}, { line: index + 1 });
+      if (config.openBatchNumber && info.batch && !batchNumber) throw refusal('PleaseInputBatchNumber', {}, { line: index + 1 });
     }
     const lineExtra: Record<string, unknown> = {};
     for (const f of ownLineFields) if (line[f.key] !== undefined && line[f.key] !== null) lineExtra[f.key] = line[f.key];
@@ -368,7 +368,7 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
   const isTwin = (l: PreparedLine) => isTwinLine(decl, l.values.extra as Record<string, unknown>);
   for (const line of lines) if (isTwin(line)) line.sourceLineId = null;
   const unsourced = lines.findIndex((l) => l.sourceLineId === null && !isTwin(l));
-  if (decl.sourceRequired && unsourced >= 0) throw new BizError('PleaseSelectSourceBill', { additional: unsourced + 1 });
+  if (decl.sourceRequired && unsourced >= 0) throw refusal('PleaseSelectSourceBill', {}, { line: unsourced + 1 });
   const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
   assertDirectAllowed(decl, config, ids.length > 0);
   if (!ids.length) return false;
@@ -396,7 +396,10 @@ async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billId: numb
     if (source.materialId !== line.values.materialId) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
     assertSourceMeets(sourceDecl, source.head);
     const open = openQuantity(toMicro(source.baseNumber), taken.get(source.id) ?? 0n, source.closed);
-    checkTake(line.baseNumber, open, Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]));
+    checkTake(line.baseNumber, open, Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]), {
+      line: line.values.lineNo,
+      refs: { materialId: source.materialId, billId: source.billId },
+    });
     // Several lines of this bill may take from one source line.
     taken.set(source.id, (taken.get(source.id) ?? 0n) + line.baseNumber);
     line.values.sourceLineId = source.id;
@@ -580,7 +583,7 @@ async function assertComplete(ctx: ServiceContext, decl: BillTypeDecl, row: Bill
   // from nothing, or take components out of stock into nothing.
   if (decl.stock === 'assembly' && new Set(held.map((l) => lineDirection(decl, l.extra as Record<string, unknown>))).size < 2) throw new BizError('AssemblyNeedsBothSides');
   const unplaced = held.find((l) => l.warehouseId === null);
-  if (unplaced) throw new BizError('PleaseSelectWarehouse', { additional: unplaced.lineNo });
+  if (unplaced) throw refusal('PleaseSelectWarehouse', {}, { line: unplaced.lineNo });
 }
 
 /** POST {path}/submit */

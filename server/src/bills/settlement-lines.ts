@@ -6,7 +6,7 @@ import { BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
 import { computedLineAmount, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type ProgressState } from '@p8/contract/bills/status';
 import type { TenantConfig } from '@p8/contract/tenant-config';
-import { BizError } from '../core/errors.ts';
+import { BizError, refusal } from '../core/errors.ts';
 import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { billScope } from './list.ts';
@@ -40,9 +40,9 @@ export function prepareMoneyLines(ctx: ServiceContext, decl: BillTypeDecl, paylo
   const lines = payload.lines.map((line, index) => {
     // A computed amount (a salary line's net pay) from its parts, each kept rounded as exact decimal text.
     const computed = computedLineAmount(decl, line, config.amountRetainsSmallDigit);
-    if (computed !== undefined && computed < 0n) throw new BizError(decl.lineAmount!.negative, { additional: index + 1 });
+    if (computed !== undefined && computed < 0n) throw refusal(decl.lineAmount!.negative, {}, { line: index + 1 });
     const amount = computed ?? round(line.amount);
-    if (amount === 0n || (kind !== 'settlement' && amount < 0n)) throw new BizError('AmountMustGreaterThanZero', { additional: index + 1 });
+    if (amount === 0n || (kind !== 'settlement' && amount < 0n)) throw refusal('AmountMustGreaterThanZero', {}, { line: index + 1 });
     const extra: Record<string, unknown> = {};
     for (const f of own) if (line[f.key] !== undefined && line[f.key] !== null) extra[f.key] = line[f.key];
     for (const key of parts) extra[key] = microText(round(line[key]));
@@ -137,7 +137,10 @@ export async function linkSettlements(ctx: ServiceContext, decl: BillTypeDecl, b
     const amount = settledAmountOf(source);
     if (amount === 0n || amount > 0n !== line.amount > 0n) throw new BizError('SettleAmountSignMismatch', { additional: source.billCode });
     const open = amount - (taken.get(source.id) ?? 0n);
-    if (abs(line.amount) > abs(open)) throw new BizError(open === 0n ? 'BillAllSettled' : exceed, { additional: microText(open) });
+    if (abs(line.amount) > abs(open)) {
+      if (open === 0n) throw refusal('BillAllSettled', {}, { bill: source.billCode });
+      throw refusal(exceed, { partnerId: source.supplierId ?? source.customerId }, { bill: source.billCode, need: abs(line.amount), have: abs(open) });
+    }
   }
 }
 
@@ -255,6 +258,6 @@ export async function settlementPushLines(ctx: ServiceContext, sourceType: strin
     const open = settledAmountOf(f) - (taken.get(f.id) ?? 0n);
     return open === 0n ? [] : [{ sourceBillId: f.id, amount: microText(open) }];
   });
-  if (!lines.length) throw new BizError('BillAllSettled', { additional: found[0]?.billCode });
+  if (!lines.length) throw refusal('BillAllSettled', {}, { bill: found[0]?.billCode });
   return { heads: found, lines };
 }

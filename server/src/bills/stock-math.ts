@@ -1,5 +1,5 @@
 import { div, max, mul, type Micro } from '@p8/contract/bills/decimal';
-import { BizError } from '../core/errors.ts';
+import { BizError, refusal } from '../core/errors.ts';
 
 /**
  * The arithmetic of stock, pure: what a set of movements does to the balances (per material, warehouse,
@@ -91,7 +91,8 @@ export function averageCost(v: Valuation): Micro {
  * The refusal of a balance going below zero (or of a serial number held twice / sent out twice): serial
  * rows hold 0 or 1 whatever the negative-stock switch says.
  */
-function refuse(key: StockKey, after: Micro, allowNegative: boolean): BizError | undefined {
+function refuse(m: Movement, balance: Micro, after: Micro, allowNegative: boolean): BizError | undefined {
+  const key = m.key;
   const ONE = 1_000_000n;
   if (key.serialNumber) {
     if (after > ONE) return new BizError('SerialNumberRepeat', { additional: key.serialNumber });
@@ -99,7 +100,10 @@ function refuse(key: StockKey, after: Micro, allowNegative: boolean): BizError |
     return undefined;
   }
   if (after < 0n && !allowNegative) {
-    return new BizError(key.batchNumber ? 'BatchNumberInsufficientInventory' : 'InsufficientInventory', { additional: key.batchNumber || key.materialId });
+    // Named by the unit of work: the line, the material, the warehouse and location; what it asks and what there is.
+    const about = { lineId: m.lineId, materialId: key.materialId, warehouseId: key.warehouseId, locationId: key.locationId };
+    const figures = { need: balance - after, have: balance };
+    return key.batchNumber ? refusal('BatchNumberInsufficientInventory', about, { ...figures, batch: key.batchNumber }) : refusal('InsufficientInventory', about, figures);
   }
   return undefined;
 }
@@ -158,8 +162,8 @@ export function planPosting(state: StockState, movements: readonly Movement[], a
       }
     }
     const after = balance + quantity;
-    const refusal = quantity < 0n || m.key.serialNumber ? refuse(m.key, after, allowNegative) : undefined;
-    if (refusal) throw refusal;
+    const refused = quantity < 0n || m.key.serialNumber ? refuse(m, balance, after, allowNegative) : undefined;
+    if (refused) throw refused;
     balances.set(bKey, after);
     valuations.set(vKey, { quantity: valuation.quantity + quantity, amount: valuation.amount + amount + variance });
     const entry = { key: m.key, quantity, unitCost, amount, lineId: m.lineId, expirationDate: m.expirationDate ?? null };

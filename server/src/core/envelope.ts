@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { Status, httpStatusOf, type Envelope, type Pagination } from '@p8/contract/envelope';
 import { isErrorKey, type ErrorKey } from '@p8/contract/errors';
+import type { RefusalDetails } from '@p8/contract/refusals';
 import { BizError, databaseErrorOf, loggableError, UNIQUE_VIOLATION_KEYS } from './errors.ts';
 
 /** The success envelope. */
@@ -16,12 +17,13 @@ export function paged<T>(data: T[], pagination: Pagination): Envelope<T[]> & { p
   return { status: Status.Success, message: 'Success', data, pagination };
 }
 
-function fail(status: number, message: string, extra: { additional?: string; remark?: string; data?: unknown } = {}): Envelope<unknown> {
+function fail(status: number, message: string, extra: { additional?: string; details?: RefusalDetails; remark?: string; data?: unknown } = {}): Envelope<unknown> {
   return {
     status,
     message,
     ...(extra.remark ? { remark: extra.remark } : {}),
     ...(extra.additional ? { additional: extra.additional } : {}),
+    ...(extra.details ? { details: extra.details } : {}),
     data: extra.data ?? null,
   };
 }

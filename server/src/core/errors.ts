@@ -1,9 +1,12 @@
 import { Status } from '@p8/contract/envelope';
 import type { ErrorKey } from '@p8/contract/errors';
+import { microText, type Micro } from '@p8/contract/bills/decimal';
+import { isRefusalKey, refusalShapes, type RefusalDetails, type RefusalShape } from '@p8/contract/refusals';
 
 /**
  * A business error: a catalogue key (translated by the client), an envelope status, and optionally
- * the offending value (`additional`) and a human remark. Throw it anywhere inside a request; the
+ * the offending value (`additional`), what a refusal is about with its figures (`details`, named and
+ * declared per key in the contract's refusals.ts) and a human remark. Throw it anywhere inside a request; the
  * error handler turns it into the envelope and the transaction rolls back.
  */
 export class BizError extends Error {
@@ -11,17 +14,55 @@ export class BizError extends Error {
   readonly status: number;
   readonly additional?: string;
   readonly remark?: string;
+  /** Named by the unit of work (core/refusals.ts) when the error carries `refs`. */
+  details?: RefusalDetails;
+  /** Ids of what a refusal is about, named into `details` before the transaction rolls back. */
+  refs?: RefusalRefs;
   /** Optional payload of a failure (e.g. `{ needCaptcha }` of a failed login). */
   data?: unknown;
 
-  constructor(key: ErrorKey, options: { status?: number; additional?: unknown; remark?: string; data?: unknown } = {}) {
+  constructor(key: ErrorKey, options: { status?: number; additional?: unknown; details?: RefusalDetails; remark?: string; data?: unknown } = {}) {
     super(key);
     this.key = key;
     this.status = options.status ?? Status.BadRequest;
     this.additional = options.additional === undefined ? undefined : String(options.additional);
     this.remark = options.remark;
+    this.details = options.details;
     this.data = options.data;
   }
+}
+
+/**
+ * What a refusal is about, by id: the unit of work names them into `details` (core/refusals.ts `nameRefusal`).
+ */
+export interface RefusalRefs {
+  /** A saved bill line: its number (and, when no bill is named otherwise, nothing more). */
+  lineId?: number;
+  materialId?: number | null;
+  warehouseId?: number | null;
+  locationId?: number | null;
+  fundAccountId?: number;
+  partnerId?: number | null;
+  billId?: number;
+}
+
+type Values = Omit<RefusalDetails, 'need' | 'have' | 'measure'> & { need?: Micro; have?: Micro };
+
+/**
+ * The refusal `key` about `refs` with `values` (figures in millionths, as decimal.ts keeps them). Any key may
+ * name a line or records this way; the keys with figures declare what they carry (contract refusals.ts).
+ */
+export function refusal(key: ErrorKey, refs: RefusalRefs, values: Values = {}): BizError {
+  const { need, have, ...rest } = values;
+  const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== ''));
+  const details: RefusalDetails = { ...given };
+  const measure = isRefusalKey(key) ? (refusalShapes[key] as RefusalShape).measure : undefined;
+  if (measure) details.measure = measure;
+  if (need !== undefined) details.need = microText(need);
+  if (have !== undefined) details.have = microText(have);
+  const error = new BizError(key, { details });
+  error.refs = refs;
+  return error;
 }
 
 export const unauthorized = (key: ErrorKey = 'Unauthorized') => new BizError(key, { status: Status.Unauthorized });

@@ -4,6 +4,8 @@ import { afterCommit, type Database, type Tx } from '../db/connection.ts';
 import { accessChangesOf, type AccessInvalidator } from './access-cache.ts';
 import type { AuthContext } from './auth.ts';
 import { writeAudit, type AuditEntry } from './audit.ts';
+import { BizError } from './errors.ts';
+import { nameRefusal } from './refusals.ts';
 import type { Registries } from './registries.ts';
 
 /** The optional clock of a service call: the demo data places orders in the past; routes never pass it. */
@@ -56,7 +58,14 @@ export async function withServiceContext<T>(database: Database, caller: Caller, 
   return database.withTenant(caller.tenantId, async (tx) => {
     const entries: AuditEntry[] = [];
     const ctx: ServiceContext = { ...caller, tx, audit: (entry) => void entries.push(entry) };
-    const result = await fn(ctx);
+    let result: T;
+    try {
+      result = await fn(ctx);
+    } catch (error) {
+      // A refusal about records names them while its transaction can still read them.
+      if (error instanceof BizError && error.refs) await nameRefusal(tx, caller.tenantId, error);
+      throw error;
+    }
     if (entries.length) await writeAudit(tx, caller.account, caller.ip, entries);
     // A changed role, menu, department or staff account reaches every process's access cache once committed.
     const accessChanges = accessChangesOf(caller.tenantId, entries);

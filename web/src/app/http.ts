@@ -1,8 +1,10 @@
 import { NO_LOADING_HEADER, Status, type Envelope, type Pagination } from '@p8/contract/envelope';
+import type { RefusalDetails } from '@p8/contract/refusals';
 import i18n, { loadErrorTexts, translateError } from '../locales/index.ts';
 import { getToken } from '../stores/auth.ts';
 import { getLanguage } from '../stores/global.ts';
 import { feedback } from './feedback.ts';
+import { refusalText } from './refusal-text.ts';
 import { beginLoading, endLoading } from './loading.ts';
 import { currentLocation, loginPathFor, navigateTo } from './navigate.ts';
 import { clearSession } from './session.ts';
@@ -43,12 +45,14 @@ export class HttpError<T = unknown> extends Error {
   readonly key: string;
   readonly remark?: string;
   readonly additional?: string;
+  /** What a refusal names, with its figures (contract refusals.ts); the text already says it. */
+  readonly details?: RefusalDetails;
   /** Envelope `data` of the failure (e.g. `{ needCaptcha }` after a failed login). */
   readonly data?: T;
   /** The text shown (or that would have been shown) to the user. */
   readonly text: string;
 
-  constructor(init: { status: number; httpStatus: number; key: string; remark?: string; additional?: string; data?: T; text: string }) {
+  constructor(init: { status: number; httpStatus: number; key: string; remark?: string; additional?: string; details?: RefusalDetails; data?: T; text: string }) {
     super(init.text);
     this.name = 'HttpError';
     this.status = init.status;
@@ -56,6 +60,7 @@ export class HttpError<T = unknown> extends Error {
     this.key = init.key;
     this.remark = init.remark;
     this.additional = init.additional;
+    this.details = init.details;
     this.data = init.data;
     this.text = init.text;
   }
@@ -134,20 +139,30 @@ function isEnvelope(body: unknown): body is Envelope {
   return typeof body === 'object' && body !== null && typeof (body as Envelope).status === 'number';
 }
 
+/**
+ * The text of a failed envelope: its remark or its key's translation, what its refusal names, and the
+ * `additional` value of keys that carry no shape (a field name, a limit).
+ */
+export function envelopeErrorText(body: Pick<Envelope, 'message' | 'remark' | 'additional' | 'details'>, fallbackKey = 'NetworkError'): string {
+  const base = body.remark || translateError(body.message || fallbackKey);
+  const text = refusalText(base, body.details, getLanguage());
+  return body.additional ? `${text}: ${body.additional}` : text;
+}
+
 async function envelopeError(body: Envelope, httpStatus: number, silent: boolean): Promise<HttpError> {
   // The first page carries the transport, sign-in and session texts only: any other key waits for the
   // whole catalogue (one small download; should it fail, the key itself is shown).
   for (const key of [body.message, body.status === Status.Unauthorized ? 'Unauthorized' : undefined]) {
     if (key && !i18n.exists(`error.${key}`)) await loadErrorTexts().catch(() => undefined);
   }
-  const base = body.remark || translateError(body.message || 'NetworkError');
-  const text = body.additional ? `${base}: ${body.additional}` : base;
+  const text = envelopeErrorText(body);
   const error = new HttpError({
     status: body.status,
     httpStatus,
     key: body.message || 'NetworkError',
     remark: body.remark,
     additional: body.additional,
+    details: body.details,
     data: body.data,
     text,
   });

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import { http } from '../app/http.ts';
+import { provideRefusalDigits } from '../app/refusal-text.ts';
 import { kitSettingsOf, type KitSettings } from './kit-settings.ts';
 
 /**
@@ -14,7 +15,12 @@ export const TENANT_CONFIG_QUERY_KEY = ['admin', 'tenant'] as const;
 
 export const tenantConfigQuery = {
   queryKey: TENANT_CONFIG_QUERY_KEY,
-  queryFn: () => http.get<TenantConfigView>('/admin/admin/tenant', undefined, { noLoading: true }),
+  queryFn: async () => {
+    const config = await http.get<TenantConfigView>('/admin/admin/tenant', undefined, { noLoading: true });
+    // Refusals write their figures with the places the lists use (app/refusal-text.ts).
+    provideRefusalDigits(kitSettingsOf(config));
+    return config;
+  },
   staleTime: 60_000,
 };
 

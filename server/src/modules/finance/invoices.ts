@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { INVOICE_BILLS } from '@p8/contract/bills/invoices';
-import { microText, toMicro } from '@p8/contract/bills/decimal';
+import { toMicro } from '@p8/contract/bills/decimal';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
-import { BizError } from '../../core/errors.ts';
+import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows, type Tx } from '../../db/connection.ts';
 import { bill, billLine } from '../../db/schema/index.ts';
@@ -34,9 +34,9 @@ export async function invoiceSaved(ctx: ServiceContext, decl: BillTypeDecl, bill
   if (refunds.size > 1) throw new BizError('InvoiceSourceMixed');
   const sourceLineIds = [...new Set(lines.map((l) => l.sourceLineId!))];
   // Per source line: its tax-inclusive amount and what every invoice line taking from it holds.
-  const found = await rows<{ id: string; amount: string; invoiced: string }>(
+  const found = await rows<{ id: string; bill_id: string; amount: string; invoiced: string }>(
     ctx.tx,
-    sql`select l.id, l.tax_price_total::text as amount,
+    sql`select l.id, l.bill_id, l.tax_price_total::text as amount,
                coalesce((select sum(d.tax_price_total) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
                          where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'
                            and db.bill_type in (${sql.join(INVOICE_TYPES.map((t) => sql`${t}`), sql`, `)})), 0)::text as invoiced
@@ -49,10 +49,11 @@ export async function invoiceSaved(ctx: ServiceContext, decl: BillTypeDecl, bill
     if (invoiced > amount) {
       // What was left before this invoice: the source's amount less what the other invoices hold.
       const [own] = await ctx.tx
-        .select({ total: sql<string>`coalesce(sum(${billLine.taxPriceTotal}), 0)::text` })
+        .select({ total: sql<string>`coalesce(sum(${billLine.taxPriceTotal}), 0)::text`, line: sql<number>`min(${billLine.lineNo})::int` })
         .from(billLine)
         .where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, billId), eq(billLine.sourceLineId, Number(f.id))));
-      throw new BizError('InvoiceAmountExceedUninvoiced', { additional: microText(amount - invoiced + toMicro(own.total)) });
+      // Named: this invoice's line and the bill it invoices; what the line asks and what was left to invoice.
+      throw refusal('InvoiceAmountExceedUninvoiced', { billId: Number(f.bill_id) }, { line: own.line, need: toMicro(own.total), have: amount - invoiced + toMicro(own.total) });
     }
   }
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { Beginning } from '@p8/contract/bills/money';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { DEFAULT_CHART, type AccountCode, type FinanceDifference } from '@p8/contract/finance';
-import { BizError } from '../../core/errors.ts';
+import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import { finAccount, finFundAccount, finPartnerBalance, finPosting, finPostingLine } from '../../db/schema/index.ts';
@@ -121,8 +121,9 @@ async function applyBalances(ctx: ServiceContext, lines: PostingLineInput[]) {
       prepaid: toMicro(row?.prepaid ?? '0') + delta.prepaid,
       advance: toMicro(row?.advance ?? '0') + delta.advance,
     };
-    if (next.prepaid < 0n) throw new BizError('PrepaidAmountExceedBalance', { additional: microText(next.prepaid + -delta.prepaid) });
-    if (next.advance < 0n) throw new BizError('AdvanceAmountExceedBalance', { additional: microText(next.advance + -delta.advance) });
+    const held = { prepaid: next.prepaid - delta.prepaid, advance: next.advance - delta.advance };
+    if (next.prepaid < 0n) throw refusal('PrepaidAmountExceedBalance', { partnerId }, { need: -delta.prepaid, have: held.prepaid });
+    if (next.advance < 0n) throw refusal('AdvanceAmountExceedBalance', { partnerId }, { need: -delta.advance, have: held.advance });
     const values = { receivable: microText(next.receivable), payable: microText(next.payable), prepaid: microText(next.prepaid), advance: microText(next.advance), updatedAt: new Date() };
     await ctx.tx
       .insert(finPartnerBalance)
@@ -140,7 +141,7 @@ async function applyBalances(ctx: ServiceContext, lines: PostingLineInput[]) {
     if (!row.enabled) throw new BizError('FundAccountIsDisabled', { additional: row.name });
     const delta = funds.get(fundId)!;
     const next = toMicro(row.balance) + delta;
-    if (delta < 0n && next < 0n) throw new BizError('AccountBalanceInsufficient', { additional: row.balance });
+    if (delta < 0n && next < 0n) throw refusal('AccountBalanceInsufficient', { fundAccountId: fundId }, { need: -delta, have: toMicro(row.balance) });
     await ctx.tx
       .update(finFundAccount)
       .set({ balance: microText(next), updatedAt: new Date() })

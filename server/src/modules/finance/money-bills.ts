@@ -3,7 +3,7 @@ import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal'
 import { Beginning, Fee, Income, Payment, Receipt } from '@p8/contract/bills/money';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import { BEGINNING_SHAPES, MONEY_TYPE_SHAPES, type BeginningType, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
-import { BizError } from '../../core/errors.ts';
+import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import type { BillPostingHook } from '../../bills/posting-hooks.ts';
 import type { BillRules, BillTypeRules } from '../../bills/rules.ts';
@@ -101,7 +101,7 @@ async function assertBalanceCovers(ctx: ServiceContext, s: Side, partnerId: unkn
     .where(and(eq(finPartnerBalance.tenantId, ctx.tenantId), eq(finPartnerBalance.partnerId, partnerId)));
   const column = s.side === 'payment' ? 'prepaid' : 'advance';
   const balance = toMicro(held?.[column] ?? '0');
-  if (amount > balance) throw new BizError(column === 'prepaid' ? 'PrepaidAmountExceedBalance' : 'AdvanceAmountExceedBalance', { additional: microText(balance) });
+  if (amount > balance) throw refusal(column === 'prepaid' ? 'PrepaidAmountExceedBalance' : 'AdvanceAmountExceedBalance', { partnerId }, { need: amount, have: balance });
 }
 
 /** Opening receipts and payments settle opening balances only; the other types settle business bills only. */

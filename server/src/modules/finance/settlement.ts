@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { abs, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { SettledStatus } from '@p8/contract/finance';
-import { BizError } from '../../core/errors.ts';
+import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import type { Tx } from '../../db/connection.ts';
 import { bill, finBillOpen } from '../../db/schema/index.ts';
@@ -140,7 +140,8 @@ export async function settleBills(
     if (amount === 0n || (amount > 0n) !== (a.amount > 0n)) throw new BizError('SettleAmountSignMismatch', { additional: a.billId });
     const settled = toMicro(open.settled) + a.amount * direction;
     const within = amount > 0n ? settled >= 0n && settled <= amount : settled <= 0n && settled >= amount;
-    if (!within) throw new BizError(direction > 0n && toMicro(open.settled) === amount ? 'BillAllSettled' : exceed, { additional: microText(amount - toMicro(open.settled)) });
+    if (direction > 0n && toMicro(open.settled) === amount) throw refusal('BillAllSettled', { billId: a.billId });
+    if (!within) throw refusal(exceed, { billId: a.billId, partnerId: open.partnerId }, { need: abs(a.amount), have: abs(amount - toMicro(open.settled)) });
     await ctx.tx
       .update(finBillOpen)
       .set({ settled: microText(settled) })

@@ -12,10 +12,11 @@ import {
   type MallRefundStatus,
 } from '@p8/contract/mall';
 import type { ErrorKey } from '@p8/contract/errors';
+import { toMicro } from '@p8/contract/bills/decimal';
 import { rows } from '../../db/connection.ts';
 import { mallOrder, mallOrderItem, mallOrderLog, mallProduct, mallSku } from '../../db/schema/index.ts';
 import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
-import { BizError } from '../../core/errors.ts';
+import { BizError, refusal } from '../../core/errors.ts';
 import { parseList, runPage, countAll, type ListSpec } from '../../core/list-query.ts';
 import type { At, ServiceContext } from '../../core/service-context.ts';
 import { cents, customerOf, operatorName, yuan } from './common.ts';
@@ -231,7 +232,10 @@ export async function createOrder(ctx: ServiceContext, body: MallOrderCreate, so
     returning s.id`);
   const takenIds = new Set(taken.map((r) => Number(r.id)));
   const short = lines.find((l) => !takenIds.has(l.skuId));
-  if (short) throw new BizError('MallStockInsufficient', { additional: labelOf(byId.get(short.skuId)!) });
+  if (short) {
+    const [held] = await ctx.tx.select({ stock: mallSku.stock }).from(mallSku).where(and(eq(mallSku.tenantId, ctx.tenantId), eq(mallSku.id, short.skuId)));
+    throw refusal('MallStockInsufficient', {}, { product: labelOf(byId.get(short.skuId)!), need: toMicro(short.quantity), have: toMicro(held?.stock ?? 0) });
+  }
   let goods = 0;
   const items = lines.map((line) => {
     const sku = byId.get(line.skuId)!;
@@ -250,7 +254,7 @@ export async function createOrder(ctx: ServiceContext, body: MallOrderCreate, so
     };
   });
   const discount = cents(body.discountAmount);
-  if (discount > goods) throw new BizError('MallDiscountExceed');
+  if (discount > goods) throw refusal('MallDiscountExceed', {}, { need: toMicro(yuan(discount)), have: toMicro(yuan(goods)) });
   const pay = goods + cents(body.freightAmount) - discount;
   // Items keep the order the client listed them in.
   const position = new Map(body.items.map((l, i) => [l.skuId, i]));
@@ -366,7 +370,7 @@ export async function cancelOrder(ctx: ServiceContext, id: number, reason: strin
 export async function applyRefund(ctx: ServiceContext, id: number, body: { reason: string; amount?: number }, { at = new Date() }: At = {}) {
   const order = await findOrder(ctx, id);
   const amount = body.amount ?? Number(order.payAmount);
-  if (cents(amount) > cents(Number(order.payAmount))) throw new BizError('MallRefundAmountExceed', { additional: order.payAmount });
+  if (cents(amount) > cents(Number(order.payAmount))) throw refusal('MallRefundAmountExceed', {}, { need: toMicro(yuan(cents(amount))), have: toMicro(order.payAmount) });
   // A refund of nothing would still make the order Refunded (no sale, its stock back) while the money stays:
   // only an order paid nothing is refunded for nothing.
   if (cents(amount) === 0 && cents(Number(order.payAmount)) > 0) throw new BizError('AmountMustGreaterThanZero');

@@ -1,6 +1,6 @@
 import { NO_LOADING_HEADER, Status, type Envelope } from '@p8/contract/envelope';
 import { feedback } from '../../app/feedback.ts';
-import { API_BASE, HttpError, httpStatusKey } from '../../app/http.ts';
+import { API_BASE, envelopeErrorText, HttpError, httpStatusKey } from '../../app/http.ts';
 import { currentLocation, loginPathFor, navigateTo } from '../../app/navigate.ts';
 import { clearSession } from '../../app/session.ts';
 import { translateError } from '../../locales/index.ts';
@@ -33,10 +33,10 @@ export interface XhrUploadOptions {
   timeout?: number;
 }
 
-function fail(key: string, httpStatus: number, silent: boolean, init: Partial<Pick<HttpError, 'remark' | 'additional' | 'status'>> & { text?: string } = {}): HttpError {
+function fail(key: string, httpStatus: number, silent: boolean, init: Partial<Pick<HttpError, 'remark' | 'additional' | 'details' | 'status'>> & { text?: string } = {}): HttpError {
   const text = init.text ?? translateError(key);
   if (!silent) feedback.message.error({ content: text, key: `http-error:${text}` });
-  return new HttpError({ status: init.status ?? 0, httpStatus, key, remark: init.remark, additional: init.additional, text });
+  return new HttpError({ status: init.status ?? 0, httpStatus, key, remark: init.remark, additional: init.additional, details: init.details, text });
 }
 
 function parse(text: string): unknown {
@@ -81,8 +81,7 @@ export function xhrUpload<T>({ url, data, onProgress, signal, external = false, 
           resolve(body.data as T);
           return;
         }
-        const base = body.remark || translateError(body.message || 'UploadFailed');
-        const text = body.additional ? `${base}: ${body.additional}` : base;
+        const text = envelopeErrorText(body, 'UploadFailed');
         if (body.status === Status.Unauthorized) {
           const here = currentLocation();
           clearSession();
@@ -93,6 +92,7 @@ export function xhrUpload<T>({ url, data, onProgress, signal, external = false, 
             status: body.status,
             remark: body.remark,
             additional: body.additional,
+            details: body.details,
             text,
           }),
         );
