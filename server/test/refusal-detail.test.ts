@@ -41,7 +41,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Refusals');
   api = await adminCaller(ctx, t);
-  await setTenantConfig(ctx, t.tenantId, { openBatchNumber: true });
+  await setTenantConfig(ctx, t.tenantId, { openBatchNumber: true, openDirectOutstock: true });
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.screw = await api.create('material', { code: 'SCR-8', name: 'Screw M8', units: [{ unitId: ids.piece, isMain: true }] });
   ids.milk = await api.create('material', { code: 'MLK-1', name: 'Milk', units: [{ unitId: ids.piece, isMain: true }], batchNumber: true });
