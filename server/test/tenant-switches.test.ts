@@ -71,3 +71,49 @@ describe('openDirectOutstock', () => {
     await ok(save('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 1, unitPrice: 5 }] }));
   });
 });
+
+describe('openShelves', () => {
+  const stockOnLocation = async (locationId: number) =>
+    (await ok(api.get<Array<{ quantity: string; locationId: number | null }>>(`/api/admin/stock/current?materialId=${ids.material}&warehouseId=${ids.w1}&pageSize=200`)))
+      .filter((r) => r.locationId === locationId)
+      .reduce((s, r) => s + Number(r.quantity), 0);
+  const turn = (openShelves: boolean) => api.put('/api/admin/admin/tenant', { openShelves });
+  let shelf = 0;
+
+  it('off (the default): a line naming a storage location is refused at save, and nothing is saved', async () => {
+    shelf = await api.create('location', { warehouseId: ids.w1, name: 'A-01' });
+    const before = await count('OtherInstock');
+    await refused(save('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 1, unitPrice: 5 }, { materialId: ids.material, number: 4, unitPrice: 5, locationId: shelf }] }), 'ShelvesNotOpen');
+    expect(await count('OtherInstock')).toBe(before);
+  });
+
+  it('on: stock goes onto the location; turning it off is refused while stock sits there, allowed once it is gone', async () => {
+    await ok(turn(true));
+    await audited('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 4, unitPrice: 5, locationId: shelf }] });
+    expect(await stockOnLocation(shelf)).toBe(4);
+    await refused(turn(false), 'LocationExistInventoryProhibitClose');
+    expect((await ok(api.get<{ openShelves: boolean }>('/api/admin/admin/tenant'))).openShelves).toBe(true);
+    await audited('OtherOutstock', { warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 4, locationId: shelf }] });
+    expect(await stockOnLocation(shelf)).toBe(0);
+    await ok(turn(false));
+  });
+
+  it('off again: a draft saved with a location while on cannot post onto it; push down drops the location', async () => {
+    await ok(turn(true));
+    const { id } = await ok(save('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 2, unitPrice: 5, locationId: shelf }] }));
+    await ok(api.post(`${billPath('OtherInstock')}/submit`, { id }));
+    const order = await audited('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.material, number: 3, unitPrice: 5 }] });
+    await ok(turn(false));
+    await refused(api.post(`${billPath('OtherInstock')}/audit`, { id }), 'ShelvesNotOpen');
+    expect(await stockOnLocation(shelf)).toBe(0);
+    // A refund pushed down from an in-stock that named the location carries no location now.
+    await ok(turn(true));
+    const received = await audited('PurchaseInstock', { supplierId: ids.supplier, warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 3, unitPrice: 5, locationId: shelf, sourceLineId: (await ok(api.get<{ lines: Array<{ id: number }> }>(`${billPath('PurchaseOrder')}/${order}`))).lines[0].id }] });
+    const [line] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${billPath('PurchaseInstock')}/${received}`))).lines;
+    await audited('OtherOutstock', { warehouseId: ids.w1, lines: [{ materialId: ids.material, number: 3, locationId: shelf }] });
+    await ok(turn(false));
+    const refund = await ok(api.post<{ id: number }>(`${billPath('PurchaseRefund')}/pushDown`, { sourceType: 'PurchaseInstock', sourceLineIds: [line.id] }));
+    const [copied] = (await ok(api.get<{ lines: Array<{ locationId: number | null }> }>(`${billPath('PurchaseRefund')}/${refund.id}`))).lines;
+    expect(copied.locationId).toBeNull();
+  });
+});

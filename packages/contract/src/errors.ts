@@ -250,6 +250,7 @@ export const errorCatalogue = {
   LocationInsufficientInventory: { zh: '库位库存不足', en: 'Insufficient inventory in the storage location' },
   ExistNegativeInventoryProhibitClose: { zh: '存在负库存，禁止关闭', en: 'Negative inventory exists, cannot be turned off' },
   LocationExistInventoryProhibitClose: { zh: '库位存在库存，禁止关闭', en: 'Storage locations have inventory, cannot be turned off' },
+  ShelvesNotOpen: { zh: '未开启库位管理，不能填写库位', en: 'Storage locations are turned off: leave the location empty' },
   BatchNumberExistInventoryProhibitClose: { zh: '存在批次库存，禁止关闭批次管理', en: 'Batch inventory exists, batch management cannot be turned off' },
   SerialNumberExistInventoryProhibitClose: { zh: '存在序列号库存，禁止关闭序列号管理', en: 'Serial number inventory exists, serial management cannot be turned off' },
   MaterialExistInventoryProhibitOpenBatchNumber: { zh: '物料存在库存，禁止开启批次管理', en: 'The material has inventory, batch management cannot be turned on' },

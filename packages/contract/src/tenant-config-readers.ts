@@ -23,7 +23,7 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   title: { read: "the home page names the tenant; printed bills carry it as the company's name", in: ['web/src/views/bills/components/PrintPreview.tsx', 'web/src/views/home/index.tsx'] },
   slogan: { read: 'printed bills carry it under the company name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
   phone: { read: 'printed bills carry the tenant phone under its name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
-  openShelves: { notBuilt: 'production' },
+  openShelves: { read: 'bill lines take storage locations and stock moves on them; off: a location is refused at save and posting, and turning it off is refused while stock sits on a location', in: ['packages/contract/src/bills/fields.ts', BILLS, 'server/src/bills/stock.ts', 'server/src/modules/tenant/settings.ts'] },
   openVerify: { read: 'bills of the types with an enabled joint review rule go through their reviewers', in: [BILLS] },
   openVerifyBill: { read: 'the bill types under joint review, kept in step with the enabled rules', in: [BILLS, 'server/src/modules/office/verify-rules.ts'] },
   openNegativeInventory: { read: 'an audit may take stock below zero; turning it off is refused while anything is negative', in: [BILLS, 'server/src/modules/tenant/settings.ts'] },

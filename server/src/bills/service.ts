@@ -4,6 +4,7 @@ import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionVie
 import { BILL_TYPES, downstreamTypes, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
+import type { FieldDecl } from '@p8/contract/bills/fields';
 import { fieldShown, headerFields, isTwinLine, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
@@ -152,6 +153,9 @@ interface PreparedLine {
  */
 async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
   assertBillDate(String(payload.billDate), config);
+  assertSwitchedOn(headerFields(decl), payload, config);
+  const lineOffFields = lineFields(decl).filter((f) => f.offRefusal && f.switch && !config[f.switch]);
+  payload.lines.forEach((line, index) => assertSwitchedOn(lineOffFields, line, config, index + 1));
   const header: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
   for (const field of headerFields(decl)) {
@@ -250,6 +254,21 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   if (stock) await checkSerials(ctx, decl, billId, prepared.map((p) => p.values as LineRow), true);
   return { header, extra, lines: prepared, totals };
 }
+
+/**
+ * A field whose tenant switch is off and that declares `offRefusal` takes no value: one sent is refused (a
+ * storage location while the tenant keeps none). `lineNo` names the line in the refusal.
+ */
+function assertSwitchedOn(fields: readonly FieldDecl[], values: Record<string, unknown>, config: TenantConfig, lineNo?: number) {
+  for (const field of fields) {
+    if (!field.offRefusal || !field.switch || config[field.switch]) continue;
+    const value = values[field.key];
+    if (value !== undefined && value !== null && value !== '') throw new BizError(field.offRefusal, lineNo === undefined ? undefined : { additional: lineNo });
+  }
+}
+
+/** The line fields of `decl` whose tenant switch is off: push down copies none of them from the source. */
+const switchedOffLineKeys = (decl: BillTypeDecl, config: TenantConfig) => new Set(lineFields(decl).filter((f) => f.switch && !config[f.switch]).map((f) => f.key));
 
 /** The records a bill's header and lines name exist for the tenant (partners of their kind, warehouses, locations, staff, departments). */
 async function assertHeaderRecords(ctx: ServiceContext, header: Record<string, unknown>, prepared: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
@@ -824,6 +843,9 @@ export async function pushDown(
   }
   const taken = await takenBySource(ctx.tx, ctx.tenantId, ids, sharingTypes(decl, sourceType));
   const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((f) => f.line.materialId)));
+  // A field switched off since the source was made (its storage location) is not carried into the new bill.
+  const off = switchedOffLineKeys(decl, await readTenantConfig(ctx.tx, ctx.tenantId));
+  const copiedKeys = source.lines.filter((key) => !off.has(key));
   const lines: Array<Record<string, unknown>> = [];
   for (const { line } of found) {
     const open = openQuantity(toMicro(line.baseNumber), taken.get(line.id) ?? 0n, line.closed);
@@ -836,7 +858,7 @@ export async function pushDown(
       // The quantity the user asked for, checked against the open quantity as any save is (linkSources).
       number: wanted.get(line.id) ?? microNumber(div(open, ratio)),
       sourceLineId: line.id,
-      ...Object.fromEntries(source.lines.map((key) => [key, stored[key]])),
+      ...Object.fromEntries(copiedKeys.map((key) => [key, stored[key]])),
     });
   }
   if (!lines.length) throw new BizError('BillAllPushed', { additional: first.billCode });

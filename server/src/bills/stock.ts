@@ -2,7 +2,9 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { rows, type Tx } from '../db/connection.ts';
-import { stockLedger } from '../db/schema/index.ts';
+import { stockLedger, tenant } from '../db/schema/index.ts';
+import { BizError } from '../core/errors.ts';
+import { parseTenantConfig } from '../core/tenant-config.ts';
 import { balanceKey, planPosting, reversalOf, valuationKey, type LedgerEntry, type Movement, type StockState } from './stock-math.ts';
 
 /**
@@ -80,6 +82,7 @@ async function lockState(tx: Tx, tenantId: number, movements: readonly Movement[
  */
 export async function postMovements(tx: Tx, bill: PostingBill, movements: readonly Movement[], allowNegative: boolean, reversal = false): Promise<LedgerEntry[]> {
   if (!movements.length) return [];
+  if (movements.some((m) => m.key.locationId !== null)) await assertShelvesOpen(tx, bill.tenantId);
   const { state, balanceIds } = await lockState(tx, bill.tenantId, movements);
   const plan = planPosting(state, movements, allowNegative);
   if (!plan.entries.length) return [];
@@ -131,6 +134,18 @@ export async function postMovements(tx: Tx, bill: PostingBill, movements: readon
     );
   }
   return plan.entries;
+}
+
+/**
+ * Stock moves on a storage location only while the tenant keeps locations (`openShelves`). The tenant row is
+ * read FOR KEY SHARE: turning the switch off locks it FOR UPDATE and then looks for stock on locations
+ * (modules/tenant/settings.ts), so a posting and that change go one after the other — a posting that comes
+ * first is seen by the check, one that comes second sees the switch off. (Other updates of the tenant row
+ * take weaker locks and do not wait for it.)
+ */
+async function assertShelvesOpen(tx: Tx, tenantId: number) {
+  const [row] = await tx.select({ config: tenant.config }).from(tenant).where(eq(tenant.id, tenantId)).for('key share');
+  if (!parseTenantConfig(row?.config).openShelves) throw new BizError('ShelvesNotOpen');
 }
 
 /**

@@ -71,6 +71,12 @@ export interface FieldDecl {
   readOnly?: boolean;
   /** Shown only when this tenant switch is on (tax rate: openTaxRate). */
   switch?: keyof TenantConfig;
+  /**
+   * With `switch`: a value sent while the switch is off is refused with this message (a storage location
+   * while locations are off: `ShelvesNotOpen`). Without it the bill engine ignores such a value (a tax rate
+   * while tax is off counts as none).
+   */
+  offRefusal?: ErrorKey;
   /** A list column (header fields) — lines show every field. */
   list?: boolean;
   search?: FieldSearch;
@@ -195,13 +201,14 @@ export const LINE = {
   taxPriceTotal: { key: 'taxPriceTotal', label: { zh: '含税金额', en: 'Amount incl. tax' }, kind: 'amount', schema: quantitySchema, readOnly: true, switch: 'openTaxRate', sum: true, width: 120 },
   /** Defaults to the header's warehouse; a stock-moving line without either is refused (PleaseSelectWarehouse). */
   warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'warehouse', schema: id, width: 140 },
-  locationId: { key: 'locationId', label: { zh: '库位', en: 'Location' }, kind: 'location', schema: id, width: 120 },
+  /** Storage locations inside warehouses exist only while the tenant keeps them (`openShelves`). */
+  locationId: { key: 'locationId', label: { zh: '库位', en: 'Location' }, kind: 'location', schema: id, switch: 'openShelves', offRefusal: 'ShelvesNotOpen', width: 120 },
   batchNumber: { key: 'batchNumber', label: { zh: '批次号', en: 'Batch number' }, kind: 'batch', schema: text(100), switch: 'openBatchNumber', width: 130 },
   expirationDate: { key: 'expirationDate', label: { zh: '有效期至', en: 'Expires' }, kind: 'date', schema: dateSchema, switch: 'openBatchNumber', width: 110 },
   serialNumbers: { key: 'serialNumbers', label: { zh: '序列号', en: 'Serial numbers' }, kind: 'serials', schema: serials, switch: 'openSerialNumber', width: 160 },
   /** Transfer lines: where the goods go. */
   targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'warehouse', schema: id, width: 140 },
-  targetLocationId: { key: 'targetLocationId', label: { zh: '调入库位', en: 'Transfer-in location' }, kind: 'location', schema: id, width: 120 },
+  targetLocationId: { key: 'targetLocationId', label: { zh: '调入库位', en: 'Transfer-in location' }, kind: 'location', schema: id, switch: 'openShelves', offRefusal: 'ShelvesNotOpen', width: 120 },
   /** Stock check lines: the counted quantity is `number`; the book quantity is read at save and audit. */
   bookNumber: { key: 'bookNumber', label: { zh: '账面数量', en: 'Book quantity' }, kind: 'quantity', schema: signedQuantity, readOnly: true, width: 110 },
   /** Assembly lines: the product comes in, the components go out (reversed for disassembly). */

@@ -60,6 +60,7 @@ describe('bill-type registry', () => {
     for (const field of [...headerFields(decl), ...lineFields(decl)]) {
       if (field.required) expect(errorCatalogue[field.required], `${field.key} message`).toBeDefined();
       if (field.switch) expect(CONFIG_KEYS.has(field.switch)).toBe(true);
+      if (field.offRefusal) expect(field.switch && errorCatalogue[field.offRefusal], `${field.key} off refusal`).toBeTruthy();
       if (field.kind === 'enum') expect(field.options?.length).toBeGreaterThan(0);
     }
     if (decl.stock === 'transfer') expect(header.has('targetWarehouseId')).toBe(true);

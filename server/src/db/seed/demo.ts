@@ -8,8 +8,9 @@ import { createTenant } from '../../modules/tenant/service.ts';
  * database by default; a PostgreSQL deployment seeds only when SEED_DEMO=1. Idempotent.
  */
 export const DEMO_TENANTS = [
-  // Its finance demo sells from stock without a sale order before it: direct out-stocks are on.
-  { tenantName: '演示制造有限公司', adminName: 'admin', password: 'admin123', phone: '13800000001', realName: '管理员', config: { openDirectOutstock: true } },
+  // Its demo bills keep stock on storage locations, and its finance demo sells from stock without a sale
+  // order before it: locations and direct out-stocks are on.
+  { tenantName: '演示制造有限公司', adminName: 'admin', password: 'admin123', phone: '13800000001', realName: '管理员', config: { openShelves: true, openDirectOutstock: true } },
   { tenantName: '示范贸易有限公司', adminName: 'admin2', password: 'admin123', phone: '13800000002', realName: '管理员二' },
 ];
 

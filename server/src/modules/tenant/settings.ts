@@ -44,6 +44,7 @@ export async function updateTenantConfig(ctx: ServiceContext, update: TenantConf
   const current = parseTenantConfig(row.config);
   const next = applyConfigUpdate(current, update);
   if (current.openNegativeInventory && !next.openNegativeInventory) await refuseWhileNegative(ctx);
+  if (current.openShelves && !next.openShelves) await refuseWhileOnLocations(ctx);
   const changed = changes(current, next);
   if (Object.keys(changed).length) {
     await tx.update(tenant).set({ config: next, updatedAt: new Date() }).where(eq(tenant.id, tenantId));
@@ -65,6 +66,17 @@ async function refuseWhileNegative({ tx, tenantId }: ServiceContext) {
         limit 1`,
   );
   if (found) throw new BizError('ExistNegativeInventoryProhibitClose');
+}
+
+/**
+ * Storage locations may be turned off only while no stock sits on one: the balances would stay on locations
+ * no screen shows. The tenant row is locked (above) before the look: a posting onto a location reads the
+ * switch under a share lock of that row (bills/stock.ts), so it either committed before this look and is seen,
+ * or waits and then finds the switch off.
+ */
+async function refuseWhileOnLocations({ tx, tenantId }: ServiceContext) {
+  const [found] = await rows<{ id: string }>(tx, sql`select id from stock_balance where tenant_id = ${tenantId} and location_id is not null and quantity <> 0 limit 1`);
+  if (found) throw new BizError('LocationExistInventoryProhibitClose');
 }
 
 /** The column settings of a list type (empty when none saved). */
