@@ -1,4 +1,4 @@
-import type { FundAccountCreate, FundKind } from '@p8/contract/finance';
+import type { FundAccountCreate, FundAccountUpdate, FundKind } from '@p8/contract/finance';
 import { http, type PagedResult } from '../../app/http.ts';
 
 export interface FundAccountRow {
@@ -11,6 +11,8 @@ export interface FundAccountRow {
   balance: string;
   enabled: boolean;
   remark: string;
+  /** Something but the opening has posted to it: its kind and opening balance no longer change. */
+  moved: boolean;
 }
 
 /** GET /admin/finance/account — every fund account with its balance (one page). */
@@ -22,4 +24,14 @@ export async function listFundAccounts(): Promise<PagedResult<FundAccountRow>> {
 /** POST /admin/finance/account — needs finance_account_add; the opening balance is posted. */
 export function createFundAccount(body: FundAccountCreate): Promise<{ id: number }> {
   return http.post<{ id: number }>('/admin/finance/account', body);
+}
+
+/** PUT /admin/finance/account — needs finance_account_update; kind and opening only while `moved` is false. */
+export function updateFundAccount(body: FundAccountUpdate): Promise<{ id: number }> {
+  return http.put<{ id: number }>('/admin/finance/account', body);
+}
+
+/** PUT /admin/finance/account/enable — needs finance_account_enable; an account with a balance cannot be disabled. */
+export function enableFundAccounts(ids: number[], enabled: boolean): Promise<null> {
+  return http.put<null>('/admin/finance/account/enable', { ids, enabled }, { noLoading: true, silent: true });
 }

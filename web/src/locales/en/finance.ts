@@ -16,6 +16,12 @@ export default {
     off: 'Disabled',
     remark: 'Remark',
     added: 'The fund account was added and its opening balance posted',
+    updated: 'The fund account was saved',
+    openingFixed: 'Money has moved on this account: its type and opening balance can no longer change',
+    openingDisabled: 'Enable the account to change its type or opening balance',
+    openingNegative: 'The opening balance cannot be negative',
+    disableConfirm: 'Disable “{{name}}”? It will no longer be offered on bills and transfers; it stays in lists and reports.',
+    balanceBlocksDisable: 'Only an account with a zero balance can be disabled: transfer its money out first',
   },
   report: {
     asOf: 'Aging as of',

@@ -16,6 +16,12 @@ export default {
     off: '停用',
     remark: '备注',
     added: '资金账户已新增，期初余额已入账',
+    updated: '资金账户已保存',
+    openingFixed: '该账户已有收付记录，类型和期初余额不能再修改',
+    openingDisabled: '启用该账户后才能修改类型或期初余额',
+    openingNegative: '期初余额不能为负数',
+    disableConfirm: '确定停用“{{name}}”吗？停用后收付款单据和转账中不再提供该账户，列表和报表中仍保留。',
+    balanceBlocksDisable: '余额为零的账户才能停用，请先将余额转出',
   },
   report: {
     asOf: '账龄截止日',
