@@ -20,6 +20,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { verifyStock } from '../server/src/bills/stock.ts';
@@ -74,6 +75,50 @@ const STATUS = `case when g % 10 >= 8 then (array['Saved','Submitted','Saved','R
 const LINE_NUMBER = `(i + g % 7)`;
 const PRICE = `(10 + g % 90)`;
 
+/**
+ * Four clerks, one per department (the tenant's own and three more), each limited to their department's data
+ * (data scope Dept) and holding the purchase-order screen: the bills are theirs by (g / 3) % 4, which is what
+ * a clerk's list (the data-scope variant) reads a quarter of. Made once; a kept database seeded before they
+ * existed gets them, and its bills their owners, on its next run.
+ */
+const CLERKS = 4;
+const owner = (g: string) => `((${g} / 3) % ${CLERKS} + 1)`;
+async function clerks(database: Database, tenantId: number, adminId: number): Promise<Array<{ id: number; deptId: number; name: string }>> {
+  const run = (text: string) => database.db.execute(sql.raw(text));
+  const t = tenantId;
+  const named = () => rows<{ id: string; dept_id: string; name: string }>(database, sql.raw(`select id, dept_id, name from admin where tenant_id = ${t} and name like 'bench_clerk_%' order by name`));
+  let found = await named();
+  if (!found.length) {
+    const [own] = await rows<{ dept_id: string }>(database, sql.raw(`select dept_id from admin where id = ${adminId}`));
+    await run(`insert into department (tenant_id, parent_id, name) select ${t}, ${own.dept_id}, 'Bench dept ' || k from generate_series(2, ${CLERKS}) k`);
+    const depts = [own.dept_id, ...(await rows<{ id: string }>(database, sql.raw(`select id from department where tenant_id = ${t} and name like 'Bench dept %' order by name`))).map((r) => r.id)];
+    const [role] = await rows<{ id: string }>(database, sql.raw(`insert into role (tenant_id, role_key, role_name, data_scope) values (${t}, 'bench_clerk', 'Bench clerk', 'Dept') returning id`));
+    await run(`insert into role_menu (tenant_id, role_id, menu_id)
+      with recursive up as (select id, parent_id from menu where tenant_id = ${t} and name = 'purchase_order'
+                            union select m.id, m.parent_id from menu m join up on m.tenant_id = ${t} and m.id = up.parent_id)
+      select ${t}, ${role.id}, id from up`);
+    // The administrator's password hash: the clerks sign in with the bench's password.
+    for (const [k, dept] of depts.entries()) {
+      await run(`insert into admin (tenant_id, name, password_hash, real_name, dept_id, created_by)
+                 select tenant_id, 'bench_clerk_${k + 1}', password_hash, 'Clerk ${k + 1}', ${dept}, id from admin where id = ${adminId}`);
+    }
+    await run(`insert into admin_role (tenant_id, admin_id, role_id) select ${t}, id, ${role.id} from admin where tenant_id = ${t} and name like 'bench_clerk_%'`);
+    found = await named();
+  }
+  const list = found.map((r) => ({ id: Number(r.id), deptId: Number(r.dept_id), name: r.name }));
+  // Bills of a database kept from before the clerks: their owners, as the seed now writes them (bill ids are the seed's g).
+  const [unowned] = await rows<{ n: number }>(database, sql.raw(`select count(*)::int as n from (select 1 from bill where tenant_id = ${t} and owner_dept_id is null and id <= ${BILLS} limit 1) x`));
+  if (unowned.n) {
+    const started = Date.now();
+    await run(`update bill set created_by = (${arr(list.map((c) => String(c.id)))})[${owner('id')}], owner_dept_id = (${arr(list.map((c) => String(c.deptId)))})[${owner('id')}]
+               where tenant_id = ${t} and id <= ${BILLS}`);
+    await run(`vacuum analyze bill`);
+    console.log(`  the kept bills given their owners in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  return list;
+}
+const arr = (values: string[]) => `array[${values.join(',')}]::bigint[]`;
+
 async function seed(database: Database, tenantId: number, adminId: number) {
   const run = (text: string) => database.db.execute(sql.raw(text));
   const t = tenantId;
@@ -86,7 +131,7 @@ async function seed(database: Database, tenantId: number, adminId: number) {
   const ids = async (table: string, where = '') => (await rows<{ ids: string[] }>(database, sql.raw(`select array_agg(id order by id) as ids from ${table} where tenant_id = ${t} ${where}`)))[0].ids;
   const [materials, suppliers, customers, warehouses] = [await ids('material'), await ids('partner', `and kind = 'supplier'`), await ids('partner', `and kind = 'customer'`), await ids('warehouse')];
   const unitId = (await rows<{ id: string }>(database, sql.raw(`select id from unit where tenant_id = ${t}`)))[0].id;
-  const arr = (values: string[]) => `array[${values.join(',')}]::bigint[]`;
+  const owners = await clerks(database, tenantId, adminId);
   // The counter trigger would upsert a bill_count row per inserted bill: off for the seed, counted once after.
   await run(`alter table bill disable trigger p8_bill_count_insert`);
   const CHUNK = 100_000;
@@ -95,14 +140,15 @@ async function seed(database: Database, tenantId: number, adminId: number) {
     const started = Date.now();
     await run(`
       insert into bill (tenant_id, id, bill_type, bill_code, bill_date, bill_status, supplier_id, customer_id, warehouse_id, handler_id,
-                        number, price_total, tax_price_total, created_by, audit_by, audit_time)
+                        number, price_total, tax_price_total, created_by, owner_dept_id, audit_by, audit_time)
       select ${t}, g, ${TYPE}, ${PREFIX} || to_char(${DATE}, 'YYYYMMDD') || lpad(((g / 7300) * 10 + g % 10 + 1)::text, 4, '0'), ${DATE}, s.status,
              case when g % 10 < 8 then (${arr(suppliers)})[(g / 40) % ${PARTNERS} + 1] end,
              case when g % 10 >= 8 then (${arr(customers)})[(g / 40) % ${PARTNERS} + 1] end,
              case when g % 10 >= 5 then (${arr(warehouses)})[g % ${WAREHOUSES} + 1] end,
              ${adminId},
              ${LINES * (LINES + 1) / 2} + ${LINES} * (g % 7), (${LINES * (LINES + 1) / 2} + ${LINES} * (g % 7)) * ${PRICE}, (${LINES * (LINES + 1) / 2} + ${LINES} * (g % 7)) * ${PRICE},
-             ${adminId}, case when s.status = 'Audit' then ${adminId} end, case when s.status = 'Audit' then now() end
+             (${arr(owners.map((c) => String(c.id)))})[${owner('g')}], (${arr(owners.map((c) => String(c.deptId)))})[${owner('g')}],
+             case when s.status = 'Audit' then ${adminId} end, case when s.status = 'Audit' then now() end
       from generate_series(${from}, ${to}) g, lateral (select ${STATUS} as status) s`);
     await run(`
       insert into bill_line (tenant_id, bill_id, line_no, material_id, unit_id, number, base_number, unit_price, tax_unit_price, price_total, tax_price_total, warehouse_id)
@@ -132,27 +178,56 @@ async function records(database: Database) {
   return { tenantId: t, adminId: Number(found.id), materials: await ids('material'), suppliers: await ids('partner', `and kind = 'supplier'`), warehouses: await ids('warehouse') };
 }
 
-/** The list queries of the bill kit on the purchase orders: what one list screen load asks. */
+/**
+ * The list queries of the bill kit on the purchase orders: what one list screen load asks, as the
+ * administrator (sees every bill: an unfiltered tab is read from the counters) and as a clerk whose data scope
+ * is their department (a quarter of the bills, every answer counted).
+ */
 const SUPPLIER_INDEX = 7;
-function scenarios(supplierId: number) {
-  const filter = `billStatus=Audit&start=2026-05-01&end=2026-07-31&supplierId=${supplierId}`;
+interface Scenario {
+  label: string;
+  query: string;
+  path: '' | '/statistics' | '/tabs';
+  /** Asked by the clerk (data scope Dept) instead of the administrator. */
+  scoped?: boolean;
+}
+function scenarios(): Scenario[] {
+  const filter = `billStatus=Audit&start=2026-05-01&end=2026-07-31&supplierId=SUPPLIER`;
   return [
     { label: 'tab', query: `current=1&pageSize=20&billStatus=Audit`, path: '' },
     { label: 'filter+sort', query: `current=1&pageSize=20&${filter}&priceTotalSort=desc`, path: '' },
     { label: 'statistics', query: filter, path: '/statistics' },
     { label: 'tabs', query: '', path: '/tabs' },
     { label: 'all', query: `current=1&pageSize=20`, path: '' },
+    { label: 'scope tab', query: `current=1&pageSize=20&billStatus=Audit`, path: '', scoped: true },
+    { label: 'scope filter+sort', query: `current=1&pageSize=20&${filter}&priceTotalSort=desc`, path: '', scoped: true },
+    { label: 'scope statistics', query: filter, path: '/statistics', scoped: true },
+    { label: 'scope tabs', query: '', path: '/tabs', scoped: true },
   ];
 }
 
-/** The bare side: the same SQL as the engine's list, statistics and tabs, over a plain pool under RLS. */
-function bareServer(pool: pg.Pool, tenantId: number, supplierId: number): Promise<http.Server> {
-  const where = {
+/**
+ * The bare side: the same SQL as the engine's list, statistics and tabs, over a plain pool under RLS, sent
+ * unnamed as a hand-written handler would. Where the app reads the counters (`bill_count`: the administrator's
+ * unfiltered tab, page and tabs) the bare side reads them too; everything else both count and sum.
+ */
+function bareServer(pool: pg.Pool, tenantId: number, supplierId: number, clerk: { id: number; deptId: number }): Promise<http.Server> {
+  const filter = `b.bill_status = 'Audit' and b.supplier_id = ${supplierId} and b.bill_date >= '2026-05-01' and b.bill_date <= '2026-07-31'`;
+  const scope = `(b.owner_dept_id = ${clerk.deptId} or b.created_by = ${clerk.id})`;
+  const where: Record<string, string> = {
     tab: `b.bill_status = 'Audit'`,
-    'filter+sort': `b.bill_status = 'Audit' and b.supplier_id = ${supplierId} and b.bill_date >= '2026-05-01' and b.bill_date <= '2026-07-31'`,
+    'filter+sort': filter,
+    statistics: filter,
+    tabs: 'true',
     all: 'true',
-  } as Record<string, string>;
-  const order: Record<string, string> = { tab: 'b.bill_date desc, b.id desc', 'filter+sort': 'b.price_total desc, b.id desc', all: 'b.bill_date desc, b.id desc' };
+    'scope tab': `b.bill_status = 'Audit' and ${scope}`,
+    'scope filter+sort': `${filter} and ${scope}`,
+    'scope statistics': `${filter} and ${scope}`,
+    'scope tabs': scope,
+  };
+  const order: Record<string, string> = { 'filter+sort': 'b.price_total desc, b.id desc', 'scope filter+sort': 'b.price_total desc, b.id desc' };
+  /** The administrator's unfiltered lists: the counters' rows (of one status for a tab). */
+  const counted: Record<string, string> = { tab: `and bill_status = 'Audit'`, all: '', tabs: '' };
   const columns = `b.id, b.bill_type, b.bill_code, b.bill_date, b.bill_status, b.supplier_id, b.customer_id, b.warehouse_id, b.target_warehouse_id, b.handler_id, b.dept_id,
     b.delivery_date, b.pay_date, b.receipt_date, b.refund_type, b.number::text, b.price_total::text, b.tax_price_total::text, b.remark, b.extra, b.progress, b.created_by,
     b.created_at, b.audit_time, b.reject_reason,
@@ -163,6 +238,7 @@ function bareServer(pool: pg.Pool, tenantId: number, supplierId: number): Promis
     (select coalesce(nullif(a.real_name, ''), a.name) from admin a where a.tenant_id = b.tenant_id and a.id = b.handler_id) as handler_name,
     (select coalesce(nullif(a.real_name, ''), a.name) from admin a where a.tenant_id = b.tenant_id and a.id = b.created_by) as created_by_name`;
   const base = `b.tenant_id = $1 and b.bill_type = 'PurchaseOrder'`;
+  const counters = `from bill_count where tenant_id = $1 and bill_type = 'PurchaseOrder'`;
   const server = http.createServer(async (req, res) => {
     const label = decodeURIComponent((req.url ?? '/').slice(1));
     const client = await pool.connect();
@@ -170,18 +246,20 @@ function bareServer(pool: pg.Pool, tenantId: number, supplierId: number): Promis
       await client.query('begin');
       await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
       let body: unknown;
-      if (label === 'statistics') {
+      if (label.endsWith('statistics')) {
         const found = await client.query(
           `select coalesce(sum(b.number), 0)::text as number, coalesce(sum(b.price_total), 0)::text as price_total, coalesce(sum(b.tax_price_total), 0)::text as tax_price_total
-             from bill b where ${base} and ${where['filter+sort']}`,
+             from bill b where ${base} and ${where[label]}`,
           [tenantId],
         );
         body = found.rows[0];
-      } else if (label === 'tabs') {
-        body = (await client.query(`select bill_status, sum(total)::int as total from bill_count where tenant_id = $1 and bill_type = 'PurchaseOrder' group by 1 order by 1`, [tenantId])).rows;
+      } else if (label.endsWith('tabs')) {
+        const text = label in counted ? `select bill_status, sum(total)::int as total ${counters} group by 1` : `select b.bill_status, count(*)::int as total from bill b where ${base} and ${where[label]} group by 1`;
+        body = (await client.query(text, [tenantId])).rows;
       } else {
-        const page = await client.query(`select ${columns} from bill b where ${base} and ${where[label]} order by ${order[label]} limit 20`, [tenantId]);
-        const total = await client.query(`select count(*)::int as total from bill b where ${base} and ${where[label]}`, [tenantId]);
+        const page = await client.query(`select ${columns} from bill b where ${base} and ${where[label]} order by ${order[label] ?? 'b.bill_date desc, b.id desc'} limit 20`, [tenantId]);
+        const text = label in counted ? `select coalesce(sum(total), 0)::int as total ${counters} ${counted[label]}` : `select count(*)::int as total from bill b where ${base} and ${where[label]}`;
+        const total = await client.query(text, [tenantId]);
         body = { data: page.rows, pagination: { current: 1, pageSize: 20, total: total.rows[0].total } };
       }
       await client.query('commit');
@@ -194,6 +272,35 @@ function bareServer(pool: pg.Pool, tenantId: number, supplierId: number): Promis
     }
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** The bench's own sign-in: the token a clerk's requests carry. */
+async function signIn(url: string, name: string): Promise<string> {
+  const login = await fetch(`${url}/api/auth/admin/name`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password: BENCH_PASSWORD }) });
+  const answer = (await login.json()) as { status: number; data: { token: string } };
+  if (answer.status !== 0) throw new Error(`${name} cannot sign in: ${JSON.stringify(answer)}`);
+  return answer.data.token;
+}
+
+/** Whether the app's answer and the bare side's say the same (ids and total of a page, sums, tabs): true, or what differs. */
+function sameAnswer(s: Scenario, mine: { data: unknown; pagination?: { total: number } }, theirs: unknown): true | string {
+  if (s.path === '/statistics') {
+    const bare = theirs as Record<string, string>;
+    const app = mine.data as Record<string, number>;
+    const pairs = [[app.number, bare.number], [app.priceTotal, bare.price_total], [app.taxPriceTotal, bare.tax_price_total]];
+    return pairs.every(([a, b]) => a === Number(b)) || `sums ${JSON.stringify(app)} vs ${JSON.stringify(bare)}`;
+  }
+  if (s.path === '/tabs') {
+    const app = mine.data as Record<string, number>;
+    const bare = theirs as Array<{ bill_status: string; total: number }>;
+    const all = bare.reduce((t, r) => t + r.total, 0);
+    return (app.all === all && bare.every((r) => app[r.bill_status] === r.total)) || `tabs ${JSON.stringify(app)} vs ${JSON.stringify(bare)}`;
+  }
+  const bare = theirs as { data: Array<{ id: string }>; pagination: { total: number } };
+  const ids = (list: Array<{ id: string | number }>) => list.map((r) => Number(r.id)).join(',');
+  const app = mine.data as Array<{ id: number }>;
+  if (mine.pagination?.total !== bare.pagination.total) return `total ${mine.pagination?.total} vs ${bare.pagination.total}`;
+  return ids(app) === ids(bare.data) || `ids ${ids(app)} vs ${ids(bare.data)}`;
 }
 
 const percentile = (values: number[], p: number) => {
@@ -236,22 +343,42 @@ async function main() {
 
     // 1. The list screen's queries, app against bare.
     const supplierId = seeded.suppliers[SUPPLIER_INDEX];
-    const bare = await bareServer(pool, tenant.tenantId, supplierId);
+    const clerk = (await clerks(database, seeded.tenantId, seeded.adminId))[0];
+    const clerkToken = await signIn(appUrl, clerk.name);
+    const bare = await bareServer(pool, tenant.tenantId, supplierId, clerk);
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
     const table: string[] = [];
-    for (const s of PARTS.has('list') ? scenarios(supplierId) : []) {
-      const appPath = `/api/admin/purchase/order${s.path}${s.query ? `?${s.query}` : ''}`;
-      const mine = (await call('GET', appPath)) as unknown as { pagination?: { total: number } } & Record<string, unknown>;
-      const theirs = (await (await fetch(`${bareUrl}/${encodeURIComponent(s.label)}`)).json()) as { data: { pagination?: { total: number } } };
+    const rounds: string[] = [];
+    if (PARTS.has('list')) report(`\nlist: ${options.rounds} alternating rounds of ${options.duration} s per side, ${options.connections} connections; load average at the start ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`);
+    for (const s of PARTS.has('list') ? scenarios() : []) {
+      const query = s.query.replace('SUPPLIER', String(supplierId));
+      const appPath = `/api/admin/purchase/order${s.path}${query ? `?${query}` : ''}`;
+      const tokenOf = s.scoped ? clerkToken : token;
+      // Both sides must answer the same (the same page of the same total, the same sums, the same tabs), or the comparison means nothing.
+      const mine = (await (await fetch(`${appUrl}${appPath}`, { headers: { authorization: `Bearer ${tokenOf}` } })).json()) as { status: number; data: unknown; pagination?: { total: number } };
+      const theirs = ((await (await fetch(`${bareUrl}/${encodeURIComponent(s.label)}`)).json()) as { data: unknown }).data;
+      if (mine.status !== 0) throw new Error(`${s.label}: ${JSON.stringify(mine).slice(0, 300)}`);
+      const same = sameAnswer(s, mine, theirs);
+      if (same !== true) throw new Error(`${s.label}: the app and the bare query disagree (${same})`);
       const total = mine.pagination?.total;
-      if (total !== undefined && total !== theirs.data.pagination?.total) throw new Error(`${s.label}: the app counts ${total}, the bare query ${theirs.data.pagination?.total}`);
-      const { app: a, bare: b } = await measurePair(options, s.label, { url: appUrl, method: 'GET', path: appPath, tokens: [token] }, { url: bareUrl, method: 'GET', path: `/${encodeURIComponent(s.label)}` });
-      table.push(
-        `| ${s.label} (\`${s.path}${s.query ? `?${s.query}` : ''}\`${total !== undefined ? `, total ${total}` : ''}) | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | ${(a.p95 / b.p95).toFixed(2)} |`,
+      const { app: a, bare: b, roundRatio, rounds: each } = await measurePair(
+        { ...options, serverCpu: scratch.serverCpu },
+        s.label,
+        { url: appUrl, method: 'GET', path: appPath, tokens: [tokenOf] },
+        { url: bareUrl, method: 'GET', path: `/${encodeURIComponent(s.label)}` },
       );
+      const ms = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(2));
+      table.push(
+        `| ${s.label} (\`${s.path}${query ? `?${query}` : ''}\`${total !== undefined ? `, total ${total}` : ''}) | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p95.toFixed(1)} | ${b.rps.toFixed(0)} | ${b.p50.toFixed(1)} | ${b.p95.toFixed(1)} | ${(a.rps / b.rps).toFixed(2)} | **${roundRatio.toFixed(2)}** | ${ms(a.cpuMsPerRequest)} / ${ms(a.dbCpuMsPerRequest)} | ${ms(b.cpuMsPerRequest)} / ${ms(b.dbCpuMsPerRequest)} |`,
+      );
+      rounds.push(`${s.label} ${each.map((r) => `${r.app.toFixed(0)}/${r.bare.toFixed(0)}`).join(', ')}`);
     }
-    if (table.length) report('\n| query | app req/s | app p50 ms | app p95 ms | bare req/s | bare p95 ms | req/s app / bare | p95 app / bare |\n|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const row of table) report(row);
+    if (table.length) {
+      report(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      report('\n| query | app req/s | app p50 ms | app p95 ms | bare req/s | bare p50 ms | bare p95 ms | req/s app / bare (medians) | app / bare, median of rounds | CPU ms/req app: server / database | bare: server / database |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const row of table) report(row);
+      report(`\nRounds (req/s, app / bare): ${rounds.join('; ')}.`);
+    }
 
     // 2. Big bills: audit of 600 lines; save and audit of 2,750 lines (3 runs each, the median reported).
     const payload = (lines: number, offset: number) => ({

@@ -68,7 +68,14 @@ export async function measurePair(
   label: string,
   app: Target,
   bare: Target,
-): Promise<{ app: MeasuredResult; bare: MeasuredResult; /** The median of the rounds' app / bare req/s. */ roundRatio: number }> {
+): Promise<{
+  app: MeasuredResult;
+  bare: MeasuredResult;
+  /** The median of the rounds' app / bare req/s. */
+  roundRatio: number;
+  /** Each round's req/s of both sides, in order. */
+  rounds: Array<{ app: number; bare: number }>;
+}> {
   const rounds: Record<'app' | 'bare', MeasuredResult[]> = { app: [], bare: [] };
   for (const side of ['app', 'bare'] as const) await load({ ...(side === 'app' ? app : bare), durationSeconds: opts.warmup, connections: opts.connections });
   for (let round = 0; round < opts.rounds; round++) {
@@ -107,6 +114,6 @@ export async function measurePair(
   });
   // Each round's app / bare pair ran back to back, so their ratio shares that moment's load.
   const roundRatio = median(rounds.app.map((a, i) => a.rps / Math.max(1e-9, rounds.bare[i].rps)));
-  return { app: summarize(rounds.app), bare: summarize(rounds.bare), roundRatio };
+  return { app: summarize(rounds.app), bare: summarize(rounds.bare), roundRatio, rounds: rounds.app.map((a, i) => ({ app: a.rps, bare: rounds.bare[i].rps })) };
 }
 

@@ -1,13 +1,14 @@
-import { and, asc, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { microNumber, microText, toMicro } from '@p8/contract/bills/decimal';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
+import { microText, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
 import { callerScope } from '../core/data-scope.ts';
-import { countAll, parseList, runPage, statisticsSelection, type FilterKind, type ListField, type ListSpec } from '../core/list-query.ts';
+import { countAll, fixedSelect, parseList, runPage, statisticsSelection, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../db/schema/index.ts';
 
@@ -20,7 +21,7 @@ import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../d
 
 const SEARCH_FILTER: Record<string, FilterKind> = { eq: 'eq', contains: 'contains', in: 'in' };
 
-export function billListSpec(decl: BillTypeDecl): ListSpec {
+function billListSpec(decl: BillTypeDecl): ListSpec {
   const fields: Record<string, ListField> = { billStatus: { column: bill.billStatus, filter: 'in' as FilterKind } };
   for (const field of headerFields(decl)) {
     if (field.kind === 'attachments') continue;
@@ -36,7 +37,8 @@ export function billListSpec(decl: BillTypeDecl): ListSpec {
   }
   // Status tabs filter by one status; `in` needs ids, so the status is its own exact filter.
   fields.billStatus = { column: bill.billStatus, filter: 'eq' };
-  return { fields, defaultOrder: [desc(bill.billDate), desc(bill.id)], table: bill };
+  // No list version for bills (their writers would queue on its row): a filtered list is counted each time.
+  return { fields, defaultOrder: [desc(bill.billDate), desc(bill.id)], table: bill, versioned: false };
 }
 
 /** The bill-date bounds of a list query (`start`, `end` as days), removed from the query. */
@@ -63,8 +65,14 @@ function dateBounds(query: Record<string, unknown>): { rest: Record<string, unkn
 const UNFILTERING = new Set(['current', 'pageSize', 'billStatus']);
 const countedOnly = (query: Record<string, unknown>) => Object.entries(query).every(([key, value]) => value === undefined || value === '' || UNFILTERING.has(key) || key.endsWith('Sort'));
 
-/** The counters' rows of the type, of one status unless the query shows them all. */
-function counters(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+/**
+ * The condition on the type's counters' rows (of one status unless the query shows them all) when they stand
+ * for the list — nothing but a status tab filters it and the caller sees every bill of the type; undefined
+ * when the list must be counted. The list's total, its statistics and its status tabs all ask here.
+ */
+function counters(ctx: ServiceContext, decl: BillTypeDecl, parsed: { scoped: boolean }, query: Record<string, unknown>): SQL | undefined {
+  // The sharded counters count every bill of the type: they stand for a list only when the caller sees them all.
+  if (parsed.scoped || !countedOnly(query)) return undefined;
   const status = query.billStatus;
   const one = typeof status === 'string' && status !== '' && status !== 'all' ? eq(billCount.billStatus, status) : undefined;
   return and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type), one);
@@ -92,97 +100,143 @@ export async function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, q
   const { billStatus: _all, ...unfiltered } = query;
   const { rest, conditions } = dateBounds(status === 'all' ? unfiltered : query);
   const scope = await billScope(ctx);
-  const parsed = parseList(billListSpec(decl), rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions, ...(scope ? [scope] : [])]);
-  // The sharded counters count every bill of the type: they stand for a list only when the caller sees them all.
+  const parsed = parseList(kitOf(decl).spec, rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions, ...(scope ? [scope] : [])]);
   return Object.assign(parsed, { scoped: scope !== undefined });
 }
 
 /**
  * What the audited settlement lines (payments, receipts, salary payments; merged bills' lines left out) took of
  * a bill — the `settled` its settlement progress and finance's open amount follow (bills.md, "Line kinds").
+ * The statuses are written in as literals: the list's select text carries no parameters (`fixedSelect`).
  */
 const settledAmountSql = () =>
   sql<string | null>`(select sum(l.price_total)::text from bill_line l join bill d on d.tenant_id = l.tenant_id and d.id = l.bill_id
       where l.tenant_id = bill.tenant_id and l.source_bill_id = bill.id and l.source_line_id is null
-        and d.bill_status in (${sql.join(POSTED_STATUSES.map((s) => sql`${s}`), sql`, `)}))`;
+        and d.bill_status in (${sql.raw(POSTED_STATUSES.map((s) => `'${s}'`).join(', '))}))`;
 
-// The list's own columns are rendered unqualified ("tenant_id"), which inside a subquery name the subquery's
-// table's column (t.tenant_id = t.tenant_id: no tenant condition, and no use of the (tenant, id) key): the
-// subqueries name the outer bill as `bill`.
+// The subqueries name the outer bill as `bill` (the list's FROM), with its tenant, so that each uses the
+// (tenant, id) key of what it looks up.
 const name = (table: typeof partner | typeof warehouse, id: AnyPgColumn) => sql<string | null>`(select t.name from ${table} t where t.tenant_id = bill.tenant_id and t.id = ${id})`;
+
+/** A bill list's row selection of the type: the bill's own columns and the names of what it refers to. */
+function rowSelection(decl: BillTypeDecl) {
+  return {
+    id: bill.id,
+    billType: bill.billType,
+    billCode: bill.billCode,
+    billDate: bill.billDate,
+    billStatus: bill.billStatus,
+    supplierId: bill.supplierId,
+    customerId: bill.customerId,
+    warehouseId: bill.warehouseId,
+    targetWarehouseId: bill.targetWarehouseId,
+    handlerId: bill.handlerId,
+    deptId: bill.deptId,
+    deliveryDate: bill.deliveryDate,
+    payDate: bill.payDate,
+    receiptDate: bill.receiptDate,
+    refundType: bill.refundType,
+    number: sql<string>`${bill.number}::text`,
+    priceTotal: sql<string>`${bill.priceTotal}::text`,
+    taxPriceTotal: sql<string>`${bill.taxPriceTotal}::text`,
+    remark: bill.remark,
+    extra: bill.extra,
+    progress: bill.progress,
+    createdBy: bill.createdBy,
+    createdAt: bill.createdAt,
+    auditTime: bill.auditTime,
+    rejectReason: bill.rejectReason,
+    supplierName: name(partner, bill.supplierId),
+    customerName: name(partner, bill.customerId),
+    warehouseName: name(warehouse, bill.warehouseId),
+    targetWarehouseName: name(warehouse, bill.targetWarehouseId),
+    handlerName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.handlerId})`,
+    createdByName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.createdBy})`,
+    // The fund account of a finance bill is kept in `extra`: its name beside it, as for the other picked records.
+    ...(headerFields(decl).some((f) => f.kind === 'fundAccount')
+      ? { fundAccountName: sql<string | null>`(select f.name from ${finFundAccount} f where f.tenant_id = bill.tenant_id and f.id = (${bill.extra}->>'fundAccountId')::bigint)` }
+      : {}),
+    ...(decl.progress.includes('settlement') ? { settledAmount: settledAmountSql() } : {}),
+  };
+}
+type ListedBill = SelectResultFields<ReturnType<typeof rowSelection>>;
+
+/**
+ * What a bill type's list reads, built once per type (bench/README.md, "Bill lists at the bare query's pace"): its
+ * list spec, and its statements' select lists and FROM rendered to SQL text (`fixedSelect`) — each request adds
+ * its where, order and limit, and the statement runs prepared on PostgreSQL (`statementRows`).
+ */
+interface BillListKit {
+  spec: ListSpec;
+  rows: FixedQuery<ListedBill>;
+  count: FixedQuery<{ total: number }>;
+  sums: FixedQuery<Record<string, string>>;
+  byStatus: FixedQuery<{ status: string; total: number }>;
+  /** The total, sums and tabs read from the type's counters (`bill_count`); no `countedSums` when the type sums a field they do not keep. */
+  countedTotal: FixedQuery<{ total: number }>;
+  countedSums?: FixedQuery<Record<string, string>>;
+  countedByStatus: FixedQuery<{ status: string; total: number }>;
+  /** The settlement sources that take bills of this type (their `onlyWhen`), for a row's settled and open amounts. */
+  settledBy: Array<{ onlyWhen?: Parameters<typeof meets>[0] }>;
+}
+
+const kits = new Map<string, BillListKit>();
+function kitOf(decl: BillTypeDecl): BillListKit {
+  const known = kits.get(decl.type);
+  if (known) return known;
+  const spec = billListSpec(decl);
+  const sums = statisticsSelection(spec);
+  const counted = Object.keys(sums).every((key) => key in COUNTED_SUMS);
+  const kit: BillListKit = {
+    spec,
+    rows: fixedSelect<ListedBill>(rowSelection(decl), 'bill'),
+    count: fixedSelect<{ total: number }>(countAll(), 'bill'),
+    sums: fixedSelect<Record<string, string>>(sums, 'bill'),
+    byStatus: fixedSelect<{ status: string; total: number }>({ status: bill.billStatus, total: sql<number>`count(*)::int` }, 'bill', 'bill.bill_status'),
+    countedTotal: fixedSelect<{ total: number }>({ total: sql<number>`coalesce(sum(${billCount.total}), 0)::int` }, 'bill_count'),
+    countedSums: counted
+      ? fixedSelect<Record<string, string>>(Object.fromEntries(Object.keys(sums).map((key) => [key, sql<string>`coalesce(sum(${COUNTED_SUMS[key]}), 0)::text`])), 'bill_count')
+      : undefined,
+    countedByStatus: fixedSelect<{ status: string; total: number }>({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` }, 'bill_count', 'bill_count.bill_status'),
+    settledBy: BILL_TYPES.flatMap((d) => (lineKindOf(d) === 'settlement' ? d.sources.filter((s) => s.type === decl.type) : [])),
+  };
+  kits.set(decl.type, kit);
+  return kit;
+}
 
 /**
  * A posted bill's settled and open amounts as exact decimal text, signed like the bill; a bill not posted, or
  * one no settlement bill takes (`onlyWhen` of its sources: an exchange, an opening advance), has neither.
  */
 function settledAndOpen(decl: BillTypeDecl, row: Record<string, unknown>, taxPriceTotal: string, settledAmount: string | null) {
-  const settledBy = BILL_TYPES.flatMap((d) => (lineKindOf(d) === 'settlement' ? d.sources.filter((s) => s.type === decl.type) : []));
-  if (!POSTED_STATUSES.includes(row.billStatus as BillStatus) || !settledBy.some((s) => meets(s.onlyWhen, row))) return { settledAmount: null, unsettledAmount: null };
+  if (!POSTED_STATUSES.includes(row.billStatus as BillStatus) || !kitOf(decl).settledBy.some((s) => meets(s.onlyWhen, row))) return { settledAmount: null, unsettledAmount: null };
   const settled = toMicro(settledAmount ?? '0');
   return { settledAmount: microText(settled), unsettledAmount: microText(toMicro(taxPriceTotal) * BigInt(decl.settlement?.sign ?? 1) - settled) };
 }
 
+/**
+ * A header sum as the answer's number. PostgreSQL writes a `numeric(20, 6)` (and its sums) exactly, with at
+ * most six decimals: the number JavaScript reads from that text is the one `microNumber` would give.
+ */
+const amount = (text: string) => Number(text);
+
 /** GET {path}: a page of bills with the names of what they refer to. */
 export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+  const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
-  const [counted] = countedOnly(query) && !p.scoped ? await ctx.tx.select({ total: sql<number>`coalesce(sum(${billCount.total}), 0)::int` }).from(billCount).where(counters(ctx, decl, query)) : [];
-  const page = await runPage(
-    p,
-    ctx.tx
-      .select({
-        id: bill.id,
-        billType: bill.billType,
-        billCode: bill.billCode,
-        billDate: bill.billDate,
-        billStatus: bill.billStatus,
-        supplierId: bill.supplierId,
-        customerId: bill.customerId,
-        warehouseId: bill.warehouseId,
-        targetWarehouseId: bill.targetWarehouseId,
-        handlerId: bill.handlerId,
-        deptId: bill.deptId,
-        deliveryDate: bill.deliveryDate,
-        payDate: bill.payDate,
-        receiptDate: bill.receiptDate,
-        refundType: bill.refundType,
-        number: sql<string>`${bill.number}::text`,
-        priceTotal: sql<string>`${bill.priceTotal}::text`,
-        taxPriceTotal: sql<string>`${bill.taxPriceTotal}::text`,
-        remark: bill.remark,
-        extra: bill.extra,
-        progress: bill.progress,
-        createdBy: bill.createdBy,
-        createdAt: bill.createdAt,
-        auditTime: bill.auditTime,
-        rejectReason: bill.rejectReason,
-        supplierName: name(partner, bill.supplierId),
-        customerName: name(partner, bill.customerId),
-        warehouseName: name(warehouse, bill.warehouseId),
-        targetWarehouseName: name(warehouse, bill.targetWarehouseId),
-        handlerName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.handlerId})`,
-        createdByName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.createdBy})`,
-        // The fund account of a finance bill is kept in `extra`: its name beside it, as for the other picked records.
-        ...(headerFields(decl).some((f) => f.kind === 'fundAccount')
-          ? { fundAccountName: sql<string | null>`(select f.name from ${finFundAccount} f where f.tenant_id = bill.tenant_id and f.id = (${bill.extra}->>'fundAccountId')::bigint)` }
-          : {}),
-        ...(decl.progress.includes('settlement') ? { settledAmount: settledAmountSql() } : {}),
-      })
-      .from(bill)
-      .$dynamic(),
-    ctx.tx.select(countAll()).from(bill).$dynamic(),
-    { tx: ctx.tx, tenantId: ctx.tenantId },
-    counted?.total,
-  );
+  const fromCounters = counters(ctx, decl, p, query);
+  const [counted] = fromCounters ? await kit.countedTotal(ctx.tx).where(fromCounters) : [];
+  const page = await runPage(p, kit.rows(ctx.tx), kit.count(ctx.tx), { tx: ctx.tx, tenantId: ctx.tenantId }, counted?.total);
   return {
     data: page.data.map(({ extra, number, priceTotal, taxPriceTotal, ...row }) => ({
       ...row,
       ...(extra as Record<string, unknown>),
-      number: microNumber(toMicro(number)),
-      priceTotal: microNumber(toMicro(priceTotal)),
-      taxPriceTotal: microNumber(toMicro(taxPriceTotal)),
+      number: amount(number),
+      priceTotal: amount(priceTotal),
+      taxPriceTotal: amount(taxPriceTotal),
       // What payments (receipts, salary payments) settled of a posted bill and what is still open of it, exact
       // decimal text signed like the bill (a refund's are negative); a bill not posted has nothing open.
-      ...('settledAmount' in row ? settledAndOpen(decl, { ...row, ...(extra as Record<string, unknown>) }, taxPriceTotal, row.settledAmount as string | null) : {}),
+      ...('settledAmount' in row ? settledAndOpen(decl, { ...row, ...(extra as Record<string, unknown>) }, taxPriceTotal, row.settledAmount ?? null) : {}),
     })),
     pagination: page.pagination,
   };
@@ -190,16 +244,11 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
 
 /** GET {path}/statistics: the list's sums (quantity and amounts) over the same filters (the counters' when unfiltered). */
 export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+  const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
-  const selection = statisticsSelection(billListSpec(decl));
-  const fromCounters = countedOnly(query) && !p.scoped && Object.keys(selection).every((key) => key in COUNTED_SUMS);
-  const [sums] = fromCounters
-    ? await ctx.tx
-        .select(Object.fromEntries(Object.keys(selection).map((key) => [key, sql<string>`coalesce(sum(${COUNTED_SUMS[key]}), 0)::text`])))
-        .from(billCount)
-        .where(counters(ctx, decl, query))
-    : await ctx.tx.select(selection).from(bill).where(p.where);
-  return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, microNumber(toMicro(String(v)))]));
+  const fromCounters = kit.countedSums && counters(ctx, decl, p, query);
+  const [sums] = fromCounters ? await kit.countedSums!(ctx.tx).where(fromCounters) : await kit.sums(ctx.tx).where(p.where);
+  return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, amount(String(v))]));
 }
 
 /**
@@ -207,23 +256,12 @@ export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, qu
  * scope, `all` their sum; from the sharded counters when nothing narrows them.
  */
 export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown> = {}): Promise<Record<string, number>> {
+  const kit = kitOf(decl);
   // The tabs count every status: the list's status filter is not theirs.
   const { billStatus: _status, ...filters } = query;
   const p = await parsedListQuery(ctx, decl, filters);
-  const found =
-    countedOnly(filters) && !p.scoped
-      ? await ctx.tx
-          .select({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` })
-          .from(billCount)
-          .where(and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type)))
-          .groupBy(billCount.billStatus)
-          .orderBy(asc(billCount.billStatus))
-      : await ctx.tx
-          .select({ status: bill.billStatus, total: sql<number>`count(*)::int` })
-          .from(bill)
-          .where(p.where)
-          .groupBy(bill.billStatus)
-          .orderBy(asc(bill.billStatus));
+  const fromCounters = counters(ctx, decl, p, filters);
+  const found = fromCounters ? await kit.countedByStatus(ctx.tx).where(fromCounters) : await kit.byStatus(ctx.tx).where(p.where);
   const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
   for (const row of found) tabs[row.status] = row.total;
   tabs.all = found.reduce((t, r) => t + r.total, 0);

@@ -47,6 +47,11 @@ export interface ListSpec {
    * columns only (subqueries are fine), not to joined tables.
    */
   table?: TenantTable;
+  /**
+   * `false`: the declared table has no list version (no `p8_count_table`: its writers must not queue on one
+   * row — bills), so a page does not look one up; its totals are counted each time, or known by the route.
+   */
+  versioned?: false;
 }
 
 /** A tenant table: every one has `tenant_id` and an `id` unique within the tenant. */
@@ -58,6 +63,8 @@ export interface ParsedList {
   where: SQL | undefined;
   orderBy: SQL[];
   table?: TenantTable;
+  /** `ListSpec.versioned`. */
+  versioned?: false;
   /**
    * The order as columns when a row's position can be sought by value: a declared table, requested
    * sorts all one way over NOT NULL columns, ending in the id tie-break (see `rowsByKeys`).
@@ -187,6 +194,7 @@ export function parseList(spec: ListSpec, query: Record<string, unknown>, extra:
     contains,
     orderBy: [...orderBy, ...tieBreak],
     table: spec.table,
+    versioned: spec.versioned,
     seek: seekable ? { columns: [...sorted.map((s) => s.column), spec.table!.id], direction: lastDirection! } : undefined,
   };
 }
@@ -197,7 +205,7 @@ export function containsPattern(value: string): string {
 }
 
 /** A query the helper can finish: Drizzle's dynamic select builders satisfy it. */
-interface DynamicSelect<T> extends PromiseLike<T[]> {
+export interface DynamicSelect<T> extends PromiseLike<T[]> {
   where(where: SQL | undefined): DynamicSelect<T>;
   orderBy(...columns: SQL[]): DynamicSelect<T>;
   limit(n: number): DynamicSelect<T>;
@@ -218,15 +226,19 @@ const dialect = new PgDialect();
  * come back as the driver gives them: cast them in SQL); column values are decoded by their columns
  * (`mapFromDriverValue`), so rows equal what Drizzle's select returns.
  * `from` is the FROM clause as SQL text; tables keep their own names (no aliases), as the conditions
- * Drizzle renders name them so.
+ * Drizzle renders name them so. `groupBy` (SQL text) groups the rows after the request's where.
  */
-export function fixedSelect<T extends object>(selection: Record<string, AnyPgColumn | SQL>, from: string): (tx: Tx) => DynamicSelect<T> {
+export function fixedSelect<T extends object>(selection: Record<string, AnyPgColumn | SQL>, from: string, groupBy?: string): FixedQuery<T> {
   const fields = Object.entries(selection);
   const columns = fields.map(([key, field]) => {
-    const text = field instanceof SQL ? dialect.sqlToQuery(field).sql : `"${getTableName(field.table)}"."${field.name}"`;
+    if (!(field instanceof SQL)) return `"${getTableName(field.table)}"."${field.name}" as "${key}"`;
+    const { sql: text, params } = dialect.sqlToQuery(field);
+    // A value would be lost here (the text is kept, never its parameters): write constants into the SQL.
+    if (params.length) throw new Error(`fixedSelect: the selection's ${key} carries parameters`);
     return `${text} as "${key}"`;
   });
   const head = sql.raw(`select ${columns.join(', ')} from ${from}`);
+  const tail = groupBy ? sql.raw(`group by ${groupBy}`) : undefined;
   const decode = (row: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const [key, field] of fields) {
@@ -235,8 +247,11 @@ export function fixedSelect<T extends object>(selection: Record<string, AnyPgCol
     }
     return out as T;
   };
-  return (tx) => new FixedSelect<T>(tx, head, decode, {});
+  return (tx) => new FixedSelect<T>(tx, head, tail, decode, {});
 }
+
+/** A `fixedSelect`: its statement on a transaction, to finish with where, order and limit. */
+export type FixedQuery<T> = (tx: Tx) => DynamicSelect<T>;
 
 interface FixedParts {
   where?: SQL;
@@ -250,12 +265,13 @@ class FixedSelect<T> implements DynamicSelect<T> {
   constructor(
     private readonly tx: Tx,
     private readonly head: SQL,
+    private readonly tail: SQL | undefined,
     private readonly decode: (row: Record<string, unknown>) => T,
     private readonly parts: FixedParts,
   ) {}
 
   private with(parts: FixedParts) {
-    return new FixedSelect<T>(this.tx, this.head, this.decode, { ...this.parts, ...parts });
+    return new FixedSelect<T>(this.tx, this.head, this.tail, this.decode, { ...this.parts, ...parts });
   }
   where(where: SQL | undefined) {
     return this.with({ where });
@@ -284,6 +300,7 @@ class FixedSelect<T> implements DynamicSelect<T> {
       [
         this.head,
         where && sql`where ${where}`,
+        this.tail,
         orderBy?.length ? sql`order by ${sql.join(orderBy, sql`, `)}` : undefined,
         limit !== undefined ? sql.raw(`limit ${limit}`) : undefined,
         offset ? sql`offset ${offset}` : undefined,
@@ -329,7 +346,7 @@ export async function runPage<T extends object>(
   if (table && parsed.contains?.length) parsed = await narrowContains(parsed, table, big);
   const offset = (parsed.current - 1) * parsed.pageSize;
   // The table's version for the tenant keys what is remembered of this query (undefined: not counted).
-  const version = table ? await tableVersion(table, big) : undefined;
+  const version = table && parsed.versioned !== false ? await tableVersion(table, big) : undefined;
   const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset, version) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
   const total =
     knownTotal ?? (table ? await cachedTotal(count.where(parsed.where), version) : Number((await count.where(parsed.where))[0].total));
