@@ -21,7 +21,7 @@ import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../d
 
 const SEARCH_FILTER: Record<string, FilterKind> = { eq: 'eq', contains: 'contains', in: 'in' };
 
-function billListSpec(decl: BillTypeDecl): ListSpec {
+function listSpecOf(decl: BillTypeDecl): ListSpec {
   const fields: Record<string, ListField> = { billStatus: { column: bill.billStatus, filter: 'in' as FilterKind } };
   for (const field of headerFields(decl)) {
     if (field.kind === 'attachments') continue;
@@ -40,6 +40,9 @@ function billListSpec(decl: BillTypeDecl): ListSpec {
   // No list version for bills (their writers would queue on its row): a filtered list is counted each time.
   return { fields, defaultOrder: [desc(bill.billDate), desc(bill.id)], table: bill, versioned: false };
 }
+
+/** The list spec of a bill type (built once per type). */
+export const billListSpec = (decl: BillTypeDecl): ListSpec => kitOf(decl).spec;
 
 /** The bill-date bounds of a list query (`start`, `end` as days), removed from the query. */
 function dateBounds(query: Record<string, unknown>): { rest: Record<string, unknown>; conditions: SQL[] } {
@@ -184,7 +187,7 @@ const kits = new Map<string, BillListKit>();
 function kitOf(decl: BillTypeDecl): BillListKit {
   const known = kits.get(decl.type);
   if (known) return known;
-  const spec = billListSpec(decl);
+  const spec = listSpecOf(decl);
   const sums = statisticsSelection(spec);
   const counted = Object.keys(sums).every((key) => key in COUNTED_SUMS);
   const kit: BillListKit = {

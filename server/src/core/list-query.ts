@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, sql, SQL } from 'drizzle-orm';
+import { and, asc, Column, desc, eq, getTableName, gte, ilike, inArray, lt, notInArray, Param, Placeholder, sql, SQL, StringChunk, Table } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Pagination } from '@p8/contract/envelope';
@@ -307,8 +307,7 @@ class FixedSelect<T> implements DynamicSelect<T> {
       ].filter((part): part is SQL => part !== undefined),
       sql` `,
     );
-    const { sql: text, params } = dialect.sqlToQuery(query);
-    this.rendered = { sql: text, params };
+    this.rendered = listStatementText(query) ?? dialect.sqlToQuery(query);
     return this.rendered;
   }
   then<R1 = T[], R2 = never>(onFulfilled?: ((rows: T[]) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> {
@@ -317,6 +316,72 @@ class FixedSelect<T> implements DynamicSelect<T> {
       .then((rows) => rows.map(this.decode))
       .then(onFulfilled, onRejected);
   }
+}
+
+/**
+ * A list statement as `$n` text and its parameters, the same as Drizzle's `sqlToQuery` gives, rendered by a
+ * walk of its own over what list statements are made of — text, columns and tables of the public schema,
+ * parameters, nested SQL, lists of values — telling them apart with `instanceof`: Drizzle's renderer asks
+ * `is()` (a walk up the prototype chain per class tried) of every piece, ≈ 0.1 ms for a bill list's where
+ * and order, more than PostgreSQL takes to run the prepared page (bench/README.md, bills). Anything else
+ * (placeholders, subqueries, aliased fields, inlined parameters…): undefined, the statement is Drizzle's to render.
+ */
+export function listStatementText(query: SQL): { sql: string; params: unknown[] } | undefined {
+  const params: unknown[] = [];
+  const text = renderChunks(query.queryChunks, params);
+  return text === undefined ? undefined : { sql: text, params };
+}
+
+function renderChunks(chunks: readonly unknown[], params: unknown[]): string | undefined {
+  let text = '';
+  for (const chunk of chunks) {
+    const part = renderChunk(chunk, params);
+    if (part === undefined) return undefined;
+    text += part;
+  }
+  return text;
+}
+
+/** Drizzle's symbols of a table's name and schema (runtime keys its types leave out). */
+const TABLE_KEYS = (Table as unknown as { Symbol: { Name: symbol; Schema: symbol } }).Symbol;
+/** A name quoted as PostgreSQL's (and Drizzle's `escapeName`). */
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function renderChunk(chunk: unknown, params: unknown[]): string | undefined {
+  if (chunk instanceof StringChunk) return chunk.value.join('');
+  if (chunk === undefined) return '';
+  if (chunk instanceof SQL) return (chunk as unknown as { shouldInlineParams: boolean }).shouldInlineParams ? undefined : renderChunks(chunk.queryChunks, params);
+  if (Array.isArray(chunk)) {
+    const items: string[] = [];
+    for (const item of chunk) {
+      const part = renderChunk(item, params);
+      if (part === undefined) return undefined;
+      items.push(part);
+    }
+    return `(${items.join(', ')})`;
+  }
+  if (chunk instanceof Column) {
+    const table = chunk.table as unknown as Record<symbol, string | undefined>;
+    if (chunk.keyAsName || table[TABLE_KEYS.Schema] !== undefined) return undefined;
+    return `${quoted(table[TABLE_KEYS.Name]!)}.${quoted(chunk.name)}`;
+  }
+  if (chunk instanceof Table) {
+    const table = chunk as unknown as Record<symbol, string | undefined>;
+    return table[TABLE_KEYS.Schema] === undefined ? quoted(table[TABLE_KEYS.Name]!) : undefined;
+  }
+  if (chunk instanceof Param) {
+    if (chunk.value instanceof Placeholder) return undefined;
+    const value = chunk.value === null ? null : chunk.encoder.mapToDriverValue(chunk.value);
+    if (value instanceof SQL) return undefined;
+    params.push(value);
+    return `$${params.length}`;
+  }
+  // A value is a parameter (as Drizzle has it): a primitive, a date, a plain object. Any other piece of Drizzle's
+  // (placeholder, aliased field, subquery, view, a wrapper of SQL) is left to Drizzle.
+  const value = chunk === null || typeof chunk !== 'object' || chunk instanceof Date || (Object.getPrototypeOf(chunk) === Object.prototype && !('getSQL' in chunk));
+  if (!value) return undefined;
+  params.push(chunk);
+  return `$${params.length}`;
 }
 
 /** The transaction and tenant of a list over a declared `ListSpec.table`. */
