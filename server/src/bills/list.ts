@@ -8,7 +8,7 @@ import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
 import { callerScope } from '../core/data-scope.ts';
-import { countAll, fixedSelect, parseList, runPage, statisticsSelection, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
+import { countAll, fixedSelect, parseList, runPage, statisticsSelection, type DynamicSelect, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../db/schema/index.ts';
 
@@ -104,7 +104,9 @@ export async function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, q
   const { rest, conditions } = dateBounds(status === 'all' ? unfiltered : query);
   const scope = await billScope(ctx);
   const parsed = parseList(kitOf(decl).spec, rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions, ...(scope ? [scope] : [])]);
-  return Object.assign(parsed, { scoped: scope !== undefined });
+  // A date range's statements are planned for its values (`ParsedList.ranged`): one plan kept for any range reads
+  // half a million bills through the date index for a range of years (4.2 s against 1.1 s planned for it, bench/README.md).
+  return Object.assign(parsed, { scoped: scope !== undefined, ranged: conditions.length > 0 });
 }
 
 /**
@@ -245,12 +247,15 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
   };
 }
 
+/** A statement over the list's bills, unprepared for a date range (as `runPage` runs the page and its count). */
+const planned = <T>(statement: DynamicSelect<T>, parsed: { ranged?: boolean }) => (parsed.ranged ? statement.unprepared!() : statement);
+
 /** GET {path}/statistics: the list's sums (quantity and amounts) over the same filters (the counters' when unfiltered). */
 export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
   const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
   const fromCounters = kit.countedSums && counters(ctx, decl, p, query);
-  const [sums] = fromCounters ? await kit.countedSums!(ctx.tx).where(fromCounters) : await kit.sums(ctx.tx).where(p.where);
+  const [sums] = fromCounters ? await kit.countedSums!(ctx.tx).where(fromCounters) : await planned(kit.sums(ctx.tx), p).where(p.where);
   return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, amount(String(v))]));
 }
 
@@ -264,7 +269,7 @@ export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: R
   const { billStatus: _status, ...filters } = query;
   const p = await parsedListQuery(ctx, decl, filters);
   const fromCounters = counters(ctx, decl, p, filters);
-  const found = fromCounters ? await kit.countedByStatus(ctx.tx).where(fromCounters) : await kit.byStatus(ctx.tx).where(p.where);
+  const found = fromCounters ? await kit.countedByStatus(ctx.tx).where(fromCounters) : await planned(kit.byStatus(ctx.tx), p).where(p.where);
   const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
   for (const row of found) tabs[row.status] = row.total;
   tabs.all = found.reduce((t, r) => t + r.total, 0);

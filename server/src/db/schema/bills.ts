@@ -65,9 +65,11 @@ export const bill = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('bill_code_uq').on(t.tenantId, t.billType, t.billCode),
-    // The list's default order and its status tabs; both end in id so a page is stable.
+    // The list's default order and its status tabs; both end in id so a page is stable. The status tabs' index
+    // carries the data scope's columns after its order: a tab counted under a department's scope reads the
+    // index alone, not a heap page per bill (bench/bills.ts: 33,333 of 125,000 bills, 24,000 pages).
     index('bill_type_date_idx').on(t.tenantId, t.billType, t.billDate, t.id),
-    index('bill_type_status_idx').on(t.tenantId, t.billType, t.billStatus, t.billDate, t.id),
+    index('bill_type_status_idx').on(t.tenantId, t.billType, t.billStatus, t.billDate, t.id, t.ownerDeptId, t.createdBy),
     // The list's filters by partner, warehouse or handler, within a type and by date (bench/bills.ts: a
     // supplier's quarter among 500,000 orders); their leading (tenant, id) also serves the "in use" checks.
     index('bill_supplier_idx').on(t.tenantId, t.supplierId, t.billType, t.billDate, t.id).where(sql`${t.supplierId} is not null`),

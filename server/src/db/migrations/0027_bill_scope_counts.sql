@@ -1,0 +1,2 @@
+DROP INDEX "bill_type_status_idx";--> statement-breakpoint
+CREATE INDEX "bill_type_status_idx" ON "bill" USING btree ("tenant_id","bill_type","bill_status","bill_date","id","owner_dept_id","created_by");
