@@ -117,3 +117,56 @@ describe('openShelves', () => {
     expect(copied.locationId).toBeNull();
   });
 });
+
+describe('openSaleOrderBomSelect', () => {
+  const bomIds = { own: 0, other: 0 };
+  const order = (bomId: number) => save('SaleOrder', { customerId: ids.customer, lines: [{ materialId: ids.material, number: 1, unitPrice: 9, bomId }] });
+
+  it('off (the default): a sale order line naming a BOM is refused, and nothing is saved', async () => {
+    const part = await api.create('material', { code: 'M2', name: 'Rotor', units: [{ unitId: ids.piece, isMain: true }] });
+    const other = await api.create('material', { code: 'M3', name: 'Pump', units: [{ unitId: ids.piece, isMain: true }] });
+    bomIds.own = await api.create('bom', { materialId: ids.material, version: 'V1', lines: [{ materialId: part, quantity: 1 }] });
+    bomIds.other = await api.create('bom', { materialId: other, version: 'V1', lines: [{ materialId: part, quantity: 2 }] });
+    const before = await count('SaleOrder');
+    await refused(order(bomIds.own), 'SaleOrderBomSelectNotOpen');
+    expect(await count('SaleOrder')).toBe(before);
+  });
+
+  it("on: the line keeps a BOM of its own material; another material's BOM is refused; the picker offers the material's BOMs", async () => {
+    await setTenantConfig(ctx, t.tenantId, { openSaleOrderBomSelect: true });
+    const { id } = await ok(order(bomIds.own));
+    const [line] = (await ok(api.get<{ lines: Array<{ bomId?: number }> }>(`${billPath('SaleOrder')}/${id}`))).lines;
+    expect(line.bomId).toBe(bomIds.own);
+    await refused(order(bomIds.other), 'BomNotExist');
+    const offered = await ok(api.get<Array<{ id: number }>>(`/api/admin/basic/bom/picker?current=1&pageSize=50&materialId=${ids.material}`));
+    expect(offered.map((b) => b.id)).toEqual([bomIds.own]);
+  });
+});
+
+describe('autoOpenFlow', () => {
+  const RULES = '/api/admin/system/verify';
+  const rule = (billType: string) => ({ billType, auditType: 'AnyVerify', sequential: false, reviewerIds: [api.adminId] });
+  const joint = async () => (await ok(api.get<{ openVerify: boolean }>('/api/admin/admin/tenant'))).openVerify;
+
+  it('on (the default): a review rule coming into force turns joint review on, and bills of its type go to its reviewers', async () => {
+    await setTenantConfig(ctx, t.tenantId, { openVerify: false });
+    expect(await joint()).toBe(false);
+    const created = await ok(api.post<{ id: number }>(RULES, rule('SaleQuotation')));
+    expect(await joint()).toBe(true);
+    const { id } = await ok(save('SaleQuotation', { customerId: ids.customer, lines: [{ materialId: ids.material, number: 1, unitPrice: 9 }] }));
+    await ok(api.post(`${billPath('SaleQuotation')}/submit`, { id }));
+    // The reviewer's approval completes it: the bill went through the rule (AnyVerify), not the plain audit.
+    await ok(api.post(`${billPath('SaleQuotation')}/audit`, { id }));
+    expect((await ok(api.get<{ billStatus: string }>(`${billPath('SaleQuotation')}/${id}`))).billStatus).toBe('Audit');
+    // Turned off by the administrator, it stays off while no rule newly comes into force (an edit of one in force).
+    await setTenantConfig(ctx, t.tenantId, { openVerify: false });
+    await ok(api.put(RULES, { id: created.id, ...rule('SaleQuotation'), remark: 'edited' }));
+    expect(await joint()).toBe(false);
+  });
+
+  it('off: a new rule leaves joint review off', async () => {
+    await setTenantConfig(ctx, t.tenantId, { autoOpenFlow: false, openVerify: false });
+    await ok(api.post(RULES, rule('PurchaseRequisition')));
+    expect(await joint()).toBe(false);
+  });
+});

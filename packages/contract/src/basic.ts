@@ -113,6 +113,8 @@ export const pickerQuerySchema = z.object({
   tag: z.enum(MaterialTag).optional(),
   /** Fee types of one kind. */
   kind: z.enum(FeeKind).optional(),
+  /** The BOMs of one material. */
+  materialId: z.coerce.number().int().positive().optional(),
 });
 export type PickerQuery = z.infer<typeof pickerQuerySchema>;
 

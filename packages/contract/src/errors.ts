@@ -237,6 +237,7 @@ export const errorCatalogue = {
   FeeTypeNotExist: { zh: '费用类型不存在', en: 'The fee type does not exist' },
   PayTypeNotExist: { zh: '结算方式不存在', en: 'The pay type does not exist' },
   BomNotExist: { zh: 'BOM不存在', en: 'The BOM does not exist' },
+  SaleOrderBomSelectNotOpen: { zh: '未开启销售订单选择BOM', en: 'BOM selection on sale orders is turned off' },
   RoleNotExist: { zh: '角色不存在', en: 'The role does not exist' },
   DeptNotExist: { zh: '部门不存在', en: 'The department does not exist' },
   BillNotExist: { zh: '单据不存在', en: 'The bill does not exist' },

@@ -16,7 +16,7 @@ import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
 import { rows, type Tx } from '../db/connection.ts';
-import { admin, bill, billLine, billTransition, department, location, material, materialUnit, partner, unit, verifyRule, verifyRuleReviewer, warehouse } from '../db/schema/index.ts';
+import { admin, bill, billLine, bom, billTransition, department, location, material, materialUnit, partner, unit, verifyRule, verifyRuleReviewer, warehouse } from '../db/schema/index.ts';
 import { billScope } from './list.ts';
 import { checkTake, openQuantity, overallProgress, progressState } from './progress.ts';
 import { reviewOutcome, type ReviewFlow } from './review.ts';
@@ -251,8 +251,23 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   if (Object.values(totals).some((v) => v > MAX_MICRO)) throw new BizError('AmountOutOfRange');
 
   await assertHeaderRecords(ctx, header, prepared);
+  await assertLineBoms(ctx, decl, prepared);
   if (stock) await checkSerials(ctx, decl, billId, prepared.map((p) => p.values as LineRow), true);
   return { header, extra, lines: prepared, totals };
+}
+
+/** A line field of kind `bom` names an enabled BOM of the line's own material (`BomNotExist`, with the line number). */
+async function assertLineBoms(ctx: ServiceContext, decl: BillTypeDecl, prepared: readonly PreparedLine[]) {
+  const keys = lineFields(decl).filter((f) => f.kind === 'bom').map((f) => f.key);
+  const named = prepared.flatMap((p) => keys.map((key) => ({ lineNo: p.values.lineNo!, materialId: p.values.materialId!, bomId: (p.values.extra as Record<string, unknown>)[key] })).filter((n) => typeof n.bomId === 'number'));
+  if (!named.length) return;
+  const found = await ctx.tx
+    .select({ id: bom.id, materialId: bom.materialId })
+    .from(bom)
+    .where(and(eq(bom.tenantId, ctx.tenantId), inArray(bom.id, distinct(named.map((n) => n.bomId as number))), eq(bom.enabled, true)));
+  const materialOf = new Map(found.map((b) => [b.id, b.materialId]));
+  const wrong = named.find((n) => materialOf.get(n.bomId as number) !== n.materialId);
+  if (wrong) throw new BizError('BomNotExist', { additional: wrong.lineNo });
 }
 
 /**

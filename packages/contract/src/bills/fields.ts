@@ -47,7 +47,9 @@ export type FieldKind =
   | 'attachments'
   | 'fundAccount'
   | 'feeType'
-  | 'bill';
+  | 'bill'
+  /** A BOM of the line's material (its id). */
+  | 'bom';
 
 /** How a list filters by the field: exact value, contains-text, one of several ids, or a date range. */
 export type FieldSearch = 'eq' | 'contains' | 'in' | 'dateRange';

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { storableText } from '../text.ts';
 import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
 import type { BillAction, BillTypeDecl, FieldCondition } from './registry.ts';
@@ -162,6 +163,20 @@ export const SaleQuotation: BillTypeDecl = {
   mergeBy: ['customerId'],
 };
 
+/**
+ * The BOM a sale order line is to be made with — one of its material's BOMs (versions) — when the tenant lets
+ * sale orders choose (`openSaleOrderBomSelect`); kept in the line's `extra`. Off, a value is refused.
+ */
+const bomChoice: FieldDecl = {
+  key: 'bomId',
+  label: { zh: 'BOM', en: 'BOM' },
+  kind: 'bom',
+  schema: z.number().int().positive(),
+  switch: 'openSaleOrderBomSelect',
+  offRefusal: 'SaleOrderBomSelectNotOpen',
+  width: 140,
+};
+
 export const SaleOrder: BillTypeDecl = {
   type: 'SaleOrder',
   label: { zh: '销售订单', en: 'Sale order' },
@@ -170,7 +185,7 @@ export const SaleOrder: BillTypeDecl = {
   codePrefix: 'XSDD',
   icon: 'SolutionOutlined',
   header: [HEADER.customerId, HEADER.handlerId, HEADER.deptId, HEADER.deliveryDate, HEADER.deliveryWarnDays, HEADER.receiptDate, HEADER.receiptWarnDays],
-  lines: PRICED,
+  lines: [...PRICED, bomChoice],
   sources: [{ type: 'SaleQuotation', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
   stock: 'none',
   progress: ['outstock', 'push'],

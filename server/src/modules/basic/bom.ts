@@ -11,6 +11,7 @@ import {
   type BomRequirement,
   type BomTreeNode,
   type BomUpdate,
+  type PickerQuery,
 } from '@p8/contract/basic';
 import { rows as rawRows, type Tx } from '../../db/connection.ts';
 import { bom, bomLine, material, materialUnit, unit } from '../../db/schema/index.ts';
@@ -361,6 +362,11 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
     return runPage(parsed, joined(tx), counted(tx));
   },
   detail,
+  /** The enabled BOMs of one material (a sale order line's choice), the default first, then by version. */
+  async picker({ tx, tenantId }, query: PickerQuery) {
+    const conditions = [...where(tenantId, query), eq(bom.enabled, true), query.materialId ? eq(bom.materialId, query.materialId) : undefined];
+    return runPage({ current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: [desc(bom.isDefault), asc(bom.version)] }, joined(tx), counted(tx));
+  },
   create: createBom,
   async update(ctx, body) {
     const { tx, tenantId } = ctx;

@@ -187,6 +187,8 @@ const READERS: Record<string, { picker?: readonly string[]; list?: readonly stri
   // Fee and income bills pick a fee type of the right kind.
   fee: { picker: FINANCE_BILL_SCREENS, list: FINANCE_BILL_SCREENS },
   paytype: { picker: BILL_SCREENS },
+  // A sale order line chooses the BOM of its material (openSaleOrderBomSelect).
+  bom: { picker: ['sale_order'] },
 };
 
 export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<C, U>): RouteDeclaration[] {

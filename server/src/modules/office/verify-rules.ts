@@ -2,11 +2,13 @@ import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AuditType, VerifyRuleCreate, VerifyRuleRow, VerifyRuleUpdate } from '@p8/contract/office';
 import type { Tx } from '../../db/connection.ts';
 import { admin, tenant, verifyRule, verifyRuleReviewer } from '../../db/schema/index.ts';
+import { changes } from '../../core/audit.ts';
 import { BizError } from '../../core/errors.ts';
 import { assertAllFound } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { assertStaffOfTenant } from './staff.ts';
+import { parseTenantConfig } from '../../core/tenant-config.ts';
 
 /*
  * Joint review configuration: which bill types need review, AnyVerify (one reviewer suffices) or
@@ -70,19 +72,34 @@ async function setReviewers(tx: Tx, tenantId: number, ruleId: number, reviewerId
   await tx.insert(verifyRuleReviewer).values(reviewerIds.map((adminId, index) => ({ tenantId, ruleId, adminId, sort: index + 1 })));
 }
 
-/** Rewrites the tenant config's `openVerifyBill` from the enabled rules (one atomic jsonb_set). */
-export async function syncOpenVerifyBill(tx: Tx, tenantId: number): Promise<string[]> {
+/**
+ * Rewrites the tenant config's `openVerifyBill` from the enabled rules, in one update of the tenant row.
+ * When a rule comes into force (a bill type joins the list) and the tenant's `autoOpenFlow` is on, joint
+ * review itself (`openVerify`) is turned on too: a rule just set up is meant to apply. A change that brings
+ * no type into force (a rule edited, disabled or deleted) leaves `openVerify` as the administrator set it.
+ */
+export async function syncOpenVerifyBill(tx: Tx, tenantId: number): Promise<{ list: string[]; opened: boolean }> {
   const enabled = await tx
     .select({ billType: verifyRule.billType })
     .from(verifyRule)
     .where(and(eq(verifyRule.tenantId, tenantId), eq(verifyRule.enabled, true)))
     .orderBy(asc(verifyRule.billType));
   const list = enabled.map((r) => r.billType);
+  const [row] = await tx.select({ config: tenant.config }).from(tenant).where(eq(tenant.id, tenantId)).for('no key update');
+  const config = parseTenantConfig(row?.config);
+  const opened = config.autoOpenFlow && !config.openVerify && list.some((type) => !config.openVerifyBill.includes(type));
+  const patch = opened ? { openVerifyBill: list, openVerify: true } : { openVerifyBill: list };
   await tx
     .update(tenant)
-    .set({ config: sql`jsonb_set(coalesce(${tenant.config}, '{}'::jsonb), '{openVerifyBill}', ${JSON.stringify(list)}::jsonb)`, updatedAt: new Date() })
+    .set({ config: sql`coalesce(${tenant.config}, '{}'::jsonb) || ${JSON.stringify(patch)}::jsonb`, updatedAt: new Date() })
     .where(eq(tenant.id, tenantId));
-  return list;
+  return { list, opened };
+}
+
+/** Syncs `openVerifyBill` after a rule change; a change that turned joint review on says so in the audit log. */
+async function syncAfterChange(ctx: ServiceContext) {
+  const { opened } = await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  if (opened) ctx.audit({ action: 'update', entity: 'tenant-config', entityId: ctx.tenantId, detail: changes({ openVerify: false }, { openVerify: true }) });
 }
 
 async function assertAllExist(ctx: ServiceContext, ids: number[]) {
@@ -114,7 +131,7 @@ export async function createVerifyRule(ctx: ServiceContext, body: VerifyRuleCrea
     .values({ ...fields, remark: fields.remark ?? null, tenantId: ctx.tenantId })
     .returning();
   await setReviewers(ctx.tx, ctx.tenantId, created.id, reviewerIds);
-  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  await syncAfterChange(ctx);
   ctx.audit({ action: 'create', entity: 'verify-rule', entityId: created.id, detail: body });
   const [row] = await withReviewers(ctx.tx, ctx.tenantId, [created]);
   return row;
@@ -130,7 +147,7 @@ export async function updateVerifyRule(ctx: ServiceContext, body: VerifyRuleUpda
     .where(and(eq(verifyRule.tenantId, ctx.tenantId), eq(verifyRule.id, id)))
     .returning();
   await setReviewers(ctx.tx, ctx.tenantId, id, reviewerIds);
-  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  await syncAfterChange(ctx);
   const was = { billType: before.billType, auditType: before.auditType, sequential: before.sequential, enabled: before.enabled };
   ctx.audit({ action: 'update', entity: 'verify-rule', entityId: id, detail: { before: was, after: body } });
   const [row] = await withReviewers(ctx.tx, ctx.tenantId, [updated]);
@@ -141,13 +158,13 @@ export async function deleteVerifyRules(ctx: ServiceContext, ids: number[]) {
   const found = await assertAllExist(ctx, ids);
   await ctx.tx.delete(verifyRuleReviewer).where(and(eq(verifyRuleReviewer.tenantId, ctx.tenantId), inArray(verifyRuleReviewer.ruleId, ids)));
   await ctx.tx.delete(verifyRule).where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
-  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  await syncAfterChange(ctx);
   ctx.audit({ action: 'delete', entity: 'verify-rule', entityId: ids, detail: { billTypes: found.map((f) => f.billType) } });
 }
 
 export async function enableVerifyRules(ctx: ServiceContext, ids: number[], enabled: boolean) {
   await assertAllExist(ctx, ids);
   await ctx.tx.update(verifyRule).set({ enabled, updatedAt: new Date() }).where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
-  await syncOpenVerifyBill(ctx.tx, ctx.tenantId);
+  await syncAfterChange(ctx);
   ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'verify-rule', entityId: ids });
 }

@@ -7,7 +7,7 @@ import { allows } from '@p8/contract/bills/state-rules';
 import { BillStatus } from '@p8/contract/bills/status';
 import { amountRules, billTypeByScreen, fieldRefusal, lineAmountRefusal, billTypeName, formHeaderFields, gridFields, gridTotals, lineFigures, listFields, offeredOperations, pushDownNumbers, pushDownQuantityMax, savePayload, shownHeaderFields, waitingOf } from './kit.ts';
 
-const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true };
+const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true, openShelves: true, openSaleOrderBomSelect: true };
 /** A valid value of a required field, as the form holds it (pickers as records). */
 const sample = (f: FieldDecl): unknown =>
   f.kind === 'date' ? '2026-11-24' : f.kind === 'month' ? '2026-11' : f.kind === 'enum' ? f.options![0].value : ['text', 'textarea', 'batch'].includes(f.kind) ? 'x' : f.kind === 'number' ? 1 : { id: 3, name: 'x' };
@@ -113,6 +113,21 @@ describe('live totals', () => {
   it('ignores tax and discount while their switches are off', () => {
     const rules = amountRules(order, DIGITS, {});
     expect(lineFigures({ number: 2, unitPrice: 10, taxRate: 13, discountRate: 50 }, rules)).toMatchObject({ priceTotal: 20, taxPriceTotal: 20 });
+  });
+});
+
+describe('fields behind a tenant switch', () => {
+  const outstock = BILL_TYPES.find((d) => d.type === 'SaleOutstock')!;
+  const order = BILL_TYPES.find((d) => d.type === 'SaleOrder')!;
+  const keys = (decl: typeof order, config: Record<string, boolean>) => gridFields(decl, config).map((f) => f.key);
+  it('shows storage locations and a sale order line\'s BOM only while their switches are on, and sends them only then', () => {
+    expect(keys(outstock, {})).not.toContain('locationId');
+    expect(keys(outstock, { openShelves: true })).toContain('locationId');
+    expect(keys(order, {})).not.toContain('bomId');
+    expect(keys(order, { openSaleOrderBomSelect: true })).toContain('bomId');
+    const values = { billDate: '2026-11-24', customerId: { id: 1, name: 'c' }, lines: [{ materialId: { id: 2, name: 'm' }, number: 1, bomId: 7 }] };
+    expect((savePayload(order, values, {}).lines as Array<Record<string, unknown>>)[0].bomId).toBeUndefined();
+    expect((savePayload(order, values, { openSaleOrderBomSelect: true }).lines as Array<Record<string, unknown>>)[0].bomId).toBe(7);
   });
 });
 

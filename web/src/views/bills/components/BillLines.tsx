@@ -19,7 +19,7 @@ import { useFormChanged } from '../../../components/FormDialog/unsaved.ts';
 import { gridFields, labelOf, lineFigures, liveLineAmount } from '../kit.ts';
 import BatchCell from './BatchCell.tsx';
 import { fieldRules } from './field-rules.ts';
-import { FieldControl, LocationField, UnitField, type Picked } from './controls.tsx';
+import { BomField, FieldControl, LocationField, UnitField, type Picked } from './controls.tsx';
 
 /** A line as the form holds it: the declared fields, the material and pickers as records, the unit's ratio. */
 export type LineRow = Record<string, unknown> & {
@@ -178,6 +178,8 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
         });
       } else if (field.key === 'unitId') {
         cols.push({ key: field.key, field: 'unitId', title, width, watch: 'row', render: ({ index, row, testId }) => <UnitCell index={index} row={row} testId={testId} /> });
+      } else if (field.kind === 'bom') {
+        cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <BomField materialId={row.materialId?.id} disabled={view} data-testid={testId} /> });
       } else if (field.kind === 'location') {
         cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <LocationCell field={field.key} row={row} disabled={view} testId={testId} /> });
       } else if (field.key === 'batchNumber' && decl.stock !== 'none' && decl.stock !== 'in' && decl.stock !== 'check') {

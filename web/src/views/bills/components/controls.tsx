@@ -13,6 +13,7 @@ import NumberInput from '../../../components/NumberInput/index.tsx';
 import { deptTreeQuery } from '../../../components/Pickers/api/get-dept-tree.ts';
 import { materialQuery } from '../../../components/Pickers/api/get-material.ts';
 import { pickLocations } from '../../../components/Pickers/api/pick-locations.ts';
+import { pickBoms } from '../../../components/Pickers/api/pick-boms.ts';
 import { feeTypeOptionsQuery, fundAccountOptionsQuery } from '../../../components/Pickers/api/list-money-options.ts';
 import { labelOf } from '../kit.ts';
 
@@ -113,6 +114,34 @@ export function LocationField({ warehouseId, value, onChange, disabled, ...rest 
       loading={found.isFetching}
       disabled={disabled || !warehouseId}
       placeholder={warehouseId ? undefined : t('bill.warehouseFirst')}
+      popupMatchSelectWidth={false}
+      style={{ width: '100%' }}
+      data-testid={rest['data-testid']}
+    />
+  );
+}
+
+/** A BOM of the line's material (its versions, the default marked); none to choose until the material is. */
+export function BomField({ materialId, value, onChange, disabled, ...rest }: ValueProps<number> & { materialId?: number | null }) {
+  const { t } = useTranslation();
+  const found = useQuery({
+    queryKey: ['bill-line-boms', materialId],
+    queryFn: () => pickBoms({ current: 1, pageSize: 100, materialId: materialId! }),
+    enabled: !!materialId,
+    staleTime: 60_000,
+  });
+  const options = (found.data?.data ?? []).map((b) => ({ value: b.id, label: b.isDefault ? `${b.version} (${t('bill.bomDefault')})` : b.version }));
+  return (
+    <Select
+      size="small"
+      value={value ?? undefined}
+      onChange={(v?: number) => onChange?.(v ?? null)}
+      options={options}
+      allowClear
+      loading={found.isFetching}
+      disabled={disabled || !materialId}
+      placeholder={materialId ? undefined : t('bill.materialFirst')}
+      notFoundContent={t('bill.noBom')}
       popupMatchSelectWidth={false}
       style={{ width: '100%' }}
       data-testid={rest['data-testid']}
