@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { rows } from '../src/db/connection.ts';
+import { recordKind } from '@p8/contract/records/catalogue';
+import { sampleRecordBody } from './record-samples.ts';
 import { IN_USE_KEY, RecordUsage, type RecordKind } from '../src/core/record-usage.ts';
 import { call, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
@@ -60,8 +62,10 @@ async function createRecord(kind: RecordKind): Promise<number> {
       expect(res.body.status).toBe(0);
       return res.body.data.id;
     }
-    default:
-      return api.create(kind, { name });
+    default: {
+      const declared = recordKind(kind);
+      return api.create(kind, declared ? sampleRecordBody(declared, name) : { name });
+    }
   }
 }
 

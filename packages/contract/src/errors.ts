@@ -236,6 +236,7 @@ export const errorCatalogue = {
   AttributeNotExist: { zh: '属性不存在', en: 'The attribute does not exist' },
   FeeTypeNotExist: { zh: '费用类型不存在', en: 'The fee type does not exist' },
   PayTypeNotExist: { zh: '结算方式不存在', en: 'The pay type does not exist' },
+  ProcessNotExist: { zh: '工序不存在', en: 'The process does not exist' },
   BomNotExist: { zh: 'BOM不存在', en: 'The BOM does not exist' },
   SaleOrderBomSelectNotOpen: { zh: '未开启销售订单选择BOM', en: 'BOM selection on sale orders is turned off' },
   RoleNotExist: { zh: '角色不存在', en: 'The role does not exist' },

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ErrorKey } from '@p8/contract/errors';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import type { Tx } from '../db/connection.ts';
 import { BizError } from './errors.ts';
 
@@ -15,36 +16,42 @@ import { BizError } from './errors.ts';
  * name; registering the same source again replaces it, so a duplicate registration is harmless.
  */
 
-/** Record kinds a delete may be refused for; the names of the routes (`stock` is a warehouse). */
-export type RecordKind = 'material' | 'supplier' | 'customer' | 'stock' | 'location' | 'fee' | 'paytype' | 'bom' | 'unit' | 'brand' | 'category' | 'attribute' | 'district' | 'staff';
-
-/** Says whether any of `ids` (records of one tenant) is referenced: one referenced id, or undefined. */
-export type UsageChecker = (tx: Tx, tenantId: number, ids: number[]) => Promise<{ id: number } | undefined>;
-
-/** The catalogued key refusing the delete of a record in use, per kind. */
-export const IN_USE_KEY = {
+/**
+ * The hand-written record kinds a delete may be refused for (the names of the routes: `stock` is a
+ * warehouse), with the catalogued key refusing it. Declared kinds (packages/contract/src/records) bring
+ * their own key.
+ */
+const HAND_WRITTEN_IN_USE_KEY = {
   material: 'MaterialInUseProhibitDelete',
   supplier: 'SupplierInUseProhibitDelete',
   customer: 'CustomerInUseProhibitDelete',
   stock: 'StockInUseProhibitDelete',
   location: 'LocationInUseProhibitDelete',
-  fee: 'FeeTypeInUseProhibitDelete',
-  paytype: 'PayTypeInUseProhibitDelete',
   bom: 'BomInUseProhibitDelete',
-  unit: 'UnitInUseProhibitDelete',
-  brand: 'BrandInUseProhibitDelete',
   category: 'CategoryInUseProhibitDelete',
-  attribute: 'AttributeInUseProhibitDelete',
   district: 'DistrictInUseProhibitDelete',
   // Staff accounts (system module): referred to by bills as creator, handler or auditor.
   staff: 'StaffInUseProhibitDelete',
-} as const satisfies Record<RecordKind, ErrorKey>;
+} as const satisfies Record<string, ErrorKey>;
+
+/** The catalogued key refusing the delete of a record in use, per kind. */
+export const IN_USE_KEY: Readonly<Record<string, ErrorKey>> = {
+  ...HAND_WRITTEN_IN_USE_KEY,
+  ...Object.fromEntries(RECORD_KINDS.map((decl) => [decl.kind, decl.inUse])),
+};
+
+/** A record kind a delete may be refused for: a hand-written one or a declared one. */
+export type RecordKind = keyof typeof HAND_WRITTEN_IN_USE_KEY | (string & {});
+
+/** Says whether any of `ids` (records of one tenant) is referenced: one referenced id, or undefined. */
+export type UsageChecker = (tx: Tx, tenantId: number, ids: number[]) => Promise<{ id: number } | undefined>;
 
 export class RecordUsage {
   private readonly checkers = new Map<RecordKind, Map<string, UsageChecker>>();
 
   /** `source` names what refers to the records ("purchase bills"); the same source again replaces its checker. */
   register(kind: RecordKind, source: string, checker: UsageChecker): void {
+    if (!IN_USE_KEY[kind]) throw new Error(`record usage: "${kind}" is no record kind (declare it, or name its in-use key in core/record-usage.ts)`);
     const ofKind = this.checkers.get(kind) ?? new Map<string, UsageChecker>();
     ofKind.set(source, checker);
     this.checkers.set(kind, ofKind);

@@ -14,6 +14,7 @@ import {
   text,
   uniqueIndex,
   varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, importHiddenPolicy, importJobIndex, importJobMarker, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
@@ -33,6 +34,30 @@ const bigintRef = (name: string) => bigint(name, { mode: 'number' });
 const enabled = () => boolean('enabled').notNull().default(true);
 const sort = () => integer('sort').notNull().default(0);
 const remark = () => text('remark').notNull().default('');
+
+/**
+ * The columns every declared record (packages/contract/src/records) has besides its own fields, and its
+ * table's common keys and policies: the tenant-led primary key, the staged-import marker with its index
+ * and hiding policy, the list's sort index and the tenant isolation policy.
+ */
+const recordCommonColumns = () => ({
+  tenantId: tenantId(),
+  id: id(),
+  remark: remark(),
+  sort: sort(),
+  enabled: enabled(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  importJob: importJobMarker(),
+});
+type RecordCommon = { [K in keyof ReturnType<typeof recordCommonColumns>]: AnyPgColumn };
+const recordCommonKeys = (table: string, t: RecordCommon) => [
+  primaryKey({ columns: [t.tenantId, t.id] }),
+  importJobIndex(table, t),
+  importHiddenPolicy(table),
+  index(`${table}_sort_idx`).on(t.tenantId, t.sort, t.id),
+  tenantPolicy(table),
+];
 
 /** Units of measure (个, kg, 箱…), chosen as a material's main or conversion units. */
 export const unit = pgTable(
@@ -634,3 +659,28 @@ export const recordAssignment = pgTable(
     tenantPolicy('record_assignment'),
   ],
 ).enableRLS();
+
+/** Processes (工序): the steps of a routing, with the piece rate and the standard hours of one piece. */
+export const process = pgTable(
+  'process',
+  {
+    ...recordCommonColumns(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    pieceRate: amount('piece_rate').notNull().default(0),
+    standardHours: amount('standard_hours').notNull().default(0),
+  },
+  (t) => [...recordCommonKeys('process', t), uniqueIndex('process_code_uq').on(t.tenantId, t.code), uniqueIndex('process_name_uq').on(t.tenantId, t.name)],
+).enableRLS();
+
+/**
+ * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
+ * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
+ */
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process } as const;
+
+export function declaredRecordTable(kind: string) {
+  const table = (DECLARED_RECORD_TABLES as Record<string, (typeof DECLARED_RECORD_TABLES)[keyof typeof DECLARED_RECORD_TABLES] | undefined>)[kind];
+  if (!table) throw new Error(`declared record ${kind}: name its table in DECLARED_RECORD_TABLES (db/schema/basic.ts)`);
+  return table;
+}

@@ -2,6 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { MenuType } from '@p8/contract/menu';
 import { billTypesByArea } from '@p8/contract/bills/catalogue';
 import { BILL_AREA_LABELS, billButtons, billMenuName, type BillArea, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { RECORD_ACTIONS, recordMenuName, type RecordKindDecl } from '@p8/contract/records/registry';
 import type { Tx } from '../connection.ts';
 import { menu } from '../schema/index.ts';
 
@@ -63,7 +65,12 @@ function screen(name: string, title: string, titleEn: string, icon: string, butt
 const RECORD_BUTTONS: ButtonSpec[] = ['add', 'update', 'delete', 'enable', 'import', 'export'];
 const ASSIGNED_RECORD_BUTTONS: ButtonSpec[] = [...RECORD_BUTTONS, 'assign'];
 
-/** Basic records (issue 4). */
+/** The screen of each declared record kind of an area, with the usual record buttons. */
+function declaredScreens(area: RecordKindDecl['area']): MenuTemplate[] {
+  return RECORD_KINDS.filter((decl) => decl.area === area).map((decl) => screen(recordMenuName(decl), decl.label.zh, decl.label.en, decl.icon, [...RECORD_ACTIONS]));
+}
+
+/** Basic records. */
 const BASIC_MENU: MenuTemplate = {
   name: 'basic',
   path: '/basic',
@@ -74,17 +81,14 @@ const BASIC_MENU: MenuTemplate = {
   type: 'Directory',
   children: [
     screen('basic_material', '物料', 'Materials', 'AppstoreOutlined', ASSIGNED_RECORD_BUTTONS),
-    screen('basic_brand', '品牌', 'Brands', 'TagsOutlined', RECORD_BUTTONS),
     screen('basic_category', '物料分类', 'Categories', 'ClusterOutlined', RECORD_BUTTONS),
     screen('basic_supplier', '供应商', 'Suppliers', 'ShopOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_customer', '客户', 'Customers', 'ContactsOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_stock', '仓库', 'Warehouses', 'InboxOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_location', '库位', 'Storage locations', 'EnvironmentOutlined', RECORD_BUTTONS),
-    screen('basic_attribute', '属性', 'Attributes', 'ProfileOutlined', RECORD_BUTTONS),
-    screen('basic_fee', '费用类型', 'Fee types', 'MoneyCollectOutlined', RECORD_BUTTONS),
-    screen('basic_paytype', '结算方式', 'Pay types', 'WalletOutlined', RECORD_BUTTONS),
     screen('basic_bom', '物料清单', 'Bills of materials', 'PartitionOutlined', RECORD_BUTTONS),
-    screen('basic_unit', '单位', 'Units', 'NumberOutlined', RECORD_BUTTONS),
+    // The declared records (packages/contract/src/records): brands, attributes, fee and pay types, units, processes.
+    ...declaredScreens('basic'),
     // Districts of partner addresses: a tree without import, export or enable.
     screen('basic_district', '地区', 'Districts', 'GlobalOutlined', ['add', 'update', 'delete']),
   ],

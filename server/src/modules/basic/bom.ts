@@ -21,8 +21,9 @@ import { assertAllFound } from '../../core/ids.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { route } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { boolLabel, cellBool, cellNumber, cellText, col, EXPORT_MAX_ROWS, q } from './kit.ts';
-import { inSavepoint, type RecordDefinition } from './record-routes.ts';
+import { boolLabel, cellBool, cellNumber, cellText, col } from '../../core/excel-cells.ts';
+import { EXPORT_MAX_ROWS, q } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from '../../core/record-routes.ts';
 
 /*
  * Bills of materials: a parent material made (in `quantity`) from lines of child materials with their

@@ -29,23 +29,9 @@ import { route, untransactedRoute } from '../../core/route.ts';
 import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
 import { creatorOf } from './owner.ts';
-import {
-  analyze,
-  boolLabel,
-  cellBool,
-  cellEnum,
-  cellEnumList,
-  cellNumber,
-  cellText,
-  col,
-  EXPORT_MAX_ROWS,
-  inCategorySubtree,
-  refuseIfHoldingStock,
-  q,
-  type RowHandler,
-  importedRows,
-} from './kit.ts';
-import { auditImport, logUnexpectedRow, rowByRowImport, type RecordDefinition } from './record-routes.ts';
+import { analyze, boolLabel, cellBool, cellEnum, cellEnumList, cellNumber, cellText, col, type RowHandler } from '../../core/excel-cells.ts';
+import { EXPORT_MAX_ROWS, inCategorySubtree, refuseIfHoldingStock, q, importedRows } from './kit.ts';
+import { auditImport, logUnexpectedRow, rowByRowImport, type RecordDefinition } from '../../core/record-routes.ts';
 import { categoryResolver } from './tree.ts';
 
 /*

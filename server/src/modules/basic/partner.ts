@@ -10,8 +10,9 @@ import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, importedRows, q } from './kit.ts';
-import { inSavepoint, type RecordDefinition } from './record-routes.ts';
+import { boolLabel, cellNumber, cellText, col } from '../../core/excel-cells.ts';
+import { EXPORT_MAX_ROWS, importedRows, q } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from '../../core/record-routes.ts';
 import { districtPaths } from './tree.ts';
 import { assertRegionsExist, regionPaths } from './region.ts';
 

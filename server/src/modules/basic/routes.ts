@@ -2,8 +2,9 @@ import type { ServerModule } from '../../core/route.ts';
 import { bomDefinition, bomStructureRoutes } from './bom.ts';
 import { materialDefinition, materialUnitRoutes, materialUnitTemplate } from './material.ts';
 import { customerDefinition, supplierDefinition } from './partner.ts';
-import { recordRoutes, registerRecordTemplates, type AnyRecordDefinition } from './record-routes.ts';
-import { attributeDefinition, brandDefinition, feeTypeDefinition, payTypeDefinition, unitDefinition } from './simple.ts';
+import { recordRoutes, registerRecordTemplates, type AnyRecordDefinition } from '../../core/record-routes.ts';
+import { declaredBasicDefinitions } from './declared-records.ts';
+import { READERS } from './readers.ts';
 import { categoryDefinition, treeRoutes } from './tree.ts';
 import { regionRoutes } from './region.ts';
 import { registerBasicUsage } from './usage.ts';
@@ -13,21 +14,16 @@ import { locationDefinition, warehouseDefinition } from './warehouse.ts';
  * Basic records under /api/admin/basic: materials, brands, categories, suppliers, customers,
  * warehouses (`stock`), locations, attributes, fee types, pay types, BOMs and units, plus the district
  * tree and a material's unit rows. Each record is a definition (services taking a ServiceContext, typed by
- * its schemas where it is written) that `recordRoutes` declares the usual routes for.
+ * its schemas where it is written, or derived from its declaration) that `recordRoutes` declares the usual
+ * routes for.
  */
 const definitions: AnyRecordDefinition[] = [
-  materialDefinition,
-  brandDefinition,
-  categoryDefinition,
-  supplierDefinition,
-  customerDefinition,
-  warehouseDefinition,
-  locationDefinition,
-  attributeDefinition,
-  feeTypeDefinition,
-  payTypeDefinition,
-  bomDefinition,
-  unitDefinition,
+  ...[materialDefinition, categoryDefinition, supplierDefinition, customerDefinition, warehouseDefinition, locationDefinition, bomDefinition].map((definition) => ({
+    ...definition,
+    readers: READERS[definition.record],
+  })),
+  // Units, brands, attributes, fee and pay types, processes: declared (packages/contract/src/records).
+  ...declaredBasicDefinitions,
 ];
 
 export const basicModule: ServerModule = {

@@ -23,8 +23,9 @@ import { countAll, parseList, runPage, type ListSpec } from '../../core/list-que
 import { route } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
-import { boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, q } from './kit.ts';
-import type { RecordDefinition } from './record-routes.ts';
+import { boolLabel, cellNumber, cellText, col } from '../../core/excel-cells.ts';
+import { EXPORT_MAX_ROWS, q } from './kit.ts';
+import type { RecordDefinition } from '../../core/record-routes.ts';
 
 /*
  * The two trees of the basic records: material categories (at most three levels) and districts

@@ -10,8 +10,9 @@ import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { boolLabel, cellNumber, cellText, col, EXPORT_MAX_ROWS, importedRows, refuseIfHoldingStock, q } from './kit.ts';
-import { inSavepoint, type RecordDefinition } from './record-routes.ts';
+import { boolLabel, cellNumber, cellText, col } from '../../core/excel-cells.ts';
+import { EXPORT_MAX_ROWS, importedRows, refuseIfHoldingStock, q } from './kit.ts';
+import { inSavepoint, type RecordDefinition } from '../../core/record-routes.ts';
 
 /*
  * Warehouses (the spec's `stock`) and their storage locations. A warehouse or location that holds stock

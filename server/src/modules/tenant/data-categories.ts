@@ -5,7 +5,6 @@ import {
   admin,
   adminRole,
   agreement,
-  attribute,
   auditLog,
   bill,
   billCount,
@@ -13,13 +12,11 @@ import {
   billTransition,
   bom,
   bomLine,
-  brand,
   businessHours,
   category,
   codeSequence,
   department,
   district,
-  feeType,
   finAccount,
   finAccountDay,
   finBillOpen,
@@ -50,7 +47,6 @@ import {
   partner,
   partnerAddress,
   partnerContact,
-  payType,
   printer,
   recordAssignment,
   role,
@@ -69,12 +65,13 @@ import {
   systemSetting,
   tableColumnSetting,
   timeSlot,
-  unit,
   uploadFile,
   verifyRule,
   verifyRuleReviewer,
   warehouse,
+  declaredRecordTable,
 } from '../../db/schema/index.ts';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 
 /**
  * What "clear data" (header menu: clear business data / clear basic data) does with each tenant table —
@@ -126,9 +123,9 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [orderDaily, business([mallOrder, serviceOrder])],
   [orderTotal, business([mallOrder, serviceOrder])],
 
+  // The declared records (units, brands, attributes, fee and pay types, processes…), each in its declared category.
+  ...RECORD_KINDS.map((decl) => [declaredRecordTable(decl.kind), decl.category === 'basic' ? basic : business()] as const),
   // Basic records and what hangs on them.
-  [unit, basic],
-  [brand, basic],
   [category, basic],
   [district, basic],
   [partner, basic],
@@ -136,9 +133,6 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [partnerAddress, basic],
   [warehouse, basic],
   [location, basic],
-  [attribute, basic],
-  [feeType, basic],
-  [payType, basic],
   [material, basic],
   [materialUnit, basic],
   [bom, basic],

@@ -2,19 +2,18 @@ import type { z } from 'zod';
 import { assignSchema, enableSchema, idParamsSchema, idsSchema, pickerQuerySchema, type AssignableRecord, type PickerQuery } from '@p8/contract/basic';
 import type { Pagination } from '@p8/contract/envelope';
 import type { ImportResult } from '@p8/contract/upload';
-import { assignRecords, assignToCreator } from '../../core/assignment-range.ts';
-import { changes } from '../../core/audit.ts';
-import { exportXlsx, langOf, runImport, runImportInBatches, sendXlsx, withImportUpload, withSpilledImport, type ExcelColumn, type ImportRow, type ImportRows, type ImportUpload, type Lang, type PreparedImport } from '../../core/excel.ts';
-import { distinct } from '../../core/ids.ts';
-import { stagedImport, type ImportBatches } from '../../core/staged-import.ts';
-import { reportedImport, type ImportJob } from '../../core/import-job.ts';
-import { BILL_SCREENS, FINANCE_BILL_SCREENS, FINANCE_PARTNER_SCREENS, MATERIAL_BILL_SCREENS, STOCK_REPORT_SCREENS } from '../../core/screens.ts';
-import { listQuerySchema } from '../../core/list-query.ts';
-import { loggableError } from '../../core/errors.ts';
-import type { Registries } from '../../core/registries.ts';
-import { route, untransactedRoute, type RequestCaller, type RouteDeclaration } from '../../core/route.ts';
-import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
-import { analyze, exportQuery, type RowHandler } from './kit.ts';
+import { assignRecords, assignToCreator } from './assignment-range.ts';
+import { changes } from './audit.ts';
+import { exportQuery, exportXlsx, langOf, runImport, runImportInBatches, sendXlsx, withImportUpload, withSpilledImport, type ExcelColumn, type ImportRow, type ImportRows, type ImportUpload, type Lang, type PreparedImport } from './excel.ts';
+import { distinct } from './ids.ts';
+import { stagedImport, type ImportBatches } from './staged-import.ts';
+import { reportedImport, type ImportJob } from './import-job.ts';
+import { listQuerySchema } from './list-query.ts';
+import { loggableError } from './errors.ts';
+import type { Registries } from './registries.ts';
+import { route, untransactedRoute, type RequestCaller, type RouteDeclaration } from './route.ts';
+import type { ServiceContext, TransactingCaller } from './service-context.ts';
+import { analyze, type RowHandler } from './excel-cells.ts';
 
 type Query = Record<string, unknown>;
 type Page<T> = { data: T[]; pagination: Pagination };
@@ -26,7 +25,15 @@ type Page<T> = { data: T[]; pagination: Pagination };
  * transaction and audited here, in one place (an update names only the fields it changed).
  */
 export interface RecordDefinition<C, U extends { id: number }> {
+  /** Routes under /api/admin/<area>/<record>, screen (menu name) `<area>_<record>`; area default 'basic'. */
+  area?: string;
   record: string;
+  /**
+   * Who reads the record beyond its own screen (which reads all of its routes), by route: the screens whose
+   * forms use its picker, the few other screens that show its list or one record, and what the picker
+   * answers (only what a picker shows). A record with a picker must name its picker's readers.
+   */
+  readers?: RecordReaders;
   /** Business name in the audit log. */
   entity: string;
   /** The bodies of create and update: the routes validate them, and the services' types come from them. */
@@ -90,6 +97,13 @@ export interface RecordDefinition<C, U extends { id: number }> {
     /** Download name without extension, per language. */
     filename: { zh: string; en: string };
   };
+}
+
+export interface RecordReaders {
+  picker?: readonly string[];
+  list?: readonly string[];
+  detail?: readonly string[];
+  pickerFields?: readonly string[];
 }
 
 /** A definition of any record, as a list of them is held (each keeps its own types through `recordRoutes`). */
@@ -157,48 +171,21 @@ export function registerRecordTemplates(registries: Registries, definitions: rea
 export const logUnexpectedRow = (caller: Pick<ServiceContext, 'log'>) => (error: unknown, row: ImportRow) =>
   caller.log.error({ err: loggableError(error), rowNum: row.rowNum }, 'import row failed unexpectedly');
 
-/**
- * Who reads a record beyond its own screen (`basic_<record>`, which reads all of its routes), by route:
- * the screens whose forms use its picker, and the few other screens that show its list or one record (a warehouse's locations, a bill
- * line's material). A record with a picker must name its readers here.
- */
-const PARTNER_PICKERS = [...BILL_SCREENS, ...FINANCE_PARTNER_SCREENS];
-/**
- * What a partner picker shows and fills (a proxy order's consignee phone): never the bank account, the
- * invoice title, the opening balances or the remark, which are the partner screen's.
- */
-const PARTNER_PICKER_FIELDS = ['id', 'kind', 'code', 'name', 'shortName', 'phone', 'managerName', 'taxNumber', 'enabled'];
-
 /** Keeps only `fields` of each row of a page (a picker answers what it shows). */
 function pickFields(page: Page<unknown>, fields: readonly string[] | undefined): Page<unknown> {
   if (!fields) return page;
   return { ...page, data: page.data.map((row) => Object.fromEntries(fields.map((f) => [f, (row as Record<string, unknown>)[f]]))) };
 }
-const READERS: Record<string, { picker?: readonly string[]; list?: readonly string[]; detail?: readonly string[]; pickerFields?: readonly string[] }> = {
-  material: { picker: [...MATERIAL_BILL_SCREENS, 'basic_bom', 'mall_product'], detail: [...MATERIAL_BILL_SCREENS, 'basic_bom'] },
-  // The material dialog's options.
-  brand: { picker: ['basic_material'] },
-  attribute: { picker: ['basic_material'] },
-  unit: { picker: ['basic_material'] },
-  supplier: { picker: PARTNER_PICKERS, pickerFields: PARTNER_PICKER_FIELDS },
-  customer: { picker: [...PARTNER_PICKERS, 'mall_lottery', 'mall_proxyOrder'], pickerFields: PARTNER_PICKER_FIELDS },
-  stock: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_location'], pickerFields: ['id', 'code', 'name', 'address', 'managerName', 'enabled'] },
-  location: { picker: [...MATERIAL_BILL_SCREENS, ...STOCK_REPORT_SCREENS], list: ['basic_stock'] },
-  // Fee and income bills pick a fee type of the right kind.
-  fee: { picker: FINANCE_BILL_SCREENS, list: FINANCE_BILL_SCREENS },
-  paytype: { picker: BILL_SCREENS },
-  // A sale order line chooses the BOM of its material (openSaleOrderBomSelect).
-  bom: { picker: ['sale_order'] },
-};
 
 export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<C, U>): RouteDeclaration[] {
-  const url = `/api/admin/basic/${def.record}`;
-  const tags = [`basic: ${def.record}`];
-  const code = (action: string) => `basic_${def.record}_${action}`;
-  const screen = `basic_${def.record}`;
-  const readers = READERS[def.record] ?? {};
+  const area = def.area ?? 'basic';
+  const url = `/api/admin/${area}/${def.record}`;
+  const tags = [`${area}: ${def.record}`];
+  const screen = `${area}_${def.record}`;
+  const code = (action: string) => `${screen}_${action}`;
+  const readers = def.readers ?? {};
   const readBy = (others: readonly string[] | undefined) => [screen, ...(others ?? [])].join('|');
-  if (def.picker && !readers.picker) throw new Error(`basic ${def.record}: name the screens that use its picker (READERS)`);
+  if (def.picker && !readers.picker) throw new Error(`${screen}: name the screens that use its picker (readers.picker)`);
   const { statistics, picker, assignable } = def;
   const audited = (ctx: ServiceContext, action: string, entityId: number | number[], detail?: unknown) => ctx.audit({ action, entity: def.entity, entityId, detail });
 

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { FEE_KIND_LABELS, FeeKind } from '../basic.ts';
+import { storableText } from '../text.ts';
+import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
+
+/*
+ * The declared record kinds. Adding one: its declaration here, its table (migration + Drizzle schema) and
+ * its line in the server's table map; its own rules, if any, as hooks beside that map. See
+ * docs/architecture.md, "Adding a record screen".
+ */
+
+const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
+const code = storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
+
+/** The name field of a record whose name is its key ("Unit name" / 单位名称). */
+const nameField = (zh: string, en: string): RecordFieldDecl => ({
+  key: 'name',
+  label: { zh, en },
+  kind: 'text',
+  schema: name,
+  required: true,
+  search: true,
+  sortable: true,
+  width: 200,
+  title: true,
+  // Templates downloaded before the records were declared say just "name".
+  excelTitle: { zh: '名称', en: 'Name' },
+});
+
+const unit: RecordKindDecl = {
+  kind: 'unit',
+  area: 'basic',
+  entity: 'unit',
+  label: { zh: '单位', en: 'Units' },
+  noun: { zh: '单位', en: 'unit' },
+  icon: 'NumberOutlined',
+  fields: [nameField('单位名称', 'Unit')],
+  unique: [{ fields: ['name'], error: 'NameRepeat' }],
+  notExist: 'UnitNotExist',
+  inUse: 'UnitInUseProhibitDelete',
+  category: 'basic',
+  template: 'unit',
+  filename: { zh: '单位', en: 'units' },
+};
+
+const brand: RecordKindDecl = {
+  kind: 'brand',
+  area: 'basic',
+  entity: 'brand',
+  label: { zh: '品牌', en: 'Brands' },
+  noun: { zh: '品牌', en: 'brand' },
+  icon: 'TagsOutlined',
+  fields: [nameField('品牌名称', 'Brand')],
+  unique: [{ fields: ['name'], error: 'NameRepeat' }],
+  notExist: 'BrandNotExist',
+  inUse: 'BrandInUseProhibitDelete',
+  category: 'basic',
+  template: 'brand',
+  filename: { zh: '品牌', en: 'brands' },
+};
+
+const attribute: RecordKindDecl = {
+  kind: 'attribute',
+  area: 'basic',
+  entity: 'attribute',
+  label: { zh: '属性', en: 'Attributes' },
+  noun: { zh: '属性', en: 'attribute' },
+  icon: 'ProfileOutlined',
+  fields: [
+    nameField('属性名称', 'Attribute'),
+    {
+      key: 'values',
+      label: { zh: '属性值', en: 'Values' },
+      kind: 'values',
+      schema: z
+        .array(storableText().trim().min(1).max(100))
+        .max(200)
+        .refine((list) => new Set(list).size === list.length, { message: 'NameRepeat' }),
+      width: 360,
+      help: { zh: '物料只能从这些值中选择；不填则物料中可自由填写', en: 'Materials choose from these values; leave empty to let materials enter any text' },
+    },
+  ],
+  unique: [{ fields: ['name'], error: 'NameRepeat' }],
+  notExist: 'AttributeNotExist',
+  inUse: 'AttributeInUseProhibitDelete',
+  category: 'basic',
+  template: 'attribute',
+  filename: { zh: '属性', en: 'attributes' },
+};
+
+const fee: RecordKindDecl = {
+  kind: 'fee',
+  area: 'basic',
+  entity: 'fee type',
+  label: { zh: '费用类型', en: 'Fee types' },
+  noun: { zh: '费用类型', en: 'fee type' },
+  icon: 'MoneyCollectOutlined',
+  fields: [
+    nameField('费用名称', 'Fee name'),
+    {
+      key: 'kind',
+      label: { zh: '收支类型', en: 'Kind' },
+      kind: 'enum',
+      schema: z.enum(FeeKind, { error: 'PleaseSelectFeeKind' }),
+      required: true,
+      options: FeeKind.map((value) => ({ value, label: FEE_KIND_LABELS[value] })),
+      search: true,
+      sortable: true,
+      width: 120,
+    },
+  ],
+  unique: [{ fields: ['name'], error: 'NameRepeat' }],
+  notExist: 'FeeTypeNotExist',
+  inUse: 'FeeTypeInUseProhibitDelete',
+  category: 'basic',
+  template: 'fee',
+  filename: { zh: '费用类型', en: 'fee-types' },
+};
+
+const paytype: RecordKindDecl = {
+  kind: 'paytype',
+  area: 'basic',
+  entity: 'pay type',
+  label: { zh: '结算方式', en: 'Pay types' },
+  noun: { zh: '结算方式', en: 'pay type' },
+  icon: 'WalletOutlined',
+  fields: [nameField('结算方式名称', 'Pay type name')],
+  unique: [{ fields: ['name'], error: 'NameRepeat' }],
+  notExist: 'PayTypeNotExist',
+  inUse: 'PayTypeInUseProhibitDelete',
+  category: 'basic',
+  template: 'paytype',
+  filename: { zh: '结算方式', en: 'pay-types' },
+};
+
+/**
+ * Processes (工序): the steps a routing is made of. Piece rate: what a worker earns per good piece of the
+ * step (piece-rate wages); standard hours: the time one piece is planned to take (capacity and labour cost).
+ */
+const process: RecordKindDecl = {
+  kind: 'process',
+  area: 'basic',
+  entity: 'process',
+  label: { zh: '工序', en: 'Processes' },
+  noun: { zh: '工序', en: 'process' },
+  icon: 'ApartmentOutlined',
+  fields: [
+    { key: 'code', label: { zh: '工序编码', en: 'Code' }, kind: 'text', schema: code, required: true, search: true, sortable: true, width: 140 },
+    nameField('工序名称', 'Process'),
+    {
+      key: 'pieceRate',
+      label: { zh: '计件单价', en: 'Piece rate' },
+      kind: 'amount',
+      schema: z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(1e9, { message: 'AmountOutOfRange' }),
+      sortable: true,
+      width: 120,
+      help: { zh: '每完成一件合格品的计件工资', en: 'Wage per good piece finished at this step' },
+    },
+    {
+      key: 'standardHours',
+      label: { zh: '标准工时(小时)', en: 'Standard hours' },
+      kind: 'quantity',
+      schema: z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(1e6, { message: 'AmountOutOfRange' }),
+      sortable: true,
+      width: 130,
+      help: { zh: '完成一件计划耗用的小时数', en: 'Hours one piece is planned to take' },
+    },
+  ],
+  unique: [
+    { fields: ['code'], error: 'CodeRepeat' },
+    { fields: ['name'], error: 'NameRepeat' },
+  ],
+  notExist: 'ProcessNotExist',
+  inUse: 'ProcessInUseProhibitDelete',
+  category: 'basic',
+  template: 'process',
+  filename: { zh: '工序', en: 'processes' },
+};
+
+/** Every declared record kind, in the menu's order within its area. */
+export const RECORD_KINDS: readonly RecordKindDecl[] = [brand, attribute, fee, paytype, unit, process];
+
+export function recordKind(kind: string): RecordKindDecl | undefined {
+  return RECORD_KINDS.find((d) => d.kind === kind);
+}
+
+/** The record kind a menu's screen (`basic_unit`, or its component path `basic/unit/index`) shows. */
+export function recordKindByScreen(screen: string): RecordKindDecl | undefined {
+  const clean = screen.replace(/\/index$/, '').replace('/', '_');
+  return RECORD_KINDS.find((d) => `${d.area}_${d.kind}` === clean);
+}

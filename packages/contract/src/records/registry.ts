@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { FieldOption } from '../bills/fields.ts';
+import type { Label } from '../bills/status.ts';
+import type { ErrorKey } from '../errors.ts';
+import { storableText } from '../text.ts';
+
+/*
+ * Declared records. A record kind (units, brands, processes…) is one declaration here, as a bill type is
+ * one declaration in bills/registry.ts: its fields, unique keys with their catalogued refusals, its menu,
+ * its Excel names and the data category "clear data" empties. From it the server builds the routes (list,
+ * detail, add, update, delete, enable, picker, import, export — one route kit for every module), the menu
+ * entry with its button codes, the "in use" refusal and the audit name; the web builds the whole list
+ * screen (search, columns, the add / edit / view dialog, Excel buttons) with no file of its own.
+ *
+ * Every declared record also has the common columns: sort, remark, enabled, created and updated at.
+ * Storage: a table of the record's own whose columns are the field keys in snake_case (the server names
+ * the table in one place, modules/<area>/declared-records.ts).
+ */
+
+/**
+ * The kind of value, which decides the form control, the list cell and the Excel cell: text / textarea,
+ * number (plain, the field's schema bounds it), quantity (tenant's number digits) and amount (tenant's amount
+ * digits), enum (one of `options`, radio buttons), values (a list of short texts, edited as tags).
+ */
+export type RecordFieldKind = 'text' | 'textarea' | 'number' | 'quantity' | 'amount' | 'enum' | 'values';
+
+export interface RecordFieldDecl {
+  key: string;
+  label: Label;
+  kind: RecordFieldKind;
+  /** The value's schema in a save payload, without `.optional()`: `required` decides. */
+  schema: z.ZodType;
+  /** Required at create (an update may leave it out and keeps the stored value). */
+  required?: boolean;
+  options?: readonly FieldOption[];
+  /** Searchable in the list: text contains, enum equals. */
+  search?: boolean;
+  sortable?: boolean;
+  /** List column width in px at 1440 px. */
+  width?: number;
+  /** Help under the form field. */
+  help?: Label;
+  /** The column title in Excel templates and exports, where it differs from the label. */
+  excelTitle?: Label;
+  /** The record's name: shown in refusals and confirmations (one per kind). */
+  title?: boolean;
+}
+
+/** The data categories of "clear data": business records (bills, orders…) or basic records. */
+export type RecordDataCategory = 'basic' | 'business';
+
+export interface RecordKindDecl {
+  /** Route segment and menu suffix: `/api/admin/<area>/<kind>`, menu `<area>_<kind>`. */
+  kind: string;
+  area: 'basic';
+  /** The record's name in the audit log and the API summaries (English, singular). */
+  entity: string;
+  /** The screen's menu title. */
+  label: Label;
+  /** One record, for dialogs ("Edit unit"). */
+  noun: Label;
+  icon: string;
+  fields: readonly RecordFieldDecl[];
+  /** Keys unique in the tenant (case as typed), each with the refusal naming the repeated value. */
+  unique: ReadonlyArray<{ fields: readonly string[]; error: ErrorKey }>;
+  /** The refusal for an id that is not there (or not the tenant's). */
+  notExist: ErrorKey;
+  /** The refusal for deleting a record that something refers to. */
+  inUse: ErrorKey;
+  category: RecordDataCategory;
+  /** Import template key (`/api/base/template/<key>.xlsx`) and download names. */
+  template: string;
+  filename: Label;
+}
+
+const sort = z.number().int().min(0).max(999_999);
+const remark = storableText().trim().max(500);
+
+/** The common fields every declared record has besides its own. */
+export const RECORD_COMMON_FIELDS = { sort, remark } as const;
+
+/** The menu name (and button prefix) of a record kind: `basic_unit`. */
+export const recordMenuName = (decl: Pick<RecordKindDecl, 'area' | 'kind'>) => `${decl.area}_${decl.kind}`;
+
+/** The API path of a record kind, without the `/api` prefix the web's client adds: `/admin/basic/unit`. */
+export const recordApiPath = (decl: Pick<RecordKindDecl, 'area' | 'kind'>) => `/admin/${decl.area}/${decl.kind}`;
+
+/** The field that names a record (its `title` field, else the first). */
+export const recordTitleField = (decl: RecordKindDecl) => decl.fields.find((f) => f.title) ?? decl.fields[0];
+
+/** The buttons of a record screen, in the menu's order. */
+export const RECORD_ACTIONS = ['add', 'update', 'delete', 'enable', 'import', 'export'] as const;
+
+/**
+ * The create and update bodies of a record kind: create requires the `required` fields (their schema's own
+ * message answers a missing value) and takes the rest optionally; update takes every field optionally
+ * plus `id`. Unknown keys are dropped.
+ */
+export function recordSchemas(decl: RecordKindDecl) {
+  const own = Object.fromEntries(decl.fields.map((f) => [f.key, f.schema]));
+  const shape = { ...own, ...RECORD_COMMON_FIELDS };
+  const create = z.object(
+    Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, decl.fields.some((f) => f.key === key && f.required) ? schema : (schema as z.ZodType).optional()])),
+  );
+  const update = z.object(shape).partial().extend({ id: z.number().int().positive() });
+  return { create, update };
+}
+
+/** A declared record as the list and the detail answer it. */
+export interface DeclaredRecord {
+  id: number;
+  sort: number;
+  remark: string;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}

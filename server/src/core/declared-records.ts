@@ -1,0 +1,234 @@
+import { and, asc, desc, eq, getTableName, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { PickerQuery } from '@p8/contract/basic';
+import { recordSchemas, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import type { Tx } from '../db/connection.ts';
+import { BizError } from './errors.ts';
+import { boolLabel, cellEnum, cellNumber, cellText, col } from './excel-cells.ts';
+import { EXPORT_MAX_ROWS, type ExcelColumn, type Lang } from './excel.ts';
+import { assertAllFound } from './ids.ts';
+import { containsPattern, countAll, parseList, runPage, type ListField, type ListSpec } from './list-query.ts';
+import { inSavepoint, type RecordDefinition, type RecordReaders } from './record-routes.ts';
+import type { ServiceContext } from './service-context.ts';
+
+/*
+ * The services of a declared record kind (packages/contract/src/records): list, detail, add, update,
+ * delete, enable, picker, Excel import and export, all derived from the declaration and the record's
+ * table. `recordRoutes` turns them into the routes, so a declared kind costs its declaration, its table
+ * and — only where it has rules of its own — a hook.
+ */
+
+/** The columns every declared record's table has (db/schema/basic.ts `recordCommonColumns`). */
+type CommonColumns = { tenantId: AnyPgColumn; id: AnyPgColumn; sort: AnyPgColumn; remark: AnyPgColumn; enabled: AnyPgColumn; createdAt: AnyPgColumn; updatedAt: AnyPgColumn };
+export type DeclaredRecordTable = PgTable & CommonColumns;
+
+type Body = Record<string, unknown> & { sort?: number; remark?: string };
+
+/** What a kind adds to the derived services: its own rules, run inside the write's transaction. */
+export interface DeclaredRecordHooks {
+  /** Before an update is written, after the record was found and its unique keys checked. */
+  beforeUpdate?(ctx: ServiceContext, id: number, body: Body): Promise<void>;
+}
+
+export interface DeclaredRecordOptions {
+  table: DeclaredRecordTable;
+  readers?: RecordReaders;
+  hooks?: DeclaredRecordHooks;
+}
+
+const numericKinds = new Set<RecordFieldDecl['kind']>(['number', 'quantity', 'amount']);
+
+function columnOf(decl: RecordKindDecl, table: DeclaredRecordTable, key: string): AnyPgColumn {
+  const column = (table as unknown as Record<string, AnyPgColumn | undefined>)[key];
+  if (!column) throw new Error(`record ${decl.kind}: its table ${getTableName(table)} has no column for field "${key}"`);
+  return column;
+}
+
+/** An enum field's options as the Excel cell parser and the export label them. */
+const optionLabels = (field: RecordFieldDecl) => Object.fromEntries((field.options ?? []).map((o) => [o.value, o.label])) as Record<string, { zh: string; en: string }>;
+
+/** The import column of a field: its label, with the choices or the separator where the cell needs them. */
+function importColumn(field: RecordFieldDecl): ExcelColumn {
+  const { zh, en } = field.excelTitle ?? field.label;
+  if (field.kind === 'enum') {
+    const options = field.options ?? [];
+    return col(field.key, `${zh}(${options.map((o) => o.label.zh).join('/')})`, `${en} (${options.map((o) => o.label.en).join('/')})`, field.required);
+  }
+  if (field.kind === 'values') return col(field.key, `${zh}(逗号分隔)`, `${en} (comma separated)`, field.required, 40);
+  return col(field.key, zh, en, field.required, field.kind === 'textarea' ? 30 : undefined);
+}
+
+/** A field's value from an import cell, before the declaration's schema checks it. */
+function cellValue(field: RecordFieldDecl, cell: unknown): unknown {
+  switch (field.kind) {
+    case 'number':
+    case 'quantity':
+    case 'amount':
+      return cellNumber(cell);
+    case 'enum':
+      return cellEnum(cell, optionLabels(field));
+    case 'values':
+      return [...new Set((cellText(cell) ?? '').split(/[,，、;；]/).map((v) => v.trim()).filter(Boolean))];
+    default:
+      return field.required ? (cellText(cell) ?? '') : cellText(cell);
+  }
+}
+
+/** A field's value in an export row, in the reader's language. */
+function exportValue(field: RecordFieldDecl, value: unknown, lang: Lang): unknown {
+  if (field.kind === 'enum') return optionLabels(field)[value as string]?.[lang] ?? value;
+  if (field.kind === 'values') return ((value as string[] | null) ?? []).join(',');
+  return value;
+}
+
+export function declaredRecordDefinition(decl: RecordKindDecl, options: DeclaredRecordOptions): RecordDefinition<Body, Body & { id: number }> {
+  const { table: t, readers, hooks } = options;
+  const column = (key: string) => columnOf(decl, t, key);
+  const schemas = recordSchemas(decl);
+
+  const listFields: Record<string, ListField> = {
+    id: { column: t.id, notIn: true },
+    remark: { column: t.remark, filter: 'like' },
+    enabled: { column: t.enabled, filter: 'bool', sortable: true },
+    sort: { column: t.sort, sortable: true },
+    createdAt: { column: t.createdAt, sortable: true },
+  };
+  for (const field of decl.fields) {
+    const filter = field.search ? (field.kind === 'enum' ? 'eq' : numericKinds.has(field.kind) ? 'number' : 'like') : undefined;
+    listFields[field.key] = { column: column(field.key), ...(filter ? { filter } : {}), ...(field.sortable ? { sortable: true } : {}) };
+  }
+  const spec: ListSpec = { fields: listFields, dateColumn: t.createdAt, defaultOrder: [asc(t.sort), desc(t.id)] };
+
+  const selection = {
+    id: t.id,
+    ...Object.fromEntries(decl.fields.map((f) => [f.key, column(f.key)])),
+    sort: t.sort,
+    remark: t.remark,
+    enabled: t.enabled,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+  const rowsOf = (tx: Tx) => tx.select(selection).from(t as PgTable).$dynamic();
+  const ofTenant = (tenantId: number) => eq(t.tenantId, tenantId);
+
+  /** The declared fields a body sends, as column values (undefined ones left out by Drizzle). */
+  const ownValues = (body: Body) => Object.fromEntries(decl.fields.map((f) => [f.key, body[f.key]]));
+
+  /** Each unique key the body sets must be free in the tenant (another record than `exceptId`). */
+  async function assertUniqueFree(tx: Tx, tenantId: number, body: Body, current?: Record<string, unknown>, exceptId?: number) {
+    for (const key of decl.unique) {
+      if (!key.fields.some((f) => body[f] !== undefined)) continue;
+      const values = key.fields.map((f) => body[f] ?? current?.[f]);
+      const [taken] = await tx
+        .select({ id: t.id })
+        .from(t as PgTable)
+        .where(and(ofTenant(tenantId), ...key.fields.map((f, i) => eq(column(f), values[i])), exceptId === undefined ? undefined : ne(t.id, exceptId)))
+        .limit(1);
+      if (taken) throw new BizError(key.error, { additional: values.join(' / ') });
+    }
+  }
+
+  async function detail({ tx, tenantId }: ServiceContext, id: number): Promise<DeclaredRecord> {
+    const [row] = await rowsOf(tx).where(and(ofTenant(tenantId), eq(t.id, id)));
+    if (!row) throw new BizError(decl.notExist, { additional: id });
+    return row as DeclaredRecord;
+  }
+
+  async function create({ tx, tenantId }: ServiceContext, body: Body) {
+    await assertUniqueFree(tx, tenantId, body);
+    const [row] = await tx
+      .insert(t)
+      .values({ tenantId, ...ownValues(body), sort: body.sort ?? 0, remark: body.remark ?? '' } as never)
+      .returning({ id: t.id });
+    return row as { id: number };
+  }
+
+  async function foundIds({ tx, tenantId }: ServiceContext, ids: number[]) {
+    const found = await tx.select({ id: t.id }).from(t as PgTable).where(and(ofTenant(tenantId), inArray(t.id, ids)));
+    assertAllFound(ids, found as Array<{ id: number }>, decl.notExist);
+  }
+
+  const enumFields = decl.fields.filter((f) => f.kind === 'enum');
+  const textFields = decl.fields.filter((f) => f.kind === 'text');
+
+  async function picker({ tx, tenantId }: ServiceContext, query: PickerQuery) {
+    const conditions: Array<SQL | undefined> = [ofTenant(tenantId), eq(t.enabled, true)];
+    if (query.keyword) conditions.push(or(...textFields.map((f) => ilike(column(f.key), containsPattern(query.keyword!)))));
+    for (const field of enumFields) {
+      const wanted = (query as Record<string, unknown>)[field.key];
+      if (typeof wanted === 'string') conditions.push(eq(column(field.key), wanted));
+    }
+    return runPage({ current: query.current, pageSize: query.pageSize, where: and(...conditions), orderBy: spec.defaultOrder }, rowsOf(tx), tx.select(countAll()).from(t as PgTable).$dynamic());
+  }
+
+  const commonImportColumns = [col('sort', '排序', 'Sort'), col('remark', '备注', 'Remark', false, 30)];
+
+  return {
+    area: decl.area,
+    record: decl.kind,
+    entity: decl.entity,
+    readers,
+    createSchema: schemas.create as never,
+    updateSchema: schemas.update as never,
+    async list({ tx, tenantId }, query) {
+      const parsed = parseList(spec, query, [ofTenant(tenantId)]);
+      return runPage(parsed, rowsOf(tx), tx.select(countAll()).from(t as PgTable).$dynamic());
+    },
+    detail,
+    create,
+    async update(ctx, body) {
+      const current = await detail(ctx, body.id);
+      await assertUniqueFree(ctx.tx, ctx.tenantId, body, current, body.id);
+      await hooks?.beforeUpdate?.(ctx, body.id, body);
+      await ctx.tx
+        .update(t)
+        .set({ ...ownValues(body), sort: body.sort, remark: body.remark, updatedAt: new Date() } as never)
+        .where(and(ofTenant(ctx.tenantId), eq(t.id, body.id)));
+    },
+    async remove(ctx, ids) {
+      await foundIds(ctx, ids);
+      await ctx.registries.recordUsage.refuseIfInUse(ctx.tx, ctx.tenantId, decl.kind, ids);
+      await ctx.tx.delete(t).where(and(ofTenant(ctx.tenantId), inArray(t.id, ids)));
+    },
+    async enable(ctx, ids, enabled) {
+      await foundIds(ctx, ids);
+      await ctx.tx
+        .update(t)
+        .set({ enabled, updatedAt: new Date() } as never)
+        .where(and(ofTenant(ctx.tenantId), inArray(t.id, ids)));
+    },
+    // A picker lists enabled records, matching the keyword in any text field; an enum field filters when
+    // the picker query names it (fee types of one kind). Only a kind other screens pick from has one.
+    picker: readers?.picker ? picker : undefined,
+    excel: {
+      template: decl.template,
+      stagedTables: [getTableName(t)],
+      importColumns: [...decl.fields.map(importColumn), ...commonImportColumns],
+      async importer(ctx) {
+        return async (savepoint, row) => {
+          const cells = row.data;
+          const input = schemas.create.parse({
+            ...Object.fromEntries(decl.fields.map((f) => [f.key, cellValue(f, cells[f.key])])),
+            sort: cellNumber(cells.sort),
+            remark: cellText(cells.remark),
+          }) as Body;
+          await create(inSavepoint(ctx, savepoint), input);
+        };
+      },
+      exportColumns: [
+        // Titled as the import's columns, so that an exported sheet imports as it is.
+        ...decl.fields.map((f) => ({ ...importColumn(f), required: false })),
+        col('sort', '排序', 'Sort'),
+        col('enabled', '启用', 'Enabled'),
+        col('remark', '备注', 'Remark', false, 30),
+        col('createdAt', '创建时间', 'Created at', false, 20),
+      ],
+      async exportRows({ tx, tenantId }, query, lang: Lang) {
+        const parsed = parseList(spec, query, [ofTenant(tenantId)]);
+        const rows = (await rowsOf(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS)) as Array<Record<string, unknown>>;
+        return rows.map((r) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang)])), enabled: boolLabel(Boolean(r.enabled), lang) }));
+      },
+      filename: decl.filename,
+    },
+  };
+}

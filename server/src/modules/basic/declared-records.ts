@@ -1,0 +1,41 @@
+import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import type { Tx } from '../../db/connection.ts';
+import { declaredRecordTable, material } from '../../db/schema/index.ts';
+import { declaredRecordDefinition, type DeclaredRecordHooks, type DeclaredRecordTable } from '../../core/declared-records.ts';
+import { BizError } from '../../core/errors.ts';
+import type { AnyRecordDefinition } from '../../core/record-routes.ts';
+import { READERS } from './readers.ts';
+
+/*
+ * The basic module's declared records (packages/contract/src/records/catalogue.ts): the rules of a kind's
+ * own beyond what the declaration derives (its table is named in db/schema/basic.ts).
+ */
+
+/**
+ * An attribute's values are the choices a material may hold (an empty list: any text). A value some
+ * material holds cannot be dropped from the list.
+ */
+async function refuseDroppingHeldValues(tx: Tx, tenantId: number, attributeId: number, values: string[]) {
+  if (!values.length) return;
+  const held = sql<string>`${material.customAttributes} ->> ${String(attributeId)}`;
+  const [used] = await tx
+    .select({ value: held })
+    .from(material)
+    .where(and(eq(material.tenantId, tenantId), ne(held, ''), notInArray(held, values)))
+    .limit(1);
+  if (used) throw new BizError('AttributeValueInUseProhibitDelete', { additional: used.value });
+}
+
+const HOOKS: Record<string, DeclaredRecordHooks> = {
+  attribute: {
+    async beforeUpdate({ tx, tenantId }, id, body) {
+      if (Array.isArray(body.values)) await refuseDroppingHeldValues(tx, tenantId, id, body.values as string[]);
+    },
+  },
+};
+
+/** The definitions of the basic area's declared records, for `recordRoutes`. */
+export const declaredBasicDefinitions: AnyRecordDefinition[] = RECORD_KINDS.filter((decl) => decl.area === 'basic').map((decl) =>
+  declaredRecordDefinition(decl, { table: declaredRecordTable(decl.kind) as unknown as DeclaredRecordTable, readers: READERS[decl.kind], hooks: HOOKS[decl.kind] }),
+);
