@@ -7,7 +7,7 @@ import { DEMO_TENANTS } from './demo.ts';
 /*
  * The basic records of the first demo tenant (演示制造有限公司, a small maker of motor controllers): units,
  * brands, categories, materials with their units, suppliers, customers, warehouses with locations, fee and
- * pay types and two BOMs. They are created through the application's own API, signed in as the tenant's
+ * pay types, the processes of the workshop and two BOMs. They are created through the application's own API, signed in as the tenant's
  * administrator, so every rule, generated code, assignment and audit entry is the same as a user's —
  * nothing is inserted behind the services' back. Runs once: a tenant that already has units is left alone.
  */
@@ -93,6 +93,17 @@ const FEES: Array<[string, FeeKind]> = [
   ['技术服务费', 'income'],
 ];
 const PAY_TYPES = ['银行转账', '现金', '银行承兑汇票', '微信支付', '支付宝'];
+/** The steps of making a controller: code, name, piece rate (yuan per good piece), standard hours per piece. */
+const PROCESSES: Array<[string, string, number, number]> = [
+  ['GX01', '钣金下料', 0.8, 0.05],
+  ['GX02', '冲压折弯', 1.2, 0.08],
+  ['GX03', 'SMT贴片', 0.6, 0.02],
+  ['GX04', '插件焊接', 2.5, 0.15],
+  ['GX05', '程序烧录', 0.5, 0.03],
+  ['GX06', '整机装配', 6, 0.4],
+  ['GX07', '老化测试', 3, 2],
+  ['GX08', '包装入箱', 0.7, 0.05],
+];
 
 /**
  * Whether the first demo tenant exists and has no units yet — a read on the owner connection, so that a
@@ -178,6 +189,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     }
     for (const [sort, [name, kind]] of FEES.entries()) await create('fee', { name, kind, sort });
     for (const [sort, name] of PAY_TYPES.entries()) await create('paytype', { name, sort });
+    for (const [sort, [code, name, pieceRate, standardHours]] of PROCESSES.entries()) await create('process', { code, name, pieceRate, standardHours, sort });
     return true;
   } finally {
     await call('POST', '/auth/logout', undefined, token).catch(() => {});

@@ -128,6 +128,9 @@ export default {
     lineRefused: 'Line {{line}}, {{message}}',
   },
   record: {
+    unknownKind: 'This menu names no record kind',
+    required: 'Please fill in {{label}}',
+    noValues: 'None: any text may be entered',
     add: 'Add',
     operation: 'Actions',
     view: 'View',

@@ -128,6 +128,9 @@ export default {
     lineRefused: '第 {{line}} 行 {{message}}',
   },
   record: {
+    unknownKind: '此菜单没有对应的资料类型',
+    required: '请填写{{label}}',
+    noValues: '未设置，可自由填写',
     add: '新增',
     operation: '操作',
     view: '查看',

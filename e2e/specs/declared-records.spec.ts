@@ -1,0 +1,64 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { errorCatalogue } from '@p8/contract/errors';
+import { api, screenshot, startSuite, storedToken, type Suite } from '../harness.ts';
+import { demoPage } from '../bill-steps.ts';
+
+/**
+ * The one record screen of every declared record kind (web/src/views/records): each kind's menu opens it
+ * with its own columns and buttons, and a process (the first kind added by declaration only) is added,
+ * refused a negative piece rate on its field before anything is sent, and listed — in Chinese and English.
+ */
+
+let suite: Suite;
+beforeAll(async () => {
+  suite = await startSuite('declared-records');
+});
+afterAll(() => suite?.close());
+
+const LANGUAGES = [
+  { lang: 'zh', locale: 'zh-CN', name: '工序名称', code: 'E2E-ZH' },
+  { lang: 'en', locale: 'en-US', name: 'Process', code: 'E2E-EN' },
+] as const;
+
+describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, code }) => {
+  let page: Page;
+  const pageErrors: string[] = [];
+  afterEach(() => expect(pageErrors).toEqual([]));
+
+  it('opens every declared kind on its menu path, with its declared columns', async () => {
+    page = await demoPage(suite, lang, locale);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    for (const decl of RECORD_KINDS) {
+      await page.goto(`/${decl.area}/${decl.kind}`);
+      const table = page.getByTestId(`${decl.kind}-table`);
+      await table.waitFor();
+      for (const field of decl.fields) await table.locator('thead').getByText(field.label[lang], { exact: true }).first().waitFor();
+    }
+  });
+
+  it('adds a process through the dialog, refusing a negative piece rate on its field', async () => {
+    await page.goto('/basic/process');
+    // The demo workshop's processes are there.
+    await page.locator('tbody').getByText('GX06').waitFor();
+    await page.getByTestId('process-add').click();
+    const dialog = page.getByTestId('process-dialog');
+    await dialog.getByTestId('process-code').fill(code);
+    await dialog.getByTestId('process-name').fill(`${name}-${code}`);
+    await dialog.getByTestId('process-pieceRate').fill('-2');
+    await dialog.getByTestId('process-dialog-submit').click();
+    await dialog.getByText(errorCatalogue.NumberMustNotBeNegative[lang]).waitFor();
+    await screenshot(page, `declared-process-refused-${lang}`);
+    await dialog.getByTestId('process-pieceRate').fill('1.25');
+    await dialog.getByTestId('process-standardHours').fill('0.5');
+    await dialog.getByTestId('process-dialog-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('tbody').getByText(code).waitFor();
+    await screenshot(page, `declared-process-list-${lang}`);
+
+    const token = await storedToken(page);
+    const found = await api<Array<{ code: string; pieceRate: number; standardHours: number }>>(suite.server, 'GET', `/admin/basic/process?code=${code}`, undefined, token);
+    expect(found.data).toEqual([expect.objectContaining({ code, pieceRate: 1.25, standardHours: 0.5 })]);
+  });
+});

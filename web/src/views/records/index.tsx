@@ -1,0 +1,241 @@
+import { useCallback, useMemo, useRef } from 'react';
+import { Col, Form, Input, Radio, Result, Row, Space, Tag, Tooltip } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { recordKindByScreen } from '@p8/contract/records/catalogue';
+import { recordApiPath, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import { http } from '../../app/http.ts';
+import { useCurrentMenu } from '../../app/dynamic-routes.ts';
+import FormDialog, { useFormDialog, type FormMode } from '../../components/FormDialog/index.tsx';
+import NumberInput from '../../components/NumberInput/index.tsx';
+import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
+import { testIdOf, type RecordKey } from '../../components/RecordKit/record-key.ts';
+import { AddButton, BatchButtons, ExcelButtons } from '../../components/RecordKit/RecordToolbar.tsx';
+import RowActions from '../../components/RecordKit/RowActions.tsx';
+import { useRecordColumns } from '../../components/RecordKit/record-columns.tsx';
+import { useRecordWrites } from '../../components/RecordKit/use-record-writes.ts';
+import { RemarkField, SortField } from '../../components/RecordKit/record-fields.tsx';
+import ValuesEditor from '../../components/RecordKit/ValuesEditor.tsx';
+import { fieldRefusal, valueCell } from './kit.ts';
+import '../../components/RecordKit/record-screens.css';
+
+type Values = Record<string, unknown> & { id?: number; sort?: number; remark?: string };
+
+/**
+ * The one list screen of every declared record kind (packages/contract/src/records): the menu's path names
+ * the kind, and the search, columns, dialog fields, buttons and their codes come from its declaration. A
+ * new kind needs no screen of its own.
+ */
+export default function RecordScreen() {
+  const menu = useCurrentMenu();
+  const decl = menu ? recordKindByScreen(menu.path.replace(/^\//, '')) : undefined;
+  const { t } = useTranslation();
+  if (!decl) return <Result status="404" title={t('kit.record.unknownKind')} />;
+  return <RecordList key={decl.kind} decl={decl} />;
+}
+
+/** Values shown in a list cell before "+N". */
+const SHOWN_VALUES = 6;
+
+function RecordList({ decl }: { decl: RecordKindDecl }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  const queryClient = useQueryClient();
+  const record = recordMenuName(decl) as RecordKey;
+  const api = recordApiPath(decl);
+  const title = recordTitleField(decl);
+  const tableRef = useRef<ProTableAction<DeclaredRecord>>(undefined);
+  const dialog = useFormDialog<Values>();
+  const openDialog = dialog.open;
+  const recordColumns = useRecordColumns();
+
+  // Other screens' option lists of the kind (the material dialog's units and brands…) read it afresh.
+  const changed = useCallback(() => {
+    tableRef.current?.reload();
+    void queryClient.invalidateQueries({ queryKey: [decl.area, decl.kind] });
+  }, [queryClient, decl]);
+  const writes = useRecordWrites<DeclaredRecord>({
+    table: tableRef,
+    enable: (ids, enabled) => http.put<null>(`${api}/enable`, { ids, enabled }, { noLoading: true, silent: true }),
+    remove: (ids) => http.delete<null>(api, { ids }, { silent: true }),
+    changed,
+  });
+
+  const open = useCallback((mode: FormMode, row: DeclaredRecord) => openDialog(mode, { ...row }), [openDialog]);
+
+  const columns = useMemo<ProColumn<DeclaredRecord>[]>(
+    () => [
+      { prop: 'index', title: '#', valueType: 'index', width: 60, align: 'center', hideInSetting: true },
+      ...decl.fields.map((field) => fieldColumn(field, lang, t)),
+      { prop: 'sort', title: t('basic.common.sort'), sortable: true, width: 90, align: 'center' },
+      recordColumns.status<DeclaredRecord>({
+        record,
+        writes,
+        confirmOff: (row) => t('basic.common.disableConfirm', { name: String(row[title.key] ?? '') }),
+        column: { width: 100, align: 'center', sortable: true },
+      }),
+      { prop: 'remark', title: t('basic.common.remark'), search: true, ellipsis: true, render: (v) => (v as string) || '—' },
+      { prop: 'createdAt', title: t('basic.common.createdAt'), valueType: 'dateTime', sortable: true, width: 170 },
+      recordColumns.actions<DeclaredRecord>(200, (row) => (
+        <RowActions record={record} id={row.id} name={String(row[title.key] ?? '')} onView={() => open('view', row)} onEdit={() => open('edit', row)} onDelete={() => writes.remove([row])} />
+      )),
+    ],
+    [t, lang, decl, title, record, recordColumns, writes, open],
+  );
+
+  const submit = async (values: Values, mode: FormMode) => {
+    const body: Record<string, unknown> = { sort: values.sort ?? 0, remark: (values.remark ?? '').trim() };
+    for (const field of decl.fields) {
+      const value = values[field.key];
+      body[field.key] = typeof value === 'string' ? value.trim() : field.kind === 'values' ? ((value as string[] | undefined) ?? []).map((v) => v.trim()).filter(Boolean) : (value ?? undefined);
+    }
+    if (mode === 'add') await http.post(api, body);
+    else await http.put(api, { ...body, id: dialog.props.initialValues!.id! });
+    changed();
+  };
+
+  const newValues = useMemo(() => {
+    const values: Values = { sort: 0 };
+    for (const field of decl.fields) {
+      if (field.kind === 'enum' && field.required) values[field.key] = field.options?.[field.options.length - 1]?.value;
+      if (field.kind === 'values') values[field.key] = [];
+    }
+    return values;
+  }, [decl]);
+
+  return (
+    <div className="p8-basic-page" data-testid={testIdOf(record, 'page')}>
+      <ProTable<DeclaredRecord>
+        path={api}
+        listType={record}
+        rowKey="id"
+        columns={columns}
+        rowSelection
+        actionRef={tableRef}
+        data-testid={testIdOf(record, 'table')}
+        toolbar={({ selectedRowKeys, selectedRows }) => (
+          <>
+            <AddButton record={record} onClick={() => openDialog('add', newValues)} />
+            <BatchButtons record={record} selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} onEnable={writes.setEnabled} />
+          </>
+        )}
+        toolbarRight={
+          <ExcelButtons
+            record={record}
+            importPath={`${api}/import`}
+            templateUrl={`/api/base/template/${decl.template}.xlsx`}
+            exportPath={`${api}/export`}
+            exportParams={() => tableRef.current?.getFilterParams() ?? {}}
+            onImported={changed}
+          />
+        }
+      />
+      <FormDialog<Values> {...dialog.props} entity={decl.noun[lang]} width={decl.fields.some((f) => f.kind === 'values') ? 640 : 560} onSubmit={submit} data-testid={testIdOf(record, 'dialog')}>
+        {() => (
+          <Row gutter={16}>
+            {decl.fields.map((field) => (
+              <FieldItem key={field.key} field={field} record={record} lang={lang} />
+            ))}
+            <SortField testId={testIdOf(record, 'sort')} />
+            <RemarkField />
+          </Row>
+        )}
+      </FormDialog>
+    </div>
+  );
+}
+
+type T = ReturnType<typeof useTranslation>['t'];
+
+/** A field's list column: searchable and sortable as declared, enum values as coloured tags, values as tags. */
+function fieldColumn(field: RecordFieldDecl, lang: 'zh' | 'en', t: T): ProColumn<DeclaredRecord> {
+  const base: ProColumn<DeclaredRecord> = {
+    prop: field.key,
+    title: field.label[lang],
+    search: field.search,
+    sortable: field.sortable,
+    width: field.width,
+    ...(field.title ? { lockSetting: true } : {}),
+  };
+  switch (field.kind) {
+    case 'enum':
+      return { ...base, valueEnum: Object.fromEntries((field.options ?? []).map((o, i) => [o.value, { text: o.label[lang], color: i === 0 ? 'green' : 'orange' }])) };
+    case 'quantity':
+      return { ...base, valueType: 'number', align: 'right' };
+    case 'amount':
+      return { ...base, valueType: 'amount', align: 'right' };
+    case 'values':
+      return {
+        ...base,
+        render: (_, row) => {
+          const values = (row[field.key] as string[] | null) ?? [];
+          if (!values.length) return <span style={{ opacity: 0.5 }}>{t('kit.record.noValues')}</span>;
+          const rest = values.slice(SHOWN_VALUES);
+          return (
+            <Space size={[0, 4]} wrap>
+              {values.slice(0, SHOWN_VALUES).map((v) => (
+                <Tag key={v}>{v}</Tag>
+              ))}
+              {rest.length > 0 && (
+                <Tooltip title={rest.join(', ')}>
+                  <Tag>+{rest.length}</Tag>
+                </Tooltip>
+              )}
+            </Space>
+          );
+        },
+      };
+    default:
+      return { ...base, render: (v) => valueCell(v) };
+  }
+}
+
+/** A field of the dialog: its control by kind, required as declared, and checked as typed by the server's own schema. */
+function FieldItem({ field, record, lang }: { field: RecordFieldDecl; record: RecordKey; lang: 'zh' | 'en' }) {
+  const { t, i18n } = useTranslation();
+  const label = field.label[lang];
+  const testId = testIdOf(record, field.key);
+  const isKey = (key: string) => i18n.exists(`error.${key}`);
+  const rules = [
+    ...(field.required ? [{ required: true, whitespace: field.kind === 'text' || field.kind === 'textarea', message: t('kit.record.required', { label }) }] : []),
+    {
+      validator: async (_: unknown, value: unknown) => {
+        const refusal = fieldRefusal(field, typeof value === 'string' ? value.trim() : value, isKey);
+        if (refusal) throw new Error(t(`error.${refusal}`));
+      },
+    },
+  ];
+  const control = (() => {
+    switch (field.kind) {
+      case 'textarea':
+        return <Input.TextArea rows={3} data-testid={testId} />;
+      case 'number':
+        return <NumberInput data-testid={testId} />;
+      case 'quantity':
+        return <NumberInput kind="number" min={0} data-testid={testId} />;
+      case 'amount':
+        return <NumberInput kind="amount" min={0} data-testid={testId} />;
+      case 'enum':
+        return (
+          <Radio.Group optionType="button" buttonStyle="solid">
+            {(field.options ?? []).map((o) => (
+              <Radio.Button key={o.value} value={o.value}>
+                <span data-testid={testIdOf(record, `form-${field.key}-${o.value}`)}>{o.label[lang]}</span>
+              </Radio.Button>
+            ))}
+          </Radio.Group>
+        );
+      case 'values':
+        return <ValuesEditor />;
+      default:
+        return <Input placeholder={t('basic.common.inputPlaceholder', { label })} data-testid={testId} />;
+    }
+  })();
+  return (
+    <Col span={24}>
+      <Form.Item name={field.key} label={label} tooltip={field.help?.[lang]} rules={rules}>
+        {control}
+      </Form.Item>
+    </Col>
+  );
+}
