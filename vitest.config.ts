@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config';
  * The machines have 2 cores. Projects that run side by side must share `maxWorkers` (vitest groups
  * them by `sequence.groupOrder`), so the quick unit project runs first in its own group.
  */
+/** How much longer than usual tests may take (P8_TEST_TIME_SCALE, default 1). */
+const TIME_SCALE = Math.max(1, Number(process.env.P8_TEST_TIME_SCALE) || 1);
+
 export default defineConfig({
   test: {
     projects: [
@@ -28,8 +31,9 @@ export default defineConfig({
           // Builds the migrated PGlite image (db/image.ts) once, before the workers start loading it.
           globalSetup: ['server/test/global-setup.ts'],
           // argon2 hashing and a database per file (on PostgreSQL: created and migrated) are slow on a small machine.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // P8_TEST_TIME_SCALE stretches both on a machine shared with other work (a project's own limits win over CLI flags).
+          testTimeout: 30_000 * TIME_SCALE,
+          hookTimeout: 60_000 * TIME_SCALE,
           // PGlite (WASM) and @node-rs/argon2 hold large native state: processes, not threads.
           pool: 'forks',
           maxWorkers: 2,

@@ -15,6 +15,8 @@ import { webBuildIsStale } from '../scripts/start.mjs';
  * One server per spec file keeps the files independent (failed-login counters, changed passwords).
  * The global setup migrates and seeds one embedded database once; every server starts on a copy of it.
  */
+/** How much longer than usual things may take on a busy machine (P8_TEST_TIME_SCALE, default 1; see docs/testing.md). */
+export const TIME_SCALE = Math.max(1, Number(process.env.P8_TEST_TIME_SCALE) || 1);
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -222,7 +224,7 @@ export async function startServer(
   };
   /** Polls until the server answers (it migrates first); fails with its output when it exits or stays silent. */
   const ready = async () => {
-    const deadline = Date.now() + 180_000;
+    const deadline = Date.now() + 180_000 * TIME_SCALE;
     for (;;) {
       if (child?.exitCode !== null) {
         await stop();
@@ -236,7 +238,7 @@ export async function startServer(
       }
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`the server did not answer /api/base/system/config within 180 s:\n${log}`);
+        throw new Error(`the server did not answer /api/base/system/config within ${180 * TIME_SCALE} s:\n${log}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }

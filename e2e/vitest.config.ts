@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  * `E2E_JSON_REPORT=<file>` adds a JSON report, used by `npm test` to add up the counts.
  */
 const jsonReport = process.env.E2E_JSON_REPORT;
+/** How much longer than usual tests may take on a busy machine (P8_TEST_TIME_SCALE, default 1). */
+const TIME_SCALE = Math.max(1, Number(process.env.P8_TEST_TIME_SCALE) || 1);
 
 export default defineConfig({
   test: {
@@ -16,8 +18,8 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 60_000 * TIME_SCALE,
+    hookTimeout: 120_000 * TIME_SCALE,
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
   },
 });

@@ -1,3 +1,5 @@
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { sampleRecordBody } from './record-samples.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
@@ -99,14 +101,10 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     [`${basic}/material`]: material,
     [`${basic}/stock`]: stock,
     [`${basic}/location`]: await api.create('location', { warehouseId: stock, name: `${marker}-location` }),
-    [`${basic}/brand`]: await api.create('brand', { name: `${marker}-brand` }),
     [`${basic}/category`]: await api.create('category', { name: `${marker}-category` }),
     [`${basic}/district`]: await api.create('district', { name: `${marker}-district` }),
     [`${basic}/supplier`]: await api.create('supplier', { code: `${marker}-S`, name: `${marker}-supplier` }),
     [`${basic}/customer`]: await api.create('customer', { code: `${marker}-C`, name: `${marker}-customer` }),
-    [`${basic}/fee`]: await api.create('fee', { name: `${marker}-fee`, kind: 'expense' }),
-    [`${basic}/paytype`]: await api.create('paytype', { name: `${marker}-paytype` }),
-    [`${basic}/attribute`]: await api.create('attribute', { name: `${marker}-attribute` }),
     [`${basic}/bom`]: await api.create('bom', { materialId: material, version: `${marker}-V1`, lines: [{ materialId: part, quantity: 2 }] }),
     '/api/admin/security/dept': await post('/api/admin/security/dept', { parentId: a.deptId, name: `${marker}-dept` }),
     '/api/admin/security/role': await post('/api/admin/security/role', { roleKey: `${marker}role`, roleName: `${marker}-role` }),
@@ -116,6 +114,10 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     '/api/admin/system/printer': await post('/api/admin/system/printer', { name: `${marker}-printer`, provider: 'feie', sn: `${marker}SN`, printerKey: 'k3y-SECRET-9f2a', copies: 1 }),
     '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'PurchaseOrder', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
   };
+  // A record of every declared kind but units (made above for the materials), its fields carrying the marker.
+  for (const decl of RECORD_KINDS.filter((d) => !ids[`/api/admin/${d.area}/${d.kind}`])) {
+    ids[`/api/admin/${decl.area}/${decl.kind}`] = await api.create(decl.kind, sampleRecordBody(decl, `${marker}-${decl.kind}`));
+  }
   // A bill of every declared type, its remark carrying the marker (stock for the out-stocks first).
   const bill = (type: string, body: Record<string, unknown>) => post(billApiPath(billType(type)!), body);
   const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part, ...(await createMoneyRecords(api, marker)) };
