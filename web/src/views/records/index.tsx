@@ -211,10 +211,11 @@ function FieldItem({ field, record, lang }: { field: RecordFieldDecl; record: Re
         return <Input.TextArea rows={3} data-testid={testId} />;
       case 'number':
         return <NumberInput data-testid={testId} />;
+      // No `min`: the input would silently clamp what was typed; the declared schema refuses it by name instead.
       case 'quantity':
-        return <NumberInput kind="number" min={0} data-testid={testId} />;
+        return <NumberInput kind="number" data-testid={testId} />;
       case 'amount':
-        return <NumberInput kind="amount" min={0} data-testid={testId} />;
+        return <NumberInput kind="amount" data-testid={testId} />;
       case 'enum':
         return (
           <Radio.Group optionType="button" buttonStyle="solid">
