@@ -100,7 +100,7 @@ const DEMO_DONE = /seeded the base content and service orders|could not be seede
 export async function prepareTemplateDataDir(dataDir: string, env: Record<string, string> = {}): Promise<void> {
   const server = await startServer('template', { dataDir, keepDataDir: true, expectWeb: false, env: { ...env, LOG_LEVEL: 'info' } });
   try {
-    await waitUntil(() => DEMO_DONE.test(server.output()), (done) => done, 'the demo seed to finish', 180_000);
+    await waitUntil(() => DEMO_DONE.test(server.output()), (done) => done, 'the demo seed to finish', 180_000 * TIME_SCALE);
     if (/could not be seeded/.test(server.output())) throw new Error(`the demo could not be seeded:\n${server.output().slice(-5000)}`);
   } finally {
     await server.stop();
@@ -294,7 +294,7 @@ export async function newContext(browser: Browser, server: TestServer, options: 
     viewport: { width: 1440, height: 900 },
     ...options,
   });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(15_000 * TIME_SCALE);
   context.setDefaultNavigationTimeout(30_000);
   return context;
 }
@@ -479,7 +479,7 @@ export async function registerTenant(server: TestServer, prefix = 'e2e'): Promis
 
 /** Polls until `read()` passes `check` (vitest's expect does not wait like Playwright's). */
 export async function waitUntil<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + timeoutMs * TIME_SCALE;
   let last: T | undefined;
   for (;;) {
     last = await read();

@@ -1,9 +1,12 @@
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import type { RecordFieldDecl, RecordKindDecl } from '@p8/contract/records/registry';
+import { declaredRecordTable } from '../src/db/schema/index.ts';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, getTableName, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportProgress, ImportResult } from '@p8/contract/upload';
 import { bom, bomLine, importJob, material, materialUnit } from '../src/db/schema/index.ts';
@@ -242,10 +245,18 @@ async function prepareBoms(api: Caller, n: number) {
   await api.create('bom', { materialId: await id('BM-0'), version: 'OLD', lines: [{ materialId: await id(`BM-${n}`), quantity: 1 }] });
 }
 const named = (header: string[], row: (i: number, prefix: string) => unknown[]) => (n: number, prefix: string) => xlsx(header, Array.from({ length: n }, (_, i) => row(i, prefix)));
+/** An import file of a declared record kind: its required columns titled as its template, each row unique. */
+const declaredImportFile = (decl: RecordKindDecl) => {
+  const fields = decl.fields.filter((f) => f.required);
+  const title = (f: RecordFieldDecl) => {
+    const { zh } = f.excelTitle ?? f.label;
+    return `*${f.kind === 'enum' ? `${zh}(${f.options!.map((o) => o.label.zh).join('/')})` : zh}`;
+  };
+  return named(fields.map(title), (i, p) => fields.map((f) => (f.kind === 'enum' ? f.options![0].label.zh : `${p}-${i}-${f.key}`)));
+};
 const ROW_IMPORTS: RowImportCase[] = [
-  ...(['brand', 'unit', 'paytype'] as const).map((record) => ({ record, url: `/api/admin/basic/${record}/import`, tables: [record === 'paytype' ? 'pay_type' : record], file: named(['*名称'], (i, p) => [`${p}-${i}`]) })),
-  { record: 'fee', url: '/api/admin/basic/fee/import', tables: ['fee_type'], file: named(['*名称', '*收支类型(收入/支出)'], (i, p) => [`${p}-${i}`, '支出']) },
-  { record: 'attribute', url: '/api/admin/basic/attribute/import', tables: ['attribute'], file: named(['*名称', '属性值(逗号分隔)'], (i, p) => [`${p}-${i}`, '红,蓝']) },
+  // Every declared record kind, its file built from its declaration.
+  ...RECORD_KINDS.map((decl) => ({ record: decl.kind, url: `/api/admin/${decl.area}/${decl.kind}/import`, tables: [getTableName(declaredRecordTable(decl.kind))], file: declaredImportFile(decl) })),
   // A tree built top-down by the file itself: the first row is the parent of the others.
   { record: 'category', url: '/api/admin/basic/category/import', tables: ['category'], file: named(['*分类名称', '上级分类(名称或路径 A/B)'], (i, p) => [`${p}-${i}`, i ? `${p}-0` : '']) },
   ...(['customer', 'supplier'] as const).map((record) => ({
@@ -312,9 +323,9 @@ describe(`every row-by-row import shares the server and shows nothing before it 
   it('every record with a row-by-row import is staged on PGlite and is walked here', () => {
     const source = (file: string) => readFileSync(path.join(import.meta.dirname, '../src/modules/basic', file), 'utf8');
     // A new importer is either staged (stagedTables) and added to ROW_IMPORTS, or says why not.
-    const importers = ['simple.ts', 'tree.ts', 'partner.ts', 'warehouse.ts', 'bom.ts', 'material.ts'].map((f) => [f, (source(f).match(/async importer\(/g) ?? []).length + (source(f).match(/importer: unitItemImporter/g) ?? []).length] as const);
-    expect(Object.fromEntries(importers)).toEqual({ 'simple.ts': 1, 'tree.ts': 1, 'partner.ts': 1, 'warehouse.ts': 2, 'bom.ts': 1, 'material.ts': 1 });
-    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual(['attribute', 'bom', 'brand', 'category', 'customer', 'fee', 'location', 'material unit', 'paytype', 'stock', 'supplier', 'unit']);
+    const importers = ['../../core/declared-records.ts', 'tree.ts', 'partner.ts', 'warehouse.ts', 'bom.ts', 'material.ts'].map((f) => [f, (source(f).match(/async importer\(/g) ?? []).length + (source(f).match(/importer: unitItemImporter/g) ?? []).length] as const);
+    expect(Object.fromEntries(importers)).toEqual({ '../../core/declared-records.ts': 1, 'tree.ts': 1, 'partner.ts': 1, 'warehouse.ts': 2, 'bom.ts': 1, 'material.ts': 1 });
+    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual([...RECORD_KINDS.map((d) => d.kind), 'bom', 'category', 'customer', 'location', 'material unit', 'stock', 'supplier'].sort());
   });
 
   it.each(ROW_IMPORTS)('$record: other tenants are answered between batches, the importer sees none of its rows until the end', async (c) => {
