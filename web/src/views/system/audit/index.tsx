@@ -4,7 +4,8 @@ import { FileSearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '@p8/contract/system';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billTypeName } from '../../../components/BillNames/index.ts';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { billTypeName, labelOf as inLanguage } from '../../../components/BillNames/index.ts';
 import { useGlobalStore } from '../../../stores/global.ts';
 import { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ValueEnum } from '../../../components/ProTable/index.tsx';
@@ -123,9 +124,18 @@ function AuditList() {
   );
   const language = useGlobalStore((s) => s.language);
   // A bill's entries name its type (`PurchaseOrder`): by the bill registry's name, as the bill screens do.
-  const entityName = useCallback((entity: string) => t(`system.audit.entities.${entity}`, { defaultValue: billTypeName(entity, language) }), [t, language]);
+  // A declared record kind's entries by its declared name.
+  const entityName = useCallback(
+    (entity: string) => {
+      const declared = RECORD_KINDS.find((d) => d.entity === entity);
+      const noun = declared ? inLanguage(declared.noun, language) : '';
+      const fallback = declared ? noun.charAt(0).toUpperCase() + noun.slice(1) : billTypeName(entity, language);
+      return t(`system.audit.entities.${entity}`, { defaultValue: fallback });
+    },
+    [t, language],
+  );
   const entityEnum = useMemo<ValueEnum>(
-    () => Object.fromEntries([...ENTITIES, ...BILL_TYPES.map((d) => d.type)].map((e) => [e, { text: entityName(e) }])),
+    () => Object.fromEntries([...new Set([...ENTITIES, ...RECORD_KINDS.map((d) => d.entity), ...BILL_TYPES.map((d) => d.type)])].map((e) => [e, { text: entityName(e) }])),
     [entityName],
   );
   const actionTag = useCallback(

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import type { DeptNode, MenuRow } from '@p8/contract/system';
 import { useGlobalStore } from '../../../../stores/global.ts';
 import { useDeptTree } from '../../../../components/Pickers/api/get-dept-tree.ts';
@@ -13,12 +14,16 @@ import { fieldLabel } from './audit-labels.ts';
 export function useFieldLabel(): (entity: string) => (field: string) => string {
   const { t, i18n } = useTranslation();
   return useCallback(
-    (entity: string) => (field: string) =>
-      fieldLabel(entity, field, (key) => {
+    (entity: string) => (field: string) => {
+      // A declared record kind names its fields in its declaration, as its screen does.
+      const declared = RECORD_KINDS.find((d) => d.entity === entity)?.fields.find((f) => f.key === field);
+      if (declared) return i18n.language === 'en' ? declared.label.en : declared.label.zh;
+      return fieldLabel(entity, field, (key) => {
         if (!i18n.exists(key)) return undefined;
         const text: unknown = t(key, { returnObjects: true });
         return typeof text === 'string' ? text : undefined;
-      }),
+      });
+    },
     [t, i18n],
   );
 }
