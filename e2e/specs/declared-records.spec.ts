@@ -54,7 +54,7 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
     await dialog.getByTestId('process-standardHours').fill('0.5');
     await dialog.getByTestId('process-dialog-submit').click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.locator('tbody').getByText(code).waitFor();
+    await page.locator('tbody').getByText(code, { exact: true }).waitFor();
     await screenshot(page, `declared-process-list-${lang}`);
 
     const token = await storedToken(page);
