@@ -158,7 +158,7 @@ const process: RecordKindDecl = {
     },
     {
       key: 'standardHours',
-      label: { zh: '标准工时(小时)', en: 'Standard hours' },
+      label: { zh: '标准工时', en: 'Standard hours' },
       kind: 'quantity',
       schema: z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(1e6, { message: 'AmountOutOfRange' }),
       sortable: true,
