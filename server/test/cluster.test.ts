@@ -99,6 +99,8 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
   let dropDatabase: () => Promise<void>;
   let redis: Redis;
   let servers: Server[] = [];
+  /** The platform tenant (the first of the fresh database: PLATFORM_TENANT_ID defaults to 1), whose administrator manages tenants. */
+  let platform: TestTenant;
   /** The i-th request goes to server i mod 2: every burst is split over both processes. */
   const at = (i: number) => servers[i % 2];
 
@@ -107,6 +109,7 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     dropDatabase = created.drop;
     database = await openDatabase({ databaseUrl: created.databaseUrl, poolSize: 2 });
     await migrateDatabase(database);
+    platform = await seedTenant(database, 'Platform');
     redis = new Redis(REDIS_URL!);
     servers = await Promise.all([startServer(created.databaseUrl!, { REDIS_URL, REDIS_PREFIX: PREFIX }), startServer(created.databaseUrl!, { REDIS_URL, REDIS_PREFIX: PREFIX })]);
   }, 240_000);
@@ -231,5 +234,31 @@ describe.skipIf(!enabled)('two server processes on one PostgreSQL and Redis', ()
     expect(statusCounts(removed.before)).toEqual({ 0: removed.before.length });
     expect(removed.after.length).toBeGreaterThan(10);
     expect(statusCounts(removed.after)).toEqual({ 40300: removed.after.length });
+  });
+
+  it('end every session of a tenant at B the moment A disabled it, under parallel requests; sign-in refused at both until enabled', async () => {
+    const t = await seedTenant(database);
+    const [A, B] = servers;
+    const platformToken = await signIn(A, platform.name, platform.password);
+    expect(platform.tenantId).toBe(1);
+    // Two sessions of the tenant, one signed in at each process; B serves both all along.
+    const [atA, atB] = [await signIn(A, t.name, t.password), await signIn(B, t.name, t.password)];
+    const me = (server: Server, token: string) => get(server, '/api/admin/current/detail', token);
+
+    const disabled = await underLoad(async () => (await me(B, atB)).status, async () => {
+      expect((await put(A, '/api/admin/platform/tenant/enable', { ids: [t.tenantId], enabled: false }, platformToken)).status).toBe(0);
+    });
+    expect(disabled.before.length).toBeGreaterThan(10);
+    expect(statusCounts(disabled.before)).toEqual({ 0: disabled.before.length });
+    expect(disabled.after.length).toBeGreaterThan(10);
+    expect(statusCounts(disabled.after)).toEqual({ 40100: disabled.after.length });
+    for (const server of servers) for (const token of [atA, atB]) expect(await me(server, token)).toMatchObject({ status: 40100, message: 'TenantIsDisabled' });
+    for (const server of servers) expect((await post(server, '/api/auth/admin/name', { name: t.name, password: t.password })).message).toBe('TenantIsDisabled');
+
+    // Enabled again at B: a new sign-in at A works; the ended sessions stay ended.
+    expect((await put(B, '/api/admin/platform/tenant/enable', { ids: [t.tenantId], enabled: true }, platformToken)).status).toBe(0);
+    const fresh = await signIn(A, t.name, t.password);
+    for (const server of servers) expect((await me(server, fresh)).status).toBe(0);
+    for (const server of servers) expect((await me(server, atB)).status).toBe(40100);
   });
 });
