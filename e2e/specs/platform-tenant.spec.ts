@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { errorCatalogue } from '@p8/contract/errors';
 import type { PlatformTenant } from '@p8/contract/platform';
-import { api, registerTenant, screenshot, startSuite, storedToken, waitUntil, type Account, type Suite } from '../harness.ts';
+import { api, registerTenant, screenshot, signedInState, startSuite, storedToken, waitUntil, type Account, type Suite } from '../harness.ts';
 import { demoPage, type Lang } from '../bill-steps.ts';
 
 /**
@@ -35,7 +35,15 @@ const day = (offset: number) => {
 
 /** The tenant's user, signed in, its shell in `lang` (English through the header's switch). */
 async function tenantUserPage(account: Account, lang: Lang, locale: string): Promise<Page> {
-  const page = await suite.signedInPage(account, { locale, viewport: { width: 1440, height: 900 } });
+  // Signed in through the API as suite.signedInPage does, with more time for the first shell of a new tenant.
+  const page = await suite.page({ locale, viewport: { width: 1440, height: 900 }, storageState: await signedInState(suite.server, account.name, account.password) });
+  await page.goto('/');
+  try {
+    await page.getByTestId('tabs-bar').waitFor({ timeout: 60_000 });
+  } catch (error) {
+    await screenshot(page, `platform-tenant-user-shell-${lang}-failed`);
+    throw error;
+  }
   if (lang === 'en') {
     await page.getByTestId('header-lang').click();
     await page.getByTestId('lang-en').click();
