@@ -113,23 +113,6 @@ export default {
     disabledWarehouse: ' (disabled)',
     inWarehouse: 'Warehouse: {{name}}',
   },
-  fee: {
-    entity: 'fee type',
-    add: 'New fee type',
-    name: 'Fee name',
-    kind: 'Type',
-    kinds: {
-      income: 'Income',
-      expense: 'Expense',
-    },
-    importTitle: 'Import fee types',
-  },
-  paytype: {
-    entity: 'pay type',
-    add: 'New pay type',
-    name: 'Pay type name',
-    importTitle: 'Import pay types',
-  },
   assign: {
     title: 'Assign "{{name}}"',
     titleMany: 'Assign {{count}} records',

@@ -220,25 +220,10 @@ export default {
     maxLevelTip: 'Districts allow at most {{max}} levels; no sub-district can be added here',
     hasChildrenTip: 'Delete its sub-districts first',
   },
-  unit: {
-    entity: 'unit',
-    name: 'Unit',
-  },
-  brand: {
-    entity: 'brand',
-    name: 'Brand',
-  },
   attribute: {
-    entity: 'attribute',
-    name: 'Attribute',
-    values: 'Values',
-    valuesTip: 'Materials choose from these values; leave empty to let materials enter any text',
     valuePlaceholder: 'Type a value and press Enter; separate several with commas',
     addValue: 'Add',
     noValues: 'No values: materials enter any text',
     valuesCount: '{{count}} values (at most {{max}})',
-    valueEmpty: 'A value cannot be empty',
-    valueRepeat: 'Values must not repeat',
-    freeText: 'Any text',
   },
 };

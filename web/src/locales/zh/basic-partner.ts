@@ -113,23 +113,6 @@ export default {
     disabledWarehouse: '（已禁用）',
     inWarehouse: '仓库：{{name}}',
   },
-  fee: {
-    entity: '费用类型',
-    add: '新增费用类型',
-    name: '费用名称',
-    kind: '收支类型',
-    kinds: {
-      income: '收入',
-      expense: '支出',
-    },
-    importTitle: '导入费用类型',
-  },
-  paytype: {
-    entity: '结算方式',
-    add: '新增结算方式',
-    name: '结算方式名称',
-    importTitle: '导入结算方式',
-  },
   assign: {
     title: '分配“{{name}}”',
     titleMany: '批量分配 {{count}} 项',

@@ -220,25 +220,10 @@ export default {
     maxLevelTip: '地区最多 {{max}} 级，不能再添加下级',
     hasChildrenTip: '请先删除下级地区',
   },
-  unit: {
-    entity: '单位',
-    name: '单位名称',
-  },
-  brand: {
-    entity: '品牌',
-    name: '品牌名称',
-  },
   attribute: {
-    entity: '属性',
-    name: '属性名称',
-    values: '属性值',
-    valuesTip: '物料只能从这些值中选择；不填则物料中可自由填写',
     valuePlaceholder: '输入属性值后回车，可用逗号分隔多个',
     addValue: '添加',
     noValues: '暂无属性值，物料中可自由填写',
     valuesCount: '共 {{count}} 个（最多 {{max}} 个）',
-    valueEmpty: '属性值不能为空',
-    valueRepeat: '属性值不能重复',
-    freeText: '自由填写',
   },
 };

@@ -27,21 +27,17 @@ const ADDRESS_FIELDS: Record<string, string> = { regionCode: 'district', distric
 /** Locale keys that may name `field` of `entity`, most specific first. */
 export function labelKeys(entity: string, field: string): string[] {
   const record = RECORD_FIELDS[field] ?? field;
+  // Declared record kinds (units, brands, fee types…) name their fields by their declaration (use-audit-format.ts).
   const screen: Record<string, string[]> = {
     material: [`basic.material.${record}`, `basic.material.dims.${field}`],
     bom: [`basic.bom.${record}`],
     category: [`basic.category.${record}`],
     district: [`basic.district.${record}`],
-    unit: [`basic.unit.${record}`],
-    brand: [`basic.brand.${record}`],
-    attribute: [`basic.attribute.${record}`],
     // A partner's contacts and addresses by their tab's title; an address's fields by its columns.
     supplier: [`basic-partner.partner.supplier.${record}`, `basic-partner.partner.${record}`, `basic-partner.partner.tabs.${record}`, `basic-partner.partner.addresses.${ADDRESS_FIELDS[field] ?? field}`],
     customer: [`basic-partner.partner.customer.${record}`, `basic-partner.partner.${record}`, `basic-partner.partner.tabs.${record}`, `basic-partner.partner.addresses.${ADDRESS_FIELDS[field] ?? field}`],
     warehouse: [`basic-partner.stock.${record}`],
     location: [`basic-partner.location.${record}`],
-    'fee type': [`basic-partner.fee.${record}`],
-    'pay type': [`basic-partner.paytype.${record}`],
     // A department's name is "Department", not the shared "Name / account".
     dept: [`system.dept.${field === 'parentId' ? 'parent' : field}`],
     'system-setting': [`system-office.setting.${SETTING_FIELDS[field] ?? field}`],
