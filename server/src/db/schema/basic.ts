@@ -63,49 +63,19 @@ const recordCommonKeys = (table: string, t: RecordCommon) => [
 export const unit = pgTable(
   'unit',
   {
-    tenantId: tenantId(),
-    id: id(),
+    ...recordCommonColumns(),
     name: text('name').notNull(),
-    remark: remark(),
-    sort: sort(),
-    enabled: enabled(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
-    importJob: importJobMarker(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    importJobIndex('unit', t),
-    importHiddenPolicy('unit'),
-    uniqueIndex('unit_name_uq').on(t.tenantId, t.name),
-    index('unit_sort_idx').on(t.tenantId, t.sort, t.id),
-    tenantPolicy('unit'),
-  ],
+  (t) => [...recordCommonKeys('unit', t), uniqueIndex('unit_name_uq').on(t.tenantId, t.name)],
 ).enableRLS();
 
 export const brand = pgTable(
   'brand',
   {
-    tenantId: tenantId(),
-    id: id(),
+    ...recordCommonColumns(),
     name: text('name').notNull(),
-    remark: remark(),
-    sort: sort(),
-    enabled: enabled(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
-    importJob: importJobMarker(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    importJobIndex('brand', t),
-    importHiddenPolicy('brand'),
-    uniqueIndex('brand_name_uq').on(t.tenantId, t.name),
-    index('brand_sort_idx').on(t.tenantId, t.sort, t.id),
-    tenantPolicy('brand'),
-  ],
+  (t) => [...recordCommonKeys('brand', t), uniqueIndex('brand_name_uq').on(t.tenantId, t.name)],
 ).enableRLS();
 
 /** Material categories: a tree of at most three levels. `level` is 1 for a root. */
@@ -365,26 +335,11 @@ export const location = pgTable(
 export const attribute = pgTable(
   'attribute',
   {
-    tenantId: tenantId(),
-    id: id(),
+    ...recordCommonColumns(),
     name: text('name').notNull(),
     values: text('values').array().notNull().default(sql`'{}'`),
-    remark: remark(),
-    sort: sort(),
-    enabled: enabled(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
-    importJob: importJobMarker(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    importJobIndex('attribute', t),
-    importHiddenPolicy('attribute'),
-    uniqueIndex('attribute_name_uq').on(t.tenantId, t.name),
-    index('attribute_sort_idx').on(t.tenantId, t.sort, t.id),
-    tenantPolicy('attribute'),
-  ],
+  (t) => [...recordCommonKeys('attribute', t), uniqueIndex('attribute_name_uq').on(t.tenantId, t.name)],
 ).enableRLS();
 
 /** Fee types of finance's fee, income and expense bills. */
@@ -418,25 +373,10 @@ export const feeType = pgTable(
 export const payType = pgTable(
   'pay_type',
   {
-    tenantId: tenantId(),
-    id: id(),
+    ...recordCommonColumns(),
     name: text('name').notNull(),
-    remark: remark(),
-    sort: sort(),
-    enabled: enabled(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    /** Set while a staged import writes the row (hidden until published): db/schema/tenancy.ts `importJob`. */
-    importJob: importJobMarker(),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    importJobIndex('pay_type', t),
-    importHiddenPolicy('pay_type'),
-    uniqueIndex('pay_type_name_uq').on(t.tenantId, t.name),
-    index('pay_type_sort_idx').on(t.tenantId, t.sort, t.id),
-    tenantPolicy('pay_type'),
-  ],
+  (t) => [...recordCommonKeys('pay_type', t), uniqueIndex('pay_type_name_uq').on(t.tenantId, t.name)],
 ).enableRLS();
 
 /**
