@@ -92,28 +92,30 @@ export function UnitField({ materialId, fallbackName, value, onChange, onRatio, 
 }
 
 /**
- * A storage location of a line: one of the enabled locations of the warehouse the line names (or, when it
- * names none, the bill's). Without a warehouse there is nothing to choose from.
+ * A choice among the records of the line's parent (a warehouse's locations, a material's BOMs), read once per
+ * parent; without a parent there is nothing to choose from and `placeholder` says what to pick first.
  */
-export function LocationField({ warehouseId, value, onChange, disabled, ...rest }: ValueProps<number> & { warehouseId?: number | null }) {
-  const { t } = useTranslation();
-  const found = useQuery({
-    queryKey: ['bill-line-locations', warehouseId],
-    queryFn: () => pickLocations({ current: 1, pageSize: 100, warehouseId: warehouseId! }),
-    enabled: !!warehouseId,
-    staleTime: 60_000,
-  });
-  const options = (found.data?.data ?? []).map((l) => ({ value: l.id, label: l.name }));
+function ParentBoundSelect<T>({ parentId, queryKey, load, toOption, placeholder, notFoundContent, value, onChange, disabled, ...rest }: ValueProps<number> & {
+  parentId?: number | null;
+  queryKey: string;
+  load: (parentId: number) => Promise<T[]>;
+  /** At render, so that a label follows the language. */
+  toOption: (row: T) => { value: number; label: string };
+  placeholder: string;
+  notFoundContent?: string;
+}) {
+  const found = useQuery({ queryKey: [queryKey, parentId], queryFn: () => load(parentId!), enabled: !!parentId, staleTime: 60_000 });
   return (
     <Select
       size="small"
       value={value ?? undefined}
       onChange={(v?: number) => onChange?.(v ?? null)}
-      options={options}
+      options={(found.data ?? []).map(toOption)}
       allowClear
       loading={found.isFetching}
-      disabled={disabled || !warehouseId}
-      placeholder={warehouseId ? undefined : t('bill.warehouseFirst')}
+      disabled={disabled || !parentId}
+      placeholder={parentId ? undefined : placeholder}
+      notFoundContent={notFoundContent}
       popupMatchSelectWidth={false}
       style={{ width: '100%' }}
       data-testid={rest['data-testid']}
@@ -121,30 +123,36 @@ export function LocationField({ warehouseId, value, onChange, disabled, ...rest 
   );
 }
 
-/** A BOM of the line's material (its versions, the default marked); none to choose until the material is. */
-export function BomField({ materialId, value, onChange, disabled, ...rest }: ValueProps<number> & { materialId?: number | null }) {
+/**
+ * A storage location of a line: one of the enabled locations of the warehouse the line names (or, when it
+ * names none, the bill's).
+ */
+export function LocationField({ warehouseId, ...props }: ValueProps<number> & { warehouseId?: number | null }) {
   const { t } = useTranslation();
-  const found = useQuery({
-    queryKey: ['bill-line-boms', materialId],
-    queryFn: () => pickBoms({ current: 1, pageSize: 100, materialId: materialId! }),
-    enabled: !!materialId,
-    staleTime: 60_000,
-  });
-  const options = (found.data?.data ?? []).map((b) => ({ value: b.id, label: b.isDefault ? `${b.version} (${t('bill.bomDefault')})` : b.version }));
   return (
-    <Select
-      size="small"
-      value={value ?? undefined}
-      onChange={(v?: number) => onChange?.(v ?? null)}
-      options={options}
-      allowClear
-      loading={found.isFetching}
-      disabled={disabled || !materialId}
-      placeholder={materialId ? undefined : t('bill.materialFirst')}
+    <ParentBoundSelect
+      {...props}
+      parentId={warehouseId}
+      queryKey="bill-line-locations"
+      load={async (id) => (await pickLocations({ current: 1, pageSize: 100, warehouseId: id })).data}
+      toOption={(l) => ({ value: l.id, label: l.name })}
+      placeholder={t('bill.warehouseFirst')}
+    />
+  );
+}
+
+/** A BOM of the line's material (its versions, the default marked); none to choose until the material is. */
+export function BomField({ materialId, ...props }: ValueProps<number> & { materialId?: number | null }) {
+  const { t } = useTranslation();
+  return (
+    <ParentBoundSelect
+      {...props}
+      parentId={materialId}
+      queryKey="bill-line-boms"
+      load={async (id) => (await pickBoms({ current: 1, pageSize: 100, materialId: id })).data}
+      toOption={(b) => ({ value: b.id, label: b.isDefault ? `${b.version} (${t('bill.bomDefault')})` : b.version })}
+      placeholder={t('bill.materialFirst')}
       notFoundContent={t('bill.noBom')}
-      popupMatchSelectWidth={false}
-      style={{ width: '100%' }}
-      data-testid={rest['data-testid']}
     />
   );
 }
