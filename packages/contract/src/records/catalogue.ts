@@ -104,6 +104,7 @@ const fee: RecordKindDecl = {
       schema: z.enum(FeeKind, { error: 'PleaseSelectFeeKind' }),
       required: true,
       options: FeeKind.map((value) => ({ value, label: FEE_KIND_LABELS[value] })),
+      initial: 'expense',
       search: true,
       sortable: true,
       width: 120,

@@ -38,6 +38,8 @@ export interface RecordFieldDecl {
   sortable?: boolean;
   /** List column width in px at 1440 px. */
   width?: number;
+  /** What a new record's form starts with (the choice most records take). */
+  initial?: unknown;
   /** Help under the form field. */
   help?: Label;
   /** The column title in Excel templates and exports, where it differs from the label. */

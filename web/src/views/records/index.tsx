@@ -97,8 +97,8 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
   const newValues = useMemo(() => {
     const values: Values = { sort: 0 };
     for (const field of decl.fields) {
-      if (field.kind === 'enum' && field.required) values[field.key] = field.options?.[field.options.length - 1]?.value;
-      if (field.kind === 'values') values[field.key] = [];
+      if (field.initial !== undefined) values[field.key] = field.initial;
+      else if (field.kind === 'values') values[field.key] = [];
     }
     return values;
   }, [decl]);
