@@ -59,7 +59,7 @@ let screens: typeof import('./screens.ts') | undefined;
 export async function loadScreens(): Promise<typeof import('./screens.ts')> {
   if (!screens) {
     const loaded = await import('./screens.ts');
-    await loaded.loadBillKit();
+    await loaded.loadDeclaredScreens();
     screens = loaded;
   }
   return screens;

@@ -18,7 +18,7 @@ const views = import.meta.glob<{ default: ComponentType }>(['../views/**/*.tsx',
 let billKit: typeof import('../views/bills/kit.ts') | undefined;
 /** The same for the declared record kinds, whose menus open the one record screen (views/records). */
 let recordKinds: typeof import('@p8/contract/records/catalogue') | undefined;
-export async function loadBillKit() {
+export async function loadDeclaredScreens() {
   [billKit, recordKinds] = await Promise.all([billKit ?? import('../views/bills/kit.ts'), recordKinds ?? import('@p8/contract/records/catalogue')]);
 }
 
@@ -27,7 +27,7 @@ export function viewLoaderFor(component: string) {
   const clean = component.trim().replace(/^\/+/, '').replace(/^views\//, '').replace(/\.tsx$/, '');
   const file = views[`../views/${clean}.tsx`] ?? views[`../views/${clean}/index.tsx`];
   if (file) return file;
-  if (!billKit || !recordKinds) throw new Error('viewLoaderFor needs loadBillKit() first for a path that names no file');
+  if (!billKit || !recordKinds) throw new Error('viewLoaderFor needs loadDeclaredScreens() first for a path that names no file');
   if (billKit.billTypeByScreen(clean)) return views['../views/bills/index.tsx'];
   return recordKinds.recordKindByScreen(clean) ? views['../views/records/index.tsx'] : undefined;
 }
