@@ -24,6 +24,8 @@ describe(`simple basic records (${TEST_DB})`, () => {
     expect(dup.body).toMatchObject({ status: 40001, message: 'NameRepeat' });
     const missing = await api.post(base(record), { name: ' ' });
     expect(missing.body).toMatchObject({ status: 40001, message: 'PleaseInputName' });
+    const tooLong = await api.post(base(record), { name: 'n'.repeat(101) });
+    expect(tooLong.body).toMatchObject({ status: 40001, message: 'NameTooLong', additional: 'name' });
 
     const list = await api.get<Array<{ name: string }>>(`${base(record)}?name=${record}-&pageSize=1&current=2`);
     expect(list.body.pagination).toEqual({ current: 2, pageSize: 1, total: 2 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storableText } from './text.ts';
+import { nameText, storableText } from './text.ts';
 import { enableSchema, idsSchema } from './common.ts';
 
 /**
@@ -77,7 +77,7 @@ const id = z.number().int().positive();
 const sort = z.number().int().min(0).max(999_999);
 const remark = storableText().trim().max(500);
 const text = (max = 100) => storableText().trim().max(max);
-const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
+const name = nameText(100);
 const code = storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
 /** The code of a new record: empty or left out = generated (the tenant's prefix + a sequence). */
 const newCode = storableText().trim().max(50).optional();
@@ -236,7 +236,7 @@ export interface RegionMatch extends Region {
 // ---------------------------------------------------------------- suppliers and customers
 
 export const contactSchema = z.object({
-  name: storableText().trim().min(1, { message: 'PleaseInputName' }).max(50),
+  name: nameText(50),
   phone: phone.default(''),
   email: email.default(''),
   position: text(50).default(''),

@@ -151,6 +151,7 @@ export const errorCatalogue = {
   PleaseInputImgCaptcha: { zh: '请输入图片验证码', en: 'Please enter the picture captcha' },
   PleaseInputPhoneCaptcha: { zh: '请输入短信验证码', en: 'Please enter the SMS code' },
   PleaseInputName: { zh: '请输入名称', en: 'Please enter the name' },
+  NameTooLong: { zh: '名称太长，请缩短', en: 'The name is too long; shorten it' },
   PleaseInputCode: { zh: '请输入编码', en: 'Please enter the code' },
   PleaseInputRealName: { zh: '请输入姓名', en: 'Please enter the real name' },
   PleaseInputRoleName: { zh: '请输入角色名称', en: 'Please enter the role name' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateSchema } from './bills/fields.ts';
 import type { Label } from './bills/status.ts';
 import { idSchema } from './common.ts';
-import { storableText } from './text.ts';
+import { nameText, storableText } from './text.ts';
 
 /**
  * Finance (`/api/admin/finance/...`): the general ledger underneath (a default chart of accounts per
@@ -142,7 +142,7 @@ export const moneySchema = z
   .refine((v) => Math.abs(Number(v)) < 1e14, { message: 'ParamError' });
 const positiveMoney = moneySchema.refine((v) => Number(v) > 0, { message: 'AmountMustGreaterThanZero' });
 const remark = storableText().max(500).default('');
-const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
+const name = nameText(100);
 
 // A fund account never goes below zero: nor does it open there.
 const openingBalance = moneySchema.refine((v) => Number(v) >= 0, { message: 'AmountMustNotBeNegative' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idsSchema } from './common.ts';
 import { richText } from './rich-text.ts';
-import { storableText } from './text.ts';
+import { nameText, storableText } from './text.ts';
 
 /**
  * The mall (/api/admin/mall/…): product categories, products with their specs and SKUs, orders and the
@@ -11,7 +11,7 @@ import { storableText } from './text.ts';
  * in docs/mall.md.
  */
 const id = z.number().int().positive();
-const name = (max: number) => storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(max);
+const name = nameText;
 const text = (max: number) => storableText().trim().max(max);
 /** An image: an address the upload route gave back (our own /api/base/file/… or the cloud domain's). */
 const imageUrl = storableText().trim().max(500);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { billType } from './bills/catalogue.ts';
 import { richText } from './rich-text.ts';
-import { storableText } from './text.ts';
+import { nameText, storableText } from './text.ts';
 
 /**
  * Office screens of the system area: messages between staff (sender and receiver differ; only the
@@ -47,7 +47,7 @@ export const PrinterProvider = ['feie', 'yilianyun'] as const;
 export type PrinterProvider = (typeof PrinterProvider)[number];
 
 const printerFields = {
-  name: storableText().trim().min(1, { message: 'PleaseInputName' }).max(50),
+  name: nameText(50),
   provider: z.enum(PrinterProvider),
   sn: storableText().trim().min(1, { message: 'PleaseInputPrinterSn' }).max(64),
   copies: z.number().int().min(1).max(9).default(1),

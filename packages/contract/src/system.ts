@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storableText } from './text.ts';
+import { nameText, storableText } from './text.ts';
 import { passwordPattern, phonePattern } from './auth.ts';
 import { idsSchema } from './common.ts';
 import { MenuType, type MenuItem } from './menu.ts';
@@ -74,7 +74,7 @@ const menuShape = {
   redirect: storableText().trim().max(200).nullable().optional(),
   component: storableText().trim().max(200).nullable().optional(),
   metaIcon: storableText().trim().max(100).nullable().optional(),
-  metaTitle: storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100),
+  metaTitle: nameText(100),
   /** Defaults to metaTitle. */
   metaTitleEn: storableText().trim().max(100).optional(),
   metaActiveMenu: storableText().trim().max(200).nullable().optional(),

@@ -26,6 +26,15 @@ export function storableText(params?: Parameters<typeof z.string>[0]) {
   return z.string(params).refine(isStorableText, { message: 'TextNotStorable' });
 }
 
+/**
+ * A record's name: required (`PleaseInputName` when missing, blank or not a string) and at most `max`
+ * characters (`NameTooLong`). The length needs its own message: the string's `error` answers every issue
+ * the schema raises, so a name one character too long was refused as "please enter the name".
+ */
+export function nameText(max = 100) {
+  return storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(max, { message: 'NameTooLong' });
+}
+
 /** The same characters replaced by U+FFFD: for text the server must write whatever it is (the audit log). */
 export function toStorableText(value: string): string {
   return value.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FEE_KIND_LABELS, FeeKind } from '../basic.ts';
-import { storableText } from '../text.ts';
+import { nameText, storableText } from '../text.ts';
 import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
 
 /*
@@ -9,7 +9,7 @@ import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
  * docs/architecture.md, "Adding a record screen".
  */
 
-const name = storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(100);
+const name = nameText(100);
 const code = storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
 
 /** The name field of a record whose name is its key ("Unit name" / 单位名称). */

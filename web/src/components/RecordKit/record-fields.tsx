@@ -12,7 +12,7 @@ export function NameField({ label, testId }: { label: string; testId: string }) 
   const { t } = useTranslation();
   return (
     <Col span={24}>
-      <Form.Item name="name" label={label} rules={[{ required: true, whitespace: true, message: t('error.PleaseInputName') }, { max: 100 }]}>
+      <Form.Item name="name" label={label} rules={[{ required: true, whitespace: true, message: t('error.PleaseInputName') }, { max: 100, message: t('error.NameTooLong') }]}>
         <Input maxLength={100} placeholder={t('basic.common.inputPlaceholder', { label })} data-testid={testId} />
       </Form.Item>
     </Col>

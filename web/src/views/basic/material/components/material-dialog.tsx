@@ -288,7 +288,7 @@ function MaterialFormBody({ mode, tab, onTab, reveal, categories, openTaxRate, i
             <CodeField label={t('basic.material.code')} mode={mode} requiredRule={required('basic', t('error.PleaseInputCode'))} data-testid="material-code" />
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="name" label={t('basic.material.name')} required rules={[required('basic', t('error.PleaseInputName')), { max: 100 }]}>
+            <Form.Item name="name" label={t('basic.material.name')} required rules={[required('basic', t('error.PleaseInputName')), { max: 100, message: t('error.NameTooLong') }]}>
               <Input maxLength={100} placeholder={t('basic.common.inputPlaceholder', { label: t('basic.material.name') })} data-testid="material-name" />
             </Form.Item>
           </Col>

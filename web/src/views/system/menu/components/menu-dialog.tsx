@@ -147,13 +147,13 @@ function Fields({ tree, editingId, fixed }: { tree: MenuRow[]; editingId?: numbe
           <Form.Item
             name="metaTitle"
             label={t('system.menu.titleZh')}
-            rules={[{ required: true, whitespace: true, message: t('error.PleaseInputName') }, { max: 100 }]}
+            rules={[{ required: true, whitespace: true, message: t('error.PleaseInputName') }, { max: 100, message: t('error.NameTooLong') }]}
           >
             <Input maxLength={100} placeholder={text(t('system.menu.titleZh'))} data-testid="menu-title" />
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
-          <Form.Item name="metaTitleEn" label={t('system.menu.titleEn')} rules={[{ max: 100 }]}>
+          <Form.Item name="metaTitleEn" label={t('system.menu.titleEn')} rules={[{ max: 100, message: t('error.NameTooLong') }]}>
             <Input maxLength={100} placeholder={t('system.menu.titleEnPlaceholder')} data-testid="menu-title-en" />
           </Form.Item>
         </Col>
