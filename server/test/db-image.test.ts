@@ -79,7 +79,7 @@ describe.skipIf(TEST_DB !== 'postgres')('migrations on PostgreSQL', () => {
       for (let i = 0; i < 20; i++) await migrateDatabase(database);
       busy = false;
       await Promise.all(others);
-      const held = await rows<{ n: number }>(database, sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 884201`);
+      const held = await rows<{ n: number }>(database, sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 884201 and database = (select oid from pg_database where datname = current_database())`);
       expect(held).toEqual([{ n: 0 }]);
     } finally {
       await database.close();
