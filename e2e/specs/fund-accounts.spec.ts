@@ -90,15 +90,15 @@ describe('fund accounts (browser)', () => {
     expect(refused.message).toBe('FundAccountHasBalanceProhibitClose');
     expect(errorCatalogue.FundAccountHasBalanceProhibitClose[lang]).toBeTruthy();
 
-    // An empty one: disabled after the question; still listed, gone from the bills' picker.
+    // An empty one: disabled after the question; still listed, flagged in the bills' picker (which offers only enabled ones).
     await page.getByTestId(`row-enable-${empty}`).click();
     await page.getByTestId('account-disable-confirm').click();
     await waitUntil(() => account(empty), (a) => !a.enabled, 'the disabled account');
     await waitUntil(() => page.getByTestId(`row-enable-${empty}`).getAttribute('aria-checked'), (v) => v === 'false', 'the switch off');
     await screenshot(page, `fund-accounts-${lang}`);
-    const picker = (await api<Array<{ id: number }>>(suite.server, 'GET', '/admin/finance/account/picker', undefined, token)).data.map((a) => a.id);
-    expect(picker).toContain(fresh);
-    expect(picker).not.toContain(empty);
+    const picker = (await api<Array<{ id: number; enabled: boolean }>>(suite.server, 'GET', '/admin/finance/account/picker', undefined, token)).data;
+    expect(picker.find((a) => a.id === fresh)?.enabled).toBe(true);
+    expect(picker.find((a) => a.id === empty)?.enabled).toBe(false);
     expect((await api<unknown[]>(suite.server, 'POST', '/admin/finance/verify', undefined, token)).data).toEqual([]);
   }, 180_000);
 });

@@ -50,15 +50,16 @@ export async function listFundAccounts(ctx: ServiceContext) {
 }
 
 /**
- * The fund account picker of finance bills and transfers: the enabled accounts (a disabled one is not
- * offered; a bill naming one is refused at save, `usableFund`), with what the picker shows (name, kind) — no
- * balances. `enabled` stays in the answer, always true, for the pickers that read it.
+ * The fund account picker of finance bills and transfers, with what the picker shows (name, kind,
+ * enabled) — no balances. Disabled accounts are in it, flagged: the bill form offers only enabled ones,
+ * but a bill saved before its account was disabled must still show the account's name, not its id (a bill
+ * naming a disabled account is refused at save, `usableFund`).
  */
 export async function listFundAccountOptions(ctx: ServiceContext) {
   return ctx.tx
     .select({ id: finFundAccount.id, name: finFundAccount.name, kind: finFundAccount.kind, enabled: finFundAccount.enabled })
     .from(finFundAccount)
-    .where(and(eq(finFundAccount.tenantId, ctx.tenantId), eq(finFundAccount.enabled, true)))
+    .where(eq(finFundAccount.tenantId, ctx.tenantId))
     .orderBy(asc(finFundAccount.id));
 }
 
