@@ -41,6 +41,8 @@ export const DEFAULT_CHART = [
   { code: '2221', label: { zh: '应交税费', en: 'Taxes payable (VAT)' }, kind: 'liability' },
   { code: '2241', label: { zh: '其他应付款', en: 'Other payables (withheld from salaries)' }, kind: 'liability' },
   { code: '3001', label: { zh: '实收资本', en: 'Paid-in capital (opening balances)' }, kind: 'equity' },
+  // A cost account (成本类) of the standard: debit-normal like an asset, it holds production's work in progress.
+  { code: '5001', label: { zh: '生产成本', en: 'Production cost (work in progress)' }, kind: 'asset' },
   { code: '6001', label: { zh: '主营业务收入', en: 'Sales revenue' }, kind: 'income' },
   { code: '6051', label: { zh: '其他业务收入', en: 'Other income' }, kind: 'income' },
   { code: '6301', label: { zh: '营业外收入', en: 'Non-operating income (stock gains)' }, kind: 'income' },
@@ -49,6 +51,50 @@ export const DEFAULT_CHART = [
   { code: '6711', label: { zh: '营业外支出', en: 'Non-operating expenses (stock losses)' }, kind: 'expense' },
 ] as const satisfies readonly ChartAccount[];
 export type AccountCode = (typeof DEFAULT_CHART)[number]['code'];
+
+/**
+ * What a bill type's postings name (`BillTypeDecl.postings`): an account of the chart by its role, so that a
+ * declaration says what it posts to ("cost of goods sold") rather than a number, and the number lives here
+ * once. A declaration may also name a code directly.
+ */
+export const ACCOUNT_ROLES = {
+  inventory: '1405',
+  costOfGoodsSold: '6401',
+  inputVat: '2221',
+  outputVat: '2221',
+  stockGain: '6301',
+  stockLoss: '6711',
+  pendingDisposal: '1901',
+  workInProgress: '5001',
+  receivable: '1122',
+  payable: '2202',
+  prepaid: '1123',
+  advance: '2203',
+  revenue: '6001',
+  otherIncome: '6051',
+  administrativeExpenses: '6602',
+  salariesPayable: '2211',
+  withheldFromSalaries: '2241',
+  openingEquity: '3001',
+} as const satisfies Record<string, AccountCode>;
+export type AccountRole = keyof typeof ACCOUNT_ROLES;
+/** An account as a declaration names it: a role, or a code of the chart. */
+export type PostingAccount = AccountRole | AccountCode;
+
+/** The chart's code of a declared account (a role's, or the code itself). */
+export function accountOf(account: PostingAccount): AccountCode {
+  return account in ACCOUNT_ROLES ? ACCOUNT_ROLES[account as AccountRole] : (account as AccountCode);
+}
+
+/**
+ * The side an account grows on, as a sign of debit-positive amounts: +1 for assets and expenses (debit), -1
+ * for liabilities, equity and income (credit). Postings declared by role move an account on its normal side
+ * when they raise it (a receivable, an expense) and on the other when they settle it.
+ */
+export function normalSide(code: AccountCode): 1n | -1n {
+  const kind = DEFAULT_CHART.find((a) => a.code === code)!.kind;
+  return kind === 'asset' || kind === 'expense' ? 1n : -1n;
+}
 
 /** The account of a fund account's kind. */
 export const FundKind = ['cash', 'bank', 'ewallet'] as const;

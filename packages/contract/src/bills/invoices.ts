@@ -1,6 +1,6 @@
 import { storableText } from '../text.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
-import type { BillAction, BillTypeDecl, SourceDecl } from './registry.ts';
+import { POSTS_NOTHING, type BillAction, type BillTypeDecl, type SourceDecl } from './registry.ts';
 import { PRICE_KEYS, REFUND_RULES } from './supply-chain.ts';
 
 /**
@@ -48,6 +48,7 @@ export const SaleInvoice: BillTypeDecl = {
   sources: invoiced('customerId', 'SaleOutstock', 'SaleRefund'),
   sourceRequired: true,
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: [],
   switches: ['openTaxRate', 'openDiscount', 'amountRetainsSmallDigit'],
   actions: INVOICE_ACTIONS,
@@ -65,6 +66,7 @@ export const PurchaseInvoice: BillTypeDecl = {
   sources: invoiced('supplierId', 'PurchaseInstock', 'PurchaseRefund'),
   sourceRequired: true,
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: [],
   switches: ['openTaxRate', 'openDiscount', 'amountRetainsSmallDigit'],
   actions: INVOICE_ACTIONS,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TenantConfig } from '../tenant-config.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import type { ErrorKey } from '../errors.ts';
+import type { PostingAccount } from '../finance.ts';
 import type { BillOperation, Label, ProgressKind } from './status.ts';
 import { roundTo, sum, toMicro, type Micro } from './decimal.ts';
 
@@ -157,6 +158,58 @@ export interface SettlementEffect {
   sign: 1 | -1;
 }
 
+/**
+ * What a bill posts to the general ledger when it is audited (reversed when the audit is withdrawn), declared
+ * per type so that finance posts every type from its declaration and a new type needs no finance change.
+ * Accounts are named by role (`ACCOUNT_ROLES` in finance.ts: `costOfGoodsSold`, `workInProgress`…) or by
+ * code; amounts move an account on its normal side (finance.ts `normalSide`) when the bill raises it.
+ * `{}` (`POSTS_NOTHING`): the bill posts nothing (orders, notices, invoices).
+ */
+export interface BillPostingsDecl {
+  /** Required of every type that moves stock (the registry test checks). */
+  stock?: StockPostingDecl;
+  /** What its money posts: required of every type with a `settlement` (as `partner`) and of finance's own bills. */
+  money?: MoneyPostingDecl;
+}
+
+/**
+ * The stock's value: the inventory account (1405) moves by what the stock ledger says the bill moved, against
+ * `counter` — one account (Dr counter / Cr 1405 when stock goes out, the other way when it comes in), or one
+ * when the bill's value comes `in` and another when it goes `out` (a stock check's gain and loss). A pick
+ * out-stock for production declares `{ counter: 'workInProgress' }`: Dr 5001 / Cr 1405.
+ */
+export interface StockPostingDecl {
+  counter: PostingAccount | { in: PostingAccount; out: PostingAccount };
+  /**
+   * Where the tax of the bill's payable goes: the payable posting puts the tax-inclusive amount on inventory,
+   * so this moves the tax off it (a purchase's input VAT); what is left after the stock's value goes to `counter`.
+   */
+  tax?: PostingAccount;
+}
+
+/**
+ * What a bill's money posts (amounts signed like the bill: a refund's negative):
+ * - `partner` — a bill that opens a receivable or payable (its `settlement`): the partner's account (with the
+ *   partner and the bill) by the tax-inclusive amount, against `counter` net of tax and `tax` (without `tax`,
+ *   the whole amount against `counter`). Sale out-stock: Dr 1122 / Cr 6001 / Cr 2221; purchase: Dr 1405 / Cr 2202.
+ * - `settle` — a payment or receipt: each settled bill off `open` (per bill), advances and what is paid beyond
+ *   the bills onto `balance`, deductions from it, against the bill's fund account.
+ * - `fee` — a fee or income: each line on `account`, against the bill's fund account.
+ * - `opening` — an opening balance: the opening type's account (`BEGINNING_SHAPES`) against `counter`.
+ * - `payroll` — a salary bill: `expense` by the gross pay, `payable` by the net (per bill), `withheld` by the deductions.
+ * - `payrollPayment` — a salary payment: each salary bill off `open` (per bill), against the bill's fund account.
+ */
+export type MoneyPostingDecl =
+  | { kind: 'partner'; partner: PostingAccount; counter: PostingAccount; tax?: PostingAccount }
+  | { kind: 'settle'; open: PostingAccount; balance: PostingAccount }
+  | { kind: 'fee'; account: PostingAccount }
+  | { kind: 'opening'; counter: PostingAccount }
+  | { kind: 'payroll'; expense: PostingAccount; payable: PostingAccount; withheld: PostingAccount }
+  | { kind: 'payrollPayment'; open: PostingAccount };
+
+/** The postings of a type that posts nothing. */
+export const POSTS_NOTHING: BillPostingsDecl = {};
+
 /** A header field's value that a rule depends on (refund bills: stock moves only for ReturnsRefunds). */
 export interface FieldCondition {
   field: string;
@@ -281,6 +334,8 @@ export interface BillTypeDecl {
   settlement?: SettlementEffect;
   /** When the settlement effect applies only for some header values (refunds: not for an exchange). */
   settlementWhen?: FieldCondition;
+  /** What auditing it posts to the general ledger (`BillPostingsDecl`); `POSTS_NOTHING` for a type that posts nothing. */
+  postings: BillPostingsDecl;
   /** The progress sets shown on this bill's lines and header (driven by its downstream bills). */
   progress: readonly ProgressKind[];
   /** Tenant switches that change how this type behaves (shown on its screen's help). */

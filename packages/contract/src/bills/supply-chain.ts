@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { storableText } from '../text.ts';
 import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
-import type { BillAction, BillTypeDecl, FieldCondition } from './registry.ts';
+import { POSTS_NOTHING, type BillAction, type BillPostingsDecl, type BillTypeDecl, type FieldCondition } from './registry.ts';
 import { ExchangeType } from './status.ts';
 
 /**
@@ -60,6 +60,23 @@ export const REFUND_RULES = {
  */
 
 /** No merge, no import: an exchange is made from its refund. */
+/**
+ * What the supply-chain bills post (BillPostingsDecl). Purchases: Dr 1405 / Cr 2202 by the tax-inclusive
+ * amount, then the stock's value trues 1405 up, the tax to input VAT and what is left (a refund's price against
+ * the average cost) to cost of goods sold. Sales: Dr 1122 / Cr 6001 / Cr 2221, and the cost Dr 6401 / Cr 1405.
+ * Stock moved for any other reason (lends, transfers, assemblies, exchanges, other in- / out-stocks) waits on
+ * 1901 assets pending disposal for the accountant to clear once the reason is known.
+ */
+const PURCHASE_POSTINGS: BillPostingsDecl = {
+  stock: { counter: 'costOfGoodsSold', tax: 'inputVat' },
+  money: { kind: 'partner', partner: 'payable', counter: 'inventory' },
+};
+const SALE_POSTINGS: BillPostingsDecl = {
+  stock: { counter: 'costOfGoodsSold' },
+  money: { kind: 'partner', partner: 'receivable', counter: 'revenue', tax: 'outputVat' },
+};
+const PENDING_DISPOSAL: BillPostingsDecl = { stock: { counter: 'pendingDisposal' } };
+
 const EXCHANGE_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
 /** An exchange bill's lines: the side (out of stock or into it), where, and the price (a replacement without one costs what went out). */
 const EXCHANGE_LINES: FieldDecl[] = [LINE.exchangeType, ...PLACED, LINE.unitPrice, LINE.priceTotal];
@@ -75,6 +92,7 @@ export const PurchaseRequisition: BillTypeDecl = {
   lines: [LINE.unitPrice, LINE.priceTotal],
   sources: [],
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: ['push'],
   switches: [],
   actions: ORDER_ACTIONS,
@@ -92,6 +110,7 @@ export const PurchaseOrder: BillTypeDecl = {
   lines: PRICED,
   sources: [{ type: 'PurchaseRequisition', drives: 'push', header: ['deptId', 'deliveryDate'], lines: ['unitPrice'] }],
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: ['instock'],
   switches: ['openTaxRate', 'openDiscount', 'numberRetainsSmallDigit', 'amountRetainsSmallDigit'],
   actions: ORDER_ACTIONS,
@@ -120,6 +139,7 @@ export const PurchaseInstock: BillTypeDecl = {
   stock: 'in',
   valuation: { in: 'price' },
   settlement: { kind: 'payable', sign: 1 },
+  postings: PURCHASE_POSTINGS,
   progress: ['refund', 'settlement', 'invoice'],
   switches: ['allowPurchaseInstockBeyond', 'allowPurchaseInstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
   actions: STOCK_ACTIONS,
@@ -141,6 +161,7 @@ export const PurchaseRefund: BillTypeDecl = {
   valuation: { out: 'source' },
   settlement: { kind: 'payable', sign: -1 },
   settlementWhen: REFUND_RULES.money,
+  postings: PURCHASE_POSTINGS,
   progress: ['exchange', 'settlement', 'invoice'],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
@@ -157,6 +178,7 @@ export const SaleQuotation: BillTypeDecl = {
   lines: PRICED,
   sources: [],
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: ['push'],
   switches: ['openTaxRate', 'openDiscount'],
   actions: ORDER_ACTIONS,
@@ -188,6 +210,7 @@ export const SaleOrder: BillTypeDecl = {
   lines: [...PRICED, bomChoice],
   sources: [{ type: 'SaleQuotation', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: ['outstock', 'push'],
   switches: ['openSaleOrderBomSelect', 'openTaxRate', 'openDiscount'],
   actions: ORDER_ACTIONS,
@@ -206,6 +229,7 @@ export const SaleShip: BillTypeDecl = {
   // What goes out against a notice went out against the order it came from.
   sources: [{ type: 'SaleOrder', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'], passes: ['outstock'] }],
   stock: 'none',
+  postings: POSTS_NOTHING,
   progress: ['outstock'],
   switches: [],
   actions: withDelivery(ORDER_ACTIONS),
@@ -237,6 +261,7 @@ export const SaleOutstock: BillTypeDecl = {
   stock: 'out',
   valuation: { out: 'average' },
   settlement: { kind: 'receivable', sign: 1 },
+  postings: SALE_POSTINGS,
   progress: ['return', 'settlement', 'invoice'],
   switches: ['openDirectOutstock', 'openNegativeInventory', 'allowSaleOutstockBeyond', 'allowSaleOutstockAdditionalNumber', 'openBatchNumber', 'openSerialNumber', 'openTaxRate', 'openDiscount'],
   actions: withDelivery(STOCK_ACTIONS),
@@ -258,6 +283,7 @@ export const SaleRefund: BillTypeDecl = {
   valuation: { in: 'source' },
   settlement: { kind: 'receivable', sign: -1 },
   settlementWhen: REFUND_RULES.money,
+  postings: SALE_POSTINGS,
   progress: ['exchange', 'settlement', 'invoice'],
   switches: ['openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
@@ -283,6 +309,7 @@ function exchangeBill(own: Pick<BillTypeDecl, 'type' | 'label' | 'area' | 'codeP
     pairedLines: { field: 'exchangeType', taking, twin: ExchangeType.find((side) => side !== taking)! },
     stock: 'exchange',
     valuation: { in: 'taken', out: 'average' },
+    postings: PENDING_DISPOSAL,
     progress: [],
     switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
     actions: EXCHANGE_ACTIONS,
@@ -335,6 +362,7 @@ export const StockLend: BillTypeDecl = {
   sources: [],
   stock: 'out',
   valuation: { out: 'average' },
+  postings: PENDING_DISPOSAL,
   progress: ['return'],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: LEND_ACTIONS,
@@ -353,6 +381,7 @@ export const StockLendReturn: BillTypeDecl = {
   stock: 'in',
   // Back at the cost the lend took out.
   valuation: { in: 'source' },
+  postings: PENDING_DISPOSAL,
   progress: [],
   switches: ['openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
@@ -378,6 +407,7 @@ export const StockTransfer: BillTypeDecl = {
   sources: [],
   stock: 'transfer',
   valuation: { in: 'taken', out: 'average' },
+  postings: PENDING_DISPOSAL,
   progress: [],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
@@ -404,6 +434,7 @@ export const StockCheck: BillTypeDecl = {
   stock: 'check',
   // A gain at the line's unit price (none: the current average); a loss at the average.
   valuation: { in: 'price', out: 'average' },
+  postings: { stock: { counter: { in: 'stockGain', out: 'stockLoss' } } },
   progress: [],
   switches: ['openBatchNumber'],
   actions: STOCK_ACTIONS,
@@ -421,6 +452,7 @@ export const StockAssembly: BillTypeDecl = {
   sources: [],
   stock: 'assembly',
   valuation: { in: 'taken', out: 'average' },
+  postings: PENDING_DISPOSAL,
   progress: [],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
@@ -438,6 +470,7 @@ export const OtherInstock: BillTypeDecl = {
   sources: [],
   stock: 'in',
   valuation: { in: 'price' },
+  postings: PENDING_DISPOSAL,
   progress: [],
   switches: ['openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,
@@ -455,6 +488,7 @@ export const OtherOutstock: BillTypeDecl = {
   sources: [],
   stock: 'out',
   valuation: { out: 'average' },
+  postings: PENDING_DISPOSAL,
   progress: [],
   switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: STOCK_ACTIONS,

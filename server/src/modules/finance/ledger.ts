@@ -1,13 +1,10 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { Beginning } from '@p8/contract/bills/money';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { DEFAULT_CHART, type AccountCode, type FinanceDifference } from '@p8/contract/finance';
 import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import { finAccount, finFundAccount, finPartnerBalance, finPosting, finPostingLine } from '../../db/schema/index.ts';
-import { settledByLinesSql } from './money-bills.ts';
-import { verifySalaries } from './salary.ts';
 
 /**
  * The general ledger: one posting function for every entry (it refuses an unbalanced one), reversal of a
@@ -191,11 +188,19 @@ export async function reverseSource(ctx: ServiceContext, sourceKind: PostingInpu
 // ---------------------------------------------------------------- verify
 
 /**
- * Every unbalanced posting, every partner or fund balance that differs from the sum of its ledger lines,
- * every bill whose settled amount differs from what the settlement lines of audited payments and receipts took,
- * and every partner whose opening receivable / payable differs from what its opening balances posted.
+ * A check of what a bill type's own postings keep (money-bills.ts: settled amounts, partners' opening
+ * figures; salary.ts: salaries payable). Finance's routes hand them to `verifyLedger`, so that the ledger
+ * depends on none of the modules that post through it.
  */
-export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifference[]> {
+export type LedgerCheck = (ctx: ServiceContext) => Promise<FinanceDifference[]>;
+
+/**
+ * Every unbalanced posting, every partner or fund balance that differs from the sum of its ledger lines,
+ * every day and account whose kept totals differ from the lines, every open receivable / payable that differs
+ * from what its bill left on the partner's account, the inventory account against the stock ledger, and what
+ * each of `checks` finds.
+ */
+export async function verifyLedger(ctx: ServiceContext, checks: readonly LedgerCheck[]): Promise<FinanceDifference[]> {
   const t = ctx.tenantId;
   const differences: FinanceDifference[] = [];
   const unbalanced = await rows<{ id: string; debit: string; credit: string }>(
@@ -234,14 +239,6 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
   );
   for (const f of fundSums) if (toMicro(f.balance) !== toMicro(f.ledger)) differences.push({ kind: 'fundBalance', ref: Number(f.id), field: 'balance', stored: microText(toMicro(f.balance)), ledger: microText(toMicro(f.ledger)) });
 
-  const settlements = await rows<{ bill_id: string; settled: string; allocated: string }>(
-    ctx.tx,
-    sql`select o.bill_id, o.settled::text, coalesce(a.settled, 0)::text as allocated
-        from fin_bill_open o left join (${settledByLinesSql(t)}) a on a.bill_id = o.bill_id
-        where o.tenant_id = ${t}`,
-  );
-  for (const s of settlements) if (toMicro(s.settled) !== toMicro(s.allocated)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'settled', stored: microText(toMicro(s.settled)), ledger: microText(toMicro(s.allocated)) });
-
   // The per-account, per-day totals the trial balance reads equal the lines (field: the account and day).
   const accountDays = await rows<{ account_code: string; day: string; stored_debit: string; stored_credit: string; debit: string; credit: string }>(
     ctx.tx,
@@ -266,22 +263,6 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
   );
   for (const s of openSums) if (toMicro(s.open) !== toMicro(s.ledger)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'open', stored: microText(toMicro(s.open)), ledger: microText(toMicro(s.ledger)) });
 
-  // A partner record's opening receivable / payable (read-only there) is what its opening balances posted.
-  const openings = await rows<{ id: string; stored: string; ledger: string }>(
-    ctx.tx,
-    sql`select p.id, p.stored::text, coalesce(o.ledger, 0)::text as ledger
-        from (select id, case when kind = 'customer' then opening_receivable else opening_payable end as stored from partner where tenant_id = ${t}) p
-        left join (
-          select l.partner_id, sum(case when l.account_code = '1122' then l.debit - l.credit else l.credit - l.debit end) as ledger
-          from fin_posting_line l join fin_posting f on f.tenant_id = l.tenant_id and f.id = l.posting_id
-          join bill b on b.tenant_id = f.tenant_id and b.id = f.source_id
-          where l.tenant_id = ${t} and f.source_kind = 'bill' and b.bill_type = ${Beginning.type} and l.account_code in ('1122', '2202')
-          group by l.partner_id
-        ) o on o.partner_id = p.id
-        where p.stored <> coalesce(o.ledger, 0)`,
-  );
-  for (const o of openings) differences.push({ kind: 'partnerOpening', ref: Number(o.id), field: 'opening', stored: microText(toMicro(o.stored)), ledger: microText(toMicro(o.ledger)) });
-
   // The inventory account holds what the stock is worth: Σ the stock ledger's values (moving average).
   const [inventory] = await rows<{ stock: string; ledger: string }>(
     ctx.tx,
@@ -289,6 +270,6 @@ export async function verifyLedger(ctx: ServiceContext): Promise<FinanceDifferen
                coalesce((select sum(debit - credit) from fin_posting_line where tenant_id = ${t} and account_code = '1405'), 0)::text as ledger`,
   );
   if (toMicro(inventory.stock) !== toMicro(inventory.ledger)) differences.push({ kind: 'inventory', ref: 0, field: '1405', stored: microText(toMicro(inventory.stock)), ledger: microText(toMicro(inventory.ledger)) });
-  differences.push(...(await verifySalaries(ctx)));
+  for (const check of checks) differences.push(...(await check(ctx)));
   return differences;
 }

@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { Beginning, Fee, Income, Payment, Receipt } from '@p8/contract/bills/money';
-import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import { BEGINNING_SHAPES, MONEY_TYPE_SHAPES, type BeginningType, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
+import type { BillTypeDecl, MoneyPostingDecl } from '@p8/contract/bills/registry';
+import { accountOf, BEGINNING_SHAPES, MONEY_TYPE_SHAPES, normalSide, type BeginningType, type FinanceDifference, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
 import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
+import { rows } from '../../db/connection.ts';
 import type { BillPostingHook } from '../../bills/posting-hooks.ts';
 import type { BillRules, BillTypeRules } from '../../bills/rules.ts';
 import { bill, billLine, feeType, finPartnerBalance, partner } from '../../db/schema/index.ts';
@@ -12,6 +13,7 @@ import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
 import { billAbandoned, openBill, settleBills } from './settlement.ts';
+import { moneyPosting, sides } from './postings.ts';
 import { isSalaryBill, postSalaryBill, withdrawSalaryBill } from './salary.ts';
 
 /**
@@ -44,17 +46,20 @@ export const MONEY_RULES: Partial<Record<MoneyType, MoneyRule>> = {
   BeginningPeriodReceipt: { ...S.BeginningPeriodReceipt, exceed: 'ReceiptAmountExceedUnreceived' },
 };
 
-/** The two settling types: the header field of their type, their partner, what they settle, their accounts. */
+/**
+ * The two settling types' rules: the header field of their type, their partner, what they settle. Their
+ * accounts are their declarations' (`postings.money`, kind `settle`).
+ */
 const SIDES = {
-  [Payment.type]: { side: 'payment', typeKey: 'payType', partnerKey: 'supplierId', kind: 'payable', open: '2202', balance: '1123' },
-  [Receipt.type]: { side: 'receipt', typeKey: 'receiptType', partnerKey: 'customerId', kind: 'receivable', open: '1122', balance: '2203' },
+  [Payment.type]: { side: 'payment', typeKey: 'payType', partnerKey: 'supplierId', kind: 'payable' },
+  [Receipt.type]: { side: 'receipt', typeKey: 'receiptType', partnerKey: 'customerId', kind: 'receivable' },
 } as const;
 type Side = (typeof SIDES)[keyof typeof SIDES];
 
-/** Fees and incomes: the fee-type kind their lines take and the ledger account of the lines. */
+/** Fees and incomes: the fee-type kind their lines take (their account is their declaration's, kind `fee`). */
 const FEES = {
-  [Fee.type]: { feeKind: 'expense', account: '6602' },
-  [Income.type]: { feeKind: 'income', account: '6051' },
+  [Fee.type]: { feeKind: 'expense' },
+  [Income.type]: { feeKind: 'income' },
 } as const;
 
 function settling(decl: BillTypeDecl, header: Record<string, unknown>): { s: Side; rule: MoneyRule } {
@@ -153,8 +158,9 @@ export function registerMoneyRules(rules: BillRules) {
   rules.register(Beginning.type, beginningRules);
 }
 
-/** Whether the bill type is one of finance's own (posted by `postMoneyBill`). */
-export const isMoneyBill = (decl: BillTypeDecl) => decl.type in SIDES || decl.type in FEES || decl.type === Beginning.type;
+/** The money postings `postMoneyBill` posts (finance's own bills); salary.ts posts `payroll` and `payrollPayment`, settlement.ts `partner`. */
+const MONEY_BILL_POSTINGS: ReadonlySet<string> = new Set(['settle', 'fee', 'opening'] satisfies Array<MoneyPostingDecl['kind']>);
+const isMoneyBill = (decl: BillTypeDecl) => MONEY_BILL_POSTINGS.has(decl.postings.money?.kind ?? '');
 
 /**
  * The partner record's opening receivable (customers) or payable (suppliers): read-only there, the sum of
@@ -170,11 +176,12 @@ async function moveOpeningColumn(ctx: ServiceContext, opens: 'receivable' | 'pay
 }
 
 /**
- * Audit of an opening balance: the partner's account against 3001 (Dr 1122 / Cr 3001 for a receivable, Dr 3001
- * / Cr 2203 for an advance received, Dr 3001 / Cr 2202 for a payable, Dr 1123 / Cr 3001 for a prepayment); a
- * receivable or payable also opens the bill's amount for opening receipts / payments to settle.
+ * Audit of an opening balance: the opening type's account (`BEGINNING_SHAPES`) against the declared counter,
+ * 3001 (Dr 1122 / Cr 3001 for a receivable, Dr 3001 / Cr 2203 for an advance received, Dr 3001 / Cr 2202 for a
+ * payable, Dr 1123 / Cr 3001 for a prepayment); a receivable or payable also opens the bill's amount for
+ * opening receipts / payments to settle.
  */
-async function postBeginning(ctx: ServiceContext, row: BillRow) {
+async function postBeginning(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow) {
   const { shape, partnerId } = beginningOf({ ...row, ...(row.extra as Record<string, unknown>) });
   const amount = toMicro(row.priceTotal);
   if (shape.opens) {
@@ -187,10 +194,10 @@ async function postBeginning(ctx: ServiceContext, row: BillRow) {
     sourceKind: 'bill',
     sourceId: row.id,
     sourceCode: row.billCode,
-    memo: Beginning.type,
+    memo: decl.type,
     lines: [
       { account: shape.account, partnerId, ...(shape.opens ? { billId: row.id } : {}), ...side(shape.debit) },
-      { account: '3001', ...side(!shape.debit) },
+      { account: accountOf(moneyPosting(decl, 'opening').counter), ...side(!shape.debit) },
     ],
   });
 }
@@ -224,18 +231,23 @@ async function lockSettled(ctx: ServiceContext, ids: number[]) {
 }
 
 /**
- * The posting of a payment (receipts mirror it): each settled bill off the payable (Dr 2202, per bill),
- * what is left over or advanced onto prepaid (Dr 1123), against the fund (Cr fund) or, for a deduction,
- * against the prepaid balance (Cr 1123).
+ * The posting of a payment (receipts mirror it), on the accounts its type declares (`settle`): each settled
+ * bill off `open` (Dr 2202, per bill), what is left over or advanced onto `balance` (Dr 1123), against the fund
+ * (Cr fund) or, for a deduction, against the balance (Cr 1123). A settled bill comes off `open` against its
+ * normal side, so the declared accounts say which way the money goes.
  */
-function settlingLines(rule: MoneyRule, s: Side, partnerId: number, fund: { id: number; code: PostingLineInput['account'] } | undefined, amount: Micro, allocations: Array<{ billId: number; amount: Micro }>): PostingLineInput[] {
+function settlingLines(decl: BillTypeDecl, rule: MoneyRule, partnerId: number, fund: { id: number; code: PostingLineInput['account'] } | undefined, amount: Micro, allocations: Array<{ billId: number; amount: Micro }>): PostingLineInput[] {
+  const m = moneyPosting(decl, 'settle');
+  const open = accountOf(m.open);
+  const balance = accountOf(m.balance);
   // "out" is the side that reduces what is open (a payment debits the payable; a receipt credits the receivable).
-  const out = (value: Micro) => (rule.side === 'payment' ? (value >= 0n ? { debit: value } : { credit: -value }) : value >= 0n ? { credit: value } : { debit: -value });
-  const back = (value: Micro) => (rule.side === 'payment' ? { credit: value } : { debit: value });
-  const lines: PostingLineInput[] = allocations.map((a) => ({ account: s.open, partnerId, billId: a.billId, ...out(a.amount) }));
+  const reduces = -normalSide(open);
+  const out = (value: Micro) => sides(value * reduces);
+  const back = (value: Micro) => (reduces > 0n ? { credit: value } : { debit: value });
+  const lines: PostingLineInput[] = allocations.map((a) => ({ account: open, partnerId, billId: a.billId, ...out(a.amount) }));
   const surplus = amount - sum(allocations.map((a) => a.amount));
-  if (rule.balance === 'raise' || (rule.surplusToBalance && surplus > 0n)) lines.push({ account: s.balance, partnerId, ...out(surplus) });
-  if (rule.balance === 'consume') lines.push({ account: s.balance, partnerId, ...back(amount) });
+  if (rule.balance === 'raise' || (rule.surplusToBalance && surplus > 0n)) lines.push({ account: balance, partnerId, ...out(surplus) });
+  if (rule.balance === 'consume') lines.push({ account: balance, partnerId, ...back(amount) });
   else lines.push({ account: fund!.code, fundAccountId: fund!.id, ...back(amount) });
   return lines;
 }
@@ -246,34 +258,38 @@ export async function postMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row
   const lines = await moneyLinesOf(ctx, row);
   const amount = toMicro(row.priceTotal);
   const posting = { date: row.billDate, sourceKind: 'bill' as const, sourceId: row.id, sourceCode: row.billCode, memo: decl.type };
-  if (decl.type === Beginning.type) return postBeginning(ctx, row);
-  if (decl.type in SIDES) {
+  const kind = decl.postings.money?.kind;
+  if (kind === 'opening') return postBeginning(ctx, decl, row);
+  if (kind === 'settle') {
     const { s, rule } = settling(decl, header);
     const partnerId = header[s.partnerKey] as number;
     const allocations = lines.map((l) => ({ billId: l.sourceBillId!, amount: l.amount }));
     await lockSettled(ctx, allocations.map((a) => a.billId).sort((a, b) => a - b));
     await settleBills(ctx, { kind: s.kind, partnerId }, allocations, 1n, rule.exceed);
     const fund = rule.fund ? await usableFund(ctx, header.fundAccountId as number | null) : undefined;
-    await post(ctx, { ...posting, memo: String(header[s.typeKey]), lines: settlingLines(rule, s, partnerId, fund, amount, allocations) });
+    await post(ctx, { ...posting, memo: String(header[s.typeKey]), lines: settlingLines(decl, rule, partnerId, fund, amount, allocations) });
     return;
   }
-  const f = FEES[decl.type];
+  // A fee or income: each line on the declared account on its normal side (an expense debited, an income
+  // credited), the fund the other way.
+  const account = accountOf(moneyPosting(decl, 'fee').account);
+  const debited = normalSide(account) > 0n;
   const fund = await usableFund(ctx, header.fundAccountId as number | null);
   const partnerId = (row.supplierId ?? row.customerId) || null;
-  const expense = f.account === '6602';
   await post(ctx, {
     ...posting,
     lines: [
-      ...lines.map((l): PostingLineInput => ({ account: f.account, partnerId, ...(expense ? { debit: l.amount } : { credit: l.amount }) })),
-      { account: fund.code, fundAccountId: fund.id, ...(expense ? { credit: amount } : { debit: amount }) },
+      ...lines.map((l): PostingLineInput => ({ account, partnerId, ...(debited ? { debit: l.amount } : { credit: l.amount }) })),
+      { account: fund.code, fundAccountId: fund.id, ...(debited ? { credit: amount } : { debit: amount }) },
     ],
   });
 }
 
 /** Abandon audit of a finance bill: what it settled opens again, its posting is reversed. */
 export async function withdrawMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
-  if (decl.type === Beginning.type) return withdrawBeginning(ctx, decl, row);
-  if (decl.type in SIDES) {
+  const kind = decl.postings.money?.kind;
+  if (kind === 'opening') return withdrawBeginning(ctx, decl, row);
+  if (kind === 'settle') {
     const header = { ...row, ...(row.extra as Record<string, unknown>) } as Record<string, unknown>;
     const { s, rule } = settling(decl, header);
     const allocations = (await moneyLinesOf(ctx, row)).map((l) => ({ billId: l.sourceBillId!, amount: l.amount }));
@@ -283,12 +299,46 @@ export async function withdrawMoneyBill(ctx: ServiceContext, decl: BillTypeDecl,
   await reverseSource(ctx, 'bill', row.id, row.billDate);
 }
 
-/** Settled amounts by bill from audited settlement lines, for verify (what `fin_bill_open.settled` must equal). */
-export const settledByLinesSql = (tenantId: number) =>
+/** Settled amounts by bill from audited settlement lines (what `fin_bill_open.settled` must equal). */
+const settledByLinesSql = (tenantId: number) =>
   sql`select l.source_bill_id as bill_id, sum(l.price_total) as settled from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
       where l.tenant_id = ${tenantId} and l.source_line_id is null and l.source_bill_id is not null
         and b.bill_type in (${sql.join(Object.keys(SIDES).map((t) => sql`${t}`), sql`, `)}) and b.bill_status in ('Audit', 'Partially', 'Complete', 'ManualCompletion')
       group by l.source_bill_id`;
+
+/**
+ * Verify (a `LedgerCheck`): every bill whose settled amount differs from what the settlement lines of audited
+ * payments and receipts took, and every partner whose opening receivable / payable differs from what its
+ * opening balances posted.
+ */
+export async function verifyMoneyBills(ctx: ServiceContext): Promise<FinanceDifference[]> {
+  const t = ctx.tenantId;
+  const differences: FinanceDifference[] = [];
+  const settlements = await rows<{ bill_id: string; settled: string; allocated: string }>(
+    ctx.tx,
+    sql`select o.bill_id, o.settled::text, coalesce(a.settled, 0)::text as allocated
+        from fin_bill_open o left join (${settledByLinesSql(t)}) a on a.bill_id = o.bill_id
+        where o.tenant_id = ${t}`,
+  );
+  for (const s of settlements) if (toMicro(s.settled) !== toMicro(s.allocated)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'settled', stored: microText(toMicro(s.settled)), ledger: microText(toMicro(s.allocated)) });
+
+  // A partner record's opening receivable / payable (read-only there) is what its opening balances posted.
+  const openings = await rows<{ id: string; stored: string; ledger: string }>(
+    ctx.tx,
+    sql`select p.id, p.stored::text, coalesce(o.ledger, 0)::text as ledger
+        from (select id, case when kind = 'customer' then opening_receivable else opening_payable end as stored from partner where tenant_id = ${t}) p
+        left join (
+          select l.partner_id, sum(case when l.account_code = '1122' then l.debit - l.credit else l.credit - l.debit end) as ledger
+          from fin_posting_line l join fin_posting f on f.tenant_id = l.tenant_id and f.id = l.posting_id
+          join bill b on b.tenant_id = f.tenant_id and b.id = f.source_id
+          where l.tenant_id = ${t} and f.source_kind = 'bill' and b.bill_type = ${Beginning.type} and l.account_code in ('1122', '2202')
+          group by l.partner_id
+        ) o on o.partner_id = p.id
+        where p.stored <> coalesce(o.ledger, 0)`,
+  );
+  for (const o of openings) differences.push({ kind: 'partnerOpening', ref: Number(o.id), field: 'opening', stored: microText(toMicro(o.stored)), ledger: microText(toMicro(o.ledger)) });
+  return differences;
+}
 
 /** The finance posting hook for every bill: finance's own bills post money, bills with a receivable or payable open it. */
 export function financePostingHook(opening: BillPostingHook): BillPostingHook {

@@ -15,14 +15,14 @@ import { abandonMoneyDoc, createFundAccount, createTransfer, enableFundAccounts,
 import { listExportRoute } from '../../core/list-export.ts';
 import { FINANCE_BILL_SCREENS } from '../../core/screens.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
-import { financePostingHook, registerMoneyRules } from './money-bills.ts';
+import { financePostingHook, registerMoneyRules, verifyMoneyBills } from './money-bills.ts';
 import { listPrepaid, openBills, partnerAging, partnerLedger, prepaidLedger, prepaidStatistics, trialBalance } from './reports.ts';
 import { billAbandoned, billAudited, settledBlocker } from './settlement.ts';
 import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
 import { financeExportRoutes } from './exports.ts';
 import { fundDashboard } from './dashboard.ts';
-import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } from './salary.ts';
+import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker, verifySalaries } from './salary.ts';
 
 /**
  * Finance under /api/admin/finance/: fund accounts, transfers, receivable / payable with aging and ledgers,
@@ -34,6 +34,9 @@ import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker } fro
 
 const URL = '/api/admin/finance';
 const tags = ['finance'];
+
+/** What finance's bill postings keep beyond the ledger's own balances, checked by verify after them. */
+const LEDGER_CHECKS = [verifyMoneyBills, verifySalaries];
 
 const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
 
@@ -77,7 +80,7 @@ const financeRoutes: RouteDeclaration[] = [
   route({ method: 'GET', url: `${URL}/prepaid/statistics`, permission: 'finance_prepaid', tags, summary: 'Prepaid and advance totals over the list filters', query: listQuerySchema, handler: (ctx, { query }) => prepaidStatistics(ctx, query) }),
   route({ method: 'GET', url: `${URL}/prepaid/ledger`, permission: 'finance_prepaid', tags, summary: "A page of a partner's prepaid or advance ledger with the running balance", query: ledgerPageQuerySchema, page: true, handler: (ctx, { query }) => prepaidLedger(ctx, query) }),
   route({ method: 'GET', url: `${URL}/trialBalance`, permission: 'finance_trialBalance', tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
-  route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx) }),
+  route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx, LEDGER_CHECKS) }),
   ...financeExportRoutes,
 ];
 

@@ -3,7 +3,7 @@ import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal'
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import { Salary, SALARY_DEDUCTIONS, SALARY_ITEMS, SalaryPayment } from '@p8/contract/bills/salary';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
-import type { FinanceDifference } from '@p8/contract/finance';
+import { accountOf, type FinanceDifference } from '@p8/contract/finance';
 import { BizError } from '../../core/errors.ts';
 import type { RecordUsage } from '../../core/record-usage.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
@@ -13,6 +13,7 @@ import type { BillRules } from '../../bills/rules.ts';
 import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
+import { moneyPosting } from './postings.ts';
 
 /**
  * Salaries (contract bills/salary.ts): a salary bill per pay period with a line per staff member (items less
@@ -31,7 +32,8 @@ import { usableFund } from './money.ts';
 const POSTED = [...POSTED_STATUSES];
 const inPosted = sql.join(POSTED.map((s) => sql`${s}`), sql`, `);
 
-export const isSalaryBill = (decl: BillTypeDecl) => decl.type === Salary.type || decl.type === SalaryPayment.type;
+/** Whether `postSalaryBill` posts the type: it declares a `payroll` or `payrollPayment` money posting. */
+export const isSalaryBill = (decl: BillTypeDecl) => decl.postings.money?.kind === 'payroll' || decl.postings.money?.kind === 'payrollPayment';
 
 interface SalaryLine {
   staffId: number;
@@ -102,7 +104,8 @@ async function setWrittenOff(tx: Tx, tenantId: number, billId: number) {
 export async function postSalaryBill(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
   const lines = await linesOf(ctx, row.id);
   const posting = { date: row.billDate, sourceKind: 'bill' as const, sourceId: row.id, sourceCode: row.billCode, memo: decl.type };
-  if (decl.type === Salary.type) {
+  if (decl.postings.money?.kind === 'payroll') {
+    const m = moneyPosting(decl, 'payroll');
     const period = String((row.extra as Record<string, unknown>).salaryPeriod);
     // One audit of the period's salaries at a time, so two bills naming one staff member cannot both pass.
     await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`salary:${ctx.tenantId}:${period}`}))`);
@@ -113,10 +116,11 @@ export async function postSalaryBill(ctx: ServiceContext, decl: BillTypeDecl, ro
     const net = toMicro(row.priceTotal);
     await post(ctx, {
       ...posting,
+      // Each on its normal side as the declaration names them: Dr expense / Cr salaries payable / Cr withheld.
       lines: [
-        { account: '6602', debit: gross },
-        { account: '2211', credit: net, billId: row.id },
-        { account: '2241', credit: withheld },
+        { account: accountOf(m.expense), debit: gross },
+        { account: accountOf(m.payable), credit: net, billId: row.id },
+        { account: accountOf(m.withheld), credit: withheld },
       ],
     });
     await setWrittenOff(ctx.tx, ctx.tenantId, row.id);
@@ -134,10 +138,11 @@ export async function postSalaryBill(ctx: ServiceContext, decl: BillTypeDecl, ro
   const closed = paid.find((p) => !POSTED.includes(p.status as never));
   if (closed || paid.length !== ids.length) throw new BizError('SettleBillNotOpen', { additional: closed?.code });
   const fund = await usableFund(ctx, (row.extra as Record<string, unknown>).fundAccountId as number | null);
+  const open = accountOf(moneyPosting(decl, 'payrollPayment').open);
   await post(ctx, {
     ...posting,
     lines: [
-      ...lines.map((l): PostingLineInput => ({ account: '2211', debit: l.amount, billId: l.sourceBillId })),
+      ...lines.map((l): PostingLineInput => ({ account: open, debit: l.amount, billId: l.sourceBillId })),
       { account: fund.code, fundAccountId: fund.id, credit: toMicro(row.priceTotal) },
     ],
   });
@@ -187,7 +192,7 @@ export async function verifySalaries(ctx: ServiceContext): Promise<FinanceDiffer
                 where l.tenant_id = b.tenant_id and l.source_bill_id = b.id and l.source_line_id is null
                   and p.bill_type = ${SalaryPayment.type} and p.bill_status in (${inPosted})), 0))::text as open,
                coalesce((select sum(pl.credit - pl.debit) from fin_posting_line pl
-                         where pl.tenant_id = b.tenant_id and pl.bill_id = b.id and pl.account_code = '2211'), 0)::text as ledger
+                         where pl.tenant_id = b.tenant_id and pl.bill_id = b.id and pl.account_code = ${accountOf(moneyPosting(Salary, 'payroll').payable)}), 0)::text as ledger
         from bill b where b.tenant_id = ${ctx.tenantId} and b.bill_type = ${Salary.type} and b.bill_status in (${inPosted})`,
   );
   return found

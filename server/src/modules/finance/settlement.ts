@@ -8,6 +8,7 @@ import type { Tx } from '../../db/connection.ts';
 import { bill, finBillOpen } from '../../db/schema/index.ts';
 import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource } from './ledger.ts';
+import { partnerBillLines, sides } from './postings.ts';
 
 /**
  * What finance does when a bill with a receivable or payable (its declaration's `settlement`) is audited
@@ -49,13 +50,11 @@ function openingOf(decl: BillTypeDecl, row: BillRow): { kind: 'receivable' | 'pa
   return { kind: decl.settlement.kind, partnerId, amount: toMicro(row.taxPriceTotal) * BigInt(decl.settlement.sign) };
 }
 
-const side = (amount: Micro) => (amount >= 0n ? { debit: amount } : { credit: -amount });
-const otherSide = (amount: Micro) => (amount >= 0n ? { credit: amount } : { debit: -amount });
-
 /**
- * Audit: the bill's receivable, Dr 1122 the tax-inclusive amount / Cr 6001 revenue net of tax / Cr 2221 the
- * output VAT; or its payable, Dr 1405 / Cr 2202 (the stock-value posting moves a purchase's input VAT from
- * 1405 to 2221). Refunds the other way.
+ * Audit: the bill's receivable or payable as its type declares it (`postings.money`, kind `partner`; lines by
+ * `partnerBillLines`): a sale's Dr 1122 the tax-inclusive amount / Cr 6001 revenue net of tax / Cr 2221 the
+ * output VAT; a purchase's Dr 1405 / Cr 2202 (the stock-value posting moves its input VAT from 1405 to 2221).
+ * Refunds the other way. The partner's line carries the partner and the bill.
  */
 export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
   const open = openingOf(decl, row);
@@ -63,17 +62,13 @@ export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: 
   await openBill(ctx, row, open);
   if (open.amount === 0n) return;
   const ref = { partnerId: open.partnerId, billId: row.id };
-  const tax = settlementTax(decl, row);
   await post(ctx, {
     date: row.billDate,
     sourceKind: 'bill',
     sourceId: row.id,
     sourceCode: row.billCode,
     memo: decl.type,
-    lines:
-      open.kind === 'receivable'
-        ? [{ account: '1122', ...side(open.amount), ...ref }, { account: '6001', ...otherSide(open.amount - tax) }, { account: '2221', ...otherSide(tax) }]
-        : [{ account: '1405', ...side(open.amount) }, { account: '2202', ...otherSide(open.amount), ...ref }],
+    lines: partnerBillLines(decl, open.amount, settlementTax(decl, row)).map((l) => ({ account: l.account, ...sides(l.amount), ...(l.partner ? ref : {}) })),
   });
 }
 

@@ -1,21 +1,23 @@
 import { sql } from 'drizzle-orm';
 import { toMicro, type Micro } from '@p8/contract/bills/decimal';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import type { AccountCode } from '@p8/contract/finance';
+import { ACCOUNT_ROLES } from '@p8/contract/finance';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import type { BillRow } from '../../bills/service.ts';
-import { post, reverseSource, type PostingLineInput } from './ledger.ts';
+import { post, reverseSource } from './ledger.ts';
+import { sides, stockValueLines } from './postings.ts';
 import { settlementTax } from './settlement.ts';
 
 /**
  * The stock's value in the ledger: after a stock bill is audited, the inventory account 1405 moves by what
- * the stock ledger says the bill moved (Σ its entries' amounts at moving-average cost), against an account
- * chosen by what the bill is (a posting of source kind `stock`, reversed when the audit is withdrawn):
+ * the stock ledger says the bill moved (Σ its entries' amounts at moving-average cost), against the account
+ * its type declares (`postings.stock`, turned into lines by `stockValueLines` in postings.ts; a posting of
+ * source kind `stock`, reversed when the audit is withdrawn). Today's declarations (contract supply-chain.ts):
  *
- * - purchase in-stocks and refunds: the receivable / payable posting already moved 1405 by the
- *   tax-inclusive amount; the tax goes to 2221 (input VAT) and what is left (a refund's price against the
- *   average cost) to 6401;
+ * - purchase in-stocks and refunds: the payable posting already moved 1405 by the tax-inclusive amount; the
+ *   declared `tax` (input VAT, 2221) takes the tax and the counter (6401) what is left (a refund's price
+ *   against the average cost);
  * - sale out-stocks and returns: the cost of goods sold, Dr 6401 / Cr 1405 (a return the other way); their
  *   output VAT is in the receivable posting (settlement.ts);
  * - stock checks: a net gain Cr 6301 non-operating income, a net loss Dr 6711 non-operating expenses;
@@ -23,28 +25,16 @@ import { settlementTax } from './settlement.ts';
  *   1901 assets pending disposal, for the accountant to clear once the reason is known.
  *
  * A receipt that brings negative stock back to zero or above posts the variance it leaves (stock ledger
- * entries of no quantity) Dr / Cr 6401 against 1405, in a posting of its own (`VARIANCE_MEMO`).
+ * entries of no quantity) Dr / Cr 6401 against 1405, in a posting of its own (`VARIANCE_MEMO`), whatever
+ * the bill's type.
  *
  * So the inventory account always equals Σ the stock ledger's values (verify checks it).
  */
 
-const side = (amount: Micro): Pick<PostingLineInput, 'debit' | 'credit'> => (amount >= 0n ? { debit: amount } : { credit: -amount });
-
-/**
- * The ledger lines that move 1405 by `delta` against the bill's counter accounts (debit-positive amounts).
- * A stock check's net gain goes to 6301, its net loss to 6711. Pure.
- */
-export function stockValueLines(decl: BillTypeDecl, delta: Micro, purchaseTax: Micro): Array<{ account: AccountCode; amount: Micro }> {
-  if (decl.stock === 'check') return [{ account: '1405', amount: delta }, { account: delta > 0n ? '6301' : '6711', amount: -delta }];
-  if (decl.settlement?.kind === 'payable') return [{ account: '1405', amount: delta }, { account: '2221', amount: purchaseTax }, { account: '6401', amount: -delta - purchaseTax }];
-  if (decl.settlement?.kind === 'receivable') return [{ account: '1405', amount: delta }, { account: '6401', amount: -delta }];
-  return [{ account: '1405', amount: delta }, { account: '1901', amount: -delta }];
-}
-
 /**
  * Posts what makes the bill's postings (its receivable / payable one and its stock-value ones) hold on 1405
  * exactly what its stock ledger entries are worth, all rounds of audit and withdrawal together; a purchase's
- * tax (`purchaseTax`, signed as its payable) goes to 2221.
+ * tax (`purchaseTax`, signed as its payable) goes to its declared tax account (input VAT).
  */
 async function trueUp(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, purchaseTax: Micro) {
   const [found] = await rows<{ stock: string; variance: string; ledger: string; ledger_variance: string }>(
@@ -66,15 +56,15 @@ async function trueUp(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, pur
       sourceCode: row.billCode,
       memo: VARIANCE_MEMO,
       lines: [
-        { account: '1405', ...side(variance) },
-        { account: '6401', ...side(-variance) },
+        { account: ACCOUNT_ROLES.inventory, ...sides(variance) },
+        { account: ACCOUNT_ROLES.costOfGoodsSold, ...sides(-variance) },
       ],
     });
   }
   const delta = toMicro(found.stock) - toMicro(found.variance) - (toMicro(found.ledger) - toMicro(found.ledger_variance));
   const lines = stockValueLines(decl, delta, purchaseTax)
     .filter((l) => l.amount !== 0n)
-    .map((l) => ({ account: l.account, ...side(l.amount) }));
+    .map((l) => ({ account: l.account, ...sides(l.amount) }));
   if (!lines.length) return;
   await post(ctx, { date: row.billDate, sourceKind: 'stock', sourceId: row.id, sourceCode: row.billCode, memo: decl.type, lines });
 }
@@ -89,7 +79,7 @@ export const VARIANCE_MEMO = 'StockVariance';
 /** The bill engine's posting hook (after the receivable / payable hook): posts the bill's stock value. */
 export async function stockValueAudited(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow): Promise<void> {
   if (decl.stock === 'none') return;
-  await trueUp(ctx, decl, row, decl.settlement?.kind === 'payable' ? settlementTax(decl, row) : 0n);
+  await trueUp(ctx, decl, row, decl.postings.stock?.tax ? settlementTax(decl, row) : 0n);
 }
 
 /**
