@@ -69,9 +69,9 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
   const header: Record<string, unknown> = { billDate: '2026-11-24' };
   for (const field of headerFields(decl)) {
     if (!field.required || field.key in header) continue;
-    if (field.kind === 'supplier') header[field.key] = records.supplier;
-    else if (field.kind === 'customer') header[field.key] = records.customer;
-    else if (field.kind === 'warehouse') header[field.key] = field.key === 'targetWarehouseId' ? records.otherWarehouse : records.warehouse;
+    if (field.ref === 'supplier') header[field.key] = records.supplier;
+    else if (field.ref === 'customer') header[field.key] = records.customer;
+    else if (field.ref === 'warehouse') header[field.key] = field.key === 'targetWarehouseId' ? records.otherWarehouse : records.warehouse;
     else if (field.kind === 'enum') header[field.key] = field.options![0].value;
     else if (field.kind === 'text') header[field.key] = 'Zhang San';
     else if (field.kind === 'month') header[field.key] = '2026-11';
@@ -82,8 +82,8 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
     // A bill that is its header (an opening balance): the first type, the partner of its side, the amount.
     for (const field of headerFields(decl)) {
       if (!field.shownWhen || !meets(field.shownWhen, { ...header, ...overrides })) continue;
-      if (field.kind === 'supplier') header[field.key] = records.supplier;
-      if (field.kind === 'customer') header[field.key] = records.customer;
+      if (field.ref === 'supplier') header[field.key] = records.supplier;
+      if (field.ref === 'customer') header[field.key] = records.customer;
     }
     return { ...header, [decl.extraAmount!]: '10.50', lines: [], ...overrides };
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { microNumber, microText, toMicro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { billCreateSchema, billTemplateKey, headerFields, lineFields, lineKindOf, MAX_BILL_LINES, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -7,13 +7,13 @@ import type { ErrorKey } from '@p8/contract/errors';
 import type { ImportResult } from '@p8/contract/upload';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { isErrorKey } from '@p8/contract/errors';
-import { BizError } from '../core/errors.ts';
 import { EXPORT_MAX_ROWS, importErrorKey, ImportOutcome, IMPORT_BATCH_ROWS, throwIfCancelled, yieldToEventLoop, type ExcelColumn, type ImportRow, type ImportUpload, type Lang } from '../core/excel.ts';
 import type { ImportJob } from '../core/import-job.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
 import type { Tx } from '../db/connection.ts';
-import { admin, bill, billLine, department, feeType, finFundAccount, location, material, partner, unit, warehouse } from '../db/schema/index.ts';
+import { bill, billLine } from '../db/schema/index.ts';
+import { refExportedNames, RefResolver } from '../core/record-refs.ts';
 import { parsedListQuery } from './list.ts';
 import { createBill } from './service.ts';
 import { settlementExportViews } from './settlement-lines.ts';
@@ -87,7 +87,7 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
     .where(p.where)
     .orderBy(...p.orderBy, asc(billLine.lineNo))
     .limit(EXPORT_MAX_ROWS);
-  const names = await exportNames(ctx, found);
+  const names = await exportNames(ctx, decl, found);
   const columns = billColumns(decl, true, await readTenantConfig(ctx.tx, ctx.tenantId));
   // Lines of money (bills.md, "Line kinds") keep their amount in the amount columns and, settlement lines, the
   // bill they settle as the source bill: the export shows them as the form does (the bill by its code, its
@@ -114,101 +114,43 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
   return { columns, rows };
 }
 
-type Names = Record<RecordKind, Map<number, string>>;
+/** The exported text of each record the rows name, by kind and id. */
+type Names = Map<string, Map<number, string>>;
 
 function exportValue(field: FieldDecl, value: unknown, names: Names, lang: Lang): unknown {
   if (value === null || value === undefined || value === '') return null;
-  const kind = RECORD_KINDS[field.kind as RecordKind] ? (field.kind as RecordKind) : undefined;
-  if (kind) return names[kind].get(Number(value)) ?? null;
+  if (field.kind === 'record') return names.get(field.ref!)?.get(Number(value)) ?? null;
   if (field.kind === 'enum') return enumLabel(field, value, lang);
   if (field.kind === 'serials') return Array.isArray(value) ? value.join(',') : value;
   if (['quantity', 'price', 'amount', 'percent', 'number'].includes(field.kind)) return microNumber(toMicro(String(value)));
   return value;
 }
 
-/** The codes or names of every record the rows refer to, one query per kind. */
-async function exportNames(ctx: ServiceContext, found: Array<{ head: typeof bill.$inferSelect; line: typeof billLine.$inferSelect | null }>): Promise<Names> {
-  const ids = Object.fromEntries(Object.keys(RECORD_KINDS).map((k) => [k, new Set<number>()])) as Record<RecordKind, Set<number>>;
-  const add = (kind: RecordKind, id: unknown) => typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? ids[kind].add(Number(id)) : undefined;
+/** The codes or names (as each kind exports) of every record the rows' fields name, a query per kind and thousand ids. */
+async function exportNames(ctx: ServiceContext, decl: BillTypeDecl, found: Array<{ head: typeof bill.$inferSelect; line: typeof billLine.$inferSelect | null }>): Promise<Names> {
+  const ids = new Map<string, Set<number>>();
+  const add = (ref: string, id: unknown) => {
+    if (!(typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)))) return;
+    if (!ids.has(ref)) ids.set(ref, new Set());
+    ids.get(ref)!.add(Number(id));
+  };
+  const headRefs = headerFields(decl).filter((f) => f.kind === 'record');
+  const lineRefs = lineFields(decl).filter((f) => f.kind === 'record');
   for (const { head, line } of found) {
-    const headExtra = (head.extra ?? {}) as Record<string, unknown>;
-    const lineExtra = (line?.extra ?? {}) as Record<string, unknown>;
-    add('supplier', head.supplierId);
-    add('customer', head.customerId);
-    for (const w of [head.warehouseId, head.targetWarehouseId, line?.warehouseId, line?.targetWarehouseId]) add('warehouse', w);
-    for (const l of [line?.locationId, line?.targetLocationId]) add('location', l);
-    add('material', line?.materialId);
-    add('unit', line?.unitId);
-    add('staff', head.handlerId);
-    add('staff', lineExtra.staffId);
-    add('department', head.deptId);
-    add('fundAccount', headExtra.fundAccountId);
-    add('fundAccount', lineExtra.fundAccountId);
-    add('feeType', lineExtra.feeTypeId);
+    const headValues = { ...(head.extra as Record<string, unknown>), ...head } as Record<string, unknown>;
+    for (const field of headRefs) add(field.ref!, headValues[field.key]);
+    if (!line) continue;
+    const lineValues = { ...(line.extra as Record<string, unknown>), ...line } as Record<string, unknown>;
+    for (const field of lineRefs) add(field.ref!, lineValues[field.key]);
   }
-  const names = Object.fromEntries(Object.keys(ids).map((k) => [k, new Map<number, string>()])) as Names;
-  for (const kind of Object.keys(ids) as RecordKind[]) {
-    const wanted = [...ids[kind]];
-    for (let i = 0; i < wanted.length; i += 1000) {
-      const spec = RECORD_KINDS[kind];
-      const rows = (await ctx.tx
-        .select({ id: spec.table.id, label: spec.label })
-        .from(spec.table)
-        .where(and(eq(spec.table.tenantId, ctx.tenantId), inArray(spec.table.id, wanted.slice(i, i + 1000))))) as Array<{ id: number; label: string }>;
-      for (const r of rows) names[kind].set(Number(r.id), r.label);
-    }
+  const names: Names = new Map();
+  for (const [ref, set] of ids) {
+    const wanted = [...set];
+    const named = new Map<number, string>();
+    for (let i = 0; i < wanted.length; i += 1000) for (const [id, name] of await refExportedNames(ctx.tx, ctx.tenantId, ref, wanted.slice(i, i + 1000))) named.set(id, name);
+    names.set(ref, named);
   }
   return names;
-}
-
-// ---------------------------------------------------------------- records by code or name
-
-type RecordKind = 'supplier' | 'customer' | 'warehouse' | 'location' | 'material' | 'unit' | 'staff' | 'department' | 'fundAccount' | 'feeType';
-
-interface RecordKindSpec {
-  table: typeof partner | typeof warehouse | typeof location | typeof material | typeof unit | typeof admin | typeof department | typeof finFundAccount | typeof feeType;
-  /** What an export writes. */
-  label: ReturnType<typeof sql<string>>;
-  /** The columns an import matches, in order of preference. */
-  match: (text: string) => ReturnType<typeof or>;
-  scope?: ReturnType<typeof eq>;
-  missing: ErrorKey;
-}
-
-const RECORD_KINDS: Record<RecordKind, RecordKindSpec> = {
-  supplier: { table: partner, label: sql<string>`${partner.code}`, match: (t) => or(eq(partner.code, t), eq(partner.name, t)), scope: eq(partner.kind, 'supplier'), missing: 'SupplierNotExist' },
-  customer: { table: partner, label: sql<string>`${partner.code}`, match: (t) => or(eq(partner.code, t), eq(partner.name, t)), scope: eq(partner.kind, 'customer'), missing: 'CustomerNotExist' },
-  warehouse: { table: warehouse, label: sql<string>`${warehouse.code}`, match: (t) => or(eq(warehouse.code, t), eq(warehouse.name, t)), missing: 'WarehouseNotExist' },
-  location: { table: location, label: sql<string>`${location.name}`, match: (t) => or(eq(location.name, t), eq(location.code, t)), missing: 'LocationNotExist' },
-  material: { table: material, label: sql<string>`${material.code}`, match: (t) => or(eq(material.code, t), eq(material.name, t)), missing: 'MaterialNotExist' },
-  unit: { table: unit, label: sql<string>`${unit.name}`, match: (t) => eq(unit.name, t), missing: 'UnitNotExist' },
-  staff: { table: admin, label: sql<string>`${admin.name}`, match: (t) => or(eq(admin.name, t), eq(admin.realName, t)), missing: 'PleaseSelectStaff' },
-  department: { table: department, label: sql<string>`${department.name}`, match: (t) => eq(department.name, t), missing: 'DeptNotExist' },
-  fundAccount: { table: finFundAccount, label: sql<string>`${finFundAccount.name}`, match: (t) => eq(finFundAccount.name, t), missing: 'FundAccountNotExist' },
-  feeType: { table: feeType, label: sql<string>`${feeType.name}`, match: (t) => eq(feeType.name, t), missing: 'FeeTypeNotExist' },
-};
-
-/** Record ids by the text an import gives (code or name), looked up once per text and kind. */
-class RecordResolver {
-  private readonly cache = new Map<string, number>();
-  constructor(private readonly ctx: ServiceContext) {}
-
-  async id(kind: RecordKind, text: string, warehouseId?: number): Promise<number> {
-    const key = `${kind}\u0000${warehouseId ?? ''}\u0000${text}`;
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
-    const spec = RECORD_KINDS[kind];
-    const within = kind === 'location' && warehouseId ? eq(location.warehouseId, warehouseId) : undefined;
-    const [found] = (await this.ctx.tx
-      .select({ id: spec.table.id })
-      .from(spec.table)
-      .where(and(eq(spec.table.tenantId, this.ctx.tenantId), spec.match(text), spec.scope, within))
-      .orderBy(asc(spec.table.id))
-      .limit(1)) as Array<{ id: number }>;
-    if (!found) throw new BizError(spec.missing, { additional: text });
-    this.cache.set(key, Number(found.id));
-    return Number(found.id);
-  }
 }
 
 // ---------------------------------------------------------------- import
@@ -288,12 +230,15 @@ function numberOf(value: unknown): unknown {
   return t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
 }
 
-/** One field's value from its cell: records by code or name, enums by value or label, lists split. */
-async function fieldValue(field: FieldDecl, raw: unknown, row: ImportRow, resolver: RecordResolver, warehouseId?: number): Promise<unknown> {
+/**
+ * One field's value from its cell: records by what their kind matches (code or name; within `parentId` for a kind
+ * that belongs to a parent), enums by value or label, lists split.
+ */
+async function fieldValue(field: FieldDecl, raw: unknown, row: ImportRow, resolver: RefResolver, parentId?: number): Promise<unknown> {
   if (raw === undefined || text(raw) === '') return undefined;
-  if (field.kind in RECORD_KINDS) {
+  if (field.kind === 'record') {
     try {
-      return await resolver.id(field.kind as RecordKind, text(raw), field.kind === 'location' ? warehouseId : undefined);
+      return await resolver.id(field.ref!, text(raw), parentId);
     } catch (error) {
       throw new RowRefusal(row, importErrorKey(error));
     }
@@ -309,7 +254,7 @@ async function fieldValue(field: FieldDecl, raw: unknown, row: ImportRow, resolv
 }
 
 /** The save payload of one bill's rows. */
-async function payloadOf(decl: BillTypeDecl, group: Group, resolver: RecordResolver): Promise<BillPayload> {
+async function payloadOf(decl: BillTypeDecl, group: Group, resolver: RefResolver): Promise<BillPayload> {
   const columns = billColumns(decl, false);
   const header: Record<string, unknown> = {};
   for (const column of columns.filter((c) => c.part === 'header')) {
@@ -322,15 +267,16 @@ async function payloadOf(decl: BillTypeDecl, group: Group, resolver: RecordResol
   for (const row of group) {
     const line: Record<string, unknown> = {};
     const lineColumns = columns.filter((c) => c.part === 'line');
-    // Warehouses first: a location is looked up within its line's warehouse (or the bill's).
-    for (const column of lineColumns.filter((c) => c.field!.kind !== 'location')) {
+    // Parents first: a record that belongs to one (a location, a BOM) is looked up within the parent its line
+    // names (or the bill's).
+    for (const column of lineColumns.filter((c) => !c.field!.within)) {
       const value = await fieldValue(column.field!, row.data[column.prop], row, resolver);
       if (value !== undefined) line[column.field!.key] = value;
     }
-    for (const column of lineColumns.filter((c) => c.field!.kind === 'location')) {
-      const warehouseKey = column.field!.key === 'targetLocationId' ? 'targetWarehouseId' : 'warehouseId';
-      const warehouseId = (line[warehouseKey] ?? header[warehouseKey]) as number | undefined;
-      const value = await fieldValue(column.field!, row.data[column.prop], row, resolver, warehouseId);
+    for (const column of lineColumns.filter((c) => c.field!.within)) {
+      const within = column.field!.within!;
+      const parentId = (line[within] ?? header[within]) as number | undefined;
+      const value = await fieldValue(column.field!, row.data[column.prop], row, resolver, parentId);
       if (value !== undefined) line[column.field!.key] = value;
     }
     lines.push(line);
@@ -368,7 +314,7 @@ export async function importBills(
   let written = 0;
   try {
     await transaction(async (ctx) => {
-      const resolver = new RecordResolver(ctx);
+      const resolver = new RefResolver(ctx.tx, ctx.tenantId);
       let bills = 0;
       for await (const group of groups.rows()) {
         try {

@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { nameKey } from '@p8/contract/bills/fields';
 import { headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
@@ -10,7 +11,8 @@ import { BizError } from '../core/errors.ts';
 import { callerScope } from '../core/data-scope.ts';
 import { countAll, fixedSelect, parseList, runPage, statisticsSelection, type DynamicSelect, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
-import { admin, bill, billCount, finFundAccount, partner, warehouse } from '../db/schema/index.ts';
+import { bill, billCount } from '../db/schema/index.ts';
+import { refNameSubquery } from '../core/record-refs.ts';
 
 /**
  * The list of a bill type, derived from its declaration: header fields with a column become list
@@ -119,10 +121,6 @@ const settledAmountSql = () =>
       where l.tenant_id = bill.tenant_id and l.source_bill_id = bill.id and l.source_line_id is null
         and d.bill_status in (${sql.raw(POSTED_STATUSES.map((s) => `'${s}'`).join(', '))}))`;
 
-// The subqueries name the outer bill as `bill` (the list's FROM), with its tenant, so that each uses the
-// (tenant, id) key of what it looks up.
-const name = (table: typeof partner | typeof warehouse, id: AnyPgColumn) => sql<string | null>`(select t.name from ${table} t where t.tenant_id = bill.tenant_id and t.id = ${id})`;
-
 /** A bill list's row selection of the type: the bill's own columns and the names of what it refers to. */
 function rowSelection(decl: BillTypeDecl) {
   return {
@@ -151,16 +149,16 @@ function rowSelection(decl: BillTypeDecl) {
     createdAt: bill.createdAt,
     auditTime: bill.auditTime,
     rejectReason: bill.rejectReason,
-    supplierName: name(partner, bill.supplierId),
-    customerName: name(partner, bill.customerId),
-    warehouseName: name(warehouse, bill.warehouseId),
-    targetWarehouseName: name(warehouse, bill.targetWarehouseId),
-    handlerName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.handlerId})`,
-    createdByName: sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = bill.tenant_id and a.id = ${bill.createdBy})`,
-    // The fund account of a finance bill is kept in `extra`: its name beside it, as for the other picked records.
-    ...(headerFields(decl).some((f) => f.kind === 'fundAccount')
-      ? { fundAccountName: sql<string | null>`(select f.name from ${finFundAccount} f where f.tenant_id = bill.tenant_id and f.id = (${bill.extra}->>'fundAccountId')::bigint)` }
-      : {}),
+    createdByName: refNameSubquery('staff', bill.tenantId, bill.createdBy),
+    // The names beside the records the type's listed fields name (`supplierName`…), a type's own field from `extra`.
+    ...Object.fromEntries(
+      headerFields(decl)
+        .filter((f) => f.kind === 'record' && f.list)
+        .map((f) => {
+          const column = (bill as unknown as Record<string, AnyPgColumn | undefined>)[f.key];
+          return [nameKey(f.key), refNameSubquery(f.ref!, bill.tenantId, column ?? sql`(${bill.extra} ->> ${f.key})::bigint`)];
+        }),
+    ),
     ...(decl.progress.includes('settlement') ? { settledAmount: settledAmountSql() } : {}),
   };
 }

@@ -3,20 +3,20 @@ import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import type { BillAuditAnswer, BillSourceBill, BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
 import { BILL_TYPES, downstreamTypes, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, MAX_MICRO, microNumber, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS } from '@p8/contract/bills/fields';
+import { BILL_HEADER_COLUMNS, BILL_LINE_COLUMNS, nameKey } from '@p8/contract/bills/fields';
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { fieldShown, headerFields, isTwinLine, lineDirection, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillOperation, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
-import type { ErrorKey } from '@p8/contract/errors';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { nextBillCode } from '../core/code-generator.ts';
 import { BizError, forbidden, refusal } from '../core/errors.ts';
 import { creatorDeptId } from '../core/data-scope.ts';
+import { assertRefsExist, refNames, type NamedRecord } from '../core/record-refs.ts';
 import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
 import { rows, type Tx } from '../db/connection.ts';
-import { admin, bill, billLine, bom, billTransition, department, location, material, materialUnit, partner, unit, verifyRule, verifyRuleReviewer, warehouse } from '../db/schema/index.ts';
+import { admin, bill, billLine, billTransition, material, materialUnit, unit, verifyRule, verifyRuleReviewer } from '../db/schema/index.ts';
 import { billScope } from './list.ts';
 import { checkTake, openQuantity, overallProgress, progressState } from './progress.ts';
 import { reviewOutcome, type ReviewFlow } from './review.ts';
@@ -25,7 +25,7 @@ import { postMovements, reversePosting, type PostingBill } from './stock.ts';
 import { assertBillDate } from './dates.ts';
 import { movementsOf, valuationInputs } from './stock-movements.ts';
 import { assertNotInventorying, checkSerials, localDay } from './stock-rules.ts';
-import { assertMoneyLineRecords, linkSettlements, openSourceBills, prepareMoneyLines, settlementLineViews, settlementPushLines, settlementState } from './settlement-lines.ts';
+import { linkSettlements, openSourceBills, prepareMoneyLines, settlementLineViews, settlementPushLines, settlementState } from './settlement-lines.ts';
 
 /**
  * The bill engine's operations, for every type of the registry. Each takes a ServiceContext (the
@@ -123,19 +123,6 @@ async function loadMaterials(tx: Tx, tenantId: number, ids: number[]): Promise<M
   return map;
 }
 
-/** Throws `key` naming the first of `ids` that `table` does not hold for the tenant (and `scope`). */
-async function assertExist(tx: Tx, tenantId: number, table: typeof warehouse | typeof partner | typeof admin | typeof department | typeof location, ids: Array<number | null | undefined>, key: ErrorKey, scope?: ReturnType<typeof eq>) {
-  const wanted = distinct(ids.filter((id): id is number => typeof id === 'number'));
-  if (!wanted.length) return;
-  const found = await tx
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.tenantId, tenantId), inArray(table.id, wanted), scope));
-  const seen = new Set(found.map((f) => f.id));
-  const missing = wanted.find((id) => !seen.has(id));
-  if (missing !== undefined) throw new BizError(key, { additional: missing });
-}
-
 const amountRules = (config: TenantConfig): AmountRules => ({ numberDigits: config.numberRetainsSmallDigit, amountDigits: config.amountRetainsSmallDigit, tax: config.openTaxRate, discount: config.openDiscount });
 
 /** Whether this bill moves stock (its type's effect, and the header condition of refunds). */
@@ -167,8 +154,7 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   }
   if (lineKindOf(decl) !== 'material') {
     const money = prepareMoneyLines(ctx, decl, payload, config, billId);
-    await assertHeaderRecords(ctx, header, money.lines);
-    await assertMoneyLineRecords(ctx, money.lines);
+    await assertNamedRecords(ctx, decl, { ...header, ...extra }, money.lines);
     await ctx.registries.billRules.of(decl.type).saving?.(ctx, decl, {
       billId,
       header: { ...header, ...extra },
@@ -250,24 +236,9 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   };
   if (Object.values(totals).some((v) => v > MAX_MICRO)) throw new BizError('AmountOutOfRange');
 
-  await assertHeaderRecords(ctx, header, prepared);
-  await assertLineBoms(ctx, decl, prepared);
+  await assertNamedRecords(ctx, decl, { ...header, ...extra }, prepared);
   if (stock) await checkSerials(ctx, decl, billId, prepared.map((p) => p.values as LineRow), true);
   return { header, extra, lines: prepared, totals };
-}
-
-/** A line field of kind `bom` names an enabled BOM of the line's own material (`BomNotExist`, with the line number). */
-async function assertLineBoms(ctx: ServiceContext, decl: BillTypeDecl, prepared: readonly PreparedLine[]) {
-  const keys = lineFields(decl).filter((f) => f.kind === 'bom').map((f) => f.key);
-  const named = prepared.flatMap((p) => keys.map((key) => ({ lineNo: p.values.lineNo!, materialId: p.values.materialId!, bomId: (p.values.extra as Record<string, unknown>)[key] })).filter((n) => typeof n.bomId === 'number'));
-  if (!named.length) return;
-  const found = await ctx.tx
-    .select({ id: bom.id, materialId: bom.materialId })
-    .from(bom)
-    .where(and(eq(bom.tenantId, ctx.tenantId), inArray(bom.id, distinct(named.map((n) => n.bomId as number))), eq(bom.enabled, true)));
-  const materialOf = new Map(found.map((b) => [b.id, b.materialId]));
-  const wrong = named.find((n) => materialOf.get(n.bomId as number) !== n.materialId);
-  if (wrong) throw new BizError('BomNotExist', { additional: wrong.lineNo });
 }
 
 /**
@@ -285,20 +256,29 @@ function assertSwitchedOn(fields: readonly FieldDecl[], values: Record<string, u
 /** The line fields of `decl` whose tenant switch is off: push down copies none of them from the source. */
 const switchedOffLineKeys = (decl: BillTypeDecl, config: TenantConfig) => new Set(lineFields(decl).filter((f) => f.switch && !config[f.switch]).map((f) => f.key));
 
-/** The records a bill's header and lines name exist for the tenant (partners of their kind, warehouses, locations, staff, departments). */
-async function assertHeaderRecords(ctx: ServiceContext, header: Record<string, unknown>, prepared: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
-  await assertExist(ctx.tx, ctx.tenantId, partner, [header.supplierId as number], 'SupplierNotExist', eq(partner.kind, 'supplier'));
-  await assertExist(ctx.tx, ctx.tenantId, partner, [header.customerId as number], 'CustomerNotExist', eq(partner.kind, 'customer'));
-  await assertExist(
-    ctx.tx,
-    ctx.tenantId,
-    warehouse,
-    [header.warehouseId as number, header.targetWarehouseId as number, ...prepared.flatMap((p) => [p.values.warehouseId, p.values.targetWarehouseId])],
-    'WarehouseNotExist',
-  );
-  await assertExist(ctx.tx, ctx.tenantId, location, prepared.flatMap((p) => [p.values.locationId, p.values.targetLocationId]), 'LocationNotExist');
-  await assertExist(ctx.tx, ctx.tenantId, admin, [header.handlerId as number], 'PleaseSelectStaff');
-  await assertExist(ctx.tx, ctx.tenantId, department, [header.deptId as number], 'DeptNotExist');
+/** A material line's material and unit, checked with the line itself (an enabled material, one of its own units). */
+const CHECKED_WITH_THE_MATERIAL = new Set(['materialId', 'unitId']);
+
+/**
+ * Every record a bill's header and lines name (fields of kind `record`) is one of the tenant's, of its kind
+ * (core/record-refs.ts), inside the parent the same values name (a line's location in its warehouse, a BOM of
+ * its material) — else the kind's catalogued refusal, naming the line when a line names it.
+ */
+async function assertNamedRecords(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>, lines: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
+  const wanted = new Map<string, NamedRecord[]>();
+  const add = (field: FieldDecl, values: Record<string, unknown>, line?: number) => {
+    const id = values[field.key];
+    if (typeof id !== 'number') return;
+    const parent = field.within ? ((values[field.within] ?? header[field.within]) as number | null | undefined) : undefined;
+    wanted.set(field.ref!, [...(wanted.get(field.ref!) ?? []), { id, parent, line }]);
+  };
+  for (const field of headerFields(decl)) if (field.kind === 'record') add(field, header);
+  const named = lineFields(decl).filter((f) => f.kind === 'record' && !(lineKindOf(decl) === 'material' && CHECKED_WITH_THE_MATERIAL.has(f.key)));
+  for (const { values } of lines) {
+    const flat = { ...(values.extra as Record<string, unknown>), ...values } as Record<string, unknown>;
+    for (const field of named) add(field, flat, values.lineNo);
+  }
+  for (const [ref, items] of wanted) await assertRefsExist(ctx.tx, ctx.tenantId, ref, items);
 }
 
 /**
@@ -1039,19 +1019,11 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
   const { extra, tenantId: _tenant, ...header } = row;
   // The names beside the picked ids, so that the form shows them (supplierName, warehouseName, locationName…).
   const linesRows = lines.map((l) => l.line);
-  const names = await recordNames(ctx, {
-    partner: [row.supplierId, row.customerId],
-    warehouse: [row.warehouseId, row.targetWarehouseId, ...linesRows.flatMap((l) => [l.warehouseId, l.targetWarehouseId])],
-    location: linesRows.flatMap((l) => [l.locationId, l.targetLocationId]),
-  });
-  const nameOf = (table: keyof typeof names, id: number | null | undefined) => (id ? (names[table].get(id) ?? null) : null);
+  const named = await namedRecords(ctx, decl, { ...(extra as Record<string, unknown>), ...row }, linesRows);
   return {
     ...header,
-    supplierName: nameOf('partner', row.supplierId),
-    customerName: nameOf('partner', row.customerId),
-    warehouseName: nameOf('warehouse', row.warehouseId),
-    targetWarehouseName: nameOf('warehouse', row.targetWarehouseId),
     ...(extra as Record<string, unknown>),
+    ...named.header,
     number: n(row.number),
     priceTotal: n(row.priceTotal),
     taxPriceTotal: n(row.taxPriceTotal),
@@ -1060,17 +1032,14 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     auditTime: row.auditTime?.toISOString() ?? null,
-    lines: lines.map(({ line, ...names }) => {
+    lines: lines.map(({ line, ...names }, index) => {
       const p = progress.get(line.id);
       const { extra: lineExtra, tenantId: _t, billId: _b, ...rest } = line;
       return {
         ...rest,
         ...(lineExtra as Record<string, unknown>),
+        ...named.lines[index],
         ...names,
-        warehouseName: nameOf('warehouse', line.warehouseId),
-        targetWarehouseName: nameOf('warehouse', line.targetWarehouseId),
-        locationName: nameOf('location', line.locationId),
-        targetLocationName: nameOf('location', line.targetLocationId),
         number: n(line.number),
         baseNumber: n(line.baseNumber),
         giftNumber: n(line.giftNumber),
@@ -1115,18 +1084,25 @@ async function bookNumbers(ctx: ServiceContext, row: BillRow): Promise<Map<numbe
   return new Map(found.map((r) => [Number(r.id), toMicro(r.book)]));
 }
 
-/** Names of partners, warehouses and locations by id (one query per table that has any). */
-async function recordNames(ctx: ServiceContext, wanted: Record<'partner' | 'warehouse' | 'location', Array<number | null | undefined>>) {
-  const tables = { partner, warehouse, location };
-  const out = { partner: new Map<number, string>(), warehouse: new Map<number, string>(), location: new Map<number, string>() };
-  for (const key of ['partner', 'warehouse', 'location'] as const) {
-    const ids = distinct(wanted[key].filter((id): id is number => !!id));
-    if (!ids.length) continue;
-    const table = tables[key];
-    const found = await ctx.tx.select({ id: table.id, name: table.name }).from(table).where(and(eq(table.tenantId, ctx.tenantId), inArray(table.id, ids)));
-    for (const f of found) out[key].set(f.id, f.name);
-  }
-  return out;
+/**
+ * The names beside the ids a bill's fields of kind `record` hold (`supplierId` → `supplierName`), for its header
+ * and each line, one query per kind named. A material line's material and unit come with its own join.
+ */
+async function namedRecords(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>, lines: ReadonlyArray<typeof billLine.$inferSelect>) {
+  const headRefs = headerFields(decl).filter((f) => f.kind === 'record');
+  const lineRefs = lineFields(decl).filter((f) => f.kind === 'record' && !(lineKindOf(decl) === 'material' && CHECKED_WITH_THE_MATERIAL.has(f.key)));
+  const lineValues = lines.map((l) => ({ ...(l.extra as Record<string, unknown>), ...l }) as Record<string, unknown>);
+  const ids = new Map<string, unknown[]>();
+  const want = (ref: string, id: unknown) => ids.set(ref, [...(ids.get(ref) ?? []), id]);
+  for (const f of headRefs) want(f.ref!, header[f.key]);
+  for (const values of lineValues) for (const f of lineRefs) want(f.ref!, values[f.key]);
+  const names = new Map<string, Map<number, string>>();
+  for (const [ref, list] of ids) names.set(ref, await refNames(ctx.tx, ctx.tenantId, ref, list.filter((id): id is number => typeof id === 'number')));
+  const nameOf = (f: FieldDecl, values: Record<string, unknown>): [string, string | null] => [nameKey(f.key), typeof values[f.key] === 'number' ? (names.get(f.ref!)?.get(values[f.key] as number) ?? null) : null];
+  return {
+    header: Object.fromEntries(headRefs.map((f) => nameOf(f, header))),
+    lines: lineValues.map((values) => Object.fromEntries(lineRefs.map((f) => nameOf(f, values)))),
+  };
 }
 
 /** GET {path}/:id/timeline */

@@ -11,7 +11,7 @@ import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { billScope } from './list.ts';
 import { rows, type Tx } from '../db/connection.ts';
-import { admin, bill, billLine, feeType } from '../db/schema/index.ts';
+import { bill, billLine } from '../db/schema/index.ts';
 
 /**
  * Lines that are not material lines (the contract's LINE_KINDS): settlement lines, which settle an audited
@@ -73,23 +73,6 @@ export function prepareMoneyLines(ctx: ServiceContext, decl: BillTypeDecl, paylo
   if (extraAmount < 0n) throw new BizError('AmountMustGreaterThanZero', { additional: decl.extraAmount });
   const total = sum(lines.map((l) => l.amount)) + extraAmount;
   return { lines, totals: { number: 0n, priceTotal: total, taxPriceTotal: total } };
-}
-
-/** The basic records money lines name: fee types of the tenant (enabled), staff of the tenant. */
-export async function assertMoneyLineRecords(ctx: ServiceContext, lines: ReadonlyArray<{ values: { extra?: unknown } }>) {
-  const extras = lines.map((l) => l.values.extra as Record<string, unknown>);
-  const fees = distinct(extras.map((e) => e.feeTypeId).filter((v): v is number => typeof v === 'number'));
-  if (fees.length) {
-    const found = await ctx.tx.select({ id: feeType.id, enabled: feeType.enabled }).from(feeType).where(and(eq(feeType.tenantId, ctx.tenantId), inArray(feeType.id, fees)));
-    const missing = fees.find((id) => !found.some((f) => f.id === id && f.enabled));
-    if (missing !== undefined) throw new BizError('FeeTypeNotExist', { additional: missing });
-  }
-  const staff = distinct(extras.map((e) => e.staffId).filter((v): v is number => typeof v === 'number'));
-  if (staff.length) {
-    const found = await ctx.tx.select({ id: admin.id }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), inArray(admin.id, staff)));
-    const missing = staff.find((id) => !found.some((f) => f.id === id));
-    if (missing !== undefined) throw new BizError('PleaseSelectStaff', { additional: missing });
-  }
 }
 
 /** What settlement lines of other bills (any status but Merged) took of each source bill, `exceptBillId`'s excluded. */

@@ -32,6 +32,8 @@ const HAND_WRITTEN_IN_USE_KEY = {
   district: 'DistrictInUseProhibitDelete',
   // Staff accounts (system module): referred to by bills as creator, handler or auditor.
   staff: 'StaffInUseProhibitDelete',
+  // Departments (system module): named by bills.
+  department: 'DeptInUseProhibitDelete',
 } as const satisfies Record<string, ErrorKey>;
 
 /** The catalogued key refusing the delete of a record in use, per kind. */

@@ -1,5 +1,5 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billMenuName, lineKindOf } from '@p8/contract/bills/registry';
+import { billMenuName, headerFields, lineFields, lineKindOf } from '@p8/contract/bills/registry';
 
 /**
  * Screen codes (menu names, server/src/db/seed/menus.ts) that several modules' routes name when they
@@ -21,3 +21,10 @@ export const STOCK_REPORT_SCREENS: readonly string[] = ['stock_current', 'stock_
 
 /** Finance's partner screens: receivables, payables and prepaid / advance balances, each picking a partner. */
 export const FINANCE_PARTNER_SCREENS: readonly string[] = ['finance_receivable', 'finance_payable', 'finance_prepaid'];
+
+/**
+ * The bill screens whose forms name records of kind `ref` (a field of kind `record`): they read its picker. A
+ * declared record kind's picker readers include them, so a bill type naming a process reaches its picker.
+ */
+export const screensNaming = (ref: string): string[] =>
+  BILL_TYPES.filter((decl) => [...headerFields(decl), ...lineFields(decl)].some((f) => f.kind === 'record' && f.ref === ref)).map(billMenuName);

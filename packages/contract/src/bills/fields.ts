@@ -19,9 +19,10 @@ import { AssemblyType, ASSEMBLY_TYPE_LABELS, ExchangeType, EXCHANGE_TYPE_LABELS,
 /**
  * The kind of value, which decides the web control:
  * text / textarea / number (plain) / quantity (tenant's number digits) / price and amount (tenant's
- * amount digits) / percent / date / month (`YYYY-MM`) / enum (one of `options`) / the pickers of basic records and staff /
- * batch (a batch number text) / serials (a list of serial numbers) / attachments (uploaded file urls) /
- * fundAccount and feeType (finance's pickers) / bill (a bill this line settles, chosen by push down).
+ * amount digits) / percent / date / month (`YYYY-MM`) / enum (one of `options`) / record (the id of a record of
+ * the kind `ref` names: a supplier, a warehouse, a fund account, a process…) / batch (a batch number text) /
+ * serials (a list of serial numbers) / attachments (uploaded file urls) / bill (a bill this line settles,
+ * chosen by push down).
  */
 export type FieldKind =
   | 'text'
@@ -34,22 +35,15 @@ export type FieldKind =
   | 'date'
   | 'month'
   | 'enum'
-  | 'supplier'
-  | 'customer'
-  | 'warehouse'
-  | 'location'
-  | 'material'
-  | 'unit'
-  | 'staff'
-  | 'department'
+  /** The id of another record: which kind, `ref` says (records/references.ts). */
+  | 'record'
   | 'batch'
   | 'serials'
   | 'attachments'
-  | 'fundAccount'
-  | 'feeType'
-  | 'bill'
-  /** A BOM of the line's material (its id). */
-  | 'bom';
+  | 'bill';
+
+/** The key beside a record field's id that carries the record's name, in answers (`supplierId` → `supplierName`). */
+export const nameKey = (key: string) => key.replace(/Id$/, 'Name');
 
 /** How a list filters by the field: exact value, contains-text, one of several ids, or a date range. */
 export type FieldSearch = 'eq' | 'contains' | 'in' | 'dateRange';
@@ -63,6 +57,16 @@ export interface FieldDecl {
   key: string;
   label: Label;
   kind: FieldKind;
+  /**
+   * With kind `record`: the record kind the id names (a key of `RECORD_REFS`, records/references.ts), which
+   * decides its picker, the name shown beside it, how an import matches it and what refuses a missing one.
+   */
+  ref?: string;
+  /**
+   * With a `ref` that belongs to a parent kind (a location in a warehouse): the field of the same values that
+   * names the parent, else the header's field of that key. An id outside that parent is refused as missing.
+   */
+  within?: string;
   /** The value's schema in a save payload (without `.optional()`: `required` decides). */
   schema: z.ZodType;
   /** Required in a save payload; the key names the catalogue message a missing value answers. */
@@ -138,13 +142,13 @@ const options = <T extends string>(values: readonly T[], labels: Record<T, Label
 export const HEADER = {
   billCode: { key: 'billCode', label: { zh: '单据编号', en: 'Bill code' }, kind: 'text', schema: text(50), list: true, search: 'contains', sortable: true, width: 170 },
   billDate: { key: 'billDate', label: { zh: '单据日期', en: 'Bill date' }, kind: 'date', schema: dateSchema, required: 'PleaseSelectBillDate', list: true, search: 'dateRange', sortable: true, width: 120 },
-  supplierId: { key: 'supplierId', label: { zh: '供应商', en: 'Supplier' }, kind: 'supplier', schema: id, required: 'PleaseSelectSupplier', list: true, search: 'in', width: 180 },
-  customerId: { key: 'customerId', label: { zh: '客户', en: 'Customer' }, kind: 'customer', schema: id, required: 'PleaseSelectCustomer', list: true, search: 'in', width: 180 },
+  supplierId: { key: 'supplierId', label: { zh: '供应商', en: 'Supplier' }, kind: 'record', ref: 'supplier', schema: id, required: 'PleaseSelectSupplier', list: true, search: 'in', width: 180 },
+  customerId: { key: 'customerId', label: { zh: '客户', en: 'Customer' }, kind: 'record', ref: 'customer', schema: id, required: 'PleaseSelectCustomer', list: true, search: 'in', width: 180 },
   /** The default warehouse of new lines (each line keeps its own). */
-  warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'warehouse', schema: id, list: true, search: 'in', width: 140 },
+  warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'record', ref: 'warehouse', schema: id, list: true, search: 'in', width: 140 },
   /** Buyer, salesman or keeper: the staff member in charge. */
-  handlerId: { key: 'handlerId', label: { zh: '经办人', en: 'Handled by' }, kind: 'staff', schema: id, list: true, search: 'in', width: 110 },
-  deptId: { key: 'deptId', label: { zh: '部门', en: 'Department' }, kind: 'department', schema: id, search: 'in', width: 120 },
+  handlerId: { key: 'handlerId', label: { zh: '经办人', en: 'Handled by' }, kind: 'record', ref: 'staff', schema: id, list: true, search: 'in', width: 110 },
+  deptId: { key: 'deptId', label: { zh: '部门', en: 'Department' }, kind: 'record', ref: 'department', schema: id, search: 'in', width: 120 },
   deliveryDate: { key: 'deliveryDate', label: { zh: '交货日期', en: 'Delivery date' }, kind: 'date', schema: dateSchema, list: true, search: 'dateRange', sortable: true, width: 120 },
   deliveryWarnDays: { key: 'deliveryWarnDays', label: { zh: '交货预警天数', en: 'Delivery warning days' }, kind: 'number', schema: warnDays, width: 100 },
   payDate: { key: 'payDate', label: { zh: '付款日期', en: 'Payment date' }, kind: 'date', schema: dateSchema, list: true, sortable: true, width: 120 },
@@ -174,9 +178,9 @@ export const HEADER = {
     width: 100,
   },
   /** Transfer: the warehouse the goods go to (lines default to it). */
-  targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'warehouse', schema: id, required: 'PleaseSelectTransferInWarehouse', list: true, search: 'in', width: 140 },
+  targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'record', ref: 'warehouse', schema: id, required: 'PleaseSelectTransferInWarehouse', list: true, search: 'in', width: 140 },
   /** Finance: the cash, bank or e-wallet account money moves through (kept in `extra`). */
-  fundAccountId: { key: 'fundAccountId', label: { zh: '结算账户', en: 'Fund account' }, kind: 'fundAccount', schema: id, list: true, width: 150 },
+  fundAccountId: { key: 'fundAccountId', label: { zh: '结算账户', en: 'Fund account' }, kind: 'record', ref: 'fundAccount', schema: id, list: true, width: 150 },
   /** Header amounts, computed from the lines. */
   number: { key: 'number', label: { zh: '数量', en: 'Quantity' }, kind: 'quantity', schema: quantitySchema, readOnly: true, list: true, sum: true, sortable: true, width: 110 },
   priceTotal: { key: 'priceTotal', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: quantitySchema, readOnly: true, list: true, sum: true, sortable: true, width: 120 },
@@ -188,9 +192,9 @@ export const HEADER = {
 // ---------------------------------------------------------------- common line fields
 
 export const LINE = {
-  materialId: { key: 'materialId', label: { zh: '物料', en: 'Material' }, kind: 'material', schema: id, required: 'PleaseSelectMaterial', width: 220 },
+  materialId: { key: 'materialId', label: { zh: '物料', en: 'Material' }, kind: 'record', ref: 'material', schema: id, required: 'PleaseSelectMaterial', width: 220 },
   /** The unit the line is entered in; the engine converts to the material's main unit. */
-  unitId: { key: 'unitId', label: { zh: '单位', en: 'Unit' }, kind: 'unit', schema: id, width: 90 },
+  unitId: { key: 'unitId', label: { zh: '单位', en: 'Unit' }, kind: 'record', ref: 'unit', schema: id, width: 90 },
   number: { key: 'number', label: { zh: '数量', en: 'Quantity' }, kind: 'quantity', schema: quantitySchema.positive({ message: 'NumberMustGreaterThanZero' }), required: 'PleaseInputNumber', sum: true, width: 110 },
   /** The quantity in the material's main unit (what stock counts). */
   baseNumber: { key: 'baseNumber', label: { zh: '基本数量', en: 'Main-unit quantity' }, kind: 'quantity', schema: quantitySchema, readOnly: true, sum: true, width: 110 },
@@ -202,15 +206,15 @@ export const LINE = {
   priceTotal: { key: 'priceTotal', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: quantitySchema, readOnly: true, sum: true, width: 120 },
   taxPriceTotal: { key: 'taxPriceTotal', label: { zh: '含税金额', en: 'Amount incl. tax' }, kind: 'amount', schema: quantitySchema, readOnly: true, switch: 'openTaxRate', sum: true, width: 120 },
   /** Defaults to the header's warehouse; a stock-moving line without either is refused (PleaseSelectWarehouse). */
-  warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'warehouse', schema: id, width: 140 },
+  warehouseId: { key: 'warehouseId', label: { zh: '仓库', en: 'Warehouse' }, kind: 'record', ref: 'warehouse', schema: id, width: 140 },
   /** Storage locations inside warehouses exist only while the tenant keeps them (`openShelves`). */
-  locationId: { key: 'locationId', label: { zh: '库位', en: 'Location' }, kind: 'location', schema: id, switch: 'openShelves', offRefusal: 'ShelvesNotOpen', width: 120 },
+  locationId: { key: 'locationId', label: { zh: '库位', en: 'Location' }, kind: 'record', ref: 'location', within: 'warehouseId', schema: id, switch: 'openShelves', offRefusal: 'ShelvesNotOpen', width: 120 },
   batchNumber: { key: 'batchNumber', label: { zh: '批次号', en: 'Batch number' }, kind: 'batch', schema: text(100), switch: 'openBatchNumber', width: 130 },
   expirationDate: { key: 'expirationDate', label: { zh: '有效期至', en: 'Expires' }, kind: 'date', schema: dateSchema, switch: 'openBatchNumber', width: 110 },
   serialNumbers: { key: 'serialNumbers', label: { zh: '序列号', en: 'Serial numbers' }, kind: 'serials', schema: serials, switch: 'openSerialNumber', width: 160 },
   /** Transfer lines: where the goods go. */
-  targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'warehouse', schema: id, width: 140 },
-  targetLocationId: { key: 'targetLocationId', label: { zh: '调入库位', en: 'Transfer-in location' }, kind: 'location', schema: id, switch: 'openShelves', offRefusal: 'ShelvesNotOpen', width: 120 },
+  targetWarehouseId: { key: 'targetWarehouseId', label: { zh: '调入仓库', en: 'Transfer-in warehouse' }, kind: 'record', ref: 'warehouse', schema: id, width: 140 },
+  targetLocationId: { key: 'targetLocationId', label: { zh: '调入库位', en: 'Transfer-in location' }, kind: 'record', ref: 'location', within: 'targetWarehouseId', schema: id, switch: 'openShelves', offRefusal: 'ShelvesNotOpen', width: 120 },
   /** Stock check lines: the counted quantity is `number`; the book quantity is read at save and audit. */
   bookNumber: { key: 'bookNumber', label: { zh: '账面数量', en: 'Book quantity' }, kind: 'quantity', schema: signedQuantity, readOnly: true, width: 110 },
   /** Assembly lines: the product comes in, the components go out (reversed for disassembly). */
@@ -247,9 +251,9 @@ export const LINE = {
   openAmount: { key: 'openAmount', label: { zh: '未结金额', en: 'Open amount' }, kind: 'amount', schema: moneyAmountSchema, readOnly: true, width: 120 },
   /** The amount of a line that is not a material line (stored as its amount columns). */
   amount: { key: 'amount', label: { zh: '金额', en: 'Amount' }, kind: 'amount', schema: moneyAmountSchema, required: 'PleaseInputAmount', sum: true, width: 130 },
-  fundAccountId: { key: 'fundAccountId', label: { zh: '结算账户', en: 'Fund account' }, kind: 'fundAccount', schema: id, required: 'PleaseSelectAccount', width: 160 },
-  feeTypeId: { key: 'feeTypeId', label: { zh: '费用类型', en: 'Fee type' }, kind: 'feeType', schema: id, required: 'PleaseSelectFeeType', width: 160 },
-  staffId: { key: 'staffId', label: { zh: '员工', en: 'Staff member' }, kind: 'staff', schema: id, required: 'PleaseSelectStaff', width: 140 },
+  fundAccountId: { key: 'fundAccountId', label: { zh: '结算账户', en: 'Fund account' }, kind: 'record', ref: 'fundAccount', schema: id, required: 'PleaseSelectAccount', width: 160 },
+  feeTypeId: { key: 'feeTypeId', label: { zh: '费用类型', en: 'Fee type' }, kind: 'record', ref: 'fee', schema: id, required: 'PleaseSelectFeeType', width: 160 },
+  staffId: { key: 'staffId', label: { zh: '员工', en: 'Staff member' }, kind: 'record', ref: 'staff', schema: id, required: 'PleaseSelectStaff', width: 140 },
 } as const satisfies Record<string, FieldDecl>;
 
 /** Header fields kept in typed columns of the bill table (the rest of a type's fields go to `extra`). */

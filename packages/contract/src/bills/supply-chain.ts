@@ -192,7 +192,9 @@ export const SaleQuotation: BillTypeDecl = {
 const bomChoice: FieldDecl = {
   key: 'bomId',
   label: { zh: 'BOM', en: 'BOM' },
-  kind: 'bom',
+  kind: 'record',
+  ref: 'bom',
+  within: 'materialId',
   schema: z.number().int().positive(),
   switch: 'openSaleOrderBomSelect',
   offRefusal: 'SaleOrderBomSelectNotOpen',

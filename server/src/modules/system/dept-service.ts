@@ -185,7 +185,7 @@ export async function updateDept(ctx: ServiceContext, body: DeptUpdate): Promise
 
 /**
  * Deletes departments: never the default one, one that still has sub-departments (other than those
- * deleted with it) or one that still has staff. Custom data scopes forget the deleted departments.
+ * deleted with it), one that still has staff, or one a bill names. Custom data scopes forget the deleted departments.
  */
 export async function deleteDepts(ctx: ServiceContext, requested: number[]) {
   const { tx } = ctx;
@@ -210,6 +210,7 @@ export async function deleteDepts(ctx: ServiceContext, requested: number[]) {
     .where(and(eq(admin.tenantId, tenantId), inArray(admin.deptId, ids)))
     .limit(1);
   if (member) throw new BizError('DeptInUseProhibitDelete', { additional: found.find((d) => d.id === member.deptId)?.name });
+  await ctx.registries.recordUsage.refuseIfInUse(tx, tenantId, 'department', ids);
 
   await tx.delete(department).where(and(eq(department.tenantId, tenantId), inArray(department.id, ids)));
   const gone = sql`array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::bigint[]`;

@@ -71,7 +71,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
   const columns = useMemo<ProColumn<BillRow>[]>(() => {
     const cols: ProColumn<BillRow>[] = listFields(decl, config).map((field) => {
       const valueType = valueTypeOf(field.kind);
-      const picker = field.key.endsWith('Id');
+      const picker = field.kind === 'record';
       return {
         prop: field.key,
         title: labelOf(field.label, lang),

@@ -5,7 +5,7 @@ import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bil
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { MAX_MICRO, microNumber, type Micro } from '@p8/contract/bills/decimal';
 import type { BillAuditAnswer, BillSourceLine } from '@p8/contract/bills/api';
-import type { FieldDecl, FieldKind } from '@p8/contract/bills/fields';
+import { nameKey, type FieldDecl, type FieldKind } from '@p8/contract/bills/fields';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import type { KitSettings } from '../../hooks/kit-settings.ts';
 
@@ -69,8 +69,7 @@ export function valueTypeOf(kind: FieldKind): 'number' | 'amount' | 'date' | 'te
   return 'text';
 }
 
-/** Picker kinds whose answer carries a name next to the id (`supplierId` → `supplierName`). */
-export const nameKey = (key: string) => key.replace(/Id$/, 'Name');
+export { nameKey };
 
 export function amountRules(decl: BillTypeDecl, settings: Pick<KitSettings, 'numberRetainsSmallDigit' | 'amountRetainsSmallDigit'>, config: Partial<TenantConfigView> | undefined): AmountRules {
   const keys = new Set(lineFields(decl).map((f) => f.key));

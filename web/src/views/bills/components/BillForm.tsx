@@ -18,7 +18,7 @@ import useTenantConfig from '../../../hooks/useTenantConfig.ts';
 import { formatNumber } from '../../../components/ProTable/format.ts';
 import { formatMoney } from '../../../components/Finance/money.ts';
 import { amountRules, conditionKeys, type GridLine, formHeaderFields, gridTotals, labelOf, liveLineAmount, offeredOperations, savePayload, shownHeaderFields, waitingOf } from '../kit.ts';
-import { FieldControl } from './controls.tsx';
+import { DIALOG_PICKED, FieldControl } from './controls.tsx';
 import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
 import PushDownDialog from './PushDownDialog.tsx';
@@ -42,7 +42,7 @@ interface BillFormProps {
 function formValues(decl: BillTypeDecl, bill: BillView): Record<string, unknown> {
   const values: Record<string, unknown> = { ...bill };
   for (const field of formHeaderFields(decl, undefined)) {
-    if (['supplier', 'customer', 'warehouse'].includes(field.kind) && bill[field.key]) {
+    if (field.kind === 'record' && DIALOG_PICKED.has(field.ref!) && bill[field.key]) {
       values[field.key] = { id: bill[field.key], name: bill[field.key.replace(/Id$/, 'Name')] ?? `#${String(bill[field.key])}` };
     }
   }

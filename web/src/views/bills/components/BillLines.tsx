@@ -178,9 +178,9 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
         });
       } else if (field.key === 'unitId') {
         cols.push({ key: field.key, field: 'unitId', title, width, watch: 'row', render: ({ index, row, testId }) => <UnitCell index={index} row={row} testId={testId} /> });
-      } else if (field.kind === 'bom') {
+      } else if (field.ref === 'bom') {
         cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <BomField materialId={row.materialId?.id} disabled={view} data-testid={testId} /> });
-      } else if (field.kind === 'location') {
+      } else if (field.ref === 'location') {
         cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <LocationCell field={field.key} row={row} disabled={view} testId={testId} /> });
       } else if (field.key === 'batchNumber' && decl.stock !== 'none' && decl.stock !== 'in' && decl.stock !== 'check') {
         cols.push({ key: field.key, field: field.key, title, width: Math.max(width, 150), watch: 'row', render: ({ index, row, testId }) => <BatchCell decl={decl} index={index} row={row} testId={testId} /> });

@@ -10,7 +10,7 @@ import { gridFields, labelOf, listFields, nameKey, valueTypeOf } from '../kit.ts
 
 /** A value as printed: picker fields by their name, enums by their label, numbers with the tenant's digits. */
 function printed(record: Record<string, unknown>, key: string, kind: string, digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }): string {
-  if (key.endsWith('Id') && key !== 'materialId') return String(record[nameKey(key)] ?? '');
+  if (kind === 'record' && key !== 'materialId') return String(record[nameKey(key)] ?? '');
   const value = record[key];
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.join(', ');

@@ -5,6 +5,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { FieldDecl } from '@p8/contract/bills/fields';
+import { recordKind } from '@p8/contract/records/catalogue';
+import { recordApiPath, recordTitleField, type DeclaredRecord, type RecordKindDecl } from '@p8/contract/records/registry';
+import { http } from '../../../app/http.ts';
 import SupplierPicker from '../../../components/Pickers/SupplierPicker.tsx';
 import CustomerPicker from '../../../components/Pickers/CustomerPicker.tsx';
 import WarehousePicker from '../../../components/Pickers/WarehousePicker.tsx';
@@ -173,10 +176,6 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     case 'amount':
       // Money as decimal text, never through a float (a settlement line of a refund is negative).
       return <NumberInput kind="amount" {...({ stringMode: true } as object)} style={{ width: '100%' }} {...pass} />;
-    case 'fundAccount':
-      return <FundAccountSelect {...pass} />;
-    case 'feeType':
-      return <FeeTypeSelect {...pass} />;
     case 'percent':
       return <NumberInput min={0} max={100} precision={2} style={{ width: '100%' }} {...pass} />;
     case 'date':
@@ -185,19 +184,56 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
       return <DateText {...item} size={size} testId={testId} month />;
     case 'enum':
       return <Select {...item} size={size} options={field.options?.map((o) => ({ value: o.value, label: labelOf(o.label, lang) }))} data-testid={testId} />;
-    case 'supplier':
-    case 'customer':
-    case 'warehouse':
-      return <RecordPick kind={field.kind} {...pass} />;
-    case 'staff':
-      return <StaffSelect {...item} data-testid={testId} />;
-    case 'department':
-      return <DeptField {...item} data-testid={testId} />;
+    case 'record':
+      return <RecordControl refKind={field.ref!} item={item} pass={pass} testId={testId} />;
     case 'serials':
       return <Select {...item} size={size} mode="tags" tokenSeparators={[',', ' ']} open={false} style={{ width: '100%' }} data-testid={testId} />;
     default:
       return <Input {...item} size={size} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
   }
+}
+
+/** The records picked in a dialog (a search over many, with their details), kept in the form as `Picked`. */
+export const DIALOG_PICKED: ReadonlySet<string> = new Set(['supplier', 'customer', 'warehouse']);
+
+/**
+ * The control of a field naming a record, by the kind it names (records/references.ts): the dialogs and selects of
+ * the hand-written kinds, and one select over its picker for any declared kind (a process, a pay type…). The
+ * kinds that belong to a line's material or warehouse (unit, location, BOM) are the line grid's own cells.
+ */
+function RecordControl({ refKind, item, pass, testId }: { refKind: string; item: object; pass: ValueProps<never> & { size?: 'small' | 'middle' }; testId: string }) {
+  switch (refKind) {
+    case 'supplier':
+    case 'customer':
+    case 'warehouse':
+      return <RecordPick kind={refKind} {...(pass as ValueProps<Picked>)} />;
+    case 'staff':
+      return <StaffSelect {...item} data-testid={testId} />;
+    case 'department':
+      return <DeptField {...item} data-testid={testId} />;
+    case 'fundAccount':
+      return <FundAccountSelect {...(pass as ValueProps<number>)} />;
+    case 'fee':
+      return <FeeTypeSelect {...(pass as ValueProps<number>)} />;
+    default: {
+      const decl = recordKind(refKind);
+      if (!decl) throw new Error(`no control picks records of kind ${refKind}`);
+      return <DeclaredRecordSelect decl={decl} {...(pass as ValueProps<number>)} />;
+    }
+  }
+}
+
+/** A record of a declared kind: the enabled ones its picker lists, by their title. */
+function DeclaredRecordSelect({ decl, value, onChange, disabled, size, ...rest }: ValueProps<number> & { decl: RecordKindDecl }) {
+  const title = recordTitleField(decl).key;
+  const found = useQuery({
+    queryKey: [decl.area, decl.kind, 'picker'],
+    queryFn: () => http.list<DeclaredRecord>(`${recordApiPath(decl)}/picker`, { current: 1, pageSize: 200 }, { noLoading: true }).then((page) => page.data),
+    staleTime: 30_000,
+  });
+  const options = (found.data ?? []).map((r) => ({ value: r.id, label: String(r[title] ?? r.id) }));
+  if (value && !options.some((o) => o.value === value)) options.push({ value, label: `#${value}` });
+  return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} allowClear showSearch optionFilterProp="label" disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
 }
 
 /** A fund account of the tenant (enabled ones offered). */
