@@ -25,7 +25,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Usage');
   api = await adminCaller(ctx, t);
-  for (const kind of (Object.keys(IN_USE_KEY) as RecordKind[]).filter((k) => k !== 'staff')) {
+  for (const kind of (Object.keys(IN_USE_KEY) as RecordKind[]).filter((k) => !SYSTEM_KINDS.has(k))) {
     ctx.app.recordUsage.register(kind, 'test: bills', async (tx, _tenantId, ids) => {
       const [setting] = await rows<{ tenant: string }>(tx, sql`select current_setting('app.tenant_id') as tenant`);
       seenTenant.push(setting.tenant);
@@ -35,6 +35,9 @@ beforeAll(async () => {
   }
 });
 afterAll(() => ctx.close());
+
+/** Staff accounts and departments are the system module's (their deletes are tested with the bills that name them: record-refs.test.ts). */
+const SYSTEM_KINDS = new Set(['staff', 'department']);
 
 const base = (kind: RecordKind) => `/api/admin/basic/${kind}`;
 let n = 0;
@@ -70,8 +73,7 @@ async function createRecord(kind: RecordKind): Promise<number> {
 }
 
 describe(`records in use elsewhere (${TEST_DB})`, () => {
-  // Staff accounts are the system module's (their delete is tested with the bills that name them).
-  it.each(Object.entries(IN_USE_KEY).filter(([kind]) => kind !== 'staff') as Array<[RecordKind, string]>)('%s: refused with %s while a registered checker reports it, deleted once it does not', async (kind, key) => {
+  it.each(Object.entries(IN_USE_KEY).filter(([kind]) => !SYSTEM_KINDS.has(kind)) as Array<[RecordKind, string]>)('%s: refused with %s while a registered checker reports it, deleted once it does not', async (kind, key) => {
     const kept = await createRecord(kind);
     const free = await createRecord(kind);
     used.add(`${kind}:${kept}`);

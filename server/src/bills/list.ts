@@ -156,7 +156,8 @@ function rowSelection(decl: BillTypeDecl) {
         .filter((f) => f.kind === 'record' && f.list)
         .map((f) => {
           const column = (bill as unknown as Record<string, AnyPgColumn | undefined>)[f.key];
-          return [nameKey(f.key), refNameSubquery(f.ref!, bill.tenantId, column ?? sql`(${bill.extra} ->> ${f.key})::bigint`)];
+          // The key inline (a declared identifier), not a parameter: the statement's text is built once per type.
+          return [nameKey(f.key), refNameSubquery(f.ref!, bill.tenantId, column ?? sql`(${bill.extra} ->> ${sql.raw(`'${f.key.replace(/\W/g, '')}'`)})::bigint`)];
         }),
     ),
     ...(decl.progress.includes('settlement') ? { settledAmount: settledAmountSql() } : {}),
