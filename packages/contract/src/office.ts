@@ -124,6 +124,8 @@ export interface VerifyRuleRow {
   enabled: boolean;
   remark: string | null;
   reviewers: Array<{ adminId: number; name: string; realName: string; sort: number }>;
+  /** The reviewers' ids in review order, as a save sends them (an update's audit compares them). */
+  reviewerIds: number[];
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { assignSchema, enableSchema, idParamsSchema, idsSchema, pickerQuerySchema, type AssignableRecord, type PickerQuery } from '@p8/contract/basic';
+import { treeEnabledFilter, treeQuerySchema } from '@p8/contract/common';
 import type { Pagination } from '@p8/contract/envelope';
 import type { ImportResult } from '@p8/contract/upload';
 import { assignRecords, assignToCreator } from './assignment-range.ts';
@@ -19,15 +20,24 @@ type Query = Record<string, unknown>;
 type Page<T> = { data: T[]; pagination: Pagination };
 
 /**
- * What one basic record offers: its services, each taking a ServiceContext. `recordRoutes` turns it into
- * the usual record routes (list, detail, add, update, delete, enable, assign, import, export) under
- * /api/admin/basic/<record>, each write guarded by its button code `basic_<record>_<action>`, run in one
- * transaction and audited here, in one place (an update names only the fields it changed).
+ * What one administered record offers: its services, each taking a ServiceContext. `recordRoutes` turns it
+ * into the usual record routes (list, detail, add, update, delete, enable, and where offered tree, picker,
+ * statistics, assign, import, export) under /api/admin/<area>/<record>, each write guarded by its button
+ * code `<area>_<record>_<action>`, run in one transaction and audited here, in one place (a create names
+ * what it set, an update only the fields it changed, both as the detail shows them). The services
+ * therefore write no audit entry of their own for these actions. It is the one route kit of every record:
+ * basic records, declared kinds, and the system, office, base, mall and service records.
  */
 export interface RecordDefinition<C, U extends { id: number }> {
   /** Routes under /api/admin/<area>/<record>, screen (menu name) `<area>_<record>`; area default 'basic'. */
   area?: string;
   record: string;
+  /**
+   * The route path after /api/admin/ where it is not `<area>/<record>`: the security screens' routes are
+   * `security/dept` and `security/menu`, the service staff's `service/technician` (the screen stays
+   * `<area>_<record>`).
+   */
+  path?: string;
   /**
    * Who reads the record beyond its own screen (which reads all of its routes), by route: the screens whose
    * forms use its picker, the few other screens that show its list or one record, and what the picker
@@ -44,13 +54,17 @@ export interface RecordDefinition<C, U extends { id: number }> {
   statistics?(ctx: ServiceContext, query: Query): Promise<Record<string, string>>;
   detail(ctx: ServiceContext, id: number): Promise<object>;
   create(ctx: ServiceContext, body: C): Promise<{ id: number }>;
-  update(ctx: ServiceContext, body: U): Promise<void>;
-  remove(ctx: ServiceContext, ids: number[]): Promise<void>;
-  enable(ctx: ServiceContext, ids: number[], enabled: boolean): Promise<void>;
+  /** The route answers the detail read after it (whatever the service returns). */
+  update(ctx: ServiceContext, body: U): Promise<unknown>;
+  remove(ctx: ServiceContext, ids: number[]): Promise<unknown>;
+  enable(ctx: ServiceContext, ids: number[], enabled: boolean): Promise<unknown>;
   picker?(ctx: ServiceContext, query: PickerQuery): Promise<Page<unknown>>;
+  /** A parent_id tree (departments, menus, categories): GET /tree, `enabled=true|false` filtering the nodes. */
+  tree?(ctx: ServiceContext, enabled: boolean | undefined): Promise<unknown>;
   /** Records that can be assigned to departments and staff. */
   assignable?: AssignableRecord;
-  excel: {
+  /** Excel import and export (every basic record; the other areas' records export through `listExportRoute`). */
+  excel?: {
     /** Template key of the record's import (`/api/base/template/<key>.xlsx`). */
     template: string;
     importColumns: ExcelColumn[];
@@ -101,6 +115,8 @@ export interface RecordDefinition<C, U extends { id: number }> {
 
 export interface RecordReaders {
   picker?: readonly string[];
+  /** The screens whose forms pick from its tree. */
+  tree?: readonly string[];
   list?: readonly string[];
   detail?: readonly string[];
   pickerFields?: readonly string[];
@@ -110,16 +126,23 @@ export interface RecordReaders {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schemas differ per record; each definition is checked where it is written
 export type AnyRecordDefinition = RecordDefinition<any, any>;
 
+/** A value as an audit entry compares it: row ids inside lists left out (rewritten child rows get new ones). */
+const shown = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? { ...item, id: undefined } : item)) : value;
+
 /**
  * What an update changed: the fields it sent, each compared as the detail shows it before and after (so
  * a partner's contacts rewritten with the same content, or a material's units sent unchanged, are no
  * change). Row ids inside lists are left out of the comparison: rewritten child rows get new ones.
  */
 export function updateChanges(before: object, after: object, sent: object) {
-  const shown = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? { ...item, id: undefined } : item)) : value;
   const pick = (from: object) => Object.fromEntries(Object.keys(sent).map((key) => [key, shown((from as Record<string, unknown>)[key])]));
   return changes(pick(before), pick(after));
+}
+
+/** What a create set: the fields it sent, as the detail shows them (a secret masked, child row ids left out). */
+export function createdValues(created: object, sent: object) {
+  return Object.fromEntries(Object.keys(sent).filter((key) => key in created).map((key) => [key, shown((created as Record<string, unknown>)[key])]));
 }
 
 /** The audit entry of an import: its counts (never its rows). */
@@ -164,7 +187,7 @@ export async function rowByRowImport(
 
 /** The import templates of a list of records. */
 export function registerRecordTemplates(registries: Registries, definitions: readonly AnyRecordDefinition[]) {
-  for (const def of definitions) registries.importTemplates.register(def.excel.template, def.excel.importColumns);
+  for (const def of definitions) if (def.excel) registries.importTemplates.register(def.excel.template, def.excel.importColumns);
 }
 
 /** Logs an import row that failed for an unexpected reason (its key is ImportFailed). */
@@ -179,17 +202,20 @@ function pickFields(page: Page<unknown>, fields: readonly string[] | undefined):
 
 export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<C, U>): RouteDeclaration[] {
   const area = def.area ?? 'basic';
-  const url = `/api/admin/${area}/${def.record}`;
+  const url = `/api/admin/${def.path ?? `${area}/${def.record}`}`;
   const tags = [`${area}: ${def.record}`];
   const screen = `${area}_${def.record}`;
   const code = (action: string) => `${screen}_${action}`;
   const readers = def.readers ?? {};
   const readBy = (others: readonly string[] | undefined) => [screen, ...(others ?? [])].join('|');
   if (def.picker && !readers.picker) throw new Error(`${screen}: name the screens that use its picker (readers.picker)`);
-  const { statistics, picker, assignable } = def;
+  const { statistics, picker, tree, assignable, excel } = def;
   const audited = (ctx: ServiceContext, action: string, entityId: number | number[], detail?: unknown) => ctx.audit({ action, entity: def.entity, entityId, detail });
 
   return [
+    ...(tree
+      ? [route({ method: 'GET', url: `${url}/tree`, tags, summary: `The ${def.entity} tree`, picker: [screen, ...(readers.tree ?? [])], query: treeQuerySchema, handler: (ctx, { query }) => tree(ctx, treeEnabledFilter(query)) })]
+      : []),
     route({ method: 'GET', url, tags, summary: `${def.entity} list, paged`, permission: readBy(readers.list), query: listQuerySchema, page: true, handler: (ctx, { query }) => def.list(ctx, query) }),
     ...(statistics
       ? [route({ method: 'GET', url: `${url}/statistics`, tags, summary: `${def.entity} list sums`, permission: screen, query: listQuerySchema, handler: (ctx, { query }) => statistics(ctx, query) })]
@@ -208,8 +234,9 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
       async handler(ctx, { body }) {
         const created = await def.create(ctx, body);
         if (assignable) await assignToCreator(ctx.tx, ctx.account, assignable, [created.id]);
-        audited(ctx, 'create', created.id, body);
-        return def.detail(ctx, created.id);
+        const detail = await def.detail(ctx, created.id);
+        audited(ctx, 'create', created.id, createdValues(detail, body as object));
+        return detail;
       },
     }),
     route({
@@ -254,51 +281,55 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
           }),
         ]
       : []),
-    untransactedRoute({
-      method: 'POST', url: `${url}/import`, tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, permission: code('import'),
-      consumes: ['multipart/form-data'],
-      handler: (caller, _input, { request }) => {
-        const job = request.server.importJobs.begin(request);
-        const onUnexpected = logUnexpectedRow(caller);
-        const { bulkImport, importer, importedIds, analyze: tables, stagedTables, publishStaged } = def.excel;
-        /** What an import's last transaction adds to its rows: the pending changes, the creator's assignment, the audit entry. */
-        const finish = async (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => {
-          if (publishStaged && importJob !== null) await publishStaged(ctx, importJob);
-          if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx, importJob));
-          auditImport(ctx, def.entity, outcome);
-          return outcome;
-        };
-        return reportedImport(job, async () => {
-          // ANALYZE runs on the owner connection, outside any transaction (PGlite has one connection).
-          const outcome = bulkImport
-            ? await withImportUpload(request, caller.config, def.excel.importColumns, job, async (upload) => {
-                const prepared = await bulkImport(caller, upload, onUnexpected, job);
-                if (tables) await analyze(caller.database, tables);
-                if (caller.database.kind === 'pglite' && stagedTables) {
-                  return stagedImport(caller, def.entity, stagedTables, (batches, importJob) => prepared.write(batches, importJob), (ctx, importJob) => finish(ctx, prepared.outcome.finish(), importJob), job.signal);
-                }
-                return caller.transaction(async (ctx) => {
-                  await prepared.write((fn) => fn(ctx.tx), null);
-                  return finish(ctx, prepared.outcome.finish(), null);
-                });
-              })
-            : await withSpilledImport(request, caller.config, def.excel.importColumns, job, async (rows) => {
-                if (tables) await analyze(caller.database, tables);
-                return rowByRowImport(caller, { entity: def.entity, stagedTables, rows, importer: importer!, onUnexpected, job, finish });
-              });
-          if (tables && outcome.successCount) await analyze(caller.database, tables);
-          return outcome;
-        });
-      },
-    }),
-    // The rows are read in a short transaction; the workbook is built after it, holding no connection.
-    untransactedRoute({
-      method: 'POST', url: `${url}/export`, tags, summary: `Export the ${def.entity} list of the current query as .xlsx`, permission: code('export'), query: listQuerySchema.partial(),
-      async handler(caller, _input, { request, reply }) {
-        const lang = langOf(request);
-        const rows = await caller.transaction((ctx) => def.excel.exportRows(ctx, exportQuery(request), lang));
-        return sendXlsx(reply, await exportXlsx(def.excel.exportColumns, rows, lang), def.excel.filename[lang]);
-      },
-    }),
+    ...(excel
+      ? [
+        untransactedRoute({
+          method: 'POST', url: `${url}/import`, tags, summary: `Import ${def.entity} records from an .xlsx (multipart "file")`, permission: code('import'),
+          consumes: ['multipart/form-data'],
+          handler: (caller, _input, { request }) => {
+            const job = request.server.importJobs.begin(request);
+            const onUnexpected = logUnexpectedRow(caller);
+            const { bulkImport, importer, importedIds, analyze: tables, stagedTables, publishStaged } = excel;
+            /** What an import's last transaction adds to its rows: the pending changes, the creator's assignment, the audit entry. */
+            const finish = async (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => {
+              if (publishStaged && importJob !== null) await publishStaged(ctx, importJob);
+              if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx, importJob));
+              auditImport(ctx, def.entity, outcome);
+              return outcome;
+            };
+            return reportedImport(job, async () => {
+              // ANALYZE runs on the owner connection, outside any transaction (PGlite has one connection).
+              const outcome = bulkImport
+                ? await withImportUpload(request, caller.config, excel.importColumns, job, async (upload) => {
+                    const prepared = await bulkImport(caller, upload, onUnexpected, job);
+                    if (tables) await analyze(caller.database, tables);
+                    if (caller.database.kind === 'pglite' && stagedTables) {
+                      return stagedImport(caller, def.entity, stagedTables, (batches, importJob) => prepared.write(batches, importJob), (ctx, importJob) => finish(ctx, prepared.outcome.finish(), importJob), job.signal);
+                    }
+                    return caller.transaction(async (ctx) => {
+                      await prepared.write((fn) => fn(ctx.tx), null);
+                      return finish(ctx, prepared.outcome.finish(), null);
+                    });
+                  })
+                : await withSpilledImport(request, caller.config, excel.importColumns, job, async (rows) => {
+                    if (tables) await analyze(caller.database, tables);
+                    return rowByRowImport(caller, { entity: def.entity, stagedTables, rows, importer: importer!, onUnexpected, job, finish });
+                  });
+              if (tables && outcome.successCount) await analyze(caller.database, tables);
+              return outcome;
+            });
+          },
+        }),
+        // The rows are read in a short transaction; the workbook is built after it, holding no connection.
+        untransactedRoute({
+          method: 'POST', url: `${url}/export`, tags, summary: `Export the ${def.entity} list of the current query as .xlsx`, permission: code('export'), query: listQuerySchema.partial(),
+          async handler(caller, _input, { request, reply }) {
+            const lang = langOf(request);
+            const rows = await caller.transaction((ctx) => excel.exportRows(ctx, exportQuery(request), lang));
+            return sendXlsx(reply, await exportXlsx(excel.exportColumns, rows, lang), excel.filename[lang]);
+          },
+        }),
+        ]
+      : []),
   ];
 }

@@ -1,7 +1,7 @@
 import { agreementSaveSchema, businessHoursSaveSchema, platformConfigSchema, slotAvailabilityQuerySchema, swiperCreateSchema, swiperUpdateSchema, timeSlotCreateSchema, timeSlotUpdateSchema } from '@p8/contract/base';
 import { enableSchema, idsSchema } from '@p8/contract/common';
 import type { SwiperRow, TimeSlotRow } from '@p8/contract/base';
-import { crudRoutes } from '../../core/crud-routes.ts';
+import { recordRoutes } from '../../core/record-routes.ts';
 import { enabledColumn, exportTime, listExportRoute, wholeList } from '../../core/list-export.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { getPlatformConfig, savePlatformConfig } from '../../core/platform-config.ts';
@@ -16,9 +16,9 @@ const BASE = '/api/admin/base';
 const tags = ['base'];
 
 const swiperRoutes = [
-  ...crudRoutes({
-    url: `${BASE}/swiper`, tags, noun: 'swiper slide', permissionPrefix: 'base_swiper', createSchema: swiperCreateSchema, updateSchema: swiperUpdateSchema,
-    service: { list: listSwipers, get: getSwiper, create: createSwiper, update: updateSwiper, remove: deleteSwipers, enable: enableSwipers },
+  ...recordRoutes({
+    area: 'base', record: 'swiper', entity: 'swiper', createSchema: swiperCreateSchema, updateSchema: swiperUpdateSchema,
+    list: listSwipers, detail: getSwiper, create: createSwiper, update: updateSwiper, remove: deleteSwipers, enable: enableSwipers,
   }),
   listExportRoute<SwiperRow>({
     url: `${BASE}/swiper`, tags, noun: 'swiper slide', permission: 'base_swiper_export', list: listSwipers, filename: { zh: '轮播图', en: 'swiper' },

@@ -61,31 +61,25 @@ export async function createSwiper(ctx: ServiceContext, body: SwiperCreate): Pro
     .insert(swiper)
     .values({ ...body, tenantId: ctx.tenantId })
     .returning();
-  const row = toRow(created);
-  ctx.audit({ action: 'create', entity: 'swiper', entityId: created.id, detail: { ...row } });
-  return row;
+  return toRow(created);
 }
 
 export async function updateSwiper(ctx: ServiceContext, { id, ...fields }: SwiperUpdate): Promise<SwiperRow> {
-  const before = await findSwiper(ctx, id);
+  await findSwiper(ctx, id);
   const [updated] = await ctx.tx
     .update(swiper)
     .set({ ...fields, updatedAt: new Date() })
     .where(mine(ctx, id))
     .returning();
-  const row = toRow(updated);
-  ctx.audit({ action: 'update', entity: 'swiper', entityId: id, detail: { before: toRow(before), after: row } });
-  return row;
+  return toRow(updated);
 }
 
 export async function deleteSwipers(ctx: ServiceContext, ids: number[]) {
   await assertAllExist(ctx, ids);
   await ctx.tx.delete(swiper).where(and(eq(swiper.tenantId, ctx.tenantId), inArray(swiper.id, ids)));
-  ctx.audit({ action: 'delete', entity: 'swiper', entityId: ids });
 }
 
 export async function enableSwipers(ctx: ServiceContext, ids: number[], enabled: boolean) {
   await assertAllExist(ctx, ids);
   await ctx.tx.update(swiper).set({ enabled, updatedAt: new Date() }).where(and(eq(swiper.tenantId, ctx.tenantId), inArray(swiper.id, ids)));
-  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'swiper', entityId: ids });
 }

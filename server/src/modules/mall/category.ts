@@ -2,7 +2,6 @@ import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { MALL_CATEGORY_MAX_LEVEL, type MallCategory, type MallCategoryCreate, type MallCategoryNode, type MallCategoryUpdate } from '@p8/contract/mall';
 import type { Tx } from '../../db/connection.ts';
 import { mallCategory, mallProduct } from '../../db/schema/index.ts';
-import { changes } from '../../core/audit.ts';
 import { BizError } from '../../core/errors.ts';
 import { assertIdsExist, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -145,9 +144,7 @@ export async function createCategory(ctx: ServiceContext, body: MallCategoryCrea
   const level = await levelUnder(ctx, body.parentId);
   await assertNameFree(ctx, body.parentId, body.name);
   const [created] = await ctx.tx.insert(mallCategory).values({ ...body, tenantId: ctx.tenantId, level }).returning({ id: mallCategory.id });
-  const row = await getCategory(ctx, created.id);
-  ctx.audit({ action: 'create', entity: 'mall-category', entityId: created.id, detail: { name: row.name, parentId: row.parentId } });
-  return row;
+  return getCategory(ctx, created.id);
 }
 
 export async function updateCategory(ctx: ServiceContext, { id, ...body }: MallCategoryUpdate): Promise<MallCategory> {
@@ -163,8 +160,6 @@ export async function updateCategory(ctx: ServiceContext, { id, ...body }: MallC
   }
   await assertNameFree(ctx, body.parentId, body.name, id);
   await ctx.tx.update(mallCategory).set({ ...body, level, updatedAt: new Date() }).where(where(ctx, id));
-  const changed = changes(before, body);
-  if (Object.keys(changed).length) ctx.audit({ action: 'update', entity: 'mall-category', entityId: id, detail: changed });
   return getCategory(ctx, id);
 }
 
@@ -186,12 +181,10 @@ export async function deleteCategories(ctx: ServiceContext, requested: number[])
   // Children first: the parent key refers to the same table.
   await ctx.tx.delete(mallCategory).where(and(eq(mallCategory.tenantId, ctx.tenantId), inArray(mallCategory.id, ids), sql`${mallCategory.parentId} is not null`));
   await ctx.tx.delete(mallCategory).where(and(eq(mallCategory.tenantId, ctx.tenantId), inArray(mallCategory.id, ids)));
-  ctx.audit({ action: 'delete', entity: 'mall-category', entityId: ids });
 }
 
 export async function enableCategories(ctx: ServiceContext, requested: number[], enabled: boolean) {
   const ids = distinct(requested);
   await assertIdsExist(ctx.tx, mallCategory, ctx.tenantId, ids, 'MallCategoryNotExist');
   await ctx.tx.update(mallCategory).set({ enabled, updatedAt: new Date() }).where(and(eq(mallCategory.tenantId, ctx.tenantId), inArray(mallCategory.id, ids)));
-  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'mall-category', entityId: ids });
 }

@@ -19,7 +19,7 @@ import {
   mallProductUpdateSchema,
   mallShelvesSchema,
 } from '@p8/contract/mall';
-import { crudRoutes } from '../../core/crud-routes.ts';
+import { recordRoutes } from '../../core/record-routes.ts';
 import { listExportRoute, wholeList } from '../../core/list-export.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { heldBy, type RecordUsage } from '../../core/record-usage.ts';
@@ -55,15 +55,20 @@ const tags = ['mall'];
 
 const CATEGORY = `${BASE}/category`;
 const categoryRoutes = [
-  ...crudRoutes({
-    url: CATEGORY,
-    tags,
-    noun: 'product category',
-    permissionPrefix: 'mall_category',
-    treeReaders: ['mall_product'],
+  ...recordRoutes({
+    area: 'mall',
+    record: 'category',
+    entity: 'mall-category',
+    readers: { tree: ['mall_product'] },
     createSchema: mallCategoryCreateSchema,
     updateSchema: mallCategoryUpdateSchema,
-    service: { list: listCategories, get: getCategory, create: createCategory, update: updateCategory, remove: deleteCategories, enable: enableCategories, tree: categoryTree },
+    list: listCategories,
+    detail: getCategory,
+    create: createCategory,
+    update: updateCategory,
+    remove: deleteCategories,
+    enable: enableCategories,
+    tree: categoryTree,
   }),
   // The tree in its order, filtered as the screen filters it (name, enabled).
   listExportRoute({

@@ -75,35 +75,29 @@ export async function createPrinter(ctx: ServiceContext, body: PrinterCreate): P
     .insert(printer)
     .values({ ...body, remark: body.remark ?? null, tenantId: ctx.tenantId, createdBy: ctx.account.adminId })
     .returning();
-  const row = toRow(created);
-  ctx.audit({ action: 'create', entity: 'printer', entityId: created.id, detail: { ...row } });
-  return row;
+  return toRow(created);
 }
 
 /** An empty printerKey keeps the stored one. */
 export async function updatePrinter(ctx: ServiceContext, { id, printerKey, ...fields }: PrinterUpdate): Promise<PrinterRow> {
-  const before = await findPrinter(ctx.tx, ctx.tenantId, id);
+  await findPrinter(ctx.tx, ctx.tenantId, id);
   await assertSnFree(ctx.tx, ctx.tenantId, fields.provider, fields.sn, id);
   const [updated] = await ctx.tx
     .update(printer)
     .set({ ...fields, remark: fields.remark ?? null, ...(printerKey ? { printerKey } : {}), updatedAt: new Date() })
     .where(and(eq(printer.tenantId, ctx.tenantId), eq(printer.id, id)))
     .returning();
-  const row = toRow(updated);
-  ctx.audit({ action: 'update', entity: 'printer', entityId: id, detail: { before: toRow(before), after: row, keyChanged: Boolean(printerKey) } });
-  return row;
+  return toRow(updated);
 }
 
 export async function deletePrinters(ctx: ServiceContext, ids: number[]) {
   await assertIdsExist(ctx.tx, printer, ctx.tenantId, ids, 'PrinterNotExist');
   await ctx.tx.delete(printer).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
-  ctx.audit({ action: 'delete', entity: 'printer', entityId: ids });
 }
 
 export async function enablePrinters(ctx: ServiceContext, ids: number[], enabled: boolean) {
   await assertIdsExist(ctx.tx, printer, ctx.tenantId, ids, 'PrinterNotExist');
   await ctx.tx.update(printer).set({ enabled, updatedAt: new Date() }).where(and(eq(printer.tenantId, ctx.tenantId), inArray(printer.id, ids)));
-  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'printer', entityId: ids });
 }
 
 /**

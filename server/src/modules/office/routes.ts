@@ -1,7 +1,7 @@
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema } from '@p8/contract/office';
 import { listQuerySchema } from '../../core/list-query.ts';
-import { crudRoutes } from '../../core/crud-routes.ts';
+import { recordRoutes } from '../../core/record-routes.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
 import { langOf } from '../../core/excel.ts';
@@ -45,9 +45,9 @@ const PRINTER = '/api/admin/system/printer';
 const printerTags = ['printer'];
 
 const printerRoutes = [
-  ...crudRoutes({
-    url: PRINTER, tags: printerTags, noun: 'printer', permissionPrefix: 'system_printer', createSchema: printerCreateSchema, updateSchema: printerUpdateSchema,
-    service: { list: listPrinters, get: getPrinter, create: createPrinter, update: updatePrinter, remove: deletePrinters, enable: enablePrinters },
+  ...recordRoutes({
+    area: 'system', record: 'printer', entity: 'printer', createSchema: printerCreateSchema, updateSchema: printerUpdateSchema,
+    list: listPrinters, detail: getPrinter, create: createPrinter, update: updatePrinter, remove: deletePrinters, enable: enablePrinters,
   }),
   untransactedRoute({
     method: 'POST', url: `${PRINTER}/test`, tags: printerTags, summary: 'Print a test page through the provider', permission: 'system_printer_add|system_printer_update', body: printerTestSchema,
@@ -56,10 +56,9 @@ const printerRoutes = [
 ];
 
 // Joint review rules: which bill types need review and by whom.
-const verifyRuleRoutes = crudRoutes({
-  url: '/api/admin/system/verify', tags: ['verify'], noun: 'joint review rule', permissionPrefix: 'system_verify',
-  createSchema: verifyRuleCreateSchema, updateSchema: verifyRuleUpdateSchema,
-  service: { list: listVerifyRules, get: getVerifyRule, create: createVerifyRule, update: updateVerifyRule, remove: deleteVerifyRules, enable: enableVerifyRules },
+const verifyRuleRoutes = recordRoutes({
+  area: 'system', record: 'verify', entity: 'verify-rule', createSchema: verifyRuleCreateSchema, updateSchema: verifyRuleUpdateSchema,
+  list: listVerifyRules, detail: getVerifyRule, create: createVerifyRule, update: updateVerifyRule, remove: deleteVerifyRules, enable: enableVerifyRules,
 });
 
 export const officeRoutes = [...messageRoutes, ...printerRoutes, ...verifyRuleRoutes];

@@ -36,19 +36,21 @@ async function withReviewers(tx: Tx, tenantId: number, rules: Rule[]): Promise<V
     .leftJoin(admin, and(eq(admin.tenantId, verifyRuleReviewer.tenantId), eq(admin.id, verifyRuleReviewer.adminId)))
     .where(and(eq(verifyRuleReviewer.tenantId, tenantId), inArray(verifyRuleReviewer.ruleId, rules.map((r) => r.id))))
     .orderBy(asc(verifyRuleReviewer.sort));
-  return rules.map((rule) => ({
-    id: rule.id,
-    billType: rule.billType,
-    auditType: rule.auditType as AuditType,
-    sequential: rule.sequential,
-    enabled: rule.enabled,
-    remark: rule.remark,
-    reviewers: reviewers
-      .filter((r) => r.ruleId === rule.id)
-      .map((r) => ({ adminId: r.adminId, name: r.name ?? '', realName: r.realName ?? '', sort: r.sort })),
-    createdAt: rule.createdAt.toISOString(),
-    updatedAt: rule.updatedAt.toISOString(),
-  }));
+  return rules.map((rule) => {
+    const own = reviewers.filter((r) => r.ruleId === rule.id);
+    return {
+      id: rule.id,
+      billType: rule.billType,
+      auditType: rule.auditType as AuditType,
+      sequential: rule.sequential,
+      enabled: rule.enabled,
+      remark: rule.remark,
+      reviewers: own.map((r) => ({ adminId: r.adminId, name: r.name ?? '', realName: r.realName ?? '', sort: r.sort })),
+      reviewerIds: own.map((r) => r.adminId),
+      createdAt: rule.createdAt.toISOString(),
+      updatedAt: rule.updatedAt.toISOString(),
+    };
+  });
 }
 
 async function findRule(tx: Tx, tenantId: number, id: number): Promise<Rule> {
@@ -132,14 +134,13 @@ export async function createVerifyRule(ctx: ServiceContext, body: VerifyRuleCrea
     .returning();
   await setReviewers(ctx.tx, ctx.tenantId, created.id, reviewerIds);
   await syncAfterChange(ctx);
-  ctx.audit({ action: 'create', entity: 'verify-rule', entityId: created.id, detail: body });
   const [row] = await withReviewers(ctx.tx, ctx.tenantId, [created]);
   return row;
 }
 
 export async function updateVerifyRule(ctx: ServiceContext, body: VerifyRuleUpdate): Promise<VerifyRuleRow> {
   const { id, reviewerIds, ...fields } = body;
-  const before = await findRule(ctx.tx, ctx.tenantId, id);
+  await findRule(ctx.tx, ctx.tenantId, id);
   await assertBillTypeFree(ctx.tx, ctx.tenantId, fields.billType, id);
   const [updated] = await ctx.tx
     .update(verifyRule)
@@ -148,23 +149,19 @@ export async function updateVerifyRule(ctx: ServiceContext, body: VerifyRuleUpda
     .returning();
   await setReviewers(ctx.tx, ctx.tenantId, id, reviewerIds);
   await syncAfterChange(ctx);
-  const was = { billType: before.billType, auditType: before.auditType, sequential: before.sequential, enabled: before.enabled };
-  ctx.audit({ action: 'update', entity: 'verify-rule', entityId: id, detail: { before: was, after: body } });
   const [row] = await withReviewers(ctx.tx, ctx.tenantId, [updated]);
   return row;
 }
 
 export async function deleteVerifyRules(ctx: ServiceContext, ids: number[]) {
-  const found = await assertAllExist(ctx, ids);
+  await assertAllExist(ctx, ids);
   await ctx.tx.delete(verifyRuleReviewer).where(and(eq(verifyRuleReviewer.tenantId, ctx.tenantId), inArray(verifyRuleReviewer.ruleId, ids)));
   await ctx.tx.delete(verifyRule).where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
   await syncAfterChange(ctx);
-  ctx.audit({ action: 'delete', entity: 'verify-rule', entityId: ids, detail: { billTypes: found.map((f) => f.billType) } });
 }
 
 export async function enableVerifyRules(ctx: ServiceContext, ids: number[], enabled: boolean) {
   await assertAllExist(ctx, ids);
   await ctx.tx.update(verifyRule).set({ enabled, updatedAt: new Date() }).where(and(eq(verifyRule.tenantId, ctx.tenantId), inArray(verifyRule.id, ids)));
   await syncAfterChange(ctx);
-  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'verify-rule', entityId: ids });
 }

@@ -34,7 +34,7 @@ import {
   type OrderScope,
 } from './orders.ts';
 import { createServiceStaff, deleteServiceStaff, enableServiceStaff, getServiceStaff, listServiceStaff, updateServiceStaff } from './staff.ts';
-import { crudRoutes } from '../../core/crud-routes.ts';
+import { recordRoutes } from '../../core/record-routes.ts';
 
 /** Service orders: all orders, mine (dispatched to me), proxy orders, and the chat on an order. */
 
@@ -88,10 +88,9 @@ const MESSAGE = `${SERVICE}/message`;
 function serviceRoutes(deps: Pick<ModuleDeps, 'sms'>): RouteDeclaration[] {
   return [
     // Service staff (the screen service_staff): who orders are dispatched to, with skills, areas and load.
-    ...crudRoutes({
-      url: `${SERVICE}/technician`, tags, noun: 'service staff member', permissionPrefix: 'service_staff',
-      createSchema: serviceStaffCreateSchema, updateSchema: serviceStaffUpdateSchema,
-      service: { list: listServiceStaff, get: getServiceStaff, create: createServiceStaff, update: updateServiceStaff, remove: deleteServiceStaff, enable: enableServiceStaff },
+    ...recordRoutes({
+      area: 'service', record: 'staff', path: 'service/technician', entity: 'serviceStaff', createSchema: serviceStaffCreateSchema, updateSchema: serviceStaffUpdateSchema,
+      list: listServiceStaff, detail: getServiceStaff, create: createServiceStaff, update: updateServiceStaff, remove: deleteServiceStaff, enable: enableServiceStaff,
     }),
     ...readRoutes(ORDER, 'all', 'Service orders', 'service_order'),
     route({ method: 'GET', url: `${SERVICE}/staff`, picker: ['service_order'], tags, summary: 'Staff an order can be dispatched to', handler: (ctx) => dispatchableStaff(ctx) }),

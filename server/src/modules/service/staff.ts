@@ -100,19 +100,17 @@ export async function createServiceStaff(ctx: ServiceContext, body: ServiceStaff
     .insert(serviceStaff)
     .values({ tenantId: ctx.tenantId, adminId: body.adminId, skills: tags(body.skills), areas: tags(body.areas), enabled: body.enabled, remark: body.remark ?? null })
     .returning({ id: serviceStaff.id });
-  ctx.audit({ action: 'create', entity: 'serviceStaff', entityId: created.id, detail: { adminId: body.adminId, skills: tags(body.skills), areas: tags(body.areas) } });
   return created;
 }
 
 export async function updateServiceStaff(ctx: ServiceContext, body: ServiceStaffUpdate): Promise<{ id: number }> {
-  const before = await getServiceStaff(ctx, body.id);
+  await getServiceStaff(ctx, body.id);
   await assertAccount(ctx, body.adminId, body.id);
   const values = { adminId: body.adminId, skills: tags(body.skills), areas: tags(body.areas), enabled: body.enabled, remark: body.remark ?? null };
   await ctx.tx
     .update(serviceStaff)
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(serviceStaff.tenantId, ctx.tenantId), eq(serviceStaff.id, body.id)));
-  ctx.audit({ action: 'update', entity: 'serviceStaff', entityId: body.id, detail: { from: { adminId: before.adminId, skills: before.skills, areas: before.areas, enabled: before.enabled }, to: values } });
   return { id: body.id };
 }
 
@@ -120,7 +118,6 @@ export async function updateServiceStaff(ctx: ServiceContext, body: ServiceStaff
 export async function deleteServiceStaff(ctx: ServiceContext, ids: number[]) {
   await assertIdsExist(ctx.tx, serviceStaff, ctx.tenantId, ids, 'ServiceStaffNotExist');
   await ctx.tx.delete(serviceStaff).where(and(eq(serviceStaff.tenantId, ctx.tenantId), inArray(serviceStaff.id, distinct(ids))));
-  ctx.audit({ action: 'delete', entity: 'serviceStaff', entityId: ids });
 }
 
 export async function enableServiceStaff(ctx: ServiceContext, ids: number[], enabled: boolean) {
@@ -129,5 +126,4 @@ export async function enableServiceStaff(ctx: ServiceContext, ids: number[], ena
     .update(serviceStaff)
     .set({ enabled, updatedAt: new Date() })
     .where(and(eq(serviceStaff.tenantId, ctx.tenantId), inArray(serviceStaff.id, distinct(ids))));
-  ctx.audit({ action: 'enable', entity: 'serviceStaff', entityId: ids, detail: { enabled } });
 }

@@ -6,7 +6,6 @@ import { admin, department, role } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
 import { sentFields } from './common.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
@@ -147,7 +146,6 @@ export async function createDept(ctx: ServiceContext, body: DeptCreate): Promise
       remark: body.remark || null,
     })
     .returning({ id: department.id });
-  ctx.audit({ action: 'create', entity: 'dept', entityId: row.id, detail: body });
   return getDept(ctx, row.id);
 }
 
@@ -179,7 +177,6 @@ export async function updateDept(ctx: ServiceContext, body: DeptUpdate): Promise
       updatedAt: new Date(),
     })
     .where(and(eq(department.tenantId, tenantId), eq(department.id, body.id)));
-  ctx.audit({ action: 'update', entity: 'dept', entityId: body.id, detail: changes(current, sent) });
   return getDept(ctx, body.id);
 }
 
@@ -218,7 +215,6 @@ export async function deleteDepts(ctx: ServiceContext, requested: number[]) {
     .update(role)
     .set({ scopeDeptIds: sql`array(select d from unnest(${role.scopeDeptIds}) d where d <> all(${gone}))` })
     .where(and(eq(role.tenantId, tenantId), sql`${role.scopeDeptIds} && ${gone}`));
-  ctx.audit({ action: 'delete', entity: 'dept', entityId: ids, detail: { names: found.map((d) => d.name) } });
 }
 
 export async function enableDepts(ctx: ServiceContext, requested: number[], enabled: boolean) {
@@ -234,5 +230,4 @@ export async function enableDepts(ctx: ServiceContext, requested: number[], enab
     .update(department)
     .set({ enabled, updatedAt: new Date() })
     .where(and(eq(department.tenantId, tenantId), inArray(department.id, ids)));
-  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'dept', entityId: ids });
 }

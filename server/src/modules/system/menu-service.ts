@@ -6,7 +6,6 @@ import { menu, roleMenu } from '../../db/schema/index.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import { changes } from '../../core/audit.ts';
 import { assertAllFound, distinct } from '../../core/ids.ts';
 import { sentFields } from './common.ts';
 import { buildTree, subtreeIds } from '../../core/tree.ts';
@@ -133,7 +132,6 @@ export async function createMenu(ctx: ServiceContext, body: MenuCreate): Promise
       isDefault: false,
     })
     .returning();
-  ctx.audit({ action: 'create', entity: 'menu', entityId: row.id, detail: body });
   return toMenu(row);
 }
 
@@ -176,7 +174,6 @@ export async function updateMenu(ctx: ServiceContext, body: MenuUpdate): Promise
       updatedAt: new Date(),
     })
     .where(and(eq(menu.tenantId, tenantId), eq(menu.id, body.id)));
-  ctx.audit({ action: 'update', entity: 'menu', entityId: body.id, detail: changes(current, sent) });
   return getMenu(ctx, body.id);
 }
 
@@ -200,7 +197,6 @@ export async function deleteMenus(ctx: ServiceContext, requested: number[]) {
   if (child) throw new BizError('MenuHasChildrenProhibitDelete', { additional: found.find((m) => m.id === child.parentId)?.name });
   await tx.delete(roleMenu).where(and(eq(roleMenu.tenantId, tenantId), inArray(roleMenu.menuId, ids)));
   await tx.delete(menu).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, ids)));
-  ctx.audit({ action: 'delete', entity: 'menu', entityId: ids, detail: { names: found.map((m) => m.name) } });
 }
 
 export async function enableMenus(ctx: ServiceContext, requested: number[], enabled: boolean) {
@@ -210,5 +206,4 @@ export async function enableMenus(ctx: ServiceContext, requested: number[], enab
   const found = await tx.select({ id: menu.id }).from(menu).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, ids)));
   assertAllFound(ids, found, 'DataNotExist');
   await tx.update(menu).set({ enabled, updatedAt: new Date() }).where(and(eq(menu.tenantId, tenantId), inArray(menu.id, ids)));
-  ctx.audit({ action: enabled ? 'enable' : 'disable', entity: 'menu', entityId: ids });
 }

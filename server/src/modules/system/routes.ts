@@ -19,7 +19,7 @@ import {
   staffUpdateSchema,
 } from '@p8/contract/system';
 import { storableText } from '@p8/contract/text';
-import { crudRoutes } from '../../core/crud-routes.ts';
+import { recordRoutes } from '../../core/record-routes.ts';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { assertAccountFree } from '../../core/accounts.ts';
 import { hashPassword } from '../../core/passwords.ts';
@@ -53,20 +53,19 @@ const DEPT_TREE_READERS = ['system_staff', 'system_role', 'system_audit', ...ASS
  */
 const COLLEAGUE_READERS = ['system_message', 'system_verify', 'system_department', ...ASSIGNING_SCREENS, ...BILL_SCREENS];
 
-const deptRoutes = crudRoutes({
-  url: '/api/admin/security/dept', tags: ['system: departments'], noun: 'department', permissionPrefix: 'system_department',
-  treeReaders: DEPT_TREE_READERS,
+const deptRoutes = recordRoutes({
+  area: 'system', record: 'department', path: 'security/dept', entity: 'dept', readers: { tree: DEPT_TREE_READERS },
   createSchema: deptCreateSchema, updateSchema: deptUpdateSchema,
-  service: { list: listDepts, get: getDept, create: createDept, update: updateDept, remove: deleteDepts, enable: enableDepts, tree: deptTree },
+  list: listDepts, detail: getDept, create: createDept, update: updateDept, remove: deleteDepts, enable: enableDepts, tree: deptTree,
 });
 
 // Menus and their buttons; the tree includes the buttons.
-const menuRoutes = crudRoutes({
-  url: '/api/admin/security/menu', tags: ['system: menus'], noun: 'menu item', permissionPrefix: 'system_menu',
+const menuRoutes = recordRoutes({
+  area: 'system', record: 'menu', path: 'security/menu', entity: 'menu',
   // The role screen's permission dialog and the audit log's labels.
-  treeReaders: ['system_role', 'system_audit'],
+  readers: { tree: ['system_role', 'system_audit'] },
   createSchema: menuCreateSchema, updateSchema: menuUpdateSchema,
-  service: { list: listMenus, get: getMenu, create: createMenu, update: updateMenu, remove: deleteMenus, enable: enableMenus, tree: menuTree },
+  list: listMenus, detail: getMenu, create: createMenu, update: updateMenu, remove: deleteMenus, enable: enableMenus, tree: menuTree,
 });
 
 // Roles have no enable switch: their routes are declared one by one.
