@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { systemTitleOf } from '../app/system-config.ts';
-import { useSystemConfig } from './use-system-config.ts';
+import { useSystemConfig } from '../hooks/useSystemConfig.ts';
 
 /** Copyright line with the system name and, when configured, the ICP record number. */
 export default function AppFooter() {

@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { systemTitleOf } from '../app/system-config.ts';
 import { HOME_PATH } from '../app/navigate.ts';
-import { useSystemConfig } from './use-system-config.ts';
+import { useSystemConfig } from '../hooks/useSystemConfig.ts';
 
 /** The default mark when the system config has no logo: a rounded square in the primary colour. */
 function DefaultMark() {

@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback.ts';
 import { useAuthStore } from '../../stores/auth.ts';
 import { useGlobalStore, type ComponentSize, type Language } from '../../stores/global.ts';
-import { useThemeDrawer } from '../theme-drawer/theme-drawer.tsx';
+import { useThemeDrawer } from '../../hooks/useThemeDrawer.ts';
 import ClearDataDialog from './clear-data-dialog.tsx';
 import LogoffDialog from './logoff-dialog.tsx';
 import MessageBell from './message-bell.tsx';

@@ -1,17 +1,11 @@
 import type { ReactNode } from 'react';
 import { Button, Divider, Drawer, Switch } from 'antd';
 import { CheckCircleFilled, ReloadOutlined } from '@ant-design/icons';
-import { create } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import ColorInput from '../../components/ColorInput/index.tsx';
 import { LAYOUTS, PRIMARY_PRESETS, useThemeStore, type LayoutName, type ThemeConfigState } from '../../stores/theme.ts';
+import { useThemeDrawer } from '../../hooks/useThemeDrawer.ts';
 
-/** Open state of the drawer, shared by the header button and the drawer. */
-export const useThemeDrawer = create<{ open: boolean; show: () => void; hide: () => void }>()((set) => ({
-  open: false,
-  show: () => set({ open: true }),
-  hide: () => set({ open: false }),
-}));
 
 /** A miniature of each layout: dark blocks are menus, light ones headers, the dashed one the page. */
 function LayoutThumb({ name }: { name: LayoutName }) {

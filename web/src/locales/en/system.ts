@@ -25,7 +25,6 @@ export default {
     batchDelete: 'Delete selected',
     deleteConfirm: 'Delete "{{name}}"?',
     batchDeleteConfirm: 'Delete the {{count}} selected rows?',
-    deleted: 'Deleted',
     enabledOk: 'Enabled',
     disabledOk: 'Disabled',
     searchPlaceholder: 'Type to search',

@@ -25,7 +25,6 @@ export default {
     batchDelete: '批量删除',
     deleteConfirm: '确定删除「{{name}}」吗？',
     batchDeleteConfirm: '确定删除选中的 {{count}} 条数据吗？',
-    deleted: '删除成功',
     enabledOk: '已启用',
     disabledOk: '已停用',
     searchPlaceholder: '输入关键字搜索',

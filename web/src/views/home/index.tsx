@@ -11,7 +11,7 @@ import MenuIcon from '../../components/MenuIcon/index.tsx';
 import PasswordDialog from '../../layouts/header/password-dialog.tsx';
 import { menuTitle, useMayOpen } from '../../app/dynamic-routes.ts';
 import { isExternal, openExternal } from '../../layouts/menu/menu-utils.ts';
-import { useThemeDrawer } from '../../layouts/theme-drawer/theme-drawer.tsx';
+import { useThemeDrawer } from '../../hooks/useThemeDrawer.ts';
 import { useAuthStore } from '../../stores/auth.ts';
 import { useGlobalStore } from '../../stores/global.ts';
 import { useMenuStore } from '../../stores/menu.ts';

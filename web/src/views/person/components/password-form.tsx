@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { UpdatePassword } from '@p8/contract/auth';
 import { feedback } from '../../../app/feedback.ts';
 import { formatRules } from '../../../app/system-config.ts';
-import { useSystemConfig } from '../../../layouts/use-system-config.ts';
+import { useSystemConfig } from '../../../hooks/useSystemConfig.ts';
 import { useGlobalStore } from '../../../stores/global.ts';
 import { updatePassword } from '../api/update-password.ts';
 

@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../../app/feedback.ts';
 import { formatRules } from '../../../app/system-config.ts';
-import { useSystemConfig } from '../../../layouts/use-system-config.ts';
+import { useSystemConfig } from '../../../hooks/useSystemConfig.ts';
 import { useAuthStore } from '../../../stores/auth.ts';
 import { updatePersonalInfo, type PersonalInfo } from '../api/update-info.ts';
 

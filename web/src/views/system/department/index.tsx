@@ -4,7 +4,6 @@ import { DeleteOutlined, EditOutlined, MinusSquareOutlined, PlusOutlined, PlusSq
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DeptNode } from '@p8/contract/system';
-import { feedback } from '../../../app/feedback.ts';
 import type { QueryParams } from '../../../app/http.ts';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import { useFormDialog } from '../../../components/FormDialog/index.tsx';
@@ -15,7 +14,7 @@ import { deptTreeQueryKey, getDeptTree, useDeptTree } from '../../../components/
 import DeptDialog, { type DeptForm } from './components/dept-dialog.tsx';
 import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
 import { countTree, filterTree, parentIds } from '../../../components/Tree/tree-utils.ts';
-import { settled } from '../../../components/RecordKit/settled.ts';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 
 /** Without any of these the rows have no actions: the action column is left out. */
 const ACTION_CODES = 'system_department_add|system_department_update|system_department_delete';
@@ -65,23 +64,7 @@ export default function DepartmentPage() {
     void queryClient.invalidateQueries({ queryKey: deptTreeQueryKey });
   }, [queryClient]);
 
-  const remove = useCallback(
-    async (row: DeptNode) => {
-      if (!(await settled(deleteDepts([row.id])))) return;
-      feedback.message.success(t('system.common.deleted'));
-      changed();
-    },
-    [changed, t],
-  );
-
-  const toggle = useCallback(
-    async (row: DeptNode, enabled: boolean) => {
-      await enableDepts([row.id], enabled);
-      feedback.message.success(enabled ? t('system.common.enabledOk') : t('system.common.disabledOk'));
-      changed();
-    },
-    [changed, t],
-  );
+  const writes = useRecordWrites<DeptNode>({ table: tableRef, enable: enableDepts, remove: deleteDepts, changed });
 
   const openDialog = dialog.open;
   const openEdit = useCallback(
@@ -135,7 +118,7 @@ export default function DepartmentPage() {
               record="system_department"
               id={row.id}
               checked={row.enabled}
-              onChange={(on) => toggle(row, on)}
+              onChange={(on) => writes.setEnabled([row], on)}
               confirmOff={t('system.dept.disableConfirm', { name: row.name })}
             />
           ) : (
@@ -169,7 +152,7 @@ export default function DepartmentPage() {
                   </Button>
                 </Tooltip>
               ) : (
-                <Popconfirm title={t('system.common.deleteConfirm', { name: row.name })} onConfirm={() => remove(row)} okButtonProps={{ danger: true }}>
+                <Popconfirm title={t('system.common.deleteConfirm', { name: row.name })} onConfirm={() => writes.remove([row])} okButtonProps={{ danger: true }}>
                   <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`row-delete-${row.id}`}>
                     {t('system.common.delete')}
                   </Button>
@@ -181,7 +164,7 @@ export default function DepartmentPage() {
       },
     ];
     return list.filter((c) => c.prop !== 'operation' || can(ACTION_CODES));
-  }, [t, can, toggle, openDialog, openEdit, remove]);
+  }, [t, can, writes, openDialog, openEdit]);
 
   const allParents = useMemo(() => parentIds(rows), [rows]);
   const tree = fullTree.data ?? [];

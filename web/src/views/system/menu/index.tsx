@@ -5,7 +5,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MenuType } from '@p8/contract/menu';
 import type { MenuRow } from '@p8/contract/system';
-import { feedback } from '../../../app/feedback.ts';
 import type { QueryParams } from '../../../app/http.ts';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import { useFormDialog } from '../../../components/FormDialog/index.tsx';
@@ -14,7 +13,7 @@ import ProTable, { type ProColumn, type ProTableAction, type ValueEnum } from '.
 import { useGlobalStore } from '../../../stores/global.ts';
 import StatusSwitch from '../../../components/RecordKit/StatusSwitch.tsx';
 import { countTree, filterTree, parentIds, treeIds } from '../../../components/Tree/tree-utils.ts';
-import { settled } from '../../../components/RecordKit/settled.ts';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { deleteMenus } from './api/delete-menu.ts';
 import { enableMenus } from './api/enable-menu.ts';
 import { getMenuTree, menuTreeQueryKey, useMenuTree } from '../../../components/Pickers/api/get-menu-tree.ts';
@@ -83,23 +82,7 @@ export default function MenuPage() {
     void queryClient.invalidateQueries({ queryKey: menuTreeQueryKey });
   }, [queryClient]);
 
-  const remove = useCallback(
-    async (row: MenuRow) => {
-      if (!(await settled(deleteMenus([row.id])))) return;
-      feedback.message.success(t('system.common.deleted'));
-      changed();
-    },
-    [changed, t],
-  );
-
-  const toggle = useCallback(
-    async (row: MenuRow, enabled: boolean) => {
-      await enableMenus([row.id], enabled);
-      feedback.message.success(enabled ? t('system.common.enabledOk') : t('system.common.disabledOk'));
-      changed();
-    },
-    [changed, t],
-  );
+  const writes = useRecordWrites<MenuRow>({ table: tableRef, enable: enableMenus, remove: deleteMenus, changed });
 
   const addUnder = useCallback(
     (parent: MenuRow | undefined) =>
@@ -188,7 +171,7 @@ export default function MenuPage() {
           valueEnum: statusEnum,
           render: (_, row) =>
             can('system_menu_enable') ? (
-              <StatusSwitch record="system_menu" id={row.id} checked={row.enabled} onChange={(on) => toggle(row, on)} />
+              <StatusSwitch record="system_menu" id={row.id} checked={row.enabled} onChange={(on) => writes.setEnabled([row], on)} />
             ) : (
               <Tag color={row.enabled ? 'green' : 'default'}>{row.enabled ? t('system.common.enabled') : t('system.common.disabled')}</Tag>
             ),
@@ -222,7 +205,7 @@ export default function MenuPage() {
                     </Button>
                   </Tooltip>
                 ) : (
-                  <Popconfirm title={t('system.common.deleteConfirm', { name: titleOf(row) })} onConfirm={() => remove(row)} okButtonProps={{ danger: true }}>
+                  <Popconfirm title={t('system.common.deleteConfirm', { name: titleOf(row) })} onConfirm={() => writes.remove([row])} okButtonProps={{ danger: true }}>
                     <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`row-delete-${row.id}`}>
                       {t('system.common.delete')}
                     </Button>
@@ -234,7 +217,7 @@ export default function MenuPage() {
         },
     ];
     return list.filter((c) => c.prop !== 'operation' || can(ACTION_CODES));
-  }, [t, can, titleOf, toggle, addUnder, openDialog, remove]);
+  }, [t, can, titleOf, writes, addUnder, openDialog]);
 
   const allParents = useMemo(() => parentIds(rows), [rows]);
 

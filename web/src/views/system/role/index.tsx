@@ -9,7 +9,7 @@ import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import { useFormDialog } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction, type ValueEnum } from '../../../components/ProTable/index.tsx';
 import RowMore from '../../../components/RecordKit/RowMore.tsx';
-import { settled } from '../../../components/RecordKit/settled.ts';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { copyRolesBatch } from './api/copy-roles-batch.ts';
 import { deleteRoles } from './api/delete-role.ts';
 import { getRoles, roleOptionsQueryKey } from '../../../components/Pickers/api/get-roles.ts';
@@ -46,15 +46,7 @@ export default function RolePage() {
     void queryClient.invalidateQueries({ queryKey: roleOptionsQueryKey });
   }, [queryClient]);
 
-  const remove = useCallback(
-    async (ids: number[]) => {
-      if (!(await settled(deleteRoles(ids)))) return;
-      feedback.message.success(t('system.common.deleted'));
-      tableRef.current?.clearSelection();
-      changed();
-    },
-    [changed, t],
-  );
+  const writes = useRecordWrites<Role>({ table: tableRef, remove: deleteRoles, changed });
 
   const copyBatch = useCallback(
     async (ids: number[]) => {
@@ -179,7 +171,7 @@ export default function RolePage() {
                   label: t('system.common.delete'),
                   disabledTip: row.isDefault ? t('system.role.defaultTip') : undefined,
                   confirm: [t('system.common.deleteConfirm', { name: row.roleName }), row.userCount > 0 ? t('system.role.inUseTip') : ''].filter(Boolean).join(' '),
-                  onClick: () => remove([row.id]),
+                  onClick: () => writes.remove([row]),
                   'data-testid': `row-delete-${row.id}`,
                 },
               ]}
@@ -189,7 +181,7 @@ export default function RolePage() {
       },
     ];
     return list.filter((c) => c.prop !== 'operation' || can(ACTION_CODES));
-  }, [t, can, openDialog, openFor, remove]);
+  }, [t, can, openDialog, openFor, writes]);
 
   return (
     <div data-testid="role-page">
@@ -201,7 +193,7 @@ export default function RolePage() {
         rowSelection={can('system_role_copy_batch|system_role_delete')}
         actionRef={tableRef}
         data-testid="role-table"
-        toolbar={({ selectedRowKeys }) => {
+        toolbar={({ selectedRowKeys, selectedRows }) => {
           const ids = selectedRowKeys.map(Number);
           return (
             <>
@@ -227,7 +219,7 @@ export default function RolePage() {
                   title={t('system.common.batchDelete')}
                   description={t('system.common.batchDeleteConfirm', { count: ids.length })}
                   disabled={!ids.length}
-                  onConfirm={() => remove(ids)}
+                  onConfirm={() => writes.remove(selectedRows)}
                   okButtonProps={{ danger: true }}
                 >
                   <Button danger icon={<DeleteOutlined />} disabled={!ids.length} data-testid="role-delete-batch">

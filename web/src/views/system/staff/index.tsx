@@ -14,6 +14,7 @@ import StatusSwitch, { SaveSwitch } from '../../../components/RecordKit/StatusSw
 import { useRoleOptions, roleOptionsQueryKey } from '../../../components/Pickers/api/get-roles.ts';
 import RowMore from '../../../components/RecordKit/RowMore.tsx';
 import { settled } from '../../../components/RecordKit/settled.ts';
+import { useRecordWrites } from '../../../components/RecordKit/use-record-writes.ts';
 import { deleteStaff } from './api/delete-staff.ts';
 import { enableStaff } from './api/enable-staff.ts';
 import { getStaff } from './api/get-staff.ts';
@@ -70,15 +71,7 @@ export default function StaffPage() {
     void queryClient.invalidateQueries({ queryKey: roleOptionsQueryKey });
   }, [queryClient]);
 
-  const remove = useCallback(
-    async (ids: number[]) => {
-      if (!(await settled(deleteStaff(ids)))) return;
-      feedback.message.success(t('system.common.deleted'));
-      tableRef.current?.clearSelection();
-      changed();
-    },
-    [changed, t],
-  );
+  const writes = useRecordWrites<Staff>({ table: tableRef, enable: enableStaff, remove: deleteStaff, changed });
 
   const lock = useCallback(
     async (row: Staff, locked: boolean) => {
@@ -89,14 +82,6 @@ export default function StaffPage() {
     [changed, t],
   );
 
-  const setEnabled = useCallback(
-    async (row: Staff, enabled: boolean) => {
-      await enableStaff([row.id], enabled);
-      feedback.message.success(enabled ? t('system.common.enabledOk') : t('system.common.disabledOk'));
-      changed();
-    },
-    [changed, t],
-  );
 
   const setNotify = useCallback(
     async (row: Staff, kind: 'order' | 'sms', enabled: boolean) => {
@@ -178,7 +163,7 @@ export default function StaffPage() {
               record="system_staff"
               id={row.id}
               checked={row.enabled}
-              onChange={(on) => setEnabled(row, on)}
+              onChange={(on) => writes.setEnabled([row], on)}
               confirmOff={t('system.staff.disableConfirm', { name: display(row) })}
               // Switching off is what is refused for yourself and the default administrator.
               disabled={row.enabled && !!protectedTip(row)}
@@ -243,7 +228,7 @@ export default function StaffPage() {
                     </Button>
                   </Tooltip>
                 ) : (
-                  <Popconfirm title={t('system.common.deleteConfirm', { name: display(row) })} onConfirm={() => remove([row.id])} okButtonProps={{ danger: true }}>
+                  <Popconfirm title={t('system.common.deleteConfirm', { name: display(row) })} onConfirm={() => writes.remove([row])} okButtonProps={{ danger: true }}>
                     <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`row-delete-${row.id}`}>
                       {t('system.common.delete')}
                     </Button>
@@ -288,7 +273,7 @@ export default function StaffPage() {
       },
     ];
     return list.filter((c) => c.prop !== 'operation' || can(ACTION_CODES));
-  }, [t, can, me, roles.data, openDialog, setEnabled, setNotify, lock, remove]);
+  }, [t, can, me, roles.data, openDialog, writes, setNotify, lock]);
 
   // Neither yourself nor the default administrator can be deleted: not selectable for the batch delete.
   const selection = useMemo(() => ({ getCheckboxProps: (row: Staff) => ({ disabled: row.id === me || row.isDefault }) }), [me]);
@@ -313,7 +298,7 @@ export default function StaffPage() {
           rowSelection={can('system_staff_delete') ? selection : undefined}
           actionRef={tableRef}
           data-testid="staff-table"
-          toolbar={({ selectedRowKeys }) => {
+          toolbar={({ selectedRowKeys, selectedRows }) => {
             const ids = selectedRowKeys.map(Number);
             return (
               <>
@@ -332,7 +317,7 @@ export default function StaffPage() {
                     title={t('system.common.batchDelete')}
                     description={t('system.common.batchDeleteConfirm', { count: ids.length })}
                     disabled={!ids.length}
-                    onConfirm={() => remove(ids)}
+                    onConfirm={() => writes.remove(selectedRows)}
                     okButtonProps={{ danger: true }}
                   >
                     <Button danger icon={<DeleteOutlined />} disabled={!ids.length} data-testid="staff-delete-batch">

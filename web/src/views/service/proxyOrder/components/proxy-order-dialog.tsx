@@ -3,7 +3,7 @@ import { DatePicker, Form, Input, InputNumber, Modal, Select, Typography } from 
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { SlotAvailability } from '@p8/contract/base';
-import { useSystemConfig } from '../../../../layouts/use-system-config.ts';
+import { useSystemConfig } from '../../../../hooks/useSystemConfig.ts';
 import { createProxyOrder } from '../api/create-proxy-order.ts';
 import { getAvailableSlots } from '../api/get-available-slots.ts';
 
