@@ -45,6 +45,13 @@ describe('audit field labels', () => {
     expect(fieldLabel('service-order', 'amount', en)).toBe('Amount');
   });
 
+  it("names what the record kit audits of a review rule and a service staff member as their dialogs do", () => {
+    expect(fieldLabel('verify-rule', 'reviewerIds', zh)).toBe(zhOffice.verify.reviewers);
+    expect(fieldLabel('verify-rule', 'reviewerIds', en)).toBe(enOffice.verify.reviewers);
+    expect(fieldLabel('serviceStaff', 'adminId', en)).toBe(enService.staff.name);
+    expect(fieldLabel('serviceStaff', 'skills', en)).toBe(enService.staff.skills);
+  });
+
   it('names a nested settings field by its label in the settings screen, in both languages', () => {
     expect(fieldLabel('system-setting', 'printTemplate.copies', zh)).toBe(zhOffice.setting.copies);
     expect(fieldLabel('system-setting', 'codePrefixes.customer', en)).toBe(enOffice.setting.codePrefixes.customer);

@@ -43,6 +43,9 @@ export function labelKeys(entity: string, field: string): string[] {
     'system-setting': [`system-office.setting.${SETTING_FIELDS[field] ?? field}`],
     'tenant-config': [`system-office.tenant.fields.${field}`, `system-office.tenant.switches.${field}`],
     printer: [`system-office.printer.${field}`],
+    // The record kit audits a rule's reviewers as the ids a save sends, a service staff member's account as adminId.
+    'verify-rule': [`system-office.verify.${field === 'reviewerIds' ? 'reviewers' : field}`],
+    serviceStaff: [`service.staff.${field === 'adminId' ? 'name' : field}`],
     swiper: [`base.swiper.${field}`],
     'time-slot': [`base.time.${field}`],
     'mall-category': [`mall.category.${field}`, `mall.common.${field}`],
