@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import type { Micro } from '@p8/contract/bills/decimal';
@@ -73,5 +74,29 @@ describe('postings from declarations', () => {
     const undeclared: BillTypeDecl = { ...OtherOutstock, type: 'Undeclared', postings: {} };
     expect(() => stockValueLines(undeclared, 1n, 0n)).toThrow(/declares no stock posting/);
     expect(() => partnerBillLines(OtherOutstock, 1n, 0n)).toThrow(/declares no partner money posting/);
+  });
+});
+
+describe("finance's own imports", () => {
+  // The ledger is what every posting goes through: it imports none of the files that post (they would import
+  // it back), and finance's files import one another without a cycle.
+  const dir = new URL('.', import.meta.url);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const imports = new Map(files.map((f) => [f, [...readFileSync(new URL(f, dir), 'utf8').matchAll(/from '\.\/([\w-]+\.ts)'/g)].map((m) => m[1])]));
+
+  it('keeps the ledger free of its callers', () => {
+    expect(imports.get('ledger.ts')).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    const cycle = (file: string, path: string[]): string[] | undefined => {
+      if (path.includes(file)) return [...path.slice(path.indexOf(file)), file];
+      for (const next of imports.get(file) ?? []) {
+        const found = cycle(next, [...path, file]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    for (const file of files) expect(cycle(file, []), file).toBeUndefined();
   });
 });
