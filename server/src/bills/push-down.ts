@@ -1,0 +1,288 @@
+import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
+import { downstreamTypes, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
+import { div, microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { POSTED_STATUSES, PROGRESS_STATES, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
+import { BizError } from '../core/errors.ts';
+import { distinct } from '../core/ids.ts';
+import type { ServiceContext } from '../core/service-context.ts';
+import { readTenantConfig } from '../core/tenant-config.ts';
+import { rows, type Tx } from '../db/connection.ts';
+import { bill, billLine } from '../db/schema/index.ts';
+import { billScope } from './list.ts';
+import { openQuantity, overallProgress } from './progress.ts';
+import { allows, progressStatus } from './state-machine.ts';
+import { localDay } from './stock-rules.ts';
+import { openSourceBills, settlementPushLines, settlementState } from './settlement-lines.ts';
+import { type BillRow, type LineRow, POSTED, loadLines, recordTransition, sourceBillIdsOf, headerPayload, payloadLine } from './bill-rows.ts';
+import { assertSourceMeets, conditionSql, createBill, drivingSql, loadMaterials, sharingTypes, switchedOffLineKeys, takenBySource } from './bill-save.ts';
+
+/*
+ * Push down and progress: new drafts from open lines of audited bills, what downstream bills took of each
+ * source line (rolled up through intermediate bills), and the push-down picker's open source lines.
+ */
+
+// ---------------------------------------------------------------- push down and progress
+
+/**
+ * POST {target path}/pushDown: a new draft of `decl` from open lines of audited `sourceType` bills, each
+ * taking its open quantity (in the source line's unit) or the quantity asked for in `numbers`, with the
+ * fields the declaration copies.
+ */
+export async function pushDown(
+  ctx: ServiceContext,
+  decl: BillTypeDecl,
+  sourceType: string,
+  sourceLineIds: number[],
+  numbers: ReadonlyArray<{ sourceLineId: number; number: number }> = [],
+): Promise<{ id: number; billCode: string }> {
+  const wanted = new Map(numbers.map((n) => [n.sourceLineId, n.number]));
+  const source = decl.sources.find((s) => s.type === sourceType);
+  if (!source) throw new BizError('SourceBillNotExist', { additional: sourceType });
+  const sourceDecl = findBillType(sourceType)!;
+  const ids = distinct(sourceLineIds);
+  if (lineKindOf(decl) === 'settlement') {
+    // Settlement lines take whole bills: the ids are the source bills', each line settles what is open of one.
+    const { heads, lines } = await settlementPushLines(ctx, sourceType, ids);
+    for (const key of source.header) if (new Set(heads.map((h) => (h as Record<string, unknown>)[key])).size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : 'MergeBillDifferentCustomer');
+    const copied = headerPayload(sourceDecl, heads[0]);
+    return createBill(ctx, decl, { ...source.defaults, ...Object.fromEntries(source.header.map((key) => [key, copied[key]])), billDate: localDay(), lines });
+  }
+  const found = (await ctx.tx
+    .select({ line: billLine, head: bill })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType), await billScope(ctx)))
+    .orderBy(billLine.billId, billLine.lineNo)) as Array<{ line: LineRow; head: BillRow }>;
+  if (found.length !== ids.length) throw new BizError('SourceBillNotExist', { additional: ids.find((id) => !found.some((f) => f.line.id === id)) });
+  const heads = new Map(found.map((f) => [f.head.id, f.head]));
+  for (const head of heads.values()) {
+    if (!allows(head.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(head.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: head.billCode });
+    assertSourceMeets(source, head);
+  }
+  const first = found[0].head;
+  const copied = headerPayload(sourceDecl, first);
+  for (const key of ['supplierId', 'customerId'] as const) {
+    if (source.header.includes(key) && new Set(found.map((f) => f.head[key])).size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : 'MergeBillDifferentCustomer');
+  }
+  const taken = await takenBySource(ctx.tx, ctx.tenantId, ids, sharingTypes(decl, sourceType));
+  const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((f) => f.line.materialId)));
+  // A field switched off since the source was made (its storage location) is not carried into the new bill.
+  const off = switchedOffLineKeys(decl, await readTenantConfig(ctx.tx, ctx.tenantId));
+  const copiedKeys = source.lines.filter((key) => !off.has(key));
+  const lines: Array<Record<string, unknown>> = [];
+  for (const { line } of found) {
+    const open = openQuantity(toMicro(line.baseNumber), taken.get(line.id) ?? 0n, line.closed);
+    if (open <= 0n) continue;
+    const ratio = (line.unitId !== null && materials.get(line.materialId)?.ratios.get(line.unitId)) || toMicro(1);
+    const stored = payloadLine(line);
+    lines.push({
+      materialId: line.materialId,
+      unitId: line.unitId,
+      // The quantity the user asked for, checked against the open quantity as any save is (linkSources).
+      number: wanted.get(line.id) ?? microNumber(div(open, ratio)),
+      sourceLineId: line.id,
+      ...Object.fromEntries(copiedKeys.map((key) => [key, stored[key]])),
+    });
+  }
+  if (!lines.length) throw new BizError('BillAllPushed', { additional: first.billCode });
+  const header = Object.fromEntries(source.header.map((key) => [key, copied[key]]));
+  const paired = decl.pairedLines;
+  if (paired) {
+    // Each line taken (the goods exchanged) with its twin beside it (the replacement), which takes nothing.
+    const twins = lines.flatMap((line) => [{ ...line, [paired.field]: paired.taking }, { ...line, [paired.field]: paired.twin, sourceLineId: null }]);
+    return createBill(ctx, decl, { ...source.defaults, ...header, billDate: localDay(), lines: twins });
+  }
+  return createBill(ctx, decl, { ...source.defaults, ...header, billDate: localDay(), lines });
+}
+
+/**
+ * Recomputes the progress of every source bill `lines` take from: per progress kind, the states of its
+ * lines and its header, and its status (Audit ↔ Partially ↔ Complete by its first progress kind). A source
+ * that passes progress on (`progressRollups`) has its own sources recomputed after it.
+ */
+export async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
+  const pending = new Set(lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null));
+  const refreshed = new Set<number>();
+  while (pending.size) {
+    // Newest first, as lockBills takes them: a source's own sources are older than it.
+    const sourceBillId = Math.max(...pending);
+    pending.delete(sourceBillId);
+    if (refreshed.has(sourceBillId)) continue;
+    refreshed.add(sourceBillId);
+    const [head] = await ctx.tx
+      .select()
+      .from(bill)
+      .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, sourceBillId)))
+      .for('update');
+    const decl = head && findBillType(head.billType);
+    if (!decl) continue;
+    if (passesProgressOn(decl.type)) for (const id of await sourceBillIdsOf(ctx.tx, ctx.tenantId, head.id)) pending.add(id);
+    const progress = await lineProgress(ctx.tx, ctx.tenantId, decl, await loadLines(ctx.tx, ctx.tenantId, head.id));
+    const headerProgress: Record<string, string> = {};
+    let primary: 'none' | 'partial' | 'all' = 'none';
+    // Kinds no downstream bill type drives keep what their module wrote. Kinds driven by settlement lines
+    // (a payment settling an in-stock) go by amount, and never move the bill's status.
+    const downstream = downstreamTypes(decl.type);
+    const drives = (byAmount: boolean) => downstream.filter((d) => (lineKindOf(d) === 'settlement') === byAmount).flatMap((d) => d.sources.filter((s) => s.type === decl.type).map((s) => s.drives));
+    // Kinds rolled up through intermediate bills are driven too (a sale order's out-stocks through its notices).
+    const driven = new Set([...drives(false), ...progressRollups(decl.type).map((r) => r.kind)]);
+    const byAmount = new Set(drives(true));
+    const amountState = byAmount.size ? await settlementState(ctx.tx, ctx.tenantId, head) : undefined;
+    decl.progress.forEach((kind, index) => {
+      if (byAmount.has(kind) && !driven.has(kind)) {
+        headerProgress[kind] = amountState!;
+        return;
+      }
+      if (!driven.has(kind) && head.progress[kind]) {
+        headerProgress[kind] = head.progress[kind];
+        return;
+      }
+      const overall = overallProgress(progress.map((p) => ({ number: p.number, done: p.kinds[kind]?.done ?? 0n })));
+      headerProgress[kind] = PROGRESS_STATES[kind][overall === 'none' ? 0 : overall === 'partial' ? 1 : 2];
+      if (index === 0) primary = overall;
+    });
+    const to = progressStatus(head.billStatus as BillStatus, primary);
+    await ctx.tx
+      .update(bill)
+      .set({ progress: headerProgress, billStatus: to })
+      .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, head.id)));
+    if (to !== head.billStatus) await recordTransition(ctx, head.id, 'progress', head.billStatus, to);
+  }
+}
+
+interface LineProgress {
+  lineId: number;
+  number: Micro;
+  kinds: Partial<Record<ProgressKind, { done: Micro; taken: Micro }>>;
+}
+
+/** Per line of a bill and per progress kind of its type: main-unit quantities taken and done downstream. */
+export async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: LineRow[]): Promise<LineProgress[]> {
+  if (!lines.length || !decl.progress.length) return lines.map((l) => ({ lineId: l.id, number: toMicro(l.baseNumber), kinds: {} }));
+  const found = await tx
+    .select({
+      sourceLineId: billLine.sourceLineId,
+      billType: bill.billType,
+      taken: sql<string>`sum(${billLine.baseNumber})::text`,
+      done: sql<string>`coalesce(sum(${billLine.baseNumber}) filter (where ${inArray(bill.billStatus, [...POSTED_STATUSES])} and ${drivingSql(decl.type, '"bill"')}), 0)::text`,
+    })
+    .from(billLine)
+    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
+    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, lines.map((l) => l.id)), ne(bill.billStatus, 'Merged')))
+    .groupBy(billLine.sourceLineId, bill.billType);
+  const rolled = await rolledUpProgress(tx, tenantId, decl, lines.map((l) => l.id));
+  return lines.map((line) => {
+    const kinds: LineProgress['kinds'] = {};
+    const add = (kind: ProgressKind, done: Micro, taken: Micro) => {
+      const was = kinds[kind] ?? { done: 0n, taken: 0n };
+      kinds[kind] = { done: was.done + done, taken: was.taken + taken };
+    };
+    for (const f of found.filter((r) => Number(r.sourceLineId) === line.id)) {
+      const kind = findBillType(f.billType)?.sources.find((s) => s.type === decl.type)?.drives;
+      if (kind) add(kind, toMicro(f.done), toMicro(f.taken));
+    }
+    for (const r of rolled.filter((r) => r.sourceLineId === line.id)) add(r.kind, r.done, r.taken);
+    return { lineId: line.id, number: toMicro(line.baseNumber), kinds };
+  });
+}
+
+/**
+ * Per line of a bill of `decl`'s type: what bills further down did through intermediate bills, by the
+ * roll-ups declared onto the type (`progressRollups`: the out-stocks of a sale order's shipping notices).
+ * Each roll-up follows its chain of source lines, `t` the lines at its end, `v0` the intermediate lines made
+ * from the bill's own lines.
+ */
+async function rolledUpProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lineIds: number[]) {
+  const out: Array<{ sourceLineId: number; kind: ProgressKind; done: Micro; taken: Micro }> = [];
+  if (!lineIds.length) return out;
+  for (const r of progressRollups(decl.type)) {
+    const chain = r.via.map((type, i) => {
+      const [v, vb, from] = [`v${i}`, `vb${i}`, i === r.via.length - 1 ? 't' : `v${i + 1}`];
+      return sql.raw(`join bill_line ${v} on ${v}.tenant_id = t.tenant_id and ${v}.id = ${from}.source_line_id
+        join bill ${vb} on ${vb}.tenant_id = t.tenant_id and ${vb}.id = ${v}.bill_id and ${vb}.bill_type = `).append(sql`${type}`);
+    });
+    const found = await rows<{ source_line_id: string; taken: string; done: string }>(
+      tx,
+      sql`select v0.source_line_id, sum(t.base_number)::text as taken,
+                 coalesce(sum(t.base_number) filter (where tb.bill_status in (${sql.join(POSTED_STATUSES.map((s) => sql`${s}`), sql`, `)})
+                   and ${drivingSql(r.via[r.via.length - 1], 'tb')}), 0)::text as done
+          from bill_line t
+          join bill tb on tb.tenant_id = t.tenant_id and tb.id = t.bill_id and tb.bill_type = ${r.by} and tb.bill_status <> 'Merged'
+          ${sql.join(chain, sql` `)}
+          where t.tenant_id = ${tenantId} and v0.source_line_id in (${sql.join(lineIds.map((id) => sql`${id}`), sql`, `)})
+          group by v0.source_line_id`,
+    );
+    for (const f of found) out.push({ sourceLineId: Number(f.source_line_id), kind: r.kind, done: toMicro(f.done), taken: toMicro(f.taken) });
+  }
+  return out;
+}
+
+
+/** The `onlyWhen` of `decl`'s source `sourceType` as SQL on its bills aliased `b` (true without one). */
+const onlyWhenSql = (decl: BillTypeDecl, sourceType: string): SQL => {
+  const onlyWhen = decl.sources.find((s) => s.type === sourceType)?.onlyWhen;
+  return onlyWhen ? conditionSql(onlyWhen, 'b') : sql`true`;
+};
+
+/** GET {target path}/sources: open lines of audited bills of a source type, for the push-down picker. */
+export async function openSourceLines(
+  ctx: ServiceContext,
+  decl: BillTypeDecl,
+  input: { sourceType?: string; keyword?: string; partnerId?: number; current: number; pageSize: number },
+): Promise<{ data: BillSourceLine[] | BillSourceBill[]; pagination: { current: number; pageSize: number; total: number } }> {
+  const query = { ...input, sourceType: input.sourceType ?? decl.sources[0]?.type };
+  if (!decl.sources.some((s) => s.type === query.sourceType)) throw new BizError('SourceBillNotExist', { additional: query.sourceType });
+  if (lineKindOf(decl) === 'settlement') return openSourceBills(ctx, decl, query, onlyWhenSql);
+  const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const onlyWhen = decl.sources.find((s) => s.type === query.sourceType)?.onlyWhen;
+  const scope = await billScope(ctx, 'b');
+  const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed
+    ${scope ? sql`and ${scope}` : sql``}
+    ${onlyWhen ? sql`and ${conditionSql(onlyWhen, 'b')}` : sql``}
+    ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
+    ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;
+  const open = sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+      where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'
+        and db.bill_type in (${sql.join(sharingTypes(decl, query.sourceType!).map((t) => sql`${t}`), sql`, `)})), 0)`;
+  const found = await rows<Record<string, string | null>>(
+    ctx.tx,
+    sql`select * from (
+          select b.id as source_bill_id, b.bill_code, b.bill_date::text, p.name as partner_name, l.id as source_line_id, l.material_id, m.code as material_code,
+                 m.name as material_name, m.specification, l.unit_id, u.name as unit_name, l.number::text, l.base_number::text, (${open})::text as open_base,
+                 count(*) over () as total
+          from bill_line l
+          join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+          join material m on m.tenant_id = l.tenant_id and m.id = l.material_id
+          left join unit u on u.tenant_id = l.tenant_id and u.id = l.unit_id
+          left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
+          where ${where} and (${open}) > 0
+        ) o order by o.bill_date, o.source_bill_id, o.source_line_id
+        limit ${query.pageSize} offset ${(query.current - 1) * query.pageSize}`,
+  );
+  const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((r) => Number(r.material_id))));
+  return {
+    data: found.map((r) => {
+      const ratio = (r.unit_id !== null && materials.get(Number(r.material_id))?.ratios.get(Number(r.unit_id))) || toMicro(1);
+      const openBase = toMicro(r.open_base!);
+      return {
+        sourceBillId: Number(r.source_bill_id),
+        sourceBillCode: r.bill_code!,
+        sourceBillDate: r.bill_date!,
+        partnerName: r.partner_name,
+        sourceLineId: Number(r.source_line_id),
+        materialId: Number(r.material_id),
+        materialCode: r.material_code!,
+        materialName: r.material_name!,
+        specification: r.specification ?? '',
+        unitId: r.unit_id === null ? null : Number(r.unit_id),
+        unitName: r.unit_name,
+        number: microText(toMicro(r.number!)),
+        takenNumber: microText(div(toMicro(r.base_number!) - openBase, ratio)),
+        openNumber: microText(div(openBase, ratio)),
+      };
+    }),
+    pagination: { current: query.current, pageSize: query.pageSize, total: Number(found[0]?.total ?? 0) },
+  };
+}
