@@ -6,7 +6,9 @@ import { demoPage } from '../bill-steps.ts';
 /**
  * The bill form without the mouse, and forms that ask before throwing typed work away, in Chinese and in
  * English: a purchase order's lines entered with the keyboard only (a material's code typed and Enter,
- * Enter / Tab from cell to cell, a new line past the last cell, Ctrl+S to save); Esc and Close on a bill
+ * Enter / Tab from cell to cell, a new line past the last cell, Ctrl+S to save); the header's supplier
+ * picked with the keyboard (Enter opens the picker, arrows and Enter choose, Esc closes, a typed code takes
+ * its supplier); Esc and Close on a bill
  * with unsaved changes ask first (keep editing keeps it, discard closes), an untouched bill closes at once;
  * the same for a record's form dialog (a brand).
  */
@@ -51,6 +53,14 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
     return res.data;
   }
 
+  /** The demo admin's page in this language (once per language: each test may run alone). */
+  async function signIn() {
+    if (token) return;
+    page = await demoPage(suite, lang, locale);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    token = await storedToken(page);
+  }
+
   async function newOrder() {
     await page.goto('/purchase/order');
     await page.getByTestId('bill-add').click();
@@ -60,9 +70,7 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
   }
 
   it('enters a purchase order with the keyboard: a typed code and Enter take the material, Enter and Tab go on, a new line past the last cell, Ctrl+S saves', async () => {
-    page = await demoPage(suite, lang, locale);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    token = await storedToken(page);
+    await signIn();
     const materials = await call<PickerMaterial[]>('GET', '/admin/basic/material/picker?current=1&pageSize=50');
     // Two materials whose code is no other's prefix, so that each typed code matches it exactly.
     const [first, second] = materials.filter((m) => !materials.some((o) => o !== m && o.code.startsWith(m.code)));
@@ -120,6 +128,85 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
     await form.getByTestId('bill-close').click();
     await form.waitFor({ state: 'detached' });
     expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+  }, 120_000);
+
+  it("fills a bill's header with the keyboard: Enter opens the picker, arrows and Enter choose, Esc closes, a typed code takes its record", async () => {
+    interface Coded { id: number; code: string; name: string }
+    await signIn();
+    const suppliers = await call<Coded[]>('GET', '/admin/basic/supplier/picker?current=1&pageSize=50');
+    // A supplier whose code is in no other supplier's code or name: typed, it is the exact match among the first few.
+    const unique = (rows: Coded[]) => rows.find((r) => !rows.some((o) => o !== r && (o.code.toLowerCase().includes(r.code.toLowerCase()) || o.name.toLowerCase().includes(r.code.toLowerCase()))))!;
+    const byCode = unique(suppliers);
+    expect(byCode, 'a supplier with a distinctive code').toBeTruthy();
+
+    const form = await newOrder();
+    const field = form.getByTestId('bill-field-supplierId');
+    const shown = () => field.locator('input').inputValue();
+    // From the first header field, Tab to the supplier: nothing typed, Enter opens the picker.
+    await form.getByTestId('bill-field-billCode').focus();
+    await pressUntilIn(page, 'Tab', field);
+    await page.keyboard.press('Enter');
+    const picker = page.getByTestId('supplier-picker');
+    await picker.getByTestId('supplier-picker-search').waitFor();
+    expect(await picker.getByTestId('supplier-picker-search').evaluate((input) => input === document.activeElement)).toBe(true);
+    // ↓ ↓ makes the second row current (and selected); Enter chooses it and closes the picker.
+    const rows = picker.locator('[data-testid^="supplier-picker-row-"]');
+    await rows.nth(1).waitFor();
+    const secondId = Number((await rows.nth(1).getAttribute('data-testid'))!.replace('supplier-picker-row-', ''));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await waitUntil(() => rows.nth(1).getAttribute('class'), (c) => !!c?.includes('p8-picker-row-current'), 'the second row current');
+    await screenshot(page, `bill-header-keyboard-${lang}-picker`);
+    await page.keyboard.press('Enter');
+    await picker.waitFor({ state: 'hidden' });
+    const second = suppliers.find((s) => s.id === secondId)!;
+    await waitUntil(shown, (text) => text === second.name, 'the second supplier chosen');
+    // The focus is back in the field: Esc in a reopened picker closes the picker only, the bill stays.
+    await waitUntil(() => focusedIn(field), Boolean, 'the focus back in the supplier');
+    await page.keyboard.press('ArrowDown');
+    await picker.getByTestId('supplier-picker-search').waitFor();
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'hidden' });
+    expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+    expect(await form.isVisible()).toBe(true);
+    expect(await shown()).toBe(second.name);
+    // A code typed and Enter takes the supplier holding it.
+    await waitUntil(() => focusedIn(field), Boolean, 'the focus back in the supplier');
+    await page.keyboard.type(byCode.code);
+    await page.keyboard.press('Enter');
+    await waitUntil(shown, (text) => text === byCode.name, 'the supplier of the typed code');
+    // Text that is no code: Enter opens the picker searching it.
+    const fragment = byCode.name.slice(0, Math.max(1, Math.min(2, byCode.name.length)));
+    await page.keyboard.type(`${fragment}zz-none`);
+    await page.keyboard.press('Enter');
+    await waitUntil(() => picker.getByTestId('supplier-picker-search').inputValue(), (text) => text === `${fragment}zz-none`, 'the picker searching the typed text');
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'hidden' });
+    expect(await shown()).toBe(byCode.name);
+    await screenshot(page, `bill-header-keyboard-${lang}`);
+
+    // Saved with Ctrl+S after one line: the bill names the supplier the keyboard chose.
+    const material = unique(await call<Coded[]>('GET', '/admin/basic/material/picker?current=1&pageSize=50'));
+    await form.getByTestId('bill-line-add').focus();
+    await page.keyboard.press('Enter');
+    const material0 = form.getByTestId('bill-line-0-materialId');
+    await waitUntil(() => focusedIn(material0), Boolean, 'the focus in the new line');
+    await page.keyboard.type(material.code);
+    await page.keyboard.press('Enter');
+    await waitUntil(() => material0.locator('input').inputValue(), (text) => text.startsWith(material.code), 'the material chosen');
+    await pressUntilIn(page, 'Enter', form.getByTestId('bill-line-0-number'));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await pressUntilIn(page, 'Tab', form.getByTestId('bill-line-0-unitPrice'));
+    await page.keyboard.type('1.5');
+    await screenshot(page, `bill-header-keyboard-${lang}-saving`);
+    const saved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/admin/purchase/order'));
+    await page.keyboard.press('Control+S');
+    const { data } = (await (await saved).json()) as { data: { id: number } };
+    expect((await call<{ supplierId: number }>('GET', `/admin/purchase/order/${data.id}`)).supplierId).toBe(byCode.id);
+    await form.getByTestId('bill-status').waitFor();
+    await form.getByTestId('bill-close').click();
+    await form.waitFor({ state: 'detached' });
   }, 120_000);
 
   it('asks before Esc or Close throws away a bill with unsaved changes, and closes an untouched one at once', async () => {

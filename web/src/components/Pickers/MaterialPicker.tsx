@@ -22,6 +22,8 @@ export interface MaterialPickerProps {
   /** Only materials carrying this business tag (purchase, sale, production…). */
   tag?: MaterialTag;
   title?: ReactNode;
+  /** The first search (what was typed in the field that opened the picker). */
+  keyword?: string;
 }
 
 const PAGE_SIZE = 10;
@@ -46,10 +48,10 @@ export default function MaterialPicker(props: MaterialPickerProps) {
   return props.open ? <PickerDialog {...props} /> : null;
 }
 
-function PickerDialog({ open, onClose, onOk, multiple = true, disabledIds, tag, title }: MaterialPickerProps) {
+function PickerDialog({ open, onClose, onOk, multiple = true, disabledIds, tag, title, keyword: typed = '' }: MaterialPickerProps) {
   const { t } = useTranslation();
-  const [keywordText, setKeywordText] = useState('');
-  const [keyword, setKeyword] = useState('');
+  const [keywordText, setKeywordText] = useState(typed);
+  const [keyword, setKeyword] = useState(typed.trim());
   const [categoryId, setCategoryId] = useState<number | undefined>();
   const [page, setPage] = useState({ current: 1, pageSize: PAGE_SIZE });
   const [chosen, setChosen] = useState<Material[]>([]);

@@ -16,6 +16,8 @@ export interface PartnerPickerProps {
   disabledIds?: number[];
   initialSelected?: Partner[];
   title?: string;
+  /** The first search (what was typed in the field that opened the picker). */
+  keyword?: string;
 }
 
 /** Supplier or customer picker (SupplierPicker / CustomerPicker are this with the kind fixed). */

@@ -34,13 +34,17 @@ export interface PickerModalProps<T extends { id: number }> {
   /** Beside the table (e.g. the locations of the current warehouse). */
   aside?: (ctx: { current: T | null; selected: T[]; select: (row: T) => void }) => ReactNode;
   width?: number;
+  /** The first search (what was typed in the field that opened the picker). */
+  keyword?: string;
   'data-testid'?: string;
 }
 
 /**
  * The modal behind the record pickers: keyword search over a `/picker` route, server paging, single or
  * multiple selection kept across pages and searches, and the chosen records handed back on OK.
- * A double click on a row of a single picker chooses it at once.
+ * A double click on a row of a single picker chooses it at once. Keyboard: the search has the focus; ↓ / ↑
+ * move the current row (a single picker selects it), Enter chooses it (a single picker closes with it, a
+ * multiple one ticks it), Esc closes — a record is picked without the mouse.
  */
 export default function PickerModal<T extends { id: number }>(props: PickerModalProps<T>) {
   return props.open ? <PickerBody {...props} /> : null;
@@ -51,8 +55,8 @@ function PickerBody<T extends { id: number }>(props: PickerModalProps<T>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner.picker' });
   const { t: kit } = useTranslation();
   const testId = props['data-testid'] ?? 'picker';
-  const [keyword, setKeyword] = useState('');
-  const [typed, setTyped] = useState('');
+  const [keyword, setKeyword] = useState(props.keyword?.trim() ?? '');
+  const [typed, setTyped] = useState(props.keyword ?? '');
   const [page, setPage] = useState({ current: 1, pageSize: 10 });
   const [selected, setSelected] = useState<T[]>(initialSelected);
   const [current, setCurrent] = useState<T | null>(null);
@@ -84,6 +88,24 @@ function PickerBody<T extends { id: number }>(props: PickerModalProps<T>) {
       if (!multiple) return [row];
       return chosen.some((r) => r.id === row.id) ? chosen.filter((r) => r.id !== row.id) : [...chosen, row];
     });
+  };
+  /** ↓ / ↑ from the search: the next usable row of the page becomes the current one. */
+  const move = (step: 1 | -1) => {
+    const usable = rows.filter((r) => !disabled.has(r.id));
+    if (!usable.length) return;
+    const at = current ? usable.findIndex((r) => r.id === current.id) : -1;
+    const next = usable[at < 0 ? (step > 0 ? 0 : usable.length - 1) : Math.min(usable.length - 1, Math.max(0, at + step))];
+    setCurrent(next);
+    if (!multiple) setSelected([next]);
+    document.querySelector(`[data-testid="${testId}-row-${next.id}"]`)?.scrollIntoView({ block: 'nearest' });
+  };
+  /** Enter: the current row (moved to, or the only one a search found) is chosen; without one the search runs now. */
+  const enter = () => {
+    const searching = typed.trim() !== keyword;
+    const row = !searching && current && rows.some((r) => r.id === current.id) ? current : !searching && rows.length === 1 && !disabled.has(rows[0].id) ? rows[0] : null;
+    if (!row) return debounced.flush();
+    if (multiple) toggle(row);
+    else confirm([row]);
   };
   const unselect = (id: number) => setSelected((chosen) => chosen.filter((r) => r.id !== id));
 
@@ -184,7 +206,12 @@ function PickerBody<T extends { id: number }>(props: PickerModalProps<T>) {
           setTyped(event.target.value);
           debounced.run(event.target.value);
         }}
-        onPressEnter={() => debounced.flush()}
+        onPressEnter={enter}
+        onKeyDown={(event) => {
+          if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+          event.preventDefault();
+          move(event.key === 'ArrowDown' ? 1 : -1);
+        }}
         style={{ marginBottom: 12 }}
         data-testid={`${testId}-search`}
       />

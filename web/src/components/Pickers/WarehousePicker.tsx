@@ -24,6 +24,8 @@ export interface WarehousePickerProps {
   disabledIds?: number[];
   initialSelected?: PickedWarehouse[];
   title?: string;
+  /** The first search (what was typed in the field that opened the picker). */
+  keyword?: string;
 }
 
 /**

@@ -1,6 +1,4 @@
-import { useState } from 'react';
-import { Button, DatePicker, Input, Select, Space, TreeSelect } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import { DatePicker, Input, Select, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -11,6 +9,9 @@ import { http } from '../../../app/http.ts';
 import SupplierPicker from '../../../components/Pickers/SupplierPicker.tsx';
 import CustomerPicker from '../../../components/Pickers/CustomerPicker.tsx';
 import WarehousePicker from '../../../components/Pickers/WarehousePicker.tsx';
+import RecordInput from '../../../components/Pickers/RecordInput.tsx';
+import { pickPartners } from '../../../components/Pickers/api/pick-partners.ts';
+import { pickWarehouses } from '../../../components/Pickers/api/pick-warehouses.ts';
 import StaffSelect from '../../../components/Pickers/StaffSelect.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
 import { deptTreeQuery } from '../../../components/Pickers/api/get-dept-tree.ts';
@@ -37,20 +38,35 @@ interface ValueProps<T> {
 /** A supplier, customer or warehouse field: its name, and the kit's picker to change it. */
 export function RecordPick({ kind, value, onChange, disabled, size, ...rest }: ValueProps<Picked> & { kind: 'supplier' | 'customer' | 'warehouse' }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
+  // The line material's mechanism (RecordInput): a typed code that matches one record takes it, Enter or ↓
+  // (or a click) opens the kit's picker on what was typed, so a bill's header is filled without the mouse.
+  const search = (keyword: string, pageSize: number): Promise<Array<{ id: number; code: string; name: string }>> =>
+    (kind === 'warehouse' ? pickWarehouses({ keyword, current: 1, pageSize }) : pickPartners(kind, { keyword, current: 1, pageSize })).then((page) => page.data);
   const pick = (row: { id: number; name: string } | undefined) => {
     if (row) onChange?.({ id: row.id, name: row.name });
-    close();
   };
   return (
-    <Space.Compact style={{ width: '100%' }}>
-      <Input size={size} readOnly value={value?.name ?? ''} placeholder={t('bill.pick')} onClick={() => !disabled && setOpen(true)} disabled={disabled} data-testid={rest['data-testid']} />
-      <Button size={size} icon={<SearchOutlined />} disabled={disabled} onClick={() => setOpen(true)} aria-label={t('bill.pick')} />
-      {open && kind === 'supplier' && <SupplierPicker open multiple={false} onClose={close} onOk={([r]) => pick(r)} />}
-      {open && kind === 'customer' && <CustomerPicker open multiple={false} onClose={close} onOk={([r]) => pick(r)} />}
-      {open && kind === 'warehouse' && <WarehousePicker open multiple={false} onClose={close} onOk={([r]) => pick(r)} />}
-    </Space.Compact>
+    <RecordInput
+      label={value?.name ?? ''}
+      search={search}
+      optionLabel={(row) => `${row.code} · ${row.name}`}
+      onChoose={pick}
+      picker={({ keyword, onClose }) =>
+        kind === 'supplier' ? (
+          <SupplierPicker open keyword={keyword} multiple={false} onClose={onClose} onOk={([r]) => pick(r)} />
+        ) : kind === 'customer' ? (
+          <CustomerPicker open keyword={keyword} multiple={false} onClose={onClose} onOk={([r]) => pick(r)} />
+        ) : (
+          <WarehousePicker open keyword={keyword} multiple={false} onClose={onClose} onOk={([r]) => pick(r)} />
+        )
+      }
+      disabled={disabled}
+      placeholder={t('bill.pick')}
+      opensOnKeys
+      size={size}
+      buttonLabel={t('bill.pick')}
+      data-testid={rest['data-testid'] ?? `record-pick-${kind}`}
+    />
   );
 }
 
