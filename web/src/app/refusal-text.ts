@@ -32,7 +32,7 @@ function placesOf(details: RefusalDetails, digits: RefusalDigits): number {
 
 function valueText(field: RefusalField, details: RefusalDetails, digits: RefusalDigits): string {
   const value = details[field];
-  if (field === 'need' || field === 'have') return formatNumber(value, placesOf(details, digits), { grouped: true });
+  if (field === 'need' || field === 'have') return formatNumber(value, placesOf(details, digits));
   if (field === 'material') return [details.material?.code, details.material?.name].filter(Boolean).join(' ');
   return value === undefined || value === null ? '' : String(value);
 }
