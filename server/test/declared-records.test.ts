@@ -4,7 +4,7 @@ import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { RECORD_ACTIONS, recordMenuName, recordTitleField, type DeclaredRecord, type RecordKindDecl } from '@p8/contract/records/registry';
 import { MENU_TEMPLATE, type MenuTemplate } from '../src/db/seed/menus.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, readXlsx, type Caller } from './basic-fixtures.ts';
+import { adminCaller, readXlsx, xlsx, type Caller } from './basic-fixtures.ts';
 import { sampleRecordBody } from './record-samples.ts';
 
 /*
@@ -113,6 +113,54 @@ describe(`declared records (${TEST_DB})`, () => {
 
     expect((await apiA.del(url, { ids: [id, otherId] })).body.status).toBe(0);
     expect((await apiA.get(`${url}/${id}`)).body.message).toBe(decl.notExist);
+  });
+
+  const generating = RECORD_KINDS.filter((decl) => decl.generatedCode);
+  it('at least one declared kind takes generated codes (processes)', () => {
+    expect(generating.map((d) => d.kind)).toContain('process');
+  });
+
+  it.each(generating.map((decl) => [decl.kind, decl] as const))('%s: a code left empty is generated from the tenant prefix, added or imported', async (_kind, decl) => {
+    const url = urlOf(decl);
+    const { field, prefix } = decl.generatedCode!;
+    const codeOf = async (id: number) => (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data[field];
+    const tenant = await seedTenant(ctx.database, 'DeclGen');
+    const api = await adminCaller(ctx, tenant);
+    const create = (tag: string, code: unknown) => api.create(decl.kind, { ...sampleRecordBody(decl, `g-${decl.kind}-${tag}`), [field]: code });
+    const read = async (id: number) => (await api.get<DeclaredRecord>(`${url}/${id}`)).body.data[field];
+
+    // Left out or left empty: the declared prefix and the tenant's own counter.
+    expect(await read(await create('1', undefined))).toBe(`${prefix}000001`);
+    expect(await read(await create('2', ''))).toBe(`${prefix}000002`);
+    // Typed: kept; a typed code the counter reaches later is skipped, never repeated.
+    expect(await read(await create('3', `${prefix}000004`))).toBe(`${prefix}000004`);
+    expect(await read(await create('4', ' '))).toBe(`${prefix}000003`);
+    expect(await read(await create('5', undefined))).toBe(`${prefix}000005`);
+    // Another tenant counts on its own.
+    expect(await codeOf(await apiA.create(decl.kind, { ...sampleRecordBody(decl, `g-${decl.kind}-a`), [field]: '' }))).toMatch(new RegExp(`^${prefix}\\d{6}$`));
+
+    // The tenant's prefix from the system settings, where every such kind is listed.
+    const settings = await api.get<{ codePrefixes: Record<string, string> }>('/api/admin/system/setting');
+    expect(settings.body.data.codePrefixes[decl.kind]).toBe(prefix);
+    expect((await api.put('/api/admin/system/setting', { codePrefixes: { [decl.kind]: 'X-' } })).body.status).toBe(0);
+    expect(await read(await create('6', ''))).toBe('X-000006');
+
+    // An import row without a code gets one too.
+    const title = recordTitleField(decl);
+    const exported = await api.download(`${url}/export?${title.key}=${encodeURIComponent(`g-${decl.kind}-1-`)}`);
+    const [header, row] = await readXlsx(exported.body);
+    const column = (f: RecordKindDecl['fields'][number]) => header.findIndex((h) => String(h).replace(/^\*/, '') === (f.excelTitle ?? f.label).zh);
+    const codeAt = column(decl.fields.find((f) => f.key === field)!);
+    const titleAt = column(title);
+    expect(codeAt).toBeGreaterThanOrEqual(0);
+    const blank = row.map((cell, i) => (i === codeAt ? '' : i === titleAt ? `${cell}-imported` : cell));
+    const imported = await api.upload<ImportResult>(`${url}/import`, await xlsx(header.map(String), [blank]));
+    expect(imported.body.data, JSON.stringify(imported.body)).toMatchObject({ successCount: 1, errorCount: 0 });
+    const [copy] = (await api.get<DeclaredRecord[]>(`${url}?${title.key}=${encodeURIComponent(`${row[titleAt]}-imported`)}`)).body.data;
+    expect(copy[field]).toBe('X-000007');
+
+    // A code cannot be emptied afterwards: an update still requires one.
+    expect((await api.put(url, { id: copy.id, [field]: '' })).body.status).toBe(40001);
   });
 
   it('a process refuses a negative piece rate or standard hours, and keeps their decimals', async () => {

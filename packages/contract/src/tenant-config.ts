@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GENERATED_CODE_RECORD_KINDS, type GeneratedCodeRecordKind } from './records/catalogue.ts';
 import { storableText } from './text.ts';
 import { uploadExtensionSchema } from './upload.ts';
 
@@ -175,13 +176,25 @@ export type ColumnSettingsSave = z.infer<typeof columnSettingsSaveSchema>;
 const phoneNumber = storableText().regex(/^1[3-9]\d{9}$/, { message: 'PhoneFormatError' });
 
 /**
- * Records whose code is generated when left empty (prefix + sequence, core/code-generator on the server).
- * Bills add their types here with prefix + date + sequence.
+ * Records whose code is generated when left empty (prefix + sequence, core/code-generator on the server):
+ * the records with screens of their own, then every declared record kind that says it takes generated
+ * codes (`generatedCode`, records/catalogue.ts). Bill codes are prefix + date + sequence (billCodePrefixes).
  */
-export const RECORD_CODE_KINDS = ['material', 'supplier', 'customer', 'warehouse', 'location'] as const;
-export type RecordCodeKind = (typeof RECORD_CODE_KINDS)[number];
-/** Default prefixes: the pinyin initials a Chinese team expects (物料 WL, 供应商 GYS, 客户 KH, 仓库 CK, 库位 KW). */
-export const DEFAULT_CODE_PREFIXES: Record<RecordCodeKind, string> = { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW' };
+const OWN_SCREEN_CODE_KINDS = ['material', 'supplier', 'customer', 'warehouse', 'location'] as const;
+export type RecordCodeKind = (typeof OWN_SCREEN_CODE_KINDS)[number] | GeneratedCodeRecordKind;
+export const RECORD_CODE_KINDS: readonly RecordCodeKind[] = [...OWN_SCREEN_CODE_KINDS, ...GENERATED_CODE_RECORD_KINDS.map((decl) => decl.kind)];
+/**
+ * Default prefixes: the pinyin initials a Chinese team expects (物料 WL, 供应商 GYS, 客户 KH, 仓库 CK, 库位 KW),
+ * and each declared kind's own.
+ */
+export const DEFAULT_CODE_PREFIXES = {
+  material: 'WL',
+  supplier: 'GYS',
+  customer: 'KH',
+  warehouse: 'CK',
+  location: 'KW',
+  ...Object.fromEntries(GENERATED_CODE_RECORD_KINDS.map((decl) => [decl.kind, decl.generatedCode.prefix])),
+} as Record<RecordCodeKind, string>;
 /** Digits of the sequence part of a generated record code (WL000001); more when the counter outgrows them. */
 export const RECORD_CODE_DIGITS = 6;
 /** A code prefix: letters, digits, - and _, at most 10 (codes appear in file names, barcodes and URLs). */

@@ -2,7 +2,9 @@ import { and, asc, desc, eq, getTableName, ilike, inArray, ne, or, type SQL } fr
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PickerQuery } from '@p8/contract/basic';
 import { recordSchemas, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import type { RecordCodeKind } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
+import { codeOrNext, codesStoredIn } from './code-generator.ts';
 import { BizError } from './errors.ts';
 import { boolLabel, cellEnum, cellNumber, cellText, col } from './excel-cells.ts';
 import { EXPORT_MAX_ROWS, type ExcelColumn, type Lang } from './excel.ts';
@@ -135,6 +137,12 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
   }
 
   async function create({ tx, tenantId }: ServiceContext, body: Body) {
+    // A kind that takes generated codes fills an empty one from the tenant's counter (never a stored code).
+    const generated = decl.generatedCode;
+    if (generated && !body[generated.field]) {
+      const field = column(generated.field);
+      body = { ...body, [generated.field]: await codeOrNext(tx, tenantId, decl.kind as RecordCodeKind, undefined, codesStoredIn(tx, t, field, [ofTenant(tenantId)])) };
+    }
     await assertUniqueFree(tx, tenantId, body);
     const [row] = await tx
       .insert(t)

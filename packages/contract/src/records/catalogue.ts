@@ -138,7 +138,7 @@ const paytype: RecordKindDecl = {
  * Processes (工序): the steps a routing is made of. Piece rate: what a worker earns per good piece of the
  * step (piece-rate wages); standard hours: the time one piece is planned to take (capacity and labour cost).
  */
-const process: RecordKindDecl = {
+const process = {
   kind: 'process',
   area: 'basic',
   entity: 'process',
@@ -146,7 +146,8 @@ const process: RecordKindDecl = {
   noun: { zh: '工序', en: 'process' },
   icon: 'ApartmentOutlined',
   fields: [
-    { key: 'code', label: { zh: '工序编码', en: 'Code' }, kind: 'text', schema: code, required: true, search: true, sortable: true, width: 140 },
+    // Not required: left empty, it is generated (generatedCode below).
+    { key: 'code', label: { zh: '工序编码', en: 'Code' }, kind: 'text', schema: code, search: true, sortable: true, width: 140 },
     nameField('工序名称', 'Process'),
     {
       key: 'pieceRate',
@@ -176,10 +177,20 @@ const process: RecordKindDecl = {
   category: 'basic',
   template: 'process',
   filename: { zh: '工序', en: 'processes' },
-};
+  // 工序 GX: the pinyin initials, as the other generated codes' default prefixes.
+  generatedCode: { field: 'code', prefix: 'GX' },
+} as const satisfies RecordKindDecl;
 
 /** Every declared record kind, in the menu's order within its area. */
-export const RECORD_KINDS: readonly RecordKindDecl[] = [brand, attribute, fee, paytype, unit, process];
+const DECLARED = [brand, attribute, fee, paytype, unit, process] as const;
+export const RECORD_KINDS: readonly RecordKindDecl[] = DECLARED;
+
+/**
+ * The declared kinds that take generated codes, and their union (from the declarations: a kind declared
+ * `as const satisfies RecordKindDecl` with `generatedCode` joins it) — the tenant config's code kinds.
+ */
+export type GeneratedCodeRecordKind = Extract<(typeof DECLARED)[number], { generatedCode: object }>['kind'];
+export const GENERATED_CODE_RECORD_KINDS = RECORD_KINDS.filter((decl) => decl.generatedCode) as ReadonlyArray<RecordKindDecl & { kind: GeneratedCodeRecordKind; generatedCode: NonNullable<RecordKindDecl['generatedCode']> }>;
 
 export function recordKind(kind: string): RecordKindDecl | undefined {
   return RECORD_KINDS.find((d) => d.kind === kind);

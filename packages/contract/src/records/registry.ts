@@ -73,6 +73,13 @@ export interface RecordKindDecl {
   /** Import template key (`/api/base/template/<key>.xlsx`) and download names. */
   template: string;
   filename: Label;
+  /**
+   * The record takes generated codes: a new record (added or imported) whose `field` is left empty gets the
+   * tenant's next `<prefix><sequence>` (the server's core/code-generator.ts; the tenant may set its own
+   * prefix in the system settings, which list every kind declaring one). The field is declared without
+   * `required`: it may be empty when a record is added, never emptied by an update (its schema refuses that).
+   */
+  generatedCode?: { field: string; prefix: string };
 }
 
 const sort = z.number().int().min(0).max(999_999);
@@ -93,16 +100,24 @@ export const recordTitleField = (decl: RecordKindDecl) => decl.fields.find((f) =
 /** The buttons of a record screen, in the menu's order. */
 export const RECORD_ACTIONS = ['add', 'update', 'delete', 'enable', 'import', 'export'] as const;
 
+/** An empty (or blank) generated field at create is no value: the server generates it. */
+const emptyIsGenerated = (schema: z.ZodType) => z.preprocess((value) => (typeof value === 'string' && !value.trim() ? undefined : value), schema.optional());
+
 /**
  * The create and update bodies of a record kind: create requires the `required` fields (their schema's own
- * message answers a missing value) and takes the rest optionally; update takes every field optionally
+ * message answers a missing value) and takes the rest optionally (a generated code may be empty); update takes every field optionally
  * plus `id`. Unknown keys are dropped.
  */
 export function recordSchemas(decl: RecordKindDecl) {
   const own = Object.fromEntries(decl.fields.map((f) => [f.key, f.schema]));
   const shape = { ...own, ...RECORD_COMMON_FIELDS };
   const create = z.object(
-    Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, decl.fields.some((f) => f.key === key && f.required) ? schema : (schema as z.ZodType).optional()])),
+    Object.fromEntries(
+      Object.entries(shape).map(([key, schema]) => [
+        key,
+        key === decl.generatedCode?.field ? emptyIsGenerated(schema) : decl.fields.some((f) => f.key === key && f.required) ? schema : (schema as z.ZodType).optional(),
+      ]),
+    ),
   );
   const update = z.object(shape).partial().extend({ id: z.number().int().positive() });
   return { create, update };

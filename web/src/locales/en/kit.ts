@@ -130,6 +130,7 @@ export default {
   record: {
     unknownKind: 'This menu names no record kind',
     required: 'Please fill in {{label}}',
+    generatedCode: 'Leave empty to generate',
     noValues: 'None: any text may be entered',
     add: 'Add',
     operation: 'Actions',

@@ -283,6 +283,7 @@ export default {
       customer: 'Customer prefix',
       warehouse: 'Warehouse prefix',
       location: 'Location prefix',
+      declared: '{{noun}} prefix',
     },
     codePrefixesHelp: 'A record created or imported with an empty code gets prefix + a 6-digit sequence (e.g. {{sample}}), never one that exists.',
     codePrefixInvalid: 'Letters, digits, - and _ only, at most 10 characters',

@@ -130,6 +130,7 @@ export default {
   record: {
     unknownKind: '此菜单没有对应的资料类型',
     required: '请填写{{label}}',
+    generatedCode: '留空自动生成',
     noValues: '未设置，可自由填写',
     add: '新增',
     operation: '操作',

@@ -283,6 +283,7 @@ export default {
       customer: '客户编码前缀',
       warehouse: '仓库编码前缀',
       location: '库位编码前缀',
+      declared: '{{noun}}编码前缀',
     },
     codePrefixesHelp: '新建或导入记录时编码留空，系统按“前缀 + 6 位流水号”自动生成（如 {{sample}}），不会与已有编码重复。',
     codePrefixInvalid: '只能包含字母、数字、- 和 _，最多 10 个字符',

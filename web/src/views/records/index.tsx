@@ -134,7 +134,7 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
         {() => (
           <Row gutter={16}>
             {decl.fields.map((field) => (
-              <FieldItem key={field.key} field={field} record={record} lang={lang} />
+              <FieldItem key={field.key} field={field} record={record} lang={lang} generated={decl.generatedCode?.field === field.key} />
             ))}
             <SortField testId={testIdOf(record, 'sort')} />
             <RemarkField />
@@ -191,7 +191,7 @@ function fieldColumn(field: RecordFieldDecl, lang: 'zh' | 'en', t: T): ProColumn
 }
 
 /** A field of the dialog: its control by kind, required as declared, and checked as typed by the server's own schema. */
-function FieldItem({ field, record, lang }: { field: RecordFieldDecl; record: RecordKey; lang: 'zh' | 'en' }) {
+function FieldItem({ field, record, lang, generated }: { field: RecordFieldDecl; record: RecordKey; lang: 'zh' | 'en'; generated?: boolean }) {
   const { t, i18n } = useTranslation();
   const label = field.label[lang];
   const testId = testIdOf(record, field.key);
@@ -229,7 +229,8 @@ function FieldItem({ field, record, lang }: { field: RecordFieldDecl; record: Re
       case 'values':
         return <ValuesEditor />;
       default:
-        return <Input placeholder={t('basic.common.inputPlaceholder', { label })} data-testid={testId} />;
+        // A code the record generates says so where it would be typed (it is not required, see generatedCode).
+        return <Input placeholder={generated ? t('kit.record.generatedCode') : t('basic.common.inputPlaceholder', { label })} data-testid={testId} />;
     }
   })();
   return (

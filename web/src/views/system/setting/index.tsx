@@ -4,6 +4,7 @@ import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PHONE_REGEX } from '@p8/contract/auth';
+import { recordKind } from '@p8/contract/records/catalogue';
 import { CODE_PREFIX_PATTERN, DEFAULT_CODE_PREFIXES, MAX_UNPAID_ORDER_CANCEL_MINUTES, RECORD_CODE_DIGITS, RECORD_CODE_KINDS, type SystemSettings } from '@p8/contract/tenant-config';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
@@ -48,7 +49,14 @@ function TagsInput({ isValid, ...props }: { placeholder: string; isValid: (value
 
 /** System → settings: the tenant-level settings the server defines (`systemSettingsSchema`): notifications, SMS, watermark, printing, upload types. */
 export default function SystemSettingPage() {
-  const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
+  const { t, i18n } = useTranslation(undefined, { keyPrefix: 'system-office' });
+  /** A code kind's field label: its own text, or a declared record kind's name. */
+  const prefixLabel = (kind: string) => {
+    const declared = recordKind(kind);
+    if (!declared) return t(`setting.codePrefixes.${kind}`);
+    const noun = i18n.language === 'en' ? declared.noun.en : declared.noun.zh;
+    return t('setting.codePrefixes.declared', { noun: noun.charAt(0).toUpperCase() + noun.slice(1) });
+  };
   const { message } = App.useApp();
   const can = useAuth();
   const editable = can('system_setting_update');
@@ -133,7 +141,7 @@ export default function SystemSettingPage() {
               <Col xs={24} md={12} xl={8} key={kind}>
                 <Form.Item
                   name={['codePrefixes', kind]}
-                  label={t(`setting.codePrefixes.${kind}`)}
+                  label={prefixLabel(kind)}
                   rules={[{ validator: (_, value?: string) => (CODE_PREFIX_PATTERN.test((value ?? '').trim()) ? Promise.resolve() : Promise.reject(new Error(t('setting.codePrefixInvalid')))) }]}
                 >
                   <Input maxLength={10} style={{ maxWidth: 200 }} placeholder={DEFAULT_CODE_PREFIXES[kind]} data-testid={`setting-codePrefix-${kind}`} />
