@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, getTableName, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PickerQuery } from '@p8/contract/basic';
+import { nameKey } from '@p8/contract/bills/fields';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { recordRef } from '@p8/contract/records/references';
 import { recordSchemas, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
 import type { RecordCodeKind } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
@@ -11,6 +14,8 @@ import { EXPORT_MAX_ROWS, type ExcelColumn, type Lang } from './excel.ts';
 import { assertAllFound } from './ids.ts';
 import { containsPattern, countAll, parseList, runPage, type ListField, type ListSpec } from './list-query.ts';
 import { inSavepoint, type RecordDefinition, type RecordReaders } from './record-routes.ts';
+import { assertRefsExist, refExportedNames, refNameSubquery, RefResolver } from './record-refs.ts';
+import { heldBy, type RecordUsage } from './record-usage.ts';
 import type { ServiceContext } from './service-context.ts';
 
 /*
@@ -60,9 +65,13 @@ function importColumn(field: RecordFieldDecl): ExcelColumn {
   return col(field.key, zh, en, field.required, field.kind === 'textarea' ? 30 : undefined);
 }
 
-/** A field's value from an import cell, before the declaration's schema checks it. */
-function cellValue(field: RecordFieldDecl, cell: unknown): unknown {
+/** A field's value from an import cell, before the declaration's schema checks it (a named record by its code or name). */
+async function cellValue(field: RecordFieldDecl, cell: unknown, refs: RefResolver): Promise<unknown> {
   switch (field.kind) {
+    case 'record': {
+      const text = cellText(cell);
+      return text ? refs.id(field.ref!, text) : undefined;
+    }
     case 'number':
     case 'quantity':
     case 'amount':
@@ -76,8 +85,9 @@ function cellValue(field: RecordFieldDecl, cell: unknown): unknown {
   }
 }
 
-/** A field's value in an export row, in the reader's language. */
-function exportValue(field: RecordFieldDecl, value: unknown, lang: Lang): unknown {
+/** A field's value in an export row, in the reader's language (a named record by what its kind exports). */
+function exportValue(field: RecordFieldDecl, value: unknown, lang: Lang, names: Map<string, Map<number, string>>): unknown {
+  if (field.kind === 'record') return value == null ? null : (names.get(field.ref!)?.get(Number(value)) ?? null);
   if (field.kind === 'enum') return optionLabels(field)[value as string]?.[lang] ?? value;
   if (field.kind === 'values') return ((value as string[] | null) ?? []).join(',');
   return value;
@@ -96,14 +106,17 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     createdAt: { column: t.createdAt, sortable: true },
   };
   for (const field of decl.fields) {
-    const filter = field.search ? (field.kind === 'enum' ? 'eq' : numericKinds.has(field.kind) ? 'number' : 'like') : undefined;
+    const filter = field.search ? (field.kind === 'enum' || field.kind === 'record' ? 'eq' : numericKinds.has(field.kind) ? 'number' : 'like') : undefined;
     listFields[field.key] = { column: column(field.key), ...(filter ? { filter } : {}), ...(field.sortable ? { sortable: true } : {}) };
   }
   const spec: ListSpec = { fields: listFields, dateColumn: t.createdAt, defaultOrder: [asc(t.sort), desc(t.id)] };
 
+  const refFields = decl.fields.filter((f) => f.kind === 'record');
   const selection = {
     id: t.id,
     ...Object.fromEntries(decl.fields.map((f) => [f.key, column(f.key)])),
+    // The name beside each record a field names (`leaderId` → `leaderName`).
+    ...Object.fromEntries(refFields.map((f) => [nameKey(f.key), refNameSubquery(f.ref!, t.tenantId, column(f.key))])),
     sort: t.sort,
     remark: t.remark,
     enabled: t.enabled,
@@ -130,13 +143,19 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     }
   }
 
+  /** The records the body's fields name are the tenant's, of their kinds (enabled, for declared kinds). */
+  async function assertNamedRecords({ tx, tenantId }: ServiceContext, body: Body) {
+    for (const f of refFields) if (typeof body[f.key] === 'number') await assertRefsExist(tx, tenantId, f.ref!, [{ id: body[f.key] as number }]);
+  }
+
   async function detail({ tx, tenantId }: ServiceContext, id: number): Promise<DeclaredRecord> {
     const [row] = await rowsOf(tx).where(and(ofTenant(tenantId), eq(t.id, id)));
     if (!row) throw new BizError(decl.notExist, { additional: id });
     return row as DeclaredRecord;
   }
 
-  async function create({ tx, tenantId }: ServiceContext, body: Body) {
+  async function create(ctx: ServiceContext, body: Body) {
+    const { tx, tenantId } = ctx;
     // A kind that takes generated codes fills an empty one from the tenant's counter (never a stored code).
     const generated = decl.generatedCode;
     if (generated && !body[generated.field]) {
@@ -144,6 +163,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       body = { ...body, [generated.field]: await codeOrNext(tx, tenantId, decl.kind as RecordCodeKind, undefined, codesStoredIn(tx, t, field, [ofTenant(tenantId)])) };
     }
     await assertUniqueFree(tx, tenantId, body);
+    await assertNamedRecords(ctx, body);
     const [row] = await tx
       .insert(t)
       .values({ tenantId, ...ownValues(body), sort: body.sort ?? 0, remark: body.remark ?? '' } as never)
@@ -187,6 +207,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     async update(ctx, body) {
       const current = await detail(ctx, body.id);
       await assertUniqueFree(ctx.tx, ctx.tenantId, body, current, body.id);
+      await assertNamedRecords(ctx, body);
       await hooks?.beforeUpdate?.(ctx, body.id, body);
       await ctx.tx
         .update(t)
@@ -213,10 +234,13 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       stagedTables: [getTableName(t)],
       importColumns: [...decl.fields.map(importColumn), ...commonImportColumns],
       async importer(ctx) {
+        const refs = new RefResolver(ctx.tx, ctx.tenantId);
         return async (savepoint, row) => {
           const cells = row.data;
+          const values: Record<string, unknown> = {};
+          for (const f of decl.fields) values[f.key] = await cellValue(f, cells[f.key], refs);
           const input = schemas.create.parse({
-            ...Object.fromEntries(decl.fields.map((f) => [f.key, cellValue(f, cells[f.key])])),
+            ...values,
             sort: cellNumber(cells.sort),
             remark: cellText(cells.remark),
           }) as Body;
@@ -234,9 +258,27 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       async exportRows({ tx, tenantId }, query, lang: Lang) {
         const parsed = parseList(spec, query, [ofTenant(tenantId)]);
         const rows = (await rowsOf(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS)) as Array<Record<string, unknown>>;
-        return rows.map((r) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang)])), enabled: boolLabel(Boolean(r.enabled), lang) }));
+        const names = new Map<string, Map<number, string>>();
+        for (const f of refFields) {
+          const named = await refExportedNames(tx, tenantId, f.ref!, rows.map((r) => r[f.key] as number | null));
+          names.set(f.ref!, new Map([...(names.get(f.ref!) ?? []), ...named]));
+        }
+        return rows.map((r) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang, names)])), enabled: boolLabel(Boolean(r.enabled), lang) }));
       },
       filename: decl.filename,
     },
   };
+}
+
+/**
+ * A record a declared kind's field names (a work team's leader, a machine's team) cannot be deleted while named:
+ * each such field registers its check under the named kind's `usage`, from the declarations alone.
+ */
+export function registerDeclaredRecordUsage(usage: RecordUsage, tableOf: (kind: string) => DeclaredRecordTable) {
+  for (const decl of RECORD_KINDS) {
+    for (const field of decl.fields) {
+      const kind = field.kind === 'record' ? recordRef(field.ref!).usage : undefined;
+      if (kind) usage.register(kind, `${decl.kind}: ${field.key}`, heldBy(tableOf(decl.kind), columnOf(decl, tableOf(decl.kind), field.key)));
+    }
+  }
 }

@@ -181,8 +181,94 @@ const process = {
   generatedCode: { field: 'code', prefix: 'GX' },
 } as const satisfies RecordKindDecl;
 
+const recordId = z.number().int().positive();
+
+/**
+ * Work teams (班组): the crews of a workshop that take production orders and report processes, each with its
+ * leader (a staff member) and the department it belongs to.
+ */
+const team: RecordKindDecl = {
+  kind: 'team',
+  area: 'basic',
+  entity: 'team',
+  label: { zh: '班组', en: 'Work teams' },
+  noun: { zh: '班组', en: 'work team' },
+  icon: 'TeamOutlined',
+  fields: [
+    { key: 'code', label: { zh: '班组编码', en: 'Code' }, kind: 'text', schema: code, required: true, search: true, sortable: true, width: 140 },
+    nameField('班组名称', 'Work team'),
+    { key: 'leaderId', label: { zh: '班组长', en: 'Leader' }, kind: 'record', ref: 'staff', schema: recordId, search: true, width: 140 },
+    { key: 'deptId', label: { zh: '所属部门', en: 'Department' }, kind: 'record', ref: 'department', schema: recordId, search: true, width: 160 },
+  ],
+  unique: [
+    { fields: ['code'], error: 'CodeRepeat' },
+    { fields: ['name'], error: 'NameRepeat' },
+  ],
+  notExist: 'TeamNotExist',
+  inUse: 'TeamInUseProhibitDelete',
+  category: 'basic',
+  template: 'team',
+  filename: { zh: '班组', en: 'work teams' },
+};
+
+/** What a machine is doing: the first is a new machine's. */
+const EQUIPMENT_STATUS = [
+  { value: 'idle', label: { zh: '空闲', en: 'Idle' } },
+  { value: 'running', label: { zh: '运行', en: 'Running' } },
+  { value: 'maintenance', label: { zh: '维修保养', en: 'Under maintenance' } },
+  { value: 'scrapped', label: { zh: '报废', en: 'Scrapped' } },
+] as const;
+
+/**
+ * Equipment (设备): the machines of the workshop, each kept by a work team, with its status and how often it is
+ * to be maintained (every N days; 0: no plan).
+ */
+const equipment: RecordKindDecl = {
+  kind: 'equipment',
+  area: 'basic',
+  entity: 'equipment',
+  label: { zh: '设备', en: 'Equipment' },
+  noun: { zh: '设备', en: 'machine' },
+  icon: 'ToolOutlined',
+  fields: [
+    { key: 'code', label: { zh: '设备编码', en: 'Code' }, kind: 'text', schema: code, required: true, search: true, sortable: true, width: 140 },
+    nameField('设备名称', 'Machine'),
+    { key: 'model', label: { zh: '规格型号', en: 'Model' }, kind: 'text', schema: storableText().trim().max(100), search: true, width: 160 },
+    { key: 'teamId', label: { zh: '使用班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: recordId, search: true, width: 140 },
+    {
+      key: 'status',
+      label: { zh: '状态', en: 'Status' },
+      kind: 'enum',
+      options: EQUIPMENT_STATUS,
+      schema: z.enum(EQUIPMENT_STATUS.map((o) => o.value) as ['idle', 'running', 'maintenance', 'scrapped'], { message: 'ParamError' }),
+      required: true,
+      initial: 'idle',
+      search: true,
+      width: 110,
+    },
+    {
+      key: 'maintenanceDays',
+      label: { zh: '保养周期(天)', en: 'Maintenance every (days)' },
+      kind: 'number',
+      schema: z.number().int({ message: 'MaintenanceDaysOutOfRange' }).min(0, { message: 'MaintenanceDaysOutOfRange' }).max(3650, { message: 'MaintenanceDaysOutOfRange' }),
+      sortable: true,
+      width: 150,
+      help: { zh: '每隔多少天保养一次，0 表示不做计划', en: 'Days between maintenances; 0 for no plan' },
+    },
+  ],
+  unique: [
+    { fields: ['code'], error: 'CodeRepeat' },
+    { fields: ['name'], error: 'NameRepeat' },
+  ],
+  notExist: 'EquipmentNotExist',
+  inUse: 'EquipmentInUseProhibitDelete',
+  category: 'basic',
+  template: 'equipment',
+  filename: { zh: '设备', en: 'equipment' },
+};
+
 /** Every declared record kind, in the menu's order within its area. */
-const DECLARED = [brand, attribute, fee, paytype, unit, process] as const;
+const DECLARED = [brand, attribute, fee, paytype, unit, process, team, equipment] as const;
 export const RECORD_KINDS: readonly RecordKindDecl[] = DECLARED;
 
 /**

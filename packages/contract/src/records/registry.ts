@@ -20,14 +20,21 @@ import { storableText } from '../text.ts';
 /**
  * The kind of value, which decides the form control, the list cell and the Excel cell: text / textarea,
  * number (plain, the field's schema bounds it), quantity (tenant's number digits) and amount (tenant's amount
- * digits), enum (one of `options`, radio buttons), values (a list of short texts, edited as tags).
+ * digits), enum (one of `options`, radio buttons), values (a list of short texts, edited as tags), record (the id
+ * of another record, of the kind `ref` names: records/references.ts).
  */
-export type RecordFieldKind = 'text' | 'textarea' | 'number' | 'quantity' | 'amount' | 'enum' | 'values';
+export type RecordFieldKind = 'text' | 'textarea' | 'number' | 'quantity' | 'amount' | 'enum' | 'values' | 'record';
 
 export interface RecordFieldDecl {
   key: string;
   label: Label;
   kind: RecordFieldKind;
+  /**
+   * With kind `record`: the kind of record it names (a key of `RECORD_REFS`). The record must exist (the kind's
+   * refusal), lists and exports show its name, imports match its code or name, and it cannot be deleted while
+   * named.
+   */
+  ref?: string;
   /** The value's schema in a save payload, without `.optional()`: `required` decides. */
   schema: z.ZodType;
   /** Required at create (an update may leave it out and keeps the stored value). */

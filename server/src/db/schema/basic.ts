@@ -613,11 +613,39 @@ export const process = pgTable(
   (t) => [...recordCommonKeys('process', t), uniqueIndex('process_code_uq').on(t.tenantId, t.code), uniqueIndex('process_name_uq').on(t.tenantId, t.name)],
 ).enableRLS();
 
+/** Work teams (班组): a workshop's crews, with their leader and department. */
+export const team = pgTable(
+  'team',
+  {
+    ...recordCommonColumns(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    leaderId: bigintRef('leader_id'),
+    deptId: bigintRef('dept_id'),
+  },
+  (t) => [...recordCommonKeys('team', t), uniqueIndex('team_code_uq').on(t.tenantId, t.code), uniqueIndex('team_name_uq').on(t.tenantId, t.name), index('team_leader_idx').on(t.tenantId, t.leaderId), index('team_dept_idx').on(t.tenantId, t.deptId)],
+).enableRLS();
+
+/** Equipment (设备): machines, the work team keeping each, its status and its maintenance interval in days. */
+export const equipment = pgTable(
+  'equipment',
+  {
+    ...recordCommonColumns(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    model: text('model').notNull().default(''),
+    teamId: bigintRef('team_id'),
+    status: text('status').notNull().default('idle'),
+    maintenanceDays: integer('maintenance_days').notNull().default(0),
+  },
+  (t) => [...recordCommonKeys('equipment', t), uniqueIndex('equipment_code_uq').on(t.tenantId, t.code), uniqueIndex('equipment_name_uq').on(t.tenantId, t.name), index('equipment_team_idx').on(t.tenantId, t.teamId)],
+).enableRLS();
+
 /**
  * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
  * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
  */
-const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process } as const;
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, team, equipment } as const;
 
 export function declaredRecordTable(kind: string) {
   const table = (DECLARED_RECORD_TABLES as Record<string, (typeof DECLARED_RECORD_TABLES)[keyof typeof DECLARED_RECORD_TABLES] | undefined>)[kind];

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { heldBy, type RecordUsage, type UsageChecker } from '../../core/record-usage.ts';
-import { bom, bomLine, location, material, materialUnit, partnerAddress } from '../../db/schema/index.ts';
+import { bom, bomLine, declaredRecordTable, location, material, materialUnit, partnerAddress } from '../../db/schema/index.ts';
+import { registerDeclaredRecordUsage, type DeclaredRecordTable } from '../../core/declared-records.ts';
 
 /**
  * Where basic records refer to each other, registered with the app's usage registry like any later
@@ -20,6 +21,7 @@ const attributeInMaterials: UsageChecker = async (tx, tenantId, ids) => {
 };
 
 export function registerBasicUsage(usage: RecordUsage) {
+  registerDeclaredRecordUsage(usage, (kind) => declaredRecordTable(kind) as unknown as DeclaredRecordTable);
   usage.register('brand', 'basic: materials', heldBy(material, material.brandId));
   usage.register('category', 'basic: materials', heldBy(material, material.categoryId));
   usage.register('unit', 'basic: material units', heldBy(materialUnit, materialUnit.unitId));
