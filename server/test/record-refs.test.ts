@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { headerFields, lineFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { FieldDecl } from '@p8/contract/bills/fields';
+import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import { RECORD_REFS } from '@p8/contract/records/references';
+import { recordApiPath } from '@p8/contract/records/registry';
+import { sampleRecordBody } from './record-samples.ts';
 import { sourcedRefs } from '../src/core/record-refs.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
@@ -113,5 +116,35 @@ describe('a record a bill names is held', () => {
     expect(fee.fundAccountName).toBe('F-fund');
     expect(fee.handlerName).toBeTruthy();
     expect(fee.lines[0].feeTypeName).toBe('F-freight');
+  });
+});
+
+describe.each(RECORD_KINDS.filter((decl) => decl.fields.some((f) => f.kind === 'record')).map((decl) => [decl.kind, decl] as const))('declared kind %s', (_kind, decl) => {
+  let n = 0;
+  /** A record of kind `ref` made through the API: a department, a declared kind's sample; staff: the caller. */
+  async function referable(ref: string): Promise<number> {
+    n += 1;
+    if (ref === 'staff') return api.adminId;
+    if (ref === 'department') return (await ok(api.post<{ id: number }>('/api/admin/security/dept', { name: `${decl.kind}-dept-${n}` }))).id;
+    const named = recordKind(ref);
+    if (!named) throw new Error(`the walk cannot make a ${ref}`);
+    return ok(api.post<{ id: number }>(`/api${recordApiPath(named)}`, sampleRecordBody(named, `${decl.kind}-${ref}-${n}`))).then((r) => r.id);
+  }
+  const url = `/api${recordApiPath(decl)}`;
+
+  it.each(decl.fields.filter((f) => f.kind === 'record').map((f) => [f.key, f] as const))('%s: a missing record is refused, a named one is listed by name and held', async (_key, field) => {
+    await refused(api.post(url, { ...sampleRecordBody(decl, `missing-${field.key}`), [field.key]: NOBODY }), RECORD_REFS[field.ref!].missing);
+    const target = await referable(field.ref!);
+    const { id } = await ok(api.post<{ id: number }>(url, { ...sampleRecordBody(decl, `named-${field.key}`), [field.key]: target }));
+    const listed = await ok(api.get<Array<Record<string, unknown>>>(`${url}?current=1&pageSize=100`));
+    const row = listed.find((r) => r.id === id)!;
+    expect(row[field.key]).toBe(target);
+    expect(row[field.key.replace(/Id$/, 'Name')]).toBeTruthy();
+    // Held: the named record's delete is refused while this record names it (staff are disabled, never deleted by this walk).
+    if (field.ref !== 'staff') {
+      const named = field.ref === 'department' ? '/api/admin/security/dept' : `/api${recordApiPath(recordKind(field.ref!)!)}`;
+      const inUse = field.ref === 'department' ? 'DeptInUseProhibitDelete' : recordKind(field.ref!)!.inUse;
+      await refused(api.del(named, { ids: [target] }), inUse);
+    }
   });
 });

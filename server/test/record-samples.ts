@@ -15,7 +15,8 @@ export function sampleRecordBody(decl: RecordKindDecl, seed: string): Record<str
       case 'number':
       case 'quantity':
       case 'amount':
-        body[field.key] = 12.5;
+        // A whole number where the declared schema takes only those (days, counts).
+        body[field.key] = field.schema.safeParse(12.5).success ? 12.5 : 12;
         break;
       case 'enum':
         body[field.key] = field.options![0].value;

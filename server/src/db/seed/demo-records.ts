@@ -7,7 +7,7 @@ import { DEMO_TENANTS } from './demo.ts';
 /*
  * The basic records of the first demo tenant (演示制造有限公司, a small maker of motor controllers): units,
  * brands, categories, materials with their units, suppliers, customers, warehouses with locations, fee and
- * pay types, the processes of the workshop and two BOMs. They are created through the application's own API, signed in as the tenant's
+ * pay types, the processes, work teams and machines of the workshop and two BOMs. They are created through the application's own API, signed in as the tenant's
  * administrator, so every rule, generated code, assignment and audit entry is the same as a user's —
  * nothing is inserted behind the services' back. Runs once: a tenant that already has units is left alone.
  */
@@ -105,6 +105,21 @@ const PROCESSES: Array<[string, string, number, number]> = [
   ['GX08', '包装入箱', 0.7, 0.05],
 ];
 
+/** The workshop's crews: code, name, the workshop department they belong to (led by the administrator). */
+const TEAMS: Array<[string, string, string]> = [
+  ['BZ01', '钣金班', '生产一车间'],
+  ['BZ02', '电子装配班', '生产二车间'],
+  ['BZ03', '总装测试班', '生产二车间'],
+];
+/** The machines: code, name, model, the team keeping it, status, maintenance every N days. */
+const EQUIPMENT: Array<[string, string, string, string, string, number]> = [
+  ['SB01', '数控冲床', 'AMADA EM-2510', 'BZ01', 'running', 30],
+  ['SB02', '数控折弯机', 'TRUMPF 5130', 'BZ01', 'idle', 30],
+  ['SB03', '贴片机', 'YAMAHA YSM20R', 'BZ02', 'running', 15],
+  ['SB04', '回流焊炉', 'HELLER 1809', 'BZ02', 'maintenance', 15],
+  ['SB05', '老化测试柜', 'LH-48', 'BZ03', 'running', 90],
+];
+
 /**
  * Whether the first demo tenant exists and has no units yet — a read on the owner connection, so that a
  * restart need not sign in (argon2) and call the API just to find the records there.
@@ -190,6 +205,14 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     for (const [sort, [name, kind]] of FEES.entries()) await create('fee', { name, kind, sort });
     for (const [sort, name] of PAY_TYPES.entries()) await create('paytype', { name, sort });
     for (const [sort, [code, name, pieceRate, standardHours]] of PROCESSES.entries()) await create('process', { code, name, pieceRate, standardHours, sort });
+
+    // The workshops (departments) and their crews, led by the administrator; the machines each crew keeps.
+    const leaderId = (await api<Array<{ id: number }>>('GET', '/admin/security/admin?current=1&pageSize=1')).data[0]?.id ?? null;
+    const deptId = new Map<string, number>();
+    for (const workshop of new Set(TEAMS.map(([, , dept]) => dept))) deptId.set(workshop, (await api<{ id: number }>('POST', '/admin/security/dept', { name: workshop })).data.id);
+    const teamId = new Map<string, number>();
+    for (const [sort, [code, name, dept]] of TEAMS.entries()) teamId.set(code, await create('team', { code, name, leaderId, deptId: deptId.get(dept), sort }));
+    for (const [sort, [code, name, model, team, status, maintenanceDays]] of EQUIPMENT.entries()) await create('equipment', { code, name, model, teamId: teamId.get(team), status, maintenanceDays, sort });
     return true;
   } finally {
     await call('POST', '/auth/logout', undefined, token).catch(() => {});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILL_SCREENS } from '../../core/screens.ts';
+import { BILL_SCREENS, screensNaming } from '../../core/screens.ts';
 import { enableSchema, idParamsSchema, idsSchema } from '@p8/contract/common';
 import {
   deptCreateSchema,
@@ -45,13 +45,13 @@ import {
 
 /** Screens that assign records to departments and staff (the assignment dialog picks both). */
 const ASSIGNING_SCREENS = ['basic_material', 'basic_supplier', 'basic_customer', 'basic_stock'];
-/** Who picks departments: staff, role scopes, the audit log's labels, assignments and every bill's header. */
-const DEPT_TREE_READERS = ['system_staff', 'system_role', 'system_audit', ...ASSIGNING_SCREENS, ...BILL_SCREENS];
+/** Who picks departments: staff, role scopes, the audit log's labels, assignments, every bill's header and every form naming one. */
+const DEPT_TREE_READERS = ['system_staff', 'system_role', 'system_audit', ...ASSIGNING_SCREENS, ...BILL_SCREENS, ...screensNaming('department')];
 /**
  * Who picks colleagues: message receivers, reviewers, department leaders, assignments, the partner's and
- * the warehouse's person in charge, every bill's handler.
+ * the warehouse's person in charge, every bill's handler, every form naming a colleague (a work team's leader).
  */
-const COLLEAGUE_READERS = ['system_message', 'system_verify', 'system_department', ...ASSIGNING_SCREENS, ...BILL_SCREENS];
+const COLLEAGUE_READERS = ['system_message', 'system_verify', 'system_department', ...ASSIGNING_SCREENS, ...BILL_SCREENS, ...screensNaming('staff')];
 
 const deptRoutes = recordRoutes({
   area: 'system', record: 'department', path: 'security/dept', entity: 'dept', readers: { tree: DEPT_TREE_READERS },

@@ -17,6 +17,8 @@ import { useRecordWrites } from '../../components/RecordKit/use-record-writes.ts
 import { RemarkField, SortField } from '../../components/RecordKit/record-fields.tsx';
 import ValuesEditor from '../../components/RecordKit/ValuesEditor.tsx';
 import { fieldRefusal, valueCell } from './kit.ts';
+import RecordRefControl from '../../components/RecordKit/RecordRefControl.tsx';
+import { nameKey } from '@p8/contract/bills/fields';
 import '../../components/RecordKit/record-screens.css';
 
 type Values = Record<string, unknown> & { id?: number; sort?: number; remark?: string };
@@ -164,6 +166,9 @@ function fieldColumn(field: RecordFieldDecl, lang: 'zh' | 'en', t: T): ProColumn
       return { ...base, valueType: 'number', align: 'right' };
     case 'amount':
       return { ...base, valueType: 'amount', align: 'right' };
+    case 'record':
+      // The name beside the id, as the list answers it (`leaderId` → `leaderName`).
+      return { ...base, search: false, render: (_, row) => valueCell(row[nameKey(field.key)]) };
     case 'values':
       return {
         ...base,
@@ -228,6 +233,8 @@ function FieldItem({ field, record, lang, generated }: { field: RecordFieldDecl;
         );
       case 'values':
         return <ValuesEditor />;
+      case 'record':
+        return <RecordRefControl refKind={field.ref!} data-testid={testId} />;
       default:
         // A code the record generates says so where it would be typed (it is not required, see generatedCode).
         return <Input placeholder={generated ? t('kit.record.generatedCode') : t('basic.common.inputPlaceholder', { label })} data-testid={testId} />;

@@ -1,25 +1,20 @@
-import { DatePicker, Input, Select, TreeSelect } from 'antd';
+import { DatePicker, Input, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { recordKind } from '@p8/contract/records/catalogue';
-import { recordApiPath, recordTitleField, type DeclaredRecord, type RecordKindDecl } from '@p8/contract/records/registry';
-import { http } from '../../../app/http.ts';
 import SupplierPicker from '../../../components/Pickers/SupplierPicker.tsx';
 import CustomerPicker from '../../../components/Pickers/CustomerPicker.tsx';
 import WarehousePicker from '../../../components/Pickers/WarehousePicker.tsx';
 import RecordInput from '../../../components/Pickers/RecordInput.tsx';
 import { pickPartners } from '../../../components/Pickers/api/pick-partners.ts';
 import { pickWarehouses } from '../../../components/Pickers/api/pick-warehouses.ts';
-import StaffSelect from '../../../components/Pickers/StaffSelect.tsx';
 import NumberInput from '../../../components/NumberInput/index.tsx';
-import { deptTreeQuery } from '../../../components/Pickers/api/get-dept-tree.ts';
 import { materialQuery } from '../../../components/Pickers/api/get-material.ts';
 import { pickLocations } from '../../../components/Pickers/api/pick-locations.ts';
 import { pickBoms } from '../../../components/Pickers/api/pick-boms.ts';
-import { feeTypeOptionsQuery, fundAccountOptionsQuery } from '../../../components/Pickers/api/list-money-options.ts';
 import { labelOf } from '../kit.ts';
+import RecordRefControl from '../../../components/RecordKit/RecordRefControl.tsx';
 
 /** A picked record as the form keeps it: its id (what is sent) and its name (what is shown). */
 export interface Picked {
@@ -34,6 +29,9 @@ interface ValueProps<T> {
   'data-testid'?: string;
   size?: 'small' | 'middle';
 }
+
+/** The records picked in a dialog (a search over many, with their details), kept in the form as `Picked`. */
+export const DIALOG_PICKED: ReadonlySet<string> = new Set(['supplier', 'customer', 'warehouse']);
 
 /** A supplier, customer or warehouse field: its name, and the kit's picker to change it. */
 export function RecordPick({ kind, value, onChange, disabled, size, ...rest }: ValueProps<Picked> & { kind: 'supplier' | 'customer' | 'warehouse' }) {
@@ -66,23 +64,6 @@ export function RecordPick({ kind, value, onChange, disabled, size, ...rest }: V
       size={size}
       buttonLabel={t('bill.pick')}
       data-testid={rest['data-testid'] ?? `record-pick-${kind}`}
-    />
-  );
-}
-
-/** A department of the tenant's tree. */
-export function DeptField({ value, onChange, disabled, ...rest }: ValueProps<number>) {
-  const tree = useQuery(deptTreeQuery);
-  return (
-    <TreeSelect
-      value={value ?? undefined}
-      onChange={(v) => onChange?.(v ?? null)}
-      treeData={tree.data ?? []}
-      fieldNames={{ label: 'name', value: 'id', children: 'children' }}
-      allowClear
-      disabled={disabled}
-      treeDefaultExpandAll
-      data-testid={rest['data-testid']}
     />
   );
 }
@@ -201,69 +182,13 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     case 'enum':
       return <Select {...item} size={size} options={field.options?.map((o) => ({ value: o.value, label: labelOf(o.label, lang) }))} data-testid={testId} />;
     case 'record':
-      return <RecordControl refKind={field.ref!} item={item} pass={pass} testId={testId} />;
+      // Partners and warehouses are picked in the kit's dialogs (kept as `Picked`); every other kind by id.
+      return DIALOG_PICKED.has(field.ref!) ? <RecordPick kind={field.ref as 'supplier'} {...(pass as ValueProps<Picked>)} /> : <RecordRefControl refKind={field.ref!} {...(pass as ValueProps<number>)} />;
     case 'serials':
       return <Select {...item} size={size} mode="tags" tokenSeparators={[',', ' ']} open={false} style={{ width: '100%' }} data-testid={testId} />;
     default:
       return <Input {...item} size={size} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
   }
-}
-
-/** The records picked in a dialog (a search over many, with their details), kept in the form as `Picked`. */
-export const DIALOG_PICKED: ReadonlySet<string> = new Set(['supplier', 'customer', 'warehouse']);
-
-/**
- * The control of a field naming a record, by the kind it names (records/references.ts): the dialogs and selects of
- * the hand-written kinds, and one select over its picker for any declared kind (a process, a pay type…). The
- * kinds that belong to a line's material or warehouse (unit, location, BOM) are the line grid's own cells.
- */
-function RecordControl({ refKind, item, pass, testId }: { refKind: string; item: object; pass: ValueProps<never> & { size?: 'small' | 'middle' }; testId: string }) {
-  switch (refKind) {
-    case 'supplier':
-    case 'customer':
-    case 'warehouse':
-      return <RecordPick kind={refKind} {...(pass as ValueProps<Picked>)} />;
-    case 'staff':
-      return <StaffSelect {...item} data-testid={testId} />;
-    case 'department':
-      return <DeptField {...item} data-testid={testId} />;
-    case 'fundAccount':
-      return <FundAccountSelect {...(pass as ValueProps<number>)} />;
-    case 'fee':
-      return <FeeTypeSelect {...(pass as ValueProps<number>)} />;
-    default: {
-      const decl = recordKind(refKind);
-      if (!decl) throw new Error(`no control picks records of kind ${refKind}`);
-      return <DeclaredRecordSelect decl={decl} {...(pass as ValueProps<number>)} />;
-    }
-  }
-}
-
-/** A record of a declared kind: the enabled ones its picker lists, by their title. */
-function DeclaredRecordSelect({ decl, value, onChange, disabled, size, ...rest }: ValueProps<number> & { decl: RecordKindDecl }) {
-  const title = recordTitleField(decl).key;
-  const found = useQuery({
-    queryKey: [decl.area, decl.kind, 'picker'],
-    queryFn: () => http.list<DeclaredRecord>(`${recordApiPath(decl)}/picker`, { current: 1, pageSize: 200 }, { noLoading: true }).then((page) => page.data),
-    staleTime: 30_000,
-  });
-  const options = (found.data ?? []).map((r) => ({ value: r.id, label: String(r[title] ?? r.id) }));
-  if (value && !options.some((o) => o.value === value)) options.push({ value, label: `#${value}` });
-  return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} allowClear showSearch optionFilterProp="label" disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
-}
-
-/** A fund account of the tenant (enabled ones offered). */
-function FundAccountSelect({ value, onChange, disabled, size, ...rest }: ValueProps<number>) {
-  const found = useQuery(fundAccountOptionsQuery);
-  const options = (found.data ?? []).filter((a) => a.enabled || a.id === value).map((a) => ({ value: a.id, label: a.name }));
-  return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} allowClear disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
-}
-
-/** A fee type of the tenant (enabled ones), income and expense alike (the server refuses the wrong kind). */
-function FeeTypeSelect({ value, onChange, disabled, size, ...rest }: ValueProps<number>) {
-  const found = useQuery(feeTypeOptionsQuery);
-  const options = (found.data ?? []).filter((f) => f.enabled || f.id === value).map((f) => ({ value: f.id, label: f.name }));
-  return <Select size={size} value={value ?? undefined} onChange={(v?: number) => onChange?.(v ?? null)} options={options} showSearch optionFilterProp="label" disabled={disabled} loading={found.isFetching} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={rest['data-testid']} />;
 }
 
 /** A calendar date kept as `YYYY-MM-DD` text (what the API sends and takes), or a month as `YYYY-MM`. */
