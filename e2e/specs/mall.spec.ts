@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { api, DEMO, ROOT, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { demoPage } from '../bill-steps.ts';
 
 /**
  * Issue 11 evidence: a product with 2 × 3 SKUs made in the product dialog's SKU editor, an order placed
@@ -133,4 +134,39 @@ describe('mall (browser)', () => {
     await waitUntil(() => drawer.getByTestId('order-timeline').locator('.ant-timeline-item').count(), (n) => n === 4, 'four timeline lines');
     await screenshot(page, 'mall-order-completed');
   });
+
+  it.each([
+    { lang: 'zh', locale: 'zh-CN', discard: '放弃未保存的修改？' },
+    { lang: 'en', locale: 'en-US', discard: 'Discard unsaved changes?' },
+  ] as const)('asks before Esc or Cancel throws away a half-typed new product, and its uploaded image goes with it ($lang)', async ({ lang, locale, discard }) => {
+    const page = await demoPage(suite, lang, locale);
+    await page.goto('/mall/product');
+    await page.getByTestId('product-add').click();
+    const dialog = page.getByTestId('product-dialog');
+    await dialog.getByTestId('product-name').fill('half-typed product');
+    await dialog.getByTestId('product-images').locator('input[type=file]').setInputFiles({ name: 'e2e.png', mimeType: 'image/png', buffer: readFileSync(path.join(ROOT, 'docs/screenshots/home.png')) });
+    const image = dialog.getByTestId('product-images').locator('img').first();
+    await image.waitFor();
+    const src = new URL((await image.getAttribute('src'))!, suite.server.baseURL).pathname;
+    expect(src).toMatch(/^\/api\/base\/file\//);
+    const served = () => fetch(suite.server.baseURL + src).then((r) => r.status);
+    expect(await served()).toBe(200);
+
+    // Esc asks; keep editing keeps what was typed.
+    await page.keyboard.press('Escape');
+    const question = page.locator('.ant-modal-confirm').filter({ hasText: discard });
+    await question.waitFor();
+    await screenshot(page, `product-unsaved-${lang}`);
+    await question.getByTestId('discard-cancel').click();
+    await question.waitFor({ state: 'detached' });
+    expect(await dialog.getByTestId('product-name').inputValue()).toBe('half-typed product');
+    // Cancel asks again; discarding closes it, and the image it uploaded is removed from the server.
+    const discarded = page.waitForResponse((r) => r.url().endsWith('/api/admin/upload/discard'));
+    await dialog.getByTestId('product-dialog-cancel').click();
+    await question.waitFor();
+    await question.getByTestId('discard-ok').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await (await discarded).json()).toMatchObject({ status: 0, data: { removed: 1 } });
+    expect(await served()).toBe(404);
+  }, 120_000);
 });

@@ -60,7 +60,8 @@ export interface Config {
   /** Test-only: expose captcha and SMS codes in responses so E2E can complete the flows. Refused in production. */
   exposeCodes: boolean;
   sms: { provider: string };
-  upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number };
+  /** orphanHours: an upload no record names is removed this long after it was made (core/upload-sweep.ts). */
+  upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number; orphanHours: number };
   /** Limits of one Excel import (every `{path}/import`). */
   import: { maxRows: number; maxErrors: number; maxUnpackedMb: number; rowsPerBatch: number };
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
@@ -110,6 +111,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       imageMaxMb: int('UPLOAD_IMAGE_MAX_MB', 5),
       fileMaxMb: int('UPLOAD_FILE_MAX_MB', 500),
       excelMaxMb: int('UPLOAD_EXCEL_MAX_MB', 200),
+      orphanHours: int('UPLOAD_ORPHAN_HOURS', 24),
     },
     import: {
       maxRows: int('IMPORT_MAX_ROWS', 100_000),

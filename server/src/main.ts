@@ -6,6 +6,7 @@ import { seedMallDemo } from './db/seed/demo-mall.ts';
 import { seedFinanceDemo } from './db/seed/demo-finance.ts';
 import { seedServiceDemo } from './db/seed/demo-service.ts';
 import { startUnpaidOrderJob } from './modules/mall/unpaid-orders.ts';
+import { startUploadSweep } from './core/upload-sweep.ts';
 import { seedDemoBills } from './db/seed/demo-bills.ts';
 
 /** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
@@ -31,6 +32,8 @@ async function main() {
   let mallSeed: Promise<unknown> = Promise.resolve();
   // Mall orders left unpaid past the tenant's time are cancelled, their stock given back (every minute).
   const stopUnpaidOrderJob = startUnpaidOrderJob({ database, config, registries: app.registries, access: app.access, log: app.log });
+  // Uploads no record names, older than UPLOAD_ORPHAN_HOURS, are removed (a minute after start, then hourly).
+  const stopUploadSweep = startUploadSweep({ database, config, log: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -45,6 +48,7 @@ async function main() {
     try {
       await mallSeed;
       await stopUnpaidOrderJob();
+      await stopUploadSweep();
       await app.close();
       await database.close();
     } finally {

@@ -23,7 +23,7 @@ const logged: Array<{ level: number; msg?: string; err?: { message?: string } }>
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'p8-reply-'));
   const stream = { write: (line: string) => void logged.push(JSON.parse(line)) };
-  ctx = await startTestApp({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 1, fileMaxMb: 3, excelMaxMb: 2 } }, { logger: { level: 'warn', stream } });
+  ctx = await startTestApp({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 1, fileMaxMb: 3, excelMaxMb: 2, orphanHours: 24 } }, { logger: { level: 'warn', stream } });
   const t = await seedTenant(ctx.database, 'ReplyOnce');
   api = await adminCaller(ctx, t);
   token = await login(ctx.app, t.name, t.password);

@@ -33,7 +33,7 @@ let avif: Buffer;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'p8-upload-hostile-'));
-  ctx = await startTestApp({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 1, fileMaxMb: 3, excelMaxMb: 2 } });
+  ctx = await startTestApp({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 1, fileMaxMb: 3, excelMaxMb: 2, orphanHours: 24 } });
   a = await seedTenant(ctx.database, 'HostA');
   b = await seedTenant(ctx.database, 'HostB');
   tokenA = await login(ctx.app, a.name, a.password);

@@ -18,7 +18,7 @@ let tokenA: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'p8-upload-'));
-  ctx = await startTestApp({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 1, fileMaxMb: 3, excelMaxMb: 2 } });
+  ctx = await startTestApp({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 1, fileMaxMb: 3, excelMaxMb: 2, orphanHours: 24 } });
   a = await seedTenant(ctx.database, 'UpA');
   tokenA = await login(ctx.app, a.name, a.password);
 });

@@ -73,6 +73,12 @@ export const UPLOAD_MAX_FILES = 10;
 export const UPLOAD_MAX_IMAGES = 5;
 
 /** POST /admin/upload/img and /admin/upload/file. */
+/**
+ * POST /admin/upload/discard: files a form uploaded and then threw away (closed without saving), by the
+ * urls the uploads answered. The server removes only the caller's own recent ones that no record names.
+ */
+export const uploadDiscardSchema = z.object({ urls: z.array(storableText().max(300)).max(UPLOAD_MAX_FILES * 5) });
+
 export interface UploadResult {
   /** Where the file is served: `/api/base/file/<tenantId>/<yyyy-mm>/<uuid>.<ext>`. */
   url: string;

@@ -151,7 +151,7 @@ describe('receiving an import upload', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'p8-excel-'));
-    const config = loadConfig({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 5, fileMaxMb: 500, excelMaxMb: 1 } });
+    const config = loadConfig({ dataDir, upload: { type: 'location', domain: '', imageMaxMb: 5, fileMaxMb: 500, excelMaxMb: 1, orphanHours: 24 } });
     app = Fastify();
     registerEnvelopeHandlers(app);
     await app.register(multipartPlugin, { config });

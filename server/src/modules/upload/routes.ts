@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storableText } from '@p8/contract/text';
-import { IMPORT_JOB_ID } from '@p8/contract/upload';
+import { IMPORT_JOB_ID, uploadDiscardSchema } from '@p8/contract/upload';
+import { discardOwnUploads } from '../../core/upload-sweep.ts';
 import { cloudUploadToken } from '../../core/uploads.ts';
 import { publicRoute, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { noSuchFile, receiveUpload, sendTemplate, sendUploadedFile } from './service.ts';
@@ -25,6 +26,14 @@ export const uploadModule: ServerModule = {
     untransactedRoute({
       method: 'POST', url: '/api/admin/upload/file', tags, summary: 'Upload a file (≤ 500 MB): images, xls, xlsx, pdf, doc, docx, mp4 and the extensions the tenant added', ...multipart,
       handler: (caller, { query }, http) => receiveUpload(caller, http, 'file', query.kind),
+    }),
+    // A form closed without saving: the files it uploaded go now instead of at the next sweep (the name is
+    // the url's last segment; only the caller's own recent uploads no record names are removed).
+    untransactedRoute({
+      method: 'POST', url: '/api/admin/upload/discard', tags, summary: "Remove the caller's own recent uploads that no record names (a form closed without saving)", body: uploadDiscardSchema,
+      handler: async (caller, { body }) => ({
+        removed: await discardOwnUploads(caller.database, caller.config, { tenantId: caller.tenantId, adminId: caller.account.adminId }, body.urls.map((url) => url.split('/').pop() ?? ''), caller.config.upload.orphanHours),
+      }),
     }),
     // The segments are plain strings here (not storableText) because anything else, a NUL included, is
     // simply not found: they must equal what the server generated.

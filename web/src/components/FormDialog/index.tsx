@@ -3,6 +3,7 @@ import { Button, Form, Modal, type FormInstance, type FormProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback.ts';
 import { FormChangedContext, useUnsavedChanges } from './unsaved.ts';
+import { UploadedContext, useFormUploads } from '../Upload/discard.ts';
 
 /** Form dialogs have add, edit and view modes; view disables the form and hides submit. */
 export type FormMode = 'add' | 'edit' | 'view';
@@ -64,6 +65,7 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
   useImperativeHandle(props.formRef, () => form, [form]);
   const [submitting, setSubmitting] = useState(false);
   const unsaved = useUnsavedChanges();
+  const uploads = useFormUploads();
   const testId = props['data-testid'] ?? 'form-dialog';
   const view = mode === 'view';
   const heading = title ?? [t(`kit.form.${mode}`), entity].filter(Boolean).join(entity && /^[\x20-\x7e]+$/.test(entity) ? ' ' : '');
@@ -80,6 +82,7 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
     try {
       await props.onSubmit?.(values, mode);
       unsaved.saved();
+      uploads.saved();
       if (props.successMessage !== false) feedback.message.success(props.successMessage ?? t('kit.form.saved'));
       onClose();
     } catch {
@@ -90,7 +93,12 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
   };
 
   const close = () => {
-    if (!submitting) unsaved.confirmClose(onClose);
+    // Thrown away (after the question, when anything was typed): the files it uploaded go too.
+    if (!submitting)
+      unsaved.confirmClose(() => {
+        uploads.discard();
+        onClose();
+      });
   };
 
   return (
@@ -132,7 +140,9 @@ function Dialog<V extends object>(props: FormDialogProps<V>) {
         onFinish={submit}
         style={{ marginTop: 16 }}
       >
-        <FormChangedContext.Provider value={unsaved.changed}>{typeof props.children === 'function' ? props.children({ mode, form }) : props.children}</FormChangedContext.Provider>
+        <FormChangedContext.Provider value={unsaved.changed}>
+          <UploadedContext.Provider value={uploads.uploaded}>{typeof props.children === 'function' ? props.children({ mode, form }) : props.children}</UploadedContext.Provider>
+        </FormChangedContext.Provider>
         {/* Enter in a field submits */}
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Form>

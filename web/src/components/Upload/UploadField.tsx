@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback.ts';
 import { acceptAttribute, checkFile, fileNameOfUrl, formatSize, urlsOf, type FileRule, type RuleViolation } from './rules.ts';
 import { uploadFile, type UploadedFile, type UploadTarget } from './upload.ts';
+import { useTellUploaded } from './discard.ts';
 import './upload.css';
 
 /** What an upload field holds: a list of urls, or one url for a single-file field. */
@@ -66,6 +67,7 @@ export default function UploadField({ config, ...props }: UploadFieldProps & { c
   const { rule, target, single, look } = config;
   const { t } = useTranslation();
   const violationText = useViolationText();
+  const tellForm = useTellUploaded();
   const urls = useMemo(() => urlsOf(value), [value]);
   const [pending, setPending] = useState<UploadFile[]>([]);
   const [preview, setPreview] = useState<string | null>(null);
@@ -109,6 +111,7 @@ export default function UploadField({ config, ...props }: UploadFieldProps & { c
       const uploaded = file.response as UploadedFile;
       setPending((list) => list.filter((f) => f.uid !== file.uid));
       onUploaded?.(uploaded);
+      tellForm?.(uploaded.url);
       emit(single ? [uploaded.url] : [...latest.current, uploaded.url]);
       return;
     }
