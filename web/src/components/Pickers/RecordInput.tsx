@@ -1,4 +1,4 @@
-import { useContext, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useContext, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { AutoComplete, Button, Space, Tooltip, type RefSelectProps } from 'antd';
 import DisabledContext from 'antd/es/config-provider/DisabledContext';
 import { CloseCircleFilled, SearchOutlined } from '@ant-design/icons';
@@ -61,6 +61,13 @@ export default function RecordInput<T extends { id: number; code: string }>(prop
   const [busy, setBusy] = useState(false);
   const asked = useRef(0);
   const field = useRef<RefSelectProps>(null);
+  /** Counts the picker's closings: each brings the focus back to the field. */
+  const [closings, setClosings] = useState(0);
+  // The picker is dropped, not animated closed, so the dialog's own focus return never runs: the focus
+  // comes back here, and the keyboard goes on from the field (Tab to the next one).
+  useEffect(() => {
+    if (closings) field.current?.focus();
+  }, [closings]);
   /** Enter came before the matches: take the match when they arrive (the ref for the search's own closure). */
   const takeWhenFound = useRef(false);
   const [waiting, setWaiting] = useState(false);
@@ -198,9 +205,7 @@ export default function RecordInput<T extends { id: number; code: string }>(prop
           keyword: dialog,
           onClose: () => {
             setDialog(null);
-            // The picker is dropped, not animated closed, so the dialog's own focus return never runs:
-            // the focus comes back here, and the keyboard goes on from the field (Tab to the next one).
-            setTimeout(() => field.current?.focus());
+            setClosings((n) => n + 1);
           },
         })}
     </>
