@@ -8,7 +8,8 @@ import { demoPage } from '../bill-steps.ts';
 /**
  * The one record screen of every declared record kind (web/src/views/records): each kind's menu opens it
  * with its own columns and buttons, and a process (the first kind added by declaration only) is added,
- * refused a negative piece rate on its field before anything is sent, and listed — in Chinese and English.
+ * refused a negative piece rate on its field before anything is sent, and listed; a machine is added with its
+ * work team picked by name (a field naming another record) — in Chinese and English.
  */
 
 let suite: Suite;
@@ -60,5 +61,26 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
     const token = await storedToken(page);
     const found = await api<Array<{ code: string; pieceRate: number; standardHours: number }>>(suite.server, 'GET', `/admin/basic/process?code=${code}`, undefined, token);
     expect(found.data).toEqual([expect.objectContaining({ code, pieceRate: 1.25, standardHours: 0.5 })]);
+  });
+
+  it('adds a machine kept by a demo work team, picked by name; the list names the team', async () => {
+    // The demo crews are named in Chinese in both languages (they are the tenant's data).
+    const team = '电子装配班';
+    await page.goto('/basic/equipment');
+    await page.locator('tbody').getByText('SB03').waitFor();
+    await page.getByTestId('equipment-add').click();
+    const dialog = page.getByTestId('equipment-dialog');
+    await dialog.getByTestId('equipment-code').fill(`M-${code}`);
+    await dialog.getByTestId('equipment-name').fill(`Press-${code}`);
+    await dialog.getByTestId('equipment-teamId').click();
+    await page.locator('.ant-select-dropdown').getByText(team, { exact: true }).click();
+    await screenshot(page, `declared-equipment-dialog-${lang}`);
+    await dialog.getByTestId('equipment-dialog-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = page.locator('tbody tr', { hasText: `M-${code}` });
+    await row.getByText(team, { exact: true }).waitFor();
+    await page.goto('/basic/team');
+    await page.locator('tbody').getByText('BZ02').waitFor();
+    await screenshot(page, `declared-team-list-${lang}`);
   });
 });
