@@ -148,7 +148,8 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
     await page.keyboard.press('Enter');
     const picker = page.getByTestId('supplier-picker');
     await picker.getByTestId('supplier-picker-search').waitFor();
-    expect(await picker.getByTestId('supplier-picker-search').evaluate((input) => input === document.activeElement)).toBe(true);
+    // The picker's search takes the focus as it opens.
+    await waitUntil(() => picker.getByTestId('supplier-picker-search').evaluate((input) => input === document.activeElement), Boolean, 'the focus in the picker search');
     // ↓ ↓ makes the second row current (and selected); Enter chooses it and closes the picker.
     const rows = picker.locator('[data-testid^="supplier-picker-row-"]');
     await rows.nth(1).waitFor();
