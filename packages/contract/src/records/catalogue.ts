@@ -27,6 +27,15 @@ const nameField = (zh: string, en: string): RecordFieldDecl => ({
   excelTitle: { zh: '名称', en: 'Name' },
 });
 
+/** The code field of a record that has one (required unless the system generates it). */
+const codeField = (zh: string, required = true): RecordFieldDecl => ({ key: 'code', label: { zh, en: 'Code' }, kind: 'text', schema: code, ...(required ? { required } : {}), search: true, sortable: true, width: 140 });
+
+/** A record's code and name are each unique in the tenant. */
+const CODE_AND_NAME_UNIQUE: RecordKindDecl['unique'] = [
+  { fields: ['code'], error: 'CodeRepeat' },
+  { fields: ['name'], error: 'NameRepeat' },
+];
+
 const unit: RecordKindDecl = {
   kind: 'unit',
   area: 'basic',
@@ -147,7 +156,7 @@ const process = {
   icon: 'ApartmentOutlined',
   fields: [
     // Not required: left empty, it is generated (generatedCode below).
-    { key: 'code', label: { zh: '工序编码', en: 'Code' }, kind: 'text', schema: code, search: true, sortable: true, width: 140 },
+    codeField('工序编码', false),
     nameField('工序名称', 'Process'),
     {
       key: 'pieceRate',
@@ -168,10 +177,7 @@ const process = {
       help: { zh: '完成一件计划耗用的小时数', en: 'Hours one piece is planned to take' },
     },
   ],
-  unique: [
-    { fields: ['code'], error: 'CodeRepeat' },
-    { fields: ['name'], error: 'NameRepeat' },
-  ],
+  unique: CODE_AND_NAME_UNIQUE,
   notExist: 'ProcessNotExist',
   inUse: 'ProcessInUseProhibitDelete',
   category: 'basic',
@@ -195,15 +201,12 @@ const team: RecordKindDecl = {
   noun: { zh: '班组', en: 'work team' },
   icon: 'TeamOutlined',
   fields: [
-    { key: 'code', label: { zh: '班组编码', en: 'Code' }, kind: 'text', schema: code, required: true, search: true, sortable: true, width: 140 },
+    codeField('班组编码'),
     nameField('班组名称', 'Work team'),
     { key: 'leaderId', label: { zh: '班组长', en: 'Leader' }, kind: 'record', ref: 'staff', schema: recordId, search: true, width: 140 },
     { key: 'deptId', label: { zh: '所属部门', en: 'Department' }, kind: 'record', ref: 'department', schema: recordId, search: true, width: 160 },
   ],
-  unique: [
-    { fields: ['code'], error: 'CodeRepeat' },
-    { fields: ['name'], error: 'NameRepeat' },
-  ],
+  unique: CODE_AND_NAME_UNIQUE,
   notExist: 'TeamNotExist',
   inUse: 'TeamInUseProhibitDelete',
   category: 'basic',
@@ -231,7 +234,7 @@ const equipment: RecordKindDecl = {
   noun: { zh: '设备', en: 'machine' },
   icon: 'ToolOutlined',
   fields: [
-    { key: 'code', label: { zh: '设备编码', en: 'Code' }, kind: 'text', schema: code, required: true, search: true, sortable: true, width: 140 },
+    codeField('设备编码'),
     nameField('设备名称', 'Machine'),
     { key: 'model', label: { zh: '规格型号', en: 'Model' }, kind: 'text', schema: storableText().trim().max(100), search: true, width: 160 },
     { key: 'teamId', label: { zh: '使用班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: recordId, search: true, width: 140 },
@@ -256,10 +259,7 @@ const equipment: RecordKindDecl = {
       help: { zh: '每隔多少天保养一次，0 表示不做计划', en: 'Days between maintenances; 0 for no plan' },
     },
   ],
-  unique: [
-    { fields: ['code'], error: 'CodeRepeat' },
-    { fields: ['name'], error: 'NameRepeat' },
-  ],
+  unique: CODE_AND_NAME_UNIQUE,
   notExist: 'EquipmentNotExist',
   inUse: 'EquipmentInUseProhibitDelete',
   category: 'basic',

@@ -7,7 +7,8 @@ import StaffSelect from '../Pickers/StaffSelect.tsx';
 import { deptTreeQuery } from '../Pickers/api/get-dept-tree.ts';
 import { feeTypeOptionsQuery, fundAccountOptionsQuery } from '../Pickers/api/list-money-options.ts';
 
-interface ValueProps<T> {
+/** What a form item hands a control: the value, its setter, and how it is shown. */
+export interface ValueProps<T> {
   value?: T | null;
   onChange?: (value: T | null) => void;
   disabled?: boolean;

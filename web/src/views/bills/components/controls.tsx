@@ -14,20 +14,12 @@ import { materialQuery } from '../../../components/Pickers/api/get-material.ts';
 import { pickLocations } from '../../../components/Pickers/api/pick-locations.ts';
 import { pickBoms } from '../../../components/Pickers/api/pick-boms.ts';
 import { labelOf } from '../kit.ts';
-import RecordRefControl from '../../../components/RecordKit/RecordRefControl.tsx';
+import RecordRefControl, { type ValueProps } from '../../../components/RecordKit/RecordRefControl.tsx';
 
 /** A picked record as the form keeps it: its id (what is sent) and its name (what is shown). */
 export interface Picked {
   id: number;
   name: string;
-}
-
-interface ValueProps<T> {
-  value?: T | null;
-  onChange?: (value: T | null) => void;
-  disabled?: boolean;
-  'data-testid'?: string;
-  size?: 'small' | 'middle';
 }
 
 /** The records picked in a dialog (a search over many, with their details), kept in the form as `Picked`. */
