@@ -136,7 +136,7 @@ describe(`system settings (${TEST_DB})`, () => {
   it('has defaults for every key', async () => {
     const res = await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenA });
     expect(res.body.data).toEqual({
-      codePrefixes: { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW' },
+      codePrefixes: { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW', process: 'GX' },
       // Every declared bill type's own prefix (bill-code-prefixes.test.ts covers changing them).
       billCodePrefixes: Object.fromEntries(BILL_TYPES.map((decl) => [decl.type, decl.codePrefix])),
       orderNotifyPhones: [],
