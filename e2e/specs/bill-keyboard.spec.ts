@@ -210,6 +210,30 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
     await form.waitFor({ state: 'detached' });
   }, 120_000);
 
+  it("takes a purchase in-stock's warehouse by its typed code, the field entered by Tab", async () => {
+    interface Coded { id: number; code: string; name: string }
+    await signIn();
+    const warehouses = await call<Coded[]>('GET', '/admin/basic/stock/picker?current=1&pageSize=50');
+    const warehouse = warehouses.find((w) => !warehouses.some((o) => o !== w && (o.code.toLowerCase().includes(w.code.toLowerCase()) || o.name.toLowerCase().includes(w.code.toLowerCase()))))!;
+    expect(warehouse, 'a warehouse with a distinctive code').toBeTruthy();
+    await page.goto('/purchase/instock');
+    await page.getByTestId('bill-add').click();
+    const form = page.getByTestId('bill-form');
+    await form.getByTestId('bill-lines').waitFor();
+    const field = form.getByTestId('bill-field-warehouseId');
+    await form.getByTestId('bill-field-billCode').focus();
+    await pressUntilIn(page, 'Tab', field);
+    await page.keyboard.type(warehouse.code);
+    await page.keyboard.press('Enter');
+    await waitUntil(() => field.locator('input').inputValue(), (text) => text === warehouse.name, 'the warehouse of the typed code');
+    await screenshot(page, `bill-header-warehouse-${lang}`);
+    await page.keyboard.press('Escape');
+    const question = page.locator('.ant-modal-confirm').filter({ hasText: discard });
+    await question.waitFor();
+    await question.getByTestId('discard-ok').click();
+    await form.waitFor({ state: 'detached' });
+  }, 120_000);
+
   it('asks before Esc or Close throws away a bill with unsaved changes, and closes an untouched one at once', async () => {
     let form = await newOrder();
     await form.getByTestId('bill-field-remark').fill('half-typed');
