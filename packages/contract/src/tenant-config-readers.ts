@@ -14,7 +14,8 @@ import type { TenantConfig } from './tenant-config.ts';
  */
 export type ConfigReader = { read: string; in: readonly string[] } | { notBuilt: 'production' | 'quality' | 'pictureSearch' };
 
-const BILLS = 'server/src/bills/service.ts';
+const SAVE = 'server/src/bills/bill-save.ts';
+const LIFECYCLE = 'server/src/bills/bill-lifecycle.ts';
 const DECLARED = 'packages/contract/src/bills/supply-chain.ts';
 const KIT = 'web/src/hooks/kit-settings.ts';
 
@@ -23,20 +24,20 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   title: { read: "the home page names the tenant; printed bills carry it as the company's name", in: ['web/src/views/bills/components/PrintPreview.tsx', 'web/src/views/home/index.tsx'] },
   slogan: { read: 'printed bills carry it under the company name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
   phone: { read: 'printed bills carry the tenant phone under its name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
-  openShelves: { read: 'bill lines take storage locations and stock moves on them; off: a location is refused at save and posting, and turning it off is refused while stock sits on a location', in: ['packages/contract/src/bills/fields.ts', BILLS, 'server/src/bills/stock.ts', 'server/src/modules/tenant/settings.ts'] },
-  openVerify: { read: 'bills of the types with an enabled joint review rule go through their reviewers', in: [BILLS] },
-  openVerifyBill: { read: 'the bill types under joint review, kept in step with the enabled rules', in: [BILLS, 'server/src/modules/office/verify-rules.ts'] },
-  openNegativeInventory: { read: 'an audit may take stock below zero; turning it off is refused while anything is negative', in: [BILLS, 'server/src/modules/tenant/settings.ts'] },
-  openDiscount: { read: 'line amounts apply the discount rate', in: [BILLS, 'web/src/views/bills/kit.ts', 'packages/contract/src/bills/amounts.ts'] },
-  openTaxRate: { read: 'line amounts apply the tax rate; materials carry their rate', in: [BILLS, 'web/src/views/bills/kit.ts', 'server/src/modules/basic/material.ts'] },
-  openSerialNumber: { read: 'serial numbers of serial-managed materials are asked for and tracked', in: [BILLS] },
-  openBatchNumber: { read: 'batch numbers of batch-managed materials are asked for and tracked', in: [BILLS] },
-  openDirectOutstock: { read: 'a sale out-stock without a sale order or shipping notice may be saved and submitted (the type declares directNeedsSwitch)', in: [DECLARED, BILLS] },
+  openShelves: { read: 'bill lines take storage locations and stock moves on them; off: a location is refused at save and posting, and turning it off is refused while stock sits on a location', in: ['packages/contract/src/bills/fields.ts', SAVE, 'server/src/bills/stock.ts', 'server/src/modules/tenant/settings.ts'] },
+  openVerify: { read: 'bills of the types with an enabled joint review rule go through their reviewers', in: [LIFECYCLE] },
+  openVerifyBill: { read: 'the bill types under joint review, kept in step with the enabled rules', in: [LIFECYCLE, 'server/src/modules/office/verify-rules.ts'] },
+  openNegativeInventory: { read: 'an audit may take stock below zero; turning it off is refused while anything is negative', in: [LIFECYCLE, 'server/src/modules/tenant/settings.ts'] },
+  openDiscount: { read: 'line amounts apply the discount rate', in: [SAVE, 'web/src/views/bills/kit.ts', 'packages/contract/src/bills/amounts.ts'] },
+  openTaxRate: { read: 'line amounts apply the tax rate; materials carry their rate', in: [SAVE, 'web/src/views/bills/kit.ts', 'server/src/modules/basic/material.ts'] },
+  openSerialNumber: { read: 'serial numbers of serial-managed materials are asked for and tracked', in: [SAVE] },
+  openBatchNumber: { read: 'batch numbers of batch-managed materials are asked for and tracked', in: [SAVE] },
+  openDirectOutstock: { read: 'a sale out-stock without a sale order or shipping notice may be saved and submitted (the type declares directNeedsSwitch)', in: [DECLARED, SAVE] },
   openConsumablesOutstock: { notBuilt: 'production' },
-  allowPurchaseInstockBeyond: { read: 'a purchase in-stock may take beyond what is open of its order (the source declares beyondSwitch)', in: [DECLARED, BILLS] },
-  allowSaleOutstockBeyond: { read: 'a sale out-stock may take beyond what is open of its order or notice (beyondSwitch)', in: [DECLARED, BILLS] },
-  numberRetainsSmallDigit: { read: 'quantities are rounded to these digits and shown with them', in: [BILLS, KIT] },
-  amountRetainsSmallDigit: { read: 'amounts are rounded to these digits and shown with them', in: [BILLS, KIT] },
+  allowPurchaseInstockBeyond: { read: 'a purchase in-stock may take beyond what is open of its order (the source declares beyondSwitch)', in: [DECLARED, SAVE] },
+  allowSaleOutstockBeyond: { read: 'a sale out-stock may take beyond what is open of its order or notice (beyondSwitch)', in: [DECLARED, SAVE] },
+  numberRetainsSmallDigit: { read: 'quantities are rounded to these digits and shown with them', in: [SAVE, KIT] },
+  amountRetainsSmallDigit: { read: 'amounts are rounded to these digits and shown with them', in: [SAVE, KIT] },
   defaultPageSize: { read: 'the rows per page every list starts with', in: [KIT, 'web/src/components/ProTable/index.tsx'] },
   allowProductionInstockBeyond: { notBuilt: 'production' },
   allowProductionClaimBeyond: { notBuilt: 'production' },
@@ -44,7 +45,7 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   pictureSearchType: { notBuilt: 'pictureSearch' },
   pictureSearchSimilarity: { notBuilt: 'pictureSearch' },
   openEntrustMachining: { notBuilt: 'production' },
-  openSaleOrderBomSelect: { read: 'a sale order line may name a BOM of its material (the line field declares the switch); off, a BOM is refused', in: [DECLARED, BILLS, 'server/src/modules/basic/bom.ts'] },
+  openSaleOrderBomSelect: { read: 'a sale order line may name a BOM of its material (the line field declares the switch); off, a BOM is refused', in: [DECLARED, SAVE, 'server/src/modules/basic/bom.ts'] },
   defaultDateSearch: { read: 'the date range list searches start with', in: [KIT, 'web/src/components/ProTable/query.ts'] },
   billDateMaxDaysAhead: { read: 'a bill dated further ahead is refused', in: ['server/src/bills/dates.ts'] },
   dispatchAutoAudit: { read: 'a dispatched service order is audited at once', in: ['server/src/modules/service/orders.ts'] },
@@ -55,8 +56,8 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   completionNeedAllPickOutstock: { notBuilt: 'production' },
   packageResultLimitSubmit: { notBuilt: 'quality' },
   autoOpenFlow: { read: 'a joint review rule coming into force turns joint review (openVerify) on', in: ['server/src/modules/office/verify-rules.ts'] },
-  allowPurchaseInstockAdditionalNumber: { read: 'a pushed-down purchase in-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, BILLS] },
-  allowSaleOutstockAdditionalNumber: { read: 'a pushed-down sale out-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, BILLS] },
+  allowPurchaseInstockAdditionalNumber: { read: 'a pushed-down purchase in-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, SAVE] },
+  allowSaleOutstockAdditionalNumber: { read: 'a pushed-down sale out-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, SAVE] },
   searchCache: { read: 'each list remembers its last search in the browser', in: [KIT, 'web/src/components/ProTable/search-cache.ts'] },
   openBomStatistics: { notBuilt: 'production' },
 };
