@@ -8,7 +8,8 @@ import { demoPage } from '../bill-steps.ts';
 /**
  * The one record screen of every declared record kind (web/src/views/records): each kind's menu opens it
  * with its own columns and buttons, and a process (the first kind added by declaration only) is added,
- * refused a negative piece rate on its field before anything is sent, and listed; a machine is added with its
+ * refused a negative piece rate on its field before anything is sent, and listed, and another added with its
+ * code left empty (generated); a machine is added with its
  * work team picked by name (a field naming another record) — in Chinese and English.
  */
 
@@ -61,6 +62,25 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
     const token = await storedToken(page);
     const found = await api<Array<{ code: string; pieceRate: number; standardHours: number }>>(suite.server, 'GET', `/admin/basic/process?code=${code}`, undefined, token);
     expect(found.data).toEqual([expect.objectContaining({ code, pieceRate: 1.25, standardHours: 0.5 })]);
+  });
+
+  it('adds a process with its code left empty: the field says so, and the code is generated', async () => {
+    await page.goto('/basic/process');
+    await page.getByTestId('process-add').click();
+    const dialog = page.getByTestId('process-dialog');
+    const codeField = dialog.getByTestId('process-code');
+    expect(await codeField.getAttribute('placeholder')).toBe(lang === 'zh' ? '留空自动生成' : 'Leave empty to generate');
+    // Not required: no mark on its label.
+    expect(await dialog.locator('.ant-form-item-required', { hasText: lang === 'zh' ? '工序编码' : 'Code' }).count()).toBe(0);
+    await dialog.getByTestId('process-name').fill(`${name}-${code}-auto`);
+    await screenshot(page, `declared-process-generated-code-${lang}`);
+    await dialog.getByTestId('process-dialog-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    const token = await storedToken(page);
+    const found = await api<Array<{ code: string }>>(suite.server, 'GET', `/admin/basic/process?name=${encodeURIComponent(`${name}-${code}-auto`)}`, undefined, token);
+    expect(found.data).toHaveLength(1);
+    expect(found.data[0].code).toMatch(/^GX\d{6}$/);
+    await page.locator('tbody').getByText(found.data[0].code, { exact: true }).waitFor();
   });
 
   it('adds a machine kept by a demo work team, picked by name; the list names the team', async () => {
