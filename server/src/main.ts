@@ -32,7 +32,7 @@ async function main() {
   let mallSeed: Promise<unknown> = Promise.resolve();
   // Mall orders left unpaid past the tenant's time are cancelled, their stock given back (every minute).
   const stopUnpaidOrderJob = startUnpaidOrderJob({ database, config, registries: app.registries, access: app.access, log: app.log });
-  // Uploads no record names, older than UPLOAD_ORPHAN_HOURS, are removed (a minute after start, then hourly).
+  // Uploads no record names, older than UPLOAD_ORPHAN_HOURS, are removed (a minute after start, then daily).
   const stopUploadSweep = startUploadSweep({ database, config, log: app.log });
 
   let closing = false;

@@ -9,7 +9,7 @@ import { monthOf, storedFilePath } from './uploads.ts';
  * Uploads no saved record names. A file is uploaded when it is picked, before its form is saved: a form
  * closed without saving (a new product with its images) leaves the file behind. Two ways clear them:
  * the form's discard (`discardOwnUploads`, the caller's own recent uploads, told by the web when a dialog is
- * closed unsaved) and the sweep (`sweepOrphanUploads`, at start and every hour: uploads older than
+ * closed unsaved) and the sweep (`sweepOrphanUploads`, at start and daily: uploads older than
  * UPLOAD_ORPHAN_HOURS that nothing refers to).
  *
  * "Refers to" is read from the data itself, not from a list of columns: every text and JSON column of every
@@ -38,17 +38,17 @@ async function textColumns(tx: Tx): Promise<Map<string, string[]>> {
   return byTable;
 }
 
-/** Which of `names` some row of some table names (one scan per table for the whole batch). */
-export async function referencedUploads(tx: Tx, names: readonly string[]): Promise<Set<string>> {
+/**
+ * Which stored names some row of some table names: of `names` only, or (none given) every one — one scan
+ * of each table either way, so a sweep costs one pass over the data however many uploads it weighs.
+ */
+export async function referencedUploads(tx: Tx, names?: readonly string[]): Promise<Set<string>> {
   const referenced = new Set<string>();
-  if (!names.length) return referenced;
-  const wanted = sql.join(names.map((n) => sql`${n}`), sql`, `);
+  if (names && !names.length) return referenced;
+  const only = names ? sql` where m[1] in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})` : sql``;
   for (const [table, columns] of await textColumns(tx)) {
     const text = sql.join(columns.map((c) => sql`${sql.identifier(c)}::text`), sql`, `);
-    const hits = await rows<{ name: string }>(
-      tx,
-      sql`select distinct m[1] as name from ${sql.identifier(table)}, regexp_matches(concat_ws(' ', ${text}), ${`(${STORED_NAME})`}, 'g') m where m[1] in (${wanted})`,
-    );
+    const hits = await rows<{ name: string }>(tx, sql`select distinct m[1] as name from ${sql.identifier(table)}, regexp_matches(concat_ws(' ', ${text}), ${`(${STORED_NAME})`}, 'g') m${only}`);
     for (const hit of hits) referenced.add(hit.name);
   }
   return referenced;
@@ -73,18 +73,23 @@ async function removeUploads(tx: Tx, config: Config, found: readonly UploadRow[]
 const columns = { tenantId: uploadFile.tenantId, id: uploadFile.id, storedName: uploadFile.storedName, createdAt: uploadFile.createdAt };
 
 /**
- * Removes the uploads older than `olderThanHours` that no record names, `batch` at a time (each batch one
- * short transaction: its candidates, one search of the data, the removal), across every tenant — each
- * file is removed from its own tenant's folder, and a reference from anywhere keeps it. Answers how many.
+ * Removes the uploads older than `olderThanHours` that no record names, across every tenant: one pass over
+ * the data collects every stored name it holds (only when some upload is old enough to weigh), then the
+ * old uploads are read and the unnamed ones removed `batch` at a time, each batch a short transaction —
+ * each file from its own tenant's folder. A reference from anywhere keeps a file. Answers how many went.
+ * (A record saved between the pass and the removal naming a file a day old would lose it: a form would
+ * have to stay open for UPLOAD_ORPHAN_HOURS.)
  */
 export async function sweepOrphanUploads(database: Database, config: Config, { olderThanHours, batch = 200, now = new Date() }: { olderThanHours: number; batch?: number; now?: Date }): Promise<number> {
   const before = new Date(now.getTime() - olderThanHours * 3600_000);
+  const [anyOld] = await database.withSystem((tx) => tx.select({ id: uploadFile.id }).from(uploadFile).where(lt(uploadFile.createdAt, before)).limit(1));
+  if (!anyOld) return 0;
+  const referenced = await database.withSystem((tx) => referencedUploads(tx));
   let removed = 0;
   let afterId = 0;
   for (;;) {
     const { count, last, gone } = await database.withSystem(async (tx) => {
       const candidates = await tx.select(columns).from(uploadFile).where(and(lt(uploadFile.createdAt, before), gt(uploadFile.id, afterId))).orderBy(asc(uploadFile.id)).limit(batch);
-      const referenced = await referencedUploads(tx, candidates.map((c) => c.storedName));
       const orphans = candidates.filter((c) => !referenced.has(c.storedName));
       return { count: candidates.length, last: candidates.at(-1)?.id ?? afterId, gone: await removeUploads(tx, config, orphans) };
     });
@@ -117,10 +122,11 @@ export async function discardOwnUploads(database: Database, config: Config, who:
 }
 
 /**
- * Sweeps at start (after `delayMs`, not competing with the first requests) and every `intervalMs` (a run
- * still going skips the next tick); answers the stop function (waits for a running sweep).
+ * Sweeps at start (after `delayMs`, not competing with the first requests) and every `intervalMs` — daily:
+ * a sweep reads all the data once, and an orphan waits at most a day more (a run still going skips the next
+ * tick); answers the stop function (waits for a running sweep).
  */
-export function startUploadSweep(deps: { database: Database; config: Config; log: { info(o: object, m: string): void; error(o: object, m: string): void } }, intervalMs = 3600_000, delayMs = 60_000): () => Promise<void> {
+export function startUploadSweep(deps: { database: Database; config: Config; log: { info(o: object, m: string): void; error(o: object, m: string): void } }, intervalMs = 24 * 3600_000, delayMs = 60_000): () => Promise<void> {
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= sweepOrphanUploads(deps.database, deps.config, { olderThanHours: deps.config.upload.orphanHours })

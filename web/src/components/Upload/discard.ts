@@ -5,7 +5,7 @@ import { http } from '../../app/http.ts';
  * Files a form uploads before it is saved. A form dialog collects what its upload fields uploaded; closed
  * without saving, it tells the server (POST /admin/upload/discard), which removes the caller's own recent
  * uploads that no record names — so a new product thrown away leaves no images behind. (What slips
- * through, a file removed from a form that was then saved, the server's hourly sweep removes.)
+ * through, a file removed from a form that was then saved, the server's daily sweep removes.)
  */
 export const UploadedContext = createContext<((url: string) => void) | null>(null);
 
