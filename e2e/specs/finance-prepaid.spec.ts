@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 /** Decimal text as the list kit shows an amount (the demo's two decimals), and as the ledger does (thousands grouped). */
-const amount = (text: string) => Number(text).toFixed(2);
+/** An amount as every list shows it: two decimals, thousands grouped. */
 const money = (text: string) => Number(text).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const TYPE = { zh: '类型', en: 'Type' } as const;
@@ -58,9 +58,9 @@ describe('prepaid and advance balances (browser)', () => {
     const table = page.getByTestId('finance-prepaid');
     const supplierRow = table.locator('tr.ant-table-row', { hasText: supplier.partnerName });
     await supplierRow.waitFor();
-    expect(await supplierRow.innerText()).toContain(amount(supplier.prepaid));
-    expect(await table.getByTestId('pro-table-sum-prepaid').innerText()).toBe(amount(totals.prepaid));
-    expect(await table.getByTestId('pro-table-sum-advance').innerText()).toBe(amount(totals.advance));
+    expect(await supplierRow.innerText()).toContain(money(supplier.prepaid));
+    expect(await table.getByTestId('pro-table-sum-prepaid').innerText()).toBe(money(totals.prepaid));
+    expect(await table.getByTestId('pro-table-sum-advance').innerText()).toBe(money(totals.advance));
     await screenshot(page, `finance-prepaid-list-${lang}`);
 
     // Customers only: every row a customer, the customer with an advance among them.

@@ -1,5 +1,5 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import { Button, Col, Empty, Input, Modal, Row, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { Button, Col, Empty, Input, Modal, Row, Table, Tag, Typography, type InputRef, type TableColumnsType } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -60,6 +60,7 @@ function PickerBody<T extends { id: number }>(props: PickerModalProps<T>) {
   const [page, setPage] = useState({ current: 1, pageSize: 10 });
   const [selected, setSelected] = useState<T[]>(initialSelected);
   const [current, setCurrent] = useState<T | null>(null);
+  const search = useRef<InputRef>(null);
   const debounced = useDebounceFn((text: string) => {
     setKeyword(text.trim());
     setPage((p) => ({ ...p, current: 1 }));
@@ -167,6 +168,10 @@ function PickerBody<T extends { id: number }>(props: PickerModalProps<T>) {
       title={title}
       width={width ?? (aside ? 1080 : 860)}
       onCancel={onClose}
+      // The search has the focus once the dialog is open: `autoFocus` gives it at once, and this again after the
+      // opening animation, when the field that opened the picker (a select still handling its key) may have
+      // taken it back on a slow machine.
+      afterOpenChange={(opened) => opened && search.current?.focus()}
       destroyOnHidden
       mask={{ closable: false }}
       modalRender={(node) => <div data-testid={testId}>{node}</div>}
@@ -197,6 +202,7 @@ function PickerBody<T extends { id: number }>(props: PickerModalProps<T>) {
       }
     >
       <Input
+        ref={search}
         allowClear
         autoFocus
         prefix={<SearchOutlined />}
