@@ -195,7 +195,25 @@ function assertSwitchedOn(fields: readonly FieldDecl[], values: Record<string, u
 export const switchedOffLineKeys = (decl: BillTypeDecl, config: TenantConfig) => new Set(lineFields(decl).filter((f) => f.switch && !config[f.switch]).map((f) => f.key));
 
 /** A material line's material and unit, checked with the line itself (an enabled material, one of its own units). */
-export const CHECKED_WITH_THE_MATERIAL = new Set(['materialId', 'unitId']);
+const CHECKED_WITH_THE_MATERIAL = new Set(['materialId', 'unitId']);
+
+const namedFieldsOf = new Map<string, { header: FieldDecl[]; lines: FieldDecl[] }>();
+/**
+ * The fields of a type that name records, header and lines — on a material line all but its material and unit,
+ * which the line's own check reads (built once per type: save and detail ask it on every request).
+ */
+export function namedRecordFields(decl: BillTypeDecl): { header: FieldDecl[]; lines: FieldDecl[] } {
+  let found = namedFieldsOf.get(decl.type);
+  if (!found) {
+    const material = lineKindOf(decl) === 'material';
+    found = {
+      header: headerFields(decl).filter((f) => f.kind === 'record'),
+      lines: lineFields(decl).filter((f) => f.kind === 'record' && !(material && CHECKED_WITH_THE_MATERIAL.has(f.key))),
+    };
+    namedFieldsOf.set(decl.type, found);
+  }
+  return found;
+}
 
 /**
  * Every record a bill's header and lines name (fields of kind `record`) is one of the tenant's, of its kind
@@ -208,13 +226,15 @@ async function assertNamedRecords(ctx: ServiceContext, decl: BillTypeDecl, heade
     const id = values[field.key];
     if (typeof id !== 'number') return;
     const parent = field.within ? ((values[field.within] ?? header[field.within]) as number | null | undefined) : undefined;
-    wanted.set(field.ref!, [...(wanted.get(field.ref!) ?? []), { id, parent, line }]);
+    const items = wanted.get(field.ref!);
+    if (items) items.push({ id, parent, line });
+    else wanted.set(field.ref!, [{ id, parent, line }]);
   };
-  for (const field of headerFields(decl)) if (field.kind === 'record') add(field, header);
-  const named = lineFields(decl).filter((f) => f.kind === 'record' && !(lineKindOf(decl) === 'material' && CHECKED_WITH_THE_MATERIAL.has(f.key)));
+  const named = namedRecordFields(decl);
+  for (const field of named.header) add(field, header);
   for (const { values } of lines) {
     const flat = { ...(values.extra as Record<string, unknown>), ...values } as Record<string, unknown>;
-    for (const field of named) add(field, flat, values.lineNo);
+    for (const field of named.lines) add(field, flat, values.lineNo);
   }
   for (const [ref, items] of wanted) await assertRefsExist(ctx.tx, ctx.tenantId, ref, items);
 }

@@ -3,7 +3,7 @@ import type { BillTransitionView } from '@p8/contract/bills/api';
 import { microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { nameKey } from '@p8/contract/bills/fields';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { headerFields, lineFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, type BillStatus } from '@p8/contract/bills/status';
 import { refNames } from '../core/record-refs.ts';
 import type { ServiceContext } from '../core/service-context.ts';
@@ -12,7 +12,7 @@ import { admin, billLine, billTransition, material, unit } from '../db/schema/in
 import { progressState } from './progress.ts';
 import { settlementLineViews } from './settlement-lines.ts';
 import { type BillRow, type LineRow, loadBill } from './bill-rows.ts';
-import { CHECKED_WITH_THE_MATERIAL } from './bill-save.ts';
+import { namedRecordFields } from './bill-save.ts';
 import { lineProgress } from './push-down.ts';
 
 /*
@@ -120,11 +120,14 @@ async function bookNumbers(ctx: ServiceContext, row: BillRow): Promise<Map<numbe
  * and each line, one query per kind named. A material line's material and unit come with its own join.
  */
 async function namedRecords(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>, lines: ReadonlyArray<typeof billLine.$inferSelect>) {
-  const headRefs = headerFields(decl).filter((f) => f.kind === 'record');
-  const lineRefs = lineFields(decl).filter((f) => f.kind === 'record' && !(lineKindOf(decl) === 'material' && CHECKED_WITH_THE_MATERIAL.has(f.key)));
+  const { header: headRefs, lines: lineRefs } = namedRecordFields(decl);
   const lineValues = lines.map((l) => ({ ...(l.extra as Record<string, unknown>), ...l }) as Record<string, unknown>);
   const ids = new Map<string, unknown[]>();
-  const want = (ref: string, id: unknown) => ids.set(ref, [...(ids.get(ref) ?? []), id]);
+  const want = (ref: string, id: unknown) => {
+    const list = ids.get(ref);
+    if (list) list.push(id);
+    else ids.set(ref, [id]);
+  };
   for (const f of headRefs) want(f.ref!, header[f.key]);
   for (const values of lineValues) for (const f of lineRefs) want(f.ref!, values[f.key]);
   const names = new Map<string, Map<number, string>>();

@@ -28,7 +28,7 @@ export function registerBillUsage(usage: RecordUsage) {
 }
 
 /** Each (record kind, header or line, field key) some bill type names, with the types that have it. */
-export function namedByBills(): Array<{ usageKind: string; part: 'header' | 'line'; key: string; types: string[] }> {
+function namedByBills(): Array<{ usageKind: string; part: 'header' | 'line'; key: string; types: string[] }> {
   const found = new Map<string, { usageKind: string; part: 'header' | 'line'; key: string; types: string[] }>();
   for (const decl of BILL_TYPES) {
     for (const [part, fields] of [

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
-import { recordRef, RECORD_REFS, type HandWrittenRef } from '@p8/contract/records/references';
+import { recordRef, type HandWrittenRef } from '@p8/contract/records/references';
 import { recordTitleField } from '@p8/contract/records/registry';
 import { BizError, refusal } from './errors.ts';
+import { distinct } from './ids.ts';
 import type { Tx } from '../db/connection.ts';
 import { admin, bom, declaredRecordTable, department, finFundAccount, location, material, partner, warehouse } from '../db/schema/index.ts';
 
@@ -75,31 +76,28 @@ export function refSource(ref: string): RecordRefSource {
 /** The kinds that have a source: what the walker compares with the contract's `RECORD_REFS`. */
 export const sourcedRefs = () => [...SOURCES.keys()];
 
-const ids = (values: Iterable<number | null | undefined>) => [...new Set([...values].filter((id): id is number => typeof id === 'number' && id > 0))];
+const ids = (values: Iterable<number | null | undefined>) => distinct([...values].filter((id): id is number => typeof id === 'number' && id > 0));
 
-/** The shown text of each of `wanted` records of a kind that exist for the tenant (one query). */
-export async function refNames(tx: Tx, tenantId: number, ref: string, wanted: Iterable<number | null | undefined>): Promise<Map<number, string>> {
+/**
+ * A text of each of `wanted` records of a kind that exist for the tenant, in one query: what forms and lists show
+ * beside the id (`shown`), or what an export writes (`exported`).
+ */
+async function refTexts(tx: Tx, tenantId: number, ref: string, wanted: Iterable<number | null | undefined>, text: 'shown' | 'exported'): Promise<Map<number, string>> {
   const list = ids(wanted);
   if (!list.length) return new Map();
   const s = refSource(ref);
   const found = await tx
-    .select({ id: s.id, name: sql<string>`${s.shown}` })
+    .select({ id: s.id, name: sql<string>`${s[text]}` })
     .from(s.table)
     .where(and(eq(s.tenantId, tenantId), inArray(s.id, list), s.scope));
   return new Map(found.map((f) => [Number(f.id), f.name]));
 }
 
+/** The shown text (the name) of each of `wanted` records of a kind. */
+export const refNames = (tx: Tx, tenantId: number, ref: string, wanted: Iterable<number | null | undefined>) => refTexts(tx, tenantId, ref, wanted, 'shown');
+
 /** The exported text of each of `wanted` records of a kind (an export's cells). */
-export async function refExportedNames(tx: Tx, tenantId: number, ref: string, wanted: Iterable<number | null | undefined>): Promise<Map<number, string>> {
-  const list = ids(wanted);
-  if (!list.length) return new Map();
-  const s = refSource(ref);
-  const found = await tx
-    .select({ id: s.id, name: sql<string>`${s.exported}` })
-    .from(s.table)
-    .where(and(eq(s.tenantId, tenantId), inArray(s.id, list)));
-  return new Map(found.map((f) => [Number(f.id), f.name]));
-}
+export const refExportedNames = (tx: Tx, tenantId: number, ref: string, wanted: Iterable<number | null | undefined>) => refTexts(tx, tenantId, ref, wanted, 'exported');
 
 /** A record id a bill (or import) names: with its parent's id for a kind that has one, and the line naming it. */
 export interface NamedRecord {
@@ -161,6 +159,3 @@ export class RefResolver {
     return Number(found.id);
   }
 }
-
-/** Every kind the contract declares referable. */
-export const referableKinds = () => Object.keys(RECORD_REFS);

@@ -51,7 +51,7 @@ const HAND_WRITTEN = {
 export type HandWrittenRef = keyof typeof HAND_WRITTEN;
 
 /** How a declared record kind is referred to: by its own declaration. */
-export function declaredRef(decl: RecordKindDecl): RecordRefDecl {
+function declaredRef(decl: RecordKindDecl): RecordRefDecl {
   return { label: decl.noun, missing: decl.notExist, usage: decl.kind };
 }
 
@@ -60,8 +60,6 @@ export const RECORD_REFS: Readonly<Record<string, RecordRefDecl>> = {
   ...HAND_WRITTEN,
   ...Object.fromEntries(RECORD_KINDS.map((decl) => [decl.kind, declaredRef(decl)])),
 };
-
-export const HAND_WRITTEN_REFS = Object.keys(HAND_WRITTEN) as HandWrittenRef[];
 
 /** The declaration of a referable kind; throws for a name nothing declares (a field naming it is a programming error). */
 export function recordRef(ref: string): RecordRefDecl {
