@@ -7,6 +7,7 @@ import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
+import { starterTemplate } from '@p8/contract/print/template';
 import { allowDirectBills, billPayload, createMoneyRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
@@ -112,6 +113,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     '/api/admin/security/menu': (await call<Array<{ id: number }>>(ctx.app, 'GET', '/api/admin/security/menu/tree', { token: tokenA })).body.data[0].id,
     '/api/admin/office/message': await post('/api/admin/office/message', { receiverIds: [staff.adminId], title: `${marker}-title`, content: `${marker}-content` }),
     '/api/admin/system/printer': await post('/api/admin/system/printer', { name: `${marker}-printer`, provider: 'feie', sn: `${marker}SN`, printerKey: 'k3y-SECRET-9f2a', copies: 1 }),
+    '/api/admin/system/printTemplate': await post('/api/admin/system/printTemplate', { billType: 'PurchaseOrder', name: `${marker}-template`, layout: starterTemplate(billType('PurchaseOrder')!, 'zh') }),
     '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'PurchaseOrder', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
   };
   // A record of every declared kind but units (made above for the materials), its fields carrying the marker.

@@ -406,6 +406,13 @@ export const errorCatalogue = {
   TaskNotStarted: { zh: '任务未开始', en: 'The task has not started' },
   TaskNotInProgress: { zh: '只有进行中的任务可以终止或完成', en: 'Only an in-progress task can be terminated or completed' },
 
+  // Print templates
+  PrintTemplateNameRepeat: { zh: '该单据类型已有同名打印模板', en: 'This bill type already has a print template of that name' },
+  PrintFieldUnknown: { zh: '打印模板引用了该单据类型没有的字段', en: 'The print template names a field this bill type does not have' },
+  PrintTemplateInvalid: { zh: '打印模板格式不正确', en: 'The print template is not well formed' },
+  PrintPaperTooSmall: { zh: '纸张减去边距和页眉页脚后放不下表格', en: 'After margins, header and footer the paper leaves no room for the table' },
+  PrintElementOutside: { zh: '打印元素超出了纸张或所在区域', en: 'A print element lies outside the paper or its band' },
+
   // Printer
   PrinterNotExist: { zh: '打印机不存在', en: 'The printer does not exist' },
   PrinterOffline: { zh: '打印机离线', en: 'The printer is offline' },

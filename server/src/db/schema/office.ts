@@ -1,6 +1,8 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 import type { Notice } from '@p8/contract/notices';
+import type { PrintLayout } from '@p8/contract/print/template';
+import { sql } from 'drizzle-orm';
 
 /** Who changed what, when: every administrative change (issue 3), viewable by administrators. */
 export const auditLog = pgTable(
@@ -67,6 +69,33 @@ export const printer = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('printer_sn_uq').on(t.tenantId, t.provider, t.sn), tenantPolicy('printer')],
+).enableRLS();
+
+/**
+ * Print templates of a bill type (contract print/template.ts): the layout as the designer saved it. Names are
+ * unique per type; at most one template per type is its default.
+ */
+export const printTemplate = pgTable(
+  'print_template',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    billType: text('bill_type').notNull(),
+    name: text('name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    remark: text('remark'),
+    layout: jsonb('layout').$type<PrintLayout>().notNull(),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('print_template_name_uq').on(t.tenantId, t.billType, t.name),
+    uniqueIndex('print_template_default_uq').on(t.tenantId, t.billType).where(sql`${t.isDefault}`),
+    tenantPolicy('print_template'),
+  ],
 ).enableRLS();
 
 /** Joint review configuration: which bill type needs review, by whom, in which mode. */

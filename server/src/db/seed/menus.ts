@@ -298,6 +298,8 @@ export const MENU_TEMPLATE: MenuTemplate[] = [
       // Office screens of the system area (printers, joint review, tenant config, messages, settings).
       // system_printer_update also allows a test print (as does system_printer_add).
       screen('system_printer', '打印机管理', 'Printers', 'PrinterOutlined', ['add', 'update', 'delete', 'enable']),
+      // Print templates of the bill types: copying needs its own button; making one the default needs update.
+      screen('system_printTemplate', '打印模板', 'Print templates', 'LayoutOutlined', ['add', 'update', 'delete', 'enable', { action: 'copy', title: '复制', titleEn: 'Copy' }, 'import', 'export']),
       screen('system_verify', '多级审核', 'Joint review', 'AuditOutlined', ['add', 'update', 'delete', 'enable']),
       // Saving the tenant config; also the tenant-wide column settings of every list.
       screen('system_tenant', '租户配置', 'Tenant config', 'ControlOutlined', [{ action: 'config_update', title: '保存配置', titleEn: 'Save config' }]),

@@ -1,4 +1,13 @@
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { billApiPath, billMenuName } from '@p8/contract/bills/registry';
+import {
+  printTemplateCopySchema,
+  printTemplateCreateSchema,
+  printTemplateDefaultSchema,
+  printTemplateFileSchema,
+  printTemplateUpdateSchema,
+} from '@p8/contract/print/template';
 import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema } from '@p8/contract/office';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
@@ -6,9 +15,22 @@ import { route, untransactedRoute, type ServerModule } from '../../core/route.ts
 import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
 import { langOf } from '../../core/excel.ts';
 import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, testPrint, updatePrinter } from './printers.ts';
+import {
+  copyPrintTemplate,
+  createPrintTemplate,
+  deletePrintTemplates,
+  enablePrintTemplates,
+  exportPrintTemplates,
+  getPrintTemplate,
+  importPrintTemplates,
+  listPrintTemplates,
+  printTemplatesOfType,
+  setDefaultPrintTemplate,
+  updatePrintTemplate,
+} from './print-templates.ts';
 import { createVerifyRule, deleteVerifyRules, enableVerifyRules, getVerifyRule, listVerifyRules, updateVerifyRule } from './verify-rules.ts';
 
-/** Office screens of the system area: messages between staff, cloud printers and joint review rules. */
+/** Office screens of the system area: messages between staff, cloud printers, print templates and joint review rules. */
 
 const MESSAGE = '/api/admin/office/message';
 const messageTags = ['office'];
@@ -55,12 +77,47 @@ const printerRoutes = [
   }),
 ];
 
+const PRINT_TEMPLATE = '/api/admin/system/printTemplate';
+const printTemplateTags = ['print template'];
+
+// Print templates: the record kit's routes, then copy, default, export and import (each audited), and for
+// every declared bill type the templates its bills print with, read with the type's screen.
+const printTemplateRoutes = [
+  ...recordRoutes({
+    area: 'system', record: 'printTemplate', entity: 'print-template', createSchema: printTemplateCreateSchema, updateSchema: printTemplateUpdateSchema,
+    list: listPrintTemplates, detail: getPrintTemplate, create: createPrintTemplate, update: updatePrintTemplate, remove: deletePrintTemplates, enable: enablePrintTemplates,
+  }),
+  route({
+    method: 'POST', url: `${PRINT_TEMPLATE}/copy`, tags: printTemplateTags, summary: 'Copy a template under a new name', permission: 'system_printTemplate_copy', body: printTemplateCopySchema,
+    handler: (ctx, { body }) => copyPrintTemplate(ctx, body.id, body.name),
+  }),
+  route({
+    method: 'PUT', url: `${PRINT_TEMPLATE}/default`, tags: printTemplateTags, summary: "Make a template its bill type's default", permission: 'system_printTemplate_update', body: printTemplateDefaultSchema,
+    handler: (ctx, { body }) => setDefaultPrintTemplate(ctx, body.id),
+  }),
+  route({
+    method: 'POST', url: `${PRINT_TEMPLATE}/export`, tags: printTemplateTags, summary: 'Templates as the content of a JSON file', permission: 'system_printTemplate_export', body: idsSchema,
+    handler: (ctx, { body }) => exportPrintTemplates(ctx, body.ids),
+  }),
+  route({
+    method: 'POST', url: `${PRINT_TEMPLATE}/import`, tags: printTemplateTags, summary: 'Add the templates of an exported JSON file', permission: 'system_printTemplate_import', body: printTemplateFileSchema,
+    handler: (ctx, { body }) => importPrintTemplates(ctx, body),
+  }),
+  ...BILL_TYPES.filter((decl) => decl.actions.includes('print')).map((decl) =>
+    route({
+      method: 'GET', url: `${billApiPath(decl)}/print/templates`, tags: printTemplateTags, area: decl.area,
+      summary: `The templates a ${decl.type} prints with (its starter template when it has none)`, permission: billMenuName(decl),
+      handler: (ctx, _input, http) => printTemplatesOfType(ctx, decl.type, langOf(http.request)),
+    }),
+  ),
+];
+
 // Joint review rules: which bill types need review and by whom.
 const verifyRuleRoutes = recordRoutes({
   area: 'system', record: 'verify', entity: 'verify-rule', createSchema: verifyRuleCreateSchema, updateSchema: verifyRuleUpdateSchema,
   list: listVerifyRules, detail: getVerifyRule, create: createVerifyRule, update: updateVerifyRule, remove: deleteVerifyRules, enable: enableVerifyRules,
 });
 
-export const officeRoutes = [...messageRoutes, ...printerRoutes, ...verifyRuleRoutes];
+export const officeRoutes = [...messageRoutes, ...printerRoutes, ...printTemplateRoutes, ...verifyRuleRoutes];
 
 export const officeModule: ServerModule = { name: 'office', routes: officeRoutes };

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { BILL_TYPES } from '../bills/catalogue.ts';
+import { layoutRefusal, layoutSchema, pageSize, presetPaper, starterTemplate } from './template.ts';
+
+describe('print templates', () => {
+  it('gives every declared bill type a starter template that fits its paper and names only its own fields', () => {
+    for (const decl of BILL_TYPES) {
+      for (const lang of ['zh', 'en'] as const) {
+        const layout = starterTemplate(decl, lang);
+        expect(layoutSchema.parse(layout), decl.type).toEqual(layout);
+        expect(layoutRefusal(decl, layout), decl.type).toBeUndefined();
+        const inner = pageSize(layout.paper).width - layout.paper.margin.left - layout.paper.margin.right;
+        expect(layout.table.columns.reduce((s, c) => s + c.width, 0), decl.type).toBeLessThanOrEqual(inner);
+      }
+    }
+  });
+
+  it("refuses another type's field, an unknown column, a repeated id, an element off its band, bands that fill the page", () => {
+    const order = BILL_TYPES.find((d) => d.type === 'PurchaseOrder')!;
+    const sale = BILL_TYPES.find((d) => d.type === 'SaleOrder')!;
+    const base = () => starterTemplate(order, 'zh');
+    const foreign = base();
+    foreign.header.elements[3].field = 'customerId';
+    expect(layoutRefusal(order, foreign)).toBe('PrintFieldUnknown');
+    expect(layoutRefusal(sale, starterTemplate(sale, 'zh'))).toBeUndefined();
+    const column = base();
+    column.table.columns[1].key = 'customerId';
+    expect(layoutRefusal(order, column)).toBe('PrintFieldUnknown');
+    const twice = base();
+    twice.footer.elements[1].id = twice.header.elements[0].id;
+    expect(layoutRefusal(order, twice)).toBe('PrintTemplateInvalid');
+    const low = base();
+    low.footer.elements[0].y = low.footer.height;
+    expect(layoutRefusal(order, low)).toBe('PrintElementOutside');
+    const full = base();
+    full.header.height = 270;
+    expect(layoutRefusal(order, full)).toBe('PrintPaperTooSmall');
+    // A receipt roll grows with its content: tall bands are fine there, a wide element is not.
+    const roll = { ...base(), paper: presetPaper('Receipt58') };
+    roll.header.height = 400;
+    roll.header.elements = [];
+    roll.footer.elements = [];
+    roll.table.columns = [{ key: 'materialId', width: 30 }];
+    expect(layoutRefusal(order, roll)).toBeUndefined();
+    roll.footer.elements = [{ ...base().footer.elements[0], w: 60 }];
+    expect(layoutRefusal(order, roll)).toBe('PrintElementOutside');
+  });
+
+  it('turns the paper for landscape', () => {
+    expect(pageSize({ ...presetPaper('A4'), orientation: 'landscape' })).toEqual({ width: 297, height: 210 });
+    expect(pageSize(presetPaper('A4Third'))).toEqual({ width: 241, height: 93 });
+  });
+});

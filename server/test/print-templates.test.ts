@@ -1,0 +1,157 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
+import { billApiPath } from '@p8/contract/bills/registry';
+import { starterTemplate, type PrintLayout, type PrintTemplateChoice, type PrintTemplateFile, type PrintTemplateRow } from '@p8/contract/print/template';
+import { auditLog, printTemplate } from '../src/db/schema/index.ts';
+import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
+import { grant } from './office-fixtures.ts';
+
+const BASE = '/api/admin/system/printTemplate';
+const ORDER = billType('PurchaseOrder')!;
+const OF_ORDER = `${billApiPath(ORDER)}/print/templates`;
+
+let ctx: TestContext;
+let a: TestTenant;
+let b: TestTenant;
+let tokenA: string;
+let tokenB: string;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  a = await seedTenant(ctx.database, 'PtA');
+  b = await seedTenant(ctx.database, 'PtB');
+  tokenA = await login(ctx.app, a.name, a.password);
+  tokenB = await login(ctx.app, b.name, b.password);
+});
+afterAll(() => ctx.close());
+
+let serial = 0;
+const layout = (): PrintLayout => starterTemplate(ORDER, 'zh');
+const body = (overrides: Record<string, unknown> = {}) => ({ billType: 'PurchaseOrder', name: `Order ${++serial}`, layout: layout(), ...overrides });
+const create = async (sent = body(), token = tokenA) => {
+  const res = await call<PrintTemplateRow>(ctx.app, 'POST', BASE, { token, body: sent });
+  if (res.body.status !== 0) throw new Error(JSON.stringify(res.body));
+  return res.body.data;
+};
+const choices = async (token = tokenA) => (await call<PrintTemplateChoice[]>(ctx.app, 'GET', OF_ORDER, { token })).body;
+const stored = (tenant: TestTenant) => ctx.database.withTenant(tenant.tenantId, (tx) => tx.select().from(printTemplate).where(eq(printTemplate.tenantId, tenant.tenantId)));
+const auditOf = (tenant: TestTenant, action: string) =>
+  ctx.database.withTenant(tenant.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'print-template'), eq(auditLog.action, action))));
+
+describe(`print templates (${TEST_DB})`, () => {
+  it('prints every printable bill type with its starter template before any is designed', async () => {
+    const fresh = await seedTenant(ctx.database, 'PtFresh');
+    const token = await login(ctx.app, fresh.name, fresh.password);
+    for (const decl of BILL_TYPES.filter((d) => d.actions.includes('print'))) {
+      const res = await call<PrintTemplateChoice[]>(ctx.app, 'GET', `${billApiPath(decl)}/print/templates?lang=en`, { token });
+      expect(res.body.status, decl.type).toBe(0);
+      expect(res.body.data, decl.type).toEqual([{ id: null, name: `${decl.label.en} · standard`, isDefault: true, layout: starterTemplate(decl, 'en') }]);
+    }
+  });
+
+  it("makes a type's first template its default, moves the mark, and prints with the enabled ones, default first", async () => {
+    const first = await create();
+    expect(first).toMatchObject({ billType: 'PurchaseOrder', isDefault: true, enabled: true, layout: layout() });
+    const second = await create(body({ isDefault: true }));
+    expect(second.isDefault).toBe(true);
+    expect((await call<PrintTemplateRow>(ctx.app, 'GET', `${BASE}/${first.id}`, { token: tokenA })).body.data.isDefault).toBe(false);
+    expect((await choices()).data.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect((await call(ctx.app, 'PUT', `${BASE}/default`, { token: tokenA, body: { id: first.id } })).body.status).toBe(0);
+    expect((await choices()).data.map((c) => [c.id, c.isDefault])).toEqual([[first.id, true], [second.id, false]]);
+    expect((await auditOf(a, 'default')).map((e) => e.entityId)).toContain(String(first.id));
+    expect((await call(ctx.app, 'PUT', `${BASE}/enable`, { token: tokenA, body: { ids: [first.id], enabled: false } })).body.status).toBe(0);
+    expect((await choices()).data.map((c) => c.id)).toEqual([second.id]);
+    // Listed by type; the audit log has the create.
+    const listed = await call<PrintTemplateRow[]>(ctx.app, 'GET', `${BASE}?billType=PurchaseOrder&pageSize=100`, { token: tokenA });
+    expect(listed.body.data.map((t) => t.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect((await auditOf(a, 'create')).map((e) => e.entityId)).toEqual(expect.arrayContaining([String(first.id), String(second.id)]));
+  });
+
+  it('refuses a layout the type cannot print and a name the type already has', async () => {
+    const taken = await create();
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ name: taken.name }) })).body).toMatchObject({ status: 40001, message: 'PrintTemplateNameRepeat' });
+    const withField = (field: string, type = ORDER) => {
+      const l = starterTemplate(type, 'zh');
+      l.header.elements.push({ id: 'x', type: 'field', field, x: 0, y: 0, w: 10, h: 5, fontSize: 10, bold: false, align: 'left' });
+      return l;
+    };
+    // A customer is a sale order's field, not a purchase order's.
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ layout: withField('customerId') }) })).body.message).toBe('PrintFieldUnknown');
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ billType: 'SaleOrder', layout: withField('customerId', billType('SaleOrder')!) }) })).body.status).toBe(0);
+    const column = layout();
+    column.table.columns.push({ key: 'nonsense', width: 10 });
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ layout: column }) })).body.message).toBe('PrintFieldUnknown');
+    const wide = layout();
+    wide.footer.elements[0].w = 500;
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ layout: wide }) })).body.message).toBe('PrintElementOutside');
+    const tall = layout();
+    tall.header.height = 280;
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ layout: tall }) })).body.message).toBe('PrintPaperTooSmall');
+    expect((await call(ctx.app, 'POST', BASE, { token: tokenA, body: body({ billType: 'NoSuchBill' }) })).body.message).toBe('PleaseSelectBillType');
+    // An update is checked the same way.
+    const { createdAt: _c, updatedAt: _u, ...rest } = taken;
+    expect((await call(ctx.app, 'PUT', BASE, { token: tokenA, body: { ...rest, layout: wide } })).body.message).toBe('PrintElementOutside');
+  });
+
+  it('copies a template under a new name, never as the default', async () => {
+    const original = await create(body({ remark: 'wide' }));
+    const res = await call<PrintTemplateRow>(ctx.app, 'POST', `${BASE}/copy`, { token: tokenA, body: { id: original.id, name: `${original.name} copy` } });
+    expect(res.body.data).toMatchObject({ name: `${original.name} copy`, isDefault: false, remark: 'wide', layout: original.layout, billType: 'PurchaseOrder' });
+    expect((await call(ctx.app, 'POST', `${BASE}/copy`, { token: tokenA, body: { id: original.id, name: original.name } })).body.message).toBe('PrintTemplateNameRepeat');
+    expect((await auditOf(a, 'copy')).find((e) => e.entityId === String(res.body.data.id))?.detail).toEqual({ from: original.id, name: `${original.name} copy` });
+  });
+
+  it("exports templates as JSON that another tenant imports, numbering names it already has", async () => {
+    const one = await create(body({ name: 'Export me' }));
+    const exported = await call<PrintTemplateFile>(ctx.app, 'POST', `${BASE}/export`, { token: tokenA, body: { ids: [one.id] } });
+    expect(exported.body.data).toEqual({ format: 'p8-print-template', version: 1, templates: [{ billType: 'PurchaseOrder', name: 'Export me', remark: null, layout: one.layout }] });
+    const intoB = await call<{ ids: number[] }>(ctx.app, 'POST', `${BASE}/import`, { token: tokenB, body: exported.body.data });
+    expect(intoB.body.status).toBe(0);
+    const [copy] = await stored(b);
+    // B had no purchase order template: the imported one is its default.
+    expect(copy).toMatchObject({ id: intoB.body.data.ids[0], name: 'Export me', layout: one.layout, isDefault: true });
+    const again = await call<{ ids: number[] }>(ctx.app, 'POST', `${BASE}/import`, { token: tokenA, body: exported.body.data });
+    expect((await call<PrintTemplateRow>(ctx.app, 'GET', `${BASE}/${again.body.data.ids[0]}`, { token: tokenA })).body.data).toMatchObject({ name: 'Export me (2)', isDefault: false });
+    // A file with a layout its type cannot print adds nothing.
+    const bad = structuredClone(exported.body.data);
+    bad.templates.push({ ...bad.templates[0], name: 'Broken', layout: { ...bad.templates[0].layout, table: { ...bad.templates[0].layout.table, columns: [{ key: 'nonsense', width: 9 }] } } });
+    const before = (await stored(b)).length;
+    expect((await call(ctx.app, 'POST', `${BASE}/import`, { token: tokenB, body: bad })).body.message).toBe('PrintFieldUnknown');
+    expect(await stored(b)).toHaveLength(before);
+    expect((await call(ctx.app, 'POST', `${BASE}/import`, { token: tokenB, body: { format: 'other', templates: [] } })).body.status).toBe(40001);
+  });
+
+  it("keeps tenant A's templates from tenant B", async () => {
+    const t = await create(body({ name: 'A-only template' }));
+    expect((await call(ctx.app, 'GET', `${BASE}/${t.id}`, { token: tokenB })).body.message).toBe('PrintTemplateNotExist');
+    expect((await call(ctx.app, 'POST', `${BASE}/export`, { token: tokenB, body: { ids: [t.id] } })).body.message).toBe('PrintTemplateNotExist');
+    expect((await call(ctx.app, 'POST', `${BASE}/copy`, { token: tokenB, body: { id: t.id, name: 'stolen' } })).body.message).toBe('PrintTemplateNotExist');
+    expect((await call(ctx.app, 'PUT', `${BASE}/default`, { token: tokenB, body: { id: t.id } })).body.message).toBe('PrintTemplateNotExist');
+    expect((await call(ctx.app, 'DELETE', BASE, { token: tokenB, body: { ids: [t.id] } })).body.message).toBe('PrintTemplateNotExist');
+    expect(JSON.stringify(await choices(tokenB))).not.toContain('A-only template');
+    expect((await stored(a)).find((r) => r.id === t.id)).toMatchObject({ name: 'A-only template' });
+  });
+
+  it("needs the button codes: the screen's for its writes, the bill type's screen for the templates it prints with", async () => {
+    const staff = await seedStaff(ctx.database, a);
+    const token = await login(ctx.app, staff.name, staff.password);
+    const t = await create();
+    const attempts: Array<[string, string, unknown, string]> = [
+      ['POST', BASE, body(), 'system_printTemplate_add'],
+      ['POST', `${BASE}/copy`, { id: t.id, name: 'x' }, 'system_printTemplate_copy'],
+      ['PUT', `${BASE}/default`, { id: t.id }, 'system_printTemplate_update'],
+      ['POST', `${BASE}/import`, { format: 'p8-print-template', version: 1, templates: [] }, 'system_printTemplate_import'],
+      ['POST', `${BASE}/export`, { ids: [t.id] }, 'system_printTemplate_export'],
+      ['GET', OF_ORDER, undefined, 'purchase_order'],
+    ];
+    for (const [method, url, sent, code] of attempts) {
+      const res = await call(ctx.app, method as 'POST', url, { token, body: sent });
+      expect(res.body, `${method} ${url}`).toMatchObject({ status: 40300, additional: code });
+    }
+    await grant(ctx, a, staff.roleId, ['purchase_order', 'system_printTemplate_copy']);
+    expect((await choices(token)).status).toBe(0);
+    expect((await call(ctx.app, 'POST', `${BASE}/copy`, { token, body: { id: t.id, name: `${t.name} by staff` } })).body.status).toBe(0);
+    expect((await call(ctx.app, 'DELETE', BASE, { token, body: { ids: [t.id] } })).body.status).toBe(40300);
+  });
+});
