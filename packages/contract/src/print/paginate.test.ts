@@ -102,10 +102,10 @@ describe('paginate', () => {
       (rnd() * 100).toFixed(4),
       (rnd() * 100000).toFixed(2),
     ]);
-    const started = performance.now();
+    const started = Date.now();
     const rowHeights = lines.map((cells) => rowHeight(cells, widths, 9));
     const pages = paginate({ rowHeights, bodyHeight: 230, headHeight: 6, subtotalHeight: 5, totalHeight: 5 });
-    const took = performance.now() - started;
+    const took = Date.now() - started;
     expect(took).toBeLessThan(500);
     expect(pages.length).toBeGreaterThan(50);
     checkPages({ rowHeights, bodyHeight: 230, headHeight: 6, subtotalHeight: 5, totalHeight: 5 }, pages, '2750 lines');
