@@ -10,7 +10,8 @@ import { demoPage } from '../bill-steps.ts';
  * with its own columns and buttons, and a process (the first kind added by declaration only) is added,
  * refused a negative piece rate on its field before anything is sent, and listed, and another added with its
  * code left empty (generated); a machine is added with its
- * work team picked by name (a field naming another record) — in Chinese and English.
+ * work team picked by name (a field naming another record); a routing (a kind with lines) is opened with its
+ * demo steps and another added with two steps in order — in Chinese and English.
  */
 
 let suite: Suite;
@@ -102,5 +103,43 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
     await page.goto('/basic/team');
     await page.locator('tbody').getByText('BZ02').waitFor();
     await screenshot(page, `declared-team-list-${lang}`);
+  });
+
+  it('opens a demo routing with its steps, and adds one with two steps in order', async () => {
+    await page.goto('/basic/routing');
+    const demo = page.locator('tbody tr', { hasText: 'GYLX01' });
+    await demo.waitFor();
+    await demo.getByTestId(/^row-view-/).click();
+    const dialog = page.getByTestId('routing-dialog');
+    // The steps come from the detail: eight, the first the sheet-metal cut, each naming its team.
+    await dialog.getByTestId('routing-steps-7-processId').waitFor();
+    await expect.poll(() => dialog.getByTestId('routing-steps-0-processId').textContent()).toContain('钣金下料');
+    await screenshot(page, `declared-routing-view-${lang}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('routing-add').click();
+    await dialog.getByTestId('routing-name').fill(`Route-${code}`);
+    const pick = async (cell: string, text: string) => {
+      await dialog.getByTestId(cell).click();
+      await page.locator('.ant-select-dropdown:visible').getByText(text, { exact: true }).click();
+    };
+    await pick('routing-steps-0-processId', 'SMT贴片');
+    await dialog.getByTestId('routing-steps-add').click();
+    await pick('routing-steps-1-processId', '整机装配');
+    await pick('routing-steps-1-teamId', '总装测试班');
+    await dialog.getByTestId('routing-steps-1-standardHours').fill('0.75');
+    await screenshot(page, `declared-routing-dialog-${lang}`);
+    await dialog.getByTestId('routing-dialog-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const token = await storedToken(page);
+    const [made] = (await api<Array<{ id: number; code: string }>>(suite.server, 'GET', `/admin/basic/routing?name=Route-${code}`, undefined, token)).data;
+    expect(made.code).toMatch(/^GYLX\d{6}$/);
+    const detail = await api<{ steps: Array<{ processName: string; teamName: string | null; standardHours: number | null }> }>(suite.server, 'GET', `/admin/basic/routing/${made.id}`, undefined, token);
+    expect(detail.data.steps).toEqual([
+      expect.objectContaining({ processName: 'SMT贴片', teamName: null, standardHours: null }),
+      expect.objectContaining({ processName: '整机装配', teamName: '总装测试班', standardHours: 0.75 }),
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { rows } from '../src/db/connection.ts';
 import { recordKind } from '@p8/contract/records/catalogue';
-import { sampleRecordBody } from './record-samples.ts';
+import { sampleNamedRecords, sampleRecordBody } from './record-samples.ts';
 import { IN_USE_KEY, RecordUsage, type RecordKind } from '../src/core/record-usage.ts';
 import { call, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
@@ -67,7 +67,7 @@ async function createRecord(kind: RecordKind): Promise<number> {
     }
     default: {
       const declared = recordKind(kind);
-      return api.create(kind, declared ? sampleRecordBody(declared, name) : { name });
+      return api.create(kind, declared ? sampleRecordBody(declared, name, await sampleNamedRecords(api.create, declared, name)) : { name });
     }
   }
 }

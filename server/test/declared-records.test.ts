@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from '@p8/contract/upload';
-import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import { RECORD_ACTIONS, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
 import { MENU_TEMPLATE, type MenuTemplate } from '../src/db/seed/menus.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, xlsx, type Caller } from './basic-fixtures.ts';
-import { sampleRecordBody } from './record-samples.ts';
+import { sampleNamedRecords, sampleRecordBody } from './record-samples.ts';
 
 /** What a field reads back as: what the sample sent; a record it would have to name (record-refs.test.ts walks those) is left out and reads null. */
 const sent = (field: RecordFieldDecl, body: Record<string, unknown>) => body[field.key] ?? (field.kind === 'record' ? null : undefined);
@@ -53,7 +53,10 @@ describe(`declared records (${TEST_DB})`, () => {
   it.each(RECORD_KINDS.map((decl) => [decl.kind, decl] as const))('%s: lifecycle as declared', async (_kind, decl) => {
     const url = urlOf(decl);
     const title = recordTitleField(decl);
-    const body = sampleRecordBody(decl, `w-${decl.kind}`);
+    // What it must name, made alike in both tenants (an export of one imports into the other).
+    const named = await sampleNamedRecords(apiA.create, decl, `n-${decl.kind}`);
+    await sampleNamedRecords(apiB.create, decl, `n-${decl.kind}`);
+    const body = sampleRecordBody(decl, `w-${decl.kind}`, named);
 
     // A missing required field is refused before anything is written.
     for (const field of decl.fields.filter((f) => f.required)) {
@@ -65,6 +68,7 @@ describe(`declared records (${TEST_DB})`, () => {
     const detail = (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data;
     for (const field of decl.fields) expect(detail[field.key], `${decl.kind}.${field.key}`).toEqual(sent(field, body));
     expect(detail).toMatchObject({ sort: 3, remark: 'walker', enabled: true });
+    if (decl.lines) expect(detail[decl.lines.key], `${decl.kind} lines`).toMatchObject(body[decl.lines.key] as object[]);
 
     // The list finds it by its searchable fields and sorts by every sortable one.
     for (const field of decl.fields.filter((f) => f.search && (f.kind === 'text' || f.kind === 'enum'))) {
@@ -76,11 +80,11 @@ describe(`declared records (${TEST_DB})`, () => {
     }
 
     // Each unique key is refused with its own message when another record takes its value.
-    const other = sampleRecordBody(decl, `o-${decl.kind}`);
+    const other = sampleRecordBody(decl, `o-${decl.kind}`, named);
     const otherId = await apiA.create(decl.kind, other);
     for (const key of decl.unique) {
       const clash = { ...other, ...Object.fromEntries(key.fields.map((f) => [f, body[f]])) };
-      expect((await apiA.post(url, { ...sampleRecordBody(decl, `c-${decl.kind}-${key.error}`), ...Object.fromEntries(key.fields.map((f) => [f, body[f]])) })).body.message, `${decl.kind} create ${key.error}`).toBe(key.error);
+      expect((await apiA.post(url, { ...sampleRecordBody(decl, `c-${decl.kind}-${key.error}`, named), ...Object.fromEntries(key.fields.map((f) => [f, body[f]])) })).body.message, `${decl.kind} create ${key.error}`).toBe(key.error);
       expect((await apiA.put(url, { id: otherId, ...clash })).body.message, `${decl.kind} update ${key.error}`).toBe(key.error);
     }
     // An update that keeps its own unique values is no clash.
@@ -113,9 +117,57 @@ describe(`declared records (${TEST_DB})`, () => {
     const copied = (await apiB.get<DeclaredRecord[]>(`${url}?${title.key}=${encodeURIComponent(renamed)}`)).body.data;
     expect(copied).toHaveLength(1);
     for (const field of decl.fields.filter((f) => f.key !== title.key)) expect(copied[0][field.key], `${decl.kind}.${field.key} re-imported`).toEqual(sent(field, body));
+    if (decl.lines) {
+      // The lines too, naming the other tenant's records of the same codes.
+      const copiedLines = (await apiB.get<DeclaredRecord>(`${url}/${copied[0].id}`)).body.data[decl.lines.key] as Array<Record<string, unknown>>;
+      const sentLines = (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data[decl.lines.key] as Array<Record<string, unknown>>;
+      const shown = (lines: Array<Record<string, unknown>>) => lines.map((l) => Object.fromEntries(decl.lines!.fields.map((f) => [f.key, f.kind === 'record' ? l[f.key.replace(/Id$/, 'Name')] : l[f.key]])));
+      expect(shown(copiedLines), `${decl.kind} lines re-imported`).toEqual(shown(sentLines));
+    }
 
     expect((await apiA.del(url, { ids: [id, otherId] })).body.status).toBe(0);
     expect((await apiA.get(`${url}/${id}`)).body.message).toBe(decl.notExist);
+  });
+
+  it.each(RECORD_KINDS.filter((decl) => decl.lines).map((decl) => [decl.kind, decl] as const))('%s: its lines are kept in order, replaced by a save, bounded as declared', async (_kind, decl) => {
+    const lines = decl.lines!;
+    const url = urlOf(decl);
+    const named = await sampleNamedRecords(apiA.create, decl, `ln-${decl.kind}`);
+    const body = sampleRecordBody(decl, `l-${decl.kind}`, named);
+    const [line] = body[lines.key] as Array<Record<string, unknown>>;
+    const linesOf = async (id: number) => (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data[lines.key] as Array<Record<string, unknown>>;
+
+    // Fewer than the declared least, or more than the most, is refused and writes nothing.
+    expect((await apiA.post(url, { ...body, [lines.key]: undefined })).body.message).toBe(lines.tooFew);
+    if (lines.min > 0) expect((await apiA.post(url, { ...body, [lines.key]: [] })).body.message).toBe(lines.tooFew);
+    expect((await apiA.post(url, { ...body, [lines.key]: Array.from({ length: lines.max + 1 }, () => line) })).body.message).toBe('RecordLinesTooMany');
+
+    // Kept in the order sent; a figure left out reads null (the named record's own applies).
+    const numeric = lines.fields.find((f) => f.kind === 'quantity' || f.kind === 'amount' || f.kind === 'number');
+    const three = [line, { ...line, ...(numeric ? { [numeric.key]: 1 } : {}) }, { ...line, ...(numeric ? { [numeric.key]: 2 } : {}) }];
+    const id = await apiA.create(decl.kind, { ...body, [lines.key]: three });
+    if (numeric) expect((await linesOf(id)).map((l) => l[numeric.key])).toEqual([line[numeric.key] ?? null, 1, 2]);
+    else expect(await linesOf(id)).toHaveLength(3);
+
+    // An update without lines keeps them; with lines, they replace the stored ones.
+    expect((await apiA.put(url, { id, remark: 'kept' })).body.status).toBe(0);
+    expect(await linesOf(id)).toHaveLength(3);
+    expect((await apiA.put(url, { id, [lines.key]: [three[2]] })).body.status).toBe(0);
+    expect(await linesOf(id)).toHaveLength(1);
+    if (numeric) expect((await linesOf(id))[0][numeric.key]).toBe(2);
+    expect((await apiA.put(url, { id, [lines.key]: [] })).body.message).toBe(lines.min > 0 ? lines.tooFew : undefined);
+
+    // A record a line names: missing is refused with the line's number; named, it cannot be deleted.
+    const ref = lines.fields.find((f) => f.kind === 'record' && f.required);
+    if (ref) {
+      const res = await apiA.put(url, { id, [lines.key]: [line, { ...line, [ref.key]: 999_999_999 }] });
+      expect(res.body.message).toBe(recordKind(ref.ref!)!.notExist);
+      expect(JSON.stringify(res.body)).toContain('2');
+      expect(await linesOf(id)).toHaveLength(1);
+      expect((await apiA.del(`/api/admin/basic/${ref.ref}`, { ids: [named[ref.ref!]] })).body.message).toBe(recordKind(ref.ref!)!.inUse);
+    }
+    // Deleted with its record.
+    expect((await apiA.del(url, { ids: [id] })).body.status).toBe(0);
   });
 
   const generating = RECORD_KINDS.filter((decl) => decl.generatedCode);
@@ -129,7 +181,8 @@ describe(`declared records (${TEST_DB})`, () => {
     const codeOf = async (id: number) => (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data[field];
     const tenant = await seedTenant(ctx.database, 'DeclGen');
     const api = await adminCaller(ctx, tenant);
-    const create = (tag: string, code: unknown) => api.create(decl.kind, { ...sampleRecordBody(decl, `g-${decl.kind}-${tag}`), [field]: code });
+    const named = await sampleNamedRecords(api.create, decl, `gn-${decl.kind}`);
+    const create = (tag: string, code: unknown) => api.create(decl.kind, { ...sampleRecordBody(decl, `g-${decl.kind}-${tag}`, named), [field]: code });
     const read = async (id: number) => (await api.get<DeclaredRecord>(`${url}/${id}`)).body.data[field];
 
     // Left out or left empty: the declared prefix and the tenant's own counter.
@@ -140,7 +193,8 @@ describe(`declared records (${TEST_DB})`, () => {
     expect(await read(await create('4', ' '))).toBe(`${prefix}000003`);
     expect(await read(await create('5', undefined))).toBe(`${prefix}000005`);
     // Another tenant counts on its own.
-    expect(await codeOf(await apiA.create(decl.kind, { ...sampleRecordBody(decl, `g-${decl.kind}-a`), [field]: '' }))).toMatch(new RegExp(`^${prefix}\\d{6}$`));
+    const namedA = await sampleNamedRecords(apiA.create, decl, `gn-${decl.kind}`);
+    expect(await codeOf(await apiA.create(decl.kind, { ...sampleRecordBody(decl, `g-${decl.kind}-a`, namedA), [field]: '' }))).toMatch(new RegExp(`^${prefix}\\d{6}$`));
 
     // The tenant's prefix from the system settings, where every such kind is listed.
     const settings = await api.get<{ codePrefixes: Record<string, string> }>('/api/admin/system/setting');

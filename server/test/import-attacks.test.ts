@@ -1,6 +1,7 @@
-import { RECORD_KINDS } from '@p8/contract/records/catalogue';
-import type { RecordFieldDecl, RecordKindDecl } from '@p8/contract/records/registry';
-import { declaredRecordTable } from '../src/db/schema/index.ts';
+import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
+import { recordTitleField, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import { declaredRecordLineTable, declaredRecordTable } from '../src/db/schema/index.ts';
+import { sampleNamedRecords, sampleNeeds } from './record-samples.ts';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -245,18 +246,34 @@ async function prepareBoms(api: Caller, n: number) {
   await api.create('bom', { materialId: await id('BM-0'), version: 'OLD', lines: [{ materialId: await id(`BM-${n}`), quantity: 1 }] });
 }
 const named = (header: string[], row: (i: number, prefix: string) => unknown[]) => (n: number, prefix: string) => xlsx(header, Array.from({ length: n }, (_, i) => row(i, prefix)));
-/** An import file of a declared record kind: its required columns titled as its template, each row unique. */
+/** The seed of the records a declared kind's import rows name (made by `prepare`, named by their code or title in the cells). */
+const NAMED_SEED = 'imp';
+/** An import file of a declared record kind: its required columns (its lines' too) titled as its template, each row unique. */
 const declaredImportFile = (decl: RecordKindDecl) => {
-  const fields = decl.fields.filter((f) => f.required);
+  const own = decl.fields.filter((f) => f.required);
+  const lineFields = decl.lines?.fields.filter((f) => f.required) ?? [];
   const title = (f: RecordFieldDecl) => {
     const { zh } = f.excelTitle ?? f.label;
     return `*${f.kind === 'enum' ? `${zh}(${f.options!.map((o) => o.label.zh).join('/')})` : zh}`;
   };
-  return named(fields.map(title), (i, p) => fields.map((f) => (f.kind === 'enum' ? f.options![0].label.zh : `${p}-${i}-${f.key}`)));
+  const cell = (f: RecordFieldDecl, p: string, i: number) => {
+    if (f.kind === 'enum') return f.options![0].label.zh;
+    if (f.kind !== 'record') return `${p}-${i}-${f.key}`;
+    // The record `prepare` made, by what its kind exports (its code, else its title).
+    const named = recordKind(f.ref!)!;
+    return `${NAMED_SEED}-${f.ref}-${named.fields.some((x) => x.key === 'code') ? 'code' : recordTitleField(named).key}`;
+  };
+  return named([...own, ...lineFields].map(title), (i, p) => [...own, ...lineFields].map((f) => cell(f, p, i)));
 };
 const ROW_IMPORTS: RowImportCase[] = [
   // Every declared record kind, its file built from its declaration.
-  ...RECORD_KINDS.map((decl) => ({ record: decl.kind, url: `/api/admin/${decl.area}/${decl.kind}/import`, tables: [getTableName(declaredRecordTable(decl.kind))], file: declaredImportFile(decl) })),
+  ...RECORD_KINDS.map((decl) => ({
+    record: decl.kind,
+    url: `/api/admin/${decl.area}/${decl.kind}/import`,
+    tables: [getTableName(declaredRecordTable(decl.kind)), ...(decl.lines ? [getTableName(declaredRecordLineTable(decl.kind))] : [])],
+    prepare: sampleNeeds(decl).length ? async (api: Caller) => void (await sampleNamedRecords(api.create, decl, NAMED_SEED)) : undefined,
+    file: declaredImportFile(decl),
+  })),
   // A tree built top-down by the file itself: the first row is the parent of the others.
   { record: 'category', url: '/api/admin/basic/category/import', tables: ['category'], file: named(['*分类名称', '上级分类(名称或路径 A/B)'], (i, p) => [`${p}-${i}`, i ? `${p}-0` : '']) },
   ...(['customer', 'supplier'] as const).map((record) => ({

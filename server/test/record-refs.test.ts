@@ -4,8 +4,9 @@ import { headerFields, lineFields, lineKindOf, type BillTypeDecl } from '@p8/con
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import { RECORD_REFS } from '@p8/contract/records/references';
-import { recordApiPath } from '@p8/contract/records/registry';
-import { sampleRecordBody } from './record-samples.ts';
+import { everyRecordField, recordApiPath, type RecordFieldDecl } from '@p8/contract/records/registry';
+import { nameKey } from '@p8/contract/bills/fields';
+import { sampleNamedRecords, sampleRecordBody, type SampleNamed } from './record-samples.ts';
 import { sourcedRefs } from '../src/core/record-refs.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
@@ -119,7 +120,7 @@ describe('a record a bill names is held', () => {
   });
 });
 
-describe.each(RECORD_KINDS.filter((decl) => decl.fields.some((f) => f.kind === 'record')).map((decl) => [decl.kind, decl] as const))('declared kind %s', (_kind, decl) => {
+describe.each(RECORD_KINDS.filter((decl) => everyRecordField(decl).some((f) => f.kind === 'record')).map((decl) => [decl.kind, decl] as const))('declared kind %s', (_kind, decl) => {
   let n = 0;
   /** A record of kind `ref` made through the API: a department, a declared kind's sample; staff: the caller. */
   async function referable(ref: string): Promise<number> {
@@ -128,23 +129,40 @@ describe.each(RECORD_KINDS.filter((decl) => decl.fields.some((f) => f.kind === '
     if (ref === 'department') return (await ok(api.post<{ id: number }>('/api/admin/security/dept', { name: `${decl.kind}-dept-${n}` }))).id;
     const named = recordKind(ref);
     if (!named) throw new Error(`the walk cannot make a ${ref}`);
-    return ok(api.post<{ id: number }>(`/api${recordApiPath(named)}`, sampleRecordBody(named, `${decl.kind}-${ref}-${n}`))).then((r) => r.id);
+    const seed = `${decl.kind}-${ref}-${n}`;
+    return ok(api.post<{ id: number }>(`/api${recordApiPath(named)}`, sampleRecordBody(named, seed, await sampleNamedRecords(api.create, named, seed)))).then((r) => r.id);
   }
   const url = `/api${recordApiPath(decl)}`;
+  let named: SampleNamed | undefined;
+  /** A sample body whose field (the record's own, or each line's) names `value`. */
+  async function naming(field: RecordFieldDecl, seed: string, value: number) {
+    named ??= await sampleNamedRecords(api.create, decl, `refs-${decl.kind}`);
+    const body = sampleRecordBody(decl, seed, named);
+    if (decl.fields.includes(field)) return { ...body, [field.key]: value };
+    const key = decl.lines!.key;
+    return { ...body, [key]: (body[key] as Array<Record<string, unknown>>).map((line) => ({ ...line, [field.key]: value })) };
+  }
 
-  it.each(decl.fields.filter((f) => f.kind === 'record').map((f) => [f.key, f] as const))('%s: a missing record is refused, a named one is listed by name and held', async (_key, field) => {
-    await refused(api.post(url, { ...sampleRecordBody(decl, `missing-${field.key}`), [field.key]: NOBODY }), RECORD_REFS[field.ref!].missing);
+  it.each(everyRecordField(decl).filter((f) => f.kind === 'record').map((f) => [f.key, f] as const))('%s: a missing record is refused, a named one is listed by name and held', async (_key, field) => {
+    await refused(api.post(url, await naming(field, `missing-${field.key}`, NOBODY)), RECORD_REFS[field.ref!].missing);
     const target = await referable(field.ref!);
-    const { id } = await ok(api.post<{ id: number }>(url, { ...sampleRecordBody(decl, `named-${field.key}`), [field.key]: target }));
-    const listed = await ok(api.get<Array<Record<string, unknown>>>(`${url}?current=1&pageSize=100`));
-    const row = listed.find((r) => r.id === id)!;
-    expect(row[field.key]).toBe(target);
-    expect(row[field.key.replace(/Id$/, 'Name')]).toBeTruthy();
+    const { id } = await ok(api.post<{ id: number }>(url, await naming(field, `named-${field.key}`, target)));
+    if (decl.fields.includes(field)) {
+      const listed = await ok(api.get<Array<Record<string, unknown>>>(`${url}?current=1&pageSize=100`));
+      const row = listed.find((r) => r.id === id)!;
+      expect(row[field.key]).toBe(target);
+      expect(row[nameKey(field.key)]).toBeTruthy();
+    } else {
+      // A line's: the detail's lines name it.
+      const [line] = (await ok(api.get<Record<string, unknown>>(`${url}/${id}`)))[decl.lines!.key] as Array<Record<string, unknown>>;
+      expect(line[field.key]).toBe(target);
+      expect(line[nameKey(field.key)]).toBeTruthy();
+    }
     // Held: the named record's delete is refused while this record names it (staff are disabled, never deleted by this walk).
     if (field.ref !== 'staff') {
-      const named = field.ref === 'department' ? '/api/admin/security/dept' : `/api${recordApiPath(recordKind(field.ref!)!)}`;
+      const namedUrl = field.ref === 'department' ? '/api/admin/security/dept' : `/api${recordApiPath(recordKind(field.ref!)!)}`;
       const inUse = field.ref === 'department' ? 'DeptInUseProhibitDelete' : recordKind(field.ref!)!.inUse;
-      await refused(api.del(named, { ids: [target] }), inUse);
+      await refused(api.del(namedUrl, { ids: [target] }), inUse);
     }
   });
 });

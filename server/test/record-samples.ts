@@ -1,30 +1,65 @@
-import type { RecordKindDecl } from '@p8/contract/records/registry';
+import { recordKind } from '@p8/contract/records/catalogue';
+import { everyRecordField, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+
+/** The ids of the records a sample names, by kind (`process` → the id of a process made for it). */
+export type SampleNamed = Readonly<Record<string, number>>;
+
+/** A sample value of a field: text from the seed, a number its schema takes, an enum's first choice, a named record from `named`. */
+function sampleValue(field: RecordFieldDecl, seed: string, named: SampleNamed): unknown {
+  switch (field.kind) {
+    case 'text':
+    case 'textarea':
+      return `${seed}-${field.key}`;
+    case 'number':
+    case 'quantity':
+    case 'amount':
+      // A whole number where the declared schema takes only those (days, counts).
+      return field.schema.safeParse(12.5).success ? 12.5 : 12;
+    case 'enum':
+      return field.options![0].value;
+    case 'values':
+      return [`${seed}-a`, `${seed}-b`];
+    case 'record':
+      // Only a required one (record-refs.test.ts walks the others), from the records made for the sample.
+      if (!field.required) return undefined;
+      if (named[field.ref!] === undefined) throw new Error(`a sample of a field naming a ${field.ref} needs one made first (sampleNamedRecords)`);
+      return named[field.ref!];
+  }
+}
 
 /**
  * A valid create body of a declared record kind, built from its declaration: `seed` makes its text fields
- * (and so its unique keys) differ from every other sample's.
+ * (and so its unique keys) differ from every other sample's. A kind with lines gets as many lines as it must
+ * keep (one at least); the records its required fields name come from `named` (`sampleNamedRecords`).
  */
-export function sampleRecordBody(decl: RecordKindDecl, seed: string): Record<string, unknown> {
+export function sampleRecordBody(decl: RecordKindDecl, seed: string, named: SampleNamed = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of decl.fields) {
-    switch (field.kind) {
-      case 'text':
-      case 'textarea':
-        body[field.key] = `${seed}-${field.key}`;
-        break;
-      case 'number':
-      case 'quantity':
-      case 'amount':
-        // A whole number where the declared schema takes only those (days, counts).
-        body[field.key] = field.schema.safeParse(12.5).success ? 12.5 : 12;
-        break;
-      case 'enum':
-        body[field.key] = field.options![0].value;
-        break;
-      case 'values':
-        body[field.key] = [`${seed}-a`, `${seed}-b`];
-        break;
-    }
+    const value = sampleValue(field, seed, named);
+    if (value !== undefined) body[field.key] = value;
+  }
+  if (decl.lines) {
+    const line = () => Object.fromEntries(decl.lines!.fields.map((f) => [f.key, sampleValue(f, seed, named)]).filter(([, v]) => v !== undefined));
+    body[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, line);
   }
   return body;
+}
+
+/** The declared kinds a sample of `decl` must name: those its required fields (its lines' too) name. */
+export const sampleNeeds = (decl: RecordKindDecl) => [...new Set(everyRecordField(decl).filter((f) => f.kind === 'record' && f.required).map((f) => f.ref!))];
+
+/**
+ * Makes, through `create`, one record of each declared kind a sample of `decl` must name (and what those need
+ * in turn), from `seed` alone: the same seed makes the same records (codes and names) in any tenant, so an
+ * export of one tenant imports into another where they were made too.
+ */
+export async function sampleNamedRecords(create: (kind: string, body: Record<string, unknown>) => Promise<number>, decl: RecordKindDecl, seed: string): Promise<SampleNamed> {
+  const named: Record<string, number> = {};
+  for (const ref of sampleNeeds(decl)) {
+    const refDecl = recordKind(ref);
+    if (!refDecl) throw new Error(`a sample of ${decl.kind} names a ${ref}, which is not a declared kind: make it by hand`);
+    const refSeed = `${seed}-${ref}`;
+    named[ref] = await create(ref, sampleRecordBody(refDecl, refSeed, await sampleNamedRecords(create, refDecl, refSeed)));
+  }
+  return named;
 }

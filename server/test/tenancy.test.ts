@@ -1,5 +1,5 @@
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
-import { sampleRecordBody } from './record-samples.ts';
+import { sampleNamedRecords, sampleRecordBody } from './record-samples.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
@@ -118,7 +118,8 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   };
   // A record of every declared kind but units (made above for the materials), its fields carrying the marker.
   for (const decl of RECORD_KINDS.filter((d) => !ids[`/api/admin/${d.area}/${d.kind}`])) {
-    ids[`/api/admin/${decl.area}/${decl.kind}`] = await api.create(decl.kind, sampleRecordBody(decl, `${marker}-${decl.kind}`));
+    const named = await sampleNamedRecords(api.create, decl, `${marker}-named-${decl.kind}`);
+    ids[`/api/admin/${decl.area}/${decl.kind}`] = await api.create(decl.kind, sampleRecordBody(decl, `${marker}-${decl.kind}`, named));
   }
   // A bill of every declared type, its remark carrying the marker (stock for the out-stocks first).
   const bill = (type: string, body: Record<string, unknown>) => post(billApiPath(billType(type)!), body);

@@ -4,7 +4,7 @@ import type { PickerQuery } from '@p8/contract/basic';
 import { nameKey } from '@p8/contract/bills/fields';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { recordRef } from '@p8/contract/records/references';
-import { recordSchemas, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import { everyRecordField, recordLinesSchema, recordSchemas, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl, type RecordLinesDecl } from '@p8/contract/records/registry';
 import type { RecordCodeKind } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
 import { codeOrNext, codesStoredIn } from './code-generator.ts';
@@ -28,6 +28,8 @@ import type { ServiceContext } from './service-context.ts';
 /** The columns every declared record's table has (db/schema/basic.ts `recordCommonColumns`). */
 type CommonColumns = { tenantId: AnyPgColumn; id: AnyPgColumn; sort: AnyPgColumn; remark: AnyPgColumn; enabled: AnyPgColumn; createdAt: AnyPgColumn; updatedAt: AnyPgColumn };
 export type DeclaredRecordTable = PgTable & CommonColumns;
+/** The columns every declared record's line table has (db/schema/basic.ts `recordLineColumns`). */
+export type DeclaredRecordLineTable = PgTable & { tenantId: AnyPgColumn; id: AnyPgColumn; recordId: AnyPgColumn; lineNo: AnyPgColumn };
 
 type Body = Record<string, unknown> & { sort?: number; remark?: string };
 
@@ -39,13 +41,15 @@ export interface DeclaredRecordHooks {
 
 export interface DeclaredRecordOptions {
   table: DeclaredRecordTable;
+  /** The table of the kind's lines (with `lines` declared). */
+  lineTable?: DeclaredRecordLineTable;
   readers?: RecordReaders;
   hooks?: DeclaredRecordHooks;
 }
 
 const numericKinds = new Set<RecordFieldDecl['kind']>(['number', 'quantity', 'amount']);
 
-function columnOf(decl: RecordKindDecl, table: DeclaredRecordTable, key: string): AnyPgColumn {
+function columnOf(decl: RecordKindDecl, table: PgTable, key: string): AnyPgColumn {
   const column = (table as unknown as Record<string, AnyPgColumn | undefined>)[key];
   if (!column) throw new Error(`record ${decl.kind}: its table ${getTableName(table)} has no column for field "${key}"`);
   return column;
@@ -93,8 +97,69 @@ function exportValue(field: RecordFieldDecl, value: unknown, lang: Lang, names: 
   return value;
 }
 
+type Line = Record<string, unknown>;
+
+/**
+ * The record ids a record's (or a line's) fields name, checked as the kinds' refusals say: the tenant's, enabled
+ * where the kind asks it, inside their parent (`within`); a line's refusal names its line number.
+ */
+async function assertRefsOf(tx: Tx, tenantId: number, fields: readonly RecordFieldDecl[], rows: ReadonlyArray<{ values: Line; line?: number }>) {
+  for (const f of fields.filter((field) => field.kind === 'record')) {
+    const named = rows.filter((r) => typeof r.values[f.key] === 'number').map((r) => ({ id: r.values[f.key] as number, parent: f.within ? (r.values[f.within] as number | null) : undefined, line: r.line }));
+    await assertRefsExist(tx, tenantId, f.ref!, named);
+  }
+}
+
+/**
+ * A kind's lines (`RecordLinesDecl`): read in order with the names of what they name, replaced whole by a save,
+ * appended one by one by an import. A record's lines are deleted with it (the table's foreign key).
+ */
+function declaredLines(decl: RecordKindDecl, lines: RecordLinesDecl, t: DeclaredRecordLineTable) {
+  const column = (key: string) => columnOf(decl, t, key);
+  const refFields = lines.fields.filter((f) => f.kind === 'record');
+  const selection = {
+    recordId: t.recordId,
+    ...Object.fromEntries(lines.fields.map((f) => [f.key, column(f.key)])),
+    ...Object.fromEntries(refFields.map((f) => [nameKey(f.key), refNameSubquery(f.ref!, t.tenantId, column(f.key))])),
+  };
+  const ofRecords = (tenantId: number, ids: number[]) => and(eq(t.tenantId, tenantId), inArray(t.recordId, ids));
+  const valuesOf = (line: Line) => Object.fromEntries(lines.fields.map((f) => [f.key, line[f.key] ?? null]));
+
+  async function insert(tx: Tx, tenantId: number, recordId: number, firstNo: number, sent: Line[]) {
+    await assertRefsOf(tx, tenantId, lines.fields, sent.map((values, i) => ({ values, line: firstNo + i })));
+    if (sent.length) await tx.insert(t).values(sent.map((line, i) => ({ tenantId, recordId, lineNo: firstNo + i, ...valuesOf(line) })) as never);
+  }
+
+  return {
+    /** The lines of each of `ids`, in their order (the names of the records they name beside the ids). */
+    async read(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, Line[]>> {
+      const byRecord = new Map<number, Line[]>(ids.map((id) => [id, []]));
+      if (!ids.length) return byRecord;
+      const rows = await tx.select(selection).from(t as PgTable).where(ofRecords(tenantId, ids)).orderBy(asc(t.recordId), asc(t.lineNo));
+      for (const { recordId, ...line } of rows as Array<Line & { recordId: number }>) byRecord.get(Number(recordId))?.push(line);
+      return byRecord;
+    },
+    /** A save's lines replace the stored ones, numbered in the order sent. */
+    async replace(tx: Tx, tenantId: number, recordId: number, sent: Line[]) {
+      await tx.delete(t).where(ofRecords(tenantId, [recordId]));
+      await insert(tx, tenantId, recordId, 1, sent);
+    },
+    /** One more line after the record's last (an import row continuing a record), within the declared most. */
+    async append(tx: Tx, tenantId: number, recordId: number, line: Line) {
+      const [{ total: count }] = await tx.select(countAll()).from(t as PgTable).where(ofRecords(tenantId, [recordId]));
+      if (count >= lines.max) throw new BizError('RecordLinesTooMany', { additional: lines.max });
+      await insert(tx, tenantId, recordId, count + 1, [line]);
+    },
+  };
+}
+
+/** The Excel column of a line field: keyed apart from the record's own fields (`steps.processId`). */
+const lineCellKey = (lines: RecordLinesDecl, field: RecordFieldDecl) => `${lines.key}.${field.key}`;
+
 export function declaredRecordDefinition(decl: RecordKindDecl, options: DeclaredRecordOptions): RecordDefinition<Body, Body & { id: number }> {
   const { table: t, readers, hooks } = options;
+  if (decl.lines && !options.lineTable) throw new Error(`record ${decl.kind} declares lines: give its line table`);
+  const lines = decl.lines && options.lineTable ? { decl: decl.lines, store: declaredLines(decl, decl.lines, options.lineTable) } : undefined;
   const column = (key: string) => columnOf(decl, t, key);
   const schemas = recordSchemas(decl);
 
@@ -144,14 +209,19 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
   }
 
   /** The records the body's fields name are the tenant's, of their kinds (enabled, for declared kinds). */
-  async function assertNamedRecords({ tx, tenantId }: ServiceContext, body: Body) {
-    for (const f of refFields) if (typeof body[f.key] === 'number') await assertRefsExist(tx, tenantId, f.ref!, [{ id: body[f.key] as number }]);
-  }
+  const assertNamedRecords = ({ tx, tenantId }: ServiceContext, body: Body) => assertRefsOf(tx, tenantId, decl.fields, [{ values: body }]);
 
   async function detail({ tx, tenantId }: ServiceContext, id: number): Promise<DeclaredRecord> {
     const [row] = await rowsOf(tx).where(and(ofTenant(tenantId), eq(t.id, id)));
     if (!row) throw new BizError(decl.notExist, { additional: id });
-    return row as DeclaredRecord;
+    if (!lines) return row as DeclaredRecord;
+    return { ...row, [lines.decl.key]: (await lines.store.read(tx, tenantId, [id])).get(id) } as DeclaredRecord;
+  }
+
+  /** The lines a save sends (a create always, an update where it sends them) replace the stored ones. */
+  async function saveLines({ tx, tenantId }: ServiceContext, id: number, body: Body) {
+    const sent = lines ? (body[lines.decl.key] as Line[] | undefined) : undefined;
+    if (sent) await lines!.store.replace(tx, tenantId, id, sent);
   }
 
   async function create(ctx: ServiceContext, body: Body) {
@@ -168,6 +238,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       .insert(t)
       .values({ tenantId, ...ownValues(body), sort: body.sort ?? 0, remark: body.remark ?? '' } as never)
       .returning({ id: t.id });
+    await saveLines(ctx, (row as { id: number }).id, body);
     return row as { id: number };
   }
 
@@ -190,6 +261,17 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
   }
 
   const commonImportColumns = [col('sort', '排序', 'Sort'), col('remark', '备注', 'Remark', false, 30)];
+  // A line's columns after the record's own, keyed apart (an import row is the record and one of its lines).
+  const lineColumns = lines ? lines.decl.fields.map((f) => ({ ...importColumn(f), prop: lineCellKey(lines.decl, f) })) : [];
+  const lineSchema = lines ? recordLinesSchema(lines.decl).element : undefined;
+  const titleKey = recordTitleField(decl).key;
+
+  /** A line's values from an import row's line cells, checked by the line's schema. */
+  async function lineOfRow(cells: Record<string, unknown>, refs: RefResolver): Promise<Line> {
+    const values: Line = {};
+    for (const f of lines!.decl.fields) values[f.key] = await cellValue(f, cells[lineCellKey(lines!.decl, f)], refs);
+    return lineSchema!.parse(values) as Line;
+  }
 
   return {
     area: decl.area,
@@ -213,6 +295,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
         .update(t)
         .set({ ...ownValues(body), sort: body.sort, remark: body.remark, updatedAt: new Date() } as never)
         .where(and(ofTenant(ctx.tenantId), eq(t.id, body.id)));
+      await saveLines(ctx, body.id, body);
     },
     async remove(ctx, ids) {
       await foundIds(ctx, ids);
@@ -231,20 +314,29 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     picker: readers?.picker ? picker : undefined,
     excel: {
       template: decl.template,
-      stagedTables: [getTableName(t)],
-      importColumns: [...decl.fields.map(importColumn), ...commonImportColumns],
+      // A row may continue a record an earlier batch made: the batch sees it (its own import's rows).
+      stagedTables: [getTableName(t), ...(lines ? [getTableName(options.lineTable!)] : [])],
+      importColumns: [...decl.fields.map(importColumn), ...commonImportColumns, ...lineColumns],
       async importer(ctx) {
         const refs = new RefResolver(ctx.tx, ctx.tenantId);
+        // With lines: the records this import made, by title — a later row with the same title adds its line.
+        const made = new Map<string, number>();
         return async (savepoint, row) => {
           const cells = row.data;
+          const rowRefs = refs.on(savepoint);
+          const line = lines ? await lineOfRow(cells, rowRefs) : undefined;
+          const continued = lines ? made.get(String(cellText(cells[titleKey]) ?? '')) : undefined;
+          if (continued !== undefined) return lines!.store.append(savepoint, ctx.tenantId, continued, line!);
           const values: Record<string, unknown> = {};
-          for (const f of decl.fields) values[f.key] = await cellValue(f, cells[f.key], refs);
+          for (const f of decl.fields) values[f.key] = await cellValue(f, cells[f.key], rowRefs);
           const input = schemas.create.parse({
             ...values,
+            ...(lines ? { [lines.decl.key]: [line] } : {}),
             sort: cellNumber(cells.sort),
             remark: cellText(cells.remark),
           }) as Body;
-          await create(inSavepoint(ctx, savepoint), input);
+          const { id } = await create(inSavepoint(ctx, savepoint), input);
+          if (lines) made.set(String(input[titleKey]), id);
         };
       },
       exportColumns: [
@@ -254,16 +346,26 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
         col('enabled', '启用', 'Enabled'),
         col('remark', '备注', 'Remark', false, 30),
         col('createdAt', '创建时间', 'Created at', false, 20),
+        ...lineColumns.map((c) => ({ ...c, required: false })),
       ],
       async exportRows({ tx, tenantId }, query, lang: Lang) {
         const parsed = parseList(spec, query, [ofTenant(tenantId)]);
-        const rows = (await rowsOf(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS)) as Array<Record<string, unknown>>;
+        // With lines, one row per line: fewer records, so that the sheet stays within the export's bound.
+        const limit = lines ? Math.max(1, Math.floor(EXPORT_MAX_ROWS / lines.decl.max)) : EXPORT_MAX_ROWS;
+        const rows = (await rowsOf(tx).where(parsed.where).orderBy(...parsed.orderBy).limit(limit)) as Array<Record<string, unknown>>;
+        const linesOf = lines ? await lines.store.read(tx, tenantId, rows.map((r) => Number(r.id))) : undefined;
         const names = new Map<string, Map<number, string>>();
-        for (const f of refFields) {
-          const named = await refExportedNames(tx, tenantId, f.ref!, rows.map((r) => r[f.key] as number | null));
-          names.set(f.ref!, new Map([...(names.get(f.ref!) ?? []), ...named]));
-        }
-        return rows.map((r) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang, names)])), enabled: boolLabel(Boolean(r.enabled), lang) }));
+        const nameAll = async (fields: readonly RecordFieldDecl[], held: Line[]) => {
+          for (const f of fields.filter((field) => field.kind === 'record')) {
+            const named = await refExportedNames(tx, tenantId, f.ref!, held.map((r) => r[f.key] as number | null));
+            names.set(f.ref!, new Map([...(names.get(f.ref!) ?? []), ...named]));
+          }
+        };
+        await nameAll(decl.fields, rows);
+        if (lines) await nameAll(lines.decl.fields, [...linesOf!.values()].flat());
+        const own = (r: Record<string, unknown>) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang, names)])), enabled: boolLabel(Boolean(r.enabled), lang) });
+        if (!lines) return rows.map(own);
+        return rows.flatMap((r) => (linesOf!.get(Number(r.id)) ?? []).map((line) => ({ ...own(r), ...Object.fromEntries(lines.decl.fields.map((f) => [lineCellKey(lines.decl, f), exportValue(f, line[f.key], lang, names)])) })));
       },
       filename: decl.filename,
     },
@@ -274,11 +376,13 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
  * A record a declared kind's field names (a work team's leader, a machine's team) cannot be deleted while named:
  * each such field registers its check under the named kind's `usage`, from the declarations alone.
  */
-export function registerDeclaredRecordUsage(usage: RecordUsage, tableOf: (kind: string) => DeclaredRecordTable) {
+export function registerDeclaredRecordUsage(usage: RecordUsage, tableOf: (kind: string) => DeclaredRecordTable, lineTableOf: (kind: string) => DeclaredRecordLineTable) {
   for (const decl of RECORD_KINDS) {
-    for (const field of decl.fields) {
+    for (const field of everyRecordField(decl)) {
       const kind = field.kind === 'record' ? recordRef(field.ref!).usage : undefined;
-      if (kind) usage.register(kind, `${decl.kind}: ${field.key}`, heldBy(tableOf(decl.kind), columnOf(decl, tableOf(decl.kind), field.key)));
+      if (!kind) continue;
+      const table = decl.fields.includes(field) ? tableOf(decl.kind) : lineTableOf(decl.kind);
+      usage.register(kind, `${decl.kind}: ${field.key}`, heldBy(table, columnOf(decl, table, field.key)));
     }
   }
 }

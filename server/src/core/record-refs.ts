@@ -137,11 +137,19 @@ export function refNameSubquery(ref: string, outerTenant: AnyPgColumn | SQL, id:
 
 /** Record ids by the text an import gives (code or name, as the kind's source matches), looked up once per text. */
 export class RefResolver {
-  private readonly cache = new Map<string, number>();
   constructor(
     private readonly tx: Tx,
     private readonly tenantId: number,
+    private readonly cache = new Map<string, number>(),
   ) {}
+
+  /**
+   * The same resolver, with its cache, asking through `tx`: a staged import runs each batch in a transaction of
+   * its own, after the one its row handler was built in has ended.
+   */
+  on(tx: Tx): RefResolver {
+    return new RefResolver(tx, this.tenantId, this.cache);
+  }
 
   async id(ref: string, text: string, parentId?: number): Promise<number> {
     const key = `${ref}\u0000${parentId ?? ''}\u0000${text}`;

@@ -1,7 +1,7 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billMenuName, headerFields, lineFields, lineKindOf } from '@p8/contract/bills/registry';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
-import { recordMenuName } from '@p8/contract/records/registry';
+import { everyRecordField, recordMenuName } from '@p8/contract/records/registry';
 
 /**
  * Screen codes (menu names, server/src/db/seed/menus.ts) that several modules' routes name when they
@@ -26,10 +26,10 @@ export const FINANCE_PARTNER_SCREENS: readonly string[] = ['finance_receivable',
 
 /**
  * The screens whose forms name records of kind `ref` (a field of kind `record`): the bill screens and the
- * declared record screens (a machine's work team, a team's leader). They read the kind's picker, so a bill type
+ * declared record screens (a machine's work team, a team's leader, a routing step's process). They read the kind's picker, so a bill type
  * or record kind naming a process, a department or a colleague reaches its picker the day it is declared.
  */
 export const screensNaming = (ref: string): string[] => [
   ...BILL_TYPES.filter((decl) => [...headerFields(decl), ...lineFields(decl)].some((f) => f.kind === 'record' && f.ref === ref)).map(billMenuName),
-  ...RECORD_KINDS.filter((decl) => decl.fields.some((f) => f.kind === 'record' && f.ref === ref)).map(recordMenuName),
+  ...RECORD_KINDS.filter((decl) => everyRecordField(decl).some((f) => f.kind === 'record' && f.ref === ref)).map(recordMenuName),
 ];

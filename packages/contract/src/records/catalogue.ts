@@ -143,6 +143,9 @@ const paytype: RecordKindDecl = {
   filename: { zh: '结算方式', en: 'pay-types' },
 };
 
+/** A figure that is zero or more, up to `max`. */
+const nonNegative = (max: number) => z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(max, { message: 'AmountOutOfRange' });
+
 /**
  * Processes (工序): the steps a routing is made of. Piece rate: what a worker earns per good piece of the
  * step (piece-rate wages); standard hours: the time one piece is planned to take (capacity and labour cost).
@@ -162,7 +165,7 @@ const process = {
       key: 'pieceRate',
       label: { zh: '计件单价', en: 'Piece rate' },
       kind: 'amount',
-      schema: z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(1e9, { message: 'AmountOutOfRange' }),
+      schema: nonNegative(1e9),
       sortable: true,
       width: 120,
       help: { zh: '每完成一件合格品的计件工资', en: 'Wage per good piece finished at this step' },
@@ -171,7 +174,7 @@ const process = {
       key: 'standardHours',
       label: { zh: '标准工时', en: 'Standard hours' },
       kind: 'quantity',
-      schema: z.number().finite({ message: 'AmountOutOfRange' }).min(0, { message: 'NumberMustNotBeNegative' }).max(1e6, { message: 'AmountOutOfRange' }),
+      schema: nonNegative(1e6),
       sortable: true,
       width: 130,
       help: { zh: '完成一件计划耗用的小时数', en: 'Hours one piece is planned to take' },
@@ -267,8 +270,55 @@ const equipment: RecordKindDecl = {
   filename: { zh: '设备', en: 'equipment' },
 };
 
+/**
+ * Routings (工艺路线): the processes a product goes through, in order. A BOM or a production order names the
+ * routing its product is made by. A step may name the work team that does it, and its own standard hours and
+ * piece rate where they differ from the process's (left empty: the process's own).
+ */
+const routing = {
+  kind: 'routing',
+  area: 'basic',
+  entity: 'routing',
+  label: { zh: '工艺路线', en: 'Routings' },
+  noun: { zh: '工艺路线', en: 'routing' },
+  icon: 'NodeIndexOutlined',
+  fields: [
+    codeField('工艺路线编码', false),
+    nameField('工艺路线名称', 'Routing'),
+    { key: 'description', label: { zh: '说明', en: 'Description' }, kind: 'textarea', schema: storableText().trim().max(500), width: 240 },
+  ],
+  lines: {
+    key: 'steps',
+    label: { zh: '工序', en: 'Steps' },
+    min: 1,
+    tooFew: 'RoutingStepsEmpty',
+    max: 100,
+    fields: [
+      { key: 'processId', label: { zh: '工序', en: 'Process' }, kind: 'record', ref: 'process', schema: recordId, required: true, width: 180 },
+      { key: 'teamId', label: { zh: '班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: recordId, width: 160 },
+      {
+        key: 'standardHours',
+        label: { zh: '标准工时', en: 'Standard hours' },
+        kind: 'quantity',
+        schema: nonNegative(1e6),
+        width: 120,
+        help: { zh: '不填则取工序的标准工时', en: "Left empty: the process's own" },
+      },
+      { key: 'pieceRate', label: { zh: '计件单价', en: 'Piece rate' }, kind: 'amount', schema: nonNegative(1e9), width: 120, help: { zh: '不填则取工序的计件单价', en: "Left empty: the process's own" } },
+    ],
+  },
+  unique: CODE_AND_NAME_UNIQUE,
+  notExist: 'RoutingNotExist',
+  inUse: 'RoutingInUseProhibitDelete',
+  category: 'basic',
+  template: 'routing',
+  filename: { zh: '工艺路线', en: 'routings' },
+  // 工艺路线 GYLX: the pinyin initials.
+  generatedCode: { field: 'code', prefix: 'GYLX' },
+} as const satisfies RecordKindDecl;
+
 /** Every declared record kind, in the menu's order within its area. */
-const DECLARED = [brand, attribute, fee, paytype, unit, process, team, equipment] as const;
+const DECLARED = [brand, attribute, fee, paytype, unit, process, routing, team, equipment] as const;
 export const RECORD_KINDS: readonly RecordKindDecl[] = DECLARED;
 
 /**

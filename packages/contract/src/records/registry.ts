@@ -53,6 +53,31 @@ export interface RecordFieldDecl {
   excelTitle?: Label;
   /** The record's name: shown in refusals and confirmations (one per kind). */
   title?: boolean;
+  /**
+   * With kind `record`, for a kind that lives inside another (a BOM is one of a material's): the key of the field
+   * of the same record (or line) naming that parent. A value outside the parent is refused as missing, and the
+   * form offers only the parent's records.
+   */
+  within?: string;
+}
+
+/**
+ * The lines of a record (a routing's steps): rows of their own fields, kept in their order. A save sends them
+ * all, and they replace the stored ones; the detail answers them in order, each with the names of the records
+ * its fields name. Excel writes one row per line, the record's own cells repeated on each, and an import makes
+ * consecutive rows with the same record key (its first unique key) one record.
+ */
+export interface RecordLinesDecl {
+  /** The key of the lines in a body and the detail (`steps`). */
+  key: string;
+  /** The lines' title on the form ("Steps"). */
+  label: Label;
+  fields: readonly RecordFieldDecl[];
+  /** The fewest lines a record keeps, with the refusal for fewer. */
+  min: number;
+  tooFew: ErrorKey;
+  /** The most lines a record keeps (more is refused `RecordLinesTooMany`). */
+  max: number;
 }
 
 /** The data categories of "clear data": business records (bills, orders…) or basic records. */
@@ -70,6 +95,8 @@ export interface RecordKindDecl {
   noun: Label;
   icon: string;
   fields: readonly RecordFieldDecl[];
+  /** The record's lines, where it has any (a routing's steps). */
+  lines?: RecordLinesDecl;
   /** Keys unique in the tenant (case as typed), each with the refusal naming the repeated value. */
   unique: ReadonlyArray<{ fields: readonly string[]; error: ErrorKey }>;
   /** The refusal for an id that is not there (or not the tenant's). */
@@ -116,18 +143,28 @@ const emptyIsGenerated = (schema: z.ZodType) => z.preprocess((value) => (typeof 
  * plus `id`. Unknown keys are dropped.
  */
 export function recordSchemas(decl: RecordKindDecl) {
-  const own = Object.fromEntries(decl.fields.map((f) => [f.key, f.schema]));
+  const own: Record<string, z.ZodType> = Object.fromEntries(decl.fields.map((f) => [f.key, f.schema]));
+  if (decl.lines) own[decl.lines.key] = recordLinesSchema(decl.lines);
   const shape = { ...own, ...RECORD_COMMON_FIELDS };
   const create = z.object(
     Object.fromEntries(
       Object.entries(shape).map(([key, schema]) => [
         key,
-        key === decl.generatedCode?.field ? emptyIsGenerated(schema) : decl.fields.some((f) => f.key === key && f.required) ? schema : (schema as z.ZodType).optional(),
+        key === decl.generatedCode?.field ? emptyIsGenerated(schema) : decl.fields.some((f) => f.key === key && f.required) || key === decl.lines?.key ? schema : (schema as z.ZodType).optional(),
       ]),
     ),
   );
   const update = z.object(shape).partial().extend({ id: z.number().int().positive() });
   return { create, update };
+}
+
+/** The lines of a save body: each line's required fields required, the others optional; between `min` and `max` lines. */
+export function recordLinesSchema(lines: RecordLinesDecl) {
+  const line = z.object(Object.fromEntries(lines.fields.map((f) => [f.key, f.required ? f.schema : f.schema.nullish()])));
+  return z
+    .array(line, { error: lines.tooFew })
+    .min(lines.min, { message: lines.tooFew })
+    .max(lines.max, { message: 'RecordLinesTooMany' });
 }
 
 /** A declared record as the list and the detail answer it. */
@@ -140,3 +177,6 @@ export interface DeclaredRecord {
   updatedAt: string;
   [field: string]: unknown;
 }
+
+/** Every field of a kind, its own and its lines' (whatever names another record, wherever it sits). */
+export const everyRecordField = (decl: RecordKindDecl): readonly RecordFieldDecl[] => [...decl.fields, ...(decl.lines?.fields ?? [])];

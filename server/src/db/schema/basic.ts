@@ -59,6 +59,29 @@ const recordCommonKeys = (table: string, t: RecordCommon) => [
   tenantPolicy(table),
 ];
 
+/**
+ * The columns every declared record's line table has besides the line's fields: the record it belongs to and
+ * its place among the record's lines (1, 2, …), the staged-import marker (an import writes lines with their
+ * records); and the table's keys: the tenant-led primary key, one line per place, the record's lines deleted
+ * with it, the marker's index and hiding policy, the tenant isolation policy.
+ */
+const recordLineColumns = () => ({
+  tenantId: tenantId(),
+  id: id(),
+  recordId: bigintRef('record_id').notNull(),
+  lineNo: integer('line_no').notNull(),
+  importJob: importJobMarker(),
+});
+type RecordLineCommon = { [K in keyof ReturnType<typeof recordLineColumns>]: AnyPgColumn };
+const recordLineKeys = (table: string, record: { tenantId: AnyPgColumn; id: AnyPgColumn }, t: RecordLineCommon) => [
+  primaryKey({ columns: [t.tenantId, t.id] }),
+  uniqueIndex(`${table}_line_uq`).on(t.tenantId, t.recordId, t.lineNo),
+  importJobIndex(table, t),
+  importHiddenPolicy(table),
+  foreignKey({ columns: [t.tenantId, t.recordId], foreignColumns: [record.tenantId, record.id], name: `${table}_record_fk` }).onDelete('cascade'),
+  tenantPolicy(table),
+];
+
 /** Units of measure (个, kg, 箱…), chosen as a material's main or conversion units. */
 export const unit = pgTable(
   'unit',
@@ -641,14 +664,54 @@ export const equipment = pgTable(
   (t) => [...recordCommonKeys('equipment', t), uniqueIndex('equipment_code_uq').on(t.tenantId, t.code), uniqueIndex('equipment_name_uq').on(t.tenantId, t.name), index('equipment_team_idx').on(t.tenantId, t.teamId)],
 ).enableRLS();
 
+/** Routings (工艺路线): the ordered processes a product is made by (its steps: `routingStep`). */
+export const routing = pgTable(
+  'routing',
+  {
+    ...recordCommonColumns(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+  },
+  (t) => [...recordCommonKeys('routing', t), uniqueIndex('routing_code_uq').on(t.tenantId, t.code), uniqueIndex('routing_name_uq').on(t.tenantId, t.name)],
+).enableRLS();
+
+/** A routing's step: its process, the work team doing it, and its own hours and piece rate (null: the process's). */
+export const routingStep = pgTable(
+  'routing_step',
+  {
+    ...recordLineColumns(),
+    processId: bigintRef('process_id').notNull(),
+    teamId: bigintRef('team_id'),
+    standardHours: amount('standard_hours'),
+    pieceRate: amount('piece_rate'),
+  },
+  (t) => [
+    ...recordLineKeys('routing_step', routing, t),
+    index('routing_step_process_idx').on(t.tenantId, t.processId),
+    index('routing_step_team_idx').on(t.tenantId, t.teamId),
+    foreignKey({ columns: [t.tenantId, t.processId], foreignColumns: [process.tenantId, process.id], name: 'routing_step_process_fk' }),
+    foreignKey({ columns: [t.tenantId, t.teamId], foreignColumns: [team.tenantId, team.id], name: 'routing_step_team_fk' }),
+  ],
+).enableRLS();
+
 /**
  * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
  * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
  */
-const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, team, equipment } as const;
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment } as const;
+
+/** The line table of each declared kind that has lines (its declaration's `lines`). */
+const DECLARED_RECORD_LINE_TABLES = { routing: routingStep } as const;
 
 export function declaredRecordTable(kind: string) {
   const table = (DECLARED_RECORD_TABLES as Record<string, (typeof DECLARED_RECORD_TABLES)[keyof typeof DECLARED_RECORD_TABLES] | undefined>)[kind];
   if (!table) throw new Error(`declared record ${kind}: name its table in DECLARED_RECORD_TABLES (db/schema/basic.ts)`);
+  return table;
+}
+
+export function declaredRecordLineTable(kind: string) {
+  const table = (DECLARED_RECORD_LINE_TABLES as Record<string, (typeof DECLARED_RECORD_LINE_TABLES)[keyof typeof DECLARED_RECORD_LINE_TABLES] | undefined>)[kind];
+  if (!table) throw new Error(`declared record ${kind}: name its line table in DECLARED_RECORD_LINE_TABLES (db/schema/basic.ts)`);
   return table;
 }

@@ -7,7 +7,7 @@ import { DEMO_TENANTS } from './demo.ts';
 /*
  * The basic records of the first demo tenant (演示制造有限公司, a small maker of motor controllers): units,
  * brands, categories, materials with their units, suppliers, customers, warehouses with locations, fee and
- * pay types, the processes, work teams and machines of the workshop and two BOMs. They are created through the application's own API, signed in as the tenant's
+ * pay types, the processes, work teams, machines and routings of the workshop and two BOMs. They are created through the application's own API, signed in as the tenant's
  * administrator, so every rule, generated code, assignment and audit entry is the same as a user's —
  * nothing is inserted behind the services' back. Runs once: a tenant that already has units is left alone.
  */
@@ -111,6 +111,37 @@ const TEAMS: Array<[string, string, string]> = [
   ['BZ02', '电子装配班', '生产二车间'],
   ['BZ03', '总装测试班', '生产二车间'],
 ];
+/**
+ * The routings the demo company makes its products by: code, name, description, and the steps — a process
+ * code, the team doing it, and its own standard hours where they differ from the process's (null: the process's).
+ */
+const ROUTINGS: Array<[string, string, string, Array<[string, string, number | null]>]> = [
+  [
+    'GYLX01',
+    '控制器标准工艺',
+    '钣金外壳 → 电路板 → 总装测试 → 包装',
+    [
+      ['GX01', 'BZ01', null],
+      ['GX02', 'BZ01', null],
+      ['GX03', 'BZ02', null],
+      ['GX04', 'BZ02', null],
+      ['GX05', 'BZ02', null],
+      ['GX06', 'BZ03', null],
+      ['GX07', 'BZ03', 4],
+      ['GX08', 'BZ03', null],
+    ],
+  ],
+  [
+    'GYLX02',
+    '电路板组装工艺',
+    '外购电路板只贴片、焊接、烧录',
+    [
+      ['GX03', 'BZ02', null],
+      ['GX04', 'BZ02', 0.1],
+      ['GX05', 'BZ02', null],
+    ],
+  ],
+];
 /** The machines: code, name, model, the team keeping it, status, maintenance every N days. */
 const EQUIPMENT: Array<[string, string, string, string, string, number]> = [
   ['SB01', '数控冲床', 'AMADA EM-2510', 'BZ01', 'running', 30],
@@ -204,7 +235,8 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     }
     for (const [sort, [name, kind]] of FEES.entries()) await create('fee', { name, kind, sort });
     for (const [sort, name] of PAY_TYPES.entries()) await create('paytype', { name, sort });
-    for (const [sort, [code, name, pieceRate, standardHours]] of PROCESSES.entries()) await create('process', { code, name, pieceRate, standardHours, sort });
+    const processId = new Map<string, number>();
+    for (const [sort, [code, name, pieceRate, standardHours]] of PROCESSES.entries()) processId.set(code, await create('process', { code, name, pieceRate, standardHours, sort }));
 
     // The workshops (departments) and their crews, led by the administrator; the machines each crew keeps.
     const leaderId = (await api<Array<{ id: number }>>('GET', '/admin/security/admin?current=1&pageSize=1')).data[0]?.id ?? null;
@@ -213,6 +245,9 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     const teamId = new Map<string, number>();
     for (const [sort, [code, name, dept]] of TEAMS.entries()) teamId.set(code, await create('team', { code, name, leaderId, deptId: deptId.get(dept), sort }));
     for (const [sort, [code, name, model, team, status, maintenanceDays]] of EQUIPMENT.entries()) await create('equipment', { code, name, model, teamId: teamId.get(team), status, maintenanceDays, sort });
+    for (const [sort, [code, name, description, steps]] of ROUTINGS.entries()) {
+      await create('routing', { code, name, description, sort, steps: steps.map(([process, team, standardHours]) => ({ processId: processId.get(process), teamId: teamId.get(team), standardHours })) });
+    }
     return true;
   } finally {
     await call('POST', '/auth/logout', undefined, token).catch(() => {});

@@ -1,8 +1,8 @@
 import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import type { Tx } from '../../db/connection.ts';
-import { declaredRecordTable, material } from '../../db/schema/index.ts';
-import { declaredRecordDefinition, type DeclaredRecordHooks, type DeclaredRecordTable } from '../../core/declared-records.ts';
+import { declaredRecordLineTable, declaredRecordTable, material } from '../../db/schema/index.ts';
+import { declaredRecordDefinition, type DeclaredRecordHooks, type DeclaredRecordLineTable, type DeclaredRecordTable } from '../../core/declared-records.ts';
 import { BizError } from '../../core/errors.ts';
 import type { AnyRecordDefinition, RecordReaders } from '../../core/record-routes.ts';
 import { screensNaming } from '../../core/screens.ts';
@@ -36,15 +36,20 @@ const HOOKS: Record<string, DeclaredRecordHooks> = {
   },
 };
 
-/** Who reads a kind beyond its own screen: its named readers, and every bill screen whose form names the kind. */
+/** Who reads a kind beyond its own screen: its named readers, and every screen (bill or record) whose form names the kind. */
 function readersOf(kind: string): RecordReaders | undefined {
   const named = READERS[kind];
-  const billScreens = screensNaming(kind);
-  if (!billScreens.length) return named;
-  return { ...named, picker: [...new Set([...(named?.picker ?? []), ...billScreens])] };
+  const formsNaming = screensNaming(kind);
+  if (!formsNaming.length) return named;
+  return { ...named, picker: [...new Set([...(named?.picker ?? []), ...formsNaming])] };
 }
 
 /** The definitions of the basic area's declared records, for `recordRoutes`. */
 export const declaredBasicDefinitions: AnyRecordDefinition[] = RECORD_KINDS.filter((decl) => decl.area === 'basic').map((decl) =>
-  declaredRecordDefinition(decl, { table: declaredRecordTable(decl.kind) as unknown as DeclaredRecordTable, readers: readersOf(decl.kind), hooks: HOOKS[decl.kind] }),
+  declaredRecordDefinition(decl, {
+    table: declaredRecordTable(decl.kind) as unknown as DeclaredRecordTable,
+    lineTable: decl.lines ? (declaredRecordLineTable(decl.kind) as unknown as DeclaredRecordLineTable) : undefined,
+    readers: readersOf(decl.kind),
+    hooks: HOOKS[decl.kind],
+  }),
 );

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { heldBy, type RecordUsage, type UsageChecker } from '../../core/record-usage.ts';
-import { bom, bomLine, declaredRecordTable, location, material, materialUnit, partnerAddress } from '../../db/schema/index.ts';
-import { registerDeclaredRecordUsage, type DeclaredRecordTable } from '../../core/declared-records.ts';
+import { bom, bomLine, declaredRecordLineTable, declaredRecordTable, location, material, materialUnit, partnerAddress } from '../../db/schema/index.ts';
+import { registerDeclaredRecordUsage, type DeclaredRecordLineTable, type DeclaredRecordTable } from '../../core/declared-records.ts';
 
 /**
  * Where basic records refer to each other, registered with the app's usage registry like any later
@@ -21,7 +21,11 @@ const attributeInMaterials: UsageChecker = async (tx, tenantId, ids) => {
 };
 
 export function registerBasicUsage(usage: RecordUsage) {
-  registerDeclaredRecordUsage(usage, (kind) => declaredRecordTable(kind) as unknown as DeclaredRecordTable);
+  registerDeclaredRecordUsage(
+    usage,
+    (kind) => declaredRecordTable(kind) as unknown as DeclaredRecordTable,
+    (kind) => declaredRecordLineTable(kind) as unknown as DeclaredRecordLineTable,
+  );
   usage.register('brand', 'basic: materials', heldBy(material, material.brandId));
   usage.register('category', 'basic: materials', heldBy(material, material.categoryId));
   usage.register('unit', 'basic: material units', heldBy(materialUnit, materialUnit.unitId));

@@ -70,6 +70,7 @@ import {
   verifyRule,
   verifyRuleReviewer,
   warehouse,
+  declaredRecordLineTable,
   declaredRecordTable,
 } from '../../db/schema/index.ts';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
@@ -126,6 +127,8 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
 
   // The declared records (units, brands, attributes, fee and pay types, processes…), each in its declared category.
   ...RECORD_KINDS.map((decl) => [declaredRecordTable(decl.kind), decl.category === 'basic' ? basic : business()] as const),
+  // Their lines (a routing's steps), in the same category.
+  ...RECORD_KINDS.filter((decl) => decl.lines).map((decl) => [declaredRecordLineTable(decl.kind), decl.category === 'basic' ? basic : business()] as const),
   // Basic records and what hangs on them.
   [category, basic],
   [district, basic],

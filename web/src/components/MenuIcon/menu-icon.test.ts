@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { hasMenuIcon, MENU_ICON_ALIASES } from './index.tsx';
 
 describe('menu icons', () => {
@@ -11,8 +12,9 @@ describe('menu icons', () => {
     for (const alias of Object.keys(MENU_ICON_ALIASES)) expect(hasMenuIcon(alias), alias).toBe(true);
   });
 
-  it("resolve every bill type's declared icon (its menu entry shows it)", () => {
+  it("resolve every bill type's and record kind's declared icon (its menu entry shows it)", () => {
     for (const decl of BILL_TYPES) expect(hasMenuIcon(decl.icon), `${decl.type}: ${decl.icon}`).toBe(true);
+    for (const decl of RECORD_KINDS) expect(hasMenuIcon(decl.icon), `${decl.kind}: ${decl.icon}`).toBe(true);
   });
 
   it('leave empty and unknown names without an icon', () => {

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef } from 'react';
-import { Col, Form, Input, Radio, Result, Row, Space, Tag, Tooltip } from 'antd';
+import { Col, Form, Result, Row, Space, Tag, Tooltip } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { recordKindByScreen } from '@p8/contract/records/catalogue';
@@ -7,7 +7,6 @@ import { recordApiPath, recordMenuName, recordTitleField, type DeclaredRecord, t
 import { http } from '../../app/http.ts';
 import { useCurrentMenu } from '../../app/dynamic-routes.ts';
 import FormDialog, { useFormDialog, type FormMode } from '../../components/FormDialog/index.tsx';
-import NumberInput from '../../components/NumberInput/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
 import { testIdOf, type RecordKey } from '../../components/RecordKit/record-key.ts';
 import { AddButton, BatchButtons, ExcelButtons } from '../../components/RecordKit/RecordToolbar.tsx';
@@ -15,9 +14,9 @@ import RowActions from '../../components/RecordKit/RowActions.tsx';
 import { useRecordColumns } from '../../components/RecordKit/record-columns.tsx';
 import { useRecordWrites } from '../../components/RecordKit/use-record-writes.ts';
 import { RemarkField, SortField } from '../../components/RecordKit/record-fields.tsx';
-import ValuesEditor from '../../components/RecordKit/ValuesEditor.tsx';
-import { fieldRefusal, valueCell } from './kit.ts';
-import RecordRefControl from '../../components/RecordKit/RecordRefControl.tsx';
+import { valueCell } from './kit.ts';
+import { fieldControl, fieldRules } from './fields.tsx';
+import RecordLines, { newRecordLine, sentRecordLine } from './RecordLines.tsx';
 import { nameKey } from '@p8/contract/bills/fields';
 import '../../components/RecordKit/record-screens.css';
 
@@ -63,7 +62,11 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
     changed,
   });
 
-  const open = useCallback((mode: FormMode, row: DeclaredRecord) => openDialog(mode, { ...row }), [openDialog]);
+  // A kind with lines opens the record as its detail answers it (the list carries no lines).
+  const open = useCallback(
+    async (mode: FormMode, row: DeclaredRecord) => openDialog(mode, decl.lines ? await http.get<DeclaredRecord>(`${api}/${row.id}`) : { ...row }),
+    [openDialog, decl, api],
+  );
 
   const columns = useMemo<ProColumn<DeclaredRecord>[]>(
     () => [
@@ -91,6 +94,7 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
       const value = values[field.key];
       body[field.key] = typeof value === 'string' ? value.trim() : field.kind === 'values' ? ((value as string[] | undefined) ?? []).map((v) => v.trim()).filter(Boolean) : (value ?? undefined);
     }
+    if (decl.lines) body[decl.lines.key] = ((values[decl.lines.key] as Values[] | undefined) ?? []).map((line) => sentRecordLine(decl.lines!, line));
     if (mode === 'add') await http.post(api, body);
     else await http.put(api, { ...body, id: dialog.props.initialValues!.id! });
     changed();
@@ -102,6 +106,7 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
       if (field.initial !== undefined) values[field.key] = field.initial;
       else if (field.kind === 'values') values[field.key] = [];
     }
+    if (decl.lines) values[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, () => newRecordLine(decl.lines!));
     return values;
   }, [decl]);
 
@@ -132,14 +137,19 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
           />
         }
       />
-      <FormDialog<Values> {...dialog.props} entity={decl.noun[lang]} width={decl.fields.some((f) => f.kind === 'values') ? 640 : 560} onSubmit={submit} data-testid={testIdOf(record, 'dialog')}>
-        {() => (
+      <FormDialog<Values> {...dialog.props} entity={decl.noun[lang]} width={decl.lines ? 960 : decl.fields.some((f) => f.kind === 'values') ? 640 : 560} onSubmit={submit} data-testid={testIdOf(record, 'dialog')}>
+        {({ mode }) => (
           <Row gutter={16}>
             {decl.fields.map((field) => (
-              <FieldItem key={field.key} field={field} record={record} lang={lang} generated={decl.generatedCode?.field === field.key} />
+              <FieldItem key={field.key} field={field} record={record} lang={lang} half={Boolean(decl.lines) && field.kind !== 'textarea'} generated={decl.generatedCode?.field === field.key} />
             ))}
             <SortField testId={testIdOf(record, 'sort')} />
             <RemarkField />
+            {decl.lines && (
+              <Col span={24}>
+                <RecordLines lines={decl.lines} record={record} lang={lang} view={mode === 'view'} />
+              </Col>
+            )}
           </Row>
         )}
       </FormDialog>
@@ -196,55 +206,18 @@ function fieldColumn(field: RecordFieldDecl, lang: 'zh' | 'en', t: T): ProColumn
 }
 
 /** A field of the dialog: its control by kind, required as declared, and checked as typed by the server's own schema. */
-function FieldItem({ field, record, lang, generated }: { field: RecordFieldDecl; record: RecordKey; lang: 'zh' | 'en'; generated?: boolean }) {
+function FieldItem({ field, record, lang, generated, half }: { field: RecordFieldDecl; record: RecordKey; lang: 'zh' | 'en'; generated?: boolean; half?: boolean }) {
   const { t, i18n } = useTranslation();
   const label = field.label[lang];
   const testId = testIdOf(record, field.key);
-  const isKey = (key: string) => i18n.exists(`error.${key}`);
-  const rules = [
-    ...(field.required ? [{ required: true, whitespace: field.kind === 'text' || field.kind === 'textarea', message: t('kit.record.required', { label }) }] : []),
-    {
-      validator: async (_: unknown, value: unknown) => {
-        const refusal = fieldRefusal(field, typeof value === 'string' ? value.trim() : value, isKey);
-        if (refusal) throw new Error(t(`error.${refusal}`));
-      },
-    },
-  ];
-  const control = (() => {
-    switch (field.kind) {
-      case 'textarea':
-        return <Input.TextArea rows={3} data-testid={testId} />;
-      case 'number':
-        return <NumberInput data-testid={testId} />;
-      // No `min`: the input would silently clamp what was typed; the declared schema refuses it by name instead.
-      case 'quantity':
-        return <NumberInput kind="number" data-testid={testId} />;
-      case 'amount':
-        return <NumberInput kind="amount" data-testid={testId} />;
-      case 'enum':
-        return (
-          <Radio.Group optionType="button" buttonStyle="solid">
-            {(field.options ?? []).map((o) => (
-              <Radio.Button key={o.value} value={o.value}>
-                <span data-testid={testIdOf(record, `form-${field.key}-${o.value}`)}>{o.label[lang]}</span>
-              </Radio.Button>
-            ))}
-          </Radio.Group>
-        );
-      case 'values':
-        return <ValuesEditor />;
-      case 'record':
-        return <RecordRefControl refKind={field.ref!} data-testid={testId} />;
-      default:
-        // A code the record generates says so where it would be typed (it is not required, see generatedCode).
-        return <Input placeholder={generated ? t('kit.record.generatedCode') : t('basic.common.inputPlaceholder', { label })} data-testid={testId} />;
-    }
-  })();
+  const rules = fieldRules(field, label, t, (key: string) => i18n.exists(`error.${key}`));
+  const control = fieldControl(field, { record, lang, testId, generatedPlaceholder: generated ? t('kit.record.generatedCode') : t('basic.common.inputPlaceholder', { label }) });
   return (
-    <Col span={24}>
+    <Col span={half ? 12 : 24}>
       <Form.Item name={field.key} label={label} tooltip={field.help?.[lang]} rules={rules}>
         {control}
       </Form.Item>
     </Col>
   );
 }
+
