@@ -1,3 +1,4 @@
+import { GENERATED_CODE_RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
@@ -136,7 +137,8 @@ describe(`system settings (${TEST_DB})`, () => {
   it('has defaults for every key', async () => {
     const res = await call<SystemSettings>(ctx.app, 'GET', URL, { token: tokenA });
     expect(res.body.data).toEqual({
-      codePrefixes: { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW', process: 'GX' },
+      // The hand-written records' prefixes, and every declared kind's that takes generated codes.
+      codePrefixes: { material: 'WL', supplier: 'GYS', customer: 'KH', warehouse: 'CK', location: 'KW', ...Object.fromEntries(GENERATED_CODE_RECORD_KINDS.map((decl) => [decl.kind, decl.generatedCode.prefix])) },
       // Every declared bill type's own prefix (bill-code-prefixes.test.ts covers changing them).
       billCodePrefixes: Object.fromEntries(BILL_TYPES.map((decl) => [decl.type, decl.codePrefix])),
       orderNotifyPhones: [],
