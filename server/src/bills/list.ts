@@ -9,8 +9,9 @@ import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
 import { callerScope } from '../core/data-scope.ts';
-import { countAll, fixedSelect, parseList, runPage, statisticsSelection, type DynamicSelect, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
+import { cachedRows, countAll, fixedSelect, parseList, runPage, statisticsSelection, type DynamicSelect, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
+import { statementRows } from '../db/connection.ts';
 import { bill, billCount } from '../db/schema/index.ts';
 import { refNameSubquery } from '../core/record-refs.ts';
 
@@ -224,13 +225,28 @@ function settledAndOpen(decl: BillTypeDecl, row: Record<string, unknown>, taxPri
  */
 const amount = (text: string) => Number(text);
 
+/**
+ * The version of the tenant's bills of the type (`bill_version`, migration 0032: a new random uuid in a shard
+ * whenever a transaction that wrote such bills commits), or undefined before the type's first bill. What a
+ * bill list counts or sums is remembered by it (`cachedRows`): until the next write of the type, the same count,
+ * sums or tabs — for the same filters and the same data scope, both part of the key — are not computed again.
+ */
+async function billVersion(ctx: ServiceContext, decl: BillTypeDecl): Promise<string | undefined> {
+  const [row] = await statementRows<{ version: string | null }>(
+    ctx.tx,
+    `select string_agg(version::text, ',' order by shard) as version from bill_version where tenant_id = $1 and bill_type = $2`,
+    [ctx.tenantId, decl.type],
+  );
+  return row?.version ?? undefined;
+}
+
 /** GET {path}: a page of bills with the names of what they refer to. */
 export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
   const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
   const fromCounters = counters(ctx, decl, p, query);
   const [counted] = fromCounters ? await kit.countedTotal(ctx.tx).where(fromCounters) : [];
-  const page = await runPage(p, kit.rows(ctx.tx), kit.count(ctx.tx), { tx: ctx.tx, tenantId: ctx.tenantId }, counted?.total);
+  const page = await runPage(p, kit.rows(ctx.tx), kit.count(ctx.tx), { tx: ctx.tx, tenantId: ctx.tenantId, version: () => billVersion(ctx, decl) }, counted?.total);
   return {
     data: page.data.map(({ extra, number, priceTotal, taxPriceTotal, ...row }) => ({
       ...row,
@@ -254,7 +270,7 @@ export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, qu
   const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
   const fromCounters = kit.countedSums && counters(ctx, decl, p, query);
-  const [sums] = fromCounters ? await kit.countedSums!(ctx.tx).where(fromCounters) : await planned(kit.sums(ctx.tx), p).where(p.where);
+  const [sums] = fromCounters ? await kit.countedSums!(ctx.tx).where(fromCounters) : await cachedRows(planned(kit.sums(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
   return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, amount(String(v))]));
 }
 
@@ -268,7 +284,8 @@ export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: R
   const { billStatus: _status, ...filters } = query;
   const p = await parsedListQuery(ctx, decl, filters);
   const fromCounters = counters(ctx, decl, p, filters);
-  const found = fromCounters ? await kit.countedByStatus(ctx.tx).where(fromCounters) : await planned(kit.byStatus(ctx.tx), p).where(p.where);
+  // Counted (a filter, or a caller limited to part of the bills: a clerk's tabs) only once per version of the type's bills.
+  const found = fromCounters ? await kit.countedByStatus(ctx.tx).where(fromCounters) : await cachedRows(planned(kit.byStatus(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
   const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
   for (const row of found) tabs[row.status] = row.total;
   tabs.all = found.reduce((t, r) => t + r.total, 0);

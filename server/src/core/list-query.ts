@@ -49,7 +49,8 @@ export interface ListSpec {
   table?: TenantTable;
   /**
    * `false`: the declared table has no list version (no `p8_count_table`: its writers must not queue on one
-   * row — bills), so a page does not look one up; its totals are counted each time, or known by the route.
+   * row — bills), so a page does not look one up; its totals are counted each time, known by the route, or
+   * remembered by a version the route gives (`BigList.version`).
    */
   versioned?: false;
 }
@@ -388,6 +389,12 @@ function renderChunk(chunk: unknown, params: unknown[]): string | undefined {
 export interface BigList {
   tx: Tx;
   tenantId: number;
+  /**
+   * The list's version when it is not its table's `list_version` (a table that has none, `ListSpec.versioned:
+   * false`): what the count cache and the deep page's positions are keyed by — bills: their type's `bill_version`.
+   * Undefined (or answering undefined): nothing remembered, the list is counted each time.
+   */
+  version?: () => Promise<string | undefined>;
 }
 
 /**
@@ -410,8 +417,9 @@ export async function runPage<T extends object>(
   }
   if (table && parsed.contains?.length) parsed = await narrowContains(parsed, table, big);
   const offset = (parsed.current - 1) * parsed.pageSize;
-  // The table's version for the tenant keys what is remembered of this query (undefined: not counted).
-  const version = table && parsed.versioned !== false ? await tableVersion(table, big) : undefined;
+  // The list's version for the tenant keys what is remembered of this query (undefined: not remembered); not
+  // read when nothing would be remembered (a first page whose total the route knows).
+  const version = table && (knownTotal === undefined || offset > 0) ? await listVersion(parsed, table, big) : undefined;
   const data = table && offset > 0 ? await rowsByKeys(parsed, rows, table, big, offset, version) : await rows.where(parsed.where).orderBy(...parsed.orderBy).limit(parsed.pageSize).offset(offset);
   const total =
     knownTotal ?? (table ? await cachedTotal(count.where(parsed.where), version) : Number((await count.where(parsed.where))[0].total));
@@ -542,6 +550,12 @@ function queryKey(version: string, query: DynamicSelect<unknown>): string {
   return `${version}\u0000${text}\u0000${JSON.stringify(params)}`;
 }
 
+/** The list's version: its own (`BigList.version`), else its table's for the tenant when the table has one. */
+function listVersion(parsed: ParsedList, table: TenantTable, big: BigList): Promise<string | undefined> {
+  if (big.version) return big.version();
+  return parsed.versioned === false ? Promise.resolve(undefined) : tableVersion(table, big);
+}
+
 /** The table's current version for the tenant (list_version), or undefined for a table no migration counts. */
 async function tableVersion(table: TenantTable, big: BigList): Promise<string | undefined> {
   // Written out rather than built with Drizzle: it runs on every page of every big list.
@@ -550,25 +564,36 @@ async function tableVersion(table: TenantTable, big: BigList): Promise<string | 
 }
 
 /**
- * Exact totals, counted once per version of the table (list_version, bumped by the table's triggers in
- * the same transaction as the write): the next page of the same query costs one primary-key lookup
- * instead of a count over every matching row. A table no migration has made counted has no version row
- * and is simply counted each time. Process-local and bounded; versions are random uuids, so entries of
+ * Exact totals (and a list's other small answers: its statistics' sums, its counts per status), computed once
+ * per version of what they count (list_version, bumped by the table's triggers in the same transaction as the
+ * write; bills: their type's `bill_version`, bumped as the writing transaction commits): the next page of the
+ * same query costs one primary-key lookup instead of a count over every matching row. The key is the version,
+ * the statement's text and its parameters — the tenant, every filter and the caller's data scope are among
+ * them, so two callers share an entry exactly when they ask the same of the same rows. A list without a
+ * version is simply counted each time. Process-local and bounded; versions are random uuids, so entries of
  * another database (tests run many) can never be mistaken for this one's.
  */
-const totals = new Map<string, number>();
+const remembered = new Map<string, readonly unknown[]>();
 const CACHED_QUERIES_KEPT = 2000;
 
-async function cachedTotal(count: DynamicSelect<{ total: number }>, version: string | undefined): Promise<number> {
-  const key = version && queryKey(version, count);
-  const known = key ? totals.get(key) : undefined;
-  if (known !== undefined) return known;
-  const total = Number((await count)[0].total);
+/**
+ * The rows of a small aggregate query (a count, sums, counts per status), remembered by `version` (undefined:
+ * run each time). The rows handed back are shared between requests: read them, never change them.
+ */
+export async function cachedRows<T>(query: DynamicSelect<T>, version: string | undefined): Promise<readonly T[]> {
+  const key = version && queryKey(version, query);
+  const known = key ? remembered.get(key) : undefined;
+  if (known) return known as readonly T[];
+  const found = Object.freeze(await query);
   if (key) {
-    if (totals.size >= CACHED_QUERIES_KEPT) totals.delete(totals.keys().next().value!);
-    totals.set(key, total);
+    if (remembered.size >= CACHED_QUERIES_KEPT) remembered.delete(remembered.keys().next().value!);
+    remembered.set(key, found);
   }
-  return total;
+  return found;
+}
+
+async function cachedTotal(count: DynamicSelect<{ total: number }>, version: string | undefined): Promise<number> {
+  return Number((await cachedRows(count, version))[0].total);
 }
 
 /** The `sum(...)` selection of a spec's summable fields, for `{list}/statistics`. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { material, warehouse } from './basic.ts';
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 
@@ -259,4 +259,22 @@ export const billCount = pgTable(
     taxPriceTotal: quantity('tax_price_total').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.billType, t.billStatus, t.shard] }), tenantPolicy('bill_count')],
+).enableRLS();
+
+/**
+ * The version of a tenant's bills of one type, in 16 shards like `bill_count`: every statement that writes
+ * bills gives the (tenant, type) row of its transaction's shard a new random uuid (statement triggers on
+ * `bill`, migration 0032), so a count, sum or tab count of a bill list can be remembered until the next write
+ * of that type (core/list-query.ts, `cachedRows`) without every writer of the tenant queueing on one row.
+ * The version is the shards' uuids together; a tenant with no row yet has none and is counted each time.
+ */
+export const billVersion = pgTable(
+  'bill_version',
+  {
+    tenantId: tenantId(),
+    billType: text('bill_type').notNull(),
+    shard: integer('shard').notNull(),
+    version: uuid('version').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.billType, t.shard] }), tenantPolicy('bill_version')],
 ).enableRLS();
