@@ -247,19 +247,21 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
   const fromCounters = counters(ctx, decl, p, query);
   const [counted] = fromCounters ? await kit.countedTotal(ctx.tx).where(fromCounters) : [];
   const page = await runPage(p, kit.rows(ctx.tx), kit.count(ctx.tx), { tx: ctx.tx, tenantId: ctx.tenantId, version: () => billVersion(ctx, decl) }, counted?.total);
-  return {
-    data: page.data.map(({ extra, number, priceTotal, taxPriceTotal, ...row }) => ({
-      ...row,
-      ...(extra as Record<string, unknown>),
-      number: amount(number),
-      priceTotal: amount(priceTotal),
-      taxPriceTotal: amount(taxPriceTotal),
-      // What payments (receipts, salary payments) settled of a posted bill and what is still open of it, exact
-      // decimal text signed like the bill (a refund's are negative); a bill not posted has nothing open.
-      ...('settledAmount' in row ? settledAndOpen(decl, { ...row, ...(extra as Record<string, unknown>) }, taxPriceTotal, row.settledAmount ?? null) : {}),
-    })),
-    pagination: page.pagination,
-  };
+  // Each row shaped in place — it is this request's own object, just decoded (`fixedSelect`): copying 30-odd keys
+  // into a new object per row (rest and spread) took ≈ 6 % of a page's CPU (bench/README.md, bills).
+  for (const row of page.data as Array<Record<string, unknown>>) {
+    const { extra, number, priceTotal, taxPriceTotal, settledAmount } = row as { extra: Record<string, unknown> | null; number: string; priceTotal: string; taxPriceTotal: string; settledAmount?: string | null };
+    // A type's own header fields kept in `extra` are answered beside the columns; `extra` itself is not sent (JSON leaves undefined out).
+    if (extra) Object.assign(row, extra);
+    row.extra = undefined;
+    row.number = amount(number);
+    row.priceTotal = amount(priceTotal);
+    row.taxPriceTotal = amount(taxPriceTotal);
+    // What payments (receipts, salary payments) settled of a posted bill and what is still open of it, exact
+    // decimal text signed like the bill (a refund's are negative); a bill not posted has nothing open.
+    if (settledAmount !== undefined) Object.assign(row, settledAndOpen(decl, row, taxPriceTotal, settledAmount));
+  }
+  return page;
 }
 
 /** A statement over the list's bills, unprepared for a date range (as `runPage` runs the page and its count). */
