@@ -165,9 +165,13 @@ describe('basic records', () => {
     ])
       materials[code] = await call<Material>('POST', '/admin/basic/material', { ...base, code, name });
 
+    // The routing the top level is made by (a declared record with one step).
+    const processId = (await call<{ id: number }>('POST', '/admin/basic/process', { code: 'E2E-GX', name: 'E2E总装' })).id;
+    await call('POST', '/admin/basic/routing', { code: 'E2E-GY', name: 'E2E总装路线', steps: [{ processId }] });
+
     await page.goto('/basic/bom');
     const dialog = page.getByTestId('bom-dialog');
-    const addBom = async (parent: string, lines: Array<[string, string]>) => {
+    const addBom = async (parent: string, lines: Array<[string, string]>, routing?: string) => {
       await page.getByTestId('bom-add').click();
       await dialog.getByTestId('bom-material-pick').click();
       await pickMaterials(page, parent, [materials[parent].id]);
@@ -178,6 +182,11 @@ describe('basic records', () => {
         lines.map(([code]) => materials[code].id),
       );
       for (const [index, [, quantity]] of lines.entries()) await dialog.getByTestId(`bom-line-${index}-quantity`).fill(quantity);
+      if (routing) {
+        await dialog.getByTestId('bom-routing').click();
+        await page.locator('.ant-select-dropdown:visible').getByText(routing, { exact: true }).click();
+        await screenshot(page, 'basic-bom-routing');
+      }
       await submitDialog(dialog, 'bom-dialog');
     };
     // The sub-assembly first (4 × L1 and 0.5 × L2 per one), then the top level (2 × SUB, 3 × L3).
@@ -185,14 +194,19 @@ describe('basic records', () => {
       ['E2E-L1', '4'],
       ['E2E-L2', '0.5'],
     ]);
-    await addBom('E2E-TOP', [
-      ['E2E-SUB', '2'],
-      ['E2E-L3', '3'],
-    ]);
+    await addBom(
+      'E2E-TOP',
+      [
+        ['E2E-SUB', '2'],
+        ['E2E-L3', '3'],
+      ],
+      'E2E总装路线',
+    );
 
     const boms = await waitUntil(() => call<Bom[]>('GET', '/admin/basic/bom?current=1&pageSize=50'), (l) => l.length >= 2, 'both BOMs');
     const top = boms.find((b) => b.materialCode === 'E2E-TOP')!;
     expect(top).toBeTruthy();
+    expect(top.routingName).toBe('E2E总装路线');
     await page.getByTestId(`row-explode-${top.id}`).click();
     const explode = page.getByTestId('bom-explode');
     await explode.waitFor();

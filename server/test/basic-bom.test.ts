@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bom, BomDetail, BomRequirement, BomTreeNode } from '@p8/contract/basic';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, countTenantQueries, readXlsx, type Caller } from './basic-fixtures.ts';
+import { adminCaller, countTenantQueries, readXlsx, xlsx, type Caller } from './basic-fixtures.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
@@ -74,6 +74,34 @@ describe(`BOM rules (${TEST_DB})`, () => {
     expect(loop.body).toMatchObject({ status: 40001, message: 'BomCycleDetected' });
     const bomOfB = (await api.get<Bom[]>(`${url}?materialId=${b}`)).body.data[0];
     expect((await api.put(url, { id: bomOfB.id, lines: [{ materialId: a, quantity: 1 }] })).body.message).toBe('BomCycleDetected');
+  });
+
+  it('names the routing its product is made by: an enabled routing of the tenant, listed by name, exported and imported by code, held from deletion', async () => {
+    const process = await api.create('process', { code: 'R-P1', name: 'Cut' });
+    const routing = await api.create('routing', { code: 'R-1', name: 'Cutting line', steps: [{ processId: process }] });
+    const p = await material('Frame');
+    const tube = await material('Tube');
+    const base = { materialId: p, version: 'R1', lines: [{ materialId: tube, quantity: 2 }] };
+    expect((await api.post(url, { ...base, routingId: 999_999_999 })).body.message).toBe('RoutingNotExist');
+    const id = await api.create('bom', { ...base, routingId: routing });
+    expect((await api.get<BomDetail>(`${url}/${id}`)).body.data).toMatchObject({ routingId: routing, routingName: 'Cutting line' });
+    expect((await api.get<Bom[]>(`${url}?keyword=Frame`)).body.data[0]).toMatchObject({ routingId: routing, routingName: 'Cutting line' });
+    // Held while a BOM names it; a disabled one cannot be chosen.
+    expect((await api.del('/api/admin/basic/routing', { ids: [routing] })).body.message).toBe('RoutingInUseProhibitDelete');
+    await api.put('/api/admin/basic/routing/enable', { ids: [routing], enabled: false });
+    expect((await api.post(url, { ...base, version: 'R2', routingId: routing })).body.message).toBe('RoutingNotExist');
+    await api.put('/api/admin/basic/routing/enable', { ids: [routing], enabled: true });
+    // Exported by its code, imported by it (here into a new version of the same product).
+    const [header, ...rows] = await readXlsx((await api.download(`${url}/export?keyword=Frame`)).body);
+    const at = header.findIndex((h) => String(h).startsWith('工艺路线'));
+    expect(rows[0][at]).toBe('R-1');
+    const versionAt = header.findIndex((h) => String(h) === 'BOM版本');
+    const imported = await api.upload(`${url}/import`, await xlsx(header.map(String), [rows[0].map((cell, i) => (i === versionAt ? 'R3' : cell))]));
+    expect(imported.body.data, JSON.stringify(imported.body)).toMatchObject({ successCount: 1, errorCount: 0 });
+    expect((await api.get<Bom[]>(`${url}?keyword=Frame&version=R3`)).body.data[0]).toMatchObject({ routingName: 'Cutting line' });
+    // Cleared by an update naming none.
+    expect((await api.put(url, { id, routingId: null })).body.status).toBe(0);
+    expect((await api.get<BomDetail>(`${url}/${id}`)).body.data.routingId).toBeNull();
   });
 
   it('lists BOMs with their material, filters by material code, and deletes with the lines', async () => {
@@ -187,6 +215,7 @@ describe(`BOM export (${TEST_DB})`, () => {
       version,
       quantity,
       isDefault,
+      '',
       child,
       child === bulbCode ? 'Bulb3' : child === cordCode ? 'Cord3' : 'ExpBom Lamp',
       childQuantity,
@@ -198,7 +227,7 @@ describe(`BOM export (${TEST_DB})`, () => {
     const deskLines = [row(deskCode, 'V1', 1, 'Yes', lampCode, 1, 0, '', 'No', ''), row(deskCode, 'V1', 1, 'Yes', bulbCode, 4, 0, '', 'No', '')];
     const lampV2Lines = [row(lampCode, 'V2', 1, 'No', cordCode, 1, 0, '', 'Yes', '')];
     const lampV1Lines = [row(lampCode, 'V1', 2, 'Yes', bulbCode, 1.5, 2, 'box', 'Yes', 'glass'), row(lampCode, 'V1', 2, 'Yes', cordCode, 3, 0, '', 'Yes', '')];
-    const header = ['Parent material code', 'Parent name', 'BOM version', 'Parent quantity', 'Default', 'Component material code', 'Component name', 'Component quantity', 'Loss rate (%)', 'Unit', 'Enabled', 'Remark'];
+    const header = ['Parent material code', 'Parent name', 'BOM version', 'Parent quantity', 'Default', 'Routing (code or name)', 'Component material code', 'Component name', 'Component quantity', 'Loss rate (%)', 'Unit', 'Enabled', 'Remark'];
 
     // Newest first by default; sorted by version, equal versions stay newest first; lines never interleave.
     expect(await exportRows({})).toEqual([header, ...deskLines, ...lampV2Lines, ...lampV1Lines]);

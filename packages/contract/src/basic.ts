@@ -493,6 +493,8 @@ export const bomSchemas = createAndUpdate(
     /** How many of the parent material the lines make (default 1). */
     quantity: z.number().finite().positive({ message: 'NumberMustGreaterThanZero' }).max(1e9),
     isDefault: z.boolean(),
+    /** The routing the product is made by (none: the production order chooses one). */
+    routingId: id.nullable(),
     remark,
     lines: z.array(bomLineSchema).min(1, { message: 'BomItemsEmpty' }).max(500),
   },
@@ -510,6 +512,8 @@ export interface Bom {
   version: string;
   quantity: number;
   isDefault: boolean;
+  routingId: number | null;
+  routingName: string | null;
   remark: string;
   enabled: boolean;
   lineCount: number;

@@ -511,6 +511,8 @@ export const bom = pgTable(
     version: text('version').notNull(),
     quantity: amount('quantity').notNull().default(1),
     isDefault: boolean('is_default').notNull().default(false),
+    /** The routing (工艺路线) the product is made by with this BOM: a production order made from it takes it. */
+    routingId: bigintRef('routing_id'),
     /**
      * Set on a BOM a staged import made its material's default: `is_default` turns on (and the material's
      * other BOM's off) when the import is published (modules/basic/bom.ts `publishImportedDefaults`).
@@ -527,6 +529,7 @@ export const bom = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('bom_version_uq').on(t.tenantId, t.materialId, t.version),
+    index('bom_routing_idx').on(t.tenantId, t.routingId),
     uniqueIndex('bom_default_uq').on(t.tenantId, t.materialId).where(sql`${t.isDefault}`),
     index('bom_import_default_idx').on(t.tenantId, t.materialId).where(sql`${t.importDefault}`),
     index('bom_created_idx').on(t.tenantId, t.createdAt),

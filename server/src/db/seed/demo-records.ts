@@ -65,9 +65,10 @@ const MATERIALS: DemoMaterial[] = [
   { key: 'oil', name: '润滑油', specification: '1L', category: '耗材', unit: '桶', tags: ['purchase', 'consumables'], purchasePrice: 45 },
 ];
 /** BOMs: product, then lines of material and quantity per one product. */
-const BOMS: Array<[string, Array<[string, number]>]> = [
-  ['board', [['mcu', 1], ['regulator', 1], ['resistor', 24], ['capacitor', 4]]],
-  ['controller', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
+/** The products' BOMs: the product, the routing it is made by (ROUTINGS below), its components. */
+const BOMS: Array<[string, string, Array<[string, number]>]> = [
+  ['board', 'GYLX02', [['mcu', 1], ['regulator', 1], ['resistor', 24], ['capacitor', 4]]],
+  ['controller', 'GYLX01', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
 ];
 const SUPPLIERS = [
   { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行' },
@@ -212,15 +213,6 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
         }),
       );
     }
-    for (const [product, lines] of BOMS) {
-      await create('bom', {
-        materialId: materialId.get(product)!,
-        version: 'V1.0',
-        quantity: 1,
-        isDefault: true,
-        lines: lines.map(([key, quantity]) => ({ materialId: materialId.get(key)!, quantity })),
-      });
-    }
 
     const partner = (p: (typeof SUPPLIERS)[number] | (typeof CUSTOMERS)[number]) => {
       const { contact, ...fields } = p;
@@ -245,8 +237,19 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     const teamId = new Map<string, number>();
     for (const [sort, [code, name, dept]] of TEAMS.entries()) teamId.set(code, await create('team', { code, name, leaderId, deptId: deptId.get(dept), sort }));
     for (const [sort, [code, name, model, team, status, maintenanceDays]] of EQUIPMENT.entries()) await create('equipment', { code, name, model, teamId: teamId.get(team), status, maintenanceDays, sort });
+    const routingId = new Map<string, number>();
     for (const [sort, [code, name, description, steps]] of ROUTINGS.entries()) {
-      await create('routing', { code, name, description, sort, steps: steps.map(([process, team, standardHours]) => ({ processId: processId.get(process), teamId: teamId.get(team), standardHours })) });
+      routingId.set(code, await create('routing', { code, name, description, sort, steps: steps.map(([process, team, standardHours]) => ({ processId: processId.get(process), teamId: teamId.get(team), standardHours })) }));
+    }
+    for (const [product, routing, lines] of BOMS) {
+      await create('bom', {
+        materialId: materialId.get(product)!,
+        version: 'V1.0',
+        quantity: 1,
+        isDefault: true,
+        routingId: routingId.get(routing),
+        lines: lines.map(([key, quantity]) => ({ materialId: materialId.get(key)!, quantity })),
+      });
     }
     return true;
   } finally {

@@ -16,6 +16,7 @@ import {
 import { rows as rawRows, type Tx } from '../../db/connection.ts';
 import { bom, bomLine, material, materialUnit, unit } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
+import { assertRefsExist, refExportedNames, refNameSubquery, RefResolver } from '../../core/record-refs.ts';
 import type { Lang } from '../../core/excel.ts';
 import { assertAllFound } from '../../core/ids.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -49,6 +50,8 @@ const selection = {
   version: bom.version,
   quantity: bom.quantity,
   isDefault: bom.isDefault,
+  routingId: bom.routingId,
+  routingName: refNameSubquery('routing', bom.tenantId, bom.routingId),
   remark: bom.remark,
   enabled: bom.enabled,
   lineCount: sql<number>`(select count(*)::int from ${bomLine} l where l.tenant_id = ${q('bom', 'tenant_id')} and l.bom_id = ${q('bom', 'id')})`,
@@ -173,6 +176,9 @@ async function publishImportedDefaults({ tx, tenantId }: ServiceContext, importJ
     .where(and(eq(bom.tenantId, tenantId), eq(bom.importJob, importJob), eq(bom.importDefault, true)));
 }
 
+/** The routing a BOM names is an enabled routing of the tenant (`RoutingNotExist`). */
+const assertRoutingExists = (tx: Tx, tenantId: number, routingId: number | null | undefined) => assertRefsExist(tx, tenantId, 'routing', routingId ? [{ id: routingId }] : []);
+
 async function writeLines(tx: Tx, tenantId: number, bomId: number, lines: BomLineInput[], startSort = 0) {
   if (!lines.length) return;
   await tx.insert(bomLine).values(lines.map((l, i) => ({ ...l, tenantId, bomId, sort: startSort + i })));
@@ -190,12 +196,13 @@ async function hasDefault(tx: Tx, tenantId: number, materialId: number, exceptId
 /** Creates a BOM; `staged`: in a staged import (its default waits for the publishing, `makeImportDefault`). */
 async function createBom({ tx, tenantId, account }: ServiceContext, body: BomCreate, staged = false): Promise<{ id: number }> {
   await checkLines(tx, tenantId, body.materialId, body.lines);
+  await assertRoutingExists(tx, tenantId, body.routingId);
   await assertVersionFree(tx, tenantId, body.materialId, body.version);
   // A material's first BOM is its default.
   const isDefault = body.isDefault ?? !(await hasDefault(tx, tenantId, body.materialId));
   const [row] = await tx
     .insert(bom)
-    .values({ tenantId, materialId: body.materialId, version: body.version, quantity: body.quantity ?? 1, remark: body.remark ?? '', createdBy: account.adminId })
+    .values({ tenantId, materialId: body.materialId, version: body.version, quantity: body.quantity ?? 1, routingId: body.routingId ?? null, remark: body.remark ?? '', createdBy: account.adminId })
     .returning({ id: bom.id });
   await writeLines(tx, tenantId, row.id, body.lines);
   if (isDefault) await (staged ? makeImportDefault : makeDefault)(tx, tenantId, body.materialId, row.id);
@@ -346,6 +353,7 @@ const importColumns = [
   col('version', 'BOM版本', 'BOM version', true),
   col('quantity', '父件数量', 'Parent quantity'),
   col('isDefault', '默认(是/否)', 'Default (Yes/No)'),
+  col('routing', '工艺路线(编码或名称)', 'Routing (code or name)', false, 18),
   col('childCode', '子件物料编码', 'Component material code', true, 18),
   col('childQuantity', '子件用量', 'Component quantity', true),
   col('lossRate', '损耗率(%)', 'Loss rate (%)'),
@@ -375,10 +383,11 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
     const materialId = body.materialId ?? current.materialId;
     const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, unitId: l.unitId, remark: l.remark }));
     await checkLines(tx, tenantId, materialId, lines);
+    await assertRoutingExists(tx, tenantId, body.routingId);
     if (body.version !== undefined || materialId !== current.materialId) await assertVersionFree(tx, tenantId, materialId, body.version ?? current.version, body.id);
     await tx
       .update(bom)
-      .set({ materialId, version: body.version, quantity: body.quantity, remark: body.remark, isDefault: materialId !== current.materialId ? false : undefined, updatedAt: new Date() })
+      .set({ materialId, version: body.version, quantity: body.quantity, routingId: body.routingId, remark: body.remark, isDefault: materialId !== current.materialId ? false : undefined, updatedAt: new Date() })
       .where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
     if (body.lines) {
       await tx.delete(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, body.id)));
@@ -408,6 +417,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
     async importer(ctx, staged) {
       const { tx, tenantId } = ctx;
       const units = new Map((await tx.select({ id: unit.id, name: unit.name }).from(unit).where(eq(unit.tenantId, tenantId))).map((u) => [u.name, u.id]));
+      const refs = new RefResolver(tx, tenantId);
       const materialByCode = async (q: Tx, code: string | undefined) => {
         if (!code) throw new BizError('PleaseSelectMaterial');
         const [m] = await q.select({ id: material.id }).from(material).where(and(eq(material.tenantId, tenantId), eq(material.code, code))).limit(1);
@@ -432,7 +442,9 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
           .limit(1);
         if (!existing) {
           const quantity = cellNumber(d.quantity);
-          const header = bomSchemas.create.parse({ materialId: parentId, version, quantity, isDefault: d.isDefault === undefined ? undefined : cellBool(d.isDefault), lines: [line] });
+          const routingText = cellText(d.routing);
+          const routingId = routingText ? await refs.on(savepoint).id('routing', routingText) : undefined;
+          const header = bomSchemas.create.parse({ materialId: parentId, version, quantity, isDefault: d.isDefault === undefined ? undefined : cellBool(d.isDefault), routingId, lines: [line] });
           await createBom(inSavepoint(ctx, savepoint), header, staged);
           return;
         }
@@ -447,6 +459,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
       col('version', 'BOM版本', 'BOM version'),
       col('quantity', '父件数量', 'Parent quantity'),
       col('isDefault', '默认', 'Default'),
+      col('routing', '工艺路线(编码或名称)', 'Routing (code or name)', false, 18),
       col('childCode', '子件物料编码', 'Component material code', false, 18),
       col('childName', '子件名称', 'Component name', false, 20),
       col('childQuantity', '子件用量', 'Component quantity'),
@@ -460,7 +473,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
       // BOMs in the list's order (its last key is unique), lines in theirs.
       const parsed = parseList(spec, query, where(tenantId, query));
       const rows = await tx
-        .select({ materialCode: material.code, materialName: material.name, version: bom.version, quantity: bom.quantity, isDefault: bom.isDefault, enabled: bom.enabled, line: lineSelection })
+        .select({ materialCode: material.code, materialName: material.name, version: bom.version, quantity: bom.quantity, isDefault: bom.isDefault, routingId: bom.routingId, enabled: bom.enabled, line: lineSelection })
         .from(bom)
         .innerJoin(material, and(eq(material.tenantId, bom.tenantId), eq(material.id, bom.materialId)))
         .innerJoin(bomLine, and(eq(bomLine.tenantId, bom.tenantId), eq(bomLine.bomId, bom.id)))
@@ -469,8 +482,10 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
         .where(parsed.where)
         .orderBy(...parsed.orderBy, ...lineOrder)
         .limit(EXPORT_MAX_ROWS);
-      return rows.map(({ line, ...header }) => ({
+      const routings = await refExportedNames(tx, tenantId, 'routing', rows.map((r) => r.routingId));
+      return rows.map(({ line, routingId, ...header }) => ({
         ...header,
+        routing: routingId == null ? '' : (routings.get(routingId) ?? ''),
         isDefault: boolLabel(header.isDefault, lang),
         enabled: boolLabel(header.enabled, lang),
         childCode: line.materialCode,

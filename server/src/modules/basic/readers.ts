@@ -28,5 +28,7 @@ export const READERS: Record<string, RecordReaders> = {
   paytype: { picker: BILL_SCREENS },
   // A sale order line chooses the BOM of its material (openSaleOrderBomSelect).
   bom: { picker: ['sale_order'] },
+  // A BOM names the routing its product is made by.
+  routing: { picker: ['basic_bom'] },
 };
 

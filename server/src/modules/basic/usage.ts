@@ -33,6 +33,7 @@ export function registerBasicUsage(usage: RecordUsage) {
   usage.register('attribute', 'basic: materials', attributeInMaterials);
   usage.register('material', 'basic: BOMs', heldBy(bom, bom.materialId));
   usage.register('material', 'basic: BOM lines', heldBy(bomLine, bomLine.materialId));
+  usage.register('routing', 'basic: BOMs', heldBy(bom, bom.routingId));
   // A warehouse with storage locations is in use: its locations go first.
   usage.register('stock', 'basic: locations', heldBy(location, location.warehouseId));
   usage.register('district', 'basic: partner addresses', heldBy(partnerAddress, partnerAddress.districtId));

@@ -146,6 +146,8 @@ export default {
     quantity: 'Parent quantity',
     quantityTip: 'How many parents the line quantities make; usually 1',
     isDefault: 'Default',
+    routing: 'Routing',
+    routingTip: 'The processes the product is made by; a production order from this BOM takes it',
     isDefaultTip: 'Each material has one default BOM; multi-level structures expand components by their default BOM',
     default: 'Default',
     lineCount: 'Lines',

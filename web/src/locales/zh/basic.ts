@@ -146,6 +146,8 @@ export default {
     quantity: '父件数量',
     quantityTip: '明细用量对应的父件数量，通常为 1',
     isDefault: '默认',
+    routing: '工艺路线',
+    routingTip: '产品按哪条工艺路线生产；由此 BOM 下达的生产任务带出该路线',
     isDefaultTip: '每个物料只有一个默认 BOM；多级展开时子件按其默认 BOM 展开',
     default: '默认',
     lineCount: '明细数',

@@ -78,6 +78,7 @@ export default function BomPage() {
         valueEnum: { true: { text: t('basic.bom.default'), color: 'gold' }, false: { text: t('basic.common.no') } },
       },
       { prop: 'lineCount', title: t('basic.bom.lineCount'), width: 90, align: 'right' },
+      { prop: 'routingName', title: t('basic.bom.routing'), width: 150, ellipsis: true, render: (v) => (v as string) || '—' },
       recordColumns.status<Bom>({
         record: 'basic_bom',
         writes,

@@ -8,6 +8,7 @@ import MaterialInput, { type PickedMaterial } from '../../../../components/Picke
 import { addBom } from '../api/add-bom.ts';
 import { updateBom } from '../api/update-bom.ts';
 import LinesEditor, { type LineRow } from './lines-editor.tsx';
+import RecordRefControl from '../../../../components/RecordKit/RecordRefControl.tsx';
 
 export interface BomForm {
   id?: number;
@@ -15,6 +16,7 @@ export interface BomForm {
   version: string;
   quantity: number;
   isDefault: boolean;
+  routingId?: number | null;
   remark?: string;
   lines: LineRow[];
 }
@@ -28,6 +30,7 @@ export function formOfBom(b: BomDetail): BomForm {
     version: b.version,
     quantity: b.quantity,
     isDefault: b.isDefault,
+    routingId: b.routingId,
     remark: b.remark,
     lines: b.lines.map((l) => ({
       materialId: l.materialId,
@@ -68,6 +71,7 @@ export default function BomDialog({ onSaved, ...dialog }: BomDialogProps) {
       version: values.version.trim(),
       quantity: values.quantity,
       isDefault: !!values.isDefault,
+      routingId: values.routingId ?? null,
       remark: values.remark?.trim() ?? '',
       lines: lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity!, lossRate: l.lossRate ?? 0, unitId: l.unitId ?? null, remark: l.remark?.trim() ?? '' })),
     };
@@ -110,6 +114,11 @@ export default function BomDialog({ onSaved, ...dialog }: BomDialogProps) {
             <Col xs={24} md={12}>
               <Form.Item name="isDefault" label={t('basic.bom.isDefault')} valuePropName="checked" tooltip={t('basic.bom.isDefaultTip')}>
                 <Switch data-testid="bom-default" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="routingId" label={t('basic.bom.routing')} tooltip={t('basic.bom.routingTip')}>
+                <RecordRefControl refKind="routing" data-testid="bom-routing" />
               </Form.Item>
             </Col>
             <Col span={24}>
