@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import type { Bom } from '@p8/contract/basic';
 // exceljs is a dependency of the server workspace, hoisted to the repository's node_modules.
 import ExcelJS from 'exceljs';
 import { errorCatalogue } from '@p8/contract/errors';
@@ -37,10 +38,6 @@ interface Material {
   name: string;
   batchNumber: boolean;
   units: Array<{ unitId: number; unitName: string; ratio: number; isMain: boolean }>;
-}
-interface Bom {
-  id: number;
-  materialCode: string;
 }
 
 
