@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billApiPath, billMenuName, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billMenuName, headerFields, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, caller, countTenantQueries, type Caller } from './basic-fixtures.ts';
 import { billPayload, createBillRecords, ok, type BillRecords } from './bill-fixtures.ts';
@@ -108,5 +108,27 @@ describe.each(BILL_TYPES.filter((decl) => !decl.sourceRequired).map((decl) => [d
     expect(Object.values(own.statistics).every((v) => v === 0), JSON.stringify(own.statistics)).toBe(true);
     // And the administrator's are still theirs.
     expect((await answers(api, decl)).total).toBe(2);
+  });
+
+  it('pages through every sort one row at a time, again from the positions it remembered, as one long page has them', async () => {
+    const url = billApiPath(decl);
+    for (const number of [4, 1, 4]) {
+      const payload = billPayload(decl, records);
+      await ok(api.post(url, { ...payload, lines: (payload.lines as Array<Record<string, unknown>>).map((l) => ({ ...l, number, unitPrice: 1.5 })) }));
+    }
+    const ids = async (query: string) => (await ok(api.get<Array<{ id: number }>>(`${url}?${query}`))).map((r) => r.id);
+    for (const field of headerFields(decl).filter((f) => f.sortable)) {
+      for (const direction of ['asc', 'desc']) {
+        const sort = `${field.key}Sort=${direction}`;
+        const whole = await ids(`${sort}&current=1&pageSize=50`);
+        expect(whole.length).toBeGreaterThanOrEqual(3);
+        // Twice: the second pass seeks from the rows the first one served (same version of the bills).
+        for (let pass = 0; pass < 2; pass++) {
+          const paged: number[] = [];
+          for (let current = 1; current <= whole.length; current++) paged.push(...(await ids(`${sort}&current=${current}&pageSize=1`)));
+          expect(paged, `${sort}, pass ${pass + 1}`).toEqual(whole);
+        }
+      }
+    }
   });
 });
