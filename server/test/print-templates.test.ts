@@ -6,6 +6,8 @@ import { starterTemplate, type PrintLayout, type PrintTemplateChoice, type Print
 import { auditLog, printTemplate } from '../src/db/schema/index.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { grant } from './office-fixtures.ts';
+import { caller } from './basic-fixtures.ts';
+import { billPayload, createBillRecords } from './bill-fixtures.ts';
 
 const BASE = '/api/admin/system/printTemplate';
 const ORDER = billType('PurchaseOrder')!;
@@ -153,5 +155,26 @@ describe(`print templates (${TEST_DB})`, () => {
     expect((await choices(token)).status).toBe(0);
     expect((await call(ctx.app, 'POST', `${BASE}/copy`, { token, body: { id: t.id, name: `${t.name} by staff` } })).body.status).toBe(0);
     expect((await call(ctx.app, 'DELETE', BASE, { token, body: { ids: [t.id] } })).body.status).toBe(40300);
+  });
+
+  it('counts the prints of a bill, audited with the template, within the caller\'s reach', async () => {
+    const records = await createBillRecords(caller(ctx, tokenA, a.adminId));
+    const order = (await call<{ id: number; printCount: number }>(ctx.app, 'POST', billApiPath(ORDER), { token: tokenA, body: billPayload(ORDER, records) })).body.data;
+    const path = `${billApiPath(ORDER)}/print`;
+    expect((await call<{ printCount: number }>(ctx.app, 'POST', path, { token: tokenA, body: { id: order.id } })).body.data).toEqual({ printCount: 1 });
+    const template = await create();
+    expect((await call<{ printCount: number }>(ctx.app, 'POST', path, { token: tokenA, body: { id: order.id, templateId: template.id } })).body.data).toEqual({ printCount: 2 });
+    expect((await call<{ printCount: number }>(ctx.app, 'GET', `${billApiPath(ORDER)}/${order.id}`, { token: tokenA })).body.data.printCount).toBe(2);
+    const printed = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'bill'), eq(auditLog.action, 'print'), eq(auditLog.entityId, String(order.id)))));
+    expect(printed.map((e) => (e.detail as { templateId: number | null }).templateId)).toEqual([null, template.id]);
+    // A template of another type, a bill of another type or tenant: refused, nothing counted.
+    const saleTemplate = await create(body({ billType: 'SaleOrder', layout: starterTemplate(billType('SaleOrder')!, 'zh') }));
+    expect((await call(ctx.app, 'POST', path, { token: tokenA, body: { id: order.id, templateId: saleTemplate.id } })).body.message).toBe('PrintTemplateNotExist');
+    expect((await call(ctx.app, 'POST', `${billApiPath(billType('SaleOrder')!)}/print`, { token: tokenA, body: { id: order.id } })).body.message).toBe('BillNotExist');
+    expect((await call(ctx.app, 'POST', path, { token: tokenB, body: { id: order.id } })).body.message).toBe('BillNotExist');
+    const staff = await seedStaff(ctx.database, a);
+    const plain = await login(ctx.app, staff.name, staff.password);
+    expect((await call(ctx.app, 'POST', path, { token: plain, body: { id: order.id } })).body).toMatchObject({ status: 40300, additional: 'purchase_order_print' });
+    expect((await call<{ printCount: number }>(ctx.app, 'GET', `${billApiPath(ORDER)}/${order.id}`, { token: tokenA })).body.data.printCount).toBe(2);
   });
 });

@@ -74,6 +74,15 @@ export const PT = 25.4 / 72;
 export const LINE_HEIGHT = 1.3;
 /** A table cell's padding, top and bottom together and left and right together (millimetres). */
 export const CELL_PADDING = { vertical: 1, horizontal: 1.6 };
+/** The table's ruling (millimetres): each row takes one more of it (collapsed borders). */
+export const CELL_BORDER = 0.2;
+/** One CSS pixel in millimetres: row heights are whole pixels, so that a long table adds up exactly. */
+export const PIXEL = 25.4 / 96;
+
+/** A row's height for `lines` lines of text at `fontSize` pt: the text, the padding, the ruling, up to a whole pixel. */
+export function linesHeight(lines: number, fontSize: number): number {
+  return Math.ceil((lines * fontSize * PT * LINE_HEIGHT + CELL_PADDING.vertical + CELL_BORDER) / PIXEL - 1e-9) * PIXEL;
+}
 
 /** Whether a character prints a full em wide (CJK ideographs, kana, hangul, full-width forms). */
 const wide = (code: number) =>
@@ -108,5 +117,5 @@ export function textLines(text: string, width: number, fontSize: number): number
 export function rowHeight(cells: readonly string[], widths: readonly number[], fontSize: number): number {
   let most = 1;
   for (let c = 0; c < cells.length; c++) most = Math.max(most, textLines(cells[c], widths[c], fontSize));
-  return most * fontSize * PT * LINE_HEIGHT + CELL_PADDING.vertical;
+  return linesHeight(most, fontSize);
 }

@@ -113,6 +113,9 @@ export const EXTRA_FIELDS: Record<string, Label> = {
   auditName: { zh: '审核人', en: 'Audited by' },
   auditTime: { zh: '审核时间', en: 'Audited at' },
   printCount: { zh: '打印次数', en: 'Times printed' },
+  /** The tenant's title and phone (tenant config), not the bill's. */
+  companyName: { zh: '公司名称', en: 'Company' },
+  companyPhone: { zh: '公司电话', en: 'Company phone' },
 };
 
 /** The header fields a template of the type may show, with their labels. */
@@ -198,20 +201,22 @@ export function starterTemplate(decl: BillTypeDecl, lang: 'zh' | 'en'): PrintLay
   });
   const header: PrintElement[] = [
     el('image', 0, 0, 30, 12),
+    el('field', 0, 13, 60, 5, { field: 'companyName', fontSize: 9 }),
     el('text', 35, 0, inner - 70, 10, { text: text(decl.label), fontSize: 18, bold: true, align: 'center' }),
     el('qrcode', inner - 18, 0, 18, 18, { field: 'billCode' }),
   ];
-  const shown = headerFields(decl).filter((f) => !['billCode', 'attachments', 'remark', 'number', 'priceTotal', 'taxPriceTotal'].includes(f.key) && !f.switch);
+  // Every header field but the code (placed first), the totals (in the table), the remark (in the footer),
+  // attachments, the warning days (the screen's, not the paper's) and those a tenant switch may hide.
+  const shown = headerFields(decl).filter((f) => !['billCode', 'attachments', 'remark', 'number', 'priceTotal', 'taxPriceTotal'].includes(f.key) && !f.key.endsWith('WarnDays') && !f.switch);
   const fields = [{ key: 'billCode' }, ...shown];
   const half = (inner - 20) / 2;
   fields.forEach((f, i) => header.push(el('field', (i % 2) * half, 20 + Math.floor(i / 2) * 6, half, 5, { field: f.key, label: true })));
   const headerHeight = 20 + Math.ceil(fields.length / 2) * 6 + 2;
 
-  const lines = printableLineFields(decl).filter((f) => !['remark', 'baseNumber', 'sourceLineId'].includes(f.key));
-  const listed = lines.map((f) => {
-    const decl0 = lineFields(decl).find((d) => d.key === f.key);
-    return { key: f.key, weight: f.key === LINE_NO_COLUMN ? 40 : (decl0?.width ?? 100) };
-  });
+  // The line fields but the remark, the main-unit quantity and those a tenant switch may hide.
+  const own = new Map(lineFields(decl).map((f) => [f.key, f]));
+  const lines = printableLineFields(decl).filter((f) => !['remark', 'baseNumber', 'sourceLineId'].includes(f.key) && !own.get(f.key)?.switch);
+  const listed = lines.map((f) => ({ key: f.key, weight: f.key === LINE_NO_COLUMN ? 40 : (own.get(f.key)?.width ?? 100) }));
   const total = listed.reduce((s, c) => s + c.weight, 0);
   const columns = listed.map((c) => ({ key: c.key, width: Math.max(3, Math.floor((c.weight / total) * inner * 10) / 10) }));
 
@@ -287,6 +292,10 @@ export interface PrintTemplateRow {
   createdAt: string;
   updatedAt: string;
 }
+
+/** POST /admin/<area>/<bill>/print: a bill printed (through a template, or its type's starter when null). */
+export const billPrintSchema = z.object({ id, templateId: id.nullable().default(null) });
+export type BillPrint = z.infer<typeof billPrintSchema>;
 
 /** A template a bill can print with: a stored one, or the type's starter (`id` null). */
 export interface PrintTemplateChoice {

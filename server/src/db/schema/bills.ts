@@ -61,6 +61,8 @@ export const bill = pgTable(
     auditBy: ref('audit_by'),
     auditTime: timestamp('audit_time', { withTimezone: true, mode: 'date' }),
     rejectReason: text('reject_reason'),
+    /** How many times the bill has been printed (through a print template). */
+    printCount: integer('print_count').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { billType } from '@p8/contract/bills/catalogue';
+import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import {
   layoutRefusal,
   starterTemplate,
+  type BillPrint,
   type PrintLayout,
   type PrintTemplateChoice,
   type PrintTemplateCreate,
@@ -11,7 +13,8 @@ import {
   type PrintTemplateUpdate,
 } from '@p8/contract/print/template';
 import type { Tx } from '../../db/connection.ts';
-import { printTemplate } from '../../db/schema/index.ts';
+import { bill, printTemplate } from '../../db/schema/index.ts';
+import { loadBill } from '../../bills/bill-rows.ts';
 import { BizError } from '../../core/errors.ts';
 import { assertIdsExist, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -201,4 +204,24 @@ export async function printTemplatesOfType(ctx: ServiceContext, type: string, la
   if (rows.length) return rows.map((t) => ({ id: t.id, name: t.name, isDefault: t.isDefault, layout: t.layout }));
   const decl = billType(type)!;
   return [{ id: null, name: `${decl.label[lang]} · ${lang === 'zh' ? '标准模板' : 'standard'}`, isDefault: true, layout: starterTemplate(decl, lang) }];
+}
+
+/**
+ * A bill printed: its print count goes up by one and the audit log names the template (null: the type's
+ * starter). The bill is read as its screen reads it (the caller's data scope); a template named must be
+ * one of the type's. Answers the new count.
+ */
+export async function recordBillPrint(ctx: ServiceContext, decl: BillTypeDecl, { id, templateId }: BillPrint): Promise<{ printCount: number }> {
+  const row = await loadBill(ctx, decl, id);
+  if (templateId !== null) {
+    const template = await findTemplate(ctx.tx, ctx.tenantId, templateId);
+    if (template.billType !== decl.type) throw new BizError('PrintTemplateNotExist', { additional: templateId });
+  }
+  const [updated] = await ctx.tx
+    .update(bill)
+    .set({ printCount: sql`${bill.printCount} + 1` })
+    .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, row.id)))
+    .returning({ printCount: bill.printCount });
+  ctx.audit({ action: 'print', entity: 'bill', entityId: id, detail: { billType: decl.type, billCode: row.billCode, templateId } });
+  return updated;
 }

@@ -1,7 +1,8 @@
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billApiPath, billMenuName } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, billMenuName } from '@p8/contract/bills/registry';
 import {
+  billPrintSchema,
   printTemplateCopySchema,
   printTemplateCreateSchema,
   printTemplateDefaultSchema,
@@ -25,6 +26,7 @@ import {
   importPrintTemplates,
   listPrintTemplates,
   printTemplatesOfType,
+  recordBillPrint,
   setDefaultPrintTemplate,
   updatePrintTemplate,
 } from './print-templates.ts';
@@ -81,7 +83,8 @@ const PRINT_TEMPLATE = '/api/admin/system/printTemplate';
 const printTemplateTags = ['print template'];
 
 // Print templates: the record kit's routes, then copy, default, export and import (each audited), and for
-// every declared bill type the templates its bills print with, read with the type's screen.
+// every bill type that prints, the templates its bills print with (read with the type's screen) and the
+// record of a print (its print button).
 const printTemplateRoutes = [
   ...recordRoutes({
     area: 'system', record: 'printTemplate', entity: 'print-template', createSchema: printTemplateCreateSchema, updateSchema: printTemplateUpdateSchema,
@@ -103,13 +106,18 @@ const printTemplateRoutes = [
     method: 'POST', url: `${PRINT_TEMPLATE}/import`, tags: printTemplateTags, summary: 'Add the templates of an exported JSON file', permission: 'system_printTemplate_import', body: printTemplateFileSchema,
     handler: (ctx, { body }) => importPrintTemplates(ctx, body),
   }),
-  ...BILL_TYPES.filter((decl) => decl.actions.includes('print')).map((decl) =>
+  ...BILL_TYPES.filter((decl) => decl.actions.includes('print')).flatMap((decl) => [
     route({
       method: 'GET', url: `${billApiPath(decl)}/print/templates`, tags: printTemplateTags, area: decl.area,
       summary: `The templates a ${decl.type} prints with (its starter template when it has none)`, permission: billMenuName(decl),
       handler: (ctx, _input, http) => printTemplatesOfType(ctx, decl.type, langOf(http.request)),
     }),
-  ),
+    route({
+      method: 'POST', url: `${billApiPath(decl)}/print`, tags: printTemplateTags, area: decl.area,
+      summary: `A ${decl.type} printed: its print count goes up, the audit log names the template`, permission: billButtonCode(decl, 'print'), body: billPrintSchema,
+      handler: (ctx, { body }) => recordBillPrint(ctx, decl, body),
+    }),
+  ]),
 ];
 
 // Joint review rules: which bill types need review and by whom.

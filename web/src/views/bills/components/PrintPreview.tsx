@@ -1,113 +1,107 @@
-import { Button, Modal } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { Button, Modal, Select, Space, Spin, Typography } from 'antd';
 import { PrinterOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
 import type { BillView } from '@p8/contract/bills/api';
-import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import { BILL_STATUS_LABELS } from '@p8/contract/bills/status';
+import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
+import type { PrintTemplateChoice } from '@p8/contract/print/template';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
-import { formatNumber } from '../../../components/ProTable/format.ts';
-import { gridFields, labelOf, listFields, nameKey, valueTypeOf } from '../kit.ts';
-
-/** A value as printed: picker fields by their name, enums by their label, numbers with the tenant's digits. */
-function printed(record: Record<string, unknown>, key: string, kind: string, digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }): string {
-  if (kind === 'record' && key !== 'materialId') return String(record[nameKey(key)] ?? '');
-  const value = record[key];
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.join(', ');
-  const type = valueTypeOf(kind as never);
-  if (type === 'number') return formatNumber(value, digits.numberRetainsSmallDigit);
-  if (type === 'amount') return formatNumber(value, digits.amountRetainsSmallDigit);
-  return String(value);
-}
+import { http } from '../../../app/http.ts';
+import PrintPages, { buildPrintModel, pageRule, type PrintContext } from '../../../components/PrintPage/index.tsx';
+import { useAuthStore } from '../../../stores/auth.ts';
 
 /**
- * Print preview: the bill on an A4 page (the tenant's logo, title, slogan and phone, header fields, lines,
- * totals, signatures) as the browser prints it — the print style sheet hides everything but this page (bills.css).
+ * Printing a bill: the templates of its type (the default first; the type's starter template when the
+ * tenant has designed none), the bill on the chosen template's pages exactly as it prints, and "print",
+ * which counts the print on the bill and hands the pages to the browser at the paper's exact size.
  */
 export default function PrintPreview({ decl, bill, config, digits, lang, onClose }: { decl: BillTypeDecl; bill: BillView; config: TenantConfigView | undefined; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; lang: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const head = listFields(decl, config).filter((f) => !['billCode', 'number', 'priceTotal', 'taxPriceTotal'].includes(f.key));
-  const cols = gridFields(decl, config).filter((f) => !['serialNumbers', 'remark'].includes(f.key));
+  const api = billApiPath(decl).replace(/^\/api/, '');
+  const queryClient = useQueryClient();
+  const user = useAuthStore((s) => s.userInfo);
+  const templates = useQuery({ queryKey: ['print-templates', decl.type, lang], queryFn: () => http.get<PrintTemplateChoice[]>(`${api}/print/templates`, undefined, { noLoading: true }), staleTime: 0 });
+  const [chosen, setChosen] = useState<number | null | undefined>(undefined);
+  const template = templates.data?.find((c) => c.id === chosen) ?? templates.data?.[0];
+  const [printing, setPrinting] = useState(false);
+  const [printedAt, setPrintedAt] = useState(() => dayjs().format('YYYY-MM-DD HH:mm'));
+
+  const ctx: PrintContext = useMemo(
+    () => ({ lang: lang === 'en' ? 'en' : 'zh', digits, company: { name: config?.title ?? '', phone: config?.phone ?? '' }, user: user?.realName || user?.name || '', printedAt }),
+    [lang, digits, config?.title, config?.phone, user?.realName, user?.name, printedAt],
+  );
+  const model = useMemo(() => (template ? buildPrintModel(template.layout, decl, bill, ctx) : undefined), [template, decl, bill, ctx]);
+
+  // The pages go to the browser from a root of their own beside the app (print.css prints nothing else),
+  // taken away again once the browser has printed (or when the dialog closes).
+  useEffect(() => {
+    if (!printing) return;
+    const done = () => setPrinting(false);
+    window.addEventListener('afterprint', done);
+    const timer = window.setTimeout(() => window.print(), 50);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('afterprint', done);
+    };
+  }, [printing]);
+
+  const print = async () => {
+    if (!template) return;
+    setPrintedAt(dayjs().format('YYYY-MM-DD HH:mm'));
+    await http.post<{ printCount: number }>(`${api}/print`, { id: bill.id, templateId: template.id }, { noLoading: true });
+    void queryClient.invalidateQueries({ queryKey: ['bill', decl.type, bill.id] });
+    setPrinting(true);
+  };
+
+  const logo = config?.logo ?? '';
   return (
     <Modal
       open
-      width={900}
+      width={Math.min(1100, Math.max(720, (model?.page.width ?? 210) * 3.78 + 80))}
       onCancel={onClose}
       title={t('bill.printPreview')}
       footer={
-        <Button type="primary" icon={<PrinterOutlined />} onClick={() => window.print()} data-testid="bill-print-go">
-          {t('bill.print')}
-        </Button>
+        <Space>
+          {model && (
+            <Typography.Text type="secondary" data-testid="bill-print-pages">
+              {t('bill.printPages', { count: model.pages.length, size: `${Math.round(model.page.width)} × ${Math.round(model.page.height)} mm` })}
+            </Typography.Text>
+          )}
+          <Button type="primary" icon={<PrinterOutlined />} disabled={!model} onClick={() => void print()} data-testid="bill-print-go">
+            {t('bill.print')}
+          </Button>
+        </Space>
       }
       data-testid="bill-print-preview"
     >
-      <div className="bill-print-page">
-        {(config?.title || config?.logo) && (
-          <div className="bill-print-company" data-testid="bill-print-company">
-            {config.logo && <img src={config.logo} alt="" />}
-            <div>
-              <strong>{config.title}</strong>
-              {config.slogan && <div>{config.slogan}</div>}
-              {config.phone && (
-                <div>
-                  {t('bill.printPhone')}: {config.phone}
-                </div>
-              )}
-            </div>
-          </div>
-        )}
-        <h1>{labelOf(decl.label, lang)}</h1>
-        <div className="bill-print-head">
-          <span>
-            {t('bill.billCode')}: {bill.billCode}
-          </span>
-          <span>
-            {t('bill.status')}: {labelOf(BILL_STATUS_LABELS[bill.billStatus], lang)}
-          </span>
-          {head.map((f) => (
-            <span key={f.key}>
-              {labelOf(f.label, lang)}: {printed(bill, f.key, f.kind, digits)}
-            </span>
-          ))}
-        </div>
-        <table>
-          <thead>
-            <tr>
-              <th>#</th>
-              {cols.map((f) => (
-                <th key={f.key}>{labelOf(f.label, lang)}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {bill.lines.map((line, i) => (
-              <tr key={line.id}>
-                <td>{i + 1}</td>
-                {cols.map((f) => (
-                  <td key={f.key} className={valueTypeOf(f.kind) === 'text' ? undefined : 'num'}>
-                    {f.key === 'materialId' ? `${line.materialCode} ${line.materialName} ${line.specification}` : f.key === 'unitId' ? (line.unitName ?? '') : printed(line, f.key, f.kind, digits)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <div className="bill-print-foot">
-          <span>
-            {t('bill.totalNumber')}: {formatNumber(bill.number, digits.numberRetainsSmallDigit)}
-          </span>
-          <span>
-            {t('bill.totalAmount')}: {formatNumber(bill.priceTotal, digits.amountRetainsSmallDigit)}
-          </span>
-          <span>
-            {t('bill.createdBy')}: {bill.createdByName}
-          </span>
-          <span>
-            {t('bill.auditBy')}: {bill.auditName ?? ''}
-          </span>
-        </div>
-        {bill.remark ? <p>{String(bill.remark)}</p> : null}
+      <Space style={{ marginBottom: 8 }}>
+        <span>{t('bill.printTemplate')}</span>
+        <Select
+          style={{ minWidth: 260 }}
+          loading={templates.isFetching}
+          value={template?.id ?? null}
+          onChange={(value: number | null) => setChosen(value)}
+          options={(templates.data ?? []).map((c) => ({ value: c.id, label: c.isDefault ? `${c.name}（${t('bill.printDefault')}）` : c.name }))}
+          data-testid="bill-print-template"
+        />
+        {bill.printCount ? <Typography.Text type="secondary">{t('bill.printedTimes', { count: Number(bill.printCount) })}</Typography.Text> : null}
+      </Space>
+      <div className="p8-print-sheets" style={{ maxHeight: '70vh' }}>
+        {template && model ? <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={model} /> : <Spin />}
       </div>
+      {printing &&
+        template &&
+        model &&
+        createPortal(
+          <div className="p8-print-root" data-testid="bill-print-root">
+            <style>{pageRule(model)}</style>
+            <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={model} />
+          </div>,
+          document.body,
+        )}
     </Modal>
   );
 }

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { App, Button, Tag } from 'antd';
-import { CopyOutlined, DownloadOutlined, StarOutlined, UploadOutlined } from '@ant-design/icons';
+import { CopyOutlined, DownloadOutlined, LayoutOutlined, StarOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { billType } from '@p8/contract/bills/catalogue';
 import { printTemplateFileSchema, type PrintTemplateRow } from '@p8/contract/print/template';
@@ -20,6 +20,7 @@ import { exportPrintTemplates } from './api/export-print-templates.ts';
 import { importPrintTemplates } from './api/import-print-templates.ts';
 import { listPrintTemplates } from './api/list-print-templates.ts';
 import CopyDialog from './components/copy-dialog.tsx';
+import Designer from './components/designer.tsx';
 import TemplateDialog, { printableTypeOptions } from './components/template-dialog.tsx';
 
 const RECORD = 'system_printTemplate';
@@ -38,6 +39,7 @@ export default function PrintTemplatePage() {
   const dialog = useRecordDialog<PrintTemplateRow>();
   const openDialog = dialog.open;
   const [copying, setCopying] = useState<PrintTemplateRow>();
+  const [designing, setDesigning] = useState<PrintTemplateRow>();
   const reload = useCallback(() => table.current?.reload(), []);
   const writes = useRecordWrites<PrintTemplateRow>({ table, enable: enablePrintTemplates, remove: deletePrintTemplates });
   const recordColumns = useRecordColumns();
@@ -93,7 +95,7 @@ export default function PrintTemplatePage() {
       recordColumns.status<PrintTemplateRow>({ record: RECORD, writes, labelled: true }),
       { prop: 'remark', title: t('printTemplate.remark'), ellipsis: true, width: 140, render: (v) => (v ? String(v) : '—') },
       { prop: 'updatedAt', title: t('common.updatedAt'), valueType: 'dateTime', sortable: true, width: 170 },
-      recordColumns.actions<PrintTemplateRow>(300, (row) => (
+      recordColumns.actions<PrintTemplateRow>(360, (row) => (
         <RowActions
           record={RECORD}
           id={row.id}
@@ -102,6 +104,11 @@ export default function PrintTemplatePage() {
           onEdit={() => openDialog('edit', row)}
           extra={
             <>
+              <Auth code={`${RECORD}_update`}>
+                <Button type="link" size="small" icon={<LayoutOutlined />} onClick={() => setDesigning(row)} data-testid={`row-design-${row.id}`}>
+                  {t('printTemplate.design')}
+                </Button>
+              </Auth>
               <Auth code={`${RECORD}_copy`}>
                 <Button type="link" size="small" icon={<CopyOutlined />} onClick={() => setCopying(row)} data-testid={`row-copy-${row.id}`}>
                   {t('printTemplate.copy')}
@@ -166,6 +173,16 @@ export default function PrintTemplatePage() {
       />
       <TemplateDialog state={dialog.state} onClose={dialog.close} onSaved={reload} />
       <CopyDialog source={copying} onClose={() => setCopying(undefined)} onCopied={reload} />
+      {designing && (
+        <Designer
+          template={designing}
+          onClose={() => setDesigning(undefined)}
+          onSaved={() => {
+            setDesigning(undefined);
+            reload();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,0 +1,204 @@
+import { memo, type CSSProperties, type ReactNode } from 'react';
+import { QRCode } from 'antd';
+import type { BillView } from '@p8/contract/bills/api';
+import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import { amountInCapitals } from '@p8/contract/print/capitals';
+import { code128 } from '@p8/contract/print/code128';
+import { LINE_HEIGHT } from '@p8/contract/print/paginate';
+import type { PrintBand, PrintElement, PrintLayout } from '@p8/contract/print/template';
+import { buildPrintModel, cellContentHeight, headerLabel, headerText, type PrintContext, type PrintModel } from './print-model.ts';
+import './print.css';
+
+export { buildPrintModel, type PrintContext, type PrintModel };
+
+const mm = (value: number) => `${value}mm`;
+
+/** The words around printed values, in the print's language. */
+const WORDS = {
+  zh: { page: (x: number, y: number) => `第 ${x} / ${y} 页`, printedAt: '打印时间：', printedBy: '打印人：', capitals: '大写金额：', subtotal: '本页小计', total: '合计' },
+  en: { page: (x: number, y: number) => `Page ${x} / ${y}`, printedAt: 'Printed at ', printedBy: 'Printed by ', capitals: 'In capitals: ', subtotal: 'Page subtotal', total: 'Total' },
+};
+
+/** A Code 128 barcode of the text, bars as SVG rectangles stretched to the element's box. */
+function Barcode({ text }: { text: string }) {
+  const widths = code128(text);
+  if (!widths.length) return null;
+  const total = widths.reduce((s, w) => s + w, 0);
+  const bars: ReactNode[] = [];
+  let x = 0;
+  widths.forEach((w, i) => {
+    if (i % 2 === 0 && w > 0) bars.push(<rect key={i} x={x} y={0} width={w} height={1} />);
+    x += w;
+  });
+  return (
+    <svg className="p8-print-barcode" viewBox={`0 0 ${total} 1`} preserveAspectRatio="none" data-value={text}>
+      {bars}
+    </svg>
+  );
+}
+
+interface Drawn {
+  decl: BillTypeDecl;
+  bill: Record<string, unknown>;
+  ctx: PrintContext;
+  logo: string;
+  page: number;
+  pages: number;
+}
+
+/** What one element shows on one page. */
+function content(e: PrintElement, d: Drawn): ReactNode {
+  const words = WORDS[d.ctx.lang];
+  const value = () => headerText(d.decl, d.bill, e.field ?? '', d.ctx);
+  switch (e.type) {
+    case 'text':
+      return e.text ?? '';
+    case 'field':
+      return e.label ? `${headerLabel(d.decl, e.field ?? '', d.ctx.lang)}：${value()}` : value();
+    case 'image': {
+      const src = e.src || d.logo;
+      return src ? <img src={src} alt="" /> : null;
+    }
+    case 'line':
+    case 'box':
+      return null;
+    case 'barcode':
+      return <Barcode text={value()} />;
+    case 'qrcode': {
+      const text = value();
+      return text ? <QRCode value={text} type="svg" bordered={false} size={160} className="p8-print-qrcode" /> : null;
+    }
+    case 'capitals':
+      return `${words.capitals}${amountInCapitals(String(d.bill[e.field ?? ''] ?? '0'))}`;
+    case 'pageNumber':
+      return words.page(d.page, d.pages);
+    case 'printTime':
+      return `${words.printedAt}${d.ctx.printedAt}`;
+    case 'printUser':
+      return `${words.printedBy}${d.ctx.user}`;
+  }
+}
+
+/** An element's box: position, size, font, and for lines and boxes their borders. */
+export function elementStyle(e: PrintElement): CSSProperties {
+  const border = `${mm(e.thickness ?? 0.2)} solid #000`;
+  // A line is the border along the longer side of its box.
+  const horizontal = e.type === 'line' && e.w >= e.h;
+  const vertical = e.type === 'line' && !horizontal;
+  return {
+    left: mm(e.x),
+    top: mm(e.y),
+    width: vertical ? 0 : mm(e.w),
+    height: horizontal ? 0 : mm(e.h),
+    fontSize: `${e.fontSize}pt`,
+    fontWeight: e.bold ? 600 : 400,
+    textAlign: e.align,
+    lineHeight: LINE_HEIGHT,
+    ...(horizontal ? { borderTop: border } : vertical ? { borderLeft: border } : {}),
+    ...(e.type === 'box' ? { border } : {}),
+  };
+}
+
+function Band({ band, d, className, style }: { band: PrintBand; d: Drawn; className: string; style?: CSSProperties }) {
+  return (
+    <div className={`p8-print-band ${className}`} style={{ height: mm(band.height), ...style }}>
+      {band.elements.map((e) => (
+        <div key={e.id} className={`p8-print-el p8-print-el-${e.type}`} style={elementStyle(e)} data-element={e.id}>
+          {content(e, d)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface PrintPagesProps {
+  layout: PrintLayout;
+  decl: BillTypeDecl;
+  bill: BillView;
+  ctx: PrintContext;
+  /** The tenant's logo, for image elements without a picture of their own. */
+  logo: string;
+  /** Worked out by the caller when it needs it too (the page count); else here. */
+  model?: PrintModel;
+}
+
+/**
+ * The bill on its pages, each exactly the paper's size: the header band, the table's header row, the page's
+ * lines and its subtotal (or the grand total on the last page), the footer band at the foot. The print
+ * style sheet (print.css) turns each into one sheet of paper.
+ */
+function PrintPages({ layout, decl, bill, ctx, logo, model: given }: PrintPagesProps) {
+  const model = given ?? buildPrintModel(layout, decl, bill, ctx);
+  const { paper, header, footer, table } = layout;
+  const words = WORDS[ctx.lang];
+  const fontSize = `${table.fontSize}pt`;
+  // Each cell's content box is given its row's height less padding and ruling, so that every row is exactly
+  // as tall as the paginator counted it.
+  const cell = (height: number, text: string) => <div style={{ height: mm(cellContentHeight(height)) }}>{text}</div>;
+  // A subtotal or total row: its label across the leading columns that sum nothing, then the sums.
+  const firstSum = model.columns.findIndex((c) => c.sum);
+  const leading = Math.max(1, firstSum === -1 ? model.columns.length : firstSum);
+  const foot = (cells: string[], label: string, kind: string) => (
+    <tr className={`p8-print-${kind}`}>
+      <td colSpan={leading}>{cell(model.footHeight, label)}</td>
+      {model.columns.slice(leading).map((c, i) => (
+        <td key={c.key} className={c.numeric ? 'num' : undefined}>
+          {cell(model.footHeight, cells[leading + i])}
+        </td>
+      ))}
+    </tr>
+  );
+  return (
+    <>
+      {model.pages.map((slice, p) => {
+        const d: Drawn = { decl, bill, ctx, logo, page: p + 1, pages: model.pages.length };
+        return (
+          <div
+            key={p}
+            className="p8-print-page"
+            data-testid="print-page"
+            style={{ width: mm(model.page.width), height: mm(model.page.height), padding: `${mm(paper.margin.top)} ${mm(paper.margin.right)} ${mm(paper.margin.bottom)} ${mm(paper.margin.left)}` }}
+          >
+            <Band band={header} d={d} className="p8-print-header" />
+            <table className="p8-print-table" style={{ width: mm(model.columns.reduce((s, c) => s + c.width, 0)), fontSize }}>
+              <colgroup>
+                {model.columns.map((c) => (
+                  <col key={c.key} style={{ width: mm(c.width) }} />
+                ))}
+              </colgroup>
+              <thead>
+                <tr>
+                  {model.columns.map((c) => (
+                    <th key={c.key}>{cell(model.headHeight, c.label)}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {model.rows.slice(slice.from, slice.to).map((cells, i) => (
+                  <tr key={slice.from + i} data-line={slice.from + i + 1}>
+                    {cells.map((text, c) => (
+                      <td key={model.columns[c].key} className={model.columns[c].numeric ? 'num' : undefined}>
+                        {cell(model.rowHeights[slice.from + i], text)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+                {!slice.last && table.subtotals && foot(model.subtotals[p], words.subtotal, 'subtotal')}
+                {slice.last && table.total && foot(model.total, words.total, 'total')}
+              </tbody>
+            </table>
+            <Band band={footer} d={d} className="p8-print-footer" style={{ left: mm(paper.margin.left), bottom: mm(paper.margin.bottom), width: mm(model.inner.width) }} />
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+export default memo(PrintPages);
+
+/** The `@page` rule of a print: the sheet exactly the page's size, no margin of the browser's own. */
+export const pageRule = (model: PrintModel) => `@page { size: ${model.page.width}mm ${model.page.height}mm; margin: 0; }`;
+
+/** Millimetres to CSS pixels at 96 dpi (the preview's scale). */
+export const MM_PX = 96 / 25.4;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { billType } from '@p8/contract/bills/catalogue';
+import { microText, sum, toMicro } from '@p8/contract/bills/decimal';
+import { presetPaper, starterTemplate, type PrintLayout } from '@p8/contract/print/template';
+import { buildPrintModel, headerText, type PrintContext } from './print-model.ts';
+
+const ORDER = billType('PurchaseOrder')!;
+const ctx: PrintContext = { lang: 'zh', digits: { numberRetainsSmallDigit: 2, amountRetainsSmallDigit: 2 }, company: { name: '测试公司', phone: '010-1' }, user: '张三', printedAt: '2026-11-28 10:00' };
+
+/** A purchase order of `n` lines, some with long material names. */
+function order(n: number) {
+  return {
+    id: 1,
+    billCode: 'CGDD-1',
+    billStatus: 'Audit',
+    supplierName: '供应商甲',
+    priceTotal: 0,
+    lines: Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      materialCode: `M${i}`,
+      materialName: i % 7 === 0 ? '不锈钢六角螺栓组件（含垫片、弹簧垫圈与防松螺母）'.repeat(2) : '螺丝',
+      specification: 'M8',
+      unitName: '个',
+      number: i + 1,
+      unitPrice: 1.5,
+      priceTotal: (i + 1) * 1.5,
+    })),
+  };
+}
+
+describe('print model', () => {
+  it('splits a long bill into pages whose lines fit, repeats nothing and loses nothing, sums each page and the whole', () => {
+    const layout = starterTemplate(ORDER, 'zh');
+    const bill = order(300);
+    const model = buildPrintModel(layout, ORDER, bill as never, ctx);
+    expect(model.pages.length).toBeGreaterThan(5);
+    expect(model.pages.flatMap((p) => Array.from({ length: p.to - p.from }, (_, i) => p.from + i))).toEqual(bill.lines.map((_, i) => i));
+    const room = model.inner.height - layout.header.height - layout.footer.height;
+    for (const p of model.pages) {
+      const used = model.headHeight + model.rowHeights.slice(p.from, p.to).reduce((s, h) => s + h, 0) + model.footHeight;
+      expect(used).toBeLessThanOrEqual(room);
+    }
+    // The amount column (priceTotal): the page subtotals add up to the total, which is the lines' sum.
+    const col = model.columns.findIndex((c) => c.key === 'priceTotal');
+    expect(col).toBeGreaterThan(0);
+    const plain = (text: string) => toMicro(text.replace(/,/g, ''));
+    expect(microText(sum(model.subtotals.map((cells) => plain(cells[col]))))).toBe(microText(plain(model.total[col])));
+    expect(model.total[col]).toBe('67,725.00');
+    // A long name wraps: its row is taller than a one-line row.
+    expect(model.rowHeights[0]).toBeGreaterThan(model.rowHeights[1]);
+    expect(model.rows[1][model.columns.findIndex((c) => c.key === 'materialId')]).toBe('M1 螺丝 M8');
+  });
+
+  it('prints a receipt roll as one page as long as the bill', () => {
+    const layout: PrintLayout = { ...starterTemplate(ORDER, 'zh'), paper: presetPaper('Receipt80'), header: { height: 10, elements: [] }, footer: { height: 10, elements: [] } };
+    layout.table.columns = [{ key: 'materialId', width: 40 }, { key: 'number', width: 16 }, { key: 'priceTotal', width: 18 }];
+    const model = buildPrintModel(layout, ORDER, order(80) as never, ctx);
+    expect(model.pages).toEqual([{ from: 0, to: 80, last: true }]);
+    expect(model.page.height).toBeGreaterThan(200);
+  });
+
+  it('writes header fields as printed: records by name, the status by its label, the company from the tenant', () => {
+    const bill = order(1) as unknown as Record<string, unknown>;
+    expect(headerText(ORDER, bill, 'supplierId', ctx)).toBe('供应商甲');
+    expect(headerText(ORDER, bill, 'billStatus', ctx)).toBe('已审核');
+    expect(headerText(ORDER, bill, 'billStatus', { ...ctx, lang: 'en' })).toBe('Audited');
+    expect(headerText(ORDER, bill, 'companyName', ctx)).toBe('测试公司');
+  });
+});
