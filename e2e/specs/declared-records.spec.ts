@@ -55,14 +55,16 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
     await screenshot(page, `declared-process-refused-${lang}`);
     await dialog.getByTestId('process-pieceRate').fill('1.25');
     await dialog.getByTestId('process-standardHours').fill('0.5');
+    // A yes / no field: a switch, off for a new record.
+    await dialog.getByTestId('process-needsInspection').click();
     await dialog.getByTestId('process-dialog-submit').click();
     await dialog.waitFor({ state: 'hidden' });
     await page.locator('tbody').getByText(code, { exact: true }).waitFor();
     await screenshot(page, `declared-process-list-${lang}`);
 
     const token = await storedToken(page);
-    const found = await api<Array<{ code: string; pieceRate: number; standardHours: number }>>(suite.server, 'GET', `/admin/basic/process?code=${code}`, undefined, token);
-    expect(found.data).toEqual([expect.objectContaining({ code, pieceRate: 1.25, standardHours: 0.5 })]);
+    const found = await api<Array<{ code: string; pieceRate: number; standardHours: number; needsInspection: boolean }>>(suite.server, 'GET', `/admin/basic/process?code=${code}`, undefined, token);
+    expect(found.data).toEqual([expect.objectContaining({ code, pieceRate: 1.25, standardHours: 0.5, needsInspection: true })]);
   });
 
   it('adds a process with its code left empty: the field says so, and the code is generated', async () => {

@@ -17,6 +17,9 @@ function sampleValue(field: RecordFieldDecl, seed: string, named: SampleNamed): 
       return field.schema.safeParse(12.5).success ? 12.5 : 12;
     case 'enum':
       return field.options![0].value;
+    case 'boolean':
+      // Not the usual default (false), so that reading it back proves it was stored.
+      return true;
     case 'values':
       return [`${seed}-a`, `${seed}-b`];
     case 'record':

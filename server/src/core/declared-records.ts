@@ -9,7 +9,7 @@ import type { RecordCodeKind } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
 import { codeOrNext, codesStoredIn } from './code-generator.ts';
 import { BizError } from './errors.ts';
-import { boolLabel, cellEnum, cellNumber, cellText, col } from './excel-cells.ts';
+import { boolLabel, cellBool, cellEnum, cellNumber, cellText, col } from './excel-cells.ts';
 import { EXPORT_MAX_ROWS, type ExcelColumn, type Lang } from './excel.ts';
 import { assertAllFound } from './ids.ts';
 import { containsPattern, countAll, parseList, runPage, type ListField, type ListSpec } from './list-query.ts';
@@ -66,6 +66,7 @@ function importColumn(field: RecordFieldDecl): ExcelColumn {
     return col(field.key, `${zh}(${options.map((o) => o.label.zh).join('/')})`, `${en} (${options.map((o) => o.label.en).join('/')})`, field.required);
   }
   if (field.kind === 'values') return col(field.key, `${zh}(逗号分隔)`, `${en} (comma separated)`, field.required, 40);
+  if (field.kind === 'boolean') return col(field.key, `${zh}(是/否)`, `${en} (Yes/No)`, field.required);
   return col(field.key, zh, en, field.required, field.kind === 'textarea' ? 30 : undefined);
 }
 
@@ -82,6 +83,9 @@ async function cellValue(field: RecordFieldDecl, cell: unknown, refs: RefResolve
       return cellNumber(cell);
     case 'enum':
       return cellEnum(cell, optionLabels(field));
+    case 'boolean':
+      // An empty cell leaves it to the declared default (the column's).
+      return cell === undefined || cell === null || cell === '' ? undefined : cellBool(cell);
     case 'values':
       return [...new Set((cellText(cell) ?? '').split(/[,，、;；]/).map((v) => v.trim()).filter(Boolean))];
     default:
@@ -94,6 +98,7 @@ function exportValue(field: RecordFieldDecl, value: unknown, lang: Lang, names: 
   if (field.kind === 'record') return value == null ? null : (names.get(field.ref!)?.get(Number(value)) ?? null);
   if (field.kind === 'enum') return optionLabels(field)[value as string]?.[lang] ?? value;
   if (field.kind === 'values') return ((value as string[] | null) ?? []).join(',');
+  if (field.kind === 'boolean') return boolLabel(Boolean(value), lang);
   return value;
 }
 
@@ -171,7 +176,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     createdAt: { column: t.createdAt, sortable: true },
   };
   for (const field of decl.fields) {
-    const filter = field.search ? (field.kind === 'enum' || field.kind === 'record' ? 'eq' : numericKinds.has(field.kind) ? 'number' : 'like') : undefined;
+    const filter = field.search ? (field.kind === 'enum' || field.kind === 'record' ? 'eq' : field.kind === 'boolean' ? 'bool' : numericKinds.has(field.kind) ? 'number' : 'like') : undefined;
     listFields[field.key] = { column: column(field.key), ...(filter ? { filter } : {}), ...(field.sortable ? { sortable: true } : {}) };
   }
   const spec: ListSpec = { fields: listFields, dateColumn: t.createdAt, defaultOrder: [asc(t.sort), desc(t.id)] };

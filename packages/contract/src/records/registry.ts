@@ -20,10 +20,10 @@ import { storableText } from '../text.ts';
 /**
  * The kind of value, which decides the form control, the list cell and the Excel cell: text / textarea,
  * number (plain, the field's schema bounds it), quantity (tenant's number digits) and amount (tenant's amount
- * digits), enum (one of `options`, radio buttons), values (a list of short texts, edited as tags), record (the id
- * of another record, of the kind `ref` names: records/references.ts).
+ * digits), enum (one of `options`, radio buttons), boolean (a yes / no switch), values (a list of short texts,
+ * edited as tags), record (the id of another record, of the kind `ref` names: records/references.ts).
  */
-export type RecordFieldKind = 'text' | 'textarea' | 'number' | 'quantity' | 'amount' | 'enum' | 'values' | 'record';
+export type RecordFieldKind = 'text' | 'textarea' | 'number' | 'quantity' | 'amount' | 'enum' | 'boolean' | 'values' | 'record';
 
 export interface RecordFieldDecl {
   key: string;

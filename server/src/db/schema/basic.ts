@@ -626,7 +626,7 @@ export const recordAssignment = pgTable(
   ],
 ).enableRLS();
 
-/** Processes (工序): the steps of a routing, with the piece rate and the standard hours of one piece. */
+/** Processes (工序): the steps of a routing, with the piece rate, the standard hours of one piece, and whether its output is inspected. */
 export const process = pgTable(
   'process',
   {
@@ -635,6 +635,7 @@ export const process = pgTable(
     name: text('name').notNull(),
     pieceRate: amount('piece_rate').notNull().default(0),
     standardHours: amount('standard_hours').notNull().default(0),
+    needsInspection: boolean('needs_inspection').notNull().default(false),
   },
   (t) => [...recordCommonKeys('process', t), uniqueIndex('process_code_uq').on(t.tenantId, t.code), uniqueIndex('process_name_uq').on(t.tenantId, t.name)],
 ).enableRLS();

@@ -94,16 +94,19 @@ const FEES: Array<[string, FeeKind]> = [
   ['技术服务费', 'income'],
 ];
 const PAY_TYPES = ['银行转账', '现金', '银行承兑汇票', '微信支付', '支付宝'];
-/** The steps of making a controller: code, name, piece rate (yuan per good piece), standard hours per piece. */
-const PROCESSES: Array<[string, string, number, number]> = [
-  ['GX01', '钣金下料', 0.8, 0.05],
-  ['GX02', '冲压折弯', 1.2, 0.08],
-  ['GX03', 'SMT贴片', 0.6, 0.02],
-  ['GX04', '插件焊接', 2.5, 0.15],
-  ['GX05', '程序烧录', 0.5, 0.03],
-  ['GX06', '整机装配', 6, 0.4],
-  ['GX07', '老化测试', 3, 2],
-  ['GX08', '包装入箱', 0.7, 0.05],
+/**
+ * The steps of making a controller: code, name, piece rate (yuan per good piece), standard hours per piece, and
+ * whether its output is inspected before the next step (the soldered boards, the aged units).
+ */
+const PROCESSES: Array<[string, string, number, number, boolean]> = [
+  ['GX01', '钣金下料', 0.8, 0.05, false],
+  ['GX02', '冲压折弯', 1.2, 0.08, false],
+  ['GX03', 'SMT贴片', 0.6, 0.02, false],
+  ['GX04', '插件焊接', 2.5, 0.15, true],
+  ['GX05', '程序烧录', 0.5, 0.03, false],
+  ['GX06', '整机装配', 6, 0.4, false],
+  ['GX07', '老化测试', 3, 2, true],
+  ['GX08', '包装入箱', 0.7, 0.05, false],
 ];
 
 /** The workshop's crews: code, name, the workshop department they belong to (led by the administrator). */
@@ -228,7 +231,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     for (const [sort, [name, kind]] of FEES.entries()) await create('fee', { name, kind, sort });
     for (const [sort, name] of PAY_TYPES.entries()) await create('paytype', { name, sort });
     const processId = new Map<string, number>();
-    for (const [sort, [code, name, pieceRate, standardHours]] of PROCESSES.entries()) processId.set(code, await create('process', { code, name, pieceRate, standardHours, sort }));
+    for (const [sort, [code, name, pieceRate, standardHours, needsInspection]] of PROCESSES.entries()) processId.set(code, await create('process', { code, name, pieceRate, standardHours, needsInspection, sort }));
 
     // The workshops (departments) and their crews, led by the administrator; the machines each crew keeps.
     const leaderId = (await api<Array<{ id: number }>>('GET', '/admin/security/admin?current=1&pageSize=1')).data[0]?.id ?? null;

@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import type { RecordLinesDecl } from '@p8/contract/records/registry';
 import LineGrid, { type LineColumn } from '../../components/LineGrid/index.tsx';
 import { testIdOf, type RecordKey } from '../../components/RecordKit/record-key.ts';
-import { fieldControl, fieldRules } from './fields.tsx';
+import { fieldControl, fieldRules, valuePropOf } from './fields.tsx';
 
 type Line = Record<string, unknown>;
 
-/** A new line: the fields' declared starting values. */
-export const newRecordLine = (lines: RecordLinesDecl): Line => Object.fromEntries(lines.fields.filter((f) => f.initial !== undefined).map((f) => [f.key, f.initial]));
+/** A new line: the fields' declared starting values (a switch starts off). */
+export const newRecordLine = (lines: RecordLinesDecl): Line =>
+  Object.fromEntries(lines.fields.flatMap((f) => (f.initial !== undefined ? [[f.key, f.initial]] : f.kind === 'boolean' ? [[f.key, false]] : [])));
 
 /** A line as a save sends it: texts trimmed, what was left empty as null (the named record's own applies). */
 export const sentRecordLine = (lines: RecordLinesDecl, line: Line): Line =>
@@ -32,6 +33,7 @@ export default function RecordLines({ lines, record, lang, view }: { lines: Reco
         width: field.width,
         align: field.kind === 'quantity' || field.kind === 'amount' || field.kind === 'number' ? 'right' : undefined,
         rules: fieldRules(field, field.label[lang], t, isKey),
+        valuePropName: valuePropOf(field),
         watch: 'none',
         render: ({ testId }) => fieldControl(field, { record, lang, testId, size: 'small' }),
       })),

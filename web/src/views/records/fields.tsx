@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Input, Radio, Select } from 'antd';
+import { Input, Radio, Select, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import type { RecordFieldDecl } from '@p8/contract/records/registry';
@@ -53,6 +53,8 @@ export function fieldControl(field: RecordFieldDecl, at: { record: RecordKey; la
           ))}
         </Radio.Group>
       );
+    case 'boolean':
+      return <Switch size={size} data-testid={testId} />;
     case 'values':
       return <ValuesEditor />;
     case 'record':
@@ -62,3 +64,6 @@ export function fieldControl(field: RecordFieldDecl, at: { record: RecordKey; la
       return <Input size={size} placeholder={at.generatedPlaceholder} data-testid={testId} />;
   }
 }
+
+/** The form item prop a field's control takes its value by (a switch: `checked`). */
+export const valuePropOf = (field: RecordFieldDecl) => (field.kind === 'boolean' ? 'checked' : 'value');

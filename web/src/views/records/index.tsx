@@ -15,7 +15,7 @@ import { useRecordColumns } from '../../components/RecordKit/record-columns.tsx'
 import { useRecordWrites } from '../../components/RecordKit/use-record-writes.ts';
 import { RemarkField, SortField } from '../../components/RecordKit/record-fields.tsx';
 import { valueCell } from './kit.ts';
-import { fieldControl, fieldRules } from './fields.tsx';
+import { fieldControl, fieldRules, valuePropOf } from './fields.tsx';
 import RecordLines, { newRecordLine, sentRecordLine } from './RecordLines.tsx';
 import { nameKey } from '@p8/contract/bills/fields';
 import '../../components/RecordKit/record-screens.css';
@@ -105,6 +105,7 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
     for (const field of decl.fields) {
       if (field.initial !== undefined) values[field.key] = field.initial;
       else if (field.kind === 'values') values[field.key] = [];
+      else if (field.kind === 'boolean') values[field.key] = false;
     }
     if (decl.lines) values[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, () => newRecordLine(decl.lines!));
     return values;
@@ -174,6 +175,8 @@ function fieldColumn(field: RecordFieldDecl, lang: 'zh' | 'en', t: T): ProColumn
       return { ...base, valueEnum: Object.fromEntries((field.options ?? []).map((o, i) => [o.value, { text: o.label[lang], color: i === 0 ? 'green' : 'orange' }])) };
     case 'quantity':
       return { ...base, valueType: 'number', align: 'right' };
+    case 'boolean':
+      return { ...base, align: 'center', valueEnum: { true: { text: t('basic.common.yes'), color: 'blue' }, false: { text: t('basic.common.no') } } };
     case 'amount':
       return { ...base, valueType: 'amount', align: 'right' };
     case 'record':
@@ -214,7 +217,7 @@ function FieldItem({ field, record, lang, generated, half }: { field: RecordFiel
   const control = fieldControl(field, { record, lang, testId, generatedPlaceholder: generated ? t('kit.record.generatedCode') : t('basic.common.inputPlaceholder', { label }) });
   return (
     <Col span={half ? 12 : 24}>
-      <Form.Item name={field.key} label={label} tooltip={field.help?.[lang]} rules={rules}>
+      <Form.Item name={field.key} label={label} tooltip={field.help?.[lang]} rules={rules} valuePropName={valuePropOf(field)}>
         {control}
       </Form.Item>
     </Col>

@@ -1,0 +1,1 @@
+ALTER TABLE "process" ADD COLUMN "needs_inspection" boolean DEFAULT false NOT NULL;
