@@ -5,7 +5,8 @@
  *   env: BENCH_BILLS (1000000), BENCH_LINES (5 per bill), BENCH_DURATION (5 s), BENCH_ROUNDS (3),
  *        BENCH_WARMUP (1 s), BENCH_CONNECTIONS (10), BENCH_KEEP=1 (keep the database),
  *        BENCH_REUSE=<database> (measure a kept database again), BENCH_PARTS (list,big,concurrent),
- *        BENCH_TRACE=<ms> (print every statement of the app slower than that)
+ *        BENCH_TRACE=<ms> (print every statement of the app slower than that), BENCH_ONLY=<labels> (list rows, e.g. tabs,statistics),
+ *        BENCH_BARE_COUNTS=1 (the bare side counts and sums on every request)
  *
  * Seeding goes around the services (set-based `generate_series` inserts, minutes instead of hours), but
  * leaves the database as the engine would: bill codes in the engine's format, the sharded `bill_count`
@@ -365,7 +366,9 @@ async function main() {
     const table: string[] = [];
     const rounds: string[] = [];
     if (PARTS.has('list')) report(`\nlist: ${options.rounds} alternating rounds of ${options.duration} s per side, ${options.connections} connections; load average at the start ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`);
-    for (const s of PARTS.has('list') ? scenarios() : []) {
+    // BENCH_ONLY=tabs,statistics: only those rows of the list part.
+    const only = process.env.BENCH_ONLY?.split(',');
+    for (const s of PARTS.has('list') ? scenarios().filter((s) => !only || only.includes(s.label)) : []) {
       const query = s.query.replace('SUPPLIER', String(supplierId));
       const appPath = `/api/admin/purchase/order${s.path}${query ? `?${query}` : ''}`;
       const tokenOf = s.scoped ? clerkToken : token;

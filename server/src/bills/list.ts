@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
@@ -72,16 +72,25 @@ const UNFILTERING = new Set(['current', 'pageSize', 'billStatus']);
 const countedOnly = (query: Record<string, unknown>) => Object.entries(query).every(([key, value]) => value === undefined || value === '' || UNFILTERING.has(key) || key.endsWith('Sort'));
 
 /**
- * The condition on the type's counters' rows (of one status unless the query shows them all) when they stand
- * for the list — nothing but a status tab filters it and the caller sees every bill of the type; undefined
+ * The values of a reading of the type's counters' rows (of one status unless the query shows them all) when they
+ * stand for the list — nothing but a status tab filters it and the caller sees every bill of the type; undefined
  * when the list must be counted. The list's total, its statistics and its status tabs all ask here.
  */
-function counters(ctx: ServiceContext, decl: BillTypeDecl, parsed: { scoped: boolean }, query: Record<string, unknown>): SQL | undefined {
+function counters(ctx: ServiceContext, decl: BillTypeDecl, parsed: { scoped: boolean }, query: Record<string, unknown>): unknown[] | undefined {
   // The sharded counters count every bill of the type: they stand for a list only when the caller sees them all.
   if (parsed.scoped || !countedOnly(query)) return undefined;
   const status = query.billStatus;
-  const one = typeof status === 'string' && status !== '' && status !== 'all' ? eq(billCount.billStatus, status) : undefined;
-  return and(eq(billCount.tenantId, ctx.tenantId), eq(billCount.billType, decl.type), one);
+  return typeof status === 'string' && status !== '' && status !== 'all' ? [ctx.tenantId, decl.type, status] : [ctx.tenantId, decl.type];
+}
+
+/**
+ * A reading of the counters, written out once (`select …` and what follows the where) and prepared on PostgreSQL:
+ * the unfiltered list, statistics and tabs of every type run one per request, without building or rendering a
+ * statement (`values`: `counters`).
+ */
+function countersReading(select: string, after = ''): <T>(ctx: ServiceContext, values: unknown[]) => Promise<T[]> {
+  const texts = [false, true].map((oneStatus) => `select ${select} from bill_count where tenant_id = $1 and bill_type = $2${oneStatus ? ' and bill_status = $3' : ''}${after}`);
+  return <T>(ctx: ServiceContext, values: unknown[]) => statementRows<T>(ctx.tx, texts[values.length === 3 ? 1 : 0], values);
 }
 
 /** The header sums `bill_count` keeps, by list field. */
@@ -178,9 +187,9 @@ interface BillListKit {
   sums: FixedQuery<Record<string, string>>;
   byStatus: FixedQuery<{ status: string; total: number }>;
   /** The total, sums and tabs read from the type's counters (`bill_count`); no `countedSums` when the type sums a field they do not keep. */
-  countedTotal: FixedQuery<{ total: number }>;
-  countedSums?: FixedQuery<Record<string, string>>;
-  countedByStatus: FixedQuery<{ status: string; total: number }>;
+  countedTotal: ReturnType<typeof countersReading>;
+  countedSums?: ReturnType<typeof countersReading>;
+  countedByStatus: ReturnType<typeof countersReading>;
   /** The settlement sources that take bills of this type (their `onlyWhen`), for a row's settled and open amounts. */
   settledBy: Array<{ onlyWhen?: Parameters<typeof meets>[0] }>;
 }
@@ -198,11 +207,9 @@ function kitOf(decl: BillTypeDecl): BillListKit {
     count: fixedSelect<{ total: number }>(countAll(), 'bill'),
     sums: fixedSelect<Record<string, string>>(sums, 'bill'),
     byStatus: fixedSelect<{ status: string; total: number }>({ status: bill.billStatus, total: sql<number>`count(*)::int` }, 'bill', 'bill.bill_status'),
-    countedTotal: fixedSelect<{ total: number }>({ total: sql<number>`coalesce(sum(${billCount.total}), 0)::int` }, 'bill_count'),
-    countedSums: counted
-      ? fixedSelect<Record<string, string>>(Object.fromEntries(Object.keys(sums).map((key) => [key, sql<string>`coalesce(sum(${COUNTED_SUMS[key]}), 0)::text`])), 'bill_count')
-      : undefined,
-    countedByStatus: fixedSelect<{ status: string; total: number }>({ status: billCount.billStatus, total: sql<number>`sum(${billCount.total})::int` }, 'bill_count', 'bill_count.bill_status'),
+    countedTotal: countersReading('coalesce(sum(total), 0)::int as total'),
+    countedSums: counted ? countersReading(Object.keys(sums).map((key) => `coalesce(sum("${COUNTED_SUMS[key].name}"), 0)::text as "${key}"`).join(', ')) : undefined,
+    countedByStatus: countersReading('bill_status as status, sum(total)::int as total', ' group by bill_status'),
     settledBy: BILL_TYPES.flatMap((d) => (lineKindOf(d) === 'settlement' ? d.sources.filter((s) => s.type === decl.type) : [])),
   };
   kits.set(decl.type, kit);
@@ -245,7 +252,7 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
   const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
   const fromCounters = counters(ctx, decl, p, query);
-  const [counted] = fromCounters ? await kit.countedTotal(ctx.tx).where(fromCounters) : [];
+  const [counted] = fromCounters ? await kit.countedTotal<{ total: number }>(ctx, fromCounters) : [];
   const page = await runPage(p, kit.rows(ctx.tx), kit.count(ctx.tx), { tx: ctx.tx, tenantId: ctx.tenantId, version: () => billVersion(ctx, decl) }, counted?.total);
   // Each row shaped in place — it is this request's own object, just decoded (`fixedSelect`): copying 30-odd keys
   // into a new object per row (rest and spread) took ≈ 6 % of a page's CPU (bench/README.md, bills).
@@ -272,7 +279,7 @@ export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, qu
   const kit = kitOf(decl);
   const p = await parsedListQuery(ctx, decl, query);
   const fromCounters = kit.countedSums && counters(ctx, decl, p, query);
-  const [sums] = fromCounters ? await kit.countedSums!(ctx.tx).where(fromCounters) : await cachedRows(planned(kit.sums(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
+  const [sums] = fromCounters ? await kit.countedSums!<Record<string, string>>(ctx, fromCounters) : await cachedRows(planned(kit.sums(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
   return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, amount(String(v))]));
 }
 
@@ -287,7 +294,7 @@ export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: R
   const p = await parsedListQuery(ctx, decl, filters);
   const fromCounters = counters(ctx, decl, p, filters);
   // Counted (a filter, or a caller limited to part of the bills: a clerk's tabs) only once per version of the type's bills.
-  const found = fromCounters ? await kit.countedByStatus(ctx.tx).where(fromCounters) : await cachedRows(planned(kit.byStatus(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
+  const found = fromCounters ? await kit.countedByStatus<{ status: string; total: number }>(ctx, fromCounters) : await cachedRows(planned(kit.byStatus(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
   const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
   for (const row of found) tabs[row.status] = row.total;
   tabs.all = found.reduce((t, r) => t + r.total, 0);
