@@ -63,6 +63,14 @@ describe.each([
     const designer = page.getByTestId('print-designer');
     const footer = designer.getByTestId('designer-band-footer');
     await footer.waitFor();
+    // The dialog opens with a zoom: drag once the band has stopped moving.
+    let last = '';
+    await expect.poll(async () => {
+      const now = JSON.stringify(await footer.boundingBox());
+      const settled = now === last;
+      last = now;
+      return settled;
+    }).toBe(true);
     await designer.getByTestId('designer-tool-barcode').dragTo(footer, { targetPosition: { x: 200, y: 10 } });
     const props = designer.getByTestId('designer-element-props');
     await props.waitFor();
@@ -158,6 +166,10 @@ describe.each([
     await page.getByTestId('bill-print-root').waitFor({ state: 'attached' });
     await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
     await expect.poll(async () => (await call<{ printCount: number }>('GET', `/admin/purchase/order/${order.id}`)).printCount).toBe(1);
+    // What the browser prints: only the print root, its sheets one after another.
+    await page.emulateMedia({ media: 'print' });
+    await screenshot(page, `print-bill-print-${lang}`);
+    await page.emulateMedia({ media: null });
     // The browser's own print of the page: as many PDF pages as sheets, each the paper's size.
     const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
     writeFileSync(path.join(ARTIFACTS, `print-bill-${lang}.pdf`), pdf);
@@ -165,8 +177,6 @@ describe.each([
     expect(text.match(/\/Type\s*\/Page[^s]/g)?.length).toBe(count);
     const media = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)/.exec(text)!;
     expect([Math.round(Number(media[1])), Math.round(Number(media[2]))]).toEqual(sheet.map((v) => Math.round((v * 72) / 25.4)));
-    await page.emulateMedia({ media: 'print' });
-    await screenshot(page, `print-bill-print-${lang}`);
     expect(errors).toEqual([]);
   });
 });
