@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameText, storableText } from './text.ts';
+import { codeText, nameText, storableText } from './text.ts';
 import { enableSchema, idsSchema } from './common.ts';
 
 /**
@@ -78,9 +78,9 @@ const sort = z.number().int().min(0).max(999_999);
 const remark = storableText().trim().max(500);
 const text = (max = 100) => storableText().trim().max(max);
 const name = nameText(100);
-const code = storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
+const code = codeText(50);
 /** The code of a new record: empty or left out = generated (the tenant's prefix + a sequence). */
-const newCode = storableText().trim().max(50).optional();
+const newCode = storableText().trim().max(50, { message: 'CodeTooLong' }).optional();
 /** Fits numeric(20,6). */
 const amount = z.number().finite().min(0).max(1e13);
 const percent = z.number().finite().min(0).max(100);

@@ -156,6 +156,7 @@ export const errorCatalogue = {
   PleaseInputName: { zh: '请输入名称', en: 'Please enter the name' },
   NameTooLong: { zh: '名称太长，请缩短', en: 'The name is too long; shorten it' },
   PleaseInputCode: { zh: '请输入编码', en: 'Please enter the code' },
+  CodeTooLong: { zh: '编码太长，请缩短', en: 'The code is too long; shorten it' },
   PleaseInputRealName: { zh: '请输入姓名', en: 'Please enter the real name' },
   PleaseInputRoleName: { zh: '请输入角色名称', en: 'Please enter the role name' },
   PleaseInputRoleKey: { zh: '请输入角色标识', en: 'Please enter the role key' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandSchemas } from './basic.ts';
+import { brandSchemas, materialSchemas, partnerSchemas } from './basic.ts';
 import { fundAccountCreateSchema } from './finance.ts';
 import { RECORD_KINDS } from './records/catalogue.ts';
 
@@ -22,5 +22,17 @@ describe('a name', () => {
   it('missing or blank is still "please enter the name"', () => {
     expect(firstMessage(brandSchemas.create.shape.name, '   ')).toBe('PleaseInputName');
     expect(firstMessage(brandSchemas.create.shape.name, undefined)).toBe('PleaseInputName');
+  });
+});
+
+describe('a code', () => {
+  it('too long is refused as too long, not as missing', () => {
+    const long = 'c'.repeat(51);
+    for (const kind of RECORD_KINDS) {
+      const field = kind.fields.find((f) => f.key === 'code');
+      if (field) expect(firstMessage(field.schema, long), kind.kind).toBe('CodeTooLong');
+    }
+    expect(firstMessage(materialSchemas.create.shape.code, long)).toBe('CodeTooLong');
+    expect(firstMessage(partnerSchemas.create.shape.code, long)).toBe('CodeTooLong');
   });
 });

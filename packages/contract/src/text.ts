@@ -35,6 +35,14 @@ export function nameText(max = 100) {
   return storableText({ error: 'PleaseInputName' }).trim().min(1, { message: 'PleaseInputName' }).max(max, { message: 'NameTooLong' });
 }
 
+/**
+ * A record's code: required (`PleaseInputCode`) and at most `max` characters (`CodeTooLong`), for the same
+ * reason as `nameText`.
+ */
+export function codeText(max = 50) {
+  return storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(max, { message: 'CodeTooLong' });
+}
+
 /** The same characters replaced by U+FFFD: for text the server must write whatever it is (the audit log). */
 export function toStorableText(value: string): string {
   return value.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FEE_KIND_LABELS, FeeKind } from '../basic.ts';
-import { nameText, storableText } from '../text.ts';
+import { codeText, nameText, storableText } from '../text.ts';
 import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
 
 /*
@@ -10,7 +10,7 @@ import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
  */
 
 const name = nameText(100);
-const code = storableText({ error: 'PleaseInputCode' }).trim().min(1, { message: 'PleaseInputCode' }).max(50);
+const code = codeText(50);
 
 /** The name field of a record whose name is its key ("Unit name" / 单位名称). */
 const nameField = (zh: string, en: string): RecordFieldDecl => ({
