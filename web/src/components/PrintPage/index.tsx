@@ -15,8 +15,8 @@ const mm = (value: number) => `${value}mm`;
 
 /** The words around printed values, in the print's language. */
 const WORDS = {
-  zh: { page: (x: number, y: number) => `第 ${x} / ${y} 页`, printedAt: '打印时间：', printedBy: '打印人：', capitals: '大写金额：', subtotal: '本页小计', total: '合计' },
-  en: { page: (x: number, y: number) => `Page ${x} / ${y}`, printedAt: 'Printed at ', printedBy: 'Printed by ', capitals: 'In capitals: ', subtotal: 'Page subtotal', total: 'Total' },
+  zh: { colon: '：', page: (x: number, y: number) => `第 ${x} / ${y} 页`, printedAt: '打印时间：', printedBy: '打印人：', capitals: '大写金额：', subtotal: '本页小计', total: '合计' },
+  en: { colon: ': ', page: (x: number, y: number) => `Page ${x} / ${y}`, printedAt: 'Printed at ', printedBy: 'Printed by ', capitals: 'In capitals: ', subtotal: 'Page subtotal', total: 'Total' },
 };
 
 /** A Code 128 barcode of the text, bars as SVG rectangles stretched to the element's box. */
@@ -54,7 +54,7 @@ function content(e: PrintElement, d: Drawn): ReactNode {
     case 'text':
       return e.text ?? '';
     case 'field':
-      return e.label ? `${headerLabel(d.decl, e.field ?? '', d.ctx.lang)}：${value()}` : value();
+      return e.label ? `${headerLabel(d.decl, e.field ?? '', d.ctx.lang)}${words.colon}${value()}` : value();
     case 'image': {
       const src = e.src || d.logo;
       return src ? <img src={src} alt="" /> : null;

@@ -59,7 +59,7 @@ export default {
   printPreview: 'Print preview',
   print: 'Print',
   printTemplate: 'Template',
-  printDefault: 'default',
+  printDefault: '{{name}} (default)',
   printedTimes: 'Printed {{count}} times',
   printPages: '{{count}} pages · {{size}}',
   createdBy: 'Made by',

@@ -59,7 +59,7 @@ export default {
   printPreview: '打印预览',
   print: '打印',
   printTemplate: '打印模板',
-  printDefault: '默认',
+  printDefault: '{{name}}（默认）',
   printedTimes: '已打印 {{count}} 次',
   printPages: '共 {{count}} 页 · {{size}}',
   createdBy: '制单人',

@@ -84,7 +84,7 @@ export default function PrintPreview({ decl, bill, config, digits, lang, onClose
           loading={templates.isFetching}
           value={template?.id ?? null}
           onChange={(value: number | null) => setChosen(value)}
-          options={(templates.data ?? []).map((c) => ({ value: c.id, label: c.isDefault ? `${c.name}（${t('bill.printDefault')}）` : c.name }))}
+          options={(templates.data ?? []).map((c) => ({ value: c.id, label: c.isDefault ? t('bill.printDefault', { name: c.name }) : c.name }))}
           data-testid="bill-print-template"
         />
         {bill.printCount ? <Typography.Text type="secondary">{t('bill.printedTimes', { count: Number(bill.printCount) })}</Typography.Text> : null}

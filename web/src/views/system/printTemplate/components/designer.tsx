@@ -164,7 +164,7 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
   const label = (e: PrintElement) => {
     const field = heads.find((f) => f.key === e.field)?.label[lang] ?? e.field ?? '';
     if (e.type === 'text') return e.text ?? '';
-    if (e.type === 'field') return e.label ? `${field}：{${field}}` : `{${field}}`;
+    if (e.type === 'field') return e.label ? `${field}${lang === 'zh' ? '：' : ': '}{${field}}` : `{${field}}`;
     if (FIELD_ELEMENTS.includes(e.type)) return `${t(`types.${e.type}`)} · ${field}`;
     if (e.type === 'line' || e.type === 'box') return '';
     return t(`types.${e.type}`);
