@@ -32,6 +32,27 @@ import './designer.css';
 const SCALE = 3.2;
 const px = (mm: number) => mm * SCALE;
 
+/** The rulers' breadth in pixels. */
+const RULER = 18;
+
+/** A ruler along the page: a tick every millimetre, longer every 5, numbered every 10 (centimetres). */
+function Ruler({ length, direction }: { length: number; direction: 'horizontal' | 'vertical' }) {
+  const ticks = [];
+  for (let at = 0; at <= length; at++) {
+    const size = at % 10 === 0 ? RULER : at % 5 === 0 ? RULER / 2 : RULER / 4;
+    ticks.push(
+      <span key={at} className="p8-design-tick" style={direction === 'horizontal' ? { left: px(at), height: size } : { top: px(at), width: size }}>
+        {at % 10 === 0 && at > 0 ? at / 10 : null}
+      </span>,
+    );
+  }
+  return (
+    <div className={`p8-design-ruler ${direction}`} style={direction === 'horizontal' ? { width: px(length), height: RULER } : { height: px(length), width: RULER }} aria-hidden>
+      {ticks}
+    </div>
+  );
+}
+
 interface Drag {
   band: Band;
   id: string;
@@ -406,31 +427,35 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
         </div>
         <div className="p8-design-canvas">
           {mode === 'design' ? (
-            <div
-              className="p8-design-page"
-              style={{ width: px(page.width), minHeight: px(page.height), padding: `${px(layout.paper.margin.top)}px ${px(layout.paper.margin.right)}px ${px(layout.paper.margin.bottom)}px ${px(layout.paper.margin.left)}px` }}
-              onPointerDown={() => setState((s) => ({ ...s, selected: null }))}
-              data-testid="designer-page"
-            >
-              {band('header')}
-              <div className="p8-design-table" style={{ fontSize: `${layout.table.fontSize * (SCALE / (96 / 25.4))}pt` }}>
-                <div className="p8-design-table-row head">
-                  {layout.table.columns.map((c) => (
-                    <div key={c.key} style={{ width: px(c.width) }}>
-                      {cols.find((f) => f.key === c.key)?.label[lang] ?? c.key}
-                    </div>
-                  ))}
-                </div>
-                {[1, 2, 3].map((n) => (
-                  <div className="p8-design-table-row" key={n}>
+            <div className="p8-design-ruled" style={{ width: px(page.width) + RULER }}>
+              <Ruler length={page.width} direction="horizontal" />
+              <Ruler length={page.height} direction="vertical" />
+              <div
+                className="p8-design-page"
+                style={{ width: px(page.width), minHeight: px(page.height), padding: `${px(layout.paper.margin.top)}px ${px(layout.paper.margin.right)}px ${px(layout.paper.margin.bottom)}px ${px(layout.paper.margin.left)}px` }}
+                onPointerDown={() => setState((s) => ({ ...s, selected: null }))}
+                data-testid="designer-page"
+              >
+                {band('header')}
+                <div className="p8-design-table" style={{ fontSize: `${layout.table.fontSize * (SCALE / (96 / 25.4))}pt` }}>
+                  <div className="p8-design-table-row head">
                     {layout.table.columns.map((c) => (
-                      <div key={c.key} style={{ width: px(c.width) }} />
+                      <div key={c.key} style={{ width: px(c.width) }}>
+                        {cols.find((f) => f.key === c.key)?.label[lang] ?? c.key}
+                      </div>
                     ))}
                   </div>
-                ))}
-                <span className="p8-design-band-name">{t('tableHint')}</span>
+                  {[1, 2, 3].map((n) => (
+                    <div className="p8-design-table-row" key={n}>
+                      {layout.table.columns.map((c) => (
+                        <div key={c.key} style={{ width: px(c.width) }} />
+                      ))}
+                    </div>
+                  ))}
+                  <span className="p8-design-band-name">{t('tableHint')}</span>
+                </div>
+                {band('footer')}
               </div>
-              {band('footer')}
             </div>
           ) : sample.data ? (
             <div className="p8-print-sheets" data-testid="designer-preview">
