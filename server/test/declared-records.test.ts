@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from '@p8/contract/upload';
 import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
-import { RECORD_ACTIONS, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import { nameKey } from '@p8/contract/bills/fields';
+import { lineSummaryKey, RECORD_ACTIONS, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
 import { MENU_TEMPLATE, type MenuTemplate } from '../src/db/seed/menus.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, xlsx, type Caller } from './basic-fixtures.ts';
@@ -146,6 +147,13 @@ describe(`declared records (${TEST_DB})`, () => {
     const numeric = lines.fields.find((f) => f.kind === 'quantity' || f.kind === 'amount' || f.kind === 'number');
     const three = [line, { ...line, ...(numeric ? { [numeric.key]: 1 } : {}) }, { ...line, ...(numeric ? { [numeric.key]: 2 } : {}) }];
     const id = await apiA.create(decl.kind, { ...body, [lines.key]: three });
+    // The list sums them up in one cell, in order, by what names each line (when a required field names a record).
+    const shown = lines.fields.find((f) => f.kind === 'record' && f.required);
+    if (shown) {
+      const name = (await linesOf(id))[0][nameKey(shown.key)];
+      const [listed] = (await apiA.get<DeclaredRecord[]>(`${url}?id=${id}`)).body.data.filter((r) => r.id === id);
+      expect(listed[lineSummaryKey(lines)]).toBe([name, name, name].join(" → "));
+    }
     if (numeric) expect((await linesOf(id)).map((l) => l[numeric.key])).toEqual([line[numeric.key] ?? null, 1, 2]);
     else expect(await linesOf(id)).toHaveLength(3);
 

@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, getTableName, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PickerQuery } from '@p8/contract/basic';
 import { nameKey } from '@p8/contract/bills/fields';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { recordRef } from '@p8/contract/records/references';
-import { everyRecordField, recordLinesSchema, recordSchemas, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl, type RecordLinesDecl } from '@p8/contract/records/registry';
+import { everyRecordField, lineSummaryKey, recordLinesSchema, recordSchemas, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl, type RecordLinesDecl } from '@p8/contract/records/registry';
 import type { RecordCodeKind } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
 import { codeOrNext, codesStoredIn } from './code-generator.ts';
@@ -12,7 +12,7 @@ import { BizError } from './errors.ts';
 import { boolLabel, cellBool, cellEnum, cellNumber, cellText, col } from './excel-cells.ts';
 import { EXPORT_MAX_ROWS, type ExcelColumn, type Lang } from './excel.ts';
 import { assertAllFound } from './ids.ts';
-import { containsPattern, countAll, parseList, runPage, type ListField, type ListSpec } from './list-query.ts';
+import { containsPattern, countAll, parseList, qualified, runPage, type ListField, type ListSpec } from './list-query.ts';
 import { inSavepoint, type RecordDefinition, type RecordReaders } from './record-routes.ts';
 import { assertRefsExist, refExportedNames, refNameSubquery, RefResolver } from './record-refs.ts';
 import { heldBy, type RecordUsage } from './record-usage.ts';
@@ -128,6 +128,8 @@ function declaredLines(decl: RecordKindDecl, lines: RecordLinesDecl, t: Declared
     ...Object.fromEntries(refFields.map((f) => [nameKey(f.key), refNameSubquery(f.ref!, t.tenantId, column(f.key))])),
   };
   const ofRecords = (tenantId: number, ids: number[]) => and(eq(t.tenantId, tenantId), inArray(t.recordId, ids));
+  // What names a line in a list: its first required field naming a record (a step's process).
+  const shownField = refFields.find((f) => f.required);
   const valuesOf = (line: Line) => Object.fromEntries(lines.fields.map((f) => [f.key, line[f.key] ?? null]));
 
   async function insert(tx: Tx, tenantId: number, recordId: number, firstNo: number, sent: Line[]) {
@@ -136,6 +138,18 @@ function declaredLines(decl: RecordKindDecl, lines: RecordLinesDecl, t: Declared
   }
 
   return {
+    /**
+     * The lines of a listed record in one cell, by what names each (`steps` → `stepsSummary`: "Cut → Bend →
+     * Weld"), as a subquery of the list's row (`outerTenant`, `outerId`); none when no field names a line.
+     */
+    summary(outerTenant: AnyPgColumn, outerId: AnyPgColumn): Record<string, SQL<string | null>> {
+      if (!shownField) return {};
+      const name = refNameSubquery(shownField.ref!, t.tenantId, column(shownField.key));
+      const [lineTenant, lineRecord, lineNo] = [t.tenantId, t.recordId, t.lineNo].map(qualified);
+      return {
+        [lineSummaryKey(lines)]: sql<string | null>`(select string_agg(${name}, ' → ' order by ${lineNo}) from ${t} where ${lineTenant} = ${qualified(outerTenant)} and ${lineRecord} = ${qualified(outerId)})`,
+      };
+    },
     /** The lines of each of `ids`, in their order (the names of the records they name beside the ids). */
     async read(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, Line[]>> {
       const byRecord = new Map<number, Line[]>(ids.map((id) => [id, []]));
@@ -187,6 +201,8 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     ...Object.fromEntries(decl.fields.map((f) => [f.key, column(f.key)])),
     // The name beside each record a field names (`leaderId` → `leaderName`).
     ...Object.fromEntries(refFields.map((f) => [nameKey(f.key), refNameSubquery(f.ref!, t.tenantId, column(f.key))])),
+    // A kind with lines: the lines in one cell (a routing's steps in order).
+    ...lines?.store.summary(t.tenantId, t.id),
     sort: t.sort,
     remark: t.remark,
     enabled: t.enabled,

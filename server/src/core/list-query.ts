@@ -229,6 +229,15 @@ const dialect = new PgDialect();
  * `from` is the FROM clause as SQL text; tables keep their own names (no aliases), as the conditions
  * Drizzle renders name them so. `groupBy` (SQL text) groups the rows after the request's where.
  */
+/**
+ * A column written with its table's name, for a correlated subquery in a select list: Drizzle writes the columns
+ * of a single-table select bare, and a subquery over another table with the same column names (`tenant_id`,
+ * `id`, `created_by`) would take them for its own.
+ */
+export function qualified(column: AnyPgColumn | SQL): SQL {
+  return column instanceof SQL ? column : sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
+}
+
 export function fixedSelect<T extends object>(selection: Record<string, AnyPgColumn | SQL>, from: string, groupBy?: string): FixedQuery<T> {
   const fields = Object.entries(selection);
   const columns = fields.map(([key, field]) => {

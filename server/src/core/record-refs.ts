@@ -5,6 +5,7 @@ import { recordRef, type HandWrittenRef } from '@p8/contract/records/references'
 import { recordTitleField } from '@p8/contract/records/registry';
 import { BizError, refusal } from './errors.ts';
 import { distinct } from './ids.ts';
+import { qualified } from './list-query.ts';
 import type { Tx } from '../db/connection.ts';
 import { admin, bom, declaredRecordTable, department, finFundAccount, location, material, partner, warehouse } from '../db/schema/index.ts';
 
@@ -132,7 +133,7 @@ export async function assertRefsExist(tx: Tx, tenantId: number, ref: string, wan
  */
 export function refNameSubquery(ref: string, outerTenant: AnyPgColumn | SQL, id: AnyPgColumn | SQL): SQL<string | null> {
   const s = refSource(ref);
-  return sql<string | null>`(select ${s.shown} from ${s.table} where ${s.tenantId} = ${outerTenant} and ${s.id} = ${id})`;
+  return sql<string | null>`(select ${s.shown} from ${s.table} where ${qualified(s.tenantId)} = ${qualified(outerTenant)} and ${qualified(s.id)} = ${qualified(id)})`;
 }
 
 /** Record ids by the text an import gives (code or name, as the kind's source matches), looked up once per text. */

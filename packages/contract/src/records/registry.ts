@@ -180,3 +180,6 @@ export interface DeclaredRecord {
 
 /** Every field of a kind, its own and its lines' (whatever names another record, wherever it sits). */
 export const everyRecordField = (decl: RecordKindDecl): readonly RecordFieldDecl[] => [...decl.fields, ...(decl.lines?.fields ?? [])];
+
+/** The list's cell summing up a record's lines, by what names each line (`steps` → `stepsSummary`). */
+export const lineSummaryKey = (lines: RecordLinesDecl) => `${lines.key}Summary`;

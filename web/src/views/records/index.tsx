@@ -3,7 +3,7 @@ import { Col, Form, Result, Row, Space, Tag, Tooltip } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { recordKindByScreen } from '@p8/contract/records/catalogue';
-import { recordApiPath, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import { lineSummaryKey, recordApiPath, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
 import { http } from '../../app/http.ts';
 import { useCurrentMenu } from '../../app/dynamic-routes.ts';
 import FormDialog, { useFormDialog, type FormMode } from '../../components/FormDialog/index.tsx';
@@ -72,6 +72,8 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
     () => [
       { prop: 'index', title: '#', valueType: 'index', width: 60, align: 'center', hideInSetting: true },
       ...decl.fields.map((field) => fieldColumn(field, lang, t)),
+      // A kind with lines: them in one cell, by what names each (a routing's processes in order).
+      ...(decl.lines ? [{ prop: lineSummaryKey(decl.lines), title: decl.lines.label[lang], width: 360, ellipsis: true, render: (v: unknown) => valueCell(v) } satisfies ProColumn<DeclaredRecord>] : []),
       { prop: 'sort', title: t('basic.common.sort'), sortable: true, width: 90, align: 'center' },
       recordColumns.status<DeclaredRecord>({
         record,
