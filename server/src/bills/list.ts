@@ -9,7 +9,7 @@ import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 import { parseDateValue } from '@p8/contract/text';
 import { BizError } from '../core/errors.ts';
 import { callerScope } from '../core/data-scope.ts';
-import { cachedRows, countAll, fixedSelect, parseList, runPage, statisticsSelection, type DynamicSelect, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
+import { countAll, fixedSelect, listStatementText, parseList, runPage, statisticsSelection, type DynamicSelect, type FilterKind, type FixedQuery, type ListField, type ListSpec } from '../core/list-query.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { statementRows } from '../db/connection.ts';
 import { bill, billCount } from '../db/schema/index.ts';
@@ -108,13 +108,13 @@ export function billScope(ctx: ServiceContext, alias?: string): Promise<SQL | un
 }
 
 /** A list query of the type parsed into its conditions and order (lists, statistics, exports, status tabs), within the caller's data scope. */
-export async function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+export async function parsedListQuery(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>, known?: { scope: SQL | undefined }) {
   const status = query.billStatus;
   if (status !== undefined && status !== '' && status !== 'all' && !BillStatus.includes(status as BillStatus)) throw new BizError('BadRequest', { additional: 'billStatus' });
   // The "all" tab filters by no status: the key goes (an undefined value would fail the query schema).
   const { billStatus: _all, ...unfiltered } = query;
   const { rest, conditions } = dateBounds(status === 'all' ? unfiltered : query);
-  const scope = await billScope(ctx);
+  const scope = known ? known.scope : await billScope(ctx);
   const parsed = parseList(kitOf(decl).spec, rest, [eq(bill.tenantId, ctx.tenantId), eq(bill.billType, decl.type), ...conditions, ...(scope ? [scope] : [])]);
   // A date range's statements are planned for its values (`ParsedList.ranged`): one plan kept for any range reads
   // half a million bills through the date index for a range of years (4.2 s against 1.1 s planned for it, bench/README.md).
@@ -235,7 +235,7 @@ const amount = (text: string) => Number(text);
 /**
  * The version of the tenant's bills of the type (`bill_version`, migration 0032: a new random uuid in a shard
  * whenever a transaction that wrote such bills commits), or undefined before the type's first bill. What a
- * bill list counts or sums is remembered by it (`cachedRows`): until the next write of the type, the same count,
+ * bill list counts or sums is remembered by it (the page's total in `runPage`, the statistics and tabs in `remembered`): until the next write of the type, the same count,
  * sums or tabs — for the same filters and the same data scope, both part of the key — are not computed again.
  */
 async function billVersion(ctx: ServiceContext, decl: BillTypeDecl): Promise<string | undefined> {
@@ -274,13 +274,44 @@ export async function listBills(ctx: ServiceContext, decl: BillTypeDecl, query: 
 /** A statement over the list's bills, unprepared for a date range (as `runPage` runs the page and its count). */
 const planned = <T>(statement: DynamicSelect<T>, parsed: { ranged?: boolean }) => (parsed.ranged ? statement.unprepared!() : statement);
 
+/**
+ * Answers of the statistics and the tabs remembered by what they are computed from — the version of the type's bills,
+ * the route, the type, the tenant, the caller's data scope (its condition as rendered) and every parameter of the
+ * validated query — and looked up before the query is parsed: a remembered sum costs the version's read, not the
+ * query's conditions built and a statement rendered for `cachedRows`' key (a third of the app's CPU for it,
+ * bench/README.md). The same inputs build the same statement, so this is `cachedRows`' key computed earlier; a query
+ * that fails its checks is never remembered, so it fails again. Bounded like `cachedRows`.
+ */
+const answers = new Map<string, unknown>();
+const ANSWERS_KEPT = 2000;
+async function remembered<T>(ctx: ServiceContext, decl: BillTypeDecl, route: string, query: Record<string, unknown>, scope: SQL | undefined, compute: () => Promise<T>): Promise<T> {
+  const version = await billVersion(ctx, decl);
+  const scopeText = scope && listStatementText(scope);
+  // A scope the list's own renderer cannot write (no such scope today) is not remembered here.
+  if (!version || (scope && !scopeText)) return compute();
+  const parameters = Object.entries(query).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const key = JSON.stringify([version, route, decl.type, ctx.tenantId, scopeText ?? null, parameters]);
+  if (answers.has(key)) return answers.get(key) as T;
+  const answer = await compute();
+  if (answers.size >= ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
+  answers.set(key, answer);
+  return answer;
+}
+
 /** GET {path}/statistics: the list's sums (quantity and amounts) over the same filters (the counters' when unfiltered). */
-export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>) {
+export async function billStatistics(ctx: ServiceContext, decl: BillTypeDecl, query: Record<string, unknown>): Promise<Record<string, number>> {
   const kit = kitOf(decl);
-  const p = await parsedListQuery(ctx, decl, query);
-  const fromCounters = kit.countedSums && counters(ctx, decl, p, query);
-  const [sums] = fromCounters ? await kit.countedSums!<Record<string, string>>(ctx, fromCounters) : await cachedRows(planned(kit.sums(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
-  return Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, amount(String(v))]));
+  const scope = await billScope(ctx);
+  const answer = (sums: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(sums ?? {}).map(([k, v]) => [k, amount(String(v))]));
+  const fromCounters = kit.countedSums && counters(ctx, decl, { scoped: scope !== undefined }, query);
+  if (fromCounters) {
+    await parsedListQuery(ctx, decl, query, { scope }); // the query's checks, as for any other
+    return answer((await kit.countedSums!<Record<string, string>>(ctx, fromCounters))[0]);
+  }
+  return remembered(ctx, decl, 'statistics', query, scope, async () => {
+    const p = await parsedListQuery(ctx, decl, query, { scope });
+    return answer((await planned(kit.sums(ctx.tx), p).where(p.where))[0]);
+  });
 }
 
 /**
@@ -291,12 +322,21 @@ export async function billTabs(ctx: ServiceContext, decl: BillTypeDecl, query: R
   const kit = kitOf(decl);
   // The tabs count every status: the list's status filter is not theirs.
   const { billStatus: _status, ...filters } = query;
-  const p = await parsedListQuery(ctx, decl, filters);
-  const fromCounters = counters(ctx, decl, p, filters);
+  const scope = await billScope(ctx);
+  const tabsOf = (found: ReadonlyArray<{ status: string; total: number }>) => {
+    const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
+    for (const row of found) tabs[row.status] = row.total;
+    tabs.all = found.reduce((t, r) => t + r.total, 0);
+    return tabs;
+  };
+  const fromCounters = counters(ctx, decl, { scoped: scope !== undefined }, filters);
+  if (fromCounters) {
+    await parsedListQuery(ctx, decl, filters, { scope });
+    return tabsOf(await kit.countedByStatus<{ status: string; total: number }>(ctx, fromCounters));
+  }
   // Counted (a filter, or a caller limited to part of the bills: a clerk's tabs) only once per version of the type's bills.
-  const found = fromCounters ? await kit.countedByStatus<{ status: string; total: number }>(ctx, fromCounters) : await cachedRows(planned(kit.byStatus(ctx.tx), p).where(p.where), await billVersion(ctx, decl));
-  const tabs: Record<string, number> = Object.fromEntries(BillStatus.map((s) => [s, 0]));
-  for (const row of found) tabs[row.status] = row.total;
-  tabs.all = found.reduce((t, r) => t + r.total, 0);
-  return tabs;
+  return remembered(ctx, decl, 'tabs', filters, scope, async () => {
+    const p = await parsedListQuery(ctx, decl, filters, { scope });
+    return tabsOf(await planned(kit.byStatus(ctx.tx), p).where(p.where));
+  });
 }

@@ -589,7 +589,7 @@ const CACHED_QUERIES_KEPT = 2000;
  * The rows of a small aggregate query (a count, sums, counts per status), remembered by `version` (undefined:
  * run each time). The rows handed back are shared between requests: read them, never change them.
  */
-export async function cachedRows<T>(query: DynamicSelect<T>, version: string | undefined): Promise<readonly T[]> {
+async function cachedRows<T>(query: DynamicSelect<T>, version: string | undefined): Promise<readonly T[]> {
   const key = version && queryKey(version, query);
   const known = key ? remembered.get(key) : undefined;
   if (known) return known as readonly T[];

@@ -267,7 +267,7 @@ export const billCount = pgTable(
  * The version of a tenant's bills of one type, in 16 shards like `bill_count`: every statement that writes
  * bills gives the (tenant, type) row of its transaction's shard a new random uuid (statement triggers on
  * `bill`, migration 0032), so a count, sum or tab count of a bill list can be remembered until the next write
- * of that type (core/list-query.ts, `cachedRows`) without every writer of the tenant queueing on one row.
+ * of that type (core/list-query.ts, bills/list.ts) without every writer of the tenant queueing on one row.
  * The version is the shards' uuids together; a tenant with no row yet has none and is counted each time.
  */
 export const billVersion = pgTable(
