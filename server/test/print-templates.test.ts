@@ -165,7 +165,7 @@ describe(`print templates (${TEST_DB})`, () => {
     const template = await create();
     expect((await call<{ printCount: number }>(ctx.app, 'POST', path, { token: tokenA, body: { id: order.id, templateId: template.id } })).body.data).toEqual({ printCount: 2 });
     expect((await call<{ printCount: number }>(ctx.app, 'GET', `${billApiPath(ORDER)}/${order.id}`, { token: tokenA })).body.data.printCount).toBe(2);
-    const printed = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'bill'), eq(auditLog.action, 'print'), eq(auditLog.entityId, String(order.id)))));
+    const printed = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'PurchaseOrder'), eq(auditLog.action, 'print'), eq(auditLog.entityId, String(order.id)))));
     expect(printed.map((e) => (e.detail as { templateId: number | null }).templateId)).toEqual([null, template.id]);
     // A template of another type, a bill of another type or tenant: refused, nothing counted.
     const saleTemplate = await create(body({ billType: 'SaleOrder', layout: starterTemplate(billType('SaleOrder')!, 'zh') }));

@@ -18,12 +18,14 @@ const SAVE = 'server/src/bills/bill-save.ts';
 const LIFECYCLE = 'server/src/bills/bill-lifecycle.ts';
 const DECLARED = 'packages/contract/src/bills/supply-chain.ts';
 const KIT = 'web/src/hooks/kit-settings.ts';
+/** What a print shows of the company (`companyOf`). */
+const PRINTED = 'web/src/components/PrintPage/print-model.ts';
 
 export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   logo: { read: 'printed bills carry the tenant logo above the bill', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
-  title: { read: "the home page names the tenant; printed bills carry it as the company's name", in: ['web/src/views/bills/components/PrintPreview.tsx', 'web/src/views/home/index.tsx'] },
-  slogan: { read: 'printed bills carry it under the company name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
-  phone: { read: 'printed bills carry the tenant phone under its name', in: ['web/src/views/bills/components/PrintPreview.tsx'] },
+  title: { read: "the home page names the tenant; printed bills carry it as the company's name", in: [PRINTED, 'web/src/views/home/index.tsx'] },
+  slogan: { read: 'printed bills carry it under the company name (the starter templates place it there)', in: [PRINTED, 'packages/contract/src/print/template.ts'] },
+  phone: { read: 'printed bills carry the tenant phone under its name', in: [PRINTED] },
   openShelves: { read: 'bill lines take storage locations and stock moves on them; off: a location is refused at save and posting, and turning it off is refused while stock sits on a location', in: ['packages/contract/src/bills/fields.ts', SAVE, 'server/src/bills/stock.ts', 'server/src/modules/tenant/settings.ts'] },
   openVerify: { read: 'bills of the types with an enabled joint review rule go through their reviewers', in: [LIFECYCLE] },
   openVerifyBill: { read: 'the bill types under joint review, kept in step with the enabled rules', in: [LIFECYCLE, 'server/src/modules/office/verify-rules.ts'] },

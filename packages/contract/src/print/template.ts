@@ -113,8 +113,9 @@ export const EXTRA_FIELDS: Record<string, Label> = {
   auditName: { zh: '审核人', en: 'Audited by' },
   auditTime: { zh: '审核时间', en: 'Audited at' },
   printCount: { zh: '打印次数', en: 'Times printed' },
-  /** The tenant's title and phone (tenant config), not the bill's. */
+  /** The tenant's title, slogan and phone (tenant config), not the bill's. */
   companyName: { zh: '公司名称', en: 'Company' },
+  companySlogan: { zh: '公司标语', en: 'Company slogan' },
   companyPhone: { zh: '公司电话', en: 'Company phone' },
 };
 
@@ -201,7 +202,10 @@ export function starterTemplate(decl: BillTypeDecl, lang: 'zh' | 'en'): PrintLay
   });
   const header: PrintElement[] = [
     el('image', 0, 0, 30, 12),
-    el('field', 0, 13, 60, 5, { field: 'companyName', fontSize: 9 }),
+    // The company under its logo: name, slogan and phone (the tenant's settings).
+    el('field', 0, 13, 60, 4, { field: 'companyName', fontSize: 9 }),
+    el('field', 0, 17, 60, 4, { field: 'companySlogan', fontSize: 8 }),
+    el('field', 0, 21, 60, 4, { field: 'companyPhone', fontSize: 8 }),
     el('text', 35, 0, inner - 70, 10, { text: text(decl.label), fontSize: 18, bold: true, align: 'center' }),
     el('qrcode', inner - 18, 0, 18, 18, { field: 'billCode' }),
   ];
@@ -210,8 +214,9 @@ export function starterTemplate(decl: BillTypeDecl, lang: 'zh' | 'en'): PrintLay
   const shown = headerFields(decl).filter((f) => !['billCode', 'attachments', 'remark', 'number', 'priceTotal', 'taxPriceTotal'].includes(f.key) && !f.key.endsWith('WarnDays') && !f.switch);
   const fields = [{ key: 'billCode' }, ...shown];
   const half = (inner - 20) / 2;
-  fields.forEach((f, i) => header.push(el('field', (i % 2) * half, 20 + Math.floor(i / 2) * 6, half, 5, { field: f.key, label: true })));
-  const headerHeight = 20 + Math.ceil(fields.length / 2) * 6 + 2;
+  const fieldsTop = 26;
+  fields.forEach((f, i) => header.push(el('field', (i % 2) * half, fieldsTop + Math.floor(i / 2) * 6, half, 5, { field: f.key, label: true })));
+  const headerHeight = fieldsTop + Math.ceil(fields.length / 2) * 6 + 2;
 
   // The line fields but the remark, the main-unit quantity and those a tenant switch may hide.
   const own = new Map(lineFields(decl).map((f) => [f.key, f]));

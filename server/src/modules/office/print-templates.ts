@@ -222,6 +222,7 @@ export async function recordBillPrint(ctx: ServiceContext, decl: BillTypeDecl, {
     .set({ printCount: sql`${bill.printCount} + 1` })
     .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, row.id)))
     .returning({ printCount: bill.printCount });
-  ctx.audit({ action: 'print', entity: 'bill', entityId: id, detail: { billType: decl.type, billCode: row.billCode, templateId } });
+  // Under the bill's type, as every step of a bill is (the log names it by the bill registry).
+  ctx.audit({ action: 'print', entity: decl.type, entityId: id, detail: { billType: decl.type, billCode: row.billCode, templateId } });
   return updated;
 }

@@ -6,10 +6,10 @@ import { amountInCapitals } from '@p8/contract/print/capitals';
 import { code128 } from '@p8/contract/print/code128';
 import { LINE_HEIGHT } from '@p8/contract/print/paginate';
 import type { PrintBand, PrintElement, PrintLayout } from '@p8/contract/print/template';
-import { buildPrintModel, cellContentHeight, headerLabel, headerText, type PrintContext, type PrintModel } from './print-model.ts';
+import { buildPrintModel, cellContentHeight, companyOf, headerLabel, headerText, type PrintContext, type PrintModel } from './print-model.ts';
 import './print.css';
 
-export { buildPrintModel, type PrintContext, type PrintModel };
+export { buildPrintModel, companyOf, type PrintContext, type PrintModel };
 
 const mm = (value: number) => `${value}mm`;
 

@@ -5,7 +5,7 @@ import { presetPaper, starterTemplate, type PrintLayout } from '@p8/contract/pri
 import { buildPrintModel, headerText, type PrintContext } from './print-model.ts';
 
 const ORDER = billType('PurchaseOrder')!;
-const ctx: PrintContext = { lang: 'zh', digits: { numberRetainsSmallDigit: 2, amountRetainsSmallDigit: 2 }, company: { name: '测试公司', phone: '010-1' }, user: '张三', printedAt: '2026-11-28 10:00' };
+const ctx: PrintContext = { lang: 'zh', digits: { numberRetainsSmallDigit: 2, amountRetainsSmallDigit: 2 }, company: { name: '测试公司', slogan: '品质第一', phone: '010-1' }, user: '张三', printedAt: '2026-11-28 10:00' };
 
 /** A purchase order of `n` lines, some with long material names. */
 function order(n: number) {
@@ -65,5 +65,7 @@ describe('print model', () => {
     expect(headerText(ORDER, bill, 'billStatus', ctx)).toBe('已审核');
     expect(headerText(ORDER, bill, 'billStatus', { ...ctx, lang: 'en' })).toBe('Audited');
     expect(headerText(ORDER, bill, 'companyName', ctx)).toBe('测试公司');
+    expect(headerText(ORDER, bill, 'companySlogan', ctx)).toBe('品质第一');
+    expect(headerText(ORDER, bill, 'companyPhone', ctx)).toBe('010-1');
   });
 });

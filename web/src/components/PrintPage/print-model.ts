@@ -17,7 +17,7 @@ export interface PrintContext {
   lang: 'zh' | 'en';
   digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number };
   /** The tenant's title and phone (tenant config). */
-  company: { name: string; phone: string };
+  company: { name: string; slogan: string; phone: string };
   /** Who prints, and when (`YYYY-MM-DD HH:mm`). */
   user: string;
   printedAt: string;
@@ -64,6 +64,13 @@ function shown(value: unknown, kind: Kind, options: ReadonlyArray<{ value: strin
   return String(value);
 }
 
+/** The company a print shows, from the tenant's settings: its title, slogan and phone. */
+export const companyOf = (config: { title?: string; slogan?: string; phone?: string } | undefined): PrintContext['company'] => ({
+  name: config?.title ?? '',
+  slogan: config?.slogan ?? '',
+  phone: config?.phone ?? '',
+});
+
 /** The label of a header field (or one every bill has). */
 export function headerLabel(decl: BillTypeDecl, key: string, lang: 'zh' | 'en'): string {
   const field = headerFields(decl).find((f) => f.key === key);
@@ -73,6 +80,7 @@ export function headerLabel(decl: BillTypeDecl, key: string, lang: 'zh' | 'en'):
 /** A header field's value as printed: a record by its name, an enum by its label, the status by its label. */
 export function headerText(decl: BillTypeDecl, bill: Record<string, unknown>, key: string, ctx: PrintContext): string {
   if (key === 'companyName') return ctx.company.name;
+  if (key === 'companySlogan') return ctx.company.slogan;
   if (key === 'companyPhone') return ctx.company.phone;
   if (key === 'billStatus') return BILL_STATUS_LABELS[bill.billStatus as keyof typeof BILL_STATUS_LABELS]?.[ctx.lang] ?? String(bill.billStatus ?? '');
   if (key === 'printCount') return String(bill.printCount ?? 0);

@@ -10,7 +10,7 @@ import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { PrintTemplateChoice } from '@p8/contract/print/template';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import { http } from '../../../app/http.ts';
-import PrintPages, { buildPrintModel, pageRule, type PrintContext } from '../../../components/PrintPage/index.tsx';
+import PrintPages, { buildPrintModel, companyOf, pageRule, type PrintContext } from '../../../components/PrintPage/index.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
 
 /**
@@ -30,8 +30,8 @@ export default function PrintPreview({ decl, bill, config, digits, lang, onClose
   const [printedAt, setPrintedAt] = useState(() => dayjs().format('YYYY-MM-DD HH:mm'));
 
   const ctx: PrintContext = useMemo(
-    () => ({ lang: lang === 'en' ? 'en' : 'zh', digits, company: { name: config?.title ?? '', phone: config?.phone ?? '' }, user: user?.realName || user?.name || '', printedAt }),
-    [lang, digits, config?.title, config?.phone, user?.realName, user?.name, printedAt],
+    () => ({ lang: lang === 'en' ? 'en' : 'zh', digits, company: companyOf(config), user: user?.realName || user?.name || '', printedAt }),
+    [lang, digits, config, user?.realName, user?.name, printedAt],
   );
   const model = useMemo(() => (template ? buildPrintModel(template.layout, decl, bill, ctx) : undefined), [template, decl, bill, ctx]);
 

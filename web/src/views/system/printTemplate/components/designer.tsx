@@ -21,7 +21,7 @@ import {
   type PrintTemplateRow,
 } from '@p8/contract/print/template';
 import { http } from '../../../../app/http.ts';
-import PrintPages, { elementStyle, type PrintContext } from '../../../../components/PrintPage/index.tsx';
+import PrintPages, { companyOf, elementStyle, type PrintContext } from '../../../../components/PrintPage/index.tsx';
 import useTenantConfig from '../../../../hooks/useTenantConfig.ts';
 import { useAuthStore } from '../../../../stores/auth.ts';
 import { updatePrintTemplate } from '../api/update-print-template.ts';
@@ -169,7 +169,7 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
       return latest ? http.get<BillView>(`${api}/${latest.id}`, undefined, { noLoading: true, silent: true }) : null;
     },
   });
-  const ctx: PrintContext = { lang, digits: settings, company: { name: config?.title ?? '', phone: config?.phone ?? '' }, user: user?.realName || user?.name || '', printedAt: dayjs().format('YYYY-MM-DD HH:mm') };
+  const ctx: PrintContext = { lang, digits: settings, company: companyOf(config), user: user?.realName || user?.name || '', printedAt: dayjs().format('YYYY-MM-DD HH:mm') };
 
   const save = async () => {
     setSaving(true);
