@@ -125,6 +125,8 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
     const pick = async (cell: string, text: string) => {
       await dialog.getByTestId(cell).click();
       await page.locator('.ant-select-dropdown:visible').getByText(text, { exact: true }).click();
+      // The list closes with an animation: the next cell's list must be the only one open when it is picked from.
+      await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
     };
     await pick('routing-steps-0-processId', 'SMT贴片');
     await dialog.getByTestId('routing-steps-add').click();
