@@ -37,6 +37,7 @@ import { baseModule } from './modules/base/routes.ts';
 import { chatPlugin } from './modules/service/chat-hub.ts';
 import { serviceModule } from './modules/service/routes.ts';
 import { financeModule } from './modules/finance/routes.ts';
+import { productionModule } from './modules/production/routes.ts';
 import { homeModule } from './modules/home/routes.ts';
 
 export interface AppDeps {
@@ -176,6 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         registries.abandonAuditBlockers.register('delivery', deliveredBlocker);
       },
     },
+    // Production: its bill types' own rules.
+    productionModule,
     // Finance: after the bills, whose audits it posts to the ledger.
     financeModule,
     baseModule,

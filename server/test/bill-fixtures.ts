@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
-import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, headerFields, lineFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
 
@@ -115,7 +115,10 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
             { materialId: records.material, number: 2, unitPrice: 10, [decl.pairedLines.field]: decl.pairedLines.taking },
             { materialId: records.material, number: 2, [decl.pairedLines.field]: decl.pairedLines.twin },
           ]
-        : [{ materialId: records.material, number: 2, unitPrice: 10 }];
+        : roleField(decl)
+          ? // Lines of several roles (a production order's product and material): one of each, the first role first.
+            roleField(decl)!.options!.map((o, i) => ({ materialId: i === 0 ? records.material : records.component, number: 2, unitPrice: 10, [roleField(decl)!.key]: o.value }))
+          : [{ materialId: records.material, number: 2, unitPrice: 10 }];
   return { ...header, lines, ...overrides };
 }
 
@@ -123,9 +126,16 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
  * The lines of a payload of a `sourceRequired` type taken from an audited bill of its first source type:
  * material lines from the source's first line; one settlement line settling 40 of the source bill itself.
  */
-export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unknown>>, source: { id: number; lines: Array<{ id: number }> }) {
+export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unknown>>, source: { id: number; lines: Array<{ id: number } & Record<string, unknown>> }) {
   if (lineKindOf(decl) === 'settlement') return [{ sourceBillId: source.id, amount: '40' }];
-  return lines.map((l) => ({ ...l, sourceLineId: source.lines[0].id }));
+  // The first source line this type takes (a pick takes a production order's material line), with its material.
+  const taken = source.lines.find((l) => meets(decl.sources[0].fromLines, l)) ?? source.lines[0];
+  return lines.map((l) => ({ ...l, materialId: taken.materialId ?? l.materialId, sourceLineId: taken.id }));
+}
+
+/** A required choice every line of a type makes that the fixtures do not set otherwise (a production order line's role). */
+function roleField(decl: BillTypeDecl) {
+  return decl.stock === 'assembly' || decl.pairedLines ? undefined : lineFields(decl).find((f) => f.kind === 'enum' && f.required && f.options?.length);
 }
 
 /** The header a bill of `decl`'s first source type needs to feed it: its `onlyWhen` met (an exchange refund for an exchange bill). */

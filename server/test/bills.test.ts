@@ -62,13 +62,14 @@ const balance = (materialId: number, warehouseId = ids.w1) => stockOf(api, mater
  * A save payload of `decl`; a type whose lines must come from a source (invoices) takes its line from an
  * audited bill of its first source type, made here.
  */
-async function walkPayload(decl: BillTypeDecl): Promise<Record<string, unknown>> {
-  if (!decl.sourceRequired) return payload(decl);
+async function walkPayload(decl: BillTypeDecl, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  if (!decl.sourceRequired) return payload(decl, overrides);
   const sourceType = decl.sources[0].type;
-  const source = await saved(sourceType, payload(billType(sourceType)!, feedingSource(decl)));
+  // A source that needs a source of its own (a production return's pick, from its order) is made the same way.
+  const source = await saved(sourceType, await walkPayload(billType(sourceType)!, feedingSource(decl)));
   await passAudit(sourceType, source);
   const { lines } = await ok(api.get<{ lines: Array<{ id: number }> }>(`${path(sourceType)}/${source}`));
-  const body = payload(decl);
+  const body = payload(decl, overrides);
   return { ...body, lines: sourcedLines(decl, body.lines as Array<Record<string, unknown>>, { id: source, lines }) };
 }
 

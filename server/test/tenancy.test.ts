@@ -6,7 +6,7 @@ import { rows } from '../src/db/connection.ts';
 import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
-import { billApiPath, lineKindOf } from '@p8/contract/bills/registry';
+import { billApiPath, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { starterTemplate } from '@p8/contract/print/template';
 import { allowDirectBills, billPayload, createMoneyRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
@@ -126,21 +126,26 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part, ...(await createMoneyRecords(api, marker)) };
   const opening = await bill('OtherInstock', { billDate: '2026-11-24', warehouseId: stock, lines: [{ materialId: material, number: 100 }, { materialId: part, number: 100 }] });
   for (const step of ['submit', 'audit']) expect((await call(ctx.app, 'POST', `${billApiPath(billType('OtherInstock')!)}/${step}`, { token: tokenA, body: { id: opening } })).body.status).toBe(0);
+  /**
+   * Lines from a source (invoices, production picks): an audited bill of `decl`'s first source type, made here —
+   * of the part (the stock check drafted above holds the material), itself from a source where it needs one.
+   */
+  const sourcedFrom = async (decl: BillTypeDecl, lines: Array<Record<string, unknown>>): Promise<Array<Record<string, unknown>>> => {
+    const sourceDecl = billType(decl.sources[0].type)!;
+    const sourcePath = billApiPath(sourceDecl);
+    const sourceBody = billPayload(sourceDecl, { ...records, material: part }, feedingSource(decl));
+    if (sourceDecl.sourceRequired) sourceBody.lines = await sourcedFrom(sourceDecl, sourceBody.lines as Array<Record<string, unknown>>);
+    const sourceId = await bill(sourceDecl.type, sourceBody);
+    for (const step of ['submit', 'audit']) {
+      const res = (await call(ctx.app, 'POST', `${sourcePath}/${step}`, { token: tokenA, body: { id: sourceId } })).body;
+      expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });
+    }
+    const source = (await call<{ lines: Array<{ id: number }> }>(ctx.app, 'GET', `${sourcePath}/${sourceId}`, { token: tokenA })).body.data;
+    return sourcedLines(decl, lines, { id: sourceId, lines: source.lines }).map((l) => (lineKindOf(decl) === 'material' ? { ...l, materialId: part } : l));
+  };
   for (const decl of BILL_TYPES) {
     const body = billPayload(decl, records, { remark: `${marker}-bill` });
-    if (decl.sourceRequired) {
-      // Lines from a source (invoices): an audited bill of its first source type, made here.
-      const sourceDecl = billType(decl.sources[0].type)!;
-      const sourcePath = billApiPath(sourceDecl);
-      // Of the part: the stock check drafted above holds the material.
-      const sourceId = await bill(sourceDecl.type, billPayload(sourceDecl, { ...records, material: part }, feedingSource(decl)));
-      for (const step of ['submit', 'audit']) {
-        const res = (await call(ctx.app, 'POST', `${sourcePath}/${step}`, { token: tokenA, body: { id: sourceId } })).body;
-        expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });
-      }
-      const source = (await call<{ lines: Array<{ id: number }> }>(ctx.app, 'GET', `${sourcePath}/${sourceId}`, { token: tokenA })).body.data;
-      body.lines = sourcedLines(decl, body.lines as Array<Record<string, unknown>>, { id: sourceId, lines: source.lines }).map((l) => (lineKindOf(decl) === 'material' ? { ...l, materialId: part } : l));
-    }
+    if (decl.sourceRequired) body.lines = await sourcedFrom(decl, body.lines as Array<Record<string, unknown>>);
     ids[billApiPath(decl)] = await bill(decl.type, body);
   }
   // The mall: a category, a product on the shelf, an order placed for A's customer, a lottery, feedback.

@@ -128,6 +128,7 @@ export const errorCatalogue = {
   PleaseSelectBom: { zh: '请选择BOM', en: 'Please select a BOM' },
   PleaseSelectProcess: { zh: '请选择工序', en: 'Please select a process' },
   PleaseSelectProductionOrder: { zh: '请选择生产订单', en: 'Please select a production order' },
+  PleaseSelectLineRole: { zh: '请选择行类型（产品或用料）', en: 'Please choose whether the line is a product or a material' },
   PleaseSelectSerialNumber: { zh: '请选择序列号', en: 'Please select serial numbers' },
   PleaseSelectBatchNumber: { zh: '请选择批次号', en: 'Please select a batch number' },
   PleaseSelectClass: { zh: '请选择班次', en: 'Please select a class' },
@@ -375,6 +376,7 @@ export const errorCatalogue = {
   SalaryStaffRepeatInBill: { zh: '同一工资单中员工不能重复', en: 'A staff member appears only once on a salary bill' },
 
   // Production
+  ProductionOrderNeedsProduct: { zh: '生产订单至少需要一行产品', en: 'A production order needs at least one product line' },
   NotAllPickOutstockProhibitCompletion: { zh: '物料未全部领料，禁止完工入库', en: 'Not all materials have been picked, completion not allowed' },
   ProductionOrderCompleted: { zh: '生产订单已完工', en: 'The production order is completed' },
   ProductionCostAccounted: { zh: '已成本核算，禁止操作', en: 'Cost accounting is done, operation not allowed' },

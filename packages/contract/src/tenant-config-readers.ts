@@ -17,6 +17,7 @@ export type ConfigReader = { read: string; in: readonly string[] } | { notBuilt:
 const SAVE = 'server/src/bills/bill-save.ts';
 const LIFECYCLE = 'server/src/bills/bill-lifecycle.ts';
 const DECLARED = 'packages/contract/src/bills/supply-chain.ts';
+const PRODUCTION = 'packages/contract/src/bills/production.ts';
 const KIT = 'web/src/hooks/kit-settings.ts';
 /** What a print shows of the company (`companyOf`). */
 const PRINTED = 'web/src/components/PrintPage/print-model.ts';
@@ -41,8 +42,8 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   numberRetainsSmallDigit: { read: 'quantities are rounded to these digits and shown with them', in: [SAVE, KIT] },
   amountRetainsSmallDigit: { read: 'amounts are rounded to these digits and shown with them', in: [SAVE, KIT] },
   defaultPageSize: { read: 'the rows per page every list starts with', in: [KIT, 'web/src/components/ProTable/index.tsx'] },
-  allowProductionInstockBeyond: { notBuilt: 'production' },
-  allowProductionClaimBeyond: { notBuilt: 'production' },
+  allowProductionInstockBeyond: { read: 'a completion in-stock may take beyond what is open of its production order (beyondSwitch)', in: [PRODUCTION, SAVE] },
+  allowProductionClaimBeyond: { read: 'a production pick may take beyond the materials open on its order (beyondSwitch)', in: [PRODUCTION, SAVE] },
   hasPictureSearchModule: { notBuilt: 'pictureSearch' },
   pictureSearchType: { notBuilt: 'pictureSearch' },
   pictureSearchSimilarity: { notBuilt: 'pictureSearch' },
@@ -55,7 +56,7 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   applyRangeCustomer: { read: 'customers are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
   applyRangeMaterial: { read: 'materials are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
   applyRangeStock: { read: 'warehouses are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
-  completionNeedAllPickOutstock: { notBuilt: 'production' },
+  completionNeedAllPickOutstock: { read: "a completion in-stock is submitted and audited only once its orders' materials are all picked", in: ['server/src/modules/production/rules.ts'] },
   packageResultLimitSubmit: { notBuilt: 'quality' },
   autoOpenFlow: { read: 'a joint review rule coming into force turns joint review (openVerify) on', in: ['server/src/modules/office/verify-rules.ts'] },
   allowPurchaseInstockAdditionalNumber: { read: 'a pushed-down purchase in-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, SAVE] },

@@ -78,6 +78,8 @@ interface PreparedLine {
  */
 async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
   assertBillDate(String(payload.billDate), config);
+  const completeLines = ctx.registries.billRules.of(decl.type).completeLines;
+  if (completeLines && lineKindOf(decl) === 'material') payload.lines = await completeLines(ctx, decl, payload);
   assertSwitchedOn(headerFields(decl), payload, config);
   const lineOffFields = lineFields(decl).filter((f) => f.offRefusal && f.switch && !config[f.switch]);
   payload.lines.forEach((line, index) => assertSwitchedOn(lineOffFields, line, config, index + 1));
@@ -283,7 +285,7 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
   assertDirectAllowed(decl, config, ids.length > 0);
   if (!ids.length) return false;
   const sources = await ctx.tx
-    .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, billType: bill.billType, billStatus: bill.billStatus, head: bill })
+    .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, extra: billLine.extra, billType: bill.billType, billStatus: bill.billStatus, head: bill })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
     // A source outside the caller's data scope is not there for them (as in the push-down picker).
@@ -303,7 +305,8 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     const sourceDecl = source && decl.sources.find((s) => s.type === source.billType);
     if (!source || !sourceDecl) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
     if (!allows(source.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(source.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: line.sourceLineId });
-    if (source.materialId !== line.values.materialId) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
+    // Not the line's material, or a line of a role this type does not take (a production order's product, for a pick).
+    if (source.materialId !== line.values.materialId || !meets(sourceDecl.fromLines, source.extra as Record<string, unknown>)) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
     assertSourceMeets(sourceDecl, source.head);
     const open = openQuantity(toMicro(source.baseNumber), taken.get(source.id) ?? 0n, source.closed);
     checkTake(line.baseNumber, open, Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]), {

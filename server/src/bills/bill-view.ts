@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { BillTransitionView } from '@p8/contract/bills/api';
+import { lineCountsFor } from '@p8/contract/bills/catalogue';
 import { microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { nameKey } from '@p8/contract/bills/fields';
 import type { FieldDecl } from '@p8/contract/bills/fields';
@@ -84,7 +85,8 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
         // Lines of money: their amount, and for settlement lines the bill settled with what was open of it.
         ...(lineKindOf(decl) === 'material' ? {} : { amount: microText(toMicro(line.priceTotal)), ...(line.sourceBillId ? settled.get(line.sourceBillId) : {}) }),
         progress: Object.fromEntries(
-          decl.progress.map((kind) => {
+          // The kinds that count on this line (a production order's material shows its picking, not its completion).
+          decl.progress.filter((kind) => lineCountsFor(decl.type, kind, lineExtra as Record<string, unknown>)).map((kind) => {
             const k = p?.kinds[kind] ?? { done: 0n, taken: 0n };
             return [kind, { done: microNumber(k.done), taken: microNumber(k.taken), state: progressState(kind, toMicro(line.baseNumber), k.done) }];
           }),

@@ -1,8 +1,8 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
-import { downstreamTypes, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
+import { downstreamTypes, lineCountsFor, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import { BizError } from '../core/errors.ts';
 import { distinct } from '../core/ids.ts';
@@ -56,6 +56,9 @@ export async function pushDown(
     .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType), await billScope(ctx)))
     .orderBy(billLine.billId, billLine.lineNo)) as Array<{ line: LineRow; head: BillRow }>;
   if (found.length !== ids.length) throw new BizError('SourceBillNotExist', { additional: ids.find((id) => !found.some((f) => f.line.id === id)) });
+  // Lines of a role this type does not take (a production order's products, for a pick) are not its source.
+  const other = found.find((f) => !meets(source.fromLines, f.line.extra as Record<string, unknown>));
+  if (other) throw new BizError('SourceBillNotExist', { additional: other.line.id });
   const heads = new Map(found.map((f) => [f.head.id, f.head]));
   for (const head of heads.values()) {
     if (!allows(head.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(head.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: head.billCode });
@@ -119,7 +122,8 @@ export async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
     const decl = head && findBillType(head.billType);
     if (!decl) continue;
     if (passesProgressOn(decl.type)) for (const id of await sourceBillIdsOf(ctx.tx, ctx.tenantId, head.id)) pending.add(id);
-    const progress = await lineProgress(ctx.tx, ctx.tenantId, decl, await loadLines(ctx.tx, ctx.tenantId, head.id));
+    const ownLines = await loadLines(ctx.tx, ctx.tenantId, head.id);
+    const progress = await lineProgress(ctx.tx, ctx.tenantId, decl, ownLines);
     const headerProgress: Record<string, string> = {};
     let primary: 'none' | 'partial' | 'all' = 'none';
     // Kinds no downstream bill type drives keep what their module wrote. Kinds driven by settlement lines
@@ -139,7 +143,9 @@ export async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
         headerProgress[kind] = head.progress[kind];
         return;
       }
-      const overall = overallProgress(progress.map((p) => ({ number: p.number, done: p.kinds[kind]?.done ?? 0n })));
+      // Over the lines the kind counts on (a production order's products for in-stock, its materials for picking).
+      const counted = progress.filter((_, i) => lineCountsFor(decl.type, kind, ownLines[i].extra as Record<string, unknown>));
+      const overall = overallProgress(counted.map((p) => ({ number: p.number, done: p.kinds[kind]?.done ?? 0n })));
       headerProgress[kind] = PROGRESS_STATES[kind][overall === 'none' ? 0 : overall === 'partial' ? 1 : 2];
       if (index === 0) primary = overall;
     });
@@ -236,11 +242,12 @@ export async function openSourceLines(
   if (!decl.sources.some((s) => s.type === query.sourceType)) throw new BizError('SourceBillNotExist', { additional: query.sourceType });
   if (lineKindOf(decl) === 'settlement') return openSourceBills(ctx, decl, query, onlyWhenSql);
   const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const onlyWhen = decl.sources.find((s) => s.type === query.sourceType)?.onlyWhen;
+  const { onlyWhen, fromLines } = decl.sources.find((s) => s.type === query.sourceType)!;
   const scope = await billScope(ctx, 'b');
   const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed
     ${scope ? sql`and ${scope}` : sql``}
     ${onlyWhen ? sql`and ${conditionSql(onlyWhen, 'b')}` : sql``}
+    ${fromLines ? sql`and coalesce(l.extra ->> ${fromLines.field}, '') in (${sql.join(fromLines.values.map((v) => sql`${v}`), sql`, `)})` : sql``}
     ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
     ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;
   const open = sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id

@@ -1,4 +1,4 @@
-import type { BillTypeDecl } from '@p8/contract/bills/registry';
+import type { BillPayload, BillTypeDecl } from '@p8/contract/bills/registry';
 import type { RefusalKey } from '@p8/contract/refusals';
 import type { Micro } from '@p8/contract/bills/decimal';
 import type { ServiceContext } from '../core/service-context.ts';
@@ -22,6 +22,11 @@ export interface BillDraft {
 }
 
 export interface BillTypeRules {
+  /**
+   * Save (create, update) of a type with material lines, before anything is checked: the lines as the type
+   * completes them (a production order's materials from its products' BOMs). Refusing throws.
+   */
+  completeLines?(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']>;
   /** Save (create, update): the draft is checked, nothing is written yet. */
   saving?(ctx: ServiceContext, decl: BillTypeDecl, draft: BillDraft): Promise<void>;
   /** Submit and audit: what a draft may lack but a bill under review may not (a payment's fund account). */

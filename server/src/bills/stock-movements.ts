@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { div, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { lineDirection, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { rows, type Tx } from '../db/connection.ts';
 import type { billLine } from '../db/schema/index.ts';
 import type { Movement, StockKey } from './stock-math.ts';
@@ -52,6 +53,9 @@ export async function valuationInputs(tx: Tx, tenantId: number, decl: BillTypeDe
       if (quantity !== 0n) inputs.sourceCost.set(Number(f.bill_line_id), div(toMicro(f.amount), quantity));
     }
   }
+  if (decl.valuation?.in === 'workInProgress' && sourced.length) {
+    for (const [lineId, cost] of await workInProgressCost(tx, tenantId, decl, lines)) inputs.sourceCost.set(lineId, cost);
+  }
   if (decl.valuation?.in === 'taken' && (decl.stock === 'assembly' || decl.stock === 'exchange')) {
     const materials = [...new Set(lines.filter((l) => lineDirection(decl, l.extra as Record<string, unknown>) === 'in').map((l) => l.materialId))];
     if (materials.length) {
@@ -63,6 +67,76 @@ export async function valuationInputs(tx: Tx, tenantId: number, decl: BillTypeDe
     }
   }
   return inputs;
+}
+
+/**
+ * Per source line of `lines` (a production order's product line): the unit cost a completion takes in at —
+ * the order's work in progress spread over what is still to complete of it. The work in progress is what
+ * the stock ledger moved for the bills made from the order's lines and from theirs (picks out, their returns
+ * in, earlier completions in), reversals included, so a withdrawn bill counts nothing; what is still to
+ * complete is the order's lines of this type's `fromLines` less what audited bills of this type took, and at
+ * least what this bill completes, so the last completion takes all that is left. An order with nothing picked
+ * has no entry (the line comes in at the current average).
+ */
+async function workInProgressCost(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: readonly MovementLine[]): Promise<Map<number, Micro>> {
+  const own = lines.map((l) => l.id);
+  const sourceIds = [...new Set(lines.flatMap((l) => (l.sourceLineId ? [l.sourceLineId] : [])))];
+  const list = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+  const orders = await rows<{ order_id: string; wip: string; to_complete: string }>(
+    tx,
+    sql`with recursive orders as (
+          select distinct bill_id as id from bill_line where tenant_id = ${tenantId} and id in (${list(sourceIds)})
+        ), family(id, bill_id, order_id, depth) as (
+          select l.id, l.bill_id, l.bill_id, 0 from bill_line l where l.tenant_id = ${tenantId} and l.bill_id in (select id from orders)
+          union all
+          select d.id, d.bill_id, f.order_id, f.depth + 1 from bill_line d join family f on d.source_line_id = f.id
+          where d.tenant_id = ${tenantId} and f.depth < 2
+        ), moved as (
+          select f.order_id, -sum(e.amount) as wip from family f
+          join stock_ledger e on e.tenant_id = ${tenantId} and e.bill_id = f.bill_id and e.bill_line_id = f.id
+          where f.depth > 0 group by f.order_id
+        ), done as (
+          select f.order_id, sum(d.base_number) as quantity from family f
+          join bill_line d on d.tenant_id = ${tenantId} and d.id = f.id
+          join bill b on b.tenant_id = ${tenantId} and b.id = d.bill_id
+          where f.depth = 1 and b.bill_type = ${decl.type} and b.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})
+            and d.id not in (${list(own)})
+          group by f.order_id
+        ), planned as (
+          select l.bill_id as order_id, sum(l.base_number) as quantity from bill_line l
+          where l.tenant_id = ${tenantId} and l.bill_id in (select id from orders) and ${completedLinesSql(decl)}
+          group by l.bill_id
+        )
+        select o.id as order_id, coalesce(m.wip, 0)::text as wip, (coalesce(p.quantity, 0) - coalesce(d.quantity, 0))::text as to_complete
+        from orders o left join moved m on m.order_id = o.id left join done d on d.order_id = o.id left join planned p on p.order_id = o.id`,
+  );
+  const orderOf = new Map(
+    (await rows<{ id: string; bill_id: string }>(tx, sql`select id, bill_id from bill_line where tenant_id = ${tenantId} and id in (${list(sourceIds)})`)).map((r) => [Number(r.id), Number(r.bill_id)]),
+  );
+  const completing = new Map<number, Micro>();
+  for (const line of lines) {
+    const order = line.sourceLineId ? orderOf.get(line.sourceLineId) : undefined;
+    if (order !== undefined) completing.set(order, (completing.get(order) ?? 0n) + toMicro(line.baseNumber));
+  }
+  const unitCost = new Map<number, Micro>();
+  for (const o of orders) {
+    const wip = toMicro(o.wip);
+    const here = completing.get(Number(o.order_id)) ?? 0n;
+    const spread = toMicro(o.to_complete) > here ? toMicro(o.to_complete) : here;
+    if (wip > 0n && spread > 0n) unitCost.set(Number(o.order_id), div(wip, spread));
+  }
+  const costs = new Map<number, Micro>();
+  for (const [lineId, order] of orderOf) {
+    const cost = unitCost.get(order);
+    if (cost !== undefined) costs.set(lineId, cost);
+  }
+  return costs;
+}
+
+/** The condition on a source line (aliased `l`) of being one this type takes (its first source's `fromLines`; true without). */
+function completedLinesSql(decl: BillTypeDecl) {
+  const from = decl.sources[0]?.fromLines;
+  return from ? sql`coalesce(l.extra ->> ${from.field}, '') in (${sql.join(from.values.map((v) => sql`${v}`), sql`, `)})` : sql`true`;
 }
 
 /** The stock movements auditing a bill posts, from its lines, its type's stock effect and its declared valuation. */
@@ -87,6 +161,7 @@ export function movementsOf(decl: BillTypeDecl, lines: readonly MovementLine[], 
       case 'price':
         return priceOf(line);
       case 'source':
+      case 'workInProgress':
         return sourceCost(line);
       default:
         return undefined;

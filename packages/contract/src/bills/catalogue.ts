@@ -1,15 +1,16 @@
-import { billApiPath, billMenuName, type BillArea, type BillTypeDecl } from './registry.ts';
+import { billApiPath, billMenuName, meets, type BillArea, type BillTypeDecl } from './registry.ts';
 import type { ProgressKind } from './status.ts';
 import { INVOICE_BILLS } from './invoices.ts';
 import { MONEY_BILLS } from './money.ts';
 import { SALARY_BILLS } from './salary.ts';
+import { PRODUCTION_BILLS } from './production.ts';
 import { SUPPLY_CHAIN_BILLS } from './supply-chain.ts';
 
 /**
  * Every declared bill type. Production, outsourcing, finance, quality and people bills join this list
  * as their declarations are written; nothing else needs to learn about them.
  */
-export const BILL_TYPES: readonly BillTypeDecl[] = [...SUPPLY_CHAIN_BILLS, ...MONEY_BILLS, ...SALARY_BILLS, ...INVOICE_BILLS];
+export const BILL_TYPES: readonly BillTypeDecl[] = [...SUPPLY_CHAIN_BILLS, ...PRODUCTION_BILLS, ...MONEY_BILLS, ...SALARY_BILLS, ...INVOICE_BILLS];
 
 const byType = new Map(BILL_TYPES.map((decl) => [decl.type, decl]));
 const byMenu = new Map(BILL_TYPES.map((decl) => [billMenuName(decl), decl]));
@@ -39,6 +40,16 @@ export function billTypesByArea(): Array<{ area: BillArea; types: BillTypeDecl[]
 /** The bill types a type can be pushed down to (the source's "push down" menu). */
 export function downstreamTypes(sourceType: string): BillTypeDecl[] {
   return BILL_TYPES.filter((decl) => decl.sources.some((s) => s.type === sourceType));
+}
+
+/**
+ * Whether a line of a `sourceType` bill counts for its progress `kind`: it is one of the lines the downstream
+ * types driving that kind take (their `fromLines`) — a production order's product lines count for its
+ * in-stock progress, its material lines for its picking. Without such a condition every line counts.
+ */
+export function lineCountsFor(sourceType: string, kind: ProgressKind, line: Record<string, unknown>): boolean {
+  const drivers = downstreamTypes(sourceType).flatMap((d) => d.sources.filter((s) => s.type === sourceType && s.drives === kind));
+  return !drivers.length || drivers.some((s) => meets(s.fromLines, line));
 }
 
 /**

@@ -43,6 +43,11 @@ describe('bill-type registry', () => {
       if (source.onlyWhen) expect(fromHeader.has(source.onlyWhen.field), `onlyWhen ${source.onlyWhen.field}`).toBe(true);
       if (source.drivesWhen) expect(header.has(source.drivesWhen.field) && BILL_HEADER_COLUMNS.includes(source.drivesWhen.field as never)).toBe(true);
       if (source.onlyWhenRefusal) expect(errorCatalogue[source.onlyWhenRefusal]).toBeDefined();
+      // fromLines names a choice every line of the source makes, by values it offers.
+      if (source.fromLines) {
+        const choice = lineFields(from!).find((f) => f.key === source.fromLines!.field);
+        expect(choice?.required && choice.options?.map((o) => o.value), `fromLines ${source.fromLines.field}`).toEqual(expect.arrayContaining([...source.fromLines.values]));
+      }
       // What a bill passes on to its source is progress both show, and material quantities (never an amount).
       for (const kind of source.passes ?? []) {
         expect(decl.progress, `${decl.type} shows ${kind}`).toContain(kind);
@@ -85,6 +90,13 @@ describe('bill-type registry', () => {
       for (const source of decl.sources) expect(STOCK_SIDES[billType(source.type)!.stock], source.type).toContain(side === 'in' ? 'out' : 'in');
     }
     if (decl.valuation?.in === 'taken') expect(STOCK_SIDES[decl.stock]).toContain('out');
+    // At the work in progress of the source: every line comes from a bill that holds work, not stock (an order).
+    if (decl.valuation?.in === 'workInProgress') {
+      expect(decl.sourceRequired).toBe(true);
+      for (const source of decl.sources) expect(billType(source.type)!.stock, source.type).toBe('none');
+    }
+    // A workbook has no column for a source line: a type whose lines must come from one is not imported.
+    if (decl.sourceRequired) expect(decl.actions).not.toContain('import');
     expect(billButtons(decl).every((b) => b.code.startsWith(`${decl.area}_${decl.route}_`))).toBe(true);
   });
 

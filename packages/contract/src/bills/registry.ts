@@ -28,12 +28,13 @@ import { roundTo, sum, toMicro, type Micro } from './decimal.ts';
  */
 
 /** The menu areas bills live in; the first segment of their route and button codes. */
-export const BillArea = ['purchase', 'sale', 'stock', 'finance'] as const;
+export const BillArea = ['purchase', 'sale', 'stock', 'production', 'finance'] as const;
 export type BillArea = (typeof BillArea)[number];
 export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   purchase: { zh: '采购管理', en: 'Purchasing' },
   sale: { zh: '销售管理', en: 'Sales' },
   stock: { zh: '库存管理', en: 'Stock' },
+  production: { zh: '生产管理', en: 'Production' },
   finance: { zh: '财务管理', en: 'Finance' },
 };
 
@@ -91,13 +92,17 @@ export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'ex
  * - `average`: at the current average.
  * - `taken`: at what the bill's outbound lines took (a transfer; an assembly's product; a disassembly's
  *   components, spread by their cost share), unless the line carries a price of its own.
+ * - `workInProgress`: at the work in progress of the source bill the line comes from (a completion in-stock
+ *   from its production order): what the order's picks took out of stock, less what its returns brought back
+ *   and its earlier completions took in, spread over the quantity still to complete — the last completion
+ *   takes all that is left. Nothing picked yet: the current average.
  *
  * Lines going out of stock (`out`):
  * - `average`: at the current moving average.
  * - `source`: at the cost the source line's goods came in at (a return to the supplier leaves at what the
  *   purchase brought it in at); a line without a source at the current average.
  */
-export const InboundCost = ['price', 'source', 'average', 'taken'] as const;
+export const InboundCost = ['price', 'source', 'average', 'taken', 'workInProgress'] as const;
 export type InboundCost = (typeof InboundCost)[number];
 export const OutboundCost = ['average', 'source'] as const;
 export type OutboundCost = (typeof OutboundCost)[number];
@@ -236,6 +241,12 @@ export interface SourceDecl {
   additionalSwitch?: keyof TenantConfig;
   /** Only source bills whose header matches (e.g. exchange refunds push only to exchange bills). */
   onlyWhen?: FieldCondition;
+  /**
+   * Only source lines whose line field matches: a bill whose lines play several roles (a production order's
+   * products and the materials they consume) gives each downstream type its own lines — a pick takes the
+   * materials, a completion the products. The progress it drives is counted over those lines only.
+   */
+  fromLines?: FieldCondition;
   /** The refusal when a source bill does not match `onlyWhen` (default `CurrentStatusBillProhibitPushDown`). */
   onlyWhenRefusal?: ErrorKey;
   /**

@@ -85,9 +85,10 @@ export const PROHIBIT_KEY = {
  * - push: a requisition / quotation / shipping notice taken into its next bill;
  * - settlement: amounts paid or received (kept by finance);
  * - invoice: a stock bill's or refund's lines taken into sale / purchase invoices (finance);
- * - exchange: an exchange refund's goods exchanged by purchase / sale exchange bills.
+ * - exchange: an exchange refund's goods exchanged by purchase / sale exchange bills;
+ * - pick: a production order's materials picked from stock by production picks.
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -100,6 +101,7 @@ export const PROGRESS_STATES = {
   settlement: ['UnSettlement', 'PartialSettlement', 'AllSettlement'],
   invoice: ['UnInvoiced', 'PartialInvoiced', 'AllInvoiced'],
   exchange: ['NoExchange', 'PartialExchange', 'AllExchange'],
+  pick: ['NoPick', 'PartialPick', 'AllPick'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -112,6 +114,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   settlement: { zh: '结算状态', en: 'Settlement' },
   invoice: { zh: '开票状态', en: 'Invoicing' },
   exchange: { zh: '换货状态', en: 'Exchange' },
+  pick: { zh: '领料状态', en: 'Picking' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -138,6 +141,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   AllInvoiced: { zh: '全部开票', en: 'Invoiced' },
   NoExchange: { zh: '未换货', en: 'Not exchanged' },
   PartialExchange: { zh: '部分换货', en: 'Partly exchanged' },
+  NoPick: { zh: '未领料', en: 'Not picked' },
+  PartialPick: { zh: '部分领料', en: 'Partly picked' },
+  AllPick: { zh: '全部领料', en: 'All picked' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

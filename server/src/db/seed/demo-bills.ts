@@ -12,7 +12,8 @@ import { DEMO_TENANTS } from './demo.ts';
  * The first demo tenant's bills, on its demo records (demo-records.ts), so that stock is real on the first
  * sign-in: an opening other in-stock, purchase orders taken into stock by in-stocks made from their lines
  * (one whole, one in part), a purchase refund, sale orders sent out by out-stocks made from their lines, a
- * sale return, a sale exchange pushed down from an exchange refund, a transfer, a stock check with a loss — and bills left in every other status (a draft, one
+ * sale return, a sale exchange pushed down from an exchange refund, a transfer, a stock check with a loss, production
+ * orders picked and partly completed — and bills left in every other status (a draft, one
  * awaiting audit, a refused one with its reason, a withdrawn audit, a manual completion, a merge). Everything
  * goes through the bill engine's services, one unit of work per operation, as the creator (the tenant's
  * administrator) would do it, so the ledger, balances, progress and timelines agree. Runs once: a tenant
@@ -169,5 +170,22 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     { materialId: material('贴片电阻'), number: 5000, unitPrice: 0.005, ...raw, ...at('A-02 电子料区') },
   ]));
   await unit((ctx) => abandonAudit(ctx, billType('OtherOutstock')!, withdrawn));
+
+  // Production: 50 control boards ordered (their materials from the board's BOM), every material picked, 30
+  // boards completed into the semi-finished store at the work in progress they absorbed; 20 controllers
+  // ordered two days ago, nothing picked yet.
+  const semi = { warehouseId: warehouse('半成品仓') };
+  const boards = await audit('ProductionOrder', await save('ProductionOrder', daysAgo(7), { deliveryDate: daysAgo(-5), deliveryWarnDays: 7, remark: '月度备货' }, [
+    { role: 'Product', materialId: material('控制板组件'), number: 50, ...semi },
+  ]));
+  const orderLines = await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, boards)).lines);
+  const [boardLine, ...materialLines] = orderLines.map((l) => ({ id: Number(l.id), materialId: Number(l.materialId), number: Number(l.number) }));
+  await audit('ProductionPick', await save('ProductionPick', daysAgo(6), { ...raw }, materialLines.map((l) => ({ materialId: l.materialId, number: l.number, sourceLineId: l.id, ...raw, ...at('A-02 电子料区') }))));
+  await audit('ProductionInstock', await save('ProductionInstock', daysAgo(3), { ...semi }, [
+    { materialId: material('控制板组件'), number: 30, sourceLineId: boardLine.id, ...semi, ...at('B-01 板卡区') },
+  ]));
+  await audit('ProductionOrder', await save('ProductionOrder', daysAgo(2), { deliveryDate: daysAgo(-12), deliveryWarnDays: 5 }, [
+    { role: 'Product', materialId: material('步进电机控制器'), number: 20, ...goods },
+  ]));
   return true;
 }

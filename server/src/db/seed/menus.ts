@@ -142,7 +142,7 @@ const MALL_MENU: MenuTemplate = {
  * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
-const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', finance: 'AccountBookOutlined' };
+const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', finance: 'AccountBookOutlined' };
 
 export function billMenus(): MenuTemplate[] {
   return billTypesByArea().map(({ area, types }) => ({

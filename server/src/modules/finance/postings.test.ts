@@ -33,8 +33,14 @@ const balances = (lines: PostingAmount[]) => lines.reduce((s, l) => s + l.amount
 // Value in and out, with and without tax (a purchase's tax is signed like its payable: a refund's negative).
 const CASES: Array<[Micro, Micro]> = [[125_000000n, 13_000000n], [-80_500000n, 0n], [-40_000000n, -5_200000n], [7n, 1n], [0n, 0n]];
 
+/**
+ * The types the shapes above were written for. Production's types came after the declarations and never had a
+ * shape (the shapes would have sent their stock to 1901): server/test/production.test.ts checks what they post.
+ */
+const SHAPED = BILL_TYPES.filter((d) => d.area !== 'production');
+
 describe('postings from declarations', () => {
-  it.each(BILL_TYPES.filter((d) => d.stock !== 'none').map((d) => [d.type, d] as const))('%s: the stock value posts as it always did', (_type, decl) => {
+  it.each(SHAPED.filter((d) => d.stock !== 'none').map((d) => [d.type, d] as const))('%s: the stock value posts as it always did', (_type, decl) => {
     for (const [delta, tax] of CASES) {
       // Only a type declaring a tax account is given a tax (stock-value.ts: a purchase's input VAT).
       const given = decl.postings.stock?.tax ? tax : 0n;
@@ -44,7 +50,7 @@ describe('postings from declarations', () => {
     }
   });
 
-  it.each(BILL_TYPES.filter((d) => d.settlement).map((d) => [d.type, d] as const))('%s: the receivable / payable posts as it always did', (_type, decl) => {
+  it.each(SHAPED.filter((d) => d.settlement).map((d) => [d.type, d] as const))('%s: the receivable / payable posts as it always did', (_type, decl) => {
     for (const [amount, tax] of CASES) {
       const lines = partnerBillLines(decl, amount, tax);
       expect(drop(lines)).toEqual(shapePartnerLines(decl, amount, tax));

@@ -1,0 +1,15 @@
+import type { ServerModule } from '../../core/route.ts';
+import { registerProductionRules } from './rules.ts';
+
+/**
+ * Production (docs/production.md): its bills are declarations of the bill registry (contract
+ * bills/production.ts) and get their routes, screens and lifecycle from the engine; this module adds their
+ * own rules.
+ */
+export const productionModule: ServerModule = {
+  name: 'production',
+  routes: [],
+  register(registries) {
+    registerProductionRules(registries.billRules);
+  },
+};

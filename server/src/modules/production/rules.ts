@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { PRODUCTION_LINES, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { meets, type BillPayload } from '@p8/contract/bills/registry';
+import { BizError } from '../../core/errors.ts';
+import type { ServiceContext } from '../../core/service-context.ts';
+import { readTenantConfig } from '../../core/tenant-config.ts';
+import { rows } from '../../db/connection.ts';
+import type { BillRules } from '../../bills/rules.ts';
+
+/*
+ * The production bills' own rules (docs/production.md), beyond what the engine does with their declarations:
+ * - a production order makes at least one product; saved with products only, it takes its materials from each
+ *   product's BOM (the line's, else the product's default enabled BOM), as 金蝶 makes the 用料清单 from the BOM;
+ * - with `completionNeedAllPickOutstock`, a completion in-stock is submitted and audited only once every
+ *   order it completes has picked all its materials.
+ */
+
+type Line = BillPayload['lines'][number];
+const isProduct = (line: Line) => meets(PRODUCTION_LINES.products, line);
+const isMaterial = (line: Line) => meets(PRODUCTION_LINES.materials, line);
+
+async function materialsFromBoms(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
+  const products = payload.lines.filter(isProduct);
+  if (!products.length) throw new BizError('ProductionOrderNeedsProduct');
+  if (payload.lines.some(isMaterial)) return payload.lines;
+  const materialIds = [...new Set(products.map((l) => Number(l.materialId)))];
+  const list = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+  // Each product's default enabled BOM, for lines that name none; and the main-unit ratio of each product's units.
+  const defaults = new Map(
+    (
+      await rows<{ material_id: string; id: string }>(
+        ctx.tx,
+        sql`select material_id, id from bom where tenant_id = ${ctx.tenantId} and material_id in (${list(materialIds)}) and is_default and enabled`,
+      )
+    ).map((r) => [Number(r.material_id), Number(r.id)]),
+  );
+  const ratios = new Map(
+    (
+      await rows<{ material_id: string; unit_id: string; ratio: string }>(
+        ctx.tx,
+        sql`select material_id, unit_id, ratio::text from material_unit where tenant_id = ${ctx.tenantId} and material_id in (${list(materialIds)})`,
+      )
+    ).map((r) => [`${r.material_id}:${r.unit_id}`, toMicro(r.ratio)]),
+  );
+  const chosen = products.map((line) => ({ line, bomId: (line.bomId as number | null | undefined) ?? defaults.get(Number(line.materialId)) }));
+  const bomIds = [...new Set(chosen.flatMap((c) => (c.bomId ? [c.bomId] : [])))];
+  if (!bomIds.length) return payload.lines;
+  const components = await rows<{ bom_id: string; per: string; material_id: string; unit_id: string | null; quantity: string; loss_rate: string }>(
+    ctx.tx,
+    sql`select l.bom_id, b.quantity::text as per, l.material_id, l.unit_id, l.quantity::text, l.loss_rate::text
+        from bom_line l join bom b on b.tenant_id = l.tenant_id and b.id = l.bom_id
+        where l.tenant_id = ${ctx.tenantId} and l.bom_id in (${list(bomIds)})
+        order by l.bom_id, l.sort, l.id`,
+  );
+  const materials: Line[] = [];
+  for (const { line, bomId } of chosen) {
+    if (!bomId) continue;
+    const ratio = (line.unitId ? ratios.get(`${line.materialId}:${line.unitId}`) : undefined) ?? toMicro(1);
+    const made = mul(toMicro(Number(line.number)), ratio);
+    for (const c of components.filter((r) => Number(r.bom_id) === bomId)) {
+      // Per BOM quantity of the product, with the component's loss: made ÷ per × quantity × (1 + loss %).
+      const need: Micro = mul(mul(div(made, toMicro(c.per)), toMicro(c.quantity)), toMicro(1) + div(toMicro(c.loss_rate), toMicro(100)));
+      materials.push({ role: 'Material', materialId: Number(c.material_id), unitId: c.unit_id === null ? null : Number(c.unit_id), number: microNumber(roundTo(need, 6)), warehouseId: null });
+    }
+  }
+  // The product lines keep the BOM their materials came from.
+  return [...payload.lines.map((line) => (isProduct(line) ? { ...line, bomId: chosen.find((c) => c.line === line)?.bomId ?? null } : line)), ...materials];
+}
+
+async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record<string, unknown>): Promise<void> {
+  if (!(await readTenantConfig(ctx.tx, ctx.tenantId)).completionNeedAllPickOutstock) return;
+  const [open] = await rows<{ bill_code: string }>(
+    ctx.tx,
+    sql`select o.bill_code from bill o
+        where o.tenant_id = ${ctx.tenantId}
+          and o.id in (select l.source_bill_id from bill_line l where l.tenant_id = ${ctx.tenantId} and l.bill_id = ${Number(header.id)})
+          and coalesce(o.progress ->> 'pick', '') <> 'AllPick'
+          and exists (select 1 from bill_line m where m.tenant_id = o.tenant_id and m.bill_id = o.id and m.extra ->> ${PRODUCTION_LINES.materials.field} in (${sql.join(PRODUCTION_LINES.materials.values.map((v) => sql`${v}`), sql`, `)}))
+        limit 1`,
+  );
+  if (open) throw new BizError('NotAllPickOutstockProhibitCompletion', { additional: open.bill_code });
+}
+
+export function registerProductionRules(rules: BillRules): void {
+  rules.register(ProductionOrder.type, { completeLines: materialsFromBoms });
+  rules.register(ProductionInstock.type, { completing: picksComplete });
+}

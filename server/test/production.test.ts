@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billType } from '@p8/contract/bills/catalogue';
+import { billApiPath } from '@p8/contract/bills/registry';
+import { seedTenant, startTestApp, type TestContext } from './harness.ts';
+import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
+
+/*
+ * Production through the API (PGlite; PostgreSQL with TEST_DB=postgres): a production order's materials from
+ * its product's BOM, picks taking only its materials and completions only its products, the progress of each
+ * on its own lines, returns at the cost the pick took out, completions valued at the order's work in progress
+ * (the last one takes what is left), 5001 work in progress in the ledger going back to zero, and the
+ * production switches.
+ */
+
+let ctx: TestContext;
+let api: Caller;
+const DAY = '2026-11-24';
+const path = (type: string) => billApiPath(billType(type)!);
+const ids = { piece: 0, product: 0, a: 0, b: 0, w: 0, bom: 0 };
+
+interface Line {
+  id: number;
+  materialId: number;
+  role?: string;
+  bomId?: number | null;
+  number: number;
+  progress: Record<string, { state: string; done: number }>;
+}
+interface Bill {
+  id: number;
+  billStatus: string;
+  progress: Record<string, string>;
+  lines: Line[];
+}
+
+const get = (type: string, id: number) => ok(api.get<Bill>(`${path(type)}/${id}`));
+async function pass(type: string, id: number) {
+  await ok(api.post(`${path(type)}/submit`, { id }));
+  await ok(api.post(`${path(type)}/audit`, { id }));
+}
+async function saved(type: string, body: Record<string, unknown>) {
+  return (await ok(api.post<{ id: number }>(path(type), { billDate: DAY, ...body }))).id;
+}
+/** Tenant switches, through the settings screen's API. */
+const switches = (patch: Record<string, boolean>) => ok(api.put('/api/admin/admin/tenant', patch));
+/** The trial balance's balance per account (natural side positive); its totals agree. */
+async function balances() {
+  const trial = await ok(api.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
+  expect(trial.debitTotal).toBe(trial.creditTotal);
+  return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
+}
+async function stockValue(materialId: number) {
+  const rows = await ok(api.get<Array<{ quantity: string; amount: string }>>(`/api/admin/stock/current?materialId=${materialId}&warehouseId=${ids.w}&pageSize=200`));
+  return rows.reduce((s, r) => s + Number(r.amount), 0);
+}
+/** An audited production order for `number` of the product, its materials from the product's BOM. */
+async function order(number: number) {
+  const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: ids.product, number, warehouseId: ids.w }] });
+  await pass('ProductionOrder', id);
+  return get('ProductionOrder', id);
+}
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  const t = await seedTenant(ctx.database, 'Production');
+  api = await adminCaller(ctx, t);
+  ids.piece = await api.create('unit', { name: 'pc' });
+  ids.product = await api.create('material', { code: 'P', name: 'Controller', units: [{ unitId: ids.piece, isMain: true }] });
+  ids.a = await api.create('material', { code: 'A', name: 'Board', units: [{ unitId: ids.piece, isMain: true }] });
+  ids.b = await api.create('material', { code: 'B', name: 'Case', units: [{ unitId: ids.piece, isMain: true }] });
+  ids.w = await api.create('stock', { code: 'W', name: 'Main' });
+  // One controller takes two boards and a case, one case in ten lost in assembly.
+  ids.bom = await api.create('bom', { materialId: ids.product, version: 'V1', isDefault: true, lines: [{ materialId: ids.a, quantity: 2 }, { materialId: ids.b, quantity: 1, lossRate: 10 }] });
+  // 100 boards at 2.00 and 50 cases at 3.00.
+  const opening = await saved('OtherInstock', { warehouseId: ids.w, lines: [{ materialId: ids.a, number: 100, unitPrice: 2 }, { materialId: ids.b, number: 50, unitPrice: 3 }] });
+  await pass('OtherInstock', opening);
+});
+afterAll(() => ctx.close());
+
+describe('production orders', () => {
+  it('take their materials from the product BOM when saved with products only, and need a product', async () => {
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: ids.product, number: 10 }] });
+    const saved1 = await get('ProductionOrder', id);
+    expect(saved1.lines.map((l) => [l.role, l.materialId, l.number])).toEqual([
+      ['Product', ids.product, 10],
+      ['Material', ids.a, 20],
+      ['Material', ids.b, 11],
+    ]);
+    expect(saved1.lines[0].bomId).toBe(ids.bom);
+    // Materials given by hand are kept as given.
+    await ok(api.put(path('ProductionOrder'), { id, billDate: DAY, lines: [{ role: 'Product', materialId: ids.product, number: 10 }, { role: 'Material', materialId: ids.a, number: 25 }] }));
+    expect((await get('ProductionOrder', id)).lines.map((l) => [l.role, l.number])).toEqual([
+      ['Product', 10],
+      ['Material', 25],
+    ]);
+    await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ role: 'Material', materialId: ids.a, number: 1 }] }), 'ProductionOrderNeedsProduct');
+    await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ materialId: ids.product, number: 1 }] }), 'PleaseSelectLineRole');
+  });
+
+  it('are picked by their materials and completed by their products, valued at the work in progress they absorbed', async () => {
+    const before = await balances();
+    const o = await order(10);
+    const [product, boards, cases] = o.lines;
+    // The pick's picker offers the materials only; the product line is not a pick's source.
+    const offered = await ok(api.get<Array<{ sourceLineId: number }>>(`${path('ProductionPick')}/sources?sourceType=ProductionOrder&pageSize=50`));
+    expect(offered.map((l) => l.sourceLineId).filter((id) => o.lines.some((l) => l.id === id))).toEqual([boards.id, cases.id]);
+    await refused(api.post(`${path('ProductionPick')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [product.id] }), 'SourceBillNotExist');
+    await refused(api.post(path('ProductionPick'), { billDate: DAY, warehouseId: ids.w, lines: [{ materialId: ids.product, number: 1, sourceLineId: product.id }] }), 'SourceBillNotExist');
+    await refused(api.post(path('ProductionPick'), { billDate: DAY, warehouseId: ids.w, lines: [{ materialId: ids.a, number: 1 }] }), 'PleaseSelectSourceBill');
+
+    // Pick everything: 20 boards at 2 and 11 cases at 3 go into work in progress (73).
+    const pick = (await ok(api.post<{ id: number }>(`${path('ProductionPick')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [boards.id, cases.id] }))).id;
+    const draft = await get('ProductionPick', pick);
+    await ok(api.put(path('ProductionPick'), { id: pick, billDate: DAY, warehouseId: ids.w, lines: draft.lines.map((l) => ({ id: l.id, materialId: l.materialId, number: l.number, sourceLineId: (l as unknown as { sourceLineId: number }).sourceLineId })) }));
+    await pass('ProductionPick', pick);
+    expect(await stockOf(api, ids.a, ids.w)).toBe(80);
+    let now = await get('ProductionOrder', o.id);
+    expect(now.progress).toEqual({ instock: 'NoInstock', pick: 'AllPick' });
+    expect(now.billStatus).toBe('Audit');
+    // Each line shows the progress that counts on it.
+    expect(Object.keys(now.lines[0].progress)).toEqual(['instock']);
+    expect(Object.keys(now.lines[1].progress)).toEqual(['pick']);
+    expect((await balances())['5001'] - (before['5001'] ?? 0)).toBe(73);
+
+    // One case comes back, at the 3.00 it left at: 70 left in progress.
+    const pickLines = (await get('ProductionPick', pick)).lines;
+    const back = await saved('ProductionReturn', { warehouseId: ids.w, lines: [{ materialId: ids.b, number: 1, sourceLineId: pickLines[1].id }] });
+    await pass('ProductionReturn', back);
+    expect((await balances())['5001'] - (before['5001'] ?? 0)).toBe(70);
+
+    // Four of ten completed: 70 ÷ 10 = 7.00 each.
+    const first = await saved('ProductionInstock', { warehouseId: ids.w, lines: [{ materialId: ids.product, number: 4, sourceLineId: product.id }] });
+    await pass('ProductionInstock', first);
+    expect(await stockValue(ids.product)).toBe(28);
+    now = await get('ProductionOrder', o.id);
+    expect(now.progress).toEqual({ instock: 'PartialInStock', pick: 'AllPick' });
+    expect(now.billStatus).toBe('Partially');
+
+    // Beyond the six open: refused unless the tenant allows it.
+    await refused(api.post(path('ProductionInstock'), { billDate: DAY, warehouseId: ids.w, lines: [{ materialId: ids.product, number: 7, sourceLineId: product.id }] }), 'NumberExceedSourceBill');
+    // The last six take what is left (42), and work in progress is back where it was.
+    const last = await saved('ProductionInstock', { warehouseId: ids.w, lines: [{ materialId: ids.product, number: 6, sourceLineId: product.id }] });
+    await pass('ProductionInstock', last);
+    expect(await stockValue(ids.product)).toBe(70);
+    now = await get('ProductionOrder', o.id);
+    expect(now.progress).toEqual({ instock: 'AllInStock', pick: 'AllPick' });
+    expect(now.billStatus).toBe('Complete');
+    expect((await balances())['5001']).toBe(before['5001'] ?? 0);
+
+    // The order is held while bills take from it; withdrawing the last completion reopens it.
+    await refused(api.post(`${path('ProductionOrder')}/abandonAudit`, { id: o.id }), 'ExistChildrenBillProhibitAbandonAudit');
+    await ok(api.post(`${path('ProductionInstock')}/abandonAudit`, { id: last }));
+    expect((await get('ProductionOrder', o.id)).billStatus).toBe('Partially');
+    expect((await balances())['5001'] - (before['5001'] ?? 0)).toBe(42);
+    await verifyEmpty(api);
+    await financeVerifyEmpty(api);
+  });
+
+  it('complete beyond the order only with allowProductionInstockBeyond, and only when all is picked with completionNeedAllPickOutstock', async () => {
+    const o = await order(2);
+    const [product, boards] = o.lines;
+    const pick = await saved('ProductionPick', { warehouseId: ids.w, lines: [{ materialId: ids.a, number: 2, sourceLineId: boards.id }] });
+    await pass('ProductionPick', pick);
+    expect((await get('ProductionOrder', o.id)).progress.pick).toBe('PartialPick');
+
+    await switches({ completionNeedAllPickOutstock: true, allowProductionInstockBeyond: true });
+    const done = await saved('ProductionInstock', { warehouseId: ids.w, lines: [{ materialId: ids.product, number: 3, sourceLineId: product.id }] });
+    await refused(api.post(`${path('ProductionInstock')}/submit`, { id: done }), 'NotAllPickOutstockProhibitCompletion');
+    await switches({ completionNeedAllPickOutstock: false });
+    // Three of two: the beyond switch lets it, at all the work in progress (4 boards at 2.00 ÷ 3).
+    await pass('ProductionInstock', done);
+    expect((await get('ProductionOrder', o.id)).progress.instock).toBe('AllInStock');
+    await switches({ allowProductionInstockBeyond: false });
+    await verifyEmpty(api);
+    await financeVerifyEmpty(api);
+  });
+});
