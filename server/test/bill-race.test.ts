@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
-import { billApiPath, headerFields, lineKindOf, type BillTypeDecl, type SourceDecl } from '@p8/contract/bills/registry';
+import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES } from '@p8/contract/bills/status';
 import { migrateDatabase, openDatabase, rows, type Database } from '../src/db/connection.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
@@ -59,6 +59,26 @@ async function okData<T>(promise: Promise<Reply<T>>): Promise<T> {
 /** The header a source of `source`'s declaration needs to feed its target: its `onlyWhen` met. */
 const feeding = (source: SourceDecl): Record<string, unknown> => (source.onlyWhen ? { [source.onlyWhen.field]: source.onlyWhen.values[0] } : {});
 
+/**
+ * An audited bill of `decl`'s type that feeds `source`'s target, made through `api`: its id, its tax-inclusive
+ * amount and the lines the target takes (a pick: the order's materials). A type whose lines must come from a
+ * source (a production pick) is made from an audited bill of its own first source, the same way.
+ */
+async function auditedFeeding(api: Caller, records: BillRecords, decl: BillTypeDecl, source: SourceDecl, overrides: Record<string, unknown> = {}): Promise<{ id: number; amount: number; lineIds: number[]; materialIds: number[] }> {
+  const url = billApiPath(decl);
+  const body = billPayload(decl, records, { ...overrides, ...feeding(source) });
+  if (decl.sourceRequired) {
+    const own = await auditedFeeding(api, records, billType(decl.sources[0].type)!, decl.sources[0], overrides);
+    body.lines = (body.lines as Array<Record<string, unknown>>).slice(0, 1).map((l) => ({ ...l, materialId: own.materialIds[0], sourceLineId: own.lineIds[0] }));
+  }
+  const { id } = await okData(api.post<{ id: number }>(url, body));
+  await okData(api.post(`${url}/submit`, { id }));
+  await okData(api.post(`${url}/audit`, { id }));
+  const detail = await okData(api.get<{ taxPriceTotal: number; lines: Array<{ id: number; materialId: number } & Record<string, unknown>> }>(`${url}/${id}`));
+  const taken = detail.lines.filter((l) => meets(source.fromLines, l));
+  return { id, amount: detail.taxPriceTotal, lineIds: taken.map((l) => l.id), materialIds: taken.map((l) => l.materialId) };
+}
+
 describe.skipIf(!enabled)('withdrawing an audit against pushing down from it, at two server processes', () => {
   let database: Database;
   let dropDatabase: () => Promise<void>;
@@ -97,16 +117,11 @@ describe.skipIf(!enabled)('withdrawing an audit against pushing down from it, at
     await dropDatabase?.();
   }, 60_000);
 
-  /** An audited bill of `decl`'s type that feeds `source`'s target; answers its id and its lines' ids. */
+  /** An audited bill of `decl`'s type that feeds `source`'s target (`auditedFeeding`), of its own period each round. */
   async function auditedSource(api: Caller, decl: BillTypeDecl, source: SourceDecl, round: number) {
-    const url = billApiPath(decl);
-    // A bill of its own period each round (one salary bill per staff member and month).
+    // One salary bill per staff member and month.
     const months = Object.fromEntries(headerFields(decl).filter((f) => f.kind === 'month').map((f) => [f.key, `2025-${String(round + 1).padStart(2, '0')}`]));
-    const { id } = await okData(api.post<{ id: number }>(url, billPayload(decl, records, { ...months, ...feeding(source) })));
-    await okData(api.post(`${url}/submit`, { id }));
-    await okData(api.post(`${url}/audit`, { id }));
-    const detail = await okData(api.get<{ taxPriceTotal: number; lines: Array<{ id: number }> }>(`${url}/${id}`));
-    return { id, amount: detail.taxPriceTotal, lineIds: detail.lines.map((l) => l.id) };
+    return auditedFeeding(api, records, decl, source, months);
   }
 
   /**
@@ -219,9 +234,7 @@ describe('a source and the drafts taken from it', () => {
         if (sourceDecl.settlement?.sign === -1 && lineKindOf(target) === 'settlement') continue; // never pushed alone (see above)
         const url = billApiPath(sourceDecl);
         const months = Object.fromEntries(headerFields(sourceDecl).filter((f) => f.kind === 'month').map((f) => [f.key, `2024-${String(++month).padStart(2, '0')}`]));
-        const { id } = await ok(api.post<{ id: number }>(url, billPayload(sourceDecl, records, { ...months, ...feeding(source) })));
-        for (const step of ['submit', 'audit']) await ok(api.post(`${url}/${step}`, { id }));
-        const lineIds = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${url}/${id}`))).lines.map((l) => l.id);
+        const { id, lineIds } = await auditedFeeding(api, records, sourceDecl, source, months);
         const draft = await ok(api.post<{ id: number }>(`${billApiPath(target)}/pushDown`, { sourceType: source.type, sourceLineIds: lineKindOf(target) === 'settlement' ? [id] : lineIds }));
         await refused(api.post(`${url}/abandonAudit`, { id }), 'ExistChildrenBillProhibitAbandonAudit');
         await setStatus(id, 'AbandonAudit');
