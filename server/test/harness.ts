@@ -33,6 +33,8 @@ export interface TestContext {
    * as Fastify's onRoute hook saw them added.
    */
   routes: Array<{ method: string; url: string; public: boolean; config: FastifyContextConfig }>;
+  /** With TEST_DB=postgres: the test's own database (a test that needs connections of its own opens them there). */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: { l
     sms,
     smsNotices,
     routes,
+    databaseUrl,
     async close() {
       await app.close();
       await database.close();
