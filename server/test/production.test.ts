@@ -88,6 +88,8 @@ describe('production orders', () => {
       ['Material', ids.b, 11],
     ]);
     expect(saved1.lines[0].bomId).toBe(ids.bom);
+    // Its quantity is the products it makes, not those and their materials.
+    expect((saved1 as unknown as { number: number }).number).toBe(10);
     // Materials given by hand are kept as given.
     await ok(api.put(path('ProductionOrder'), { id, billDate: DAY, lines: [{ role: 'Product', materialId: ids.product, number: 10 }, { role: 'Material', materialId: ids.a, number: 25 }] }));
     expect((await get('ProductionOrder', id)).lines.map((l) => [l.role, l.number])).toEqual([

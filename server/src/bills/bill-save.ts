@@ -3,7 +3,7 @@ import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { BILL_TYPES, downstreamTypes } from '@p8/contract/bills/catalogue';
 import { MAX_MICRO, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { headerFields, isTwinLine, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { countsInTotals, headerFields, isTwinLine, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { type BillStatus } from '@p8/contract/bills/status';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { nextBillCode } from '../core/code-generator.ts';
@@ -168,7 +168,7 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
       },
     });
   });
-  const counted = prepared.filter((p) => !isTwinLine(decl, p.values.extra as Record<string, unknown>));
+  const counted = prepared.filter((p) => countsInTotals(decl, p.values.extra as Record<string, unknown>));
   const totals = {
     number: sum(counted.map((p) => toMicro(p.values.number!))),
     priceTotal: sum(counted.map((p) => toMicro(p.values.priceTotal!))),

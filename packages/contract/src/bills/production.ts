@@ -63,6 +63,8 @@ export const ProductionOrder: BillTypeDecl = {
   icon: 'ToolOutlined',
   header: [workshop, HEADER.handlerId, plannedFinish, HEADER.deliveryWarnDays],
   lines: [role, bom, LINE.warehouseId],
+  // Its quantity is what it makes.
+  totalsOf: PRODUCTION_LINES.products,
   sources: [],
   stock: 'none',
   postings: POSTS_NOTHING,

@@ -95,6 +95,7 @@ describe('bill-type registry', () => {
       expect(decl.sourceRequired).toBe(true);
       for (const source of decl.sources) expect(billType(source.type)!.stock, source.type).toBe('none');
     }
+    if (decl.totalsOf) expect(lines.has(decl.totalsOf.field), `totalsOf ${decl.totalsOf.field}`).toBe(true);
     // A workbook has no column for a source line: a type whose lines must come from one is not imported.
     if (decl.sourceRequired) expect(decl.actions).not.toContain('import');
     expect(billButtons(decl).every((b) => b.code.startsWith(`${decl.area}_${decl.route}_`))).toBe(true);

@@ -157,6 +157,14 @@ export function isTwinLine(decl: Pick<BillTypeDecl, 'pairedLines'>, line: Record
   return decl.pairedLines !== undefined && line?.[decl.pairedLines.field] !== decl.pairedLines.taking;
 }
 
+/**
+ * Whether a line counts in its bill's totals (header quantity and amounts, the form's totals): not a twin of
+ * paired lines, and one of the lines the type's `totalsOf` names (a production order's products).
+ */
+export function countsInTotals(decl: Pick<BillTypeDecl, 'pairedLines' | 'totalsOf'>, line: Record<string, unknown> | undefined): boolean {
+  return !isTwinLine(decl, line) && meets(decl.totalsOf, line ?? {});
+}
+
 /** Payable to the supplier, receivable from the customer; refunds count negative. */
 export interface SettlementEffect {
   kind: 'payable' | 'receivable';
@@ -337,6 +345,11 @@ export interface BillTypeDecl {
   directNeedsSwitch?: keyof TenantConfig;
   /** Lines of two sides, one taking from the source, its twin not (exchanges). */
   pairedLines?: PairedLines;
+  /**
+   * Only the lines that match count in the bill's totals (a production order's quantity is the products it
+   * makes, not those plus the materials they consume). All lines without.
+   */
+  totalsOf?: FieldCondition;
   stock: StockEffect;
   /** When stock moves only for some header values (refund bills: ReturnsRefunds). */
   stockWhen?: FieldCondition;

@@ -1,5 +1,5 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billScreenPath, computedLineAmount, fieldShown, headerFields, isTwinLine, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billScreenPath, computedLineAmount, countsInTotals, fieldShown, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
@@ -145,8 +145,8 @@ function amountsOf(line: GridLine | undefined, rules: AmountRules) {
 
 /** The form's live totals over every line. */
 export function gridTotals(decl: BillTypeDecl, lines: readonly (GridLine | undefined)[], rules: AmountRules) {
-  // An exchange's replacements are not counted, as the server does not count them (isTwinLine).
-  const counted = lines.filter((l) => !isTwinLine(decl, l as Record<string, unknown> | undefined));
+  // An exchange's replacements and a production order's materials are not counted, as the server does not count them.
+  const counted = lines.filter((l) => countsInTotals(decl, l as Record<string, unknown> | undefined));
   const amounts = counted.map((l) => amountsOf(l, rules));
   const t = billTotals(amounts);
   return { number: microNumber(t.number), priceTotal: microNumber(t.priceTotal), taxPriceTotal: microNumber(t.taxPriceTotal), lines: lines.length };

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { demoPage, type Lang } from '../bill-steps.ts';
+
+/**
+ * Production in Chromium, in zh and en: a production order saved with its product only shows the materials
+ * it took from the product's BOM; the pick screen's push down offers that order's materials and not its
+ * product; the pick is audited on its form, and the order list shows its materials all picked.
+ */
+let suite: Suite;
+beforeAll(async () => {
+  suite = await startSuite('production');
+});
+afterAll(() => suite?.close());
+
+interface Named {
+  id: number;
+  name: string;
+}
+interface OrderLine {
+  id: number;
+  role: string;
+  materialId: number;
+  number: number;
+}
+
+describe('production (browser)', () => {
+  it.each<[Lang, string, string]>([
+    ['zh', 'zh-CN', '全部领料'],
+    ['en', 'en-US', 'All picked'],
+  ])('explodes an order from its BOM, picks its materials and shows them picked (%s)', async (lang, locale, allPicked) => {
+    const page = await demoPage(suite, lang, locale);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const token = await storedToken(page);
+    const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
+      const res = await api<T>(suite.server, method, url, body, token);
+      expect(res.status, `${method} ${url}: ${res.message}`).toBe(0);
+      return res.data;
+    };
+    const board = (await call<Named[]>('GET', '/admin/basic/material?current=1&pageSize=200')).find((m) => m.name === '控制板组件')!.id;
+    const raw = (await call<Named[]>('GET', '/admin/basic/stock?current=1&pageSize=50')).find((w) => w.name === '原料仓')!.id;
+    const shelf = (await call<Named[]>('GET', `/admin/basic/location/picker?current=1&pageSize=50&warehouseId=${raw}`)).find((l) => l.name.startsWith('A-02'))!.id;
+
+    // An order for 5 boards with the product only: the server takes the materials from the board's BOM.
+    const today = new Date().toISOString().slice(0, 10);
+    const order = await call<{ id: number; billCode: string }>('POST', '/admin/production/order', { billDate: today, remark: `E2E ${lang}`, lines: [{ role: 'Product', materialId: board, number: 5 }] });
+    for (const step of ['submit', 'audit']) await call('POST', `/admin/production/order/${step}`, { id: order.id });
+    const lines = (await call<{ lines: OrderLine[] }>('GET', `/admin/production/order/${order.id}`)).lines;
+    const product = lines.find((l) => l.role === 'Product')!;
+    const materials = lines.filter((l) => l.role === 'Material');
+    expect(materials.map((l) => l.number)).toEqual([5, 5, 120, 20]);
+
+    // The order on its screen: the product and the four materials, each with its role.
+    await page.goto('/production/order');
+    await page.getByTestId(`bill-open-${order.id}`).click();
+    const form = page.getByTestId('bill-form');
+    await form.getByTestId('bill-line-4-number').waitFor();
+    await screenshot(page, `production-${lang}-order`);
+    await form.getByTestId('bill-close').click();
+
+    // The pick screen's push down: this order's materials are offered, its product is not.
+    await page.goto('/production/pick');
+    await page.getByTestId('bill-add').click();
+    await page.getByTestId('bill-pushdown').click();
+    const dialog = page.getByTestId('bill-pushdown-dialog');
+    for (const line of materials) await dialog.locator(`tr[data-row-key="${line.id}"]`).waitFor();
+    expect(await dialog.locator(`tr[data-row-key="${product.id}"]`).count()).toBe(0);
+    await screenshot(page, `production-${lang}-pick-pushdown`);
+    for (const line of materials) await dialog.locator(`tr[data-row-key="${line.id}"] .ant-checkbox-input`).click();
+    await dialog.getByTestId('bill-pushdown-next').click();
+    await dialog.getByTestId(`bill-pushdown-number-${materials[0].id}`).waitFor();
+    const answer = page.waitForResponse((r) => r.url().includes('/pushDown') && r.request().method() === 'POST');
+    await dialog.getByTestId('bill-pushdown-ok').click();
+    const pick = ((await (await answer).json()) as { data: { id: number } }).data.id;
+    await page.getByTestId('bill-status').waitFor();
+    await page.getByTestId('bill-close').click();
+
+    // Where the materials lie (the pickers are covered elsewhere), then submitted and audited on its form.
+    const draft = await call<{ billDate: string; lines: Array<Record<string, unknown>> }>('GET', `/admin/production/pick/${pick}`);
+    await call('PUT', '/admin/production/pick', {
+      id: pick,
+      billDate: draft.billDate,
+      warehouseId: raw,
+      lines: draft.lines.map((l) => ({ materialId: l.materialId, unitId: l.unitId, number: l.number, sourceLineId: l.sourceLineId, warehouseId: raw, locationId: shelf })),
+    });
+    await page.getByTestId('pro-table-refresh').first().click();
+    await page.getByTestId(`bill-open-${pick}`).click();
+    await page.getByTestId('bill-op-submit').click();
+    await page.getByTestId('bill-op-audit').click();
+    await page.getByTestId('bill-op-abandonAudit').waitFor();
+    await screenshot(page, `production-${lang}-pick-audited`);
+    await page.getByTestId('bill-close').click();
+
+    // The order list shows its materials all picked.
+    await page.goto('/production/order');
+    const row = page.locator('tr', { hasText: order.billCode });
+    await waitUntil(() => row.textContent(), (text) => !!text?.includes(allPicked), 'the order picked');
+    await screenshot(page, `production-${lang}-orders`);
+    expect(pageErrors).toEqual([]);
+  });
+});
