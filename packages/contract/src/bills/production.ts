@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import { POSTS_NOTHING, type BillAction, type BillPostingsDecl, type BillTypeDecl, type FieldCondition } from './registry.ts';
 import type { Label } from './status.ts';
+import { PLACED, PLACE_KEYS } from './supply-chain.ts';
 
 /**
  * The production bills (docs/production.md): a production order names the products to make and the
@@ -51,8 +52,6 @@ const WORK_IN_PROGRESS: BillPostingsDecl = { stock: { counter: 'workInProgress' 
 const ORDER_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'manualCompletion', 'import', 'export', 'print'];
 /** Bills made from an order's lines only: no import (a workbook names no source line). */
 const STOCK_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
-const PLACED: FieldDecl[] = [LINE.warehouseId, LINE.locationId, LINE.batchNumber, LINE.expirationDate, LINE.serialNumbers];
-const PLACE_KEYS = ['warehouseId', 'locationId', 'batchNumber', 'expirationDate'];
 
 export const ProductionOrder: BillTypeDecl = {
   type: 'ProductionOrder',

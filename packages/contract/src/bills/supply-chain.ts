@@ -24,11 +24,11 @@ const LEND_ACTIONS: BillAction[] = [...STOCK_ACTIONS, 'manualCompletion'];
 /** Price fields of a line, in grid order. */
 const PRICED: FieldDecl[] = [LINE.giftNumber, LINE.unitPrice, LINE.taxRate, LINE.taxUnitPrice, LINE.discountRate, LINE.priceTotal, LINE.taxPriceTotal];
 /** Where goods are: warehouse, location, batch (with its expiry), serial numbers. */
-const PLACED: FieldDecl[] = [LINE.warehouseId, LINE.locationId, LINE.batchNumber, LINE.expirationDate, LINE.serialNumbers];
+export const PLACED: FieldDecl[] = [LINE.warehouseId, LINE.locationId, LINE.batchNumber, LINE.expirationDate, LINE.serialNumbers];
 /** The price fields copied by push down. */
 export const PRICE_KEYS = ['unitPrice', 'taxRate', 'discountRate'];
 /** The placing fields copied by push down (back to where the goods came from). */
-const PLACE_KEYS = ['warehouseId', 'locationId', 'batchNumber', 'expirationDate'];
+export const PLACE_KEYS = ['warehouseId', 'locationId', 'batchNumber', 'expirationDate'];
 
 /**
  * The refund types' rules (SPEC §4), one place:
