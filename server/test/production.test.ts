@@ -138,6 +138,9 @@ describe('production orders', () => {
     now = await get('ProductionOrder', o.id);
     expect(now.progress).toEqual({ instock: 'PartialInStock', pick: 'AllPick' });
     expect(now.billStatus).toBe('Partially');
+    // The pick and the return went into what that completion took: they keep their audits.
+    await refused(api.post(`${path('ProductionPick')}/abandonAudit`, { id: pick }), 'ProductionCompletedProhibitAbandonAudit');
+    await refused(api.post(`${path('ProductionReturn')}/abandonAudit`, { id: back }), 'ProductionCompletedProhibitAbandonAudit');
 
     // Beyond the six open: refused unless the tenant allows it.
     await refused(api.post(path('ProductionInstock'), { billDate: DAY, warehouseId: ids.w, lines: [{ materialId: ids.product, number: 7, sourceLineId: product.id }] }), 'NumberExceedSourceBill');
@@ -165,6 +168,9 @@ describe('production orders', () => {
     const pick = await saved('ProductionPick', { warehouseId: ids.w, lines: [{ materialId: ids.a, number: 2, sourceLineId: boards.id }] });
     await pass('ProductionPick', pick);
     expect((await get('ProductionOrder', o.id)).progress.pick).toBe('PartialPick');
+    // Nothing completed yet: the pick may lose its audit and have it again.
+    await ok(api.post(`${path('ProductionPick')}/abandonAudit`, { id: pick }));
+    await pass('ProductionPick', pick);
 
     await switches({ completionNeedAllPickOutstock: true, allowProductionInstockBeyond: true });
     const done = await saved('ProductionInstock', { warehouseId: ids.w, lines: [{ materialId: ids.product, number: 3, sourceLineId: product.id }] });

@@ -1,5 +1,5 @@
 import type { ServerModule } from '../../core/route.ts';
-import { registerProductionRules } from './rules.ts';
+import { registerProductionBlockers, registerProductionRules } from './rules.ts';
 
 /**
  * Production (docs/production.md): its bills are declarations of the bill registry (contract
@@ -11,5 +11,6 @@ export const productionModule: ServerModule = {
   routes: [],
   register(registries) {
     registerProductionRules(registries.billRules);
+    registerProductionBlockers(registries.abandonAuditBlockers);
   },
 };

@@ -1,19 +1,26 @@
 import { sql } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { PRODUCTION_LINES, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { meets, type BillPayload } from '@p8/contract/bills/registry';
 import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
 import { rows } from '../../db/connection.ts';
 import type { BillRules } from '../../bills/rules.ts';
+import type { AbandonAuditBlocker, AbandonAuditBlockers } from '../../core/abandon-audit-blockers.ts';
+import type { Tx } from '../../db/connection.ts';
 
 /*
  * The production bills' own rules (docs/production.md), beyond what the engine does with their declarations:
  * - a production order makes at least one product; saved with products only, it takes its materials from each
  *   product's BOM (the line's, else the product's default enabled BOM), as 金蝶 makes the 用料清单 from the BOM;
  * - with `completionNeedAllPickOutstock`, a completion in-stock is submitted and audited only once every
- *   order it completes has picked all its materials.
+ *   order it completes has picked all its materials;
+ * - a pick or return whose value a later completion of its order took into stock keeps its audit
+ *   (`ProductionCompletedProhibitAbandonAudit`): withdrawn, the order's work in progress would go below what
+ *   its completions absorbed. Withdraw the completions first.
  */
 
 type Line = BillPayload['lines'][number];
@@ -80,6 +87,34 @@ async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record
         limit 1`,
   );
   if (open) throw new BizError('NotAllPickOutstockProhibitCompletion', { additional: open.bill_code });
+}
+
+/** Types whose value stays in an order's work in progress (picks, returns) and those that take it into stock (completions). */
+const FEEDING = BILL_TYPES.filter((d) => d.postings.stock?.counter === 'workInProgress' && d.valuation?.in !== 'workInProgress').map((d) => d.type);
+const ABSORBING = BILL_TYPES.filter((d) => d.valuation?.in === 'workInProgress').map((d) => d.type);
+const texts = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
+const absorbedBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, billId: number) => {
+  const [absorbed] = await rows<{ id: string }>(
+    tx,
+    sql`with recursive mine as (
+          select id, audit_time from bill where tenant_id = ${tenantId} and id = ${billId} and bill_type in (${texts(FEEDING)})
+        ), up(id, depth) as (
+          select l.source_bill_id, 1 from bill_line l where l.tenant_id = ${tenantId} and l.bill_id in (select id from mine) and l.source_bill_id is not null
+          union
+          select l.source_bill_id, u.depth + 1 from bill_line l join up u on l.bill_id = u.id where l.tenant_id = ${tenantId} and l.source_bill_id is not null and u.depth < 2
+        )
+        select c.id from bill c
+        where c.tenant_id = ${tenantId} and c.bill_type in (${texts(ABSORBING)}) and c.bill_status in (${texts(POSTED_STATUSES)})
+          and c.audit_time >= (select audit_time from mine)
+          and exists (select 1 from bill_line cl where cl.tenant_id = c.tenant_id and cl.bill_id = c.id and cl.source_bill_id in (select id from up))
+        limit 1`,
+  );
+  return absorbed ? 'ProductionCompletedProhibitAbandonAudit' : undefined;
+};
+
+export function registerProductionBlockers(blockers: AbandonAuditBlockers): void {
+  blockers.register('production: work in progress absorbed', absorbedBlocker);
 }
 
 export function registerProductionRules(rules: BillRules): void {
