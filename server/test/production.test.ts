@@ -162,6 +162,30 @@ describe('production orders', () => {
     await financeVerifyEmpty(api);
   });
 
+  it('are made to a sale order: its goods become the products, by the BOM the sale order chose, apart from what it ships', async () => {
+    const customer = await api.create('customer', { code: 'C', name: 'Customer' });
+    await switches({ openSaleOrderBomSelect: true });
+    const sale = await saved('SaleOrder', { customerId: customer, deliveryDate: '2026-12-20', lines: [{ materialId: ids.product, number: 3, unitPrice: 100, bomId: ids.bom }] });
+    await pass('SaleOrder', sale);
+    const [saleLine] = (await get('SaleOrder', sale)).lines;
+    const made = (await ok(api.post<{ id: number }>(`${path('ProductionOrder')}/pushDown`, { sourceType: 'SaleOrder', sourceLineIds: [saleLine.id] }))).id;
+    const draft = (await get('ProductionOrder', made)) as Bill & { deliveryDate: string };
+    expect(draft.deliveryDate).toBe('2026-12-20');
+    expect(draft.lines.map((l) => [l.role, l.materialId, l.number])).toEqual([
+      ['Product', ids.product, 3],
+      ['Material', ids.a, 6],
+      ['Material', ids.b, 3.3],
+    ]);
+    expect(draft.lines[0].bomId).toBe(ids.bom);
+    await pass('ProductionOrder', made);
+    const now = await get('SaleOrder', sale);
+    expect(now.progress.production).toBe('AllProduction');
+    // Still all to ship: putting goods into production does not use up the order's open quantity.
+    const open = await ok(api.get<Array<{ sourceLineId: number; openNumber: string }>>(`${path('SaleOutstock')}/sources?sourceType=SaleOrder&pageSize=50`));
+    expect(open.find((l) => l.sourceLineId === saleLine.id)?.openNumber).toBe('3.000000');
+    await switches({ openSaleOrderBomSelect: false });
+  });
+
   it('complete beyond the order only with allowProductionInstockBeyond, and only when all is picked with completionNeedAllPickOutstock', async () => {
     const o = await order(2);
     const [product, boards] = o.lines;

@@ -319,8 +319,12 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     line.values.sourceBillId = source.billId;
     additional.add(sourceDecl);
   }
-  // A pushed-down bill holds only source lines, unless the type's "additional" switch is on.
-  if (unsourced >= 0 && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
+  // A pushed-down bill holds only source lines, unless the type's "additional" switch is on. Lines of another
+  // role than the sources give (a production order's materials beside the products taken from a sale order)
+  // are not additional goods.
+  const sourcedRole = (l: PreparedLine) => [...additional].every((s) => Object.entries(s.lineDefaults ?? {}).every(([key, value]) => String((l.values.extra as Record<string, unknown>)[key] ?? '') === value));
+  const extraLines = lines.some((l) => l.sourceLineId === null && !isTwin(l) && sourcedRole(l));
+  if (extraLines && ![...additional].every((s) => s.additionalSwitch && config[s.additionalSwitch])) throw new BizError('PleaseSelectSourceBill');
   return [...additional].some((s) => s.negative);
 }
 

@@ -86,6 +86,7 @@ export async function pushDown(
       // The quantity the user asked for, checked against the open quantity as any save is (linkSources).
       number: wanted.get(line.id) ?? microNumber(div(open, ratio)),
       sourceLineId: line.id,
+      ...source.lineDefaults,
       ...Object.fromEntries(copiedKeys.map((key) => [key, stored[key]])),
     });
   }

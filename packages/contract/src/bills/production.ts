@@ -64,7 +64,18 @@ export const ProductionOrder: BillTypeDecl = {
   lines: [role, bom, LINE.warehouseId],
   // Its quantity is what it makes.
   totalsOf: PRODUCTION_LINES.products,
-  sources: [],
+  sources: [
+    {
+      // Made to order (按单生产): the sale order's goods are the products, made by the BOM the order chose.
+      // Apart: putting goods into production does not use up what the order may still ship.
+      type: 'SaleOrder',
+      drives: 'production',
+      apart: true,
+      header: ['deliveryDate'],
+      lines: ['bomId'],
+      lineDefaults: { role: 'Product' },
+    },
+  ],
   stock: 'none',
   postings: POSTS_NOTHING,
   // Its status follows the products completed (the first kind); the materials show what was picked.

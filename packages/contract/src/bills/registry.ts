@@ -275,6 +275,8 @@ export interface SourceDecl {
   negative?: boolean;
   /** Header values a pushed-down draft starts with (a receipt pushed down from out-stocks is an ordinary receipt). */
   defaults?: Readonly<Record<string, string>>;
+  /** Line values each pushed-down line starts with (a production order's lines from a sale order are products). */
+  lineDefaults?: Readonly<Record<string, string>>;
   /**
    * Progress this bill's lines receive that counts on the source line they came from too: a shipping notice
    * passes `outstock` on to its sale order, so the order shows what went out through its notices. The kinds

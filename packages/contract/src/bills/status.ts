@@ -86,9 +86,10 @@ export const PROHIBIT_KEY = {
  * - settlement: amounts paid or received (kept by finance);
  * - invoice: a stock bill's or refund's lines taken into sale / purchase invoices (finance);
  * - exchange: an exchange refund's goods exchanged by purchase / sale exchange bills;
- * - pick: a production order's materials picked from stock by production picks.
+ * - pick: a production order's materials picked from stock by production picks;
+ * - production: a sale order's goods put into production by production orders (按单生产, 投产).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -102,6 +103,7 @@ export const PROGRESS_STATES = {
   invoice: ['UnInvoiced', 'PartialInvoiced', 'AllInvoiced'],
   exchange: ['NoExchange', 'PartialExchange', 'AllExchange'],
   pick: ['NoPick', 'PartialPick', 'AllPick'],
+  production: ['NoProduction', 'PartialProduction', 'AllProduction'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -115,6 +117,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   invoice: { zh: '开票状态', en: 'Invoicing' },
   exchange: { zh: '换货状态', en: 'Exchange' },
   pick: { zh: '领料状态', en: 'Picking' },
+  production: { zh: '投产状态', en: 'Production' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -144,6 +147,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoPick: { zh: '未领料', en: 'Not picked' },
   PartialPick: { zh: '部分领料', en: 'Partly picked' },
   AllPick: { zh: '全部领料', en: 'All picked' },
+  NoProduction: { zh: '未投产', en: 'Not in production' },
+  PartialProduction: { zh: '部分投产', en: 'Partly in production' },
+  AllProduction: { zh: '全部投产', en: 'All in production' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

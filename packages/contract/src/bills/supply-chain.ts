@@ -213,7 +213,7 @@ export const SaleOrder: BillTypeDecl = {
   sources: [{ type: 'SaleQuotation', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
   stock: 'none',
   postings: POSTS_NOTHING,
-  progress: ['outstock', 'push'],
+  progress: ['outstock', 'push', 'production'],
   switches: ['openSaleOrderBomSelect', 'openTaxRate', 'openDiscount'],
   actions: ORDER_ACTIONS,
   mergeBy: ['customerId'],
