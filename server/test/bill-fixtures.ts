@@ -19,22 +19,25 @@ export interface BillRecords {
   /** Assembly: the product made and the component used (4 of it in stock). */
   product: number;
   component: number;
-  /** Finance's bills: a fund account with money in it, an expense and an income fee type (createMoneyRecords). */
+  /** Finance's bills: a fund account with money in it, an expense and an income fee type (createOtherBillRecords). */
   fundAccount?: number;
   expenseFee?: number;
   incomeFee?: number;
   /** Salaries: the staff member paid (the caller's own account will do). */
   staff?: number;
+  /** Records lines of several roles name by kind (a production order's process lines: a process), set on each such line. */
+  lineRefs?: Record<string, number>;
 }
 
 /** The records finance's bills name: a fund account (100,000 in it) and an expense and an income fee type. */
-export async function createMoneyRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff'>>> {
+export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
   return {
     fundAccount: fund.id,
     expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }),
     incomeFee: await api.create('fee', { name: `${marker}-interest`, kind: 'income' }),
     staff: api.adminId,
+    lineRefs: { process: await api.create('process', { name: `${marker}-process`, pieceRate: 1.5 }) },
   };
 }
 
@@ -62,7 +65,7 @@ export async function createBillRecords(api: Caller): Promise<BillRecords> {
   const customer = await api.create('customer', { code: 'C1', name: 'Customer one' });
   const warehouse = await api.create('stock', { code: 'W1', name: 'Main' });
   const otherWarehouse = await api.create('stock', { code: 'W2', name: 'Second' });
-  return { supplier, customer, warehouse, otherWarehouse, material, product, component, ...(await createMoneyRecords(api)) };
+  return { supplier, customer, warehouse, otherWarehouse, material, product, component, ...(await createOtherBillRecords(api)) };
 }
 
 export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -117,8 +120,8 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
           ]
         : roleField(decl)
           ? // Lines of several roles (a production order's product and material): one of each, the first role first.
-            roleField(decl)!.options!.map((o, i) => ({ materialId: i === 0 ? records.material : records.component, number: 2, unitPrice: 10, [roleField(decl)!.key]: o.value }))
-          : [{ materialId: records.material, number: 2, unitPrice: 10 }];
+            roleField(decl)!.options!.map((o, i) => ({ materialId: i === 0 ? records.material : records.component, number: 2, unitPrice: 10, [roleField(decl)!.key]: o.value, ...lineRefs(decl, records) }))
+          : [{ materialId: records.material, number: 2, unitPrice: 10, ...lineRefs(decl, records) }];
   return { ...header, lines, ...overrides };
 }
 
@@ -131,6 +134,11 @@ export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unk
   // The first source line this type takes (a pick takes a production order's material line), with its material.
   const taken = source.lines.find((l) => meets(decl.sources[0].fromLines, l)) ?? source.lines[0];
   return lines.map((l) => ({ ...l, materialId: taken.materialId ?? l.materialId, sourceLineId: taken.id }));
+}
+
+/** The line fields of `decl` naming a kind `records.lineRefs` gives, with its record. */
+function lineRefs(decl: BillTypeDecl, records: BillRecords): Record<string, number> {
+  return Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && records.lineRefs?.[f.ref] ? [[f.key, records.lineRefs[f.ref]]] : [])));
 }
 
 /** A required choice every line of a type makes that the fixtures do not set otherwise (a production order line's role). */

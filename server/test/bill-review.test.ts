@@ -6,7 +6,7 @@ import type { VerifyRuleRow } from '@p8/contract/office';
 import { buildApp } from '../src/app.ts';
 import { call, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { allowDirectBills, billPayload, createMoneyRecords, type BillRecords } from './bill-fixtures.ts';
+import { allowDirectBills, billPayload, createOtherBillRecords, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * Joint review through the API, on PGlite and PostgreSQL (TEST_DB=postgres), over a few declared types (an
@@ -42,7 +42,7 @@ beforeAll(async () => {
     material,
     product: material,
     component: material,
-    ...(await createMoneyRecords(api)),
+    ...(await createOtherBillRecords(api)),
   };
   // Stock for the out-stocks, before any rule.
   const opening = await saved(billType('OtherInstock')!, { lines: [{ materialId: material, number: 500, unitPrice: 3 }] });

@@ -4,7 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { allowDirectBills, billPath, billPayload, createMoneyRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
+import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill
@@ -16,7 +16,7 @@ let ctx: TestContext;
 let t: TestTenant;
 let api: Caller;
 const ids = { piece: 0, box: 0, m1: 0, m2: 0, m3: 0, supplier: 0, customer: 0, w1: 0, w2: 0, l1: 0 };
-let money: Awaited<ReturnType<typeof createMoneyRecords>>;
+let money: Awaited<ReturnType<typeof createOtherBillRecords>>;
 const DAY = '2026-11-24';
 
 beforeAll(async () => {
@@ -34,7 +34,7 @@ beforeAll(async () => {
   ids.w1 = await api.create('stock', { code: 'W1', name: 'Main' });
   ids.w2 = await api.create('stock', { code: 'W2', name: 'Second' });
   ids.l1 = await api.create('location', { warehouseId: ids.w1, name: 'A-01' });
-  money = await createMoneyRecords(api);
+  money = await createOtherBillRecords(api);
   // Stock to take from: 1000 of M1 and M3 in W1.
   const opening = await saved('OtherInstock', { warehouseId: ids.w1, lines: [{ materialId: ids.m1, number: 1000, unitPrice: 2 }, { materialId: ids.m3, number: 1000, unitPrice: 0.5 }] });
   await passAudit('OtherInstock', opening);

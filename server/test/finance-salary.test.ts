@@ -4,7 +4,7 @@ import { billApiPath } from '@p8/contract/bills/registry';
 import type { FinanceDifference } from '@p8/contract/finance';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, staffCaller, type Caller } from './basic-fixtures.ts';
-import { createMoneyRecords, ok, refused } from './bill-fixtures.ts';
+import { createOtherBillRecords, ok, refused } from './bill-fixtures.ts';
 
 /*
  * Salaries through the API on PGlite and on PostgreSQL (TEST_DB=postgres): a salary bill's net pay computed
@@ -53,7 +53,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
   t = await seedTenant(ctx.database, 'Salaries');
   api = await adminCaller(ctx, t);
-  fund = (await createMoneyRecords(api)).fundAccount;
+  fund = (await createOtherBillRecords(api)).fundAccount;
   staff.a = (await staffCaller(ctx, t)).adminId;
   staff.b = (await staffCaller(ctx, t)).adminId;
 });

@@ -24,6 +24,9 @@ interface Line {
   materialId: number;
   role?: string;
   bomId?: number | null;
+  processId?: number;
+  unitPrice?: number;
+  priceTotal?: number;
   number: number;
   progress: Record<string, { state: string; done: number }>;
 }
@@ -184,6 +187,49 @@ describe('production orders', () => {
     const open = await ok(api.get<Array<{ sourceLineId: number; openNumber: string }>>(`${path('SaleOutstock')}/sources?sourceType=SaleOrder&pageSize=50`));
     expect(open.find((l) => l.sourceLineId === saleLine.id)?.openNumber).toBe('3.000000');
     await switches({ openSaleOrderBomSelect: false });
+  });
+
+  it("lay out their process steps from the routing, reported step by step at each step's piece rate", async () => {
+    const cut = await api.create('process', { name: 'Cut', pieceRate: 0.5, standardHours: 0.1 });
+    const solder = await api.create('process', { name: 'Solder', pieceRate: 0.8, standardHours: 0.2 });
+    const routing = await api.create('routing', { name: 'Cut then solder', steps: [{ processId: cut }, { processId: solder, pieceRate: 1.2 }] });
+    const kit = await api.create('material', { code: 'Q', name: 'Kit', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: kit, version: 'V1', isDefault: true, routingId: routing, lines: [{ materialId: ids.a, quantity: 1 }] });
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: kit, number: 10 }] });
+    await pass('ProductionOrder', id);
+    const o = await get('ProductionOrder', id);
+    expect(o.lines.map((l) => [l.role, l.materialId, l.number, l.processId ?? null, l.role === 'Process' ? l.unitPrice : null])).toEqual([
+      ['Product', kit, 10, null, null],
+      ['Material', ids.a, 10, null, null],
+      ['Process', kit, 10, cut, 0.5],
+      ['Process', kit, 10, solder, 1.2],
+    ]);
+    const [, , cutLine, solderLine] = o.lines;
+    // The report's picker offers the steps only.
+    const offered = await ok(api.get<Array<{ sourceLineId: number }>>(`${path('ProcessReport')}/sources?sourceType=ProductionOrder&pageSize=50`));
+    expect(offered.map((l) => l.sourceLineId).filter((lineId) => o.lines.some((l) => l.id === lineId))).toEqual([cutLine.id, solderLine.id]);
+
+    // All ten cut, six soldered: each at its step's piece rate.
+    const report = (await ok(api.post<{ id: number }>(`${path('ProcessReport')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [cutLine.id, solderLine.id], numbers: [{ sourceLineId: solderLine.id, number: 6 }] }))).id;
+    const draft = (await get('ProcessReport', report)) as Bill & { priceTotal: number };
+    expect(draft.lines.map((l) => [l.processId, l.number, l.unitPrice, l.priceTotal])).toEqual([
+      [cut, 10, 0.5, 5],
+      [solder, 6, 1.2, 7.2],
+    ]);
+    expect(draft.priceTotal).toBe(12.2);
+    await pass('ProcessReport', report);
+    let now = await get('ProductionOrder', id);
+    expect(now.progress.report).toBe('PartialReport');
+    expect(now.lines[2].progress.report.state).toBe('AllReport');
+    expect(now.lines[3].progress.report.state).toBe('PartialReport');
+    // A step cannot be reported beyond the order.
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 1, processId: cut, sourceLineId: cutLine.id }] }), 'NumberExceedSourceBill');
+    const rest = await saved('ProcessReport', { lines: [{ materialId: kit, number: 4, processId: solder, unitPrice: 1.2, sourceLineId: solderLine.id }] });
+    await pass('ProcessReport', rest);
+    now = await get('ProductionOrder', id);
+    expect(now.progress).toMatchObject({ report: 'AllReport', instock: 'NoInstock' });
+    // A step without its process is refused, with its line.
+    await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ role: 'Product', materialId: kit, number: 1 }, { role: 'Process', materialId: kit, number: 1 }] }), 'PleaseSelectProcess');
   });
 
   it('complete beyond the order only with allowProductionInstockBeyond, and only when all is picked with completionNeedAllPickOutstock', async () => {

@@ -8,7 +8,7 @@ import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { starterTemplate } from '@p8/contract/print/template';
-import { allowDirectBills, billPayload, createMoneyRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
+import { allowDirectBills, billPayload, createOtherBillRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -123,7 +123,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   }
   // A bill of every declared type, its remark carrying the marker (stock for the out-stocks first).
   const bill = (type: string, body: Record<string, unknown>) => post(billApiPath(billType(type)!), body);
-  const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part, ...(await createMoneyRecords(api, marker)) };
+  const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part, ...(await createOtherBillRecords(api, marker)) };
   const opening = await bill('OtherInstock', { billDate: '2026-11-24', warehouseId: stock, lines: [{ materialId: material, number: 100 }, { materialId: part, number: 100 }] });
   for (const step of ['submit', 'audit']) expect((await call(ctx.app, 'POST', `${billApiPath(billType('OtherInstock')!)}/${step}`, { token: tokenA, body: { id: opening } })).body.status).toBe(0);
   /**

@@ -146,6 +146,8 @@ export async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
       }
       // Over the lines the kind counts on (a production order's products for in-stock, its materials for picking).
       const counted = progress.filter((_, i) => lineCountsFor(decl.type, kind, ownLines[i].extra as Record<string, unknown>));
+      // No line for it (an order without process steps has nothing to report): no state.
+      if (!counted.length) return;
       const overall = overallProgress(counted.map((p) => ({ number: p.number, done: p.kinds[kind]?.done ?? 0n })));
       headerProgress[kind] = PROGRESS_STATES[kind][overall === 'none' ? 0 : overall === 'partial' ? 1 : 2];
       if (index === 0) primary = overall;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HEADER, LINE, type FieldDecl } from './fields.ts';
+import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
 import { POSTS_NOTHING, type BillAction, type BillPostingsDecl, type BillTypeDecl, type FieldCondition } from './registry.ts';
 import type { Label } from './status.ts';
 import { PLACED, PLACE_KEYS } from './supply-chain.ts';
@@ -11,15 +11,19 @@ import { PLACED, PLACE_KEYS } from './supply-chain.ts';
  * products into stock at the work in progress they absorbed. Data only, like every declaration.
  */
 
-/** The two roles of a production order's lines. */
-export const ProductionLineRole = ['Product', 'Material'] as const;
+/** The roles of a production order's lines: what it makes, what that consumes, the process steps it goes through. */
+export const ProductionLineRole = ['Product', 'Material', 'Process'] as const;
 export type ProductionLineRole = (typeof ProductionLineRole)[number];
 export const PRODUCTION_LINE_ROLE_LABELS: Record<ProductionLineRole, Label> = {
   Product: { zh: '产品', en: 'Product' },
   Material: { zh: '用料', en: 'Material' },
+  Process: { zh: '工序', en: 'Process' },
 };
 
-/** A production order line's role: a product it makes or a material it consumes (kept in the line's `extra`). */
+/**
+ * A production order line's role (kept in the line's `extra`): a product it makes, a material it consumes, or
+ * a process step of a product (its material and quantity the product's, its process, team and piece rate).
+ */
 const role: FieldDecl = {
   key: 'role',
   label: { zh: '行类型', en: 'Line role' },
@@ -27,7 +31,7 @@ const role: FieldDecl = {
   schema: z.enum(ProductionLineRole, { error: 'PleaseSelectLineRole' }),
   required: 'PleaseSelectLineRole',
   options: ProductionLineRole.map((value) => ({ value, label: PRODUCTION_LINE_ROLE_LABELS[value] })),
-  width: 90,
+  width: 120,
 };
 
 /**
@@ -40,7 +44,14 @@ const bom: FieldDecl = { key: 'bomId', label: { zh: 'BOM', en: 'BOM' }, kind: 'r
 export const PRODUCTION_LINES = {
   products: { field: 'role', values: ['Product'] },
   materials: { field: 'role', values: ['Material'] },
+  processes: { field: 'role', values: ['Process'] },
 } as const satisfies Record<string, FieldCondition>;
+
+/** A process step's process (a production order's process lines, a report's lines). */
+const processStep: FieldDecl = { key: 'processId', label: { zh: '工序', en: 'Process' }, kind: 'record', ref: 'process', schema: z.number().int().positive(), width: 150 };
+const team: FieldDecl = { key: 'teamId', label: { zh: '班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: z.number().int().positive(), width: 130 };
+/** What a worker earns per good piece of the step (the routing step's, else the process's). */
+const pieceRate: FieldDecl = { ...LINE.unitPrice, label: { zh: '计件单价', en: 'Piece rate' } };
 
 /** The workshop that makes it: the department of the order, copied to its picks and completions. */
 const workshop: FieldDecl = { ...HEADER.deptId, label: { zh: '生产车间', en: 'Workshop' }, list: true };
@@ -51,7 +62,7 @@ const WORK_IN_PROGRESS: BillPostingsDecl = { stock: { counter: 'workInProgress' 
 
 const ORDER_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'manualCompletion', 'import', 'export', 'print'];
 /** Bills made from an order's lines only: no import (a workbook names no source line). */
-const STOCK_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
+const SOURCED_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'];
 
 export const ProductionOrder: BillTypeDecl = {
   type: 'ProductionOrder',
@@ -61,7 +72,7 @@ export const ProductionOrder: BillTypeDecl = {
   codePrefix: 'SCDD',
   icon: 'ToolOutlined',
   header: [workshop, HEADER.handlerId, plannedFinish, HEADER.deliveryWarnDays],
-  lines: [role, bom, LINE.warehouseId],
+  lines: [role, bom, LINE.warehouseId, processStep, team, pieceRate],
   // Its quantity is what it makes.
   totalsOf: PRODUCTION_LINES.products,
   sources: [
@@ -78,8 +89,9 @@ export const ProductionOrder: BillTypeDecl = {
   ],
   stock: 'none',
   postings: POSTS_NOTHING,
-  // Its status follows the products completed (the first kind); the materials show what was picked.
-  progress: ['instock', 'pick'],
+  // Its status follows the products completed (the first kind); the materials show what was picked, the
+  // process steps what was reported.
+  progress: ['instock', 'pick', 'report'],
   switches: ['allowProductionInstockBeyond', 'allowProductionClaimBeyond', 'completionNeedAllPickOutstock'],
   actions: ORDER_ACTIONS,
 };
@@ -110,7 +122,7 @@ export const ProductionPick: BillTypeDecl = {
   postings: WORK_IN_PROGRESS,
   progress: ['return'],
   switches: ['allowProductionClaimBeyond', 'openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
-  actions: STOCK_ACTIONS,
+  actions: SOURCED_ACTIONS,
 };
 
 export const ProductionReturn: BillTypeDecl = {
@@ -130,7 +142,7 @@ export const ProductionReturn: BillTypeDecl = {
   postings: WORK_IN_PROGRESS,
   progress: [],
   switches: ['openBatchNumber', 'openSerialNumber'],
-  actions: STOCK_ACTIONS,
+  actions: SOURCED_ACTIONS,
 };
 
 export const ProductionInstock: BillTypeDecl = {
@@ -158,8 +170,36 @@ export const ProductionInstock: BillTypeDecl = {
   postings: WORK_IN_PROGRESS,
   progress: [],
   switches: ['allowProductionInstockBeyond', 'completionNeedAllPickOutstock', 'openBatchNumber', 'openSerialNumber'],
-  actions: STOCK_ACTIONS,
+  actions: SOURCED_ACTIONS,
+};
+
+export const ProcessReport: BillTypeDecl = {
+  type: 'ProcessReport',
+  label: { zh: '工序汇报', en: 'Process report' },
+  area: 'production',
+  route: 'report',
+  codePrefix: 'GXHB',
+  icon: 'FormOutlined',
+  header: [workshop, HEADER.handlerId],
+  lines: [
+    { ...processStep, required: 'PleaseSelectProcess' },
+    team,
+    { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: undefined },
+    { key: 'scrapNumber', label: { zh: '报废数量', en: 'Scrapped' }, kind: 'quantity', schema: quantitySchema, width: 100 },
+    { key: 'hours', label: { zh: '工时', en: 'Hours' }, kind: 'quantity', schema: quantitySchema, width: 90 },
+    pieceRate,
+    // The quantity is the good pieces; they earn the piece rate: the piece wage.
+    { ...LINE.priceTotal, label: { zh: '计件工资', en: 'Piece wage' } },
+  ],
+  sources: [{ type: 'ProductionOrder', drives: 'report', fromLines: PRODUCTION_LINES.processes, header: ['deptId'], lines: ['processId', 'teamId', 'unitPrice'] }],
+  // A report is of a step of an order.
+  sourceRequired: true,
+  stock: 'none',
+  postings: POSTS_NOTHING,
+  progress: [],
+  switches: [],
+  actions: SOURCED_ACTIONS,
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [ProductionOrder, ProductionPick, ProductionReturn, ProductionInstock];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [ProductionOrder, ProductionPick, ProductionReturn, ProcessReport, ProductionInstock];

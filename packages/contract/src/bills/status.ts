@@ -87,9 +87,10 @@ export const PROHIBIT_KEY = {
  * - invoice: a stock bill's or refund's lines taken into sale / purchase invoices (finance);
  * - exchange: an exchange refund's goods exchanged by purchase / sale exchange bills;
  * - pick: a production order's materials picked from stock by production picks;
- * - production: a sale order's goods put into production by production orders (按单生产, 投产).
+ * - production: a sale order's goods put into production by production orders (按单生产, 投产);
+ * - report: a production order's process steps reported done by process reports (工序汇报).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -104,6 +105,7 @@ export const PROGRESS_STATES = {
   exchange: ['NoExchange', 'PartialExchange', 'AllExchange'],
   pick: ['NoPick', 'PartialPick', 'AllPick'],
   production: ['NoProduction', 'PartialProduction', 'AllProduction'],
+  report: ['NoReport', 'PartialReport', 'AllReport'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -118,6 +120,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   exchange: { zh: '换货状态', en: 'Exchange' },
   pick: { zh: '领料状态', en: 'Picking' },
   production: { zh: '投产状态', en: 'Production' },
+  report: { zh: '汇报状态', en: 'Reported' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -150,6 +153,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoProduction: { zh: '未投产', en: 'Not in production' },
   PartialProduction: { zh: '部分投产', en: 'Partly in production' },
   AllProduction: { zh: '全部投产', en: 'All in production' },
+  NoReport: { zh: '未汇报', en: 'Not reported' },
+  PartialReport: { zh: '部分汇报', en: 'Partly reported' },
+  AllReport: { zh: '全部汇报', en: 'All reported' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

@@ -171,16 +171,33 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   ]));
   await unit((ctx) => abandonAudit(ctx, billType('OtherOutstock')!, withdrawn));
 
-  // Production: 50 control boards ordered (their materials from the board's BOM), every material picked, 30
-  // boards completed into the semi-finished store at the work in progress they absorbed; 20 controllers
-  // ordered two days ago, nothing picked yet.
+  // Production: 50 control boards ordered (their materials from the board's BOM, their steps from its routing),
+  // every material picked, the steps reported, 30 boards completed into the semi-finished store at the work in
+  // progress they absorbed; 20 controllers ordered two days ago, nothing picked yet.
   const semi = { warehouseId: warehouse('半成品仓') };
   const boards = await audit('ProductionOrder', await save('ProductionOrder', daysAgo(7), { deliveryDate: daysAgo(-5), deliveryWarnDays: 7, remark: '月度备货' }, [
     { role: 'Product', materialId: material('控制板组件'), number: 50, ...semi },
   ]));
-  const orderLines = await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, boards)).lines);
-  const [boardLine, ...materialLines] = orderLines.map((l) => ({ id: Number(l.id), materialId: Number(l.materialId), number: Number(l.number) }));
+  const orderLines = (await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, boards)).lines as Array<Record<string, unknown>>)).map((l) => ({
+    id: Number(l.id),
+    role: String(l.role),
+    materialId: Number(l.materialId),
+    number: Number(l.number),
+    processId: Number(l.processId),
+    unitPrice: Number(l.unitPrice),
+  }));
+  const [boardLine] = orderLines.filter((l) => l.role === 'Product');
+  const materialLines = orderLines.filter((l) => l.role === 'Material');
+  const steps = orderLines.filter((l) => l.role === 'Process');
   await audit('ProductionPick', await save('ProductionPick', daysAgo(6), { ...raw }, materialLines.map((l) => ({ materialId: l.materialId, number: l.number, sourceLineId: l.id, ...raw, ...at('A-02 电子料区') }))));
+  // The workshop's reports: every step of the 50 boards but the last done, the last for 30 of them.
+  await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({
+    materialId: step.materialId,
+    number: i === steps.length - 1 ? 30 : step.number,
+    processId: step.processId,
+    unitPrice: step.unitPrice,
+    sourceLineId: step.id,
+  }))));
   await audit('ProductionInstock', await save('ProductionInstock', daysAgo(3), { ...semi }, [
     { materialId: material('控制板组件'), number: 30, sourceLineId: boardLine.id, ...semi, ...at('B-01 板卡区') },
   ]));
