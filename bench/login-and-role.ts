@@ -76,14 +76,15 @@ function startBareServer(pool: pg.Pool): Promise<http.Server> {
   async function login(body: { name: string; password: string }) {
     const { rows } = await pool.query(
       `select a.*, t.enabled as tenant_enabled, t.is_logoff as tenant_logoff
-         from admin a inner join tenant t on t.id = a.tenant_id
-        where lower(a.name) = lower($1) limit 1`,
+         from login_name l inner join admin a on a.tenant_id = l.tenant_id and a.id = l.admin_id
+        inner join tenant t on t.id = a.tenant_id
+        where l.name = lower($1)`,
       [body.name],
     );
     const account = rows[0];
     if (!account || !account.tenant_enabled || account.tenant_logoff || !account.enabled || account.is_lock) return null;
     if (!(await verifyPassword(account.password_hash, body.password))) return null;
-    const token = randomBytes(32).toString('base64url');
+    const token = `${account.tenant_id}.${randomBytes(32).toString('base64url')}`;
     const client = await pool.connect();
     try {
       await client.query('begin');
@@ -111,8 +112,8 @@ function startBareServer(pool: pg.Pool): Promise<http.Server> {
               t.enabled as tenant_enabled, t.is_logoff, a.enabled as admin_enabled, a.is_lock
          from session s inner join tenant t on t.id = s.tenant_id
          inner join admin a on a.tenant_id = s.tenant_id and a.id = s.admin_id
-        where s.token_hash = $1 limit 1`,
-      [createHash('sha256').update(token).digest('hex')],
+        where s.tenant_id = $1 and s.token_hash = $2`,
+      [Number(token.slice(0, token.indexOf('.'))), createHash('sha256').update(token).digest('hex')],
     );
     const s = sessions[0];
     if (!s || s.revoked_at || s.expires_at.getTime() <= Date.now() || !s.tenant_enabled || !s.admin_enabled) return null;

@@ -28,7 +28,8 @@ describe('sign-in by account name', () => {
     const t = await seedTenant(ctx.database);
     const res = await call<{ token: string }>(ctx.app, 'POST', '/api/auth/admin/name', loginBody(t.name, t.password));
     expect(res.body.status).toBe(0);
-    expect(res.body.data.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    // `<tenant>.<random>`: the session is found within its tenant (docs/operations.md, "Distributing by tenant").
+    expect(res.body.data.token).toMatch(new RegExp(`^${t.tenantId}\\.[A-Za-z0-9_-]{43}$`));
     const me = await call(ctx.app, 'GET', '/api/admin/current/detail', { token: res.body.data.token });
     expect(me.body.data).toMatchObject({ name: t.name, tenantId: t.tenantId, isInitialAdmin: true, roleKey: 'admin' });
   });

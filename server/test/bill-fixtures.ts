@@ -176,6 +176,24 @@ export async function auditedBill(api: Caller, type: string, body: Record<string
   return id;
 }
 
+/**
+ * Stock to take from (an audited other in-stock of the material and the component), then one audited bill of
+ * each kind of lines and stock effect that can be entered directly; answers the kinds (`lines:stock`).
+ */
+export async function auditOneOfEachKind(api: Caller, records: BillRecords): Promise<string[]> {
+  const instock = billType('OtherInstock')!;
+  const stocked = [records.material, records.component].map((materialId) => ({ materialId, number: 50, unitPrice: 10 }));
+  await auditedBill(api, instock.type, billPayload(instock, records, { lines: stocked }));
+  const kinds = new Set<string>();
+  for (const decl of BILL_TYPES) {
+    const kind = `${lineKindOf(decl)}:${decl.stock}`;
+    if (decl.sourceRequired || kinds.has(kind)) continue;
+    kinds.add(kind);
+    await auditedBill(api, decl.type, billPayload(decl, records));
+  }
+  return [...kinds];
+}
+
 /** The books agree: POST /finance/verify finds no difference (the end of every finance test). */
 export async function financeVerifyEmpty(api: Caller) {
   expect(await ok(api.post<FinanceDifference[]>('/api/admin/finance/verify'))).toEqual([]);

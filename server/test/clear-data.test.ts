@@ -5,6 +5,7 @@ import { billType } from '@p8/contract/bills/catalogue';
 import { billApiPath } from '@p8/contract/bills/registry';
 import * as schema from '../src/db/schema/index.ts';
 import { rows } from '../src/db/connection.ts';
+import { REFERENCE_TABLES } from '../src/db/distribution.ts';
 import { clearedBy, deleteOrder, TENANT_TABLES, type ClearType, type TableFate } from '../src/modules/tenant/data-categories.ts';
 import { seedTenant, startTestApp, TEST_DB, unique, uniquePhone, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
@@ -19,7 +20,8 @@ import { mallApi } from './mall-fixtures.ts';
  */
 
 const schemaTables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => v instanceof PgTable);
-const tenantTables = schemaTables.filter((t) => getTableConfig(t).columns.some((c) => c.name === 'tenant_id'));
+// The shared directory of sign-in names names a tenant but is none of its tables (db/distribution.ts).
+const tenantTables = schemaTables.filter((t) => getTableConfig(t).columns.some((c) => c.name === 'tenant_id') && !(getTableConfig(t).name in REFERENCE_TABLES));
 const nameOf = (t: PgTable) => getTableConfig(t).name;
 const fateOf = (t: PgTable): TableFate => TENANT_TABLES.find(([table]) => table === t)?.[1] ?? { kept: '' };
 const CLEAR_TYPES: ClearType[] = ['business', 'basic'];

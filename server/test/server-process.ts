@@ -12,7 +12,8 @@ export interface Server {
   output(): string;
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -3,6 +3,7 @@ import { sampleNamedRecords, sampleRecordBody } from './record-samples.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
+import { REFERENCE_TABLES, TENANT_TABLES_WITHOUT_RLS } from '../src/db/distribution.ts';
 import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
@@ -207,13 +208,17 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   return { ids, filled, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };
 }
 
-/** Every tenant table of the schema (those carrying tenant_id, plus tenant itself). */
+/**
+ * Every tenant table of the schema under RLS (those carrying tenant_id, plus tenant itself), without the
+ * shared tables and the sessions read before a tenant transaction exists (db/distribution.ts).
+ */
 async function tenantTables(): Promise<string[]> {
   const result = await rows<{ table_name: string }>(
     ctx.database,
-    sql`select distinct table_name from information_schema.columns where table_schema = 'public' and column_name = 'tenant_id' and table_name not in ('session', 'captcha') order by 1`,
+    sql`select distinct table_name from information_schema.columns where table_schema = 'public' and column_name = 'tenant_id' order by 1`,
   );
-  return ['tenant', ...result.map((r) => r.table_name)];
+  const shared = new Set([...Object.keys(REFERENCE_TABLES), ...Object.keys(TENANT_TABLES_WITHOUT_RLS)]);
+  return ['tenant', ...result.map((r) => r.table_name).filter((name) => !shared.has(name))];
 }
 
 describe(`tenant isolation by row-level security (${TEST_DB})`, () => {

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database, Tx } from '../db/connection.ts';
 import { admin, session, tenant } from '../db/schema/index.ts';
 import type { AuditEntry } from './audit.ts';
-import type { AuthContext } from './auth.ts';
+import { tokenKey, type AuthContext, type TokenKey } from './auth.ts';
 import { loadDeptId } from './data-scope.ts';
 import { BizError, unauthorized } from './errors.ts';
 import { loadPermissions, type Permissions } from './permissions.ts';
@@ -66,6 +66,7 @@ export function accessChangesOf(tenantId: number, entries: readonly AuditEntry[]
 const GLOBAL_KEY = 'access:v:all';
 const tenantKey = (tenantId: number) => `access:v:t:${tenantId}`;
 const accountKey = (tenantId: number, adminId: number) => `access:v:a:${tenantId}:${adminId}`;
+const touchKey = (tenantId: number, sessionId: string) => `${tenantId}:${sessionId}`;
 // A version that has run out is started afresh under a new random value, which no cached entry carries.
 const VERSION_TTL_SECONDS = 30 * 24 * 3600;
 /** A cached entry is checked against the database at least this often whatever its versions say (see decisions.md). */
@@ -110,7 +111,7 @@ interface AccountEntry {
 export class AccessCache implements AccessInvalidator {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly accounts = new Map<string, AccountEntry>();
-  /** Session id → latest use not yet written. */
+  /** `<tenant>:<session id>` → latest use not yet written. */
   private readonly touches = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
@@ -128,7 +129,9 @@ export class AccessCache implements AccessInvalidator {
   }
 
   /** Turns a bearer token into the caller, or refuses it (40100) as the database would. */
-  async resolve(tokenHash: string): Promise<AuthContext> {
+  async resolve(token: string): Promise<AuthContext> {
+    const key = tokenKey(token);
+    const tokenHash = key.hash;
     const now = Date.now();
     let entry = this.sessions.get(tokenHash);
     let stamp: string | undefined;
@@ -136,16 +139,16 @@ export class AccessCache implements AccessInvalidator {
       stamp = await this.stamp(entry.tenantId, entry.adminId);
       const trusted = stamp !== undefined && entry.stamp === stamp && now - entry.checkedAt <= MAX_AGE_MS;
       const live = entry.expiresAt > now && entry.lastSeenAt + this.config.session.idleMinutes * 60_000 > now;
-      if (!trusted || !live) entry = await this.check(tokenHash, stamp, now);
+      if (!trusted || !live) entry = await this.check(key, stamp, now);
     } else {
       // First sight of this token here: the check tells whose it is, then the versions are read for the
       // permissions loaded after them; the session entry itself is trusted from its next check on.
-      entry = await this.check(tokenHash, undefined, now);
+      entry = await this.check(key, undefined, now);
       stamp = await this.stamp(entry.tenantId, entry.adminId);
     }
     if (now - entry.lastSeenAt > TOUCH_INTERVAL_MS) {
       entry.lastSeenAt = now;
-      this.touches.set(entry.sessionId, now);
+      this.touches.set(touchKey(entry.tenantId, entry.sessionId), now);
     }
     return { tenantId: entry.tenantId, adminId: entry.adminId, sessionId: entry.sessionId, access: this.callerAccess(entry.tenantId, entry.adminId, stamp) };
   }
@@ -176,12 +179,18 @@ export class AccessCache implements AccessInvalidator {
       this.touches.clear();
       for (let i = 0; i < batch.length; i += 500) {
         const part = batch.slice(i, i + 500);
-        const rows = sql.join(part.map(([id, at]) => sql`(${id}::uuid, ${new Date(at).toISOString()}::timestamptz)`), sql`, `);
+        const rows = sql.join(
+          part.map(([key, at]) => {
+            const [tenantId, id] = key.split(':');
+            return sql`(${Number(tenantId)}::bigint, ${id}::uuid, ${new Date(at).toISOString()}::timestamptz)`;
+          }),
+          sql`, `,
+        );
         try {
           await this.database.db.execute(sql`
             update ${session} set last_seen_at = seen.at
-              from (values ${rows}) as seen(id, at)
-             where ${session.id} = seen.id and ${session.lastSeenAt} < seen.at`);
+              from (values ${rows}) as seen(tenant_id, id, at)
+             where ${session.tenantId} = seen.tenant_id and ${session.id} = seen.id and ${session.lastSeenAt} < seen.at`);
         } catch (error) {
           this.log.warn({ err: error }, 'access cache: writing session touches failed; kept for the next flush');
           for (const [id, at] of part) if ((this.touches.get(id) ?? 0) < at) this.touches.set(id, at);
@@ -242,7 +251,9 @@ export class AccessCache implements AccessInvalidator {
    * The database's word on a session: not revoked, not idle past the limit, not past its absolute expiry,
    * its tenant enabled and its account neither disabled nor locked. A refused token leaves the cache.
    */
-  private async check(tokenHash: string, stamp: string | undefined, now: number): Promise<SessionEntry> {
+  private async check(key: TokenKey, stamp: string | undefined, now: number): Promise<SessionEntry> {
+    const tokenHash = key.hash;
+    if (key.tenantId === null) throw unauthorized();
     const [row] = await this.database.db
       .select({
         id: session.id,
@@ -259,7 +270,9 @@ export class AccessCache implements AccessInvalidator {
       .from(session)
       .innerJoin(tenant, eq(tenant.id, session.tenantId))
       .innerJoin(admin, and(eq(admin.tenantId, session.tenantId), eq(admin.id, session.adminId)))
-      .where(eq(session.tokenHash, tokenHash))
+      // A token without its tenant (issued before tokens carried it) is found by its hash alone, across
+      // tenants, until such tokens have expired (docs/operations.md, "Distributing by tenant").
+      .where(key.tenantId === undefined ? eq(session.tokenHash, tokenHash) : and(eq(session.tenantId, key.tenantId), eq(session.tokenHash, tokenHash)))
       .limit(1);
     this.sessions.delete(tokenHash);
     if (!row) throw unauthorized();
@@ -267,7 +280,7 @@ export class AccessCache implements AccessInvalidator {
     if (!row.tenantEnabled || row.tenantLogoff) throw new BizError('TenantIsDisabled', { status: 40100 });
     if (row.revokedAt) throw unauthorized();
     // A use this process has not written yet counts as much as a written one.
-    const lastSeenAt = Math.max(row.lastSeenAt.getTime(), this.touches.get(row.id) ?? 0);
+    const lastSeenAt = Math.max(row.lastSeenAt.getTime(), this.touches.get(touchKey(row.tenantId, row.id)) ?? 0);
     if (row.expiresAt.getTime() <= now || lastSeenAt + this.config.session.idleMinutes * 60_000 <= now) throw unauthorized('SessionExpired');
     if (!row.adminEnabled || row.adminLocked) throw new BizError('AdminIsLock', { status: 40100 });
     const entry: SessionEntry = { sessionId: row.id, tenantId: row.tenantId, adminId: row.adminId, expiresAt: row.expiresAt.getTime(), lastSeenAt, stamp, checkedAt: now };

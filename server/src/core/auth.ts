@@ -29,13 +29,34 @@ declare module 'fastify' {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Opens a session and returns its bearer token (never stored; only its hash is). */
+/**
+ * A bearer token as the server looks it up: its hash, and the tenant its first part names
+ * (`<tenant>.<random>`), so that the session is found by (tenant_id, token_hash) — within one tenant's
+ * rows, as every tenant table is read (docs/operations.md, "Distributing by tenant"). A token issued before
+ * tokens carried their tenant has no tenant: it is looked up by its hash alone until it expires.
+ */
+export interface TokenKey {
+  hash: string;
+  /** undefined: an old-style token (32 random bytes, nothing else); null: neither shape, no session has it. */
+  tenantId: number | undefined | null;
+}
+
+const LEGACY_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function tokenKey(token: string): TokenKey {
+  const dot = token.indexOf('.');
+  const tenantId = dot > 0 && /^\d{1,15}$/.test(token.slice(0, dot)) ? Number(token.slice(0, dot)) : undefined;
+  if (tenantId !== undefined && tenantId > 0) return { hash: hashToken(token), tenantId };
+  return { hash: hashToken(token), tenantId: LEGACY_TOKEN.test(token) ? undefined : null };
+}
+
+/** Opens a session and returns its bearer token `<tenant>.<random>` (never stored; only its hash is). */
 export async function openSession(
   tx: Tx,
   config: Config,
   who: { tenantId: number; adminId: number; ip?: string; userAgent?: string },
 ): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = `${who.tenantId}.${randomBytes(32).toString('base64url')}`;
   await tx.insert(session).values({
     tokenHash: hashToken(token),
     tenantId: who.tenantId,
@@ -55,7 +76,7 @@ export async function openSession(
 
 /** Ends the caller's own session (logout). */
 export async function revokeSession(tx: Tx, access: AccessInvalidator, auth: AuthContext) {
-  await tx.update(session).set({ revokedAt: new Date() }).where(eq(session.id, auth.sessionId));
+  await tx.update(session).set({ revokedAt: new Date() }).where(and(eq(session.tenantId, auth.tenantId), eq(session.id, auth.sessionId)));
   afterCommit(tx, () => access.changed([{ tenantId: auth.tenantId, adminIds: [auth.adminId] }]));
 }
 
@@ -95,6 +116,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { access: Access
     const token = bearer(request);
     if (!token) throw unauthorized();
     // Sessions, roles and data scope come from the access cache: no query unless something changed.
-    request.auth = await access.resolve(hashToken(token));
+    request.auth = await access.resolve(token);
   });
 });

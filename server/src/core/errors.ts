@@ -74,8 +74,9 @@ export const forbidden = (key: ErrorKey = 'Forbidden', additional?: string) =>
  * past a service's own duplicate check still gets the right message instead of a 500.
  */
 export const UNIQUE_VIOLATION_KEYS: Record<string, ErrorKey> = {
-  admin_name_uq: 'AdminExist',
-  admin_phone_uq: 'PhoneIsRegistered',
+  // The directory of sign-in names and phones (db/schema/auth.ts), written by the trigger on admin.
+  login_name_pkey: 'AdminExist',
+  login_phone_pkey: 'PhoneIsRegistered',
   role_key_uq: 'RoleKeyRepeat',
   menu_name_uq: 'NameRepeat',
   printer_sn_uq: 'PrinterSnRepeat',

@@ -12,6 +12,8 @@ import * as schema from './schema/index.ts';
 import { APP_ROLE } from './schema/tenancy.ts';
 import { SERVER_DIR } from '../paths.ts';
 import { loadRegions, regionsVersion } from './regions.ts';
+import { REFERENCE_TABLES, TENANT_TABLES_WITHOUT_RLS } from './distribution.ts';
+import { recordStatement, statementLogger } from './statement-recorder.ts';
 
 export type Schema = typeof schema;
 // Without the relational schema (`db.query.*`, which nothing uses): drizzle would build a query builder
@@ -74,7 +76,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     // the pool; without a listener Node treats it as uncaught and the process dies. The pool drops that
     // client and opens a new one on the next query.
     pool.on('error', (error) => console.warn(`database: idle connection lost (${error.message})`));
-    db = drizzlePg({ client: pool }) as unknown as Db;
+    db = drizzlePg({ client: pool, logger: statementLogger }) as unknown as Db;
     kind = 'postgres';
     closeClient = () => pool.end();
     const dialect = new PgDialect();
@@ -86,7 +88,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
      */
     openTenant = async (tenantId, fn) => {
       const client = await pool.connect();
-      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined), undefined) as unknown as Tx;
+      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, { logger: statementLogger }), undefined) as unknown as Tx;
       tenantClients.set(tx, client);
       let broken: Error | undefined;
       try {
@@ -114,7 +116,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
       });
     }
-    db = drizzlePglite({ client }) as unknown as Db;
+    db = drizzlePglite({ client, logger: statementLogger }) as unknown as Db;
     kind = 'pglite';
     closeClient = options.pglite ? async () => {} : () => client.close();
   }
@@ -256,6 +258,9 @@ async function migrateOn(db: Db, kind: Database['kind']): Promise<void> {
       await migratePg(db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder: MIGRATIONS_DIR });
     } else await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_DIR });
 
+    // Shared tables (db/distribution.ts) have no tenant's policy, even those that name a tenant in a column;
+    // the tenant table itself has one (a tenant sees its own row).
+    const withoutPolicy = [...Object.keys(TENANT_TABLES_WITHOUT_RLS), ...Object.keys(REFERENCE_TABLES).filter((table) => table !== 'tenant')];
     const tenantTables = await rows<{ table_name: string; has_policy: boolean }>(
       { db },
       sql`select c.relname as table_name, exists (select 1 from pg_policies p where p.schemaname = 'public' and p.tablename = c.relname) as has_policy
@@ -263,7 +268,7 @@ async function migrateOn(db: Db, kind: Database['kind']): Promise<void> {
           where n.nspname = 'public' and c.relkind = 'r'
             and (c.relname = 'tenant' or exists (select 1 from information_schema.columns col
                   where col.table_schema = 'public' and col.table_name = c.relname and col.column_name = 'tenant_id'))
-            and c.relname not in ('session', 'captcha')`,
+            and c.relname not in (${sql.join(withoutPolicy.map((table) => sql`${table}`), sql`, `)})`,
     );
     const unprotected = tenantTables.filter((t) => !t.has_policy).map((t) => t.table_name);
     if (unprotected.length) throw new Error(`tenant tables without an RLS policy: ${unprotected.join(', ')}`);
@@ -315,6 +320,7 @@ export const MAX_NAMED_STATEMENTS = 256;
 export async function statementRows<T>(tx: Tx, text: string, values: unknown[], prepare = true): Promise<T[]> {
   const client = tenantClients.get(tx);
   if (!client) return rows<T>(tx, sqlOf(text, values));
+  recordStatement(text);
   let name = prepare ? statementNames.get(text) : undefined;
   if (prepare && name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
     name = `p8_${statementNames.size}`;

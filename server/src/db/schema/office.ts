@@ -168,5 +168,5 @@ export const uploadFile = pgTable(
     createdBy: bigint('created_by', { mode: 'number' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('upload_file_stored_uq').on(t.storedName), tenantPolicy('upload_file')],
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('upload_file_stored_uq').on(t.tenantId, t.storedName), tenantPolicy('upload_file')],
 ).enableRLS();

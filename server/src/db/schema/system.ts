@@ -140,7 +140,7 @@ export const admin = pgTable(
   {
     tenantId: tenantId(),
     id: id(),
-    /** Login name, unique across all tenants because login happens before the tenant is known. */
+    /** Login name, unique across all tenants because login happens before the tenant is known (`login_name`). */
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
     realName: text('real_name').notNull().default(''),
@@ -170,8 +170,6 @@ export const admin = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('admin_name_uq').on(sql`lower(${t.name})`),
-    uniqueIndex('admin_phone_uq').on(t.phone),
     index('admin_dept_idx').on(t.tenantId, t.deptId),
     // The Self / Dept / Custom data scopes of the staff list filter on the creator.
     index('admin_created_by_idx').on(t.tenantId, t.createdBy),

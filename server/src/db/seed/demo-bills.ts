@@ -32,8 +32,8 @@ type Line = Record<string, unknown> & { materialId: number; number: number };
 export async function demoBillsMissing(database: Database): Promise<boolean> {
   const [found] = await rows<{ ready: boolean }>(
     database,
-    sql`select exists (select 1 from material m where m.tenant_id = a.tenant_id) and not exists (select 1 from bill b where b.tenant_id = a.tenant_id and b.bill_type = 'OtherInstock') as ready
-        from admin a where lower(a.name) = ${DEMO_TENANTS[0].adminName}`,
+    sql`select exists (select 1 from material m where m.tenant_id = l.tenant_id) and not exists (select 1 from bill b where b.tenant_id = l.tenant_id and b.bill_type = 'OtherInstock') as ready
+        from login_name l where l.name = lower(${DEMO_TENANTS[0].adminName})`,
   );
   return !!found?.ready;
 }
@@ -42,7 +42,7 @@ export async function demoBillsMissing(database: Database): Promise<boolean> {
 export async function seedDemoBills(app: FastifyInstance, database: Database, config: Config): Promise<boolean> {
   if (!(await demoBillsMissing(database))) return false;
   // bigint columns come back as strings from PostgreSQL (numbers from PGlite).
-  const [found] = await rows<{ id: number | string; tenant_id: number | string }>(database, sql`select id, tenant_id from admin where lower(name) = ${DEMO_TENANTS[0].adminName}`);
+  const [found] = await rows<{ id: number | string; tenant_id: number | string }>(database, sql`select admin_id as id, tenant_id from login_name where name = lower(${DEMO_TENANTS[0].adminName})`);
   const me = { id: Number(found.id), tenant_id: Number(found.tenant_id) };
   const caller: Caller = {
     tenantId: me.tenant_id,

@@ -162,7 +162,7 @@ const EQUIPMENT: Array<[string, string, string, string, string, number]> = [
 export async function demoRecordsMissing(database: Database): Promise<boolean> {
   const [found] = await rows<{ has_units: boolean }>(
     database,
-    sql`select exists (select 1 from unit u where u.tenant_id = a.tenant_id) as has_units from admin a where lower(a.name) = ${DEMO_TENANTS[0].adminName}`,
+    sql`select exists (select 1 from unit u where u.tenant_id = l.tenant_id) as has_units from login_name l where l.name = lower(${DEMO_TENANTS[0].adminName})`,
   );
   return !!found && !found.has_units;
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
-import { admin, session, tenant } from '../../db/schema/index.ts';
+import { admin, loginName, loginPhone, session, tenant } from '../../db/schema/index.ts';
 import { openSession, revokeAllSessions, revokeOtherSessions, revokeSession } from '../../core/auth.ts';
 import { consumeImgCaptcha, issueSmsCode, withSmsCode } from '../../core/captcha.ts';
 import type { SharedState } from '../../core/shared-state.ts';
@@ -27,14 +27,29 @@ export class LoginFailure extends BizError {
 
 type AccountRow = typeof admin.$inferSelect & { tenantEnabled: boolean; tenantLogoff: boolean };
 
-async function findAccount(database: Database, where: ReturnType<typeof sql>): Promise<AccountRow | undefined> {
+/**
+ * The account a sign-in names: its tenant and id from the installation's directory of names and phones
+ * (schema/auth.ts: the one lookup across tenants, by a shared table's key), then the account itself by its
+ * key (tenant_id, id), like every read of a tenant table.
+ */
+async function findAccount(database: Database, by: { name: string } | { phone: string }): Promise<AccountRow | undefined> {
+  const [entry] =
+    'name' in by
+      ? await database.db.select({ tenantId: loginName.tenantId, adminId: loginName.adminId }).from(loginName).where(eq(loginName.name, sql`lower(${by.name})`))
+      : await database.db.select({ tenantId: loginPhone.tenantId, adminId: loginPhone.adminId }).from(loginPhone).where(eq(loginPhone.phone, by.phone));
+  if (!entry) return undefined;
   const [row] = await database.db
     .select({ admin, tenantEnabled: tenant.enabled, tenantLogoff: tenant.isLogoff })
     .from(admin)
     .innerJoin(tenant, eq(tenant.id, admin.tenantId))
-    .where(where)
-    .limit(1);
+    .where(and(eq(admin.tenantId, entry.tenantId), eq(admin.id, entry.adminId)));
   return row ? { ...row.admin, tenantEnabled: row.tenantEnabled, tenantLogoff: row.tenantLogoff } : undefined;
+}
+
+/** Who holds a phone (tenant and account), from the directory; undefined when nobody does. */
+async function phoneOwner(q: Pick<Database['db'], 'select'>, phone: string) {
+  const [entry] = await q.select({ tenantId: loginPhone.tenantId, id: loginPhone.adminId }).from(loginPhone).where(eq(loginPhone.phone, phone));
+  return entry;
 }
 
 function assertUsable(account: AccountRow) {
@@ -74,7 +89,7 @@ async function countAttempt(database: Database, config: Config, account: Account
  */
 export async function loginByName(database: Database, config: Config, state: SharedState, input: LoginByName, client: ClientInfo): Promise<string> {
   const { captchaAfterFailures, lockAfterFailures, lockMinutes } = config.login;
-  const account = await findAccount(database, sql`lower(${admin.name}) = lower(${input.name})`);
+  const account = await findAccount(database, { name: input.name });
   if (!account) throw new LoginFailure('AdminNotExist', false);
   assertUsable(account);
 
@@ -118,7 +133,7 @@ export async function loginByName(database: Database, config: Config, state: Sha
 }
 
 export async function loginByPhone(database: Database, config: Config, state: SharedState, input: LoginByPhone, client: ClientInfo): Promise<string> {
-  const account = await findAccount(database, sql`${admin.phone} = ${input.phone}`);
+  const account = await findAccount(database, { phone: input.phone });
   if (!account) throw new BizError('PhoneNotRegistered');
   assertUsable(account);
   return withSmsCode(state, config, { phone: input.phone, purpose: 'login', code: input.code }, () =>
@@ -163,7 +178,7 @@ export async function sendPhoneCode({ database, config, shared, sms }: ModuleDep
   const { phone, type, captchaId, captcha } = body;
   if (!purposes.includes(type)) throw new BizError('ParamError', { additional: 'type' });
   await consumeImgCaptcha(shared, captchaId, captcha);
-  const [owner] = await database.db.select({ id: admin.id }).from(admin).where(eq(admin.phone, phone)).limit(1);
+  const owner = await phoneOwner(database.db, phone);
   if (type === 'register' && owner) throw new BizError('PhoneIsRegistered');
   if (type !== 'register' && !owner) throw new BizError('PhoneNotRegistered');
   return issueSmsCode(shared, config, sms, { phone, purpose: type, ip });
@@ -173,7 +188,7 @@ export async function sendPhoneCode({ database, config, shared, sms }: ModuleDep
 export async function resetPasswordBySms({ database, config, shared, access }: ModuleDeps, body: ResetPassword) {
   await withSmsCode(shared, config, { phone: body.phone, purpose: 'forget', code: body.code }, () =>
     database.withSystem(async (tx) => {
-      const [account] = await tx.select({ id: admin.id, tenantId: admin.tenantId }).from(admin).where(eq(admin.phone, body.phone)).limit(1);
+      const account = await phoneOwner(tx, body.phone);
       if (!account) throw new BizError('PhoneNotRegistered');
       await tx
         .update(admin)

@@ -35,8 +35,8 @@ import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker, veri
 const URL = '/api/admin/finance';
 const tags = ['finance'];
 
-/** What finance's bill postings keep beyond the ledger's own balances, checked by verify after them. */
-const LEDGER_CHECKS = [verifyMoneyBills, verifySalaries];
+/** What finance's bill postings keep beyond the ledger's own balances, checked by verify after them (and by tools/verify-all.ts). */
+export const LEDGER_CHECKS = [verifyMoneyBills, verifySalaries];
 
 const rangeQuerySchema = z.object({ start: dateSchema.optional(), end: dateSchema.optional() });
 

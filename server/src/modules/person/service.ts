@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { phonePattern, type CurrentUser, type UpdatePassword } from '@p8/contract/auth';
 import type { CurrentRole, MenuItem } from '@p8/contract/menu';
 import { storableText } from '@p8/contract/text';
-import { admin, department, menu, tenant } from '../../db/schema/index.ts';
+import { admin, department, loginPhone, menu, tenant } from '../../db/schema/index.ts';
 import { revokeOtherSessions } from '../../core/auth.ts';
 import { BizError } from '../../core/errors.ts';
 import { distinct } from '../../core/ids.ts';
@@ -62,7 +62,7 @@ export async function updatePersonalInfo(caller: RequestCaller, body: PersonalIn
   if (body.phone) {
     // Phones sign in across tenants, so they are unique across tenants: checked on the owner connection,
     // before the tenant transaction (PGlite has one connection; a nested query would wait on itself).
-    const [taken] = await caller.database.db.select({ id: admin.id, tenantId: admin.tenantId }).from(admin).where(eq(admin.phone, body.phone)).limit(1);
+    const [taken] = await caller.database.db.select({ id: loginPhone.adminId, tenantId: loginPhone.tenantId }).from(loginPhone).where(eq(loginPhone.phone, body.phone));
     if (taken && !(taken.tenantId === caller.tenantId && taken.id === caller.account.adminId)) throw new BizError('PhoneIsRegistered');
   }
   return caller.transaction(async (ctx) => {

@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import { wsClientMessageSchema, type ServiceMessageRow, type WsClientMessage, type WsServerMessage } from '@p8/contract/service';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
-import { hashToken, type AuthContext } from '../../core/auth.ts';
+import type { AuthContext } from '../../core/auth.ts';
 import { BizError } from '../../core/errors.ts';
 import { withServiceContext, type Caller } from '../../core/service-context.ts';
 import { listOrderMessages } from './messages.ts';
@@ -112,7 +112,7 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
         return;
       case 'auth': {
         if (client.auth) return;
-        client.auth = await app.access.resolve(hashToken(message.token));
+        client.auth = await app.access.resolve(message.token);
         send(client.socket, { type: 'ready', adminId: client.auth.adminId });
         return;
       }
@@ -164,7 +164,7 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
       }, AUTH_TIMEOUT_MS);
       const sessionTimer = setInterval(() => {
         if (!client.auth) return;
-        app.access.resolve(hashToken(bearerToken ?? '')).catch(() => socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized'));
+        app.access.resolve(bearerToken ?? '').catch(() => socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized'));
       }, SESSION_CHECK_MS);
       // Messages are handled one after another, in the order they came.
       let queue = Promise.resolve();
