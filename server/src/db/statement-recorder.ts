@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import type { Logger } from 'drizzle-orm';
 
 /**
@@ -6,20 +6,29 @@ import type { Logger } from 'drizzle-orm';
  * every statement touching a tenant table names its tenant (server/test/statement-tenancy.test.ts,
  * docs/operations.md "Distributing by tenant"). Off by default, and then it costs one function call per
  * statement (drizzle calls its logger anyway). `P8_RECORD_STATEMENTS=<file>` turns it on for a whole
- * process and writes the distinct statements to that file, one JSON string a line, when the process exits.
+ * process and appends each distinct statement to that file as it is first seen, one JSON string a line
+ * (`%p` in the name becomes the process id: one file per process of a test run, whose workers are killed).
  */
 let recording: Set<string> | undefined;
+/** The file of P8_RECORD_STATEMENTS, when set. */
+const file = process.env.P8_RECORD_STATEMENTS?.replace('%p', String(process.pid));
+
+function record(text: string): void {
+  if (!recording || recording.has(text)) return;
+  recording.add(text);
+  if (file) appendFileSync(file, `${JSON.stringify(text)}\n`);
+}
 
 /** Drizzle's logger: what every query through Drizzle passes (both drivers, inside and outside transactions). */
 export const statementLogger: Logger = {
   logQuery(query) {
-    recording?.add(query);
+    record(query);
   },
 };
 
 /** A statement sent past Drizzle (the prepared statements of `statementRows`). */
 export function recordStatement(text: string): void {
-  recording?.add(text);
+  record(text);
 }
 
 /** Starts recording (afresh); `stopRecording` returns the distinct statements seen since. */
@@ -33,8 +42,4 @@ export function stopRecording(): string[] {
   return seen;
 }
 
-const file = process.env.P8_RECORD_STATEMENTS;
-if (file) {
-  startRecording();
-  process.on('exit', () => writeFileSync(file, [...(recording ?? [])].map((text) => JSON.stringify(text)).join('\n') + '\n'));
-}
+if (file) startRecording();
