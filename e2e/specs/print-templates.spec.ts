@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
+import sharp from 'sharp';
 import path from 'node:path';
 import { api, ARTIFACTS, screenshot, startSuite, storedToken, uniqueName, type Suite } from '../harness.ts';
 import { demoPage, type Lang } from '../bill-steps.ts';
 
 /**
  * Print templates in the browser, in zh and in en: a purchase order template added on the print template
- * screen (from the type's starter layout, its type's first so its default), copied, the copy made the default;
- * a 120-line purchase order printed through it from the bill screen — every page the paper's exact size, the
- * table's header on each, no line cut or lost, subtotals and the total, the print counted on the bill — and
- * printed to PDF by the browser, whose pages are looked at.
+ * screen (from the type's starter layout, its type's first so its default), copied, the copy made the default,
+ * designed (a barcode, a serif title); a 120-line purchase order printed through it from the bill screen — every
+ * page the paper's exact size, the table's header on each, no line cut or lost, subtotals and the total, the
+ * print counted on the bill — and printed to PDF by the browser, whose pages are looked at; three bills of the
+ * list printed as one job; the preview, the printed sheet and the downloaded PDF compared pixel by pixel; labels
+ * of materials, boxes and locations.
  */
 let suite: Suite;
 
@@ -19,6 +23,34 @@ beforeAll(async () => {
 afterAll(async () => {
   await suite?.close();
 });
+
+/**
+ * A signed-in page whose browser print is counted rather than opened (the PDF and the screenshots stand in for
+ * the paper), its page errors collected, an API caller with its token, and purchase orders of `n` lines each.
+ */
+async function printingPage(lang: Lang, locale: string) {
+  const page = await demoPage(suite, lang, locale);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.addInitScript(() => {
+    (window as unknown as { printed: number }).printed = 0;
+    window.print = () => void (window as unknown as { printed: number }).printed++;
+  });
+  const token = await storedToken(page);
+  const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
+    const res = await api<T>(suite.server, method, url, body, token);
+    if (res.status !== 0) throw new Error(`${method} ${url}: ${res.message} ${JSON.stringify(res.additional ?? '')}`);
+    return res.data;
+  };
+  const printed = () => page.evaluate(() => (window as unknown as { printed: number }).printed);
+  const order = async (n: number, unitPrice: number) => {
+    const supplierId = (await call<Array<{ id: number }>>('GET', '/admin/basic/supplier?current=1&pageSize=1'))[0].id;
+    const materials = await call<Array<{ id: number }>>('GET', '/admin/basic/material?current=1&pageSize=5');
+    const lines = Array.from({ length: n }, (_, i) => ({ materialId: materials[i % materials.length].id, number: i + 1, unitPrice }));
+    return { lines, ...(await call<{ id: number; billCode: string }>('POST', '/admin/purchase/order', { billDate: new Date().toISOString().slice(0, 10), supplierId, lines })) };
+  };
+  return { page, errors, call, printed, order };
+}
 
 const TEXT = {
   zh: { type: '采购订单', default: '默认' },
@@ -88,6 +120,11 @@ describe.each([
     await expect.poll(propX).toBe(x);
     await designer.getByTestId('designer-redo').click();
     await expect.poll(propX).toBe(x + 20);
+    // The title in the serif CJK face, the table in monospace: the designer, the preview and the print draw them so.
+    await designer.locator('.p8-design-el-text').first().click();
+    await designer.getByTestId('designer-prop-family').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').nth(1).click();
+    await expect.poll(() => designer.locator('.p8-design-el-text').first().evaluate((el) => getComputedStyle(el).fontFamily)).toContain('Noto Serif CJK SC');
     await screenshot(page, `print-designer-${lang}`);
     // The page: nothing selected shows the page's properties.
     await designer.getByTestId('designer-page').click({ position: { x: 5, y: 5 } });
@@ -96,6 +133,7 @@ describe.each([
     const sheets = designer.getByTestId('designer-preview').getByTestId('print-page');
     await sheets.first().waitFor();
     await expect(sheets.first().locator('.p8-print-el-barcode svg rect').count()).resolves.toBeGreaterThan(20);
+    await expect(sheets.first().locator('.p8-print-el-text').first().evaluate((el) => getComputedStyle(el).fontFamily)).resolves.toContain('Noto Serif CJK SC');
     await expect.poll(async () => sheets.first().boundingBox().then((b) => Math.round(b!.width))).toBe(Math.round((297 * 96) / 25.4));
     await screenshot(page, `print-designer-preview-${lang}`);
     await designer.getByTestId('designer-save').click();
@@ -105,25 +143,9 @@ describe.each([
   });
 
   it('prints a 120-line purchase order through its default template, page by page, and counts the print', async () => {
-    const page = await demoPage(suite, lang, locale);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    // The browser's print dialog is not opened in a test: the call is counted, and the PDF made below instead.
-    await page.addInitScript(() => {
-      (window as unknown as { printed: number }).printed = 0;
-      window.print = () => void (window as unknown as { printed: number }).printed++;
-    });
-    const token = await storedToken(page);
-    const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
-      const res = await api<T>(suite.server, method, url, body, token);
-      if (res.status !== 0) throw new Error(`${method} ${url}: ${res.message} ${JSON.stringify(res.additional ?? '')}`);
-      return res.data;
-    };
-    const supplierId = (await call<Array<{ id: number }>>('GET', '/admin/basic/supplier?current=1&pageSize=1'))[0].id;
-    const materials = await call<Array<{ id: number }>>('GET', '/admin/basic/material?current=1&pageSize=5');
-    const today = new Date().toISOString().slice(0, 10);
-    const lines = Array.from({ length: 120 }, (_, i) => ({ materialId: materials[i % materials.length].id, number: i + 1, unitPrice: 2 }));
-    const order = await call<{ id: number; billCode: string }>('POST', '/admin/purchase/order', { billDate: today, supplierId, lines });
+    const { page, errors, call, printed, order: make } = await printingPage(lang, locale);
+    const order = await make(120, 2);
+    const { lines } = order;
 
     await page.goto('/purchase/order');
     await page.getByTestId('bill-screen-PurchaseOrder').waitFor();
@@ -164,7 +186,7 @@ describe.each([
 
     await preview.getByTestId('bill-print-go').click();
     await page.getByTestId('bill-print-root').waitFor({ state: 'attached' });
-    await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    await expect.poll(printed).toBe(1);
     await expect.poll(async () => (await call<{ printCount: number }>('GET', `/admin/purchase/order/${order.id}`)).printCount).toBe(1);
     // What the browser prints: only the print root, its sheets one after another.
     await page.emulateMedia({ media: 'print' });
@@ -177,6 +199,187 @@ describe.each([
     expect(text.match(/\/Type\s*\/Page[^s]/g)?.length).toBe(count);
     const media = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)/.exec(text)!;
     expect([Math.round(Number(media[1])), Math.round(Number(media[2]))]).toEqual(sheet.map((v) => Math.round((v * 72) / 25.4)));
+    expect(errors).toEqual([]);
+  });
+
+  it("prints a selection of the list as one job, each bill on pages of its own numbered by themselves, and counts each bill's print", async () => {
+    const { page, errors, call, printed, order: make } = await printingPage(lang, locale);
+    const orders = [];
+    for (const n of [2, 70, 5]) orders.push(await make(n, 3));
+
+    await page.goto('/purchase/order');
+    await page.getByTestId('bill-screen-PurchaseOrder').waitFor();
+    for (const order of orders) await page.locator(`tr[data-row-key="${order.id}"] .ant-checkbox-input`).click({ timeout: 30_000 });
+    await page.getByTestId('bill-print-batch').click();
+    const preview = page.getByTestId('bill-print-preview');
+    await expect.poll(() => preview.getByTestId('bill-print-caption').count(), { timeout: 20_000 }).toBe(3);
+    // Each bill starts on a page of its own and numbers its pages by itself: 1 / 1, then 1 / n … n / n, then 1 / 1.
+    const numbers = await preview.locator('.p8-print-el-pageNumber').allTextContents();
+    const pageOf = (text: string) => /(\d+) \/ (\d+)/.exec(text)!.slice(1).map(Number);
+    const runs: number[][] = [];
+    for (const [x, y] of numbers.map(pageOf)) {
+      if (x === 1) runs.push([]);
+      runs[runs.length - 1].push(y);
+    }
+    expect(runs.length).toBe(3);
+    expect(runs[0]).toEqual([1]);
+    expect(runs[1].length).toBeGreaterThan(1);
+    expect(runs[1].every((y) => y === runs[1].length)).toBe(true);
+    expect(runs[2]).toEqual([1]);
+    const count = numbers.length;
+    await expect(preview.getByTestId('bill-print-pages').textContent()).resolves.toContain(String(count));
+    // Every bill's own lines, each once, and its own code on its own pages.
+    const lineNumbers = await preview.locator('tr[data-line]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-line'))));
+    expect(lineNumbers).toEqual([2, 70, 5].flatMap((n) => Array.from({ length: n }, (_, i) => i + 1)));
+    await screenshot(page, `print-batch-preview-${lang}`);
+
+    await preview.getByTestId('bill-print-go').click();
+    const root = page.getByTestId('bill-print-root');
+    await root.waitFor({ state: 'attached' });
+    await expect.poll(printed).toBe(1);
+    await expect(root.getByTestId('print-page').count()).resolves.toBe(count);
+    for (const order of orders) await expect.poll(async () => (await call<{ printCount: number }>('GET', `/admin/purchase/order/${order.id}`)).printCount).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws the same page in the preview, on the printed sheet and in the downloaded PDF', async () => {
+    const { page, errors, call, order: make } = await printingPage(lang, locale);
+    // Tall enough for a whole sheet inside the dialog: element screenshots of the pages are not clipped.
+    await page.setViewportSize({ width: 1440, height: 2000 });
+    const order = await make(30, 4);
+
+    await page.goto('/purchase/order');
+    await page.getByTestId(`bill-open-${order.id}`).click({ timeout: 30_000 });
+    await page.getByTestId('bill-print').click();
+    const preview = page.getByTestId('bill-print-preview');
+    const sheets = preview.getByTestId('print-page');
+    await sheets.first().waitFor();
+    let last = '';
+    await expect.poll(async () => {
+      const now = JSON.stringify(await sheets.first().boundingBox());
+      const settled = now === last;
+      last = now;
+      return settled;
+    }).toBe(true);
+    const pageCount = await sheets.count();
+    const shown = await sheets.first().screenshot({ animations: 'disabled' });
+    writeFileSync(path.join(ARTIFACTS, `print-same-preview-${lang}.png`), shown);
+
+    // The PDF: a real download, one page per sheet, each page the sheet's size, its picture the sheet.
+    const [download] = await Promise.all([page.waitForEvent('download'), preview.getByTestId('bill-print-pdf').click()]);
+    expect(download.suggestedFilename()).toBe(`${order.billCode}.pdf`);
+    const pdf = readFileSync((await download.path())!);
+    writeFileSync(path.join(ARTIFACTS, `print-same-${lang}.pdf`), pdf);
+    const text = pdf.toString('latin1');
+    expect(text.startsWith('%PDF-')).toBe(true);
+    expect(text.match(/\/Type \/Page\b/g)?.length).toBe(pageCount);
+    const box = (await sheets.first().boundingBox())!;
+    const media = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(text)!;
+    expect([Math.round(Number(media[1])), Math.round(Number(media[2]))]).toEqual([Math.round((box.width * 72) / 96), Math.round((box.height * 72) / 96)]);
+    const stream = /\/Width (\d+) \/Height (\d+) [^>]*\/Length (\d+) >>\nstream\n/.exec(text)!;
+    const start = stream.index + stream[0].length;
+    const pixels = inflateSync(pdf.subarray(start, start + Number(stream[3])));
+    const pdfPicture = await sharp(pixels, { raw: { width: Number(stream[1]), height: Number(stream[2]), channels: 3 } }).png().toBuffer();
+    writeFileSync(path.join(ARTIFACTS, `print-same-pdf-${lang}.png`), pdfPicture);
+    await expect.poll(async () => (await call<{ printCount: number }>('GET', `/admin/purchase/order/${order.id}`)).printCount).toBe(1);
+
+    // The printed sheet: what the browser prints (print media, only the print root).
+    await preview.getByTestId('bill-print-go').click();
+    const root = page.getByTestId('bill-print-root');
+    await root.waitFor({ state: 'attached' });
+    await page.emulateMedia({ media: 'print' });
+    const printed = await root.getByTestId('print-page').first().screenshot({ animations: 'disabled' });
+    await page.emulateMedia({ media: null });
+    writeFileSync(path.join(ARTIFACTS, `print-same-printed-${lang}.png`), printed);
+
+    // Pixel by pixel at the preview's size: the printed sheet and the PDF's page differ from the preview in
+    // at most 1.5% of their pixels (anti-aliasing of the PDF's finer picture scaled down; a print time that
+    // turned a minute between the pictures).
+    const size = await sharp(shown).metadata();
+    const grey = (png: Buffer) => sharp(png).resize(size.width, size.height, { fit: 'fill' }).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer();
+    const base = await grey(shown);
+    for (const [what, picture] of [['printed', printed], ['pdf', pdfPicture]] as const) {
+      const other = await grey(picture);
+      let differing = 0;
+      for (let i = 0; i < base.length; i++) if (Math.abs(base[i] - other[i]) > 64) differing++;
+      expect(differing / base.length, `${what} against the preview`).toBeLessThan(0.015);
+    }
+    // And a page that is not the same is told apart: the preview against its own picture shifted by 2 mm.
+    const shifted = await sharp(shown).extend({ top: 8, background: '#ffffff' }).extract({ left: 0, top: 0, width: size.width!, height: size.height! }).png().toBuffer();
+    const moved = await grey(shifted);
+    let differing = 0;
+    for (let i = 0; i < base.length; i++) if (Math.abs(base[i] - moved[i]) > 64) differing++;
+    expect(differing / base.length).toBeGreaterThan(0.015);
+    expect(errors).toEqual([]);
+  });
+
+  it('prints labels of selected materials N-up (copies per record), box labels numbered, and labels of locations', async () => {
+    const { page, errors, printed } = await printingPage(lang, locale);
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.goto('/basic/material');
+    const table = page.getByTestId('material-table');
+    const rows = table.locator('tbody tr[data-row-key]');
+    await rows.first().waitFor();
+    const ids = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => tr.getAttribute('data-row-key')!));
+    for (const id of ids) await table.locator(`tr[data-row-key="${id}"] .ant-checkbox-input`).click();
+    await page.getByTestId('material-labels').click();
+    const dialog = page.getByTestId('label-print');
+    const sheets = dialog.getByTestId('label-print-sheets');
+    await sheets.locator('[data-label]').first().waitFor();
+    // The starter sheet: 3 × 8 labels of 70 × 36 mm on A4, a barcode of each material's code.
+    await expect(sheets.locator('[data-label]').count()).resolves.toBe(2);
+    await expect(sheets.locator('.p8-print-barcode').count()).resolves.toBe(2);
+    const a4 = [Math.round((210 * 96) / 25.4), Math.round((297 * 96) / 25.4)];
+    await expect.poll(async () => sheets.getByTestId('print-page').first().boundingBox().then((b) => [Math.round(b!.width), Math.round(b!.height)])).toEqual(a4);
+    // 30 copies of the first: 31 labels over two sheets of 24.
+    await dialog.getByTestId(`label-copies-${ids[0]}`).locator('input').fill('30');
+    await expect.poll(() => sheets.locator('[data-label]').count()).toBe(31);
+    await expect(sheets.getByTestId('print-page').count()).resolves.toBe(2);
+    const slots = await sheets.locator('.p8-label-slot').evaluateAll((els) => els.slice(0, 4).map((el) => [(el as HTMLElement).style.left, (el as HTMLElement).style.top]));
+    expect(slots).toEqual([
+      ['0mm', '4.5mm'],
+      ['70mm', '4.5mm'],
+      ['140mm', '4.5mm'],
+      ['0mm', '40.5mm'],
+    ]);
+    await screenshot(page, `print-labels-material-${lang}`);
+    await dialog.getByTestId('label-print-go').click();
+    const root = page.getByTestId('label-print-root');
+    await root.waitFor({ state: 'attached' });
+    await expect.poll(printed).toBe(1);
+    await expect(root.getByTestId('print-page').count()).resolves.toBe(2);
+    // The PDF of the same sheets.
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('label-print-pdf').click()]);
+    const pdf = readFileSync((await download.path())!).toString('latin1');
+    expect(pdf.match(/\/Type \/Page\b/g)?.length).toBe(2);
+
+    // Box labels: three boxes of the second material, 50 a box, numbered 1 / 3 … 3 / 3 under a QR code.
+    await dialog.getByTestId('label-print-kind').getByText(lang === 'zh' ? '箱标签' : 'Box label').click();
+    await dialog.getByTestId(`label-copies-${ids[0]}`).locator('input').fill('0');
+    await dialog.getByTestId(`label-copies-${ids[1]}`).locator('input').fill('3');
+    await dialog.getByTestId(`label-per-box-${ids[1]}`).fill('50');
+    await expect.poll(() => sheets.locator('[data-label]').count()).toBe(3);
+    await expect(sheets.locator('[data-field="boxNo"]').allTextContents()).resolves.toEqual(['1 / 3', '2 / 3', '3 / 3'].map((n) => `${lang === 'zh' ? '箱号：' : 'Box: '}${n}`));
+    await expect(sheets.locator('[data-field="perBox"]').first().textContent()).resolves.toContain('50');
+    await expect(sheets.locator('.p8-label-qrcode svg').count()).resolves.toBe(3);
+    // Kept as a template of the tenant: saved under a name, offered next time, the default of its kind.
+    await dialog.getByTestId('label-print-save-as').click();
+    const name = uniqueName(lang === 'zh' ? '大箱' : 'Big box');
+    await dialog.getByTestId('label-print-save-as-name').fill(name);
+    await dialog.getByTestId('label-print-save-as-ok').click();
+    await dialog.getByTestId('label-print-template').getByText(name).waitFor();
+    await screenshot(page, `print-labels-box-${lang}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.goto('/basic/location');
+    const locations = page.getByTestId('location-table');
+    const first = locations.locator('tbody tr[data-row-key]').first();
+    await first.waitFor();
+    await first.locator('.ant-checkbox-input').click();
+    await page.getByTestId('location-labels').click();
+    await page.getByTestId('label-print-sheets').locator('.p8-label-qrcode svg').first().waitFor();
+    await screenshot(page, `print-labels-location-${lang}`);
     expect(errors).toEqual([]);
   });
 });

@@ -114,11 +114,11 @@ describe(`printers (${TEST_DB})`, () => {
   it("surfaces a provider's answers as catalogued messages", async () => {
     const p = await create();
     const printed: string[] = [];
-    ctx.app.printerProviders.register({ name: 'feie', testPrint: async () => { throw new BizError('PrinterOffline'); } });
+    ctx.app.printerProviders.register({ ...unconfiguredProvider('feie'), testPrint: async () => { throw new BizError('PrinterOffline'); } });
     expect((await call(ctx.app, 'POST', `${BASE}/test`, { token: tokenA, body: { id: p.id } })).body.message).toBe('PrinterOffline');
-    ctx.app.printerProviders.register({ name: 'feie', testPrint: async () => { throw new Error('socket hang up'); } });
+    ctx.app.printerProviders.register({ ...unconfiguredProvider('feie'), testPrint: async () => { throw new Error('socket hang up'); } });
     expect((await call(ctx.app, 'POST', `${BASE}/test`, { token: tokenA, body: { id: p.id } })).body).toMatchObject({ message: 'PrinterApiError', additional: 'feie' });
-    ctx.app.printerProviders.register({ name: 'feie', testPrint: async (target) => { printed.push(`${target.sn}:${target.printerKey}`); } });
+    ctx.app.printerProviders.register({ ...unconfiguredProvider('feie'), testPrint: async (target) => { printed.push(`${target.sn}:${target.printerKey}`); } });
     expect((await call(ctx.app, 'POST', `${BASE}/test`, { token: tokenA, body: { id: p.id } })).body.status).toBe(0);
     expect(printed).toEqual([`${p.sn}:k3y-SECRET-9f2a`]);
   });

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath } from '@p8/contract/bills/registry';
 import { starterTemplate, type PrintLayout, type PrintTemplateChoice, type PrintTemplateFile, type PrintTemplateRow } from '@p8/contract/print/template';
+import { starterLabel, type LabelTemplateChoice } from '@p8/contract/print/label';
 import { auditLog, printTemplate } from '../src/db/schema/index.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { grant } from './office-fixtures.ts';
+import { staffWith } from './system-fixtures.ts';
 import { caller } from './basic-fixtures.ts';
 import { billPayload, createBillRecords } from './bill-fixtures.ts';
 
@@ -29,6 +31,9 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 let serial = 0;
+/** Tenant A's records bills name (made once: their names are unique). */
+let madeRecords: Awaited<ReturnType<typeof createBillRecords>> | undefined;
+const billRecords = async () => (madeRecords ??= await createBillRecords(caller(ctx, tokenA, a.adminId)));
 const layout = (): PrintLayout => starterTemplate(ORDER, 'zh');
 const body = (overrides: Record<string, unknown> = {}) => ({ billType: 'PurchaseOrder', name: `Order ${++serial}`, layout: layout(), ...overrides });
 const create = async (sent = body(), token = tokenA) => {
@@ -158,7 +163,7 @@ describe(`print templates (${TEST_DB})`, () => {
   });
 
   it('counts the prints of a bill, audited with the template, within the caller\'s reach', async () => {
-    const records = await createBillRecords(caller(ctx, tokenA, a.adminId));
+    const records = await billRecords();
     const order = (await call<{ id: number; printCount: number }>(ctx.app, 'POST', billApiPath(ORDER), { token: tokenA, body: billPayload(ORDER, records) })).body.data;
     const path = `${billApiPath(ORDER)}/print`;
     expect((await call<{ printCount: number }>(ctx.app, 'POST', path, { token: tokenA, body: { id: order.id } })).body.data).toEqual({ printCount: 1 });
@@ -176,5 +181,79 @@ describe(`print templates (${TEST_DB})`, () => {
     const plain = await login(ctx.app, staff.name, staff.password);
     expect((await call(ctx.app, 'POST', path, { token: plain, body: { id: order.id } })).body).toMatchObject({ status: 40300, additional: 'purchase_order_print' });
     expect((await call<{ printCount: number }>(ctx.app, 'GET', `${billApiPath(ORDER)}/${order.id}`, { token: tokenA })).body.data.printCount).toBe(2);
+  });
+
+  it('prints a selection of bills as one job: each counted and audited, one beyond the caller\'s data scope refuses it all', async () => {
+    const records = await billRecords();
+    const make = async (token: string) => (await call<{ id: number; billCode: string }>(ctx.app, 'POST', billApiPath(ORDER), { token, body: billPayload(ORDER, records) })).body.data;
+    const [one, two] = [await make(tokenA), await make(tokenA)];
+    const batch = `${billApiPath(ORDER)}/print/batch`;
+    const counts = (await call<Array<{ id: number; printCount: number }>>(ctx.app, 'POST', batch, { token: tokenA, body: { ids: [two.id, one.id] } })).body.data;
+    expect(counts).toEqual([{ id: two.id, printCount: 1 }, { id: one.id, printCount: 1 }]);
+    const template = await create();
+    expect((await call<Array<{ id: number; printCount: number }>>(ctx.app, 'POST', batch, { token: tokenA, body: { ids: [one.id, two.id, one.id], templateId: template.id } })).body.data).toEqual([
+      { id: one.id, printCount: 2 },
+      { id: two.id, printCount: 2 },
+    ]);
+    const audited = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'PurchaseOrder'), eq(auditLog.action, 'print'))));
+    for (const b of [one, two]) {
+      const entries = audited.filter((e) => e.entityId === String(b.id)).map((e) => e.detail as { billCode: string; templateId: number | null; batch: number });
+      expect(entries).toEqual([
+        { billType: 'PurchaseOrder', billCode: b.billCode, templateId: null, batch: 2 },
+        { billType: 'PurchaseOrder', billCode: b.billCode, templateId: template.id, batch: 2 },
+      ]);
+    }
+    // A staff member who sees only their own bills: a selection holding another's bill prints nothing at all.
+    const self = await staffWith(ctx, a, { codes: ['purchase_order', 'purchase_order_add', 'purchase_order_print'], dataScope: 'Self' });
+    const own = await make(self.token);
+    expect((await call(ctx.app, 'POST', batch, { token: self.token, body: { ids: [own.id, one.id] } })).body).toMatchObject({ message: 'BillNotExist', additional: String(one.id) });
+    expect((await call<{ printCount: number }>(ctx.app, 'GET', `${billApiPath(ORDER)}/${own.id}`, { token: tokenA })).body.data.printCount).toBe(0);
+    expect((await call(ctx.app, 'POST', batch, { token: self.token, body: { ids: [own.id] } })).body.status).toBe(0);
+    // Another tenant, a template of another type, no print button, an empty or oversized selection.
+    expect((await call(ctx.app, 'POST', batch, { token: tokenB, body: { ids: [one.id] } })).body.message).toBe('BillNotExist');
+    const saleTemplate = await create(body({ billType: 'SaleOrder', layout: starterTemplate(billType('SaleOrder')!, 'zh') }));
+    expect((await call(ctx.app, 'POST', batch, { token: tokenA, body: { ids: [one.id], templateId: saleTemplate.id } })).body.message).toBe('PrintTemplateNotExist');
+    const plain = await staffWith(ctx, a, { codes: ['purchase_order'] });
+    expect((await call(ctx.app, 'POST', batch, { token: plain.token, body: { ids: [one.id] } })).body).toMatchObject({ status: 40300, additional: 'purchase_order_print' });
+    expect((await call(ctx.app, 'POST', batch, { token: tokenA, body: { ids: [] } })).body.message).toBe('PleaseSelectData');
+    expect((await call(ctx.app, 'POST', batch, { token: tokenA, body: { ids: Array.from({ length: 201 }, (_, i) => i + 1) } })).body.message).toBe('PrintBatchTooLarge');
+    expect((await call<{ printCount: number }>(ctx.app, 'GET', `${billApiPath(ORDER)}/${one.id}`, { token: tokenA })).body.data.printCount).toBe(2);
+    // A PDF downloaded is a print too, audited as a PDF.
+    expect((await call<{ printCount: number }>(ctx.app, 'POST', `${billApiPath(ORDER)}/print`, { token: tokenA, body: { id: one.id, output: 'pdf' } })).body.data).toEqual({ printCount: 3 });
+    const pdf = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'PurchaseOrder'), eq(auditLog.action, 'print'), eq(auditLog.entityId, String(one.id)))));
+    expect(pdf.map((e) => (e.detail as { output?: string }).output)).toEqual([undefined, undefined, 'pdf']);
+  });
+
+  it('keeps label templates per kind (the first the default, the starter always offered), refuses a label that overruns its sheet, within the tenant', async () => {
+    const LABEL = `${BASE}/label`;
+    const of = async (kind: string, token = tokenA) => (await call<LabelTemplateChoice[]>(ctx.app, 'GET', `${LABEL}/of/${kind}?lang=en`, { token })).body.data;
+    expect(await of('material')).toEqual([{ id: null, kind: 'material', name: 'Material label · standard', isDefault: true, layout: starterLabel('material') }]);
+    const wide = { ...starterLabel('material'), columns: 2, labelWidth: 100, gapX: 4 };
+    const first = (await call<LabelTemplateChoice>(ctx.app, 'POST', LABEL, { token: tokenA, body: { kind: 'material', name: 'Two across', layout: wide } })).body.data;
+    expect(first).toMatchObject({ kind: 'material', isDefault: true, layout: wide });
+    const second = (await call<LabelTemplateChoice>(ctx.app, 'POST', LABEL, { token: tokenA, body: { kind: 'material', name: 'Small', layout: starterLabel('material') } })).body.data;
+    expect(second.isDefault).toBe(false);
+    expect((await of('material')).map((c) => [c.id, c.isDefault])).toEqual([
+      [first.id, true],
+      [second.id, false],
+      [null, false],
+    ]);
+    // Refusals: a name the kind has, labels wider than the paper, a field of another kind; another tenant sees none.
+    expect((await call(ctx.app, 'POST', LABEL, { token: tokenA, body: { kind: 'material', name: 'Small', layout: starterLabel('material') } })).body.message).toBe('LabelTemplateNameRepeat');
+    expect((await call(ctx.app, 'POST', LABEL, { token: tokenA, body: { kind: 'material', name: 'Too wide', layout: { ...wide, columns: 3 } } })).body.message).toBe('PrintElementOutside');
+    expect((await call(ctx.app, 'POST', LABEL, { token: tokenA, body: { kind: 'location', name: 'Odd', layout: starterLabel('material') } })).body.message).toBe('PrintFieldUnknown');
+    expect((await of('material', tokenB)).map((c) => c.id)).toEqual([null]);
+    expect((await call(ctx.app, 'PUT', LABEL, { token: tokenB, body: { id: second.id, kind: 'material', name: 'Mine', isDefault: true, layout: wide } })).body.message).toBe('LabelTemplateNotExist');
+    // Made the default: the mark moves; deleted: gone, audited.
+    expect((await call<LabelTemplateChoice>(ctx.app, 'PUT', LABEL, { token: tokenA, body: { id: second.id, kind: 'material', name: 'Small', isDefault: true, layout: starterLabel('material') } })).body.data.isDefault).toBe(true);
+    expect((await of('material')).filter((c) => c.isDefault).map((c) => c.id)).toEqual([second.id]);
+    expect((await call(ctx.app, 'DELETE', LABEL, { token: tokenA, body: { ids: [first.id] } })).body.status).toBe(0);
+    expect((await of('material')).map((c) => c.id)).toEqual([second.id, null]);
+    const audited = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(eq(auditLog.entity, 'label-template')));
+    expect(audited.map((e) => e.action).sort()).toEqual(['create', 'create', 'delete', 'update']);
+    // Read by the screens that print labels; written under the print templates' buttons.
+    const reader = await staffWith(ctx, a, { codes: ['basic_location'] });
+    expect((await call(ctx.app, 'GET', `${LABEL}/of/location`, { token: reader.token })).body.status).toBe(0);
+    expect((await call(ctx.app, 'POST', LABEL, { token: reader.token, body: { kind: 'location', name: 'Loc', layout: starterLabel('location') } })).body).toMatchObject({ status: 40300, additional: 'system_printTemplate_add' });
   });
 });

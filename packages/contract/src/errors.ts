@@ -419,6 +419,9 @@ export const errorCatalogue = {
   PrintTemplateInvalid: { zh: '打印模板格式不正确', en: 'The print template is not well formed' },
   PrintPaperTooSmall: { zh: '纸张减去边距和页眉页脚后放不下表格', en: 'After margins, header and footer the paper leaves no room for the table' },
   PrintElementOutside: { zh: '打印元素超出了纸张或所在区域', en: 'A print element lies outside the paper or its band' },
+  LabelTemplateNotExist: { zh: '标签模板不存在', en: 'The label template does not exist' },
+  LabelTemplateNameRepeat: { zh: '该标签类型已有同名模板', en: 'This label kind already has a template of that name' },
+  PrintBatchTooLarge: { zh: '一次最多批量打印 200 张单据', en: 'A batch print takes at most 200 bills' },
 
   // Printer
   PrinterNotExist: { zh: '打印机不存在', en: 'The printer does not exist' },

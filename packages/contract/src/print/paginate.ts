@@ -85,7 +85,7 @@ export function linesHeight(lines: number, fontSize: number): number {
 }
 
 /** Whether a character prints a full em wide (CJK ideographs, kana, hangul, full-width forms). */
-const wide = (code: number) =>
+export const wide = (code: number) =>
   (code >= 0x1100 && code <= 0x115f) || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6) || code >= 0x20000;
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BILL_TYPES } from '../bills/catalogue.ts';
-import { layoutRefusal, layoutSchema, pageSize, presetPaper, starterTemplate } from './template.ts';
+import { FONT_STACKS, fontStack, layoutRefusal, layoutSchema, pageSize, presetPaper, starterTemplate } from './template.ts';
 
 describe('print templates', () => {
   it('gives every declared bill type a starter template that fits its paper and names only its own fields', () => {
@@ -49,5 +49,19 @@ describe('print templates', () => {
   it('turns the paper for landscape', () => {
     expect(pageSize({ ...presetPaper('A4'), orientation: 'landscape' })).toEqual({ width: 297, height: 210 });
     expect(pageSize(presetPaper('A4Third'))).toEqual({ width: 241, height: 93 });
+  });
+
+  it('keeps a font per text element and for the table, one of the installed CJK families, each falling back to a generic one', () => {
+    const order = BILL_TYPES.find((d) => d.type === 'PurchaseOrder')!;
+    const layout = starterTemplate(order, 'zh');
+    layout.header.elements[4] = { ...layout.header.elements[4], font: 'serif' };
+    layout.table.font = 'mono';
+    const parsed = layoutSchema.parse(layout);
+    expect([parsed.header.elements[4].font, parsed.table.font, parsed.header.elements[0].font]).toEqual(['serif', 'mono', undefined]);
+    expect(layoutSchema.safeParse({ ...layout, table: { ...layout.table, font: 'Comic Sans' } }).success).toBe(false);
+    expect(fontStack(undefined)).toBe(FONT_STACKS.sans);
+    expect(FONT_STACKS.sans.startsWith("'Noto Sans CJK SC'")).toBe(true);
+    expect(FONT_STACKS.serif.startsWith("'Noto Serif CJK SC'")).toBe(true);
+    for (const stack of Object.values(FONT_STACKS)) expect(stack).toMatch(/, (sans-serif|serif|monospace)$/);
   });
 });

@@ -55,6 +55,21 @@ export type ElementType = (typeof ElementType)[number];
 /** The element types that show a field's value: they name it in `field`. */
 export const FIELD_ELEMENTS: readonly ElementType[] = ['field', 'barcode', 'qrcode', 'capitals'];
 
+/**
+ * The font of a text element or of the table: the CJK families installed with the product (Noto Sans CJK and
+ * Noto Serif CJK, Debian's fonts-noto-cjk) and a monospace one, each falling back to what the platform has
+ * (PingFang / Microsoft YaHei, Songti / SimSun…). Absent: sans.
+ */
+export const FontFamily = ['sans', 'serif', 'mono'] as const;
+export type FontFamily = (typeof FontFamily)[number];
+export const FONT_STACKS: Record<FontFamily, string> = {
+  sans: "'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', 'Noto Sans', sans-serif",
+  serif: "'Noto Serif CJK SC', 'Source Han Serif SC', 'Songti SC', 'SimSun', 'Noto Serif', serif",
+  mono: "'DejaVu Sans Mono', 'Liberation Mono', Consolas, 'Courier New', 'Noto Sans Mono CJK SC', 'Noto Sans CJK SC', monospace",
+};
+/** The CSS font family of an element or table (sans when none is chosen). */
+export const fontStack = (font: FontFamily | undefined) => FONT_STACKS[font ?? 'sans'];
+
 export const elementSchema = z.object({
   /** Unique in the template (the designer's handle). */
   id: z.string().min(1).max(40),
@@ -65,6 +80,7 @@ export const elementSchema = z.object({
   w: z.number().finite().min(0.2).max(2000),
   h: z.number().finite().min(0.2).max(2000),
   fontSize: z.number().finite().min(5).max(72).default(10),
+  font: z.enum(FontFamily).optional(),
   bold: z.boolean().default(false),
   align: z.enum(['left', 'center', 'right']).default('left'),
   text: storableText().max(500).optional(),
@@ -86,6 +102,7 @@ export type PrintBand = z.infer<typeof bandSchema>;
 export const tableSchema = z.object({
   columns: z.array(z.object({ key: z.string().min(1).max(60), width: z.number().finite().min(3).max(600) })).min(1).max(40),
   fontSize: z.number().finite().min(5).max(36).default(9),
+  font: z.enum(FontFamily).optional(),
   /** A subtotal row at the foot of every page but the last (summed columns only). */
   subtotals: z.boolean().default(true),
   /** The grand total row on the last page. */
@@ -298,9 +315,26 @@ export interface PrintTemplateRow {
   updatedAt: string;
 }
 
+/** How a print left the system: on paper (the browser's print), as a PDF file downloaded, or on a cloud receipt printer. */
+export const PrintOutput = ['paper', 'pdf', 'cloud'] as const;
+export type PrintOutput = (typeof PrintOutput)[number];
+
 /** POST /admin/<area>/<bill>/print: a bill printed (through a template, or its type's starter when null). */
-export const billPrintSchema = z.object({ id, templateId: id.nullable().default(null) });
+export const billPrintSchema = z.object({ id, templateId: id.nullable().default(null), output: z.enum(['paper', 'pdf']).default('paper') });
 export type BillPrint = z.infer<typeof billPrintSchema>;
+
+/** The most bills one batch print takes (a list's selection): the pages of all of them are drawn at once. */
+export const MAX_BATCH_PRINT = 200;
+/**
+ * POST /admin/<area>/<bill>/print/batch: the bills of a list's selection printed as one job, in the order
+ * given, through one template (the type's starter when null). Each is counted and audited as a single print.
+ */
+export const billPrintBatchSchema = z.object({
+  ids: z.array(id, { error: 'PleaseSelectData' }).min(1, { message: 'PleaseSelectData' }).max(MAX_BATCH_PRINT, { message: 'PrintBatchTooLarge' }),
+  templateId: id.nullable().default(null),
+  output: z.enum(['paper', 'pdf']).default('paper'),
+});
+export type BillPrintBatch = z.infer<typeof billPrintBatchSchema>;
 
 /** A template a bill can print with: a stored one, or the type's starter (`id` null). */
 export interface PrintTemplateChoice {

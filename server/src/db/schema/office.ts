@@ -2,6 +2,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, time
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
 import type { Notice } from '@p8/contract/notices';
 import type { PrintLayout } from '@p8/contract/print/template';
+import type { LabelKind, LabelLayout } from '@p8/contract/print/label';
 import { sql } from 'drizzle-orm';
 
 /** Who changed what, when: every administrative change (issue 3), viewable by administrators. */
@@ -95,6 +96,28 @@ export const printTemplate = pgTable(
     uniqueIndex('print_template_name_uq').on(t.tenantId, t.billType, t.name),
     uniqueIndex('print_template_default_uq').on(t.tenantId, t.billType).where(sql`${t.isDefault}`),
     tenantPolicy('print_template'),
+  ],
+).enableRLS();
+
+/** Label templates (materials, storage locations, boxes): a sheet of N-up labels and what each shows. */
+export const labelTemplate = pgTable(
+  'label_template',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    kind: text('kind').$type<LabelKind>().notNull(),
+    name: text('name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    layout: jsonb('layout').$type<LabelLayout>().notNull(),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('label_template_name_uq').on(t.tenantId, t.kind, t.name),
+    uniqueIndex('label_template_default_uq').on(t.tenantId, t.kind).where(sql`${t.isDefault}`),
+    tenantPolicy('label_template'),
   ],
 ).enableRLS();
 

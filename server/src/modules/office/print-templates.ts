@@ -5,7 +5,9 @@ import {
   layoutRefusal,
   starterTemplate,
   type BillPrint,
+  type BillPrintBatch,
   type PrintLayout,
+  type PrintOutput,
   type PrintTemplateChoice,
   type PrintTemplateCreate,
   type PrintTemplateFile,
@@ -18,7 +20,9 @@ import { loadBill } from '../../bills/bill-rows.ts';
 import { BizError } from '../../core/errors.ts';
 import { assertIdsExist, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
-import type { ServiceContext } from '../../core/service-context.ts';
+import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
+import { RECEIPT_CHARS, type BillCloudPrint } from '@p8/contract/print/receipt';
+import { findPrinter } from './printers.ts';
 
 /*
  * Print templates of the tenant's bill types (system → print templates). Several per type, names unique per
@@ -206,23 +210,76 @@ export async function printTemplatesOfType(ctx: ServiceContext, type: string, la
   return [{ id: null, name: `${decl.label[lang]} · ${lang === 'zh' ? '标准模板' : 'standard'}`, isDefault: true, layout: starterTemplate(decl, lang) }];
 }
 
-/**
- * A bill printed: its print count goes up by one and the audit log names the template (null: the type's
- * starter). The bill is read as its screen reads it (the caller's data scope); a template named must be
- * one of the type's. Answers the new count.
- */
-export async function recordBillPrint(ctx: ServiceContext, decl: BillTypeDecl, { id, templateId }: BillPrint): Promise<{ printCount: number }> {
-  const row = await loadBill(ctx, decl, id);
-  if (templateId !== null) {
-    const template = await findTemplate(ctx.tx, ctx.tenantId, templateId);
-    if (template.billType !== decl.type) throw new BizError('PrintTemplateNotExist', { additional: templateId });
-  }
+/** A template named for a print must be one of the bill's type (null: the type's starter). */
+async function assertPrintTemplate(ctx: ServiceContext, decl: BillTypeDecl, templateId: number | null) {
+  if (templateId === null) return;
+  const template = await findTemplate(ctx.tx, ctx.tenantId, templateId);
+  if (template.billType !== decl.type) throw new BizError('PrintTemplateNotExist', { additional: templateId });
+}
+
+/** One bill's print counted and audited (the bill already read within the caller's data scope). */
+async function countPrint(ctx: ServiceContext, decl: BillTypeDecl, row: { id: number; billCode: string }, templateId: number | null, output: PrintOutput, extra: Record<string, unknown> = {}): Promise<number> {
   const [updated] = await ctx.tx
     .update(bill)
     .set({ printCount: sql`${bill.printCount} + 1` })
     .where(and(eq(bill.tenantId, ctx.tenantId), eq(bill.id, row.id)))
     .returning({ printCount: bill.printCount });
   // Under the bill's type, as every step of a bill is (the log names it by the bill registry).
-  ctx.audit({ action: 'print', entity: decl.type, entityId: id, detail: { billType: decl.type, billCode: row.billCode, templateId } });
-  return updated;
+  ctx.audit({ action: 'print', entity: decl.type, entityId: row.id, detail: { billType: decl.type, billCode: row.billCode, templateId, ...(output === 'paper' ? {} : { output }), ...extra } });
+  return updated.printCount;
+}
+
+/**
+ * A bill printed (on paper, or downloaded as a PDF: a copy of it leaves the system all the same): its print
+ * count goes up by one and the audit log names the template (null: the type's starter) and a PDF as such. The bill is read as its screen reads it (the caller's data scope); a template named must be
+ * one of the type's. Answers the new count.
+ */
+export async function recordBillPrint(ctx: ServiceContext, decl: BillTypeDecl, { id, templateId, output }: BillPrint): Promise<{ printCount: number }> {
+  const row = await loadBill(ctx, decl, id);
+  await assertPrintTemplate(ctx, decl, templateId);
+  return { printCount: await countPrint(ctx, decl, row, templateId, output) };
+}
+
+/**
+ * Bills of a list's selection printed as one job: each read as its screen reads it — one outside the
+ * caller's data scope (or of another type or tenant) refuses the whole job, nothing counted — then each
+ * counted and audited as a single print is (the entry says how many bills the job held). Answers each
+ * bill's new count, in the order asked.
+ */
+export async function recordBillPrints(ctx: ServiceContext, decl: BillTypeDecl, { ids, templateId, output }: BillPrintBatch): Promise<Array<{ id: number; printCount: number }>> {
+  const wanted = distinct(ids);
+  const rows = [];
+  for (const id of wanted) rows.push(await loadBill(ctx, decl, id));
+  await assertPrintTemplate(ctx, decl, templateId);
+  const counts = [];
+  for (const row of rows) counts.push({ id: row.id, printCount: await countPrint(ctx, decl, row, templateId, output, { batch: wanted.length }) });
+  return counts;
+}
+
+/**
+ * A bill's receipt on one of the tenant's cloud printers: the bill (within the caller's data scope), the
+ * template and the printer are read in a short transaction, the provider is called outside it (a slow
+ * service must not hold a connection) with the receipt's lines, and the print is counted and audited once the
+ * provider took it (naming the printer). A provider's refusal is its catalogued printer key; nothing counted.
+ */
+export async function cloudPrintBill(caller: TransactingCaller, decl: BillTypeDecl, body: BillCloudPrint): Promise<{ printCount: number }> {
+  const target = await caller.transaction(async (ctx) => {
+    await loadBill(ctx, decl, body.id);
+    await assertPrintTemplate(ctx, decl, body.templateId);
+    const found = await findPrinter(ctx.tx, ctx.tenantId, body.printerId);
+    if (!found.enabled) throw new BizError('PrinterNotExist', { additional: body.printerId });
+    return found;
+  });
+  const provider = caller.registries.printerProviders.get(target.provider);
+  try {
+    await provider.printReceipt({ name: target.name, sn: target.sn, printerKey: target.printerKey, copies: target.copies }, body.lines, RECEIPT_CHARS[body.paper]);
+  } catch (error) {
+    if (error instanceof BizError) throw error;
+    caller.log.warn({ err: error, provider: target.provider }, 'printer provider failed');
+    throw new BizError('PrinterApiError', { additional: target.provider });
+  }
+  return caller.transaction(async (ctx) => {
+    const row = await loadBill(ctx, decl, body.id);
+    return { printCount: await countPrint(ctx, decl, row, body.templateId, 'cloud', { printerId: target.id }) };
+  });
 }

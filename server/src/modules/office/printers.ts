@@ -43,7 +43,7 @@ const toRow = (p: Printer): PrinterRow => ({
   updatedAt: p.updatedAt.toISOString(),
 });
 
-async function findPrinter(tx: Tx, tenantId: number, id: number): Promise<Printer> {
+export async function findPrinter(tx: Tx, tenantId: number, id: number): Promise<Printer> {
   const [row] = await tx.select().from(printer).where(and(eq(printer.tenantId, tenantId), eq(printer.id, id))).limit(1);
   if (!row) throw new BizError('PrinterNotExist', { additional: id });
   return row;
@@ -114,4 +114,14 @@ export async function testPrint(caller: TransactingCaller, id: number) {
     caller.log.warn({ err: error, provider: target.provider }, 'printer provider failed');
     throw new BizError('PrinterApiError', { additional: target.provider });
   }
+}
+
+/** The tenant's enabled printers a bill's receipt can go to (the print dialog's choice): names only, never a key. */
+export async function printerChoices(ctx: ServiceContext): Promise<Array<{ id: number; name: string; provider: PrinterProvider }>> {
+  const rows = await ctx.tx
+    .select({ id: printer.id, name: printer.name, provider: printer.provider })
+    .from(printer)
+    .where(and(eq(printer.tenantId, ctx.tenantId), eq(printer.enabled, true)))
+    .orderBy(desc(printer.id));
+  return rows.map((r) => ({ ...r, provider: r.provider as PrinterProvider }));
 }

@@ -3,20 +3,25 @@ import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, billMenuName } from '@p8/contract/bills/registry';
 import {
   billPrintSchema,
+  billPrintBatchSchema,
   printTemplateCopySchema,
   printTemplateCreateSchema,
   printTemplateDefaultSchema,
   printTemplateFileSchema,
   printTemplateUpdateSchema,
 } from '@p8/contract/print/template';
+import { billCloudPrintSchema } from '@p8/contract/print/receipt';
+import { labelTemplateCreateSchema, labelTemplateOfKindParams, labelTemplateUpdateSchema } from '@p8/contract/print/label';
 import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema } from '@p8/contract/office';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
+import { feieProvider } from '../../core/printer-providers.ts';
 import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
 import { langOf } from '../../core/excel.ts';
-import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, testPrint, updatePrinter } from './printers.ts';
+import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, printerChoices, testPrint, updatePrinter } from './printers.ts';
 import {
+  cloudPrintBill,
   copyPrintTemplate,
   createPrintTemplate,
   deletePrintTemplates,
@@ -27,9 +32,11 @@ import {
   listPrintTemplates,
   printTemplatesOfType,
   recordBillPrint,
+  recordBillPrints,
   setDefaultPrintTemplate,
   updatePrintTemplate,
 } from './print-templates.ts';
+import { createLabelTemplate, deleteLabelTemplates, labelTemplatesOfKind, updateLabelTemplate } from './label-templates.ts';
 import { createVerifyRule, deleteVerifyRules, enableVerifyRules, getVerifyRule, listVerifyRules, updateVerifyRule } from './verify-rules.ts';
 
 /** Office screens of the system area: messages between staff, cloud printers, print templates and joint review rules. */
@@ -106,6 +113,25 @@ const printTemplateRoutes = [
     method: 'POST', url: `${PRINT_TEMPLATE}/import`, tags: printTemplateTags, summary: 'Add the templates of an exported JSON file', permission: 'system_printTemplate_import', body: printTemplateFileSchema,
     handler: (ctx, { body }) => importPrintTemplates(ctx, body),
   }),
+  // Label templates (materials, locations, boxes): read by the screens that print labels, kept under the
+  // print templates' buttons.
+  route({
+    method: 'GET', url: `${PRINT_TEMPLATE}/label/of/:kind`, tags: printTemplateTags, summary: 'The label templates of a kind (its starter last)',
+    permission: 'basic_material|basic_location|system_printTemplate', params: labelTemplateOfKindParams,
+    handler: (ctx, { params }, http) => labelTemplatesOfKind(ctx, params.kind, langOf(http.request)),
+  }),
+  route({
+    method: 'POST', url: `${PRINT_TEMPLATE}/label`, tags: printTemplateTags, summary: 'Add a label template', permission: 'system_printTemplate_add', body: labelTemplateCreateSchema,
+    handler: (ctx, { body }) => createLabelTemplate(ctx, body),
+  }),
+  route({
+    method: 'PUT', url: `${PRINT_TEMPLATE}/label`, tags: printTemplateTags, summary: 'Change a label template', permission: 'system_printTemplate_update', body: labelTemplateUpdateSchema,
+    handler: (ctx, { body }) => updateLabelTemplate(ctx, body),
+  }),
+  route({
+    method: 'DELETE', url: `${PRINT_TEMPLATE}/label`, tags: printTemplateTags, summary: 'Delete label templates', permission: 'system_printTemplate_delete', body: idsSchema,
+    handler: (ctx, { body }) => deleteLabelTemplates(ctx, body.ids),
+  }),
   ...BILL_TYPES.filter((decl) => decl.actions.includes('print')).flatMap((decl) => [
     route({
       method: 'GET', url: `${billApiPath(decl)}/print/templates`, tags: printTemplateTags, area: decl.area,
@@ -116,6 +142,21 @@ const printTemplateRoutes = [
       method: 'POST', url: `${billApiPath(decl)}/print`, tags: printTemplateTags, area: decl.area,
       summary: `A ${decl.type} printed: its print count goes up, the audit log names the template`, permission: billButtonCode(decl, 'print'), body: billPrintSchema,
       handler: (ctx, { body }) => recordBillPrint(ctx, decl, body),
+    }),
+    route({
+      method: 'POST', url: `${billApiPath(decl)}/print/batch`, tags: printTemplateTags, area: decl.area,
+      summary: `${decl.type} bills printed as one job: each one's print count goes up, each print audited`, permission: billButtonCode(decl, 'print'), body: billPrintBatchSchema,
+      handler: (ctx, { body }) => recordBillPrints(ctx, decl, body),
+    }),
+    route({
+      method: 'GET', url: `${billApiPath(decl)}/print/printers`, tags: printTemplateTags, area: decl.area,
+      summary: `The cloud printers a ${decl.type}'s receipt can go to`, permission: billMenuName(decl),
+      handler: (ctx) => printerChoices(ctx),
+    }),
+    untransactedRoute({
+      method: 'POST', url: `${billApiPath(decl)}/print/cloud`, tags: printTemplateTags, area: decl.area,
+      summary: `A ${decl.type}'s receipt sent to a cloud printer: counted and audited once the provider took it`, permission: billButtonCode(decl, 'print'), body: billCloudPrintSchema,
+      handler: (caller, { body }) => cloudPrintBill(caller, decl, body),
     }),
   ]),
 ];
@@ -128,4 +169,12 @@ const verifyRuleRoutes = recordRoutes({
 
 export const officeRoutes = [...messageRoutes, ...printerRoutes, ...printTemplateRoutes, ...verifyRuleRoutes];
 
-export const officeModule: ServerModule = { name: 'office', routes: officeRoutes };
+export const officeModule: ServerModule = {
+  name: 'office',
+  routes: officeRoutes,
+  // A cloud printing service whose account is configured prints for real (else it says it is not configured).
+  register(registries, { config }) {
+    const { feie } = config.printers;
+    if (feie.user && feie.ukey) registries.printerProviders.register(feieProvider(feie));
+  },
+};

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { Input } from 'antd';
+import { Button, Input } from 'antd';
+import { TagsOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Location } from '@p8/contract/basic';
@@ -15,6 +16,7 @@ import { enableLocations } from './api/enable-locations.ts';
 import { LOCATION_PATH, listLocations } from './api/list-locations.ts';
 import { warehouseOptionsQuery } from './api/list-warehouse-options.ts';
 import LocationDialog from './LocationDialog.tsx';
+import LabelPrint from '../LabelPrint/index.tsx';
 
 const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
@@ -25,7 +27,10 @@ const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' 
  */
 export default function LocationTable({ warehouse }: { warehouse?: { id: number; name: string } }) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
+  const { t: root } = useTranslation();
   const can = useAuth();
+  // The selection whose labels are being printed.
+  const [labelled, setLabelled] = useState<Location[] | null>(null);
   const table = useRef<ProTableAction<Location>>(undefined);
   const reload = useCallback(() => table.current?.reload(), []);
   const recordColumns = useRecordColumns();
@@ -100,16 +105,20 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
         }
         exportPath={can('basic_location_export') ? `${LOCATION_PATH}/export` : undefined}
         actionRef={table}
-        rowSelection={can('basic_location_delete') || can('basic_location_enable')}
+        rowSelection
         toolbar={({ selectedRowKeys, selectedRows }) => (
           <>
             <AddButton record="basic_location" onClick={() => openDialog('add')}>
               {t('location.add')}
             </AddButton>
             <BatchButtons record="basic_location" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
+            <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="location-labels">
+              {root('label.print')}
+            </Button>
           </>
         )}
       />
+      {labelled && <LabelPrint kinds={['location']} records={labelled} onClose={() => setLabelled(null)} />}
       <LocationDialog state={dialog.state} warehouse={warehouse} onClose={dialog.close} onSaved={reload} />
     </>
   );

@@ -2,25 +2,20 @@ import { memo, type CSSProperties, type ReactNode } from 'react';
 import { QRCode } from 'antd';
 import type { BillView } from '@p8/contract/bills/api';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import { amountInCapitals } from '@p8/contract/print/capitals';
 import { code128 } from '@p8/contract/print/code128';
 import { LINE_HEIGHT } from '@p8/contract/print/paginate';
-import type { PrintBand, PrintElement, PrintLayout } from '@p8/contract/print/template';
-import { buildPrintModel, cellContentHeight, companyOf, headerLabel, headerText, type PrintContext, type PrintModel } from './print-model.ts';
+import { fontStack, type PrintBand, type PrintElement, type PrintLayout } from '@p8/contract/print/template';
+import { buildPrintModel, cellContentHeight, companyOf, elementText, headerText, pageRule, pageRules, PRINT_WORDS, type PrintContext, type PrintModel } from './print-model.ts';
 import './print.css';
 
-export { buildPrintModel, companyOf, type PrintContext, type PrintModel };
+export { buildPrintModel, companyOf, pageRule, pageRules, type PrintContext, type PrintModel };
 
 const mm = (value: number) => `${value}mm`;
 
-/** The words around printed values, in the print's language. */
-const WORDS = {
-  zh: { colon: '：', page: (x: number, y: number) => `第 ${x} / ${y} 页`, printedAt: '打印时间：', printedBy: '打印人：', capitals: '大写金额：', subtotal: '本页小计', total: '合计' },
-  en: { colon: ': ', page: (x: number, y: number) => `Page ${x} / ${y}`, printedAt: 'Printed at ', printedBy: 'Printed by ', capitals: 'In capitals: ', subtotal: 'Page subtotal', total: 'Total' },
-};
+const WORDS = PRINT_WORDS;
 
 /** A Code 128 barcode of the text, bars as SVG rectangles stretched to the element's box. */
-function Barcode({ text }: { text: string }) {
+export function Barcode({ text }: { text: string }) {
   const widths = code128(text);
   if (!widths.length) return null;
   const total = widths.reduce((s, w) => s + w, 0);
@@ -48,13 +43,8 @@ interface Drawn {
 
 /** What one element shows on one page. */
 function content(e: PrintElement, d: Drawn): ReactNode {
-  const words = WORDS[d.ctx.lang];
   const value = () => headerText(d.decl, d.bill, e.field ?? '', d.ctx);
   switch (e.type) {
-    case 'text':
-      return e.text ?? '';
-    case 'field':
-      return e.label ? `${headerLabel(d.decl, e.field ?? '', d.ctx.lang)}${words.colon}${value()}` : value();
     case 'image': {
       const src = e.src || d.logo;
       return src ? <img src={src} alt="" /> : null;
@@ -68,14 +58,8 @@ function content(e: PrintElement, d: Drawn): ReactNode {
       const text = value();
       return text ? <QRCode value={text} type="svg" bordered={false} size={160} className="p8-print-qrcode" /> : null;
     }
-    case 'capitals':
-      return `${words.capitals}${amountInCapitals(String(d.bill[e.field ?? ''] ?? '0'))}`;
-    case 'pageNumber':
-      return words.page(d.page, d.pages);
-    case 'printTime':
-      return `${words.printedAt}${d.ctx.printedAt}`;
-    case 'printUser':
-      return `${words.printedBy}${d.ctx.user}`;
+    default:
+      return elementText(e, d.decl, d.bill, d.ctx, d.page, d.pages) ?? null;
   }
 }
 
@@ -91,6 +75,7 @@ export function elementStyle(e: PrintElement): CSSProperties {
     width: vertical ? 0 : mm(e.w),
     height: horizontal ? 0 : mm(e.h),
     fontSize: `${e.fontSize}pt`,
+    fontFamily: fontStack(e.font),
     fontWeight: e.bold ? 600 : 400,
     textAlign: e.align,
     lineHeight: LINE_HEIGHT,
@@ -120,6 +105,8 @@ interface PrintPagesProps {
   logo: string;
   /** Worked out by the caller when it needs it too (the page count); else here. */
   model?: PrintModel;
+  /** The named `@page` its sheets print on, when one job holds pages of different sizes (`pageRules`). */
+  pageName?: string;
 }
 
 /**
@@ -127,7 +114,7 @@ interface PrintPagesProps {
  * lines and its subtotal (or the grand total on the last page), the footer band at the foot. The print
  * style sheet (print.css) turns each into one sheet of paper.
  */
-function PrintPages({ layout, decl, bill, ctx, logo, model: given }: PrintPagesProps) {
+function PrintPages({ layout, decl, bill, ctx, logo, model: given, pageName }: PrintPagesProps) {
   const model = given ?? buildPrintModel(layout, decl, bill, ctx);
   const { paper, header, footer, table } = layout;
   const words = WORDS[ctx.lang];
@@ -157,10 +144,10 @@ function PrintPages({ layout, decl, bill, ctx, logo, model: given }: PrintPagesP
             key={p}
             className="p8-print-page"
             data-testid="print-page"
-            style={{ width: mm(model.page.width), height: mm(model.page.height), padding: `${mm(paper.margin.top)} ${mm(paper.margin.right)} ${mm(paper.margin.bottom)} ${mm(paper.margin.left)}` }}
+            style={{ page: pageName, width: mm(model.page.width), height: mm(model.page.height), padding: `${mm(paper.margin.top)} ${mm(paper.margin.right)} ${mm(paper.margin.bottom)} ${mm(paper.margin.left)}` }}
           >
             <Band band={header} d={d} className="p8-print-header" />
-            <table className="p8-print-table" style={{ width: mm(model.columns.reduce((s, c) => s + c.width, 0)), fontSize }}>
+            <table className="p8-print-table" style={{ width: mm(model.columns.reduce((s, c) => s + c.width, 0)), fontSize, fontFamily: fontStack(table.font) }}>
               <colgroup>
                 {model.columns.map((c) => (
                   <col key={c.key} style={{ width: mm(c.width) }} />
@@ -196,9 +183,6 @@ function PrintPages({ layout, decl, bill, ctx, logo, model: given }: PrintPagesP
 }
 
 export default memo(PrintPages);
-
-/** The `@page` rule of a print: the sheet exactly the page's size, no margin of the browser's own. */
-export const pageRule = (model: PrintModel) => `@page { size: ${model.page.width}mm ${model.page.height}mm; margin: 0; }`;
 
 /** Millimetres to CSS pixels at 96 dpi (the preview's scale). */
 export const MM_PX = 96 / 25.4;

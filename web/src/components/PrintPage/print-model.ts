@@ -4,7 +4,9 @@ import { nameKey } from '@p8/contract/bills/fields';
 import { headerFields, lineFields, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS } from '@p8/contract/bills/status';
 import { CELL_BORDER, CELL_PADDING, clampRowHeight, linesHeight, paginate, rowHeight, type PageSlice } from '@p8/contract/print/paginate';
-import { EXTRA_FIELDS, LINE_NO_COLUMN, isRoll, pageSize, printableLineFields, type PrintLayout } from '@p8/contract/print/template';
+import { EXTRA_FIELDS, LINE_NO_COLUMN, isRoll, pageSize, printableLineFields, type PrintElement, type PrintLayout } from '@p8/contract/print/template';
+import { amountInCapitals } from '@p8/contract/print/capitals';
+import { receiptTable, type ReceiptLine } from '@p8/contract/print/receipt';
 import { formatNumber } from '../ProTable/number-format.ts';
 
 /**
@@ -159,4 +161,76 @@ export function buildPrintModel(layout: PrintLayout, decl: BillTypeDecl, bill: P
     subtotals: pages.map((p) => sumOf(p.from, p.to)),
     total: sumOf(0, lines.length),
   };
+}
+
+/** The `@page` rule of a print: the sheet exactly the page's size, no margin of the browser's own. */
+export const pageRule = (model: PrintModel) => `@page { size: ${model.page.width}mm ${model.page.height}mm; margin: 0; }`;
+
+/**
+ * The `@page` rules of one job of several bills: one rule when every sheet has one size; else a named page
+ * per size (receipt rolls are as long as their bill), each bill's sheets printed on its own size's name.
+ */
+export function pageRules(models: readonly PrintModel[]): { css: string; names: Array<string | undefined> } {
+  const sizes = [...new Set(models.map((m) => `${m.page.width}mm ${m.page.height}mm`))];
+  if (sizes.length <= 1) return { css: models.length ? pageRule(models[0]) : '', names: models.map(() => undefined) };
+  return {
+    css: sizes.map((size, i) => `@page p8-sheet-${i} { size: ${size}; margin: 0; }`).join('\n'),
+    names: models.map((m) => `p8-sheet-${sizes.indexOf(`${m.page.width}mm ${m.page.height}mm`)}`),
+  };
+}
+
+/** The words around printed values, in the print's language (the page, the receipt). */
+export const PRINT_WORDS = {
+  zh: { colon: '：', page: (x: number, y: number) => `第 ${x} / ${y} 页`, printedAt: '打印时间：', printedBy: '打印人：', capitals: '大写金额：', subtotal: '本页小计', total: '合计' },
+  en: { colon: ': ', page: (x: number, y: number) => `Page ${x} / ${y}`, printedAt: 'Printed at ', printedBy: 'Printed by ', capitals: 'In capitals: ', subtotal: 'Page subtotal', total: 'Total' },
+};
+
+/** What a text element says (a page number its page's), as plain text; undefined for pictures, codes and rules. */
+export function elementText(e: PrintElement, decl: BillTypeDecl, bill: Record<string, unknown>, ctx: PrintContext, page = 1, pages = 1): string | undefined {
+  const words = PRINT_WORDS[ctx.lang];
+  const value = () => headerText(decl, bill, e.field ?? '', ctx);
+  switch (e.type) {
+    case 'text':
+      return e.text ?? '';
+    case 'field':
+      return e.label ? `${headerLabel(decl, e.field ?? '', ctx.lang)}${words.colon}${value()}` : value();
+    case 'capitals':
+      return `${words.capitals}${amountInCapitals(String(bill[e.field ?? ''] ?? '0'))}`;
+    case 'pageNumber':
+      return words.page(page, pages);
+    case 'printTime':
+      return `${words.printedAt}${ctx.printedAt}`;
+    case 'printUser':
+      return `${words.printedBy}${ctx.user}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A bill on a receipt printer through a receipt template, as lines of text (contract print/receipt.ts): each
+ * band's elements top to bottom (left to right on one row), texts with their alignment, boldness and size
+ * (14 pt and more doubled), a line as a rule, QR codes and barcodes of their values; the table between them
+ * (`receiptTable`), with its total. Pictures and page numbers have no place on a roll of text.
+ */
+export function receiptLinesOf(layout: PrintLayout, decl: BillTypeDecl, bill: Pick<BillView, 'lines'> & Record<string, unknown>, ctx: PrintContext, model: PrintModel, chars: number): ReceiptLine[] {
+  const band = (elements: readonly PrintElement[]): ReceiptLine[] =>
+    [...elements]
+      .sort((a, b) => a.y - b.y || a.x - b.x)
+      .flatMap((e): ReceiptLine[] => {
+        if (e.type === 'line') return [{ type: 'rule' }];
+        if (e.type === 'qrcode' || e.type === 'barcode') {
+          const text = headerText(decl, bill, e.field ?? '', ctx);
+          if (!text) return [];
+          return e.type === 'qrcode' ? [{ type: 'qrcode', text }] : /^[\x20-\x7e]{1,40}$/.test(text) ? [{ type: 'barcode', text }] : [];
+        }
+        if (e.type === 'pageNumber') return [];
+        const text = elementText(e, decl, bill, ctx);
+        return text ? [{ type: 'text', text, align: e.align, bold: e.bold, big: e.fontSize >= 14 }] : [];
+      });
+  return [
+    ...band(layout.header.elements),
+    ...receiptTable(model.columns, model.rows, layout.table.total ? model.total : null, chars, PRINT_WORDS[ctx.lang].total),
+    ...band(layout.footer.elements),
+  ];
 }

@@ -107,6 +107,8 @@ export default {
       footerHeight: 'Footer height',
       table: 'Line table',
       fontSize: 'Font size (pt)',
+      font: 'Font',
+      fonts: { sans: 'Sans (Noto Sans CJK)', serif: 'Serif (Noto Serif CJK)', mono: 'Monospace' },
       subtotals: 'Subtotal on each page',
       total: 'Total on the last page',
       up: 'Move up',

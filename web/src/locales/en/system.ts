@@ -245,6 +245,7 @@ export default {
       role: 'Role',
       staff: 'Staff',
       printer: 'Printer',
+      'label-template': 'Label template',
       'print-template': 'Print template',
       'verify-rule': 'Joint review',
       'tenant-config': 'Tenant config',

@@ -107,6 +107,8 @@ export default {
       footerHeight: '页脚高度',
       table: '明细表格',
       fontSize: '字号（pt）',
+      font: '字体',
+      fonts: { sans: '黑体（思源黑体 / Noto Sans CJK）', serif: '宋体（思源宋体 / Noto Serif CJK）', mono: '等宽' },
       subtotals: '每页小计',
       total: '末页合计',
       up: '上移',

@@ -245,6 +245,7 @@ export default {
       role: '角色',
       staff: '员工',
       printer: '打印机',
+      'label-template': '标签模板',
       'print-template': '打印模板',
       'verify-rule': '联审配置',
       'tenant-config': '租户配置',

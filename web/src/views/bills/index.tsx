@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { DeleteOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, MergeCellsOutlined, PlusOutlined, PrinterOutlined } from '@ant-design/icons';
 import { billApiPath, billButtonCode, billTemplateKey, BILL_ACTION_LABELS, billScreenPath, type BillLinkState, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS, BILL_STATUS_TABS, POSTED_STATUSES, PROGRESS_LABELS, PROGRESS_STATE_LABELS, PROGRESS_STATES, type BillStatus, type ProgressState } from '@p8/contract/bills/status';
 import ProTable, { type ProColumn, type ProTableAction } from '../../components/ProTable/index.tsx';
@@ -15,6 +15,7 @@ import { useCurrentMenu } from '../../app/dynamic-routes.ts';
 import useTenantConfig from '../../hooks/useTenantConfig.ts';
 import { billTypeByScreen, labelOf, listFields, nameKey, valueTypeOf } from './kit.ts';
 import BillForm from './components/BillForm.tsx';
+import BatchPrint from './components/BatchPrint.tsx';
 import './bills.css';
 import { quietly } from './kit-errors.ts';
 import { STATUS_COLOR } from './components/status.ts';
@@ -37,12 +38,14 @@ export default function BillScreen() {
 function BillList({ decl }: { decl: BillTypeDecl }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const { config } = useTenantConfig();
+  const { config, settings } = useTenantConfig();
   const api = billApiPath(decl).replace(/^\/api/, '');
   const tableRef = useRef<ProTableAction<BillRow>>(undefined);
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string>('all');
   const [opened, setOpened] = useState<{ id?: number } | null>(null);
+  // The selection being printed as one job.
+  const [printing, setPrinting] = useState<number[] | null>(null);
   // A link to one bill (`billLink`: a finance ledger's line) shows its form while the history entry carries it.
   const location = useLocation();
   const navigate = useNavigate();
@@ -210,6 +213,13 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
                 </Popconfirm>
               </Auth>
             )}
+            {decl.actions.includes('print') && (
+              <Auth code={code('print')}>
+                <Button icon={<PrinterOutlined />} disabled={!selectedRowKeys.length} onClick={() => setPrinting(selectedRowKeys.map(Number))} data-testid="bill-print-batch">
+                  {labelOf(BILL_ACTION_LABELS.print, lang)}
+                </Button>
+              </Auth>
+            )}
             {decl.actions.includes('merge') && (
               <Auth code={code('merge')}>
                 <Button
@@ -232,6 +242,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
           </Space>
         )}
       />
+      {printing && <BatchPrint decl={decl} ids={printing} config={config} digits={settings} lang={lang} onClose={() => setPrinting(null)} onPrinted={() => tableRef.current?.reload()} />}
       {shown && <BillForm decl={decl} id={shown.id} onClose={() => show(null)} onChanged={reload} onOpen={(id) => show({ id })} />}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Button, Image, Space, Tag, Tooltip } from 'antd';
-import { TeamOutlined } from '@ant-design/icons';
+import { TagsOutlined, TeamOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MaterialTag, PartKind, type Assignment, type Material } from '@p8/contract/basic';
@@ -8,6 +8,7 @@ import { feedback } from '../../../app/feedback.ts';
 import type { QueryParams } from '../../../app/http.ts';
 import Auth from '../../../components/Auth/index.tsx';
 import AssignDialog from '../../../components/Pickers/AssignDialog.tsx';
+import LabelPrint from '../../../components/LabelPrint/index.tsx';
 import { useFormDialog, type FormMode } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import { AddButton, BatchButtons, ExcelButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
@@ -55,6 +56,8 @@ export default function MaterialPage() {
   const [treeFolded, setTreeFolded] = useState(false);
   const [loadingId, setLoadingId] = useState<number | null>(null);
   const [assign, setAssign] = useState<AssignState>({ open: false, ids: [] });
+  // The selection whose labels (or box labels) are being printed.
+  const [labelled, setLabelled] = useState<Material[] | null>(null);
   const rangeOn = !!config?.applyRangeMaterial;
   const openTaxRate = !!config?.openTaxRate;
 
@@ -215,6 +218,9 @@ export default function MaterialPage() {
             <>
               <AddButton record="basic_material" onClick={() => openDialog('add', { ...NEW_MATERIAL, categoryId })} />
               <BatchButtons record="basic_material" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} onEnable={writes.setEnabled} />
+              <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="material-labels">
+                {t('label.print')}
+              </Button>
               {rangeOn && (
                 <Auth code="basic_material_assign">
                   <Tooltip title={selectedRowKeys.length ? undefined : t('basic.material.assignSelectFirst')}>
@@ -238,6 +244,7 @@ export default function MaterialPage() {
           }
         />
       </div>
+      {labelled && <LabelPrint kinds={['material', 'box']} records={labelled} onClose={() => setLabelled(null)} />}
       <MaterialDialog {...dialog.props} categories={categories.data ?? []} onSaved={changed} />
       <AssignDialog
         open={assign.open}

@@ -67,6 +67,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   const [refuseReason, setRefuseReason] = useState('');
   const [pushing, setPushing] = useState(false);
   const [printing, setPrinting] = useState(false);
+  const printed = useMemo(() => (bill.data ? [bill.data] : []), [bill.data]);
   // Close, Esc and opening another bill ask before throwing away what was typed and not saved.
   const unsaved = useUnsavedChanges();
   const close = () => unsaved.confirmClose(onClose);
@@ -303,7 +304,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           }}
         />
       )}
-      {printing && bill.data && <PrintPreview decl={decl} bill={bill.data} config={config} digits={settings} lang={lang} onClose={() => setPrinting(false)} />}
+      {printing && bill.data && <PrintPreview decl={decl} bills={printed} config={config} digits={settings} lang={lang} onClose={() => setPrinting(false)} />}
     </Drawer>
   );
 }

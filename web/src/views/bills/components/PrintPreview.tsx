@@ -1,24 +1,41 @@
-import { useEffect, useMemo, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { Fragment, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Button, Modal, Select, Space, Spin, Typography } from 'antd';
-import { PrinterOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, FilePdfOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { BillView } from '@p8/contract/bills/api';
 import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
-import type { PrintTemplateChoice } from '@p8/contract/print/template';
+import type { PrintOutput, PrintTemplateChoice } from '@p8/contract/print/template';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
-import { http } from '../../../app/http.ts';
-import PrintPages, { buildPrintModel, companyOf, pageRule, type PrintContext } from '../../../components/PrintPage/index.tsx';
+import { http, saveBlob } from '../../../app/http.ts';
+import PrintPages, { buildPrintModel, companyOf, pageRules, type PrintContext } from '../../../components/PrintPage/index.tsx';
+import { receiptLinesOf } from '../../../components/PrintPage/print-model.ts';
+import { RECEIPT_CHARS, type ReceiptPaper } from '@p8/contract/print/receipt';
+import { feedback } from '../../../app/feedback.ts';
+import { PrintRoot, usePrintJob } from '../../../components/PrintPage/print-job.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
 
+interface PrintPreviewProps {
+  decl: BillTypeDecl;
+  /** The bills to print, in order: the open bill, or a list's selection (each on pages of its own). */
+  bills: BillView[];
+  config: TenantConfigView | undefined;
+  digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number };
+  lang: string;
+  onClose: () => void;
+  /** After the prints were counted (a list reloads its rows). */
+  onPrinted?: () => void;
+}
+
 /**
- * Printing a bill: the templates of its type (the default first; the type's starter template when the
- * tenant has designed none), the bill on the chosen template's pages exactly as it prints, and "print",
- * which counts the print on the bill and hands the pages to the browser at the paper's exact size.
+ * Printing bills: the templates of their type (the default first; the type's starter template when the
+ * tenant has designed none), the bills on the chosen template's pages exactly as they print — each bill
+ * starting on a page of its own, its pages numbered by themselves — and "print", which counts the print on
+ * every bill and hands all the pages to the browser as one job at the paper's exact size.
  */
-export default function PrintPreview({ decl, bill, config, digits, lang, onClose }: { decl: BillTypeDecl; bill: BillView; config: TenantConfigView | undefined; digits: { numberRetainsSmallDigit: number; amountRetainsSmallDigit: number }; lang: string; onClose: () => void }) {
+export default function PrintPreview({ decl, bills, config, digits, lang, onClose, onPrinted }: PrintPreviewProps) {
   const { t } = useTranslation();
   const api = billApiPath(decl).replace(/^\/api/, '');
   const queryClient = useQueryClient();
@@ -26,51 +43,123 @@ export default function PrintPreview({ decl, bill, config, digits, lang, onClose
   const templates = useQuery({ queryKey: ['print-templates', decl.type, lang], queryFn: () => http.get<PrintTemplateChoice[]>(`${api}/print/templates`, undefined, { noLoading: true }), staleTime: 0 });
   const [chosen, setChosen] = useState<number | null | undefined>(undefined);
   const template = templates.data?.find((c) => c.id === chosen) ?? templates.data?.[0];
-  const [printing, setPrinting] = useState(false);
+  const job = usePrintJob();
   const [printedAt, setPrintedAt] = useState(() => dayjs().format('YYYY-MM-DD HH:mm'));
 
   const ctx: PrintContext = useMemo(
     () => ({ lang: lang === 'en' ? 'en' : 'zh', digits, company: companyOf(config), user: user?.realName || user?.name || '', printedAt }),
     [lang, digits, config, user?.realName, user?.name, printedAt],
   );
-  const model = useMemo(() => (template ? buildPrintModel(template.layout, decl, bill, ctx) : undefined), [template, decl, bill, ctx]);
+  const models = useMemo(() => (template ? bills.map((bill) => buildPrintModel(template.layout, decl, bill, ctx)) : undefined), [template, decl, bills, ctx]);
+  const rules = useMemo(() => (models ? pageRules(models) : undefined), [models]);
+  const pageCount = models?.reduce((s, m) => s + m.pages.length, 0) ?? 0;
 
-  // The pages go to the browser from a root of their own beside the app (print.css prints nothing else),
-  // taken away again once the browser has printed (or when the dialog closes).
-  useEffect(() => {
-    if (!printing) return;
-    const done = () => setPrinting(false);
-    window.addEventListener('afterprint', done);
-    const timer = window.setTimeout(() => window.print(), 50);
-    return () => {
-      window.clearTimeout(timer);
-      window.removeEventListener('afterprint', done);
-    };
-  }, [printing]);
+  /** Counts the print on the server: one bill its own print, a selection one job (every bill counted and audited). */
+  const count = async (output: PrintOutput) => {
+    if (!template) return;
+    if (bills.length === 1) await http.post<{ printCount: number }>(`${api}/print`, { id: bills[0].id, templateId: template.id, output }, { noLoading: true });
+    else await http.post<Array<{ id: number; printCount: number }>>(`${api}/print/batch`, { ids: bills.map((b) => b.id), templateId: template.id, output }, { noLoading: true });
+    for (const bill of bills) void queryClient.invalidateQueries({ queryKey: ['bill', decl.type, bill.id] });
+    onPrinted?.();
+  };
 
   const print = async () => {
     if (!template) return;
     setPrintedAt(dayjs().format('YYYY-MM-DD HH:mm'));
-    await http.post<{ printCount: number }>(`${api}/print`, { id: bill.id, templateId: template.id }, { noLoading: true });
-    void queryClient.invalidateQueries({ queryKey: ['bill', decl.type, bill.id] });
-    setPrinting(true);
+    await count('paper');
+    job.start();
+  };
+
+  // The PDF: the preview's own pages (drawn at the print time), made into a file page by page (pdf-export.ts,
+  // loaded only now), counted as a print once made, then downloaded.
+  const sheets = useRef<HTMLDivElement>(null);
+  const [making, setMaking] = useState(false);
+  const savePdf = async () => {
+    if (!template || !sheets.current) return;
+    setMaking(true);
+    try {
+      flushSync(() => setPrintedAt(dayjs().format('YYYY-MM-DD HH:mm')));
+      const { pagesToPdf } = await import('../../../components/PrintPage/pdf-export.ts');
+      const title = bills.length === 1 ? String(bills[0].billCode ?? '') : `${decl.label[ctx.lang]} (${bills.length})`;
+      const bytes = await pagesToPdf([...sheets.current.querySelectorAll<HTMLElement>('.p8-print-page')], title);
+      await count('pdf');
+      saveBlob(new Blob([bytes as BlobPart], { type: 'application/pdf' }), `${title || decl.label[ctx.lang]}.pdf`);
+    } finally {
+      setMaking(false);
+    }
+  };
+
+  // A receipt template also goes to the tenant's cloud printers, as the provider's lines of text.
+  const receipt = template && template.layout.paper.kind in RECEIPT_CHARS ? (template.layout.paper.kind as ReceiptPaper) : undefined;
+  const printers = useQuery({ queryKey: ['print-printers', decl.type], queryFn: () => http.get<Array<{ id: number; name: string; provider: string }>>(`${api}/print/printers`, undefined, { noLoading: true }), enabled: !!receipt });
+  const [printerId, setPrinterId] = useState<number | undefined>(undefined);
+  const cloudPrinter = printerId ?? printers.data?.[0]?.id;
+  const [sending, setSending] = useState(false);
+  const sendToPrinter = async () => {
+    if (!template || !receipt || !models || !cloudPrinter) return;
+    setSending(true);
+    try {
+      for (const [i, bill] of bills.entries()) {
+        const lines = receiptLinesOf(template.layout, decl, bill, ctx, models[i], RECEIPT_CHARS[receipt]);
+        await http.post(`${api}/print/cloud`, { id: bill.id, templateId: template.id, printerId: cloudPrinter, paper: receipt, lines }, { noLoading: true });
+        void queryClient.invalidateQueries({ queryKey: ['bill', decl.type, bill.id] });
+      }
+      onPrinted?.();
+      feedback.message.success(t('bill.printSent', { count: bills.length }));
+    } finally {
+      setSending(false);
+    }
   };
 
   const logo = config?.logo ?? '';
+  const widest = models ? Math.max(...models.map((m) => m.page.width)) : 210;
+  const sizes = models ? [...new Set(models.map((m) => `${Math.round(m.page.width)} × ${Math.round(m.page.height)} mm`))].join(', ') : '';
+  const pages = (named: boolean) =>
+    template &&
+    models &&
+    bills.map((bill, i) => (
+      <Fragment key={bill.id}>
+        {!named && bills.length > 1 && (
+          <Typography.Text className="p8-print-caption" data-testid="bill-print-caption">
+            {`${i + 1} / ${bills.length} · ${String(bill.billCode ?? '')}`}
+          </Typography.Text>
+        )}
+        <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={models[i]} pageName={named ? rules?.names[i] : undefined} />
+      </Fragment>
+    ));
   return (
     <Modal
       open
-      width={Math.min(1100, Math.max(720, (model?.page.width ?? 210) * 3.78 + 80))}
+      width={Math.min(1100, Math.max(720, widest * 3.78 + 80))}
       onCancel={onClose}
-      title={t('bill.printPreview')}
+      title={bills.length > 1 ? t('bill.printBatchTitle', { count: bills.length }) : t('bill.printPreview')}
       footer={
         <Space>
-          {model && (
+          {models && (
             <Typography.Text type="secondary" data-testid="bill-print-pages">
-              {t('bill.printPages', { count: model.pages.length, size: `${Math.round(model.page.width)} × ${Math.round(model.page.height)} mm` })}
+              {t('bill.printPages', { count: pageCount, size: sizes })}
             </Typography.Text>
           )}
-          <Button type="primary" icon={<PrinterOutlined />} disabled={!model} onClick={() => void print()} data-testid="bill-print-go">
+          {receipt && (
+            <Space.Compact>
+              <Select
+                style={{ minWidth: 160 }}
+                placeholder={t('bill.printCloudNone')}
+                value={cloudPrinter}
+                onChange={(id: number) => setPrinterId(id)}
+                options={(printers.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+                notFoundContent={t('bill.printCloudNone')}
+                data-testid="bill-print-printer"
+              />
+              <Button icon={<CloudUploadOutlined />} disabled={!cloudPrinter || !models} loading={sending} onClick={() => void sendToPrinter()} data-testid="bill-print-cloud">
+                {t('bill.printCloud')}
+              </Button>
+            </Space.Compact>
+          )}
+          <Button icon={<FilePdfOutlined />} disabled={!models} loading={making} onClick={() => void savePdf()} data-testid="bill-print-pdf">
+            {t('bill.printPdf')}
+          </Button>
+          <Button type="primary" icon={<PrinterOutlined />} disabled={!models} onClick={() => void print()} data-testid="bill-print-go">
             {t('bill.print')}
           </Button>
         </Space>
@@ -87,21 +176,16 @@ export default function PrintPreview({ decl, bill, config, digits, lang, onClose
           options={(templates.data ?? []).map((c) => ({ value: c.id, label: c.isDefault ? t('bill.printDefault', { name: c.name }) : c.name }))}
           data-testid="bill-print-template"
         />
-        {bill.printCount ? <Typography.Text type="secondary">{t('bill.printedTimes', { count: Number(bill.printCount) })}</Typography.Text> : null}
+        {bills.length === 1 && bills[0].printCount ? <Typography.Text type="secondary">{t('bill.printedTimes', { count: Number(bills[0].printCount) })}</Typography.Text> : null}
       </Space>
-      <div className="p8-print-sheets" style={{ maxHeight: '70vh' }}>
-        {template && model ? <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={model} /> : <Spin />}
+      <div className="p8-print-sheets" style={{ maxHeight: '70vh' }} ref={sheets}>
+        {pages(false) ?? <Spin />}
       </div>
-      {printing &&
-        template &&
-        model &&
-        createPortal(
-          <div className="p8-print-root" data-testid="bill-print-root">
-            <style>{pageRule(model)}</style>
-            <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={model} />
-          </div>,
-          document.body,
-        )}
+      {job.printing && rules && (
+        <PrintRoot css={rules.css} testId="bill-print-root">
+          {pages(true)}
+        </PrintRoot>
+      )}
     </Modal>
   );
 }

@@ -10,6 +10,9 @@ import { billApiPath } from '@p8/contract/bills/registry';
 import {
   ElementType,
   FIELD_ELEMENTS,
+  FONT_STACKS,
+  FontFamily,
+  fontStack,
   layoutRefusal,
   pageSize,
   PAPER_SIZES,
@@ -208,7 +211,7 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
           <div
             key={e.id}
             className={`p8-design-el p8-design-el-${e.type}${isSelected ? ' selected' : ''}`}
-            style={{ ...style, left: px(shown.x), top: px(shown.y), width: e.type === 'line' && shown.w < shown.h ? 0 : px(shown.w), height: e.type === 'line' && shown.w >= shown.h ? 0 : px(shown.h), fontSize: `${shown.fontSize * (SCALE / (96 / 25.4))}pt` }}
+            style={{ ...style, left: px(shown.x), top: px(shown.y), width: e.type === 'line' && shown.w < shown.h ? 0 : px(shown.w), height: e.type === 'line' && shown.w >= shown.h ? 0 : px(shown.h), fontSize: `${shown.fontSize * (SCALE / (96 / 25.4))}pt`, fontFamily: fontStack(shown.font) }}
             onPointerDown={(event) => startDrag(event, name, e, 'move')}
             data-testid={`designer-el-${e.id}`}
           >
@@ -222,6 +225,18 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
 
   const num = (value: number, onChange: (v: number) => void, testId: string, min = 0, max = 2000, step = 0.5) => (
     <InputNumber size="small" value={value} min={min} max={max} step={step} style={{ width: 90 }} onChange={(v) => v !== null && onChange(Number(v))} data-testid={testId} />
+  );
+
+  // Each family shown in itself, so the choice is seen before it is made.
+  const fontPicker = (value: FontFamily | undefined, onChange: (font: FontFamily) => void, testId: string) => (
+    <Select
+      size="small"
+      style={{ width: 170 }}
+      value={value ?? 'sans'}
+      onChange={onChange}
+      options={FontFamily.map((f) => ({ value: f, label: <span style={{ fontFamily: FONT_STACKS[f] }}>{t(`fonts.${f}`)}</span> }))}
+      data-testid={testId}
+    />
   );
 
   const moveColumn = (index: number, by: number) => {
@@ -284,6 +299,10 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
       <div className="p8-design-row">
         <span>{t('fontSize')}</span>
         {num(layout.table.fontSize, (fontSize) => update({ ...layout, table: { ...layout.table, fontSize } }), 'designer-table-font', 5, 36)}
+      </div>
+      <div className="p8-design-row">
+        <span>{t('font')}</span>
+        {fontPicker(layout.table.font, (font) => update({ ...layout, table: { ...layout.table, font } }), 'designer-table-family')}
       </div>
       <div className="p8-design-row">
         <span>{t('subtotals')}</span>
@@ -357,6 +376,10 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
           <div className="p8-design-row">
             <span>{t('fontSize')}</span>
             {num(selected.fontSize, (fontSize) => setSelected({ fontSize }), 'designer-prop-font', 5, 72)}
+          </div>
+          <div className="p8-design-row">
+            <span>{t('font')}</span>
+            {fontPicker(selected.font, (font) => setSelected({ font }), 'designer-prop-family')}
           </div>
           <div className="p8-design-row">
             <span>{t('bold')}</span>
@@ -437,7 +460,7 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
                 data-testid="designer-page"
               >
                 {band('header')}
-                <div className="p8-design-table" style={{ fontSize: `${layout.table.fontSize * (SCALE / (96 / 25.4))}pt` }}>
+                <div className="p8-design-table" style={{ fontSize: `${layout.table.fontSize * (SCALE / (96 / 25.4))}pt`, fontFamily: fontStack(layout.table.font) }}>
                   <div className="p8-design-table-row head">
                     {layout.table.columns.map((c) => (
                       <div key={c.key} style={{ width: px(c.width) }}>
