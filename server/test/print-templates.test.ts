@@ -226,7 +226,7 @@ describe(`print templates (${TEST_DB})`, () => {
 
   it('keeps label templates per kind (the first the default, the starter always offered), refuses a label that overruns its sheet, within the tenant', async () => {
     const LABEL = `${BASE}/label`;
-    const of = async (kind: string, token = tokenA) => (await call<LabelTemplateChoice[]>(ctx.app, 'GET', `${LABEL}/of/${kind}?lang=en`, { token })).body.data;
+    const of = async (kind: string, token = tokenA) => (await call<LabelTemplateChoice[]>(ctx.app, 'GET', `${LABEL}?kind=${kind}&lang=en`, { token })).body.data;
     expect(await of('material')).toEqual([{ id: null, kind: 'material', name: 'Material label · standard', isDefault: true, layout: starterLabel('material') }]);
     const wide = { ...starterLabel('material'), columns: 2, labelWidth: 100, gapX: 4 };
     const first = (await call<LabelTemplateChoice>(ctx.app, 'POST', LABEL, { token: tokenA, body: { kind: 'material', name: 'Two across', layout: wide } })).body.data;
@@ -253,7 +253,7 @@ describe(`print templates (${TEST_DB})`, () => {
     expect(audited.map((e) => e.action).sort()).toEqual(['create', 'create', 'delete', 'update']);
     // Read by the screens that print labels; written under the print templates' buttons.
     const reader = await staffWith(ctx, a, { codes: ['basic_location'] });
-    expect((await call(ctx.app, 'GET', `${LABEL}/of/location`, { token: reader.token })).body.status).toBe(0);
+    expect((await call(ctx.app, 'GET', `${LABEL}?kind=location`, { token: reader.token })).body.status).toBe(0);
     expect((await call(ctx.app, 'POST', LABEL, { token: reader.token, body: { kind: 'location', name: 'Loc', layout: starterLabel('location') } })).body).toMatchObject({ status: 40300, additional: 'system_printTemplate_add' });
   });
 });

@@ -8,6 +8,7 @@ import { admin, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { starterLabel } from '@p8/contract/print/label';
 import { starterTemplate } from '@p8/contract/print/template';
 import { allowDirectBills, billPayload, createOtherBillRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
@@ -192,7 +193,10 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   ids['/api/admin/base/swiper'] = await post('/api/admin/base/swiper', { title: `${marker}-swiper`, image: '/a.png' });
   const agreement = await call(ctx.app, 'PUT', '/api/admin/base/agreement', { token: tokenA, body: { kind: 'user', title: `${marker}-agreement`, content: `<p>${marker}-terms</p>` } });
   expect(agreement.body.status, JSON.stringify(agreement.body)).toBe(0);
+  // A label template of A's, named by the marker: B's list of the kind shows only the starter.
+  await post('/api/admin/system/printTemplate/label', { kind: 'material', name: `${marker}-label`, layout: starterLabel('material') });
   const filled = {
+    '/api/admin/system/printTemplate/label': '/api/admin/system/printTemplate/label?kind=material',
     '/api/admin/import/progress/:jobId': `/api/admin/import/progress/${jobId}`,
     '/api/admin/service/message': `/api/admin/service/message?orderId=${orderId}`,
     '/api/admin/base/time/available': '/api/admin/base/time/available?date=2030-01-07',

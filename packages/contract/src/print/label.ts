@@ -180,7 +180,7 @@ export const labelTemplateCreateSchema = z.object({ kind: labelKindField, name: 
 export type LabelTemplateCreate = z.infer<typeof labelTemplateCreateSchema>;
 export const labelTemplateUpdateSchema = labelTemplateCreateSchema.extend({ id: z.number().int().positive() });
 export type LabelTemplateUpdate = z.infer<typeof labelTemplateUpdateSchema>;
-export const labelTemplateOfKindParams = z.object({ kind: labelKindField });
+export const labelTemplateOfKindQuery = z.object({ kind: labelKindField, lang: z.string().max(10).optional() });
 
 /** A label template a print can use: a stored one, or the kind's starter (`id` null). */
 export interface LabelTemplateChoice {

@@ -11,7 +11,7 @@ import {
   printTemplateUpdateSchema,
 } from '@p8/contract/print/template';
 import { billCloudPrintSchema } from '@p8/contract/print/receipt';
-import { labelTemplateCreateSchema, labelTemplateOfKindParams, labelTemplateUpdateSchema } from '@p8/contract/print/label';
+import { labelTemplateCreateSchema, labelTemplateOfKindQuery, labelTemplateUpdateSchema } from '@p8/contract/print/label';
 import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema } from '@p8/contract/office';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
@@ -116,9 +116,9 @@ const printTemplateRoutes = [
   // Label templates (materials, locations, boxes): read by the screens that print labels, kept under the
   // print templates' buttons.
   route({
-    method: 'GET', url: `${PRINT_TEMPLATE}/label/of/:kind`, tags: printTemplateTags, summary: 'The label templates of a kind (its starter last)',
-    permission: 'basic_material|basic_location|system_printTemplate', params: labelTemplateOfKindParams,
-    handler: (ctx, { params }, http) => labelTemplatesOfKind(ctx, params.kind, langOf(http.request)),
+    method: 'GET', url: `${PRINT_TEMPLATE}/label`, tags: printTemplateTags, summary: 'The label templates of a kind (its starter last)',
+    permission: 'basic_material|basic_location|system_printTemplate', query: labelTemplateOfKindQuery,
+    handler: (ctx, { query }, http) => labelTemplatesOfKind(ctx, query.kind, langOf(http.request)),
   }),
   route({
     method: 'POST', url: `${PRINT_TEMPLATE}/label`, tags: printTemplateTags, summary: 'Add a label template', permission: 'system_printTemplate_add', body: labelTemplateCreateSchema,

@@ -28,7 +28,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<LabelKind>(kinds[0]);
-  const templates = useQuery({ queryKey: ['label-templates', kind, lang], queryFn: () => http.get<LabelTemplateChoice[]>(`${PATH}/of/${kind}`, undefined, { noLoading: true }), staleTime: 0 });
+  const templates = useQuery({ queryKey: ['label-templates', kind, lang], queryFn: () => http.get<LabelTemplateChoice[]>(PATH, { kind }, { noLoading: true }), staleTime: 0 });
   const [chosen, setChosen] = useState<number | null | undefined>(undefined);
   const template = templates.data?.find((c) => c.id === chosen) ?? templates.data?.find((c) => c.isDefault) ?? templates.data?.[0];
   // The layout being adjusted: the chosen template's until changed here.
