@@ -121,10 +121,11 @@ describe.each([
     await designer.getByTestId('designer-redo').click();
     await expect.poll(propX).toBe(x + 20);
     // The title in the serif CJK face, the table in monospace: the designer, the preview and the print draw them so.
-    await designer.locator('.p8-design-el-text').first().click();
+    const title = designer.locator('div.p8-design-el.p8-design-el-text').first();
+    await title.click();
     await designer.getByTestId('designer-prop-family').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').nth(1).click();
-    await expect.poll(() => designer.locator('.p8-design-el-text').first().evaluate((el) => getComputedStyle(el).fontFamily)).toContain('Noto Serif CJK SC');
+    await expect.poll(() => title.evaluate((el) => getComputedStyle(el).fontFamily)).toContain('Noto Serif CJK SC');
     await screenshot(page, `print-designer-${lang}`);
     // The page: nothing selected shows the page's properties.
     await designer.getByTestId('designer-page').click({ position: { x: 5, y: 5 } });
@@ -133,7 +134,7 @@ describe.each([
     const sheets = designer.getByTestId('designer-preview').getByTestId('print-page');
     await sheets.first().waitFor();
     await expect(sheets.first().locator('.p8-print-el-barcode svg rect').count()).resolves.toBeGreaterThan(20);
-    await expect(sheets.first().locator('.p8-print-el-text').first().evaluate((el) => getComputedStyle(el).fontFamily)).resolves.toContain('Noto Serif CJK SC');
+    await expect(sheets.first().locator('div.p8-print-el-text').first().evaluate((el) => getComputedStyle(el).fontFamily)).resolves.toContain('Noto Serif CJK SC');
     await expect.poll(async () => sheets.first().boundingBox().then((b) => Math.round(b!.width))).toBe(Math.round((297 * 96) / 25.4));
     await screenshot(page, `print-designer-preview-${lang}`);
     await designer.getByTestId('designer-save').click();
@@ -292,24 +293,34 @@ describe.each([
     await page.emulateMedia({ media: null });
     writeFileSync(path.join(ARTIFACTS, `print-same-printed-${lang}.png`), printed);
 
-    // Pixel by pixel at the preview's size: the printed sheet and the PDF's page differ from the preview in
-    // at most 1.5% of their pixels (anti-aliasing of the PDF's finer picture scaled down; a print time that
-    // turned a minute between the pictures).
+    // Pixel by pixel in grey, slightly blurred (a line's edge falls on one pixel or its neighbour), at the best of
+    // the shifts by up to 2 px either way (the screenshots' clips fall on whole pixels of pages placed at
+    // fractions of one): the printed sheet differs from the preview in at most 1.5% of its pixels, the PDF's page
+    // (its finer picture scaled down to the preview's size) in at most 2.5% — by more than a quarter of the grey
+    // scale. The preview moved down by 2 mm differs in far more.
     const size = await sharp(shown).metadata();
-    const grey = (png: Buffer) => sharp(png).resize(size.width, size.height, { fit: 'fill' }).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer();
+    const printedSize = await sharp(printed).metadata();
+    const [width, height] = [Math.min(size.width!, printedSize.width!), Math.min(size.height!, printedSize.height!)];
+    const grey = async (png: Buffer, scale = false) => {
+      const source = scale ? await sharp(png).resize(size.width, size.height, { fit: 'fill' }).png().toBuffer() : png;
+      return sharp(source).flatten({ background: '#ffffff' }).greyscale().extract({ left: 0, top: 0, width, height }).blur(1).raw().toBuffer();
+    };
+    const differing = (x: Buffer, y: Buffer) => {
+      let best = 1;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) {
+          let n = 0;
+          for (let r = 2; r < height - 2; r++)
+            for (let c = 2; c < width - 2; c++) if (Math.abs(x[r * width + c] - y[(r + dy) * width + c + dx]) > 64) n++;
+          best = Math.min(best, n / ((width - 4) * (height - 4)));
+        }
+      return best;
+    };
     const base = await grey(shown);
-    for (const [what, picture] of [['printed', printed], ['pdf', pdfPicture]] as const) {
-      const other = await grey(picture);
-      let differing = 0;
-      for (let i = 0; i < base.length; i++) if (Math.abs(base[i] - other[i]) > 64) differing++;
-      expect(differing / base.length, `${what} against the preview`).toBeLessThan(0.015);
-    }
-    // And a page that is not the same is told apart: the preview against its own picture shifted by 2 mm.
-    const shifted = await sharp(shown).extend({ top: 8, background: '#ffffff' }).extract({ left: 0, top: 0, width: size.width!, height: size.height! }).png().toBuffer();
-    const moved = await grey(shifted);
-    let differing = 0;
-    for (let i = 0; i < base.length; i++) if (Math.abs(base[i] - moved[i]) > 64) differing++;
-    expect(differing / base.length).toBeGreaterThan(0.015);
+    expect(differing(base, await grey(printed)), 'the printed sheet against the preview').toBeLessThan(0.015);
+    expect(differing(base, await grey(pdfPicture, true)), "the PDF's page against the preview").toBeLessThan(0.025);
+    const moved = await sharp(shown).extend({ top: 8, background: '#ffffff' }).extract({ left: 0, top: 0, width: size.width!, height: size.height! }).png().toBuffer();
+    expect(differing(base, await grey(moved))).toBeGreaterThan(0.05);
     expect(errors).toEqual([]);
   });
 
@@ -325,6 +336,8 @@ describe.each([
     await page.getByTestId('material-labels').click();
     const dialog = page.getByTestId('label-print');
     const sheets = dialog.getByTestId('label-print-sheets');
+    // A number box by its test id (antd puts it on the input itself or on its wrapper, depending on the version).
+    const box = (id: string) => dialog.locator(`input[data-testid="${id}"], [data-testid="${id}"] input`).first();
     await sheets.locator('[data-label]').first().waitFor();
     // The starter sheet: 3 × 8 labels of 70 × 36 mm on A4, a barcode of each material's code.
     await expect(sheets.locator('[data-label]').count()).resolves.toBe(2);
@@ -332,7 +345,7 @@ describe.each([
     const a4 = [Math.round((210 * 96) / 25.4), Math.round((297 * 96) / 25.4)];
     await expect.poll(async () => sheets.getByTestId('print-page').first().boundingBox().then((b) => [Math.round(b!.width), Math.round(b!.height)])).toEqual(a4);
     // 30 copies of the first: 31 labels over two sheets of 24.
-    await dialog.getByTestId(`label-copies-${ids[0]}`).locator('input').fill('30');
+    await box(`label-copies-${ids[0]}`).fill('30');
     await expect.poll(() => sheets.locator('[data-label]').count()).toBe(31);
     await expect(sheets.getByTestId('print-page').count()).resolves.toBe(2);
     const slots = await sheets.locator('.p8-label-slot').evaluateAll((els) => els.slice(0, 4).map((el) => [(el as HTMLElement).style.left, (el as HTMLElement).style.top]));
@@ -355,8 +368,8 @@ describe.each([
 
     // Box labels: three boxes of the second material, 50 a box, numbered 1 / 3 … 3 / 3 under a QR code.
     await dialog.getByTestId('label-print-kind').getByText(lang === 'zh' ? '箱标签' : 'Box label').click();
-    await dialog.getByTestId(`label-copies-${ids[0]}`).locator('input').fill('0');
-    await dialog.getByTestId(`label-copies-${ids[1]}`).locator('input').fill('3');
+    await box(`label-copies-${ids[0]}`).fill('0');
+    await box(`label-copies-${ids[1]}`).fill('3');
     await dialog.getByTestId(`label-per-box-${ids[1]}`).fill('50');
     await expect.poll(() => sheets.locator('[data-label]').count()).toBe(3);
     await expect(sheets.locator('[data-field="boxNo"]').allTextContents()).resolves.toEqual(['1 / 3', '2 / 3', '3 / 3'].map((n) => `${lang === 'zh' ? '箱号：' : 'Box: '}${n}`));

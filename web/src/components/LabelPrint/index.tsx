@@ -64,9 +64,9 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
   );
   const row = (label: string, control: ReactNode) => (
     <Col span={12}>
-      <div className="p8-label-setting">
+      <div className="p8-label-setting p8-label-grid">
         <span>{label}</span>
-        {control}
+        <div>{control}</div>
       </div>
     </Col>
   );
@@ -114,7 +114,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
   return (
     <Modal
       open
-      width="min(1280px, 96vw)"
+      width="min(1440px, 96vw)"
       onCancel={onClose}
       title={t('title', { count: records.length })}
       data-testid="label-print"
@@ -137,7 +137,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
       }
     >
       <Row gutter={16}>
-        <Col span={10} className="p8-label-settings">
+        <Col span={9} className="p8-label-settings">
           <Space wrap style={{ marginBottom: 8 }}>
             {kinds.length > 1 && (
               <Segmented
@@ -266,7 +266,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
             </>
           )}
         </Col>
-        <Col span={14}>
+        <Col span={15}>
           <div className="p8-print-sheets" style={{ maxHeight: '72vh' }} ref={sheetsRef} data-testid="label-print-sheets">
             {layout && !refusal && <LabelSheets kind={kind} layout={layout} labels={labels} lang={lang} />}
           </div>

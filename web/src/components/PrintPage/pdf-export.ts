@@ -11,14 +11,17 @@ import { deflate, rgbOf, writePdf, type PdfPage } from './pdf.ts';
 const PIXEL_RATIO = 200 / 96;
 const PX_PER_MM = 96 / 25.4;
 
+const millimetres = (css: string) => (css.endsWith('mm') ? Number(css.slice(0, -2)) : undefined);
+
 /** The pages (`.p8-print-page` elements) as PDF pages, one after the other. */
 export async function pagesToPdf(pages: readonly HTMLElement[], title: string): Promise<Uint8Array> {
   const { toCanvas } = await import('html-to-image');
   const out: PdfPage[] = [];
   for (const node of pages) {
-    // The page's own size in millimetres, as its style sets it (transforms of the dialog do not count).
-    const width = node.offsetWidth / PX_PER_MM;
-    const height = node.offsetHeight / PX_PER_MM;
+    // The page's own size in millimetres, as its style sets it (the layout's pixels are rounded; transforms of
+    // the dialog do not count).
+    const width = millimetres(node.style.width) ?? node.offsetWidth / PX_PER_MM;
+    const height = millimetres(node.style.height) ?? node.offsetHeight / PX_PER_MM;
     const canvas = await toCanvas(node, { pixelRatio: PIXEL_RATIO, backgroundColor: '#ffffff', skipFonts: true, width: node.offsetWidth, height: node.offsetHeight, style: { margin: '0', boxShadow: 'none' } });
     const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
     out.push({ width, height, image: { pixelsWide: canvas.width, pixelsHigh: canvas.height, data: await deflate(rgbOf(pixels)), filter: 'FlateDecode' } });

@@ -130,7 +130,8 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
   return (
     <Modal
       open
-      width={Math.min(1100, Math.max(720, widest * 3.78 + 80))}
+      // Wide enough for the widest sheet (a landscape A4 too) where the screen allows.
+      width={`min(${Math.max(720, Math.ceil(widest * 3.78 + 80))}px, 96vw)`}
       onCancel={onClose}
       title={bills.length > 1 ? t('bill.printBatchTitle', { count: bills.length }) : t('bill.printPreview')}
       footer={
