@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 import { demoPage, type Lang } from '../bill-steps.ts';
 
 /**
  * Production in Chromium, in zh and en: a production order saved with its product only shows the materials
  * it took from the product's BOM; the pick screen's push down offers that order's materials and not its
- * product; the pick is audited on its form, and the order list shows its materials all picked.
+ * product; the pick is audited on its form, a step of the order is reported on the report screen, and the
+ * order list shows its materials all picked.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -22,6 +24,14 @@ interface OrderLine {
   role: string;
   materialId: number;
   number: number;
+  processId?: number;
+}
+
+/** The push-down dialog searched for one order's code (other orders' open lines fill its first page). */
+async function onlyOrder(dialog: Locator, billCode: string) {
+  await dialog.locator('input').first().fill(billCode);
+  await dialog.getByTestId('pro-table-search-submit').click();
+  await dialog.locator('tbody tr', { hasText: billCode }).first().waitFor();
 }
 
 describe('production (browser)', () => {
@@ -64,6 +74,7 @@ describe('production (browser)', () => {
     await page.getByTestId('bill-add').click();
     await page.getByTestId('bill-pushdown').click();
     const dialog = page.getByTestId('bill-pushdown-dialog');
+    await onlyOrder(dialog, order.billCode);
     for (const line of materials) await dialog.locator(`tr[data-row-key="${line.id}"]`).waitFor();
     expect(await dialog.locator(`tr[data-row-key="${product.id}"]`).count()).toBe(0);
     await screenshot(page, `production-${lang}-pick-pushdown`);
@@ -91,6 +102,28 @@ describe('production (browser)', () => {
     await page.getByTestId('bill-op-abandonAudit').waitFor();
     await screenshot(page, `production-${lang}-pick-audited`);
     await page.getByTestId('bill-close').click();
+
+    // The first step of the order reported on the report screen: the good pieces earn the step's piece rate.
+    const steps = lines.filter((l) => l.role === 'Process');
+    await page.goto('/production/report');
+    await page.getByTestId('bill-add').click();
+    await page.getByTestId('bill-pushdown').click();
+    const reportDialog = page.getByTestId('bill-pushdown-dialog');
+    await onlyOrder(reportDialog, order.billCode);
+    await reportDialog.locator(`tr[data-row-key="${steps[0].id}"] .ant-checkbox-input`).click();
+    expect(await reportDialog.locator(`tr[data-row-key="${materials[0].id}"]`).count()).toBe(0);
+    await reportDialog.getByTestId('bill-pushdown-next').click();
+    await reportDialog.getByTestId(`bill-pushdown-number-${steps[0].id}`).waitFor();
+    await reportDialog.getByTestId('bill-pushdown-ok').click();
+    const reportForm = page.getByTestId('bill-form');
+    await reportForm.getByTestId('bill-status').waitFor();
+    // The step's process by its name (not its id while the names load).
+    await waitUntil(() => reportForm.getByTestId('bill-line-0-processId').textContent(), (text) => !!text && !text.includes('#'), 'the process named');
+    await screenshot(page, `production-${lang}-report`);
+    await reportForm.getByTestId('bill-op-submit').click();
+    await reportForm.getByTestId('bill-op-audit').click();
+    await reportForm.getByTestId('bill-op-abandonAudit').waitFor();
+    await reportForm.getByTestId('bill-close').click();
 
     // The order list shows its materials all picked.
     await page.goto('/production/order');
