@@ -17,6 +17,9 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BUNDLE = path.join(ROOT, 'server/dist/main.mjs');
 
+/** The last megabyte of a process's output (HAProxy logs every request): kept for errors and the test. */
+const keep = (text) => (text.length > 1_000_000 ? text.slice(-1_000_000) : text);
+
 /** HAProxy's program: HAPROXY, else Debian's (/usr/sbin is not on every user's PATH), else the PATH's. */
 export const HAPROXY = process.env.HAPROXY ?? (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy');
 
@@ -24,9 +27,13 @@ export const HAPROXY = process.env.HAPROXY ?? (existsSync('/usr/sbin/haproxy') ?
 export function haproxyConfig({ port, servers, bind = '127.0.0.1' }) {
   return `global
   maxconn 4096
+  # one line per request on stdout (its termination state says why a request failed)
+  log stdout format raw local0 info
 
 defaults
   mode http
+  log global
+  option httplog
   timeout connect 2s
   timeout client 60s
   timeout server 60s
@@ -49,7 +56,10 @@ backend app
   balance roundrobin
   option httpchk GET /api/base/system/config
   http-check expect status 200
-  default-server inter 500ms fall 2 rise 1
+  # a check that takes more than 2 s counts as failed; three failures mark a process down (a dead process
+  # refuses connections at once, and those go to another process anyway: retry-on conn-failure)
+  timeout check 2s
+  default-server inter 1s fastinter 250ms fall 3 rise 1
 ${servers.map((s, i) => `  server app${i + 1} ${s} check`).join('\n')}
 `;
 }
@@ -92,8 +102,8 @@ export async function startCluster({ databaseUrl, redisUrl, processes = 3, port 
         };
         child = spawn(process.execPath, bundle ? ['--enable-source-maps', BUNDLE] : ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
         const mine = child;
-        mine.stdout.on('data', (chunk) => (output += chunk));
-        mine.stderr.on('data', (chunk) => (output += chunk));
+        mine.stdout.on('data', (chunk) => (output = keep(output + chunk)));
+        mine.stderr.on('data', (chunk) => (output = keep(output + chunk)));
         exited = new Promise((resolve) => mine.once('exit', resolve));
         void exited.then((code) => {
           log(`app${index + 1} (pid ${mine.pid}) exited (${code ?? mine.signalCode})`);
@@ -130,8 +140,8 @@ export async function startCluster({ databaseUrl, redisUrl, processes = 3, port 
   await Promise.all(nodes.slice(1).map((n) => n.start()));
   let haproxyOutput = '';
   const haproxy = spawn(HAPROXY, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  haproxy.stdout.on('data', (chunk) => (haproxyOutput += chunk));
-  haproxy.stderr.on('data', (chunk) => (haproxyOutput += chunk));
+  haproxy.stdout.on('data', (chunk) => (haproxyOutput = keep(haproxyOutput + chunk)));
+  haproxy.stderr.on('data', (chunk) => (haproxyOutput = keep(haproxyOutput + chunk)));
   const haproxyExited = new Promise((resolve) => haproxy.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 20_000; ; ) {
