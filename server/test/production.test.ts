@@ -155,6 +155,9 @@ describe('production orders', () => {
     expect(now.progress).toEqual({ instock: 'AllInStock', pick: 'AllPick' });
     expect(now.billStatus).toBe('Complete');
     expect((await balances())['5001']).toBe(before['5001'] ?? 0);
+    // A completed order is not picked from again.
+    await refused(api.post(path('ProductionPick'), { billDate: DAY, warehouseId: ids.w, lines: [{ materialId: ids.a, number: 1, sourceLineId: boards.id }] }), 'ProductionOrderCompleted');
+    await refused(api.post(`${path('ProductionPick')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [boards.id] }), 'ProductionOrderCompleted');
 
     // The order is held while bills take from it; withdrawing the last completion reopens it.
     await refused(api.post(`${path('ProductionOrder')}/abandonAudit`, { id: o.id }), 'ExistChildrenBillProhibitAbandonAudit');

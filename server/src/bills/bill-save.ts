@@ -304,7 +304,7 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     const source = byId.get(line.sourceLineId);
     const sourceDecl = source && decl.sources.find((s) => s.type === source.billType);
     if (!source || !sourceDecl) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
-    if (!allows(source.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(source.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: line.sourceLineId });
+    if (!allows(source.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(source.billStatus) ? (sourceDecl.closedRefusal ?? 'BillAllPushed') : 'SourceBillNotAudit', { additional: line.sourceLineId });
     // Not the line's material, or a line of a role this type does not take (a production order's product, for a pick).
     if (source.materialId !== line.values.materialId || !meets(sourceDecl.fromLines, source.extra as Record<string, unknown>)) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
     assertSourceMeets(sourceDecl, source.head);

@@ -61,7 +61,7 @@ export async function pushDown(
   if (other) throw new BizError('SourceBillNotExist', { additional: other.line.id });
   const heads = new Map(found.map((f) => [f.head.id, f.head]));
   for (const head of heads.values()) {
-    if (!allows(head.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(head.billStatus) ? 'BillAllPushed' : 'SourceBillNotAudit', { additional: head.billCode });
+    if (!allows(head.billStatus as BillStatus, 'pushDown')) throw new BizError(POSTED.has(head.billStatus) ? (source.closedRefusal ?? 'BillAllPushed') : 'SourceBillNotAudit', { additional: head.billCode });
     assertSourceMeets(source, head);
   }
   const first = found[0].head;

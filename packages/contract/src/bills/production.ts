@@ -109,6 +109,7 @@ export const ProductionPick: BillTypeDecl = {
     {
       type: 'ProductionOrder',
       drives: 'pick',
+      closedRefusal: 'ProductionOrderCompleted',
       fromLines: PRODUCTION_LINES.materials,
       header: ['deptId'],
       lines: ['warehouseId'],
@@ -158,6 +159,7 @@ export const ProductionInstock: BillTypeDecl = {
     {
       type: 'ProductionOrder',
       drives: 'instock',
+      closedRefusal: 'ProductionOrderCompleted',
       fromLines: PRODUCTION_LINES.products,
       header: ['deptId'],
       lines: ['warehouseId'],
@@ -191,7 +193,7 @@ export const ProcessReport: BillTypeDecl = {
     // The quantity is the good pieces; they earn the piece rate: the piece wage.
     { ...LINE.priceTotal, label: { zh: '计件工资', en: 'Piece wage' } },
   ],
-  sources: [{ type: 'ProductionOrder', drives: 'report', fromLines: PRODUCTION_LINES.processes, header: ['deptId'], lines: ['processId', 'teamId', 'unitPrice'] }],
+  sources: [{ type: 'ProductionOrder', drives: 'report', fromLines: PRODUCTION_LINES.processes, closedRefusal: 'ProductionOrderCompleted', header: ['deptId'], lines: ['processId', 'teamId', 'unitPrice'] }],
   // A report is of a step of an order.
   sourceRequired: true,
   stock: 'none',

@@ -43,6 +43,7 @@ describe('bill-type registry', () => {
       if (source.onlyWhen) expect(fromHeader.has(source.onlyWhen.field), `onlyWhen ${source.onlyWhen.field}`).toBe(true);
       if (source.drivesWhen) expect(header.has(source.drivesWhen.field) && BILL_HEADER_COLUMNS.includes(source.drivesWhen.field as never)).toBe(true);
       if (source.onlyWhenRefusal) expect(errorCatalogue[source.onlyWhenRefusal]).toBeDefined();
+      if (source.closedRefusal) expect(errorCatalogue[source.closedRefusal]).toBeDefined();
       for (const key of Object.keys(source.lineDefaults ?? {})) expect(lines.has(key), `lineDefaults ${key}`).toBe(true);
       // fromLines names a choice every line of the source makes, by values it offers.
       if (source.fromLines) {

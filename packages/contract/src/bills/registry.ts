@@ -275,6 +275,12 @@ export interface SourceDecl {
   negative?: boolean;
   /** Header values a pushed-down draft starts with (a receipt pushed down from out-stocks is an ordinary receipt). */
   defaults?: Readonly<Record<string, string>>;
+  /**
+   * The refusal when the source bill is posted but takes no more (complete by its progress or by hand): a
+   * completed production order is not picked from or reported on again (`ProductionOrderCompleted`). Default
+   * `BillAllPushed`.
+   */
+  closedRefusal?: ErrorKey;
   /** Line values each pushed-down line starts with (a production order's lines from a sale order are products). */
   lineDefaults?: Readonly<Record<string, string>>;
   /**
