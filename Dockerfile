@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The server image (docs/operations.md, "Containers"): one server process per container, the web build served
+# The server image (docs/operations.md, "The cluster on one machine and in containers"): one server process per container, the web build served
 # by it. Built from the repository root: docker build -t p8 .
 # Not built in the project's CI (its machines fetch no images); keep it in step with scripts/cluster.mjs.
 
