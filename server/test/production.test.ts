@@ -231,6 +231,17 @@ describe('production orders', () => {
     await pass('ProcessReport', rest);
     now = await get('ProductionOrder', id);
     expect(now.progress).toMatchObject({ report: 'AllReport', instock: 'NoInstock' });
+    // A step reports at most what the previous step passed: nothing cut yet, then three cut.
+    const again = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: kit, number: 5 }] });
+    await pass('ProductionOrder', again);
+    const [, , cut2, solder2] = (await get('ProductionOrder', again)).lines;
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 1, processId: solder, sourceLineId: solder2.id }] }), 'PreviousProcessNotReported');
+    await pass('ProcessReport', await saved('ProcessReport', { lines: [{ materialId: kit, number: 3, processId: cut, sourceLineId: cut2.id }] }));
+    const beyond = await api.post<unknown>(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 4, processId: solder, sourceLineId: solder2.id }] });
+    expect(beyond.body).toMatchObject({ message: 'NumberExceedReportable', details: { line: 1, need: '4.000000', have: '3.000000' } });
+    // A draft of two takes them from what is reportable.
+    await saved('ProcessReport', { lines: [{ materialId: kit, number: 2, processId: solder, sourceLineId: solder2.id }] });
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 2, processId: solder, sourceLineId: solder2.id }] }), 'NumberExceedReportable');
     // A step without its process is refused, with its line.
     await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ role: 'Product', materialId: kit, number: 1 }, { role: 'Process', materialId: kit, number: 1 }] }), 'PleaseSelectProcess');
   });

@@ -55,6 +55,8 @@ export const refusalShapes = {
   InsufficientInventory: stock,
   BatchNumberInsufficientInventory: { fields: [...stock.fields, 'batch'], measure: 'number' },
   NumberExceedSourceBill: { fields: ['line', 'material', 'bill', 'need', 'have'], measure: 'number' },
+  // A process report beyond what the order's previous step passed.
+  NumberExceedReportable: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
   AccountBalanceInsufficient: { fields: ['account', 'need', 'have'], measure: 'amount' },
   PayAmountExceedUnpaid: settled,
   ReceiptAmountExceedUnreceived: settled,
@@ -82,7 +84,6 @@ export function isRefusalKey(key: string): key is RefusalKey {
 export const VALUE_FREE_REFUSALS: Partial<Record<ErrorKey, string>> = {
   LocationInsufficientInventory: 'not raised: a location shortage is InsufficientInventory naming the location',
   NumberExceedClaimable: 'not raised: push-down takes are NumberExceedSourceBill',
-  NumberExceedReportable: 'not raised: push-down takes are NumberExceedSourceBill',
   NumberExceedInspectable: 'not raised: push-down takes are NumberExceedSourceBill',
   NumberExceedInstock: 'not raised: push-down takes are NumberExceedSourceBill',
   NumberExceedOutstock: 'not raised: push-down takes are NumberExceedSourceBill',

@@ -1,14 +1,15 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { PRODUCTION_LINES, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { PRODUCTION_LINES, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
-import { meets, type BillPayload } from '@p8/contract/bills/registry';
+import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
 import { rows } from '../../db/connection.ts';
 import type { BillRules } from '../../bills/rules.ts';
+import { lockBills } from '../../bills/service.ts';
 import type { AbandonAuditBlocker, AbandonAuditBlockers } from '../../core/abandon-audit-blockers.ts';
 import type { Tx } from '../../db/connection.ts';
 
@@ -17,6 +18,7 @@ import type { Tx } from '../../db/connection.ts';
  * - a production order makes at least one product; saved with products only, it takes its materials from each
  *   product's BOM (the line's, else the product's default enabled BOM), as 金蝶 makes the 用料清单 from the BOM,
  *   and its process steps from the BOM's routing (with the piece rate of each step);
+ * - a process report takes no more of a step than the previous step passed;
  * - with `completionNeedAllPickOutstock`, a completion in-stock is submitted and audited only once every
  *   order it completes has picked all its materials;
  * - a pick or return whose value a later completion of its order took into stock keeps its audit
@@ -29,6 +31,67 @@ const isProduct = (line: Line) => meets(PRODUCTION_LINES.products, line);
 const isMaterial = (line: Line) => meets(PRODUCTION_LINES.materials, line);
 const isProcess = (line: Line) => meets(PRODUCTION_LINES.processes, line);
 const list = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+
+/** The main-unit ratio of each unit of the materials, by `material:unit`. */
+async function unitRatios(ctx: ServiceContext, materialIds: readonly number[]): Promise<Map<string, Micro>> {
+  if (!materialIds.length) return new Map();
+  const found = await rows<{ material_id: string; unit_id: string; ratio: string }>(
+    ctx.tx,
+    sql`select material_id, unit_id, ratio::text from material_unit where tenant_id = ${ctx.tenantId} and material_id in (${list(materialIds)})`,
+  );
+  return new Map(found.map((r) => [`${r.material_id}:${r.unit_id}`, toMicro(r.ratio)]));
+}
+
+/** A payload line's quantity in its material's main unit. */
+const mainUnitQuantity = (line: Line, ratios: Map<string, Micro>): Micro => mul(toMicro(Number(line.number)), (line.unitId ? ratios.get(`${line.materialId}:${line.unitId}`) : undefined) ?? toMicro(1));
+
+/**
+ * A process report's lines: each step is reported at most what the order's previous step passed (its audited
+ * good quantity, and what this report reports of it) less what reports of any status took of this step
+ * already — the first step up to the order (the engine's open quantity). Nothing passed yet: `PreviousProcessNotReported`; more: `NumberExceedReportable`.
+ * The order is locked first, as the engine locks a source, so two reports of one order are weighed one after
+ * the other and audits of the previous step (which lock it too) cannot slip between.
+ */
+async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
+  const sourceIds = [...new Set(payload.lines.flatMap((l) => (typeof l.sourceLineId === 'number' ? [l.sourceLineId] : [])))];
+  if (!sourceIds.length) return payload.lines;
+  const orders = await rows<{ bill_id: string }>(ctx.tx, sql`select distinct bill_id from bill_line where tenant_id = ${ctx.tenantId} and id in (${list(sourceIds)})`);
+  await lockBills(ctx, orders.map((o) => Number(o.bill_id)));
+  const own = Number((payload as { id?: unknown }).id ?? 0);
+  const ratios = await unitRatios(ctx, [...new Set(payload.lines.map((l) => Number(l.materialId)))]);
+  const reported = (line: SQL, statuses: SQL) =>
+    sql`coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+          where d.tenant_id = ${ctx.tenantId} and d.source_line_id = ${line} and db.bill_type = ${decl.type} and db.id <> ${own} and ${statuses}), 0)::text`;
+  const steps = await rows<{ id: string; previous: string | null; passed: string; taken: string }>(
+    ctx.tx,
+    sql`select s.id, p.id as previous,
+               ${reported(sql`p.id`, sql`db.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})`)} as passed,
+               ${reported(sql`s.id`, sql`db.bill_status <> 'Merged'`)} as taken
+        from bill_line s
+        left join lateral (
+          select p.id from bill_line p
+          where p.tenant_id = s.tenant_id and p.bill_id = s.bill_id and p.material_id = s.material_id
+            and p.extra ->> ${PRODUCTION_LINES.processes.field} in (${sql.join(PRODUCTION_LINES.processes.values.map((v) => sql`${v}`), sql`, `)}) and p.line_no < s.line_no
+          order by p.line_no desc limit 1
+        ) p on true
+        where s.tenant_id = ${ctx.tenantId} and s.id in (${list(sourceIds)})`,
+  );
+  const byId = new Map(steps.map((r) => [Number(r.id), r]));
+  // What this report itself passes on: a step reported in it counts for the next one reported beside it.
+  const here = new Map<number, Micro>();
+  for (const line of payload.lines) if (typeof line.sourceLineId === 'number') here.set(line.sourceLineId, (here.get(line.sourceLineId) ?? 0n) + mainUnitQuantity(line, ratios));
+  const asked = new Map<number, Micro>();
+  payload.lines.forEach((line, index) => {
+    const step = typeof line.sourceLineId === 'number' ? byId.get(line.sourceLineId) : undefined;
+    if (!step || step.previous === null) return;
+    const total = (asked.get(Number(step.id)) ?? toMicro(step.taken)) + mainUnitQuantity(line, ratios);
+    asked.set(Number(step.id), total);
+    const passed = toMicro(step.passed) + (here.get(Number(step.previous)) ?? 0n);
+    if (passed <= 0n) throw refusal('PreviousProcessNotReported', {}, { line: index + 1 });
+    if (total > passed) throw refusal('NumberExceedReportable', { materialId: Number(line.materialId) }, { line: index + 1, need: total, have: passed });
+  });
+  return payload.lines;
+}
 
 /**
  * A production order's lines as saved: at least one product; its materials from each product's BOM and its
@@ -53,14 +116,7 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
       )
     ).map((r) => [Number(r.material_id), Number(r.id)]),
   );
-  const ratios = new Map(
-    (
-      await rows<{ material_id: string; unit_id: string; ratio: string }>(
-        ctx.tx,
-        sql`select material_id, unit_id, ratio::text from material_unit where tenant_id = ${ctx.tenantId} and material_id in (${list(materialIds)})`,
-      )
-    ).map((r) => [`${r.material_id}:${r.unit_id}`, toMicro(r.ratio)]),
-  );
+  const ratios = await unitRatios(ctx, materialIds);
   const chosen = products.map((line) => ({ line, bomId: (line.bomId as number | null | undefined) ?? defaults.get(Number(line.materialId)) }));
   const bomIds = [...new Set(chosen.flatMap((c) => (c.bomId ? [c.bomId] : [])))];
   if (!bomIds.length) return payload.lines;
@@ -89,8 +145,7 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
   const processes: Line[] = [];
   for (const { line, bomId } of chosen) {
     if (!bomId) continue;
-    const ratio = (line.unitId ? ratios.get(`${line.materialId}:${line.unitId}`) : undefined) ?? toMicro(1);
-    const made = mul(toMicro(Number(line.number)), ratio);
+    const made = mainUnitQuantity(line, ratios);
     for (const c of components.filter((r) => Number(r.bom_id) === bomId)) {
       // Per BOM quantity of the product, with the component's loss: made ÷ per × quantity × (1 + loss %).
       const need: Micro = mul(mul(div(made, toMicro(c.per)), toMicro(c.quantity)), toMicro(1) + div(toMicro(c.loss_rate), toMicro(100)));
@@ -158,4 +213,5 @@ export function registerProductionBlockers(blockers: AbandonAuditBlockers): void
 export function registerProductionRules(rules: BillRules): void {
   rules.register(ProductionOrder.type, { completeLines: orderLinesFromBoms });
   rules.register(ProductionInstock.type, { completing: picksComplete });
+  rules.register(ProcessReport.type, { completeLines: reportsFollowSteps });
 }
