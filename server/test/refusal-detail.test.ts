@@ -99,6 +99,33 @@ describe(`refusals name what they refuse (${TEST_DB})`, () => {
     );
   });
 
+  it('a process report beyond what the previous step passed names its line and material', async () => {
+    const cut = await api.create('process', { name: 'Cut' });
+    const bend = await api.create('process', { name: 'Bend' });
+    const order = (
+      await ok(
+        api.post<{ id: number }>(billPath('ProductionOrder'), {
+          billDate: DAY,
+          lines: [
+            { role: 'Product', materialId: ids.screw, number: 5 },
+            { role: 'Process', materialId: ids.screw, number: 5, processId: cut },
+            { role: 'Process', materialId: ids.screw, number: 5, processId: bend },
+          ],
+        }),
+      )
+    ).id;
+    for (const step of ['submit', 'audit']) await ok(api.post(`${billPath('ProductionOrder')}/${step}`, { id: order }));
+    const [, first, second] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${billPath('ProductionOrder')}/${order}`))).lines;
+    const report = (await ok(api.post<{ id: number }>(billPath('ProcessReport'), { billDate: DAY, lines: [{ materialId: ids.screw, number: 2, processId: cut, sourceLineId: first.id }] }))).id;
+    for (const step of ['submit', 'audit']) await ok(api.post(`${billPath('ProcessReport')}/${step}`, { id: report }));
+    await refusedWith(api.post(billPath('ProcessReport'), { billDate: DAY, lines: [{ materialId: ids.screw, number: 3, processId: bend, sourceLineId: second.id }] }), 'NumberExceedReportable', {
+      line: 1,
+      material: { code: 'SCR-8', name: 'Screw M8' },
+      need: '3.000000',
+      have: '2.000000',
+    });
+  });
+
   it('a fund account short of money is named by its name', async () => {
     const other = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Bank of Refusals', kind: 'bank', openingBalance: '0', openingDate: '2026-01-01' }))).id;
     await refusedWith(api.post('/api/admin/finance/transfer', { docDate: DAY, fromAccountId: ids.till, toAccountId: other, amount: '10150' }), 'AccountBalanceInsufficient', {
