@@ -395,4 +395,41 @@ describe.each([
     await screenshot(page, `print-labels-location-${lang}`);
     expect(errors).toEqual([]);
   });
+
+  it("offers a receipt template's bill to the tenant's cloud printers, and shows the provider's refusal in the user's language", async () => {
+    const { page, errors, call, order: make } = await printingPage(lang, locale);
+    const order = await make(4, 5);
+    const name = uniqueName(lang === 'zh' ? '小票' : 'Receipt');
+    const text = (id: string, words: string, y: number) => ({ id, type: 'text', text: words, x: 0, y, w: 72, h: 6, fontSize: 12, bold: true, align: 'center' });
+    await call('POST', '/admin/system/printTemplate', {
+      billType: 'PurchaseOrder',
+      name,
+      layout: {
+        version: 1,
+        paper: { kind: 'Receipt80', width: 80, height: 200, orientation: 'portrait', margin: { top: 2, right: 2, bottom: 2, left: 2 } },
+        header: { height: 8, elements: [text('title', name, 0)] },
+        table: { columns: [{ key: '#', width: 8 }, { key: 'materialId', width: 40 }, { key: 'number', width: 14 }], fontSize: 8, subtotals: false, total: true },
+        footer: { height: 8, elements: [text('thanks', lang === 'zh' ? '谢谢惠顾' : 'Thank you', 0)] },
+      },
+    });
+    const printer = await call<{ id: number; name: string }>('POST', '/admin/system/printer', { name: uniqueName('Till'), provider: 'feie', sn: uniqueName('SN'), printerKey: 'key-1', copies: 1 });
+
+    await page.goto('/purchase/order');
+    await page.getByTestId(`bill-open-${order.id}`).click({ timeout: 30_000 });
+    await page.getByTestId('bill-print').click();
+    const preview = page.getByTestId('bill-print-preview');
+    await preview.getByTestId('print-page').first().waitFor();
+    // The receipt template offers the tenant's cloud printers, its roll one page as long as the bill.
+    await preview.getByTestId('bill-print-template').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: name }).click();
+    await preview.getByTestId('bill-print-cloud').waitFor();
+    await expect(preview.getByTestId('bill-print-printer').textContent()).resolves.toContain(printer.name);
+    await expect(preview.getByTestId('print-page').count()).resolves.toBe(1);
+    // The test server has no cloud printing account: the refusal comes back catalogued, and nothing is counted.
+    await preview.getByTestId('bill-print-cloud').click();
+    await page.getByText(lang === 'zh' ? '未配置云打印服务' : 'No cloud printing service is configured').first().waitFor();
+    await screenshot(page, `print-receipt-cloud-${lang}`);
+    expect((await call<{ printCount: number }>('GET', `/admin/purchase/order/${order.id}`)).printCount).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });

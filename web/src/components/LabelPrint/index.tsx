@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LABEL_FIELDS, LABEL_KIND_LABELS, LabelCode, labelRecords, labelRefusal, labelSheets, MAX_LABELS, type LabelKind, type LabelLayout, type LabelTemplateChoice } from '@p8/contract/print/label';
 import { FontFamily, PAPER_SIZES, presetPaper, type PaperKind } from '@p8/contract/print/template';
-import { http, saveBlob } from '../../app/http.ts';
+import { errorText, http, isHttpError, saveBlob } from '../../app/http.ts';
 import { feedback } from '../../app/feedback.ts';
 import { Auth } from '../Auth/index.tsx';
 import LabelSheets, { labelPageRule } from '../PrintPage/labels.tsx';
@@ -13,6 +13,12 @@ import './label-print.css';
 import { PrintRoot, usePrintJob } from '../PrintPage/print-job.tsx';
 
 const PATH = '/admin/system/printTemplate/label';
+
+/** Runs a click's work; a refusal was shown by the http layer, anything else is shown here (no unhandled rejection). */
+const run = (work: () => Promise<unknown>) =>
+  void work().catch((error: unknown) => {
+    if (!isHttpError(error)) feedback.message.error(errorText(error));
+  });
 /** The paper kinds a label sheet takes (receipt rolls are not sheets). */
 const SHEET_PAPERS: PaperKind[] = ['A4', 'A5', 'Custom'];
 
@@ -127,7 +133,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
           )}
           {refusal && <Typography.Text type="danger" data-testid="label-print-refusal">{root(`error.${refusal}`)}</Typography.Text>}
           {wanted > MAX_LABELS && <Typography.Text type="warning">{t('tooMany', { max: MAX_LABELS })}</Typography.Text>}
-          <Button icon={<FilePdfOutlined />} disabled={!layout || !!refusal || !labels.length} loading={making} onClick={() => void savePdf()} data-testid="label-print-pdf">
+          <Button icon={<FilePdfOutlined />} disabled={!layout || !!refusal || !labels.length} loading={making} onClick={() => run(savePdf)} data-testid="label-print-pdf">
             {t('pdf')}
           </Button>
           <Button type="primary" icon={<PrinterOutlined />} disabled={!layout || !!refusal || !labels.length} onClick={job.start} data-testid="label-print-go">
@@ -161,7 +167,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
           </Space>
           <Space wrap style={{ marginBottom: 8 }}>
             <Auth code={template?.id ? 'system_printTemplate_update' : 'system_printTemplate_add'}>
-              <Button size="small" icon={<SaveOutlined />} disabled={!!refusal} onClick={() => void save()} data-testid="label-print-save">
+              <Button size="small" icon={<SaveOutlined />} disabled={!!refusal} onClick={() => run(() => save())} data-testid="label-print-save">
                 {t('save')}
               </Button>
             </Auth>
@@ -173,7 +179,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
               ) : (
                 <Space.Compact size="small">
                   <Input size="small" autoFocus placeholder={t('saveAsName')} value={saveAs} onChange={(e) => setSaveAs(e.target.value)} style={{ width: 160 }} data-testid="label-print-save-as-name" />
-                  <Button size="small" type="primary" disabled={!saveAs.trim()} onClick={() => void save(saveAs.trim())} data-testid="label-print-save-as-ok">
+                  <Button size="small" type="primary" disabled={!saveAs.trim()} onClick={() => run(() => save(saveAs.trim()))} data-testid="label-print-save-as-ok">
                     {root('common.confirm')}
                   </Button>
                 </Space.Compact>
@@ -181,7 +187,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
             </Auth>
             {template?.id ? (
               <Auth code="system_printTemplate_delete">
-                <Popconfirm title={t('remove')} onConfirm={() => void remove()}>
+                <Popconfirm title={t('remove')} onConfirm={() => run(remove)}>
                   <Button size="small" danger icon={<DeleteOutlined />} data-testid="label-print-remove">
                     {t('remove')}
                   </Button>

@@ -1,7 +1,7 @@
 /** Texts of the label print dialog (namespace `label`): labels of materials, storage locations and boxes. */
 export default {
   print: 'Print labels',
-  title: 'Print labels ({{count}} records)',
+  title: 'Print labels · {{count}} selected',
   kind: 'Label kind',
   template: 'Template',
   save: 'Save template',

@@ -16,6 +16,7 @@ import { RECEIPT_CHARS, type ReceiptPaper } from '@p8/contract/print/receipt';
 import { feedback } from '../../../app/feedback.ts';
 import { PrintRoot, usePrintJob } from '../../../components/PrintPage/print-job.tsx';
 import { useAuthStore } from '../../../stores/auth.ts';
+import { quietly } from '../kit-errors.ts';
 
 interface PrintPreviewProps {
   decl: BillTypeDecl;
@@ -131,7 +132,7 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
     <Modal
       open
       // Wide enough for the widest sheet (a landscape A4 too) where the screen allows.
-      width={`min(${Math.max(720, Math.ceil(widest * 3.78 + 80))}px, 96vw)`}
+      width={`min(${Math.max(receipt ? 960 : 720, Math.ceil(widest * 3.78 + 80))}px, 96vw)`}
       onCancel={onClose}
       title={bills.length > 1 ? t('bill.printBatchTitle', { count: bills.length }) : t('bill.printPreview')}
       footer={
@@ -152,15 +153,15 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
                 notFoundContent={t('bill.printCloudNone')}
                 data-testid="bill-print-printer"
               />
-              <Button icon={<CloudUploadOutlined />} disabled={!cloudPrinter || !models} loading={sending} onClick={() => void sendToPrinter()} data-testid="bill-print-cloud">
+              <Button icon={<CloudUploadOutlined />} disabled={!cloudPrinter || !models} loading={sending} onClick={() => void quietly(sendToPrinter)} data-testid="bill-print-cloud">
                 {t('bill.printCloud')}
               </Button>
             </Space.Compact>
           )}
-          <Button icon={<FilePdfOutlined />} disabled={!models} loading={making} onClick={() => void savePdf()} data-testid="bill-print-pdf">
+          <Button icon={<FilePdfOutlined />} disabled={!models} loading={making} onClick={() => void quietly(savePdf)} data-testid="bill-print-pdf">
             {t('bill.printPdf')}
           </Button>
-          <Button type="primary" icon={<PrinterOutlined />} disabled={!models} onClick={() => void print()} data-testid="bill-print-go">
+          <Button type="primary" icon={<PrinterOutlined />} disabled={!models} onClick={() => void quietly(print)} data-testid="bill-print-go">
             {t('bill.print')}
           </Button>
         </Space>
