@@ -236,9 +236,16 @@ describe('production orders', () => {
     await pass('ProductionOrder', again);
     const [, , cut2, solder2] = (await get('ProductionOrder', again)).lines;
     await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 1, processId: solder, sourceLineId: solder2.id }] }), 'PreviousProcessNotReported');
-    await pass('ProcessReport', await saved('ProcessReport', { lines: [{ materialId: kit, number: 3, processId: cut, sourceLineId: cut2.id }] }));
+    const cutReport = await saved('ProcessReport', { lines: [{ materialId: kit, number: 3, processId: cut, sourceLineId: cut2.id }] });
+    await pass('ProcessReport', cutReport);
     const beyond = await api.post<unknown>(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 4, processId: solder, sourceLineId: solder2.id }] });
     expect(beyond.body).toMatchObject({ message: 'NumberExceedReportable', details: { line: 1, need: '4.000000', have: '3.000000' } });
+    // The three cut pieces are relied on once the next step reports them: the cut report keeps its audit.
+    const bent = await saved('ProcessReport', { lines: [{ materialId: kit, number: 1, processId: solder, sourceLineId: solder2.id }] });
+    await refused(api.post(`${path('ProcessReport')}/abandonAudit`, { id: cutReport }), 'BillReportedProhibitAbandonAudit');
+    await ok(api.del(path('ProcessReport'), { ids: [bent] }));
+    await ok(api.post(`${path('ProcessReport')}/abandonAudit`, { id: cutReport }));
+    await pass('ProcessReport', cutReport);
     // A draft of two takes them from what is reportable.
     await saved('ProcessReport', { lines: [{ materialId: kit, number: 2, processId: solder, sourceLineId: solder2.id }] });
     await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 2, processId: solder, sourceLineId: solder2.id }] }), 'NumberExceedReportable');

@@ -18,7 +18,8 @@ import type { Tx } from '../../db/connection.ts';
  * - a production order makes at least one product; saved with products only, it takes its materials from each
  *   product's BOM (the line's, else the product's default enabled BOM), as 金蝶 makes the 用料清单 from the BOM,
  *   and its process steps from the BOM's routing (with the piece rate of each step);
- * - a process report takes no more of a step than the previous step passed;
+ * - a process report takes no more of a step than the previous step passed, and keeps its audit while the
+ *   next step relies on what it passed (`BillReportedProhibitAbandonAudit`);
  * - with `completionNeedAllPickOutstock`, a completion in-stock is submitted and audited only once every
  *   order it completes has picked all its materials;
  * - a pick or return whose value a later completion of its order took into stock keeps its audit
@@ -206,8 +207,40 @@ const absorbedBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
   return absorbed ? 'ProductionCompletedProhibitAbandonAudit' : undefined;
 };
 
+/**
+ * A process report keeps its audit while the next step took more than the steps would pass without it: the
+ * next step's reports (any status but merged) beyond what this step's other audited reports passed.
+ */
+const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, billId: number) => {
+  const steps = PRODUCTION_LINES.processes;
+  const [held] = await rows<{ id: string }>(
+    tx,
+    sql`with mine as (
+          select l.source_line_id as step, sum(l.base_number) as quantity from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+          where l.tenant_id = ${tenantId} and l.bill_id = ${billId} and b.bill_type = ${ProcessReport.type} and l.source_line_id is not null
+          group by l.source_line_id
+        )
+        select s.id from mine m
+        join bill_line s on s.tenant_id = ${tenantId} and s.id = m.step
+        join lateral (
+          select n.id from bill_line n
+          where n.tenant_id = s.tenant_id and n.bill_id = s.bill_id and n.material_id = s.material_id and n.line_no > s.line_no
+            and n.extra ->> ${steps.field} in (${texts(steps.values)})
+          order by n.line_no limit 1
+        ) n on true
+        where coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+                        where d.tenant_id = ${tenantId} and d.source_line_id = n.id and db.bill_type = ${ProcessReport.type} and db.bill_status <> 'Merged'), 0)
+            > coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+                        where d.tenant_id = ${tenantId} and d.source_line_id = s.id and db.bill_type = ${ProcessReport.type} and db.id <> ${billId}
+                          and db.bill_status in (${texts(POSTED_STATUSES)})), 0)
+        limit 1`,
+  );
+  return held ? 'BillReportedProhibitAbandonAudit' : undefined;
+};
+
 export function registerProductionBlockers(blockers: AbandonAuditBlockers): void {
   blockers.register('production: work in progress absorbed', absorbedBlocker);
+  blockers.register('production: passed on to the next step', passedOnBlocker);
 }
 
 export function registerProductionRules(rules: BillRules): void {
