@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, ROOT, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 import { demoPage, type Lang } from '../bill-steps.ts';
 
 /**
@@ -131,5 +133,23 @@ describe('production (browser)', () => {
     await waitUntil(() => row.textContent(), (text) => !!text?.includes(allPicked), 'the order picked');
     await screenshot(page, `production-${lang}-orders`);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('throws away the attachment of a bill closed unsaved (the file answers 404 afterwards)', async () => {
+    const page = await demoPage(suite, 'zh', 'zh-CN');
+    await page.goto('/production/order');
+    await page.getByTestId('bill-add').click();
+    const form = page.getByTestId('bill-form');
+    const uploaded = page.waitForResponse((r) => r.url().includes('/upload') && r.request().method() === 'POST' && !r.url().endsWith('/discard'));
+    await form.locator('input[type=file]').setInputFiles({ name: 'e2e.png', mimeType: 'image/png', buffer: readFileSync(path.join(ROOT, 'docs/screenshots/home.png')) });
+    const file = ((await (await uploaded).json()) as { data: { url: string } }).data.url;
+    const served = () => fetch(new URL(file, suite.server.baseURL)).then((r) => r.status);
+    expect(await served()).toBe(200);
+    const discarded = page.waitForResponse((r) => r.url().endsWith('/api/admin/upload/discard'));
+    await form.getByTestId('bill-close').click();
+    await page.getByTestId('discard-ok').click();
+    await form.waitFor({ state: 'detached' });
+    expect(await (await discarded).json()).toMatchObject({ status: 0, data: { removed: 1 } });
+    expect(await served()).toBe(404);
   });
 });

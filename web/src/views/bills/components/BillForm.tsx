@@ -10,6 +10,7 @@ import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, D
 import { Auth } from '../../../components/Auth/index.tsx';
 import { FormChangedContext, useUnsavedChanges } from '../../../components/FormDialog/unsaved.ts';
 import AttachmentUpload from '../../../components/Upload/AttachmentUpload.tsx';
+import { UploadedContext, useFormUploads } from '../../../components/Upload/discard.ts';
 import { http } from '../../../app/http.ts';
 import { showUnshown } from '../kit-errors.ts';
 import { feedback } from '../../../app/feedback.ts';
@@ -70,7 +71,13 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
   const printed = useMemo(() => (bill.data ? [bill.data] : []), [bill.data]);
   // Close, Esc and opening another bill ask before throwing away what was typed and not saved.
   const unsaved = useUnsavedChanges();
-  const close = () => unsaved.confirmClose(onClose);
+  // Attachments uploaded and not saved are discarded when the form is closed without them (as form dialogs do).
+  const uploads = useFormUploads();
+  const close = () =>
+    unsaved.confirmClose(() => {
+      uploads.discard();
+      onClose();
+    });
   const status = bill.data?.billStatus;
   const delivery = ((bill.data as { deliveryStatus?: DeliveryStatus | null } | undefined)?.deliveryStatus ?? 'NotDelivered') as DeliveryStatus;
   const offered = offeredOperations(decl, id ? status : undefined, delivery);
@@ -135,6 +142,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       async () => {
         const answer = await (id ? http.put(api, payload) : http.post<{ id: number }>(api, payload));
         unsaved.saved();
+        uploads.saved();
         return answer;
       },
       (answer) => {
@@ -262,9 +270,12 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
               )
             }
           </Form.Item>
-          <Form.Item name="attachments" label={t('bill.attachments')}>
-            <AttachmentUpload />
-          </Form.Item>
+          {/* Outside the item: the item hands its value and onChange to its direct child. */}
+          <UploadedContext.Provider value={uploads.uploaded}>
+            <Form.Item name="attachments" label={t('bill.attachments')}>
+              <AttachmentUpload />
+            </Form.Item>
+          </UploadedContext.Provider>
           </FormChangedContext.Provider>
         </Form>
         {bill.data?.rejectReason && (
