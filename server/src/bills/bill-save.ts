@@ -31,7 +31,7 @@ import { type BillRow, HEADER_COLUMNS, LINE_COLUMNS, type LineRow, POSTED, asser
 
 // ---------------------------------------------------------------- saving
 
-interface MaterialInfo {
+export interface MaterialInfo {
   id: number;
   enabled: boolean;
   batch: boolean;
@@ -343,9 +343,12 @@ export function assertSourceMeets(source: SourceDecl, head: BillRow) {
   }
 }
 
-/** A condition on a bill's header field (a column, or a type's own field in `extra`) as SQL on the bill table aliased `alias`. */
-export function conditionSql(condition: FieldCondition, alias: string): SQL {
-  const column = (bill as unknown as Record<string, { name: string } | undefined>)[condition.field]?.name;
+/**
+ * A condition on a bill's header field (a column, or a type's own field in `extra`) as SQL on the bill table
+ * aliased `alias` — or, with `table` billLine, on a line's field (a production order line's role).
+ */
+export function conditionSql(condition: FieldCondition, alias: string, table: typeof bill | typeof billLine = bill): SQL {
+  const column = (table as unknown as Record<string, { name: string } | undefined>)[condition.field]?.name;
   // A type's own header field (an opening balance's type) is kept in `extra`.
   const value = column ? sql`${sql.raw(`${alias}.${column}`)}::text` : sql`${sql.raw(`${alias}.extra`)} ->> ${condition.field}`;
   return sql`coalesce(${value}, '') in (${sql.join(condition.values.map((v) => sql`${v}`), sql`, `)})`;

@@ -250,7 +250,7 @@ export async function openSourceLines(
   const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed
     ${scope ? sql`and ${scope}` : sql``}
     ${onlyWhen ? sql`and ${conditionSql(onlyWhen, 'b')}` : sql``}
-    ${fromLines ? sql`and coalesce(l.extra ->> ${fromLines.field}, '') in (${sql.join(fromLines.values.map((v) => sql`${v}`), sql`, `)})` : sql``}
+    ${fromLines ? sql`and ${conditionSql(fromLines, 'l', billLine)}` : sql``}
     ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
     ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;
   const open = sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id

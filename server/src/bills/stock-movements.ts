@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import { div, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { lineDirection, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
+import { idList } from '../core/tree.ts';
 import { rows, type Tx } from '../db/connection.ts';
-import type { billLine } from '../db/schema/index.ts';
+import { billLine } from '../db/schema/index.ts';
+import { conditionSql } from './bill-save.ts';
 import type { Movement, StockKey } from './stock-math.ts';
 
 /**
@@ -81,11 +83,15 @@ export async function valuationInputs(tx: Tx, tenantId: number, decl: BillTypeDe
 async function workInProgressCost(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: readonly MovementLine[]): Promise<Map<number, Micro>> {
   const own = lines.map((l) => l.id);
   const sourceIds = [...new Set(lines.flatMap((l) => (l.sourceLineId ? [l.sourceLineId] : [])))];
-  const list = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+  // The order each source line belongs to (the lines it completes come from its products).
+  const orderOf = new Map(
+    (await rows<{ id: string; bill_id: string }>(tx, sql`select id, bill_id from bill_line where tenant_id = ${tenantId} and id in (${idList(sourceIds)})`)).map((r) => [Number(r.id), Number(r.bill_id)]),
+  );
+  const fromLines = decl.sources[0]?.fromLines;
   const orders = await rows<{ order_id: string; wip: string; to_complete: string }>(
     tx,
-    sql`with recursive orders as (
-          select distinct bill_id as id from bill_line where tenant_id = ${tenantId} and id in (${list(sourceIds)})
+    sql`with recursive orders(id) as (
+          values ${sql.join([...new Set(orderOf.values())].map((id) => sql`(${id}::bigint)`), sql`, `)}
         ), family(id, bill_id, order_id, depth) as (
           select l.id, l.bill_id, l.bill_id, 0 from bill_line l where l.tenant_id = ${tenantId} and l.bill_id in (select id from orders)
           union all
@@ -100,18 +106,15 @@ async function workInProgressCost(tx: Tx, tenantId: number, decl: BillTypeDecl, 
           join bill_line d on d.tenant_id = ${tenantId} and d.id = f.id
           join bill b on b.tenant_id = ${tenantId} and b.id = d.bill_id
           where f.depth = 1 and b.bill_type = ${decl.type} and b.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})
-            and d.id not in (${list(own)})
+            and d.id not in (${idList(own)})
           group by f.order_id
         ), planned as (
           select l.bill_id as order_id, sum(l.base_number) as quantity from bill_line l
-          where l.tenant_id = ${tenantId} and l.bill_id in (select id from orders) and ${completedLinesSql(decl)}
+          where l.tenant_id = ${tenantId} and l.bill_id in (select id from orders) and ${fromLines ? conditionSql(fromLines, 'l', billLine) : sql`true`}
           group by l.bill_id
         )
         select o.id as order_id, coalesce(m.wip, 0)::text as wip, (coalesce(p.quantity, 0) - coalesce(d.quantity, 0))::text as to_complete
         from orders o left join moved m on m.order_id = o.id left join done d on d.order_id = o.id left join planned p on p.order_id = o.id`,
-  );
-  const orderOf = new Map(
-    (await rows<{ id: string; bill_id: string }>(tx, sql`select id, bill_id from bill_line where tenant_id = ${tenantId} and id in (${list(sourceIds)})`)).map((r) => [Number(r.id), Number(r.bill_id)]),
   );
   const completing = new Map<number, Micro>();
   for (const line of lines) {
@@ -133,11 +136,6 @@ async function workInProgressCost(tx: Tx, tenantId: number, decl: BillTypeDecl, 
   return costs;
 }
 
-/** The condition on a source line (aliased `l`) of being one this type takes (its first source's `fromLines`; true without). */
-function completedLinesSql(decl: BillTypeDecl) {
-  const from = decl.sources[0]?.fromLines;
-  return from ? sql`coalesce(l.extra ->> ${from.field}, '') in (${sql.join(from.values.map((v) => sql`${v}`), sql`, `)})` : sql`true`;
-}
 
 /** The stock movements auditing a bill posts, from its lines, its type's stock effect and its declared valuation. */
 export function movementsOf(decl: BillTypeDecl, lines: readonly MovementLine[], inputs: ValuationInputs = NO_INPUTS): Movement[] {

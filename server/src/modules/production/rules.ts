@@ -7,7 +7,10 @@ import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/r
 import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
+import { idList } from '../../core/tree.ts';
 import { rows } from '../../db/connection.ts';
+import { billLine } from '../../db/schema/index.ts';
+import { conditionSql, loadMaterials, type MaterialInfo } from '../../bills/bill-save.ts';
 import type { BillRules } from '../../bills/rules.ts';
 import { lockBills } from '../../bills/service.ts';
 import type { AbandonAuditBlocker, AbandonAuditBlockers } from '../../core/abandon-audit-blockers.ts';
@@ -31,20 +34,10 @@ type Line = BillPayload['lines'][number];
 const isProduct = (line: Line) => meets(PRODUCTION_LINES.products, line);
 const isMaterial = (line: Line) => meets(PRODUCTION_LINES.materials, line);
 const isProcess = (line: Line) => meets(PRODUCTION_LINES.processes, line);
-const list = (ids: readonly number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
-/** The main-unit ratio of each unit of the materials, by `material:unit`. */
-async function unitRatios(ctx: ServiceContext, materialIds: readonly number[]): Promise<Map<string, Micro>> {
-  if (!materialIds.length) return new Map();
-  const found = await rows<{ material_id: string; unit_id: string; ratio: string }>(
-    ctx.tx,
-    sql`select material_id, unit_id, ratio::text from material_unit where tenant_id = ${ctx.tenantId} and material_id in (${list(materialIds)})`,
-  );
-  return new Map(found.map((r) => [`${r.material_id}:${r.unit_id}`, toMicro(r.ratio)]));
-}
-
-/** A payload line's quantity in its material's main unit. */
-const mainUnitQuantity = (line: Line, ratios: Map<string, Micro>): Micro => mul(toMicro(Number(line.number)), (line.unitId ? ratios.get(`${line.materialId}:${line.unitId}`) : undefined) ?? toMicro(1));
+/** A payload line's quantity in its material's main unit (the unit's ratio from `loadMaterials`). */
+const mainUnitQuantity = (line: Line, materials: Map<number, MaterialInfo>): Micro =>
+  mul(toMicro(Number(line.number)), (line.unitId ? materials.get(Number(line.materialId))?.ratios.get(Number(line.unitId)) : undefined) ?? toMicro(1));
 
 /**
  * A process report's lines: each step is reported at most what the order's previous step passed (its audited
@@ -56,10 +49,10 @@ const mainUnitQuantity = (line: Line, ratios: Map<string, Micro>): Micro => mul(
 async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
   const sourceIds = [...new Set(payload.lines.flatMap((l) => (typeof l.sourceLineId === 'number' ? [l.sourceLineId] : [])))];
   if (!sourceIds.length) return payload.lines;
-  const orders = await rows<{ bill_id: string }>(ctx.tx, sql`select distinct bill_id from bill_line where tenant_id = ${ctx.tenantId} and id in (${list(sourceIds)})`);
+  const orders = await rows<{ bill_id: string }>(ctx.tx, sql`select distinct bill_id from bill_line where tenant_id = ${ctx.tenantId} and id in (${idList(sourceIds)})`);
   await lockBills(ctx, orders.map((o) => Number(o.bill_id)));
   const own = Number((payload as { id?: unknown }).id ?? 0);
-  const ratios = await unitRatios(ctx, [...new Set(payload.lines.map((l) => Number(l.materialId)))]);
+  const units = await loadMaterials(ctx.tx, ctx.tenantId, [...new Set(payload.lines.map((l) => Number(l.materialId)))]);
   const reported = (line: SQL, statuses: SQL) =>
     sql`coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
           where d.tenant_id = ${ctx.tenantId} and d.source_line_id = ${line} and db.bill_type = ${decl.type} and db.id <> ${own} and ${statuses}), 0)::text`;
@@ -72,20 +65,20 @@ async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, paylo
         left join lateral (
           select p.id from bill_line p
           where p.tenant_id = s.tenant_id and p.bill_id = s.bill_id and p.material_id = s.material_id
-            and p.extra ->> ${PRODUCTION_LINES.processes.field} in (${sql.join(PRODUCTION_LINES.processes.values.map((v) => sql`${v}`), sql`, `)}) and p.line_no < s.line_no
+            and ${conditionSql(PRODUCTION_LINES.processes, 'p', billLine)} and p.line_no < s.line_no
           order by p.line_no desc limit 1
         ) p on true
-        where s.tenant_id = ${ctx.tenantId} and s.id in (${list(sourceIds)})`,
+        where s.tenant_id = ${ctx.tenantId} and s.id in (${idList(sourceIds)})`,
   );
   const byId = new Map(steps.map((r) => [Number(r.id), r]));
   // What this report itself passes on: a step reported in it counts for the next one reported beside it.
   const here = new Map<number, Micro>();
-  for (const line of payload.lines) if (typeof line.sourceLineId === 'number') here.set(line.sourceLineId, (here.get(line.sourceLineId) ?? 0n) + mainUnitQuantity(line, ratios));
+  for (const line of payload.lines) if (typeof line.sourceLineId === 'number') here.set(line.sourceLineId, (here.get(line.sourceLineId) ?? 0n) + mainUnitQuantity(line, units));
   const asked = new Map<number, Micro>();
   payload.lines.forEach((line, index) => {
     const step = typeof line.sourceLineId === 'number' ? byId.get(line.sourceLineId) : undefined;
     if (!step || step.previous === null) return;
-    const total = (asked.get(Number(step.id)) ?? toMicro(step.taken)) + mainUnitQuantity(line, ratios);
+    const total = (asked.get(Number(step.id)) ?? toMicro(step.taken)) + mainUnitQuantity(line, units);
     asked.set(Number(step.id), total);
     const passed = toMicro(step.passed) + (here.get(Number(step.previous)) ?? 0n);
     if (passed <= 0n) throw refusal('PreviousProcessNotReported', {}, { line: index + 1 });
@@ -113,11 +106,11 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
     (
       await rows<{ material_id: string; id: string }>(
         ctx.tx,
-        sql`select material_id, id from bom where tenant_id = ${ctx.tenantId} and material_id in (${list(materialIds)}) and is_default and enabled`,
+        sql`select material_id, id from bom where tenant_id = ${ctx.tenantId} and material_id in (${idList(materialIds)}) and is_default and enabled`,
       )
     ).map((r) => [Number(r.material_id), Number(r.id)]),
   );
-  const ratios = await unitRatios(ctx, materialIds);
+  const units = await loadMaterials(ctx.tx, ctx.tenantId, materialIds);
   const chosen = products.map((line) => ({ line, bomId: (line.bomId as number | null | undefined) ?? defaults.get(Number(line.materialId)) }));
   const bomIds = [...new Set(chosen.flatMap((c) => (c.bomId ? [c.bomId] : [])))];
   if (!bomIds.length) return payload.lines;
@@ -126,7 +119,7 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
         ctx.tx,
         sql`select l.bom_id, b.quantity::text as per, l.material_id, l.unit_id, l.quantity::text, l.loss_rate::text
             from bom_line l join bom b on b.tenant_id = l.tenant_id and b.id = l.bom_id
-            where l.tenant_id = ${ctx.tenantId} and l.bom_id in (${list(bomIds)})
+            where l.tenant_id = ${ctx.tenantId} and l.bom_id in (${idList(bomIds)})
             order by l.bom_id, l.sort, l.id`,
       )
     : [];
@@ -138,7 +131,7 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
             from bom b
             join routing_step s on s.tenant_id = b.tenant_id and s.record_id = b.routing_id
             join process p on p.tenant_id = s.tenant_id and p.id = s.process_id
-            where b.tenant_id = ${ctx.tenantId} and b.id in (${list(bomIds)})
+            where b.tenant_id = ${ctx.tenantId} and b.id in (${idList(bomIds)})
             order by b.id, s.line_no`,
       )
     : [];
@@ -146,7 +139,7 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
   const processes: Line[] = [];
   for (const { line, bomId } of chosen) {
     if (!bomId) continue;
-    const made = mainUnitQuantity(line, ratios);
+    const made = mainUnitQuantity(line, units);
     for (const c of components.filter((r) => Number(r.bom_id) === bomId)) {
       // Per BOM quantity of the product, with the component's loss: made ÷ per × quantity × (1 + loss %).
       const need: Micro = mul(mul(div(made, toMicro(c.per)), toMicro(c.quantity)), toMicro(1) + div(toMicro(c.loss_rate), toMicro(100)));
@@ -177,7 +170,7 @@ async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record
         where o.tenant_id = ${ctx.tenantId}
           and o.id in (select l.source_bill_id from bill_line l where l.tenant_id = ${ctx.tenantId} and l.bill_id = ${Number(header.id)})
           and coalesce(o.progress ->> 'pick', '') <> 'AllPick'
-          and exists (select 1 from bill_line m where m.tenant_id = o.tenant_id and m.bill_id = o.id and m.extra ->> ${PRODUCTION_LINES.materials.field} in (${sql.join(PRODUCTION_LINES.materials.values.map((v) => sql`${v}`), sql`, `)}))
+          and exists (select 1 from bill_line m where m.tenant_id = o.tenant_id and m.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.materials, 'm', billLine)})
         limit 1`,
   );
   if (open) throw new BizError('NotAllPickOutstockProhibitCompletion', { additional: open.bill_code });
@@ -225,7 +218,7 @@ const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
         join lateral (
           select n.id from bill_line n
           where n.tenant_id = s.tenant_id and n.bill_id = s.bill_id and n.material_id = s.material_id and n.line_no > s.line_no
-            and n.extra ->> ${steps.field} in (${texts(steps.values)})
+            and ${conditionSql(steps, 'n', billLine)}
           order by n.line_no limit 1
         ) n on true
         where coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
