@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
+import { dateSchema, HEADER, LINE, quantitySchema, type FieldDecl } from './fields.ts';
+import { storableText } from '../text.ts';
 import { POSTS_NOTHING, type BillAction, type BillPostingsDecl, type BillTypeDecl, type FieldCondition } from './registry.ts';
 import type { Label } from './status.ts';
 import { PLACED, PLACE_KEYS } from './supply-chain.ts';
@@ -47,6 +48,21 @@ export const PRODUCTION_LINES = {
   processes: { field: 'role', values: ['Process'] },
 } as const satisfies Record<string, FieldCondition>;
 
+/**
+ * The roles of an MRP plan's lines: the demand it plans for, and what it suggests — to buy (a purchase
+ * requisition) or to make (a production order).
+ */
+export const MrpLineRole = ['Demand', 'Purchase', 'Produce'] as const;
+export type MrpLineRole = (typeof MrpLineRole)[number];
+
+/** Which lines of an MRP plan each downstream type takes. */
+export const MRP_LINES = {
+  demands: { field: 'mrpRole', values: ['Demand'] },
+  suggestions: { field: 'mrpRole', values: ['Purchase', 'Produce'] },
+  purchases: { field: 'mrpRole', values: ['Purchase'] },
+  productions: { field: 'mrpRole', values: ['Produce'] },
+} as const satisfies Record<string, FieldCondition>;
+
 /** A process step's process (a production order's process lines, a report's lines). */
 const processStep: FieldDecl = { key: 'processId', label: { zh: '工序', en: 'Process' }, kind: 'record', ref: 'process', schema: z.number().int().positive(), width: 150 };
 const team: FieldDecl = { key: 'teamId', label: { zh: '班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: z.number().int().positive(), width: 130 };
@@ -86,6 +102,8 @@ export const ProductionOrder: BillTypeDecl = {
       lines: ['bomId'],
       lineDefaults: { role: 'Product' },
     },
+    // An MRP plan's suggestions to make: each becomes a product, made by the BOM the plan exploded.
+    { type: 'MrpPlan', drives: 'push', fromLines: MRP_LINES.productions, header: ['deptId'], lines: ['bomId'], lineDefaults: { role: 'Product' } },
   ],
   stock: 'none',
   postings: POSTS_NOTHING,
@@ -203,5 +221,71 @@ export const ProcessReport: BillTypeDecl = {
   actions: SOURCED_ACTIONS,
 };
 
+// ---------------------------------------------------------------- planning
+
+/** When a demand is needed (a demand line), or when a suggested supply must be in (a suggestion line). */
+const needDate: FieldDecl = { key: 'needDate', label: { zh: '需求日期', en: 'Needed by' }, kind: 'date', schema: dateSchema, width: 120 };
+
+export const IndependentDemand: BillTypeDecl = {
+  type: 'IndependentDemand',
+  label: { zh: '独立需求', en: 'Independent demand' },
+  area: 'production',
+  route: 'demand',
+  codePrefix: 'DLXQ',
+  icon: 'FlagOutlined',
+  // The header's date is each line's, where the line names none.
+  header: [HEADER.deptId, HEADER.handlerId, { ...HEADER.deliveryDate, label: { zh: '需求日期', en: 'Needed by' } }],
+  lines: [bom, needDate],
+  sources: [],
+  stock: 'none',
+  postings: POSTS_NOTHING,
+  progress: ['plan'],
+  switches: [],
+  actions: ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'manualCompletion', 'import', 'export', 'print'],
+};
+
+export const MrpPlan: BillTypeDecl = {
+  type: 'MrpPlan',
+  label: { zh: 'MRP计划', en: 'MRP plan' },
+  area: 'production',
+  route: 'mrp',
+  codePrefix: 'MRP',
+  icon: 'CalculatorOutlined',
+  header: [HEADER.handlerId, HEADER.deptId],
+  lines: [
+    {
+      key: 'mrpRole',
+      label: { zh: '行类型', en: 'Line role' },
+      kind: 'enum',
+      schema: z.enum(MrpLineRole, { error: 'PleaseSelectLineRole' }),
+      required: 'PleaseSelectLineRole',
+      options: [
+        { value: 'Demand', label: { zh: '需求', en: 'Demand' } },
+        { value: 'Purchase', label: { zh: '采购建议', en: 'Buy' } },
+        { value: 'Produce', label: { zh: '生产建议', en: 'Make' } },
+      ],
+      width: 110,
+    },
+    { ...needDate, label: { zh: '需求/到货日期', en: 'Needed / due by' } },
+    { key: 'releaseDate', label: { zh: '建议下达日期', en: 'Release by' }, kind: 'date', schema: dateSchema, width: 120 },
+    bom,
+    // What the suggestion covers (its pegging): the demand lines, the BOM path, safety stock, lot rounding.
+    { key: 'pegging', label: { zh: '需求来源', en: 'Pegging' }, kind: 'text', schema: storableText().trim().max(500), width: 260 },
+  ],
+  // Its quantity is what it suggests.
+  totalsOf: MRP_LINES.suggestions,
+  sources: [
+    // Planning does not use up what the order may still ship, nor what production puts into production.
+    { type: 'SaleOrder', drives: 'plan', apart: true, header: [], lines: ['bomId'], lineDefaults: { mrpRole: 'Demand' } },
+    { type: 'IndependentDemand', drives: 'plan', header: [], lines: ['bomId', 'needDate'], lineDefaults: { mrpRole: 'Demand' } },
+  ],
+  stock: 'none',
+  postings: POSTS_NOTHING,
+  // Its status follows its suggestions pushed down into requisitions and production orders.
+  progress: ['push'],
+  switches: [],
+  actions: ORDER_ACTIONS,
+};
+
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [ProductionOrder, ProductionPick, ProductionReturn, ProcessReport, ProductionInstock];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessReport, ProductionInstock];

@@ -166,7 +166,7 @@ describe('bill-type registry', () => {
 
   it('knows which types a source feeds', () => {
     expect(downstreamTypes('PurchaseOrder').map((d) => d.type)).toEqual(['PurchaseInstock']);
-    expect(downstreamTypes('SaleOrder').map((d) => d.type).sort()).toEqual(['ProductionOrder', 'SaleOutstock', 'SaleShip']);
+    expect(downstreamTypes('SaleOrder').map((d) => d.type).sort()).toEqual(['MrpPlan', 'ProductionOrder', 'SaleOutstock', 'SaleShip']);
   });
 });
 

@@ -88,9 +88,10 @@ export const PROHIBIT_KEY = {
  * - exchange: an exchange refund's goods exchanged by purchase / sale exchange bills;
  * - pick: a production order's materials picked from stock by production picks;
  * - production: a sale order's goods put into production by production orders (按单生产, 投产);
- * - report: a production order's process steps reported done by process reports (工序汇报).
+ * - report: a production order's process steps reported done by process reports (工序汇报);
+ * - plan: a sale order's or independent demand's quantities taken into MRP plans (MRP 计划).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -106,6 +107,7 @@ export const PROGRESS_STATES = {
   pick: ['NoPick', 'PartialPick', 'AllPick'],
   production: ['NoProduction', 'PartialProduction', 'AllProduction'],
   report: ['NoReport', 'PartialReport', 'AllReport'],
+  plan: ['NoPlan', 'PartialPlan', 'AllPlan'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -121,6 +123,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   pick: { zh: '领料状态', en: 'Picking' },
   production: { zh: '投产状态', en: 'Production' },
   report: { zh: '汇报状态', en: 'Reported' },
+  plan: { zh: '计划状态', en: 'Planned' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -156,6 +159,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoReport: { zh: '未汇报', en: 'Not reported' },
   PartialReport: { zh: '部分汇报', en: 'Partly reported' },
   AllReport: { zh: '全部汇报', en: 'All reported' },
+  NoPlan: { zh: '未计划', en: 'Not planned' },
+  PartialPlan: { zh: '部分计划', en: 'Partly planned' },
+  AllPlan: { zh: '全部计划', en: 'All planned' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

@@ -90,7 +90,8 @@ export const PurchaseRequisition: BillTypeDecl = {
   icon: 'FileAddOutlined',
   header: [HEADER.handlerId, HEADER.deptId, HEADER.deliveryDate, HEADER.deliveryWarnDays],
   lines: [LINE.unitPrice, LINE.priceTotal],
-  sources: [],
+  // An MRP plan's suggestions to buy (production.ts MRP_LINES.purchases).
+  sources: [{ type: 'MrpPlan', drives: 'push', fromLines: { field: 'mrpRole', values: ['Purchase'] }, header: ['deptId'], lines: [] }],
   stock: 'none',
   postings: POSTS_NOTHING,
   progress: ['push'],
@@ -213,7 +214,7 @@ export const SaleOrder: BillTypeDecl = {
   sources: [{ type: 'SaleQuotation', drives: 'push', header: ['customerId', 'handlerId', 'deliveryDate'], lines: [...PRICE_KEYS, 'giftNumber'] }],
   stock: 'none',
   postings: POSTS_NOTHING,
-  progress: ['outstock', 'push', 'production'],
+  progress: ['outstock', 'push', 'production', 'plan'],
   switches: ['openSaleOrderBomSelect', 'openTaxRate', 'openDiscount'],
   actions: ORDER_ACTIONS,
   mergeBy: ['customerId'],
