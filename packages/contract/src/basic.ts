@@ -373,6 +373,15 @@ export const materialUnitSchema = z.object({
 export type MaterialUnitInput = z.infer<typeof materialUnitSchema>;
 
 const dimension = amount.nullable();
+/** How MRP sizes a material's planned orders: exactly what is short, at least a minimum lot, or whole fixed lots. */
+export const LotPolicy = ['lotForLot', 'minimum', 'fixed'] as const;
+export type LotPolicy = (typeof LotPolicy)[number];
+export const LOT_POLICY_LABELS: Record<LotPolicy, { zh: string; en: string }> = {
+  lotForLot: { zh: '按需', en: 'Lot for lot' },
+  minimum: { zh: '最小批量', en: 'Minimum lot' },
+  fixed: { zh: '固定批量', en: 'Fixed lot' },
+};
+
 export const materialSchemas = createAndUpdate(
   {
     code,
@@ -397,6 +406,9 @@ export const materialSchemas = createAndUpdate(
     serialNumber: z.boolean(),
     safetyStock: amount.nullable(),
     warnDays: z.number().int().min(0).max(3650).nullable(),
+    leadTimeDays: z.number().int({ message: 'LeadTimeOutOfRange' }).min(0, { message: 'LeadTimeOutOfRange' }).max(3650, { message: 'LeadTimeOutOfRange' }),
+    lotPolicy: z.enum(LotPolicy),
+    lotSize: amount.nullable(),
     purchasePrice: amount.nullable(),
     salePrice: amount.nullable(),
     retailPrice: amount.nullable(),
@@ -451,6 +463,11 @@ export interface Material {
   serialNumber: boolean;
   safetyStock: number | null;
   warnDays: number | null;
+  /** Planning (MRP): days from ordering to having it in stock. */
+  leadTimeDays: number;
+  lotPolicy: LotPolicy;
+  /** The minimum or fixed lot of `lotPolicy`, in the main unit. */
+  lotSize: number | null;
   purchasePrice: number | null;
   salePrice: number | null;
   retailPrice: number | null;

@@ -435,6 +435,10 @@ export const material = pgTable(
     serialNumber: boolean('serial_number').notNull().default(false),
     safetyStock: amount('safety_stock'),
     warnDays: integer('warn_days'),
+    /** Planning (MRP): days from ordering to having it, and how its orders are sized (lot for lot | minimum | fixed). */
+    leadTimeDays: integer('lead_time_days').notNull().default(0),
+    lotPolicy: text('lot_policy').notNull().default('lotForLot'),
+    lotSize: amount('lot_size'),
     purchasePrice: amount('purchase_price'),
     salePrice: amount('sale_price'),
     retailPrice: amount('retail_price'),

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { PRODUCTION_LINES, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { MrpPlan, PRODUCTION_LINES, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { mrpUseBlocker, planLines } from './mrp.ts';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BizError, refusal } from '../../core/errors.ts';
@@ -234,10 +235,12 @@ const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
 export function registerProductionBlockers(blockers: AbandonAuditBlockers): void {
   blockers.register('production: work in progress absorbed', absorbedBlocker);
   blockers.register('production: passed on to the next step', passedOnBlocker);
+  blockers.register('production: planned by MRP', mrpUseBlocker);
 }
 
 export function registerProductionRules(rules: BillRules): void {
   rules.register(ProductionOrder.type, { completeLines: orderLinesFromBoms });
   rules.register(ProductionInstock.type, { completing: picksComplete });
   rules.register(ProcessReport.type, { completeLines: reportsFollowSteps });
+  rules.register(MrpPlan.type, { completeLines: planLines });
 }

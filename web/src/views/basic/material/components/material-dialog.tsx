@@ -4,7 +4,7 @@ import { InfoCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Rule } from 'antd/es/form';
-import { DIMENSION_UNITS, MATERIAL_MAX_IMAGES, MaterialTag, PartKind, type CategoryNode, type Dimension, type MaterialCreate, type MaterialDetail } from '@p8/contract/basic';
+import { DIMENSION_UNITS, LotPolicy, MATERIAL_MAX_IMAGES, MaterialTag, PartKind, type CategoryNode, type Dimension, type MaterialCreate, type MaterialDetail } from '@p8/contract/basic';
 import { feedback } from '../../../../app/feedback.ts';
 import CodeField from '../../../../components/RecordKit/CodeField.tsx';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
@@ -44,6 +44,9 @@ export interface MaterialForm {
   serialNumber: boolean;
   safetyStock?: number | null;
   warnDays?: number | null;
+  leadTimeDays?: number | null;
+  lotPolicy?: LotPolicy;
+  lotSize?: number | null;
   purchasePrice?: number | null;
   salePrice?: number | null;
   retailPrice?: number | null;
@@ -57,6 +60,8 @@ export interface MaterialForm {
 /** A new material: standard part, no tags, one main unit row to fill in. */
 export const NEW_MATERIAL: Partial<MaterialForm> = {
   partKind: 'standard',
+  lotPolicy: 'lotForLot',
+  leadTimeDays: 0,
   tags: [],
   batchNumber: false,
   serialNumber: false,
@@ -93,6 +98,9 @@ export function formOfMaterial(m: MaterialDetail): MaterialForm {
     serialNumber: m.serialNumber,
     safetyStock: m.safetyStock,
     warnDays: m.warnDays,
+    leadTimeDays: m.leadTimeDays,
+    lotPolicy: m.lotPolicy,
+    lotSize: m.lotSize,
     purchasePrice: m.purchasePrice,
     salePrice: m.salePrice,
     retailPrice: m.retailPrice,
@@ -166,6 +174,9 @@ export default function MaterialDialog({ categories, onSaved, ...dialog }: Mater
       serialNumber: !!values.serialNumber,
       safetyStock: values.safetyStock ?? null,
       warnDays: values.warnDays ?? null,
+      leadTimeDays: values.leadTimeDays ?? 0,
+      lotPolicy: values.lotPolicy ?? 'lotForLot',
+      lotSize: values.lotPolicy && values.lotPolicy !== 'lotForLot' ? (values.lotSize ?? null) : null,
       purchasePrice: values.purchasePrice ?? null,
       salePrice: values.salePrice ?? null,
       retailPrice: values.retailPrice ?? null,
@@ -417,6 +428,27 @@ function MaterialFormBody({ mode, tab, onTab, reveal, categories, openTaxRate, i
               <NumberInput integer min={0} max={3650} suffix={t('basic.material.days')} data-testid="material-warn-days" />
             </Form.Item>
           </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="leadTimeDays" label={t('basic.material.leadTimeDays')} tooltip={t('basic.material.leadTimeDaysTip')}>
+              <NumberInput integer min={0} max={3650} suffix={t('basic.material.days')} disabled={view} data-testid="material-lead-time" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="lotPolicy" label={t('basic.material.lotPolicy')} tooltip={t('basic.material.lotPolicyTip')}>
+              <Select disabled={view} options={LotPolicy.map((p) => ({ value: p, label: t(`basic.lotPolicy.${p}`) }))} data-testid="material-lot-policy" />
+            </Form.Item>
+          </Col>
+          <Form.Item noStyle shouldUpdate={(a: MaterialForm, b: MaterialForm) => a.lotPolicy !== b.lotPolicy}>
+            {({ getFieldValue }) =>
+              getFieldValue('lotPolicy') && getFieldValue('lotPolicy') !== 'lotForLot' ? (
+                <Col xs={24} md={12}>
+                  <Form.Item name="lotSize" label={t('basic.material.lotSize')} rules={[{ required: true, message: t('basic.material.lotSizeRequired') }]}>
+                    <NumberInput min={0.000001} max={1e13} disabled={view} data-testid="material-lot-size" />
+                  </Form.Item>
+                </Col>
+              ) : null
+            }
+          </Form.Item>
         </Row>
       ),
     },
