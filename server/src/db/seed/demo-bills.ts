@@ -204,5 +204,26 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('ProductionOrder', await save('ProductionOrder', daysAgo(2), { deliveryDate: daysAgo(-12), deliveryWarnDays: 5 }, [
     { role: 'Product', materialId: material('步进电机控制器'), number: 20, ...goods },
   ]));
+
+  // Planning: 60 controllers sold for delivery in three weeks and 100 boards kept in stock (an independent
+  // demand), planned by one MRP run; its board suggestion became a production order (draft) and its
+  // purchase suggestions one requisition (audited). The controllers are still to be put into production.
+  const sold = await audit('SaleOrder', await save('SaleOrder', daysAgo(1), { customerId: partner('上海智控'), deliveryDate: daysAgo(-21), deliveryWarnDays: 7 }, [
+    { materialId: material('步进电机控制器'), number: 60, unitPrice: 680 },
+  ]));
+  const stocking = await audit('IndependentDemand', await save('IndependentDemand', daysAgo(1), { deliveryDate: daysAgo(-14), remark: '控制板季度备货' }, [
+    { materialId: material('控制板组件'), number: 100 },
+  ]));
+  const [soldLine] = await lineIds('SaleOrder', sold);
+  const [stockingLine] = await lineIds('IndependentDemand', stocking);
+  const plan = await audit('MrpPlan', await save('MrpPlan', daysAgo(0), { remark: '12月生产计划' }, [
+    { mrpRole: 'Demand', materialId: material('步进电机控制器'), number: 60, sourceLineId: soldLine },
+    { mrpRole: 'Demand', materialId: material('控制板组件'), number: 100, sourceLineId: stockingLine },
+  ]));
+  const suggestions = (await unit(async (ctx) => (await getBill(ctx, billType('MrpPlan')!, plan)).lines as Array<Record<string, unknown>>)).filter((l) => l.mrpRole !== 'Demand');
+  const made = suggestions.filter((l) => l.mrpRole === 'Produce' && Number(l.materialId) === material('控制板组件'));
+  await save('ProductionOrder', daysAgo(0), { deliveryDate: made[0]?.needDate, remark: 'MRP 建议' }, made.map((l) => ({ role: 'Product', materialId: Number(l.materialId), number: Number(l.number), bomId: l.bomId, ...semi, sourceLineId: Number(l.id) })));
+  const bought = suggestions.filter((l) => l.mrpRole === 'Purchase');
+  if (bought.length) await audit('PurchaseRequisition', await save('PurchaseRequisition', daysAgo(0), { remark: 'MRP 建议' }, bought.map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), sourceLineId: Number(l.id) }))));
   return true;
 }

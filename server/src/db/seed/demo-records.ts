@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows, type Database } from '../connection.ts';
-import type { FeeKind, MaterialTag, PartKind } from '@p8/contract/basic';
+import type { FeeKind, LotPolicy, MaterialTag, PartKind } from '@p8/contract/basic';
 import { DEMO_TENANTS } from './demo.ts';
 
 /*
@@ -35,6 +35,8 @@ type DemoMaterial = {
   purchasePrice?: number;
   salePrice?: number;
   safetyStock?: number;
+  /** Planning (MRP): lead time in days and the lot its orders come in. */
+  planning?: { leadTimeDays: number; lotPolicy?: LotPolicy; lotSize?: number };
   batchNumber?: boolean;
   serialNumber?: boolean;
 };
@@ -53,13 +55,13 @@ const MATERIALS: DemoMaterial[] = [
   { key: 'bar', name: '不锈钢圆棒', specification: 'Φ20 304', category: '钢材', brand: '华锐', unit: '米', tags: ['purchase'], purchasePrice: 38 },
   { key: 'screw', name: '内六角螺钉', specification: 'M4×12', category: '紧固件', brand: '恒通五金', unit: '个', more: [['箱', 1000]], tags: ['purchase'], purchasePrice: 0.08, safetyStock: 5000 },
   { key: 'nut', name: '六角螺母', specification: 'M4', category: '紧固件', brand: '恒通五金', unit: '个', more: [['箱', 2000]], tags: ['purchase'], purchasePrice: 0.03 },
-  { key: 'resistor', name: '贴片电阻', specification: '10kΩ 0603', category: '电子元器件', brand: '明光电子', unit: '个', more: [['卷', 5000]], tags: ['purchase'], purchasePrice: 0.005 },
-  { key: 'capacitor', name: '电解电容', specification: '470μF/25V', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 0.35 },
-  { key: 'mcu', name: '单片机', specification: 'STM32F103C8T6', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 9.8, safetyStock: 200, batchNumber: true },
-  { key: 'regulator', name: '电源芯片', specification: 'LM2596S-5.0', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 2.6 },
+  { key: 'resistor', name: '贴片电阻', specification: '10kΩ 0603', category: '电子元器件', brand: '明光电子', unit: '个', more: [['卷', 5000]], tags: ['purchase'], purchasePrice: 0.005, planning: { leadTimeDays: 5, lotPolicy: 'minimum', lotSize: 5000 } },
+  { key: 'capacitor', name: '电解电容', specification: '470μF/25V', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 0.35, planning: { leadTimeDays: 5 } },
+  { key: 'mcu', name: '单片机', specification: 'STM32F103C8T6', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 9.8, safetyStock: 200, batchNumber: true, planning: { leadTimeDays: 10, lotPolicy: 'fixed', lotSize: 100 } },
+  { key: 'regulator', name: '电源芯片', specification: 'LM2596S-5.0', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 2.6, planning: { leadTimeDays: 7 } },
   { key: 'wire', name: '铜芯软电线', specification: 'RV 0.75mm²', category: '线缆', unit: '米', more: [['卷', 100]], tags: ['purchase'], purchasePrice: 0.9 },
-  { key: 'board', name: '控制板组件', specification: 'PCBA-A1', category: '电路板组件', brand: '演示自制', unit: '件', tags: ['production'], partKind: 'customized' },
-  { key: 'controller', name: '步进电机控制器', specification: 'SMC-200', model: 'SMC-200', category: '电机控制器', brand: '演示自制', unit: '台', tags: ['sale', 'production'], salePrice: 680, serialNumber: true },
+  { key: 'board', name: '控制板组件', specification: 'PCBA-A1', category: '电路板组件', brand: '演示自制', unit: '件', tags: ['production'], partKind: 'customized', planning: { leadTimeDays: 2 } },
+  { key: 'controller', name: '步进电机控制器', specification: 'SMC-200', model: 'SMC-200', category: '电机控制器', brand: '演示自制', unit: '台', tags: ['sale', 'production'], salePrice: 680, serialNumber: true, planning: { leadTimeDays: 3 } },
   { key: 'motor', name: '直流无刷电机', specification: '57BL 90W', model: 'BL-57', category: '电机', brand: '演示自制', unit: '台', more: [['箱', 4]], tags: ['sale', 'purchase'], purchasePrice: 210, salePrice: 320 },
   { key: 'carton', name: '包装纸箱', specification: '400×300×200mm', category: '包装材料', unit: '个', tags: ['purchase'], purchasePrice: 3.5 },
   { key: 'oil', name: '润滑油', specification: '1L', category: '耗材', unit: '桶', tags: ['purchase', 'consumables'], purchasePrice: 45 },
@@ -210,6 +212,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
           purchasePrice: m.purchasePrice ?? null,
           salePrice: m.salePrice ?? null,
           safetyStock: m.safetyStock ?? null,
+          ...(m.planning ?? {}),
           batchNumber: m.batchNumber ?? false,
           serialNumber: m.serialNumber ?? false,
           units,
