@@ -82,6 +82,7 @@ describe('MRP plans', () => {
     const [demandLine] = (await get('IndependentDemand', demand)).lines;
     // The plan offers both as sources; its demand lines come from them.
     const plan = await saved('MrpPlan', {
+      planBucket: 'day',
       lines: [
         { mrpRole: 'Demand', materialId: ids.product, number: 10, sourceLineId: orderLine.id },
         { mrpRole: 'Demand', materialId: ids.sub, number: 3, needDate: '2026-12-16', sourceLineId: demandLine.id },
@@ -115,7 +116,7 @@ describe('MRP plans', () => {
     const demand = await saved('IndependentDemand', { deliveryDate: '2026-12-28', lines: [{ materialId: ids.sub, number: 30 }] });
     await pass('IndependentDemand', demand);
     const [demandLine] = (await get('IndependentDemand', demand)).lines;
-    const plan = await saved('MrpPlan', { lines: [{ mrpRole: 'Demand', materialId: ids.sub, number: 30, sourceLineId: demandLine.id }] });
+    const plan = await saved('MrpPlan', { planBucket: 'day', lines: [{ mrpRole: 'Demand', materialId: ids.sub, number: 30, sourceLineId: demandLine.id }] });
     await pass('MrpPlan', plan);
     const p = await get('MrpPlan', plan);
     // The first plan's suggestions are its own: this one nets against stock and the purchase order again.
@@ -145,13 +146,13 @@ describe('MRP plans', () => {
     expect((await get('MrpPlan', plan)).progress.push).toBe('PartiallyPushed');
 
     // What was pushed down from a plan stays that plan's: planned again, the same demand plans the same.
-    const again = await saved('MrpPlan', { lines: [{ mrpRole: 'Demand', materialId: ids.sub, number: 30, needDate: '2026-12-28' }] });
+    const again = await saved('MrpPlan', { planBucket: 'day', lines: [{ mrpRole: 'Demand', materialId: ids.sub, number: 30, needDate: '2026-12-28' }] });
     expect(suggestionsOf(await get('MrpPlan', again))).toEqual(expected);
     // An order made by hand is open supply, and its unpicked components are demand: 10 boards on order leave
     // 15 to make, and its 33 chips come first.
     const manual = await saved('ProductionOrder', { deliveryDate: '2026-12-20', lines: [{ role: 'Product', materialId: ids.sub, number: 10 }] });
     await pass('ProductionOrder', manual);
-    const third = await saved('MrpPlan', { lines: [{ mrpRole: 'Demand', materialId: ids.sub, number: 30, needDate: '2026-12-28' }] });
+    const third = await saved('MrpPlan', { planBucket: 'day', lines: [{ mrpRole: 'Demand', materialId: ids.sub, number: 30, needDate: '2026-12-28' }] });
     const code = (await get('ProductionOrder', manual)).billCode;
     expect(suggestionsOf(await get('MrpPlan', third))).toEqual([
       ['Produce', ids.sub, 15, '2026-12-28', '2026-12-26', '#1×15'],

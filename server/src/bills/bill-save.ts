@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, is, ne, SQL, sql } from 'drizzle-orm';
 import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { BILL_TYPES, downstreamTypes } from '@p8/contract/bills/catalogue';
 import { MAX_MICRO, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
@@ -431,8 +431,39 @@ export async function createBill(ctx: ServiceContext, decl: BillTypeDecl, payloa
   return { id: created.id, billCode };
 }
 
+/**
+ * The line table's columns as an insert writes them (the id is the database's): name, SQL type, and the
+ * default of a column a line leaves out — a value, or SQL the insert falls back to (`coalesce`).
+ */
+const LINE_INSERT_COLUMNS = Object.entries(getTableColumns(billLine))
+  .filter(([key]) => key !== 'id')
+  .map(([key, column]) => ({ key, column, name: column.name, type: column.getSQLType(), sqlDefault: is(column.default, SQL) ? (column.default as SQL) : undefined }));
+
+/**
+ * Writes the lines in statements of up to 5,000 rows, each one JSON parameter read by `jsonb_to_recordset`:
+ * a plan's 20,000 suggestions are four statements of one parameter each, not 40 of 12,500 bound values
+ * that the driver and the database would each take apart.
+ */
 async function insertLines(tx: Tx, lines: PreparedLine[]) {
-  for (let i = 0; i < lines.length; i += 500) await tx.insert(billLine).values(lines.slice(i, i + 500).map((l) => l.values));
+  const names = sql.raw(LINE_INSERT_COLUMNS.map((c) => `"${c.name}"`).join(', '));
+  const shape = sql.raw(LINE_INSERT_COLUMNS.map((c) => `"${c.name}" ${c.type}`).join(', '));
+  const picked = sql.join(
+    LINE_INSERT_COLUMNS.map((c) => (c.sqlDefault ? sql`coalesce(r.${sql.identifier(c.name)}, ${c.sqlDefault})` : sql`r.${sql.identifier(c.name)}`)),
+    sql`, `,
+  );
+  for (let i = 0; i < lines.length; i += 5000) {
+    const rows = lines.slice(i, i + 5000).map((line) => {
+      const row: Record<string, unknown> = {};
+      for (const c of LINE_INSERT_COLUMNS) {
+        const value = (line.values as Record<string, unknown>)[c.key] ?? (c.sqlDefault ? undefined : c.column.default);
+        if (value === undefined || value === null) continue;
+        // jsonb stays a JSON value in the document; the others as the driver would send them.
+        row[c.name] = c.type === 'jsonb' ? value : c.column.mapToDriverValue(value);
+      }
+      return row;
+    });
+    await tx.execute(sql`insert into bill_line (${names}) select ${picked} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${shape})`);
+  }
 }
 
 /** PUT {path}: the whole bill again; the lines sent replace the stored ones. */

@@ -5,6 +5,7 @@ import { recordRef, type HandWrittenRef } from '@p8/contract/records/references'
 import { recordTitleField } from '@p8/contract/records/registry';
 import { BizError, refusal } from './errors.ts';
 import { distinct } from './ids.ts';
+import { idArray } from './tree.ts';
 import { qualified } from './list-query.ts';
 import type { Tx } from '../db/connection.ts';
 import { admin, bom, declaredRecordTable, department, finFundAccount, location, material, partner, warehouse } from '../db/schema/index.ts';
@@ -119,7 +120,7 @@ export async function assertRefsExist(tx: Tx, tenantId: number, ref: string, wan
   const found = await tx
     .select({ id: s.id, parent: s.parent ? sql<string>`${s.parent}` : sql<null>`null` })
     .from(s.table)
-    .where(and(eq(s.tenantId, tenantId), inArray(s.id, ids(items.map((w) => w.id))), s.scope, s.enabled ? eq(s.enabled, true) : undefined));
+    .where(and(eq(s.tenantId, tenantId), sql`${s.id} = any(${idArray(ids(items.map((w) => w.id)))})`, s.scope, s.enabled ? eq(s.enabled, true) : undefined));
   const parentOf = new Map(found.map((f) => [Number(f.id), f.parent === null ? null : Number(f.parent)]));
   const wrong = items.find((w) => !parentOf.has(w.id) || (s.parent && w.parent && parentOf.get(w.id) !== w.parent));
   if (!wrong) return;

@@ -53,6 +53,9 @@ export const PRODUCTION_LINES = {
  * requisition) or to make (a production order).
  */
 export const MrpLineRole = ['Demand', 'Purchase', 'Produce'] as const;
+/** The planning periods a run groups requirements by (`planBucket`, default week). */
+export const MrpBucket = ['day', 'week', 'month'] as const;
+export type MrpBucket = (typeof MrpBucket)[number];
 export type MrpLineRole = (typeof MrpLineRole)[number];
 
 /** Which lines of an MRP plan each downstream type takes. */
@@ -251,7 +254,23 @@ export const MrpPlan: BillTypeDecl = {
   route: 'mrp',
   codePrefix: 'MRP',
   icon: 'CalculatorOutlined',
-  header: [HEADER.handlerId, HEADER.deptId],
+  header: [
+    {
+      // What the run groups requirements by: one suggestion per material, BOM and period (a week by default).
+      key: 'planBucket',
+      label: { zh: '计划周期', en: 'Planning period' },
+      kind: 'enum',
+      schema: z.enum(MrpBucket, { error: 'ParamError' }),
+      options: [
+        { value: 'day', label: { zh: '按日', en: 'Daily' } },
+        { value: 'week', label: { zh: '按周', en: 'Weekly' } },
+        { value: 'month', label: { zh: '按月', en: 'Monthly' } },
+      ],
+      width: 100,
+    },
+    HEADER.handlerId,
+    HEADER.deptId,
+  ],
   lines: [
     {
       key: 'mrpRole',

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BizError } from '../../core/errors.ts';
-import { addDays, componentQuantity, lotFor, lowLevelCodes, runMrp, type LotPolicy, type MrpBom, type MrpInput, type MrpMaterial } from './mrp-netting.ts';
+import { addDays, bucketOf, componentQuantity, lotFor, lowLevelCodes, runMrp, type LotPolicy, type MrpBucket, type MrpBom, type MrpInput, type MrpMaterial } from './mrp-netting.ts';
 
 const U = (n: number | string) => toMicro(n);
 const TODAY = '2026-12-01';
@@ -79,8 +79,25 @@ describe('MRP netting', () => {
     expect(Object.fromEntries(codes)).toEqual({ 1: 0, 2: 1, 3: 2, 4: 3 });
   });
 
-  it('dates: lead time counts back over month ends', () => {
+  it('dates: lead time counts back over month ends; periods start on Mondays and firsts', () => {
     expect(addDays('2026-03-02', -3)).toBe('2026-02-27');
+    expect(bucketOf('2026-12-06', 'week')).toBe('2026-11-30');
+    expect(bucketOf('2026-11-30', 'week')).toBe('2026-11-30');
+    expect(bucketOf('2026-12-17', 'month')).toBe('2026-12-01');
+  });
+
+  it('groups the requirements of a period into one suggestion, due on the first of them', () => {
+    const demands = [
+      { materialId: 3, quantity: U(5), date: '2026-12-08', peg: { kind: 'demand' as const, line: 1 } },
+      { materialId: 3, quantity: U(7), date: '2026-12-10', peg: { kind: 'demand' as const, line: 2 } },
+      { materialId: 3, quantity: U(1), date: '2026-12-15', peg: { kind: 'demand' as const, line: 3 } },
+    ];
+    const weekly = runMrp({ ...small(), bucket: 'week', demands }).suggestions;
+    expect(weekly.map((s) => [s.quantity, s.dueDate, s.pegs.length])).toEqual([
+      [U(12), '2026-12-08', 2],
+      [U(1), '2026-12-15', 1],
+    ]);
+    expect(runMrp({ ...small(), bucket: 'month', demands }).suggestions.map((s) => s.quantity)).toEqual([U(13)]);
   });
 });
 
@@ -104,8 +121,9 @@ const structure = fc
       { minLength: 9, maxLength: 9 },
     ),
     demands: fc.array(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 40 })), { minLength: 1, maxLength: 12 }),
+    bucket: fc.constantFrom<MrpBucket>('day', 'week', 'month'),
   })
-  .map(({ count, seed, made, params, demands }): MrpInput => {
+  .map(({ count, seed, made, params, demands, bucket }): MrpInput => {
     const boms = new Map<number, MrpBom>();
     const defaultBoms = new Map<number, number>();
     for (const [a, b, quantity, loss] of seed) {
@@ -125,6 +143,7 @@ const structure = fc
     );
     return {
       today: TODAY,
+      bucket,
       boms,
       defaultBoms,
       materials,

@@ -14,8 +14,9 @@ import { BizError } from '../../core/errors.ts';
  *    orders, requisitions, other plans' suggestions not yet pushed down) less safety stock; requirements take
  *    from it in date order; what they cannot take is short. Open supply counts whatever its date: an order
  *    due late still covers (the planner expedites it rather than buying twice).
- * 3. Lot sizing per shortfall of one date (and BOM): lot for lot, a minimum lot, or multiples of a fixed lot;
- *    what a lot brings beyond the shortfall is available to the dates after it.
+ * 3. Lot sizing per planning period (a day, week or month: the shortfalls of one period and BOM make one
+ *    suggestion, due on the first of them): lot for lot, a minimum lot, or multiples of a fixed lot; what a
+ *    lot brings beyond the shortfall is available to the periods after it.
  * 4. A suggestion to make is exploded through its BOM (quantity ÷ BOM quantity × line quantity × (1 + loss
  *    %)) into its components' requirements on its release date (due date less lead time).
  * Every suggestion carries its pegging: the requirements it covers and what a lot or safety stock added, which
@@ -86,8 +87,27 @@ export interface MrpNetting {
   planned: Micro;
 }
 
+/** The planning period suggestions are grouped by: the requirements of one period make one suggestion per BOM. */
+export type MrpBucket = 'day' | 'week' | 'month';
+
+const mondays = new Map<string, string>();
+/** The first day of `day`'s period: itself, its week's Monday, or its month's first. */
+export function bucketOf(day: string, bucket: MrpBucket): string {
+  if (bucket === 'day') return day;
+  if (bucket === 'month') return `${day.slice(0, 8)}01`;
+  let monday = mondays.get(day);
+  if (monday === undefined) {
+    monday = addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+    if (mondays.size > 100_000) mondays.clear();
+    mondays.set(day, monday);
+  }
+  return monday;
+}
+
 export interface MrpInput {
   today: string;
+  /** Default `day`. */
+  bucket?: MrpBucket;
   demands: readonly MrpRequirement[];
   /** Open production orders' components not yet picked: requirements the plan must keep stock for. */
   allocations?: readonly MrpRequirement[];
@@ -100,10 +120,19 @@ export interface MrpInput {
 const HUNDRED = toMicro(100);
 const ONE = toMicro(1);
 
+const shifted = new Map<string, string>();
+/** `day` moved by `days` (remembered: a run asks for the same few dates thousands of times). */
 export function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
+  const key = `${day}${days}`;
+  let found = shifted.get(key);
+  if (found === undefined) {
+    const date = new Date(`${day}T00:00:00Z`);
+    date.setUTCDate(date.getUTCDate() + days);
+    found = date.toISOString().slice(0, 10);
+    if (shifted.size > 100_000) shifted.clear();
+    shifted.set(key, found);
+  }
+  return found;
 }
 
 /**
@@ -216,19 +245,21 @@ export function runMrp(input: MrpInput): { suggestions: MrpSuggestion[]; netting
         wanted.unshift({ materialId, quantity: -pool, date: first && first < input.today ? first : input.today, peg: { kind: 'safety' } });
         pool = 0n;
       }
-      // Date by date: requirements take from what is available; the shortfalls of a date (per BOM) make one
-      // suggestion each, lot-sized; a lot's excess is available to the later dates.
+      // Period by period: requirements take from what is available; the shortfalls of a period (per BOM) make
+      // one suggestion each, due on the period's first requirement, lot-sized; a lot's excess is available to
+      // the periods after it.
+      const bucket = input.bucket ?? 'day';
       for (let i = 0; i < wanted.length; ) {
-        const date = wanted[i].date;
+        const period = bucketOf(wanted[i].date, bucket);
         const open = new Map<number | null, MrpSuggestion>();
-        for (; i < wanted.length && wanted[i].date === date; i++) {
+        for (; i < wanted.length && bucketOf(wanted[i].date, bucket) === period; i++) {
           const r = wanted[i];
           const take = pool > 0n ? (pool < r.quantity ? pool : r.quantity) : 0n;
           pool -= take;
           const short = r.quantity - take;
           if (short <= 0n) continue;
           const bomId = bomFor(r);
-          const s = open.get(bomId) ?? start(date, bomId);
+          const s = open.get(bomId) ?? start(r.date, bomId);
           open.set(bomId, s);
           s.pegs.push({ peg: r.peg, quantity: short });
           s.quantity += short;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { microNumber, mul, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { downstreamTypes } from '@p8/contract/bills/catalogue';
-import { MRP_LINES, MrpPlan, PRODUCTION_LINES } from '@p8/contract/bills/production';
+import { MRP_LINES, MrpPlan, PRODUCTION_LINES, type MrpBucket } from '@p8/contract/bills/production';
 import { POSTED_STATUSES, type ProgressKind } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type FieldCondition } from '@p8/contract/bills/registry';
 import { BizError } from '../../core/errors.ts';
@@ -58,15 +58,19 @@ const openOf = (takers: string[]): SQL =>
           where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_type in (${texts(takers)}) and db.bill_status in (${POSTED})), 0)`
     : sql`l.base_number`;
 
-/** Open supply per material, one query over every supplying type. */
-async function openSupply(tx: Tx, tenantId: number): Promise<Map<number, Micro>> {
+/** Open supply per material, one statement over every supplying type. */
+export function openSupplySql(tenantId: number): SQL {
   const parts = SUPPLY.map(
     (s) => sql`select l.material_id, greatest(${openOf(takersOf(s.type, s.kind))}, 0) as open
       from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
       where l.tenant_id = ${tenantId} and b.bill_type = ${s.type} and b.bill_status in ('Audit', 'Partially') and not l.closed and not ${fromPlan}
         ${s.lines ? sql`and ${conditionSql(s.lines, 'l', billLine)}` : sql``}`,
   );
-  const found = await rows<{ material_id: string; open: string }>(tx, sql`select material_id, sum(open)::text as open from (${sql.join(parts, sql` union all `)}) s group by material_id having sum(open) > 0`);
+  return sql`select material_id, sum(open)::text as open from (${sql.join(parts, sql` union all `)}) s group by material_id having sum(open) > 0`;
+}
+
+async function openSupply(tx: Tx, tenantId: number): Promise<Map<number, Micro>> {
+  const found = await rows<{ material_id: string; open: string }>(tx, openSupplySql(tenantId));
   return new Map(found.map((r) => [Number(r.material_id), toMicro(r.open)]));
 }
 
@@ -74,30 +78,32 @@ async function openSupply(tx: Tx, tenantId: number): Promise<Map<number, Micro>>
  * Open production orders' components not yet picked: requirements on the order's planned finish (else its
  * date) — stock the plan must keep for them. Not those of orders an MRP plan made: that plan planned them.
  */
-async function allocations(tx: Tx, tenantId: number): Promise<MrpRequirement[]> {
-  const found = await rows<{ bill_id: string; material_id: string; open: string; day: string }>(
-    tx,
-    sql`select l.bill_id, l.material_id, (${openOf(takersOf('ProductionOrder', 'pick'))})::text as open, coalesce(b.delivery_date, b.bill_date)::text as day
+export function allocationsSql(tenantId: number): SQL {
+  return sql`select l.bill_id, l.material_id, (${openOf(takersOf('ProductionOrder', 'pick'))})::text as open, coalesce(b.delivery_date, b.bill_date)::text as day
         from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
         where l.tenant_id = ${tenantId} and b.bill_type = 'ProductionOrder' and b.bill_status in ('Audit', 'Partially') and not l.closed
           and ${conditionSql(PRODUCTION_LINES.materials, 'l', billLine)}
           and not exists (select 1 from bill_line p join bill pb on pb.tenant_id = p.tenant_id and pb.id = p.source_bill_id
-                          where p.tenant_id = l.tenant_id and p.bill_id = l.bill_id and pb.bill_type = ${MrpPlan.type})`,
-  );
+                          where p.tenant_id = l.tenant_id and p.bill_id = l.bill_id and pb.bill_type = ${MrpPlan.type})`;
+}
+
+async function allocations(tx: Tx, tenantId: number): Promise<MrpRequirement[]> {
+  const found = await rows<{ bill_id: string; material_id: string; open: string; day: string }>(tx, allocationsSql(tenantId));
   return found.filter((r) => toMicro(r.open) > 0n).map((r) => ({ materialId: Number(r.material_id), quantity: toMicro(r.open), date: r.day, peg: { kind: 'allocated', billId: Number(r.bill_id) } }));
 }
 
 /** Every enabled BOM that is its material's default, and those the demand lines chose: header and lines in one query. */
-async function boms(tx: Tx, tenantId: number, chosen: number[]) {
-  const found = await rows<{ id: string; material_id: string; per: string; is_default: boolean; child: string | null; quantity: string | null; loss_rate: string | null; ratio: string }>(
-    tx,
-    sql`select b.id, b.material_id, b.quantity::text as per, b.is_default, l.material_id as child, l.quantity::text, l.loss_rate::text, coalesce(mu.ratio, 1)::text as ratio
+export function bomsSql(tenantId: number, chosen: number[]): SQL {
+  return sql`select b.id, b.material_id, b.quantity::text as per, b.is_default, l.material_id as child, l.quantity::text, l.loss_rate::text, coalesce(mu.ratio, 1)::text as ratio
         from bom b
         left join bom_line l on l.tenant_id = b.tenant_id and l.bom_id = b.id
         left join material_unit mu on mu.tenant_id = l.tenant_id and mu.material_id = l.material_id and mu.unit_id = l.unit_id
         where b.tenant_id = ${tenantId} and b.enabled and (b.is_default or b.id = any(${idArray(chosen)}))
-        order by b.id, l.sort, l.id`,
-  );
+        order by b.id, l.sort, l.id`;
+}
+
+async function boms(tx: Tx, tenantId: number, chosen: number[]) {
+  const found = await rows<{ id: string; material_id: string; per: string; is_default: boolean; child: string | null; quantity: string | null; loss_rate: string | null; ratio: string }>(tx, bomsSql(tenantId, chosen));
   const byId = new Map<number, MrpBom>();
   const defaults = new Map<number, number>();
   for (const r of found) {
@@ -114,18 +120,17 @@ async function boms(tx: Tx, tenantId: number, chosen: number[]) {
 }
 
 /** Planning data and stock on hand of `ids`, in one query. */
-async function planningData(tx: Tx, tenantId: number, ids: number[], supply: Map<number, Micro>) {
-  const found = await rows<{ id: string; code: string; lead_time_days: number; lot_policy: string; lot_size: string | null; safety_stock: string | null; on_hand: string }>(
-    tx,
-    sql`select m.id, m.code, m.lead_time_days, m.lot_policy, m.lot_size::text, m.safety_stock::text,
+export function planningSql(tenantId: number, ids: number[]): SQL {
+  return sql`select m.id, m.lead_time_days, m.lot_policy, m.lot_size::text, m.safety_stock::text,
                coalesce((select sum(s.quantity) from stock_balance s where s.tenant_id = m.tenant_id and s.material_id = m.id), 0)::text as on_hand
-        from material m where m.tenant_id = ${tenantId} and m.id = any(${idArray(ids)})`,
-  );
+        from material m where m.tenant_id = ${tenantId} and m.id = any(${idArray(ids)})`;
+}
+
+async function planningData(tx: Tx, tenantId: number, ids: number[], supply: Map<number, Micro>) {
+  const found = await rows<{ id: string; lead_time_days: number; lot_policy: string; lot_size: string | null; safety_stock: string | null; on_hand: string }>(tx, planningSql(tenantId, ids));
   const materials = new Map<number, MrpMaterial>();
-  const codes = new Map<number, string>();
   for (const r of found) {
     const id = Number(r.id);
-    codes.set(id, r.code);
     materials.set(id, {
       id,
       leadTimeDays: r.lead_time_days,
@@ -136,7 +141,7 @@ async function planningData(tx: Tx, tenantId: number, ids: number[], supply: Map
       openSupply: supply.get(id) ?? 0n,
     });
   }
-  return { materials, codes };
+  return materials;
 }
 
 /** The materials reachable from `roots` through the BOMs (the run's own reach, for its planning data). */
@@ -204,7 +209,7 @@ export async function planLines(ctx: ServiceContext, _decl: unknown, payload: Bi
   const roots = [...wanted, ...allocated].map((w) => w.materialId);
   const planning = await planningData(tx, tenantId, reach(roots, structure.byId, structure.defaults, chosen), supply);
   const orderCodes = await billCodes(tx, tenantId, [...new Set(allocated.map((a) => (a.peg.kind === 'allocated' ? a.peg.billId : 0)))]);
-  const { suggestions } = runMrp({ today, demands: wanted, allocations: allocated, materials: planning.materials, boms: structure.byId, defaultBoms: structure.defaults });
+  const { suggestions } = runMrp({ today, bucket: (payload.planBucket as MrpBucket | undefined) ?? 'week', demands: wanted, allocations: allocated, materials: planning, boms: structure.byId, defaultBoms: structure.defaults });
   const lineOf = (peg: Peg) =>
     peg.kind === 'demand' ? `#${peg.line}` : peg.kind === 'suggestion' ? `#${demands.length + peg.index + 1}` : peg.kind === 'allocated' ? (orderCodes.get(peg.billId) ?? '') : peg.kind === 'safety' ? 'SS' : 'LOT';
   return [
