@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { DEMO, waitUntil, type Suite } from './harness.ts';
+import { expect } from 'vitest';
+import { api, DEMO, storedToken, waitUntil, type Suite } from './harness.ts';
 
 /*
  * Steps on the bill kit's screens that several specs take the same way: the demo administrator's shell in a
@@ -17,6 +18,23 @@ export async function demoPage(suite: Suite, lang: Lang, locale: string): Promis
     await waitUntil(() => page.getByTestId('menu-item-/home/index').textContent(), (text) => text === 'Home', 'the English menu');
   }
   return page;
+}
+
+/** The API as `page`'s signed-in user: `call(method, url, body)` answers the data of a successful envelope (else fails the test). */
+export async function pageCaller(suite: Suite, page: Page) {
+  const token = await storedToken(page);
+  return async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
+    const res = await api<T>(suite.server, method, url, body, token);
+    expect(res.status, `${method} ${url}: ${res.message}`).toBe(0);
+    return res.data;
+  };
+}
+
+/** The push-down dialog searched for one bill's code (other bills' open lines fill its first page). */
+export async function searchPushDown(dialog: Locator, billCode: string) {
+  await dialog.locator('input:not([type=radio])').first().fill(billCode);
+  await dialog.getByTestId('pro-table-search-submit').click();
+  await dialog.locator('tbody tr', { hasText: billCode }).first().waitFor();
 }
 
 /** Submits and audits the saved bill open in `form` (each button gone once done), then closes the form. */

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
-import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
-import { demoPage, type Lang } from '../bill-steps.ts';
+import { screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
+import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.ts';
 
 /**
  * MRP in Chromium, in zh and en: a sale order for controllers is pushed down into an MRP plan on the plan
@@ -27,13 +26,6 @@ interface PlanLine {
   pegging?: string;
 }
 
-/** The push-down dialog searched for one bill's code (other bills' open lines fill its first page). */
-async function only(dialog: Locator, billCode: string) {
-  await dialog.locator('input:not([type=radio])').first().fill(billCode);
-  await dialog.getByTestId('pro-table-search-submit').click();
-  await dialog.locator('tbody tr', { hasText: billCode }).first().waitFor();
-}
-
 describe('MRP (browser)', () => {
   it.each<[Lang, string, string, string]>([
     ['zh', 'zh-CN', 'MRP计划', '部分下推'],
@@ -42,12 +34,7 @@ describe('MRP (browser)', () => {
     const page = await demoPage(suite, lang, locale);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    const token = await storedToken(page);
-    const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
-      const res = await api<T>(suite.server, method, url, body, token);
-      expect(res.status, `${method} ${url}: ${res.message}`).toBe(0);
-      return res.data;
-    };
+    const call = await pageCaller(suite, page);
     const materials = await call<Named[]>('GET', '/admin/basic/material?current=1&pageSize=200');
     const controller = materials.find((m) => m.name === '步进电机控制器')!.id;
     const board = materials.find((m) => m.name === '控制板组件')!.id;
@@ -61,7 +48,7 @@ describe('MRP (browser)', () => {
     await page.getByTestId('bill-add').click();
     await page.getByTestId('bill-pushdown').click();
     const dialog = page.getByTestId('bill-pushdown-dialog');
-    await only(dialog, order.billCode);
+    await searchPushDown(dialog, order.billCode);
     await dialog.locator('tbody tr', { hasText: order.billCode }).first().locator('.ant-checkbox-input').click();
     await dialog.getByTestId('bill-pushdown-next').click();
     const answer = page.waitForResponse((r) => r.url().includes('/pushDown') && r.request().method() === 'POST');
@@ -93,7 +80,7 @@ describe('MRP (browser)', () => {
     const orderDialog = page.getByTestId('bill-pushdown-dialog');
     await orderDialog.locator('.ant-segmented-item', { hasText: planLabel }).click();
     const planCode = (await call<{ billCode: string }>('GET', `/admin/production/mrp/${plan}`)).billCode;
-    await only(orderDialog, planCode);
+    await searchPushDown(orderDialog, planCode);
     // Only what the plan makes is offered: its purchase suggestions are not.
     for (const line of lines.filter((l) => l.mrpRole === 'Purchase')) expect(await orderDialog.locator(`tr[data-row-key="${line.id}"]`).count()).toBe(0);
     await orderDialog.locator(`tr[data-row-key="${boards.id}"] .ant-checkbox-input`).click();

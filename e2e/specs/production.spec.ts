@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator } from 'playwright-core';
-import { api, ROOT, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
-import { demoPage, type Lang } from '../bill-steps.ts';
+import { ROOT, screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
+import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.ts';
 
 /**
  * Production in Chromium, in zh and en: a production order saved with its product only shows the materials
@@ -29,13 +28,6 @@ interface OrderLine {
   processId?: number;
 }
 
-/** The push-down dialog searched for one order's code (other orders' open lines fill its first page). */
-async function onlyOrder(dialog: Locator, billCode: string) {
-  await dialog.locator('input').first().fill(billCode);
-  await dialog.getByTestId('pro-table-search-submit').click();
-  await dialog.locator('tbody tr', { hasText: billCode }).first().waitFor();
-}
-
 describe('production (browser)', () => {
   it.each<[Lang, string, string]>([
     ['zh', 'zh-CN', '全部领料'],
@@ -44,12 +36,7 @@ describe('production (browser)', () => {
     const page = await demoPage(suite, lang, locale);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    const token = await storedToken(page);
-    const call = async <T,>(method: string, url: string, body?: unknown): Promise<T> => {
-      const res = await api<T>(suite.server, method, url, body, token);
-      expect(res.status, `${method} ${url}: ${res.message}`).toBe(0);
-      return res.data;
-    };
+    const call = await pageCaller(suite, page);
     const board = (await call<Named[]>('GET', '/admin/basic/material?current=1&pageSize=200')).find((m) => m.name === '控制板组件')!.id;
     const raw = (await call<Named[]>('GET', '/admin/basic/stock?current=1&pageSize=50')).find((w) => w.name === '原料仓')!.id;
     const shelf = (await call<Named[]>('GET', `/admin/basic/location/picker?current=1&pageSize=50&warehouseId=${raw}`)).find((l) => l.name.startsWith('A-02'))!.id;
@@ -76,7 +63,7 @@ describe('production (browser)', () => {
     await page.getByTestId('bill-add').click();
     await page.getByTestId('bill-pushdown').click();
     const dialog = page.getByTestId('bill-pushdown-dialog');
-    await onlyOrder(dialog, order.billCode);
+    await searchPushDown(dialog, order.billCode);
     for (const line of materials) await dialog.locator(`tr[data-row-key="${line.id}"]`).waitFor();
     expect(await dialog.locator(`tr[data-row-key="${product.id}"]`).count()).toBe(0);
     await screenshot(page, `production-${lang}-pick-pushdown`);
@@ -111,7 +98,7 @@ describe('production (browser)', () => {
     await page.getByTestId('bill-add').click();
     await page.getByTestId('bill-pushdown').click();
     const reportDialog = page.getByTestId('bill-pushdown-dialog');
-    await onlyOrder(reportDialog, order.billCode);
+    await searchPushDown(reportDialog, order.billCode);
     await reportDialog.locator(`tr[data-row-key="${steps[0].id}"] .ant-checkbox-input`).click();
     expect(await reportDialog.locator(`tr[data-row-key="${materials[0].id}"]`).count()).toBe(0);
     await reportDialog.getByTestId('bill-pushdown-next').click();

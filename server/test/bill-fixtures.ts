@@ -155,6 +155,23 @@ export function feedingSource(decl: BillTypeDecl): Record<string, unknown> {
 /** The API path of a declared type. */
 export const billPath = (type: string) => billApiPath(billType(type)!);
 
+/**
+ * A bill's life through the API as the caller `api()` answers (a suite signs in once it starts): `get` its
+ * detail, `saved` (created on `billDate` unless the body names one) answering its id, `pass` (submitted and audited).
+ */
+export function billSteps<B>(api: () => Caller, billDate: string) {
+  return {
+    get: (type: string, id: number) => ok(api().get<B>(`${billPath(type)}/${id}`)),
+    async saved(type: string, body: Record<string, unknown>) {
+      return (await ok(api().post<{ id: number }>(billPath(type), { billDate, ...body }))).id;
+    },
+    async pass(type: string, id: number) {
+      await ok(api().post(`${billPath(type)}/submit`, { id }));
+      await ok(api().post(`${billPath(type)}/audit`, { id }));
+    },
+  };
+}
+
 /** The data of a successful answer (the test fails on any other). */
 export async function ok<T>(promise: Promise<{ body: { status: number; message: string; data: T } }>): Promise<T> {
   const res = await promise;

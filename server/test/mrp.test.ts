@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billType } from '@p8/contract/bills/catalogue';
-import { billApiPath } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { ok, refused } from './bill-fixtures.ts';
+import { billPath as path, billSteps, ok, refused } from './bill-fixtures.ts';
 
 /*
  * MRP through the API (PGlite; PostgreSQL with TEST_DB=postgres): a plan takes a sale order and an independent
@@ -16,7 +14,6 @@ import { ok, refused } from './bill-fixtures.ts';
 let ctx: TestContext;
 let api: Caller;
 const DAY = '2026-12-01';
-const path = (type: string) => billApiPath(billType(type)!);
 const ids = { piece: 0, product: 0, sub: 0, part: 0, screw: 0, w: 0, customer: 0, supplier: 0 };
 
 interface Line {
@@ -38,14 +35,7 @@ interface Bill {
   lines: Line[];
 }
 
-const get = (type: string, id: number) => ok(api.get<Bill>(`${path(type)}/${id}`));
-async function pass(type: string, id: number) {
-  await ok(api.post(`${path(type)}/submit`, { id }));
-  await ok(api.post(`${path(type)}/audit`, { id }));
-}
-async function saved(type: string, body: Record<string, unknown>) {
-  return (await ok(api.post<{ id: number }>(path(type), { billDate: DAY, ...body }))).id;
-}
+const { get, pass, saved } = billSteps<Bill>(() => api, DAY);
 const suggestionsOf = (plan: Bill) => plan.lines.filter((l) => l.mrpRole !== 'Demand').map((l) => [l.mrpRole, l.materialId, l.number, l.needDate, l.releaseDate, l.pegging]);
 
 beforeAll(async () => {

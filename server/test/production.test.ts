@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billType } from '@p8/contract/bills/catalogue';
-import { billApiPath } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
+import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * Production through the API (PGlite; PostgreSQL with TEST_DB=postgres): a production order's materials from
@@ -16,7 +14,6 @@ import { financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fi
 let ctx: TestContext;
 let api: Caller;
 const DAY = '2026-11-24';
-const path = (type: string) => billApiPath(billType(type)!);
 const ids = { piece: 0, product: 0, a: 0, b: 0, w: 0, bom: 0 };
 
 interface Line {
@@ -37,14 +34,7 @@ interface Bill {
   lines: Line[];
 }
 
-const get = (type: string, id: number) => ok(api.get<Bill>(`${path(type)}/${id}`));
-async function pass(type: string, id: number) {
-  await ok(api.post(`${path(type)}/submit`, { id }));
-  await ok(api.post(`${path(type)}/audit`, { id }));
-}
-async function saved(type: string, body: Record<string, unknown>) {
-  return (await ok(api.post<{ id: number }>(path(type), { billDate: DAY, ...body }))).id;
-}
+const { get, pass, saved } = billSteps<Bill>(() => api, DAY);
 /** Tenant switches, through the settings screen's API. */
 const switches = (patch: Record<string, boolean>) => ok(api.put('/api/admin/admin/tenant', patch));
 /** The trial balance's balance per account (natural side positive); its totals agree. */
