@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bom, BomDetail, BomRequirement, BomTreeNode } from '@p8/contract/basic';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, countTenantQueries, readXlsx, xlsx, type Caller } from './basic-fixtures.ts';
+import { billPath } from './bill-fixtures.ts';
 
 let ctx: TestContext;
 let t: TestTenant;
@@ -178,6 +179,34 @@ describe(`multi-level BOM (${TEST_DB})`, () => {
     await api.put(`${url}/enable`, { ids: [subBom], enabled: false });
     const flat = (await api.get<BomRequirement[]>(`${url}/${kitBom}/explode?quantity=1`)).body.data;
     expect(Object.fromEntries(flat.map((r) => [r.materialName, r.quantity]))).toEqual({ Sub: 2, Nail: 1.1 });
+  });
+
+  it('costs the exploded requirement with the tenant BOM statistics: the average in stock, else the purchase price', async () => {
+    const lamp = await material('Desk lamp');
+    const bulb = await material('LED bulb');
+    const cord = await material('Power cord');
+    const shade = await material('Lamp shade');
+    await api.put(`/api/admin/basic/material`, { id: cord, purchasePrice: 1.5 });
+    const lampBom = await api.create('bom', { materialId: lamp, version: 'V1', lines: [{ materialId: bulb, quantity: 2 }, { materialId: cord, quantity: 1 }, { materialId: shade, quantity: 1 }] });
+    const warehouse = await api.create('stock', { code: 'LW', name: 'Lamp store' });
+    // Bulbs in stock: 10 at 3.00 and 10 at 4.00 → 3.50 on average.
+    const stocked = (await api.post<{ id: number }>(billPath('OtherInstock'), { billDate: '2026-11-20', warehouseId: warehouse, lines: [{ materialId: bulb, number: 10, unitPrice: 3 }, { materialId: bulb, number: 10, unitPrice: 4 }] })).body.data.id;
+    for (const step of ['submit', 'audit']) expect((await api.post(`${billPath('OtherInstock')}/${step}`, { id: stocked })).body.status).toBe(0);
+    const explode = async () => (await api.get<BomRequirement[]>(`${url}/${lampBom}/explode?quantity=4`)).body.data.map((r) => [r.materialName, r.quantity, r.unitCost, r.cost]);
+    // Without the switch, no costs.
+    expect(await explode()).toEqual([
+      ['LED bulb', 8, null, null],
+      ['Power cord', 4, null, null],
+      ['Lamp shade', 4, null, null],
+    ]);
+    expect((await api.put('/api/admin/admin/tenant', { openBomStatistics: true })).body.status).toBe(0);
+    // The shade has neither stock nor a purchase price: no cost.
+    expect(await explode()).toEqual([
+      ['LED bulb', 8, 3.5, 28],
+      ['Power cord', 4, 1.5, 6],
+      ['Lamp shade', 4, null, null],
+    ]);
+    await api.put('/api/admin/admin/tenant', { openBomStatistics: false });
   });
 
   it("answers BomNotExist for another tenant's BOM", async () => {

@@ -582,4 +582,10 @@ export interface BomRequirement {
   specification: string;
   unitName: string | null;
   quantity: number;
+  /**
+   * With the tenant's BOM statistics (openBomStatistics): the material's average cost in stock (else its
+   * purchase price) and the requirement's cost; null without them, or when the material has neither.
+   */
+  unitCost: number | null;
+  cost: number | null;
 }

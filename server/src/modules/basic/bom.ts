@@ -16,6 +16,8 @@ import {
 import { rows as rawRows, type Tx } from '../../db/connection.ts';
 import { bom, bomLine, material, materialUnit, unit } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
+import { readTenantConfig } from '../../core/tenant-config.ts';
+import { idList } from '../../core/tree.ts';
 import { assertRefsExist, refExportedNames, refNameSubquery, RefResolver } from '../../core/record-refs.ts';
 import type { Lang } from '../../core/excel.ts';
 import { assertAllFound } from '../../core/ids.ts';
@@ -520,17 +522,44 @@ async function bomTree({ tx, tenantId }: ServiceContext, id: number): Promise<Bo
   };
 }
 
-/** The leaf materials `quantity` parents need, losses included, by material code. */
+/**
+ * The leaf materials `quantity` parents need, losses included, by material code; with the tenant's BOM
+ * statistics (openBomStatistics) each with its cost: the average cost of its stock over all warehouses (Σ
+ * value ÷ Σ quantity of its moving averages), else its purchase price.
+ */
 async function bomExplosion({ tx, tenantId }: ServiceContext, id: number, quantity: number): Promise<BomRequirement[]> {
   const s = await loadStructure(tx, tenantId, id);
   const root = s.boms.get(id)!;
   const needs = new Map<number, number>();
   explode(s, root.id, quantity, needs, new Set([root.materialId]), 1);
+  const costs = (await readTenantConfig(tx, tenantId)).openBomStatistics ? await unitCosts(tx, tenantId, [...needs.keys()]) : new Map<number, number>();
   const result: BomRequirement[] = [...needs].map(([materialId, need]) => {
     const m = s.materials.get(materialId);
-    return { materialId, materialCode: m?.code ?? '', materialName: m?.name ?? '', specification: m?.specification ?? '', unitName: m?.mainUnitName ?? null, quantity: round6(need) };
+    const unitCost = costs.get(materialId) ?? null;
+    return {
+      materialId,
+      materialCode: m?.code ?? '',
+      materialName: m?.name ?? '',
+      specification: m?.specification ?? '',
+      unitName: m?.mainUnitName ?? null,
+      quantity: round6(need),
+      unitCost,
+      cost: unitCost === null ? null : round6(round6(need) * unitCost),
+    };
   });
   return result.sort((a, b) => a.materialCode.localeCompare(b.materialCode));
+}
+
+/** Each material's average cost in stock (all warehouses), else its purchase price; none without either. */
+async function unitCosts(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const found = await rawRows<{ id: string; unit_cost: string | null }>(
+    tx,
+    sql`select m.id, coalesce((select sum(v.amount) / nullif(sum(v.quantity), 0) from stock_valuation v where v.tenant_id = m.tenant_id and v.material_id = m.id and v.quantity > 0),
+                              m.purchase_price)::text as unit_cost
+        from material m where m.tenant_id = ${tenantId} and m.id in (${idList(ids)})`,
+  );
+  return new Map(found.flatMap((r) => (r.unit_cost === null ? [] : [[Number(r.id), round6(Number(r.unit_cost))] as [number, number]])));
 }
 
 const bomTags = ['basic: bom'];

@@ -174,6 +174,10 @@ export default {
     levelN: 'L{{level}}',
     explodeQuantity: 'Quantity to make',
     explodeRun: 'Calculate',
+    explodeUnitCost: 'Unit cost',
+    explodeCost: 'Cost',
+    explodeTotalCost: 'Total cost',
+    explodeCostUnknown: '(materials without a cost are left out)',
     explodeNeed: 'Required',
     explodeTip: 'Leaf materials needed to make {{quantity}} × "{{name}}" (losses included, summed in the main unit).',
     line: {

@@ -174,6 +174,10 @@ export default {
     levelN: '{{level}}层',
     explodeQuantity: '生产数量',
     explodeRun: '计算',
+    explodeUnitCost: '单位成本',
+    explodeCost: '成本',
+    explodeTotalCost: '合计成本',
+    explodeCostUnknown: '（部分物料无成本，未计入）',
     explodeNeed: '需求数量',
     explodeTip: '按生产数量 {{quantity}} 计算“{{name}}”所需的末级物料（已含损耗，按主单位汇总）。',
     line: {

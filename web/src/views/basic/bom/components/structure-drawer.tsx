@@ -168,7 +168,8 @@ function TreeView({ bom }: { bom: Bom }) {
 
 function ExplodeView({ bom }: { bom: Bom }) {
   const { t } = useTranslation();
-  const { settings } = useTenantConfig();
+  const { config, settings } = useTenantConfig();
+  const statistics = !!config?.openBomStatistics;
   const [quantity, setQuantity] = useState<number | null>(bom.quantity || 1);
   const [asked, setAsked] = useState<number>(bom.quantity || 1);
   const result = useQuery({ queryKey: ['basic', 'bom', bom.id, 'explode', asked], queryFn: () => explodeBom(bom.id, asked), staleTime: 0 });
@@ -187,7 +188,16 @@ function ExplodeView({ bom }: { bom: Bom }) {
       align: 'right',
       render: (_, row) => <Typography.Text strong>{formatNumber(row.quantity, settings.numberRetainsSmallDigit)}</Typography.Text>,
     },
+    // BOM statistics (openBomStatistics): what each material costs at its average in stock, and the total.
+    ...(statistics
+      ? ([
+          { key: 'unitCost', title: t('basic.bom.explodeUnitCost'), width: 120, align: 'right', render: (_, row) => (row.unitCost === null ? '—' : formatNumber(row.unitCost, settings.amountRetainsSmallDigit)) },
+          { key: 'cost', title: t('basic.bom.explodeCost'), width: 130, align: 'right', render: (_, row) => (row.cost === null ? '—' : formatNumber(row.cost, settings.amountRetainsSmallDigit)) },
+        ] satisfies TableColumnType<BomRequirement>[])
+      : []),
   ];
+  const rows = result.data ?? [];
+  const totalCost = rows.reduce((sum, row) => sum + (row.cost ?? 0), 0);
 
   return (
     <div data-testid="bom-explode">
@@ -214,10 +224,27 @@ function ExplodeView({ bom }: { bom: Bom }) {
         bordered
         loading={result.isFetching}
         columns={columns}
-        dataSource={result.data ?? []}
+        dataSource={rows}
         pagination={false}
         scroll={{ x: 760 }}
         data-testid="bom-explode-table"
+        summary={
+          statistics && rows.length
+            ? () => (
+                <Table.Summary.Row>
+                  <Table.Summary.Cell index={0} colSpan={columns.length - 1}>
+                    <Typography.Text strong>{t('basic.bom.explodeTotalCost')}</Typography.Text>
+                    {rows.some((row) => row.cost === null) && <Typography.Text type="secondary"> {t('basic.bom.explodeCostUnknown')}</Typography.Text>}
+                  </Table.Summary.Cell>
+                  <Table.Summary.Cell index={1} align="right">
+                    <Typography.Text strong data-testid="bom-explode-total-cost">
+                      {formatNumber(totalCost, settings.amountRetainsSmallDigit)}
+                    </Typography.Text>
+                  </Table.Summary.Cell>
+                </Table.Summary.Row>
+              )
+            : undefined
+        }
       />
     </div>
   );
