@@ -65,8 +65,11 @@ export interface Config {
   /** Limits of one Excel import (every `{path}/import`). */
   import: { maxRows: number; maxErrors: number; maxUnpackedMb: number; rowsPerBatch: number };
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
-  /** Cloud receipt printing: our account at Feie (its open API's address, user and UKEY); unset, printing says it is not configured. */
-  printers: { feie: { url: string; user: string; ukey: string } };
+  /**
+   * Cloud receipt printing: our account at Feie (its open API's address, user and UKEY) and our application at
+   * Yilianyun (its open API's address, client id and secret); unset, printing says it is not configured.
+   */
+  printers: { feie: { url: string; user: string; ukey: string }; yilianyun: { url: string; clientId: string; clientSecret: string } };
   /** Built web app served at `/` (production / npm start). */
   webDist?: string;
   /**
@@ -128,7 +131,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       domain: process.env.QINIU_DOMAIN ?? '',
       uploadUrl: process.env.QINIU_UPLOAD_URL ?? '',
     },
-    printers: { feie: { url: process.env.FEIE_API_URL ?? 'https://api.feieyun.cn/Api/Open/', user: process.env.FEIE_USER ?? '', ukey: process.env.FEIE_UKEY ?? '' } },
+    printers: {
+      feie: { url: process.env.FEIE_API_URL ?? 'https://api.feieyun.cn/Api/Open/', user: process.env.FEIE_USER ?? '', ukey: process.env.FEIE_UKEY ?? '' },
+      yilianyun: { url: process.env.YLY_API_URL ?? 'https://open-api.10ss.net/', clientId: process.env.YLY_CLIENT_ID ?? '', clientSecret: process.env.YLY_CLIENT_SECRET ?? '' },
+    },
     webDist: process.env.WEB_DIST ?? path.resolve(SERVER_DIR, '../web/dist'),
     platform: {
       tenantId: int('PLATFORM_TENANT_ID', 1),

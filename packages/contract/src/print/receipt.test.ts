@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feieText, fit, RECEIPT_CHARS, receiptTable, textWidth, wrap } from './receipt.ts';
+import { feieText, fit, yilianyunText, RECEIPT_CHARS, receiptTable, textWidth, wrap } from './receipt.ts';
 
 describe('receipts for cloud printers', () => {
   it('fits text to a width counting a CJK character as two, never cutting one in half, numbers to the right', () => {
@@ -49,5 +49,21 @@ describe('receipts for cloud printers', () => {
       32,
     );
     expect(text).toBe(`<C><B><BOLD>采购订单</BOLD></B></C><BR>${'-'.repeat(32)}<BR><RIGHT>a＜BR＞b</RIGHT><BR><C><QR>CGDD-1</QR></C><C><BC128_A>CGDD-1</BC128_A></C><CUT>`);
+  });
+
+  it("writes Yilianyun's markup: copies at the head, a line per text, codes (a barcode only of digits), brackets defused", () => {
+    const lines = [
+      { type: 'text', text: '采购订单', align: 'center', bold: true, big: true },
+      { type: 'rule' },
+      { type: 'text', text: 'a<br>b', align: 'right', bold: false, big: false },
+      { type: 'text', text: 'x', align: 'left', bold: false, big: false },
+      { type: 'qrcode', text: 'CGDD-1' },
+      { type: 'barcode', text: '6901234567892' },
+      { type: 'barcode', text: 'CGDD-1' },
+    ] as const;
+    expect(yilianyunText(lines, 32, 2)).toBe(
+      `<MN>2</MN><center><FS2><FB>采购订单</FB></FS2></center>\n${'-'.repeat(32)}\n<right>a＜br＞b</right>\nx\n<QR>CGDD-1</QR>\n<BR>6901234567892</BR>\n<center>CGDD-1</center>\n`,
+    );
+    expect(yilianyunText([{ type: 'rule' }], 48, 1)).toBe(`${'-'.repeat(48)}\n`);
   });
 });

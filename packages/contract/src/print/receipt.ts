@@ -6,7 +6,7 @@ import { wide } from './paginate.ts';
  * Receipts for cloud printers: a bill printed through a receipt template (80 or 58 mm paper) becomes lines of
  * text for a receipt printer — a provider's text format, not a picture. The print dialog works the lines out
  * from the same print model as the page (every value as printed), the server checks them, counts the print and
- * hands them to the printer's provider, which writes them in its own markup (Feie: `feieText`).
+ * hands them to the printer's provider, which writes them in its own markup (Feie: `feieText`, Yilianyun: `yilianyunText`).
  */
 
 /** Characters across a receipt (a CJK character takes two): 58 mm paper 32, 80 mm paper 48. */
@@ -123,4 +123,29 @@ export function feieText(lines: readonly ReceiptLine[], chars: number): string {
     }
   }
   return `${out}<CUT>`;
+}
+
+/**
+ * Lines in Yilianyun's receipt markup (its open API's K-series instruction set): a line ends with `\n`,
+ * `<center>` centres it, `<right>` puts it right, `<FS2>` doubles it, `<FB>` emboldens it, `<QR>` a QR code,
+ * `<BR>` a barcode — of at most 13 digits, so any other value is written as centred text instead — and
+ * `<MN>n</MN>` at the head prints n copies (1 to 9). The angle brackets of the text itself are written full
+ * width, as for Feie.
+ */
+export function yilianyunText(lines: readonly ReceiptLine[], chars: number, copies = 1): string {
+  let out = copies > 1 ? `<MN>${Math.min(9, copies)}</MN>` : '';
+  for (const l of lines) {
+    if (l.type === 'rule') out += `${'-'.repeat(chars)}\n`;
+    else if (l.type === 'qrcode') out += `<QR>${escapeFeie(l.text)}</QR>\n`;
+    else if (l.type === 'barcode') out += /^\d{1,13}$/.test(l.text) ? `<BR>${l.text}</BR>\n` : `<center>${escapeFeie(l.text)}</center>\n`;
+    else {
+      let text = escapeFeie(l.text);
+      if (l.bold) text = `<FB>${text}</FB>`;
+      if (l.big) text = `<FS2>${text}</FS2>`;
+      if (l.align === 'center') text = `<center>${text}</center>`;
+      else if (l.align === 'right') text = `<right>${text}</right>`;
+      out += `${text}\n`;
+    }
+  }
+  return out;
 }

@@ -16,7 +16,7 @@ import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdat
 import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
-import { feieProvider } from '../../core/printer-providers.ts';
+import { feieProvider, yilianyunProvider } from '../../core/printer-providers.ts';
 import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
 import { langOf } from '../../core/excel.ts';
 import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, printerChoices, testPrint, updatePrinter } from './printers.ts';
@@ -174,7 +174,8 @@ export const officeModule: ServerModule = {
   routes: officeRoutes,
   // A cloud printing service whose account is configured prints for real (else it says it is not configured).
   register(registries, { config }) {
-    const { feie } = config.printers;
+    const { feie, yilianyun } = config.printers;
     if (feie.user && feie.ukey) registries.printerProviders.register(feieProvider(feie));
+    if (yilianyun.clientId && yilianyun.clientSecret) registries.printerProviders.register(yilianyunProvider(yilianyun));
   },
 };
