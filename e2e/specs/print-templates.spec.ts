@@ -52,6 +52,42 @@ async function printingPage(lang: Lang, locale: string) {
   return { page, errors, call, printed, order };
 }
 
+/**
+ * A sheet's picture in grey, slightly blurred (a line's edge falls on one pixel or its neighbour), cut to
+ * `cut`; scaled first to `size` (a PDF page's finer picture to the preview's) when `scale`.
+ */
+async function greyPixels(png: Buffer, size: { width: number; height: number }, cut: { width: number; height: number }, scale = false): Promise<Buffer> {
+  const source = scale ? await sharp(png).resize(size.width, size.height, { fit: 'fill' }).png().toBuffer() : png;
+  return sharp(source).flatten({ background: '#ffffff' }).greyscale().extract({ left: 0, top: 0, ...cut }).blur(1).raw().toBuffer();
+}
+
+/**
+ * The share of pixels two grey pictures differ in by more than a quarter of the grey scale, at the best of the
+ * shifts by up to 2 px either way (the screenshots' clips fall on whole pixels of pages placed at fractions of one).
+ */
+function differingShare(x: Buffer, y: Buffer, width: number, height: number): number {
+  let best = 1;
+  for (let dy = -2; dy <= 2; dy++)
+    for (let dx = -2; dx <= 2; dx++) {
+      let n = 0;
+      for (let r = 2; r < height - 2; r++) for (let c = 2; c < width - 2; c++) if (Math.abs(x[r * width + c] - y[(r + dy) * width + c + dx]) > 64) n++;
+      best = Math.min(best, n / ((width - 4) * (height - 4)));
+    }
+  return best;
+}
+
+/** Every page's picture of a PDF the print dialog wrote (one RGB picture per page, FlateDecode), as PNGs. */
+async function pdfPages(pdf: Buffer): Promise<Buffer[]> {
+  const text = pdf.toString('latin1');
+  const pictures: Buffer[] = [];
+  for (const stream of text.matchAll(/\/Width (\d+) \/Height (\d+) [^>]*\/Length (\d+) >>\nstream\n/g)) {
+    const start = stream.index + stream[0].length;
+    const pixels = inflateSync(pdf.subarray(start, start + Number(stream[3])));
+    pictures.push(await sharp(pixels, { raw: { width: Number(stream[1]), height: Number(stream[2]), channels: 3 } }).png().toBuffer());
+  }
+  return pictures;
+}
+
 const TEXT = {
   zh: { type: '采购订单', default: '默认' },
   en: { type: 'Purchase order', default: 'Default' },
@@ -203,6 +239,134 @@ describe.each([
     expect(errors).toEqual([]);
   });
 
+  it('designs a delivery note for sale out-stocks with a QR code of the customer, prints a 120-line out-stock to PDF and looks at every page', async () => {
+    const { page, errors, call } = await printingPage(lang, locale);
+    // Tall enough for a whole sheet inside the dialog: each page's element screenshot is not clipped.
+    await page.setViewportSize({ width: 1440, height: 2000 });
+    const words = lang === 'zh' ? { type: '销售出库', note: '送货单', customer: '客户', page: (x: number, y: number) => `第 ${x} / ${y} 页` } : { type: 'Sale out-stock', note: 'Delivery note', customer: 'Customer', page: (x: number, y: number) => `Page ${x} / ${y}` };
+
+    // The template: added for the sale out-stock from its starter, titled a delivery note, a QR code of the
+    // customer dropped on its header beside the code's, saved.
+    await page.goto('/system/printTemplate');
+    const table = page.getByTestId('print-template-table');
+    await table.waitFor();
+    const name = uniqueName(words.note);
+    await page.getByTestId('printTemplate-add').click();
+    const dialog = page.getByTestId('print-template-dialog');
+    await dialog.getByTestId('print-template-form-billType').click();
+    await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ hasText: words.type }).first().click();
+    await dialog.getByTestId('print-template-form-name').fill(name);
+    await page.getByTestId('print-template-dialog-submit').click();
+    const row = table.locator('tr', { hasText: name });
+    await row.waitFor();
+    await row.getByTestId(/^row-design-/).click();
+    const designer = page.getByTestId('print-designer');
+    const header = designer.getByTestId('designer-band-header');
+    await header.waitFor();
+    let last = '';
+    await expect.poll(async () => {
+      const now = JSON.stringify(await header.boundingBox());
+      const settled = now === last;
+      last = now;
+      return settled;
+    }).toBe(true);
+    const title = designer.locator('div.p8-design-el.p8-design-el-text').first();
+    await title.click();
+    await designer.getByTestId('designer-prop-text').fill(words.note);
+    const headerBox = (await header.boundingBox())!;
+    await designer.getByTestId('designer-tool-qrcode').dragTo(header, { targetPosition: { x: headerBox.width - 40 * 3.2, y: 10 } });
+    const props = designer.getByTestId('designer-element-props');
+    await props.waitFor();
+    await props.getByTestId('designer-prop-field').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: new RegExp(`^${words.customer}$`) }).first().click();
+    await expect.poll(() => designer.locator('.p8-design-el-qrcode').count()).toBe(2);
+    await screenshot(page, `print-delivery-designer-${lang}`);
+    await designer.getByTestId('designer-save').click();
+    await designer.waitFor({ state: 'detached' });
+    const [saved] = (await call<Array<{ id: number; name: string; layout: { header: { elements: Array<{ type: string; field?: string; text?: string }> } } }>>('GET', '/admin/sale/outstock/print/templates')).filter((c) => c.name === name);
+    expect(saved.layout.header.elements.filter((e) => e.type === 'qrcode').map((e) => e.field).sort()).toEqual(['billCode', 'customerId']);
+    expect(saved.layout.header.elements.some((e) => e.type === 'text' && e.text === words.note)).toBe(true);
+
+    // A 120-line sale out-stock (a direct one: the tenant's switch), its lines' materials in turn.
+    await call('PUT', '/admin/admin/tenant', { openDirectOutstock: true });
+    const [customer] = await call<Array<{ id: number; name: string }>>('GET', '/admin/basic/customer?current=1&pageSize=1');
+    const [warehouse] = await call<Array<{ id: number }>>('GET', '/admin/basic/stock?current=1&pageSize=1');
+    const materials = await call<Array<{ id: number }>>('GET', '/admin/basic/material?current=1&pageSize=5');
+    const lines = Array.from({ length: 120 }, (_, i) => ({ materialId: materials[i % materials.length].id, number: (i % 7) + 1, unitPrice: 3, warehouseId: warehouse.id }));
+    const outstock = await call<{ id: number; billCode: string }>('POST', '/admin/sale/outstock', { billDate: new Date().toISOString().slice(0, 10), customerId: customer.id, warehouseId: warehouse.id, lines });
+
+    await page.goto('/sale/outstock');
+    await page.getByTestId('bill-screen-SaleOutstock').waitFor();
+    await page.getByTestId(`bill-open-${outstock.id}`).click({ timeout: 30_000 });
+    await page.getByTestId('bill-print').click();
+    const preview = page.getByTestId('bill-print-preview');
+    const sheets = preview.getByTestId('print-page');
+    await sheets.first().waitFor();
+    await preview.getByTestId('bill-print-template').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: name }).click();
+    await expect.poll(() => preview.locator('.p8-print-el-text').filter({ hasText: words.note }).count()).toBeGreaterThan(0);
+    last = '';
+    await expect.poll(async () => {
+      const now = JSON.stringify(await sheets.first().boundingBox());
+      const settled = now === last;
+      last = now;
+      return settled;
+    }).toBe(true);
+    const count = await sheets.count();
+    expect(count).toBeGreaterThan(2);
+
+    // Every page: A4 portrait; the header band with both QR codes and the delivery note's title; the table's
+    // header row; whole rows only, none past the footer; a subtotal at the foot of every page but the last, the
+    // grand total on the last only; "page x / y" in the footer.
+    const a4 = [Math.round((210 * 96) / 25.4), Math.round((297 * 96) / 25.4)];
+    for (let p = 0; p < count; p++) {
+      const sheet = sheets.nth(p);
+      const box = (await sheet.boundingBox())!;
+      expect([Math.round(box.width), Math.round(box.height)], `page ${p + 1}`).toEqual(a4);
+      await expect(sheet.locator('.p8-print-el-qrcode svg').count(), `page ${p + 1}`).resolves.toBe(2);
+      await expect(sheet.locator('.p8-print-el-text').filter({ hasText: words.note }).count()).resolves.toBe(1);
+      await expect(sheet.locator('thead tr').count()).resolves.toBe(1);
+      await expect(sheet.locator('.p8-print-subtotal').count(), `page ${p + 1}`).resolves.toBe(p < count - 1 ? 1 : 0);
+      await expect(sheet.locator('.p8-print-total').count(), `page ${p + 1}`).resolves.toBe(p === count - 1 ? 1 : 0);
+      await expect(sheet.locator('.p8-print-el-pageNumber').textContent()).resolves.toBe(words.page(p + 1, count));
+      const cut = await sheet.evaluate((el) => {
+        const footer = el.querySelector('.p8-print-footer')!.getBoundingClientRect().top;
+        return Array.from(el.querySelectorAll('tbody tr')).filter((r) => r.getBoundingClientRect().bottom > footer + 0.5).length;
+      });
+      expect(cut, `page ${p + 1}: rows past the footer`).toBe(0);
+    }
+    const numbers = await preview.locator('tr[data-line]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-line'))));
+    expect(numbers).toEqual(lines.map((_, i) => i + 1));
+    // The grand total is the bill's quantity.
+    const quantity = lines.reduce((s, l) => s + l.number, 0);
+    await expect(sheets.last().locator('.p8-print-total').textContent()).resolves.toContain(String(quantity));
+    const shown: Buffer[] = [];
+    for (let p = 0; p < count; p++) {
+      shown.push(await sheets.nth(p).screenshot({ animations: 'disabled' }));
+      writeFileSync(path.join(ARTIFACTS, `print-delivery-${lang}-sheet-${p + 1}.png`), shown[p]);
+    }
+
+    // The PDF: a page per sheet, each A4, each page's picture the sheet it was drawn from.
+    const [download] = await Promise.all([page.waitForEvent('download'), preview.getByTestId('bill-print-pdf').click()]);
+    expect(download.suggestedFilename()).toBe(`${outstock.billCode}.pdf`);
+    const pdf = readFileSync((await download.path())!);
+    writeFileSync(path.join(ARTIFACTS, `print-delivery-${lang}.pdf`), pdf);
+    const text = pdf.toString('latin1');
+    expect(text.match(/\/Type \/Page\b/g)?.length).toBe(count);
+    for (const media of text.matchAll(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/g)) expect([Math.round(Number(media[1])), Math.round(Number(media[2]))]).toEqual([595, 842]);
+    const pictures = await pdfPages(pdf);
+    expect(pictures.length).toBe(count);
+    for (let p = 0; p < count; p++) {
+      writeFileSync(path.join(ARTIFACTS, `print-delivery-${lang}-pdf-${p + 1}.png`), pictures[p]);
+      const size = await sharp(shown[p]).metadata();
+      const cut = { width: size.width!, height: size.height! };
+      const share = differingShare(await greyPixels(shown[p], cut, cut), await greyPixels(pictures[p], cut, cut, true), cut.width, cut.height);
+      expect(share, `PDF page ${p + 1} against its sheet`).toBeLessThan(0.025);
+    }
+    await expect.poll(async () => (await call<{ printCount: number }>('GET', `/admin/sale/outstock/${outstock.id}`)).printCount).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it("prints a selection of the list as one job, each bill on pages of its own numbered by themselves, and counts each bill's print", async () => {
     const { page, errors, call, printed, order: make } = await printingPage(lang, locale);
     const orders = [];
@@ -301,21 +465,8 @@ describe.each([
     const size = await sharp(shown).metadata();
     const printedSize = await sharp(printed).metadata();
     const [width, height] = [Math.min(size.width!, printedSize.width!), Math.min(size.height!, printedSize.height!)];
-    const grey = async (png: Buffer, scale = false) => {
-      const source = scale ? await sharp(png).resize(size.width, size.height, { fit: 'fill' }).png().toBuffer() : png;
-      return sharp(source).flatten({ background: '#ffffff' }).greyscale().extract({ left: 0, top: 0, width, height }).blur(1).raw().toBuffer();
-    };
-    const differing = (x: Buffer, y: Buffer) => {
-      let best = 1;
-      for (let dy = -2; dy <= 2; dy++)
-        for (let dx = -2; dx <= 2; dx++) {
-          let n = 0;
-          for (let r = 2; r < height - 2; r++)
-            for (let c = 2; c < width - 2; c++) if (Math.abs(x[r * width + c] - y[(r + dy) * width + c + dx]) > 64) n++;
-          best = Math.min(best, n / ((width - 4) * (height - 4)));
-        }
-      return best;
-    };
+    const grey = (png: Buffer, scale = false) => greyPixels(png, { width: size.width!, height: size.height! }, { width, height }, scale);
+    const differing = (x: Buffer, y: Buffer) => differingShare(x, y, width, height);
     const base = await grey(shown);
     expect(differing(base, await grey(printed)), 'the printed sheet against the preview').toBeLessThan(0.015);
     expect(differing(base, await grey(pdfPicture, true)), "the PDF's page against the preview").toBeLessThan(0.025);

@@ -224,6 +224,30 @@ describe(`print templates (${TEST_DB})`, () => {
     expect(pdf.map((e) => (e.detail as { output?: string }).output)).toEqual([undefined, undefined, 'pdf']);
   });
 
+  it("answers a selection's bills to print in one call, in order, each within the caller's reach", async () => {
+    const records = await billRecords();
+    const make = async (token: string) => (await call<{ id: number; billCode: string }>(ctx.app, 'POST', billApiPath(ORDER), { token, body: billPayload(ORDER, records) })).body.data;
+    const [one, two] = [await make(tokenA), await make(tokenA)];
+    const bills = `${billApiPath(ORDER)}/print/bills`;
+    const read = (ids: string, token = tokenA) => call<Array<{ id: number; billCode: string; lines: unknown[] }>>(ctx.app, 'GET', `${bills}?ids=${ids}`, { token });
+    // Each bill as its form reads it (the same answer as GET …/:id), in the order asked, once.
+    const answer = (await read(`${two.id},${one.id},${two.id}`)).body;
+    expect(answer.status).toBe(0);
+    expect(answer.data.map((b) => b.billCode)).toEqual([two.billCode, one.billCode]);
+    expect(answer.data[1]).toEqual((await call(ctx.app, 'GET', `${billApiPath(ORDER)}/${one.id}`, { token: tokenA })).body.data);
+    // Outside the caller's data scope, another tenant, no screen, an empty, malformed or oversized selection.
+    const self = await staffWith(ctx, a, { codes: ['purchase_order', 'purchase_order_add'], dataScope: 'Self' });
+    const own = await make(self.token);
+    expect((await read(`${own.id}`, self.token)).body.status).toBe(0);
+    expect((await read(`${own.id},${one.id}`, self.token)).body).toMatchObject({ message: 'BillNotExist', additional: String(one.id) });
+    expect((await read(`${one.id}`, tokenB)).body.message).toBe('BillNotExist');
+    const other = await staffWith(ctx, a, { codes: ['sale_order'] });
+    expect((await read(`${one.id}`, other.token)).body).toMatchObject({ status: 40300, additional: 'purchase_order' });
+    expect((await read('')).body.message).toBe('PleaseSelectData');
+    expect((await read('1,x')).body.message).toBe('PleaseSelectData');
+    expect((await read(Array.from({ length: 201 }, (_, i) => i + 1).join(','))).body.message).toBe('PrintBatchTooLarge');
+  });
+
   it('keeps label templates per kind (the first the default, the starter always offered), refuses a label that overruns its sheet, within the tenant', async () => {
     const LABEL = `${BASE}/label`;
     const of = async (kind: string, token = tokenA) => (await call<LabelTemplateChoice[]>(ctx.app, 'GET', `${LABEL}?kind=${kind}&lang=en`, { token })).body.data;
@@ -255,5 +279,38 @@ describe(`print templates (${TEST_DB})`, () => {
     const reader = await staffWith(ctx, a, { codes: ['basic_location'] });
     expect((await call(ctx.app, 'GET', `${LABEL}?kind=location`, { token: reader.token })).body.status).toBe(0);
     expect((await call(ctx.app, 'POST', LABEL, { token: reader.token, body: { kind: 'location', name: 'Loc', layout: starterLabel('location') } })).body).toMatchObject({ status: 40300, additional: 'system_printTemplate_add' });
+  });
+
+  it("prints labels under the list's print-labels button, per kind, audited with the template and how many", async () => {
+    const api = caller(ctx, tokenA, a.adminId);
+    const unit = await api.create('unit', { name: 'LabelUnit' });
+    const mat = await api.create('material', { code: 'LBL-M1', name: 'Label material', units: [{ unitId: unit, isMain: true }] });
+    const stock = await api.create('stock', { code: 'LBL-W', name: 'Label warehouse' });
+    const loc = await api.create('location', { warehouseId: stock, name: 'Label location' });
+    const box = (await call<LabelTemplateChoice>(ctx.app, 'POST', `${BASE}/label`, { token: tokenA, body: { kind: 'box', name: 'Boxes', layout: starterLabel('box') } })).body.data;
+    const MATERIALS = '/api/admin/basic/material/label/print';
+    const LOCATIONS = '/api/admin/basic/location/label/print';
+    const print = (url: string, body: Record<string, unknown>, token = tokenA) => call(ctx.app, 'POST', url, { token, body });
+    expect((await print(MATERIALS, { kind: 'material', ids: [mat], labels: 30 })).body).toMatchObject({ status: 0, data: { labels: 30 } });
+    expect((await print(MATERIALS, { kind: 'box', templateId: box.id, ids: [mat, mat], labels: 3, output: 'pdf' })).body.status).toBe(0);
+    expect((await print(LOCATIONS, { kind: 'location', ids: [loc], labels: 1 })).body.status).toBe(0);
+    const audited = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.entity, 'label-template'), eq(auditLog.action, 'print'))));
+    expect(audited.map((e) => e.detail)).toEqual([
+      { kind: 'material', templateId: null, records: 1, labels: 30 },
+      { kind: 'box', templateId: box.id, records: 1, labels: 3, output: 'pdf' },
+      { kind: 'location', templateId: null, records: 1, labels: 1 },
+    ]);
+    // A kind the route does not print, a template of another kind, records of nobody or of another tenant.
+    expect((await print(LOCATIONS, { kind: 'material', ids: [mat], labels: 1 })).body.message).toBe('PleaseSelectData');
+    expect((await print(MATERIALS, { kind: 'material', templateId: box.id, ids: [mat], labels: 1 })).body.message).toBe('LabelTemplateNotExist');
+    expect((await print(MATERIALS, { kind: 'material', ids: [999999], labels: 1 })).body.message).toBe('MaterialNotExist');
+    expect((await print(LOCATIONS, { kind: 'location', ids: [loc], labels: 1 }, tokenB)).body.message).toBe('LocationNotExist');
+    // The button codes: the materials screen alone does not print labels; each list's code prints its own kinds only.
+    const viewer = await staffWith(ctx, a, { codes: ['basic_material', 'basic_location'] });
+    expect((await print(MATERIALS, { kind: 'material', ids: [mat], labels: 1 }, viewer.token)).body).toMatchObject({ status: 40300, additional: 'basic_material_printLabel' });
+    expect((await print(LOCATIONS, { kind: 'location', ids: [loc], labels: 1 }, viewer.token)).body).toMatchObject({ status: 40300, additional: 'basic_location_printLabel' });
+    const printer = await staffWith(ctx, a, { codes: ['basic_material_printLabel'] });
+    expect((await print(MATERIALS, { kind: 'box', ids: [mat], labels: 2 }, printer.token)).body.status).toBe(0);
+    expect((await print(LOCATIONS, { kind: 'location', ids: [loc], labels: 1 }, printer.token)).body.status).toBe(40300);
   });
 });

@@ -206,6 +206,8 @@ async function seedOwnRecords(): Promise<OwnRecords> {
         return ['ledger', 'openBills'].map((kind) => [`${fin}/${side}/${kind}`, `${fin}/${side}/${kind}?partnerId=${partnerId}`]);
       }),
     ),
+    // A selection's bills to print: A's own bill of each type that prints.
+    ...Object.fromEntries(BILL_TYPES.filter((d) => d.actions.includes('print')).map((d) => [`${billApiPath(d)}/print/bills`, `${billApiPath(d)}/print/bills?ids=${ids[billApiPath(d)]}`])),
     '/api/admin/finance/prepaid/ledger': `${fin}/prepaid/ledger?partnerId=${records.supplier}`,
     '/api/admin/stock/batches/suggest': `/api/admin/stock/batches/suggest?materialId=${material}&warehouseId=${stock}&quantity=1`,
   };

@@ -182,6 +182,27 @@ export const labelTemplateUpdateSchema = labelTemplateCreateSchema.extend({ id: 
 export type LabelTemplateUpdate = z.infer<typeof labelTemplateUpdateSchema>;
 export const labelTemplateOfKindQuery = z.object({ kind: labelKindField, lang: z.string().max(10).optional() });
 
+/**
+ * The screen whose "print labels" button prints a kind, and its button code: materials and their boxes on the
+ * materials list, storage locations on the locations list (and a warehouse's drawer).
+ */
+export const LABEL_PRINT_SCREEN = { material: 'basic_material', box: 'basic_material', location: 'basic_location' } as const satisfies Record<LabelKind, string>;
+export const labelPrintCode = (kind: LabelKind) => `${LABEL_PRINT_SCREEN[kind]}_printLabel`;
+
+/**
+ * POST /admin/basic/material/label/print (kinds material and box) or /admin/basic/location/label/print (kind
+ * location), under the screen's `…_printLabel` button: labels printed (on paper or as a PDF) of the records
+ * `ids` through a template (the kind's starter when null), `labels` in all. Audited, nothing else changes.
+ */
+export const labelPrintSchema = z.object({
+  kind: labelKindField,
+  templateId: z.number().int().positive().nullable().default(null),
+  ids: z.array(z.number().int().positive(), { error: 'PleaseSelectData' }).min(1, { message: 'PleaseSelectData' }).max(MAX_LABELS),
+  labels: z.number().int().min(1).max(MAX_LABELS),
+  output: z.enum(['paper', 'pdf']).default('paper'),
+});
+export type LabelPrint = z.infer<typeof labelPrintSchema>;
+
 /** A label template a print can use: a stored one, or the kind's starter (`id` null). */
 export interface LabelTemplateChoice {
   id: number | null;

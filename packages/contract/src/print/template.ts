@@ -336,6 +336,19 @@ export const billPrintBatchSchema = z.object({
 });
 export type BillPrintBatch = z.infer<typeof billPrintBatchSchema>;
 
+/**
+ * GET /admin/<area>/<bill>/print/bills?ids=1,2,3: the bills of a list's selection as their forms read them, in
+ * the order given, in one answer (a batch print draws them all as one document). At most MAX_BATCH_PRINT.
+ */
+export const billPrintBillsQuery = z.object({
+  ids: z
+    .string({ error: 'PleaseSelectData' })
+    .regex(/^\d{1,12}(,\d{1,12})*$/, { message: 'PleaseSelectData' })
+    .transform((text) => text.split(',').map(Number))
+    .pipe(z.array(id).min(1, { message: 'PleaseSelectData' }).max(MAX_BATCH_PRINT, { message: 'PrintBatchTooLarge' })),
+});
+export type BillPrintBillsQuery = z.infer<typeof billPrintBillsQuery>;
+
 /** A template a bill can print with: a stored one, or the type's starter (`id` null). */
 export interface PrintTemplateChoice {
   id: number | null;

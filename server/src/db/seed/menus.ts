@@ -64,6 +64,8 @@ function screen(name: string, title: string, titleEn: string, icon: string, butt
 /** Every write of `/api/admin/basic/<record>` checks one of these. */
 const RECORD_BUTTONS: ButtonSpec[] = ['add', 'update', 'delete', 'enable', 'import', 'export'];
 const ASSIGNED_RECORD_BUTTONS: ButtonSpec[] = [...RECORD_BUTTONS, 'assign'];
+/** Printing the labels of a list's selection (`<screen>_printLabel`: materials and their boxes, storage locations). */
+const PRINT_LABEL: ButtonSpec = { action: 'printLabel', title: '打印标签', titleEn: 'Print labels' };
 
 /** The screen of each declared record kind of an area, with the usual record buttons. */
 function declaredScreens(area: RecordKindDecl['area']): MenuTemplate[] {
@@ -80,12 +82,12 @@ const BASIC_MENU: MenuTemplate = {
   titleEn: 'Basic records',
   type: 'Directory',
   children: [
-    screen('basic_material', '物料', 'Materials', 'AppstoreOutlined', ASSIGNED_RECORD_BUTTONS),
+    screen('basic_material', '物料', 'Materials', 'AppstoreOutlined', [...ASSIGNED_RECORD_BUTTONS, PRINT_LABEL]),
     screen('basic_category', '物料分类', 'Categories', 'ClusterOutlined', RECORD_BUTTONS),
     screen('basic_supplier', '供应商', 'Suppliers', 'ShopOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_customer', '客户', 'Customers', 'ContactsOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_stock', '仓库', 'Warehouses', 'InboxOutlined', ASSIGNED_RECORD_BUTTONS),
-    screen('basic_location', '库位', 'Storage locations', 'EnvironmentOutlined', RECORD_BUTTONS),
+    screen('basic_location', '库位', 'Storage locations', 'EnvironmentOutlined', [...RECORD_BUTTONS, PRINT_LABEL]),
     screen('basic_bom', '物料清单', 'Bills of materials', 'PartitionOutlined', RECORD_BUTTONS),
     // The declared records (packages/contract/src/records): brands, attributes, fee and pay types, units, processes.
     ...declaredScreens('basic'),

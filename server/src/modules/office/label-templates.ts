@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
-import { LABEL_KIND_LABELS, labelRefusal, starterLabel, type LabelKind, type LabelTemplateChoice, type LabelTemplateCreate, type LabelTemplateUpdate } from '@p8/contract/print/label';
+import { LABEL_KIND_LABELS, labelRefusal, starterLabel, type LabelKind, type LabelPrint, type LabelTemplateChoice, type LabelTemplateCreate, type LabelTemplateUpdate } from '@p8/contract/print/label';
 import type { Tx } from '../../db/connection.ts';
-import { labelTemplate } from '../../db/schema/index.ts';
+import { labelTemplate, location, material } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
 import { assertIdsExist, distinct } from '../../core/ids.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
@@ -88,4 +88,28 @@ export async function deleteLabelTemplates(ctx: ServiceContext, ids: number[]) {
   await assertIdsExist(ctx.tx, labelTemplate, ctx.tenantId, wanted, 'LabelTemplateNotExist');
   await ctx.tx.delete(labelTemplate).where(and(eq(labelTemplate.tenantId, ctx.tenantId), inArray(labelTemplate.id, wanted)));
   ctx.audit({ action: 'delete', entity: 'label-template', entityId: wanted });
+}
+
+/**
+ * Labels printed from a list (its `…_printLabel` button, checked by the route for the kinds it prints): the
+ * template named must be one of the kind's (null: its starter), the records the tenant's materials or storage
+ * locations; the print is audited (`label-template` / `print`: the kind, the template, how many records and
+ * labels, a PDF as such). Nothing else is stored.
+ */
+export async function recordLabelPrint(ctx: ServiceContext, kinds: readonly LabelKind[], body: LabelPrint): Promise<{ labels: number }> {
+  if (!kinds.includes(body.kind)) throw new BizError('PleaseSelectData', { additional: body.kind });
+  if (body.templateId !== null) {
+    const template = await findTemplate(ctx.tx, ctx.tenantId, body.templateId);
+    if (template.kind !== body.kind) throw new BizError('LabelTemplateNotExist', { additional: body.templateId });
+  }
+  const ids = distinct(body.ids);
+  if (body.kind === 'location') await assertIdsExist(ctx.tx, location, ctx.tenantId, ids, 'LocationNotExist');
+  else await assertIdsExist(ctx.tx, material, ctx.tenantId, ids, 'MaterialNotExist');
+  ctx.audit({
+    action: 'print',
+    entity: 'label-template',
+    entityId: body.templateId ?? undefined,
+    detail: { kind: body.kind, templateId: body.templateId, records: ids.length, labels: body.labels, ...(body.output === 'pdf' ? { output: 'pdf' } : {}) },
+  });
+  return { labels: body.labels };
 }

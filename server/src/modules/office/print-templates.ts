@@ -17,6 +17,7 @@ import {
 import type { Tx } from '../../db/connection.ts';
 import { bill, printTemplate } from '../../db/schema/index.ts';
 import { loadBill } from '../../bills/bill-rows.ts';
+import { getBill } from '../../bills/bill-view.ts';
 import { BizError } from '../../core/errors.ts';
 import { assertIdsExist, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
@@ -254,6 +255,17 @@ export async function recordBillPrints(ctx: ServiceContext, decl: BillTypeDecl, 
   const counts = [];
   for (const row of rows) counts.push({ id: row.id, printCount: await countPrint(ctx, decl, row, templateId, output, { batch: wanted.length }) });
   return counts;
+}
+
+/**
+ * The bills of a list's selection as their forms read them, in one answer and in the order asked (a batch
+ * print draws them as one document): each read as its own screen reads it — one outside the caller's data
+ * scope, of another type or tenant, refuses the whole answer with its error, as its form would.
+ */
+export async function billsToPrint(ctx: ServiceContext, decl: BillTypeDecl, ids: number[]) {
+  const views = [];
+  for (const id of distinct(ids)) views.push(await getBill(ctx, decl, id));
+  return views;
 }
 
 /**

@@ -4,6 +4,7 @@ import { billApiPath, billButtonCode, billMenuName } from '@p8/contract/bills/re
 import {
   billPrintSchema,
   billPrintBatchSchema,
+  billPrintBillsQuery,
   printTemplateCopySchema,
   printTemplateCreateSchema,
   printTemplateDefaultSchema,
@@ -11,7 +12,7 @@ import {
   printTemplateUpdateSchema,
 } from '@p8/contract/print/template';
 import { billCloudPrintSchema } from '@p8/contract/print/receipt';
-import { labelTemplateCreateSchema, labelTemplateOfKindQuery, labelTemplateUpdateSchema } from '@p8/contract/print/label';
+import { labelPrintCode, labelPrintSchema, labelTemplateCreateSchema, labelTemplateOfKindQuery, labelTemplateUpdateSchema, type LabelKind } from '@p8/contract/print/label';
 import { messageSendSchema, printerCreateSchema, printerTestSchema, printerUpdateSchema, verifyRuleCreateSchema, verifyRuleUpdateSchema } from '@p8/contract/office';
 import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
@@ -33,10 +34,11 @@ import {
   printTemplatesOfType,
   recordBillPrint,
   recordBillPrints,
+  billsToPrint,
   setDefaultPrintTemplate,
   updatePrintTemplate,
 } from './print-templates.ts';
-import { createLabelTemplate, deleteLabelTemplates, labelTemplatesOfKind, updateLabelTemplate } from './label-templates.ts';
+import { createLabelTemplate, deleteLabelTemplates, labelTemplatesOfKind, recordLabelPrint, updateLabelTemplate } from './label-templates.ts';
 import { createVerifyRule, deleteVerifyRules, enableVerifyRules, getVerifyRule, listVerifyRules, updateVerifyRule } from './verify-rules.ts';
 
 /** Office screens of the system area: messages between staff, cloud printers, print templates and joint review rules. */
@@ -132,6 +134,16 @@ const printTemplateRoutes = [
     method: 'DELETE', url: `${PRINT_TEMPLATE}/label`, tags: printTemplateTags, summary: 'Delete label templates', permission: 'system_printTemplate_delete', body: idsSchema,
     handler: (ctx, { body }) => deleteLabelTemplates(ctx, body.ids),
   }),
+  // Labels printed from the list that prints them, under its `…_printLabel` button (audited).
+  ...([
+    ['/api/admin/basic/material/label/print', ['material', 'box']],
+    ['/api/admin/basic/location/label/print', ['location']],
+  ] as const).map(([url, kinds]: readonly [string, readonly LabelKind[]]) =>
+    route({
+      method: 'POST', url, tags: printTemplateTags, summary: `Labels printed (${kinds.join(', ')}): audited with the template and how many`, permission: labelPrintCode(kinds[0]), body: labelPrintSchema,
+      handler: (ctx, { body }) => recordLabelPrint(ctx, kinds, body),
+    }),
+  ),
   ...BILL_TYPES.filter((decl) => decl.actions.includes('print')).flatMap((decl) => [
     route({
       method: 'GET', url: `${billApiPath(decl)}/print/templates`, tags: printTemplateTags, area: decl.area,
@@ -142,6 +154,11 @@ const printTemplateRoutes = [
       method: 'POST', url: `${billApiPath(decl)}/print`, tags: printTemplateTags, area: decl.area,
       summary: `A ${decl.type} printed: its print count goes up, the audit log names the template`, permission: billButtonCode(decl, 'print'), body: billPrintSchema,
       handler: (ctx, { body }) => recordBillPrint(ctx, decl, body),
+    }),
+    route({
+      method: 'GET', url: `${billApiPath(decl)}/print/bills`, tags: printTemplateTags, area: decl.area,
+      summary: `${decl.type} bills of a selection to print as one document (ids=1,2,3; each within the caller's data scope)`, permission: billMenuName(decl), query: billPrintBillsQuery,
+      handler: (ctx, { query }) => billsToPrint(ctx, decl, query.ids),
     }),
     route({
       method: 'POST', url: `${billApiPath(decl)}/print/batch`, tags: printTemplateTags, area: decl.area,

@@ -3,7 +3,7 @@ import { Button, Checkbox, Col, Input, InputNumber, Modal, Popconfirm, Row, Segm
 import { DeleteOutlined, FilePdfOutlined, PrinterOutlined, SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LABEL_FIELDS, LABEL_KIND_LABELS, LabelCode, labelRecords, labelRefusal, labelSheets, MAX_LABELS, type LabelKind, type LabelLayout, type LabelTemplateChoice } from '@p8/contract/print/label';
+import { LABEL_FIELDS, LABEL_KIND_LABELS, LABEL_PRINT_SCREEN, LabelCode, labelRecords, labelRefusal, labelSheets, MAX_LABELS, type LabelKind, type LabelLayout, type LabelTemplateChoice } from '@p8/contract/print/label';
 import { FontFamily, PAPER_SIZES, presetPaper, type PaperKind } from '@p8/contract/print/template';
 import { errorText, http, isHttpError, saveBlob } from '../../app/http.ts';
 import { feedback } from '../../app/feedback.ts';
@@ -95,6 +95,13 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
     setChosen(undefined);
     reload();
   };
+  /** Records the print on the server (the list's `…_printLabel` button; audited), before the browser prints or the PDF is saved. */
+  const record = (output: 'paper' | 'pdf') =>
+    http.post(`/admin/${LABEL_PRINT_SCREEN[kind].replace('_', '/')}/label/print`, { kind, templateId: template?.id ?? null, ids: records.map((r) => r.id), labels: labels.length, output }, { noLoading: true });
+  const print = async () => {
+    await record('paper');
+    job.start();
+  };
   const savePdf = async () => {
     if (!sheetsRef.current) return;
     setMaking(true);
@@ -102,6 +109,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
       const { pagesToPdf } = await import('../PrintPage/pdf-export.ts');
       const title = LABEL_KIND_LABELS[kind][lang];
       const bytes = await pagesToPdf([...sheetsRef.current.querySelectorAll<HTMLElement>('.p8-print-page')], title);
+      await record('pdf');
       saveBlob(new Blob([bytes as BlobPart], { type: 'application/pdf' }), `${title}.pdf`);
     } finally {
       setMaking(false);
@@ -136,7 +144,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
           <Button icon={<FilePdfOutlined />} disabled={!layout || !!refusal || !labels.length} loading={making} onClick={() => run(savePdf)} data-testid="label-print-pdf">
             {t('pdf')}
           </Button>
-          <Button type="primary" icon={<PrinterOutlined />} disabled={!layout || !!refusal || !labels.length} onClick={job.start} data-testid="label-print-go">
+          <Button type="primary" icon={<PrinterOutlined />} disabled={!layout || !!refusal || !labels.length} onClick={() => run(print)} data-testid="label-print-go">
             {t('go')}
           </Button>
         </Space>

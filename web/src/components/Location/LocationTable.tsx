@@ -17,6 +17,7 @@ import { LOCATION_PATH, listLocations } from './api/list-locations.ts';
 import { warehouseOptionsQuery } from './api/list-warehouse-options.ts';
 import LocationDialog from './LocationDialog.tsx';
 import LabelPrint from '../LabelPrint/index.tsx';
+import { labelPrintCode } from '@p8/contract/print/label';
 
 const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
@@ -112,9 +113,11 @@ export default function LocationTable({ warehouse }: { warehouse?: { id: number;
               {t('location.add')}
             </AddButton>
             <BatchButtons record="basic_location" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onEnable={writes.setEnabled} onDelete={writes.remove} />
-            <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="location-labels">
-              {root('label.print')}
-            </Button>
+            {can(labelPrintCode('location')) && (
+              <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="location-labels">
+                {root('label.print')}
+              </Button>
+            )}
           </>
         )}
       />

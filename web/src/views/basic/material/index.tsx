@@ -9,6 +9,7 @@ import type { QueryParams } from '../../../app/http.ts';
 import Auth from '../../../components/Auth/index.tsx';
 import AssignDialog from '../../../components/Pickers/AssignDialog.tsx';
 import LabelPrint from '../../../components/LabelPrint/index.tsx';
+import { labelPrintCode } from '@p8/contract/print/label';
 import { useFormDialog, type FormMode } from '../../../components/FormDialog/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import { AddButton, BatchButtons, ExcelButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
@@ -218,9 +219,11 @@ export default function MaterialPage() {
             <>
               <AddButton record="basic_material" onClick={() => openDialog('add', { ...NEW_MATERIAL, categoryId })} />
               <BatchButtons record="basic_material" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} onEnable={writes.setEnabled} />
-              <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="material-labels">
-                {t('label.print')}
-              </Button>
+              <Auth code={labelPrintCode('material')}>
+                <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="material-labels">
+                  {t('label.print')}
+                </Button>
+              </Auth>
               {rangeOn && (
                 <Auth code="basic_material_assign">
                   <Tooltip title={selectedRowKeys.length ? undefined : t('basic.material.assignSelectFirst')}>
