@@ -88,6 +88,9 @@ async function pdfPages(pdf: Buffer): Promise<Buffer[]> {
   return pictures;
 }
 
+/** How much longer than usual timings may take on a busy machine (P8_TEST_TIME_SCALE, as the suite's timeouts). */
+const TIME_SCALE = Math.max(1, Number(process.env.P8_TEST_TIME_SCALE) || 1);
+
 const TEXT = {
   zh: { type: '采购订单', default: '默认' },
   en: { type: 'Purchase order', default: 'Default' },
@@ -370,6 +373,32 @@ describe.each([
     await expect.poll(async () => (await call<{ printCount: number }>('GET', `/admin/sale/outstock/${outstock.id}`)).printCount).toBe(1);
     expect(errors).toEqual([]);
   }, 400_000);
+
+  // Measured, not yet held to the 3 s the browser should take: on the 2-core test machine under load the pages
+  // of a 2,750-line bill take 6 to 16 s to draw (the print model alone, 0.2 to 0.5 s); the bound only keeps a
+  // regression into minutes out, and the time is written beside the screenshots.
+  it('paginates and draws a 2,750-line bill in the browser, the time it takes measured', async () => {
+    const { page, errors, order: make } = await printingPage(lang, locale);
+    const order = await make(2750, 1);
+    await page.goto('/purchase/order');
+    await page.getByTestId(`bill-open-${order.id}`).click({ timeout: 30_000 });
+    const print = page.getByTestId('bill-print');
+    await print.waitFor({ timeout: 60_000 });
+    // From the click to the last line drawn on its page: the templates read, the print model (every text, each
+    // line's height), the pages and their React tree.
+    const started = Date.now();
+    await print.click();
+    const preview = page.getByTestId('bill-print-preview');
+    await preview.locator('tr[data-line="2750"]').waitFor({ state: 'attached', timeout: 60_000 });
+    const took = Date.now() - started;
+    const count = await preview.getByTestId('print-page').count();
+    writeFileSync(path.join(ARTIFACTS, `print-2750-${lang}.txt`), `2750 lines, ${count} pages drawn in ${took} ms\n`);
+    expect(count).toBeGreaterThan(50);
+    await expect(preview.locator('tr[data-line]').count()).resolves.toBe(2750);
+    await expect(preview.locator('.p8-print-total').count()).resolves.toBe(1);
+    expect(took, `${count} pages in ${took} ms`).toBeLessThan(30_000 * TIME_SCALE);
+    expect(errors).toEqual([]);
+  }, 300_000);
 
   it("prints a selection of the list as one job, each bill on pages of its own numbered by themselves, and counts each bill's print", async () => {
     const { page, errors, call, printed, order: make } = await printingPage(lang, locale);
