@@ -190,7 +190,8 @@ describe.each([
     await page.goto('/purchase/order');
     await page.getByTestId('bill-screen-PurchaseOrder').waitFor();
     await page.getByTestId(`bill-open-${order.id}`).click({ timeout: 30_000 });
-    await page.getByTestId('bill-print').click();
+    // The bill form settles first (slow on a busy machine).
+    await page.getByTestId('bill-print').click({ timeout: 45_000 });
     const preview = page.getByTestId('bill-print-preview');
     const pages = preview.getByTestId('print-page');
     await pages.first().waitFor();
@@ -304,7 +305,8 @@ describe.each([
     await page.goto('/sale/outstock');
     await page.getByTestId('bill-screen-SaleOutstock').waitFor();
     await page.getByTestId(`bill-open-${outstock.id}`).click({ timeout: 30_000 });
-    await page.getByTestId('bill-print').click();
+    // The bill form settles first (slow on a busy machine).
+    await page.getByTestId('bill-print').click({ timeout: 45_000 });
     const preview = page.getByTestId('bill-print-preview');
     const sheets = preview.getByTestId('print-page');
     await sheets.first().waitFor();
@@ -375,8 +377,9 @@ describe.each([
   }, 400_000);
 
   // Measured, not yet held to the 3 s the browser should take: on the 2-core test machine under load the pages
-  // of a 2,750-line bill take 6 to 16 s to draw (the print model alone, 0.2 to 0.5 s); the bound only keeps a
-  // regression into minutes out, and the time is written beside the screenshots.
+  // of a 2,750-line bill take 6 to 16 s to draw on A4 portrait (115 pages), about 32 s on the A5 landscape
+  // template the first test designs (221 pages); the print model alone takes 0.2 to 0.5 s. The bound only keeps
+  // a regression into minutes out; the time is written beside the screenshots.
   it('paginates and draws a 2,750-line bill in the browser, the time it takes measured', async () => {
     const { page, errors, order: make } = await printingPage(lang, locale);
     const order = await make(2750, 1);
@@ -396,7 +399,7 @@ describe.each([
     expect(count).toBeGreaterThan(50);
     await expect(preview.locator('tr[data-line]').count()).resolves.toBe(2750);
     await expect(preview.locator('.p8-print-total').count()).resolves.toBe(1);
-    expect(took, `${count} pages in ${took} ms`).toBeLessThan(30_000 * TIME_SCALE);
+    expect(took, `${count} pages in ${took} ms`).toBeLessThan(120_000 * TIME_SCALE);
     expect(errors).toEqual([]);
   }, 300_000);
 
@@ -448,7 +451,8 @@ describe.each([
 
     await page.goto('/purchase/order');
     await page.getByTestId(`bill-open-${order.id}`).click({ timeout: 30_000 });
-    await page.getByTestId('bill-print').click();
+    // The bill form settles first (slow on a busy machine).
+    await page.getByTestId('bill-print').click({ timeout: 45_000 });
     const preview = page.getByTestId('bill-print-preview');
     const sheets = preview.getByTestId('print-page');
     await sheets.first().waitFor();
@@ -600,7 +604,8 @@ describe.each([
 
     await page.goto('/purchase/order');
     await page.getByTestId(`bill-open-${order.id}`).click({ timeout: 30_000 });
-    await page.getByTestId('bill-print').click();
+    // The bill form settles first (slow on a busy machine).
+    await page.getByTestId('bill-print').click({ timeout: 45_000 });
     const preview = page.getByTestId('bill-print-preview');
     await preview.getByTestId('print-page').first().waitFor();
     // The receipt template offers the tenant's cloud printers, its roll one page as long as the bill.
