@@ -54,10 +54,13 @@ frontend p8
 
 backend app
   balance roundrobin
-  option httpchk GET /api/base/system/config
+  # the health route answers 503 while a process drains before an orderly stop (SIGTERM): it is taken out
+  # of the rotation within inter + 2 x fastinter (1.5 s), well inside its SHUTDOWN_DRAIN_MS (4 s), while it
+  # still serves what it was sent. A check that takes more than 2 s counts as failed; three failures mark a
+  # process down (a dead process refuses connections at once, and those go to another process anyway:
+  # retry-on conn-failure)
+  option httpchk GET /api/base/system/health
   http-check expect status 200
-  # a check that takes more than 2 s counts as failed; three failures mark a process down (a dead process
-  # refuses connections at once, and those go to another process anyway: retry-on conn-failure)
   timeout check 2s
   default-server inter 1s fastinter 250ms fall 3 rise 1
 ${servers.map((s, i) => `  server app${i + 1} ${s} check`).join('\n')}

@@ -13,6 +13,7 @@ import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerEnvelopeHandlers } from './core/envelope.ts';
 import { importJobsPlugin } from './core/import-job.ts';
+import { lifecyclePlugin } from './core/lifecycle.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
 import { openSharedState, type SharedState } from './core/shared-state.ts';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before the modules: they fill the app's registries (usage checkers, import templates, printer providers).
   await app.register(registriesPlugin);
   await app.register(importJobsPlugin, { config });
+  await app.register(lifecyclePlugin);
   // The live chat channel (WebSocket /api/ws) before the service routes that publish to it.
   await app.register(chatPlugin, { database, config });
   const modules: ModuleDeps = { database, config, sms, shared, registries: app.registries, access };

@@ -50,6 +50,8 @@ export interface Config {
   /** Fastify's trustProxy: false, true, a hop count or proxy addresses / CIDR ranges. */
   trustProxy: boolean | number | string[];
   logLevel: string;
+  /** On SIGTERM, how long the health check fails before the process closes, when a balancer checks it (core/lifecycle.ts). */
+  shutdownDrainMs: number;
   /** Seed the two demo tenants on start (default: on for the embedded database only). */
   seedDemo: boolean;
   /** Tenants may register themselves from the login page. */
@@ -93,6 +95,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     redisPrefix: process.env.REDIS_PREFIX ?? 'p8:',
     trustProxy: trustProxy(process.env.TRUST_PROXY),
     logLevel: process.env.LOG_LEVEL ?? 'info',
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 4000),
     seedDemo: bool('SEED_DEMO', !databaseUrl),
     openRegister: bool('OPEN_REGISTER', true),
     session: { idleMinutes: int('SESSION_IDLE_MINUTES', 30), absoluteHours: int('SESSION_ABSOLUTE_HOURS', 12) },

@@ -39,16 +39,21 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // app.close() stops accepting connections and waits for in-flight requests to finish.
+    // SIGTERM (a deployment's stop): the health check fails first and, when a balancer checks it, the process
+    // keeps serving until the balancer has taken it out of its rotation (core/lifecycle.ts). Ctrl-C stops at once.
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
     const timer = setTimeout(() => {
-      app.log.error('shutdown timed out after 10 s');
+      app.log.error('shutdown timed out');
       process.exit(1);
-    }, 10_000);
+    }, drainMs + 10_000);
     try {
+      if (await app.lifecycle.drain(drainMs)) app.log.info({ signal, drainMs }, 'drained: the balancer has stopped sending requests');
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       await mallSeed;
       await stopUnpaidOrderJob();
       await stopUploadSweep();
+      // app.close() stops accepting connections, closes the idle kept-alive ones, waits for in-flight requests
+      // to finish (each answered with Connection: close) and runs the onClose hooks.
       await app.close();
       await database.close();
     } finally {

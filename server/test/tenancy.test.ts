@@ -30,12 +30,14 @@ afterAll(() => ctx.close());
 
 /**
  * The GET routes that answer without a sign-in: the API's own documentation, the captcha, the public
- * system config, the import templates (the same for every tenant) and uploaded files (public like an
+ * system config, the balancer's health check, the import templates (the same for every tenant) and uploaded files (public like an
  * <img src>, behind a random name). Every other GET route is walked below, whenever it was added.
  */
 const PUBLIC_GET_ROUTES = [
   '/api/base/imgCaptcha',
   '/api/base/system/config',
+  // The balancer's health check (503 while the process drains before a stop).
+  '/api/base/system/health',
   '/api/base/template/:file',
   '/api/base/file/*',
   '/api/base/file/:tenantId/:month/:name',

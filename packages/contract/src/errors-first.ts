@@ -22,6 +22,7 @@ export const firstErrors = {
   NetworkError: { zh: '网络错误，请稍后重试', en: 'Network error, please try again later' },
   TimeOut: { zh: '请求超时，请稍后重试', en: 'Request timed out, please try again later' },
   ServerError: { zh: '服务器内部错误', en: 'Internal server error' },
+  ServerStopping: { zh: '服务正在重启，请稍后重试', en: 'The server is restarting, please try again shortly' },
   NotFound: { zh: '请求的资源不存在', en: 'The requested resource does not exist' },
   BadRequest: { zh: '请求参数错误', en: 'Bad request parameter' },
   ParamError: { zh: '参数错误', en: 'Invalid parameter' },

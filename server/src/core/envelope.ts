@@ -17,7 +17,7 @@ export function paged<T>(data: T[], pagination: Pagination): Envelope<T[]> & { p
   return { status: Status.Success, message: 'Success', data, pagination };
 }
 
-function fail(status: number, message: string, extra: { additional?: string; details?: RefusalDetails; remark?: string; data?: unknown } = {}): Envelope<unknown> {
+export function fail(status: number, message: string, extra: { additional?: string; details?: RefusalDetails; remark?: string; data?: unknown } = {}): Envelope<unknown> {
   return {
     status,
     message,

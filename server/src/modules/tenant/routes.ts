@@ -1,5 +1,7 @@
 import { clearDataSchema, registerSchema, tenantLogoffSchema } from '@p8/contract/auth';
 import { columnSettingsQuerySchema, columnSettingsSaveSchema, systemSettingsUpdateSchema, tenantConfigUpdateSchema } from '@p8/contract/tenant-config';
+import { Status } from '@p8/contract/envelope';
+import { fail } from '../../core/envelope.ts';
 import { readPlatformConfig } from '../../core/platform-config.ts';
 import { publicRoute, route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { clearData, logOffTenant, registerTenant, systemConfig, tenantConfigView } from './service.ts';
@@ -15,6 +17,11 @@ export const tenantModule: ServerModule = {
   name: 'tenant',
   routes: [
     publicRoute({ method: 'GET', url: '/api/base/system/config', tags, summary: 'Public system configuration', handler: async ({ config, database }) => systemConfig(config, await readPlatformConfig(database, config)) }),
+    // The balancer's health check: 503 while the process drains before an orderly stop (core/lifecycle.ts).
+    publicRoute({
+      method: 'GET', url: '/api/base/system/health', tags, summary: 'Health check of this server process (503 while it drains before a stop)',
+      handler: async (_deps, _input, { request, reply }) => (request.server.lifecycle.healthCheck() ? { serving: true } : reply.code(503).send(fail(Status.Error, 'ServerStopping'))),
+    }),
     publicRoute({ method: 'POST', url: '/api/base/tenant/register', tags, summary: 'Register a tenant', body: registerSchema, handler: (deps, { body }) => registerTenant(deps, body) }),
     route({ method: 'GET', url: '/api/admin/admin/tenant', openRead: 'tenant', tags, summary: 'The tenant configuration', handler: (ctx) => tenantConfigView(ctx.tx, ctx.tenantId) }),
     route({
