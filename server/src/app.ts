@@ -14,6 +14,7 @@ import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerEnvelopeHandlers } from './core/envelope.ts';
 import { importJobsPlugin } from './core/import-job.ts';
 import { lifecyclePlugin } from './core/lifecycle.ts';
+import { JobRunner } from './core/background-jobs.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
 import { openSharedState, type SharedState } from './core/shared-state.ts';
@@ -157,6 +158,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The live chat channel (WebSocket /api/ws) before the service routes that publish to it.
   await app.register(chatPlugin, { database, config });
   const modules: ModuleDeps = { database, config, sms, shared, registries: app.registries, access };
+  // The background jobs' runner of this process (core/background-jobs.ts): main.ts starts it once the app
+  // listens; it stops before the in-flight requests are awaited (its jobs go back to the queue).
+  const jobs = new JobRunner({ database, config, registries: app.registries, access, log: app.log }, app.registries.jobKinds, { concurrency: config.jobs.concurrency, perTenant: config.jobs.perTenant });
+  app.decorate('jobs', jobs);
+  app.addHook('preClose', () => jobs.stop());
   registerModules(app, modules, [
     authModule,
     personModule,

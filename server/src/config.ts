@@ -64,6 +64,8 @@ export interface Config {
   sms: { provider: string };
   /** orphanHours: an upload no record names is removed this long after it was made (core/upload-sweep.ts). */
   upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number; orphanHours: number };
+  /** Background jobs (core/background-jobs.ts): how many this process runs at once, and per tenant across all processes. */
+  jobs: { concurrency: number; perTenant: number };
   /** Limits of one Excel import (every `{path}/import`). */
   import: { maxRows: number; maxErrors: number; maxUnpackedMb: number; rowsPerBatch: number };
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
@@ -121,6 +123,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       excelMaxMb: int('UPLOAD_EXCEL_MAX_MB', 200),
       orphanHours: int('UPLOAD_ORPHAN_HOURS', 24),
     },
+    jobs: { concurrency: Math.max(1, int('JOB_CONCURRENCY', 2)), perTenant: Math.max(1, int('JOB_PER_TENANT', 1)) },
     import: {
       maxRows: int('IMPORT_MAX_ROWS', 100_000),
       maxErrors: int('IMPORT_MAX_ERRORS', 1000),

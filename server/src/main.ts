@@ -50,6 +50,8 @@ async function main() {
       if (await app.lifecycle.drain(drainMs)) app.log.info({ signal, drainMs }, 'drained: the balancer has stopped sending requests');
       app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       await mallSeed;
+      // The running background jobs roll back and go back to the queue for another process (app.close would too).
+      await app.jobs.stop();
       await stopUnpaidOrderJob();
       await stopUploadSweep();
       // app.close() stops accepting connections, closes the idle kept-alive ones, waits for in-flight requests
@@ -65,6 +67,9 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Background jobs (imports, exports): the embedded database's previous process is gone, so what it held is free now.
+  if (database.kind === 'pglite') await app.jobs.releaseOrphans();
+  app.jobs.start();
   if (config.seedDemo) {
     // The bills first (a few seconds: stock is real by the first sign-in), then the mall and the service orders.
     mallSeed = seedDemoBills(app, database, config)

@@ -76,7 +76,9 @@ describe('read permissions', () => {
 
   it('keeps the open reads a short list: the caller’s own data and what every screen formats by', () => {
     const open = signedInGets().filter((r) => r.read === 'open');
-    expect(open.length, open.map((r) => `${r.url} (${r.openRead})`).join(', ')).toBeLessThanOrEqual(12);
+    // 13 while both an import's in-process progress and a background job's state are open reads to their own
+    // caller; the first goes once imports run as background jobs.
+    expect(open.length, open.map((r) => `${r.url} (${r.openRead})`).join(', ')).toBeLessThanOrEqual(13);
     // Every named open read is used: the list in core/route.ts is what the routes declare, nothing more.
     expect(new Set(open.map((r) => r.openRead))).toEqual(new Set(Object.keys(OPEN_READS)));
   });

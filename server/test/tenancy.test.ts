@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/connection.ts';
 import { REFERENCE_TABLES, TENANT_TABLES_WITHOUT_RLS } from '../src/db/distribution.ts';
-import { admin, department } from '../src/db/schema/index.ts';
+import { admin, backgroundJob, department } from '../src/db/schema/index.ts';
 import { caller, xlsx } from './basic-fixtures.ts';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -195,6 +195,8 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   ids['/api/admin/base/swiper'] = await post('/api/admin/base/swiper', { title: `${marker}-swiper`, image: '/a.png' });
   const agreement = await call(ctx.app, 'PUT', '/api/admin/base/agreement', { token: tokenA, body: { kind: 'user', title: `${marker}-agreement`, content: `<p>${marker}-terms</p>` } });
   expect(agreement.body.status, JSON.stringify(agreement.body)).toBe(0);
+  // A background job of A's (queued, never run here), named by the marker.
+  ids['/api/admin/system/jobs'] = await ctx.database.withTenant(a.tenantId, async (tx) => (await tx.insert(backgroundJob).values({ tenantId: a.tenantId, kind: 'import', subject: `${marker}-job`, createdBy: a.adminId }).returning({ id: backgroundJob.id }))[0].id);
   // A label template of A's, named by the marker: B's list of the kind shows only the starter.
   await post('/api/admin/system/printTemplate/label', { kind: 'material', name: `${marker}-label`, layout: starterLabel('material') });
   const filled = {

@@ -20,6 +20,9 @@ export const errorCatalogue = {
   RoleBeyondOwn: { zh: '该角色的权限或数据范围超出您自己的，不能修改', en: 'This role grants permissions or a data scope beyond your own, so you cannot change it' },
   DataScopeBeyondOwn: { zh: '不能设置超出自己数据范围的数据权限', en: 'You cannot set a data scope wider than your own' },
   OwnRoleScopeProhibitChange: { zh: '不能修改自己所属角色的数据范围', en: 'You cannot change the data scope of a role you hold' },
+  // Background jobs (imports, exports and later runs queued on the database)
+  JobKindUnknown: { zh: '该版本的服务器不认识这种后台任务', en: 'This server version does not know this kind of background job' },
+  JobInterrupted: { zh: '后台任务多次被服务器重启中断，已停止；请重新发起', en: 'The background job was interrupted by server restarts too often and was stopped; please start it again' },
   // The platform's tenants
   OnlyPlatformAdmin: { zh: '只有平台管理员可以操作', en: 'Only the platform administrator can do this' },
   PlatformTenantProhibitDisable: { zh: '平台租户不能禁用', en: 'The platform tenant cannot be disabled' },

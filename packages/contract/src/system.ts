@@ -246,3 +246,28 @@ export interface AuditEntry {
   ip: string | null;
   createdAt: string;
 }
+
+/** A background job's state (server core/background-jobs.ts): queued → running → succeeded | failed. */
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A background job as the job list and the screens that started one show it. */
+export interface BackgroundJobView {
+  id: number;
+  /** import | export | … (each kind's name is translated by the web: `job.kind.<kind>`). */
+  kind: string;
+  /** What the job works on: the record or bill type of an import or export. */
+  subject: string;
+  status: JobStatus;
+  progress: { done: number; total: number | null };
+  /** The kind's outcome once succeeded (an import's summary, an export's file). */
+  result: unknown;
+  /** A catalogued error key once failed. */
+  errorKey: string | null;
+  attempts: number;
+  createdBy: number;
+  createdByName: string;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { BillPostingHooks } from '../bills/posting-hooks.ts';
 import { BillRules } from '../bills/rules.ts';
 import { AbandonAuditBlockers } from './abandon-audit-blockers.ts';
+import { JobKinds } from './background-jobs.ts';
 import { Dashboard } from './dashboard.ts';
 import type { ExcelColumn } from './excel.ts';
 import { PrinterProviders } from './printer-providers.ts';
@@ -28,6 +29,8 @@ export interface Registries {
   billRules: BillRules;
   /** The home dashboard's sections (orders, stock, funds…): core/dashboard.ts. */
   dashboard: Dashboard;
+  /** The kinds of background jobs (imports, exports…) and who is told a job was queued: core/background-jobs.ts. */
+  jobKinds: JobKinds;
 }
 
 /** The import templates of one app: each module registers the templates of its imports (brand, category, supplier…). */
@@ -61,6 +64,7 @@ export const registriesPlugin = fp(async (app: FastifyInstance) => {
     billPostingHooks: new BillPostingHooks(),
     billRules: new BillRules(),
     dashboard: new Dashboard(),
+    jobKinds: new JobKinds(),
   };
   app.decorate('registries', registries);
   app.decorate('recordUsage', registries.recordUsage);
@@ -70,4 +74,5 @@ export const registriesPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('billPostingHooks', registries.billPostingHooks);
   app.decorate('billRules', registries.billRules);
   app.decorate('dashboard', registries.dashboard);
+  app.decorate('jobKinds', registries.jobKinds);
 });

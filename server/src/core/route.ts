@@ -95,7 +95,7 @@ export const OPEN_READS = {
   messages: "the caller's own messages: the bell's count, the inbox and outbox",
   dashboard: 'the home dashboard: each section and figure is shown by the screen code it declares (core/dashboard.ts)',
   tenant: "the caller's own tenant's settings every screen formats by (digits, switches, list column settings, system settings)",
-  upload: "a cloud upload token and the progress of the caller's own import",
+  upload: "a cloud upload token and the progress of the caller's own import or other background job",
 } as const;
 export type OpenRead = keyof typeof OPEN_READS;
 

@@ -201,3 +201,45 @@ export const adminRole = pgTable(
     tenantPolicy('admin_role'),
   ],
 ).enableRLS();
+
+/**
+ * Background jobs (core/background-jobs.ts): long work a request starts and any server process runs — an
+ * import, an export, later MRP and cost runs. `status` goes queued → running → succeeded | failed; a running
+ * job is held by one runner (`locked_by`, attempt `attempts`) until `locked_until`, which the runner renews
+ * while it works; a job whose runner died is taken again after that (or failed once its attempts are spent).
+ * `result` is the kind's outcome (an import's summary, an export's stored upload name); `error_key` a
+ * catalogued error.
+ */
+export const backgroundJob = pgTable(
+  'background_job',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    kind: text('kind').notNull(),
+    /** What the job works on, for the list (the record or bill type of an import or export). */
+    subject: text('subject').notNull().default(''),
+    status: text('status').$type<'queued' | 'running' | 'succeeded' | 'failed'>().notNull().default('queued'),
+    payload: jsonb('payload').notNull().default({}),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total'),
+    result: jsonb('result'),
+    errorKey: text('error_key'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(2),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    createdBy: bigint('created_by', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // The job list, newest first.
+    index('background_job_list_idx').on(t.tenantId, t.createdAt, t.id),
+    // What the runners claim: the few jobs not finished (every tenant's, on the owner connection).
+    index('background_job_pending_idx').on(t.tenantId, t.id).where(sql`status in ('queued', 'running')`),
+    tenantPolicy('background_job'),
+  ],
+).enableRLS();

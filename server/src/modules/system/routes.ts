@@ -25,6 +25,7 @@ import { assertAccountFree } from '../../core/accounts.ts';
 import { hashPassword } from '../../core/passwords.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { listAudit } from './audit-service.ts';
+import { JOB_SCREEN, jobDetail, listJobs } from './job-service.ts';
 import { createDept, deleteDepts, deptTree, enableDepts, getDept, listDepts, updateDept } from './dept-service.ts';
 import { createMenu, deleteMenus, enableMenus, getMenu, listMenus, menuTree, updateMenu } from './menu-service.ts';
 import { copyRole, copyRolesBatch, createRole, deleteRoles, getRole, getRolePermission, listRoles, setRolePermission, setRoleScope, updateRole } from './role-service.ts';
@@ -179,6 +180,18 @@ const auditRoutes = [
   }),
 ];
 
-export const systemRoutes = [...deptRoutes, ...menuRoutes, ...roleRoutes, ...staffRoutes, ...auditRoutes];
+// Background jobs (imports, exports…): the tenant's list on its screen; one job for whoever started it, to follow it.
+const jobRoutes = [
+  route({
+    method: 'GET', url: '/api/admin/system/jobs', tags: ['system: background jobs'], summary: "The tenant's background jobs, newest first", permission: JOB_SCREEN, query: listQuerySchema, page: true,
+    handler: (ctx, { query }) => listJobs(ctx, query),
+  }),
+  route({
+    method: 'GET', url: '/api/admin/system/jobs/:id', tags: ['system: background jobs'], summary: 'One background job: its state, progress and result (its creator, or the job screen)', openRead: 'upload', params: idParamsSchema,
+    handler: (ctx, { params }) => jobDetail(ctx, params.id),
+  }),
+];
+
+export const systemRoutes = [...deptRoutes, ...menuRoutes, ...roleRoutes, ...staffRoutes, ...auditRoutes, ...jobRoutes];
 
 export const systemModule: ServerModule = { name: 'system', routes: systemRoutes };

@@ -1,0 +1,212 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BackgroundJobView } from '@p8/contract/system';
+import { enqueueJob, JobRunner, type JobContext, type JobRunnerOptions } from '../src/core/background-jobs.ts';
+import { withServiceContext, type Caller } from '../src/core/service-context.ts';
+import { auditLog, backgroundJob } from '../src/db/schema/index.ts';
+import { call, login, seedStaff, seedTenant, startTestApp, unique, type TestContext, type TestTenant } from './harness.ts';
+
+/*
+ * Background jobs (core/background-jobs.ts) on the installation's database: a job survives its runner's death
+ * and runs exactly once; an orderly stop gives it back; tenants take turns; a tenant sees only its own jobs.
+ * The runners here are in-process stand-ins for server processes (a killed one is `abandon`ed: nothing it has
+ * in hand commits, its lease lapses).
+ */
+let ctx: TestContext;
+let a: TestTenant;
+let b: TestTenant;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  a = await seedTenant(ctx.database, 'JobA');
+  b = await seedTenant(ctx.database, 'JobB');
+});
+afterAll(() => ctx.close());
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Queues a job as the tenant's administrator, committed. */
+function queue(t: TestTenant, kind: string, subject = '', maxAttempts?: number): Promise<number> {
+  const caller: Caller = { tenantId: t.tenantId, account: { tenantId: t.tenantId, adminId: t.adminId, sessionId: '' }, config: ctx.config, registries: ctx.app.registries, log: ctx.app.log, ip: '', access: ctx.app.access };
+  return withServiceContext(ctx.database, caller, (c) => enqueueJob(c, { kind, subject, maxAttempts }));
+}
+
+function runner(options: JobRunnerOptions): JobRunner {
+  const { database, config } = ctx;
+  return new JobRunner({ database, config, registries: ctx.app.registries, access: ctx.app.access, log: ctx.app.log }, ctx.app.registries.jobKinds, { pollMs: 30, ...options });
+}
+
+async function job(t: TestTenant, id: number) {
+  const [row] = await ctx.database.withTenant(t.tenantId, (tx) => tx.select().from(backgroundJob).where(and(eq(backgroundJob.tenantId, t.tenantId), eq(backgroundJob.id, id))));
+  return row;
+}
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
+  for (const deadline = Date.now() + ms; ; await pause(20)) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+  }
+}
+
+/** A gate per attempt: the job waits at it until the test opens it (a killed runner's attempt never gets through). */
+const gates = new Map<string, { open: () => void; opened: Promise<void> }>();
+function gate(key: string) {
+  let entry = gates.get(key);
+  if (!entry) {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    entry = { open, opened };
+    gates.set(key, entry);
+  }
+  return entry;
+}
+
+/** Writes an audit entry (the job's one write) and completes in the same transaction, after its gate. */
+async function gatedWrite(job: JobContext) {
+  await job.progress(1, 2);
+  await gate(`${job.jobId}:${job.attempt}`).opened;
+  return job.caller.transaction(async (c) => {
+    c.audit({ action: 'create', entity: 'jobtest', entityId: job.jobId });
+    await job.complete(c.tx, { wrote: job.jobId });
+    return { wrote: job.jobId };
+  });
+}
+
+describe('a background job and its runner', () => {
+  beforeAll(() => {
+    ctx.app.registries.jobKinds.register({ kind: 'test_gated', run: gatedWrite });
+    ctx.app.registries.jobKinds.register({
+      kind: 'test_stoppable',
+      run: (job) =>
+        new Promise((_resolve, reject) => {
+          void job.progress(1, 10);
+          job.signal.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
+    });
+  });
+
+  it('survives its runner dying mid-way: another runner takes it after the lease and it is written exactly once', async () => {
+    const first = runner({ id: 'first', leaseMs: 600 });
+    const id = await queue(a, 'test_gated');
+    first.start();
+    // The first runner holds it, its progress readable by the job's creator.
+    await until('running with progress', () => job(a, id), (j) => j.status === 'running' && j.progressDone === 1 && j.progressTotal === 2);
+    const token = await login(ctx.app, a.name, a.password);
+    const seen = await call<BackgroundJobView>(ctx.app, 'GET', `/api/admin/system/jobs/${id}`, { token });
+    expect(seen.body.data).toMatchObject({ id, kind: 'test_gated', status: 'running', progress: { done: 1, total: 2 }, attempts: 1, createdBy: a.adminId });
+    // It dies there: its attempt never gets past the gate, its lease is no longer renewed.
+    first.abandon();
+    const second = runner({ id: 'second', leaseMs: 600 });
+    gate(`${id}:2`).open();
+    second.start();
+    const done = await until('succeeded', () => job(a, id), (j) => j.status === 'succeeded');
+    expect(done).toMatchObject({ attempts: 2, result: { wrote: id }, errorKey: null, progressDone: 2, lockedBy: null });
+    // The dead runner's attempt, let through now, cannot commit anything.
+    gate(`${id}:1`).open();
+    await pause(100);
+    const written = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.entity, 'jobtest'), eq(auditLog.entityId, String(id)))));
+    expect(written).toHaveLength(1);
+    expect((await job(a, id)).attempts).toBe(2);
+    await second.stop();
+  });
+
+  it('is failed cleanly (JobInterrupted) when its runners died more often than it may be attempted', async () => {
+    const first = runner({ id: 'dies', leaseMs: 400 });
+    const id = await queue(a, 'test_gated', '', 1);
+    first.start();
+    await until('running', () => job(a, id), (j) => j.status === 'running');
+    first.abandon();
+    const second = runner({ id: 'sweeps', leaseMs: 400 });
+    second.start();
+    const failed = await until('failed', () => job(a, id), (j) => j.status === 'failed');
+    expect(failed).toMatchObject({ errorKey: 'JobInterrupted', attempts: 1, result: null });
+    await second.stop();
+    gate(`${id}:1`).open();
+  });
+
+  it('goes back to the queue, its attempt not counted, when its process stops in order', async () => {
+    const stopping = runner({ id: 'stopping' });
+    const id = await queue(a, 'test_stoppable');
+    stopping.start();
+    await until('running', () => job(a, id), (j) => j.status === 'running');
+    await stopping.stop();
+    expect(await job(a, id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+    // Not left for ever: failed as an unknown kind would be, by a runner that no longer runs it.
+    await ctx.database.withTenant(a.tenantId, (tx) => tx.update(backgroundJob).set({ kind: 'no_such_kind' }).where(and(eq(backgroundJob.tenantId, a.tenantId), eq(backgroundJob.id, id))));
+    const other = runner({ id: 'other' });
+    other.start();
+    expect(await until('failed', () => job(a, id), (j) => j.status === 'failed')).toMatchObject({ errorKey: 'JobKindUnknown', result: { additional: 'no_such_kind' } });
+    await other.stop();
+  });
+});
+
+describe('tenants take turns', () => {
+  const started: string[] = [];
+  // Two tenants that never ran a job (A and B ran some above: B, whose last start is older, would go first).
+  let c: TestTenant;
+  let d: TestTenant;
+  beforeAll(async () => {
+    c = await seedTenant(ctx.database, 'JobC');
+    d = await seedTenant(ctx.database, 'JobD');
+    ctx.app.registries.jobKinds.register({
+      kind: 'test_turn',
+      run: async (job) => {
+        started.push(`${job.tenantId === c.tenantId ? 'C' : 'D'}${(job.payload as { n?: number }).n ?? ''}`);
+        await pause(80);
+        return null;
+      },
+    });
+  });
+
+  it("runs another tenant's job before a tenant's queue of heavy jobs is through, one job per tenant at a time", async () => {
+    const enqueue = (t: TestTenant, n: number) =>
+      withServiceContext(ctx.database, { tenantId: t.tenantId, account: { tenantId: t.tenantId, adminId: t.adminId, sessionId: '' }, config: ctx.config, registries: ctx.app.registries, log: ctx.app.log, ip: '', access: ctx.app.access }, (c) =>
+        enqueueJob(c, { kind: 'test_turn', payload: { n } }),
+      );
+    const ids = [await enqueue(c, 1), await enqueue(c, 2), await enqueue(c, 3), await enqueue(d, 1)];
+    // Two processes, two jobs each at most: still never two of one tenant at once.
+    const runners = [runner({ id: 'p1', concurrency: 2 }), runner({ id: 'p2', concurrency: 2 })];
+    let overlap = false;
+    const watch = setInterval(() => {
+      void ctx.database.withSystem((tx) => tx.select({ tenantId: backgroundJob.tenantId }).from(backgroundJob).where(eq(backgroundJob.status, 'running'))).then((running) => {
+        if (running.filter((r) => r.tenantId === c.tenantId).length > 1) overlap = true;
+      });
+    }, 10);
+    for (const r of runners) r.start();
+    await until('all done', () => Promise.all([job(c, ids[0]), job(c, ids[1]), job(c, ids[2]), job(d, ids[3])]), (jobs) => jobs.every((j) => j.status === 'succeeded'));
+    clearInterval(watch);
+    for (const r of runners) await r.stop();
+    expect(overlap).toBe(false);
+    // D queued last, yet started second: beside C's first job, not after all three.
+    expect(started).toEqual(['C1', 'D1', 'C2', 'C3']);
+  });
+});
+
+describe("a tenant's jobs are its own", () => {
+  it('lists and shows only the own tenant’s jobs; a colleague without the job screen sees only their own', async () => {
+    const subject = `rls${unique()}`;
+    const id = await queue(a, 'test_none', subject);
+    const tokenA = await login(ctx.app, a.name, a.password);
+    const tokenB = await login(ctx.app, b.name, b.password);
+    const listA = await call<BackgroundJobView[]>(ctx.app, 'GET', '/api/admin/system/jobs?pageSize=100', { token: tokenA });
+    expect(listA.body.status).toBe(0);
+    expect(listA.body.data.map((j) => j.id)).toContain(id);
+    expect(listA.body.data.find((j) => j.id === id)).toMatchObject({ subject, status: 'queued', createdByName: expect.any(String) });
+    const listB = await call<BackgroundJobView[]>(ctx.app, 'GET', '/api/admin/system/jobs?pageSize=100', { token: tokenB });
+    expect(listB.body.status).toBe(0);
+    expect(JSON.stringify(listB.body.data)).not.toContain(subject);
+    expect((await call(ctx.app, 'GET', `/api/admin/system/jobs/${id}`, { token: tokenB })).body).toMatchObject({ message: 'DataNotExist' });
+    // Under B's tenant the row does not exist at all (row-level security), even asked by its id.
+    expect(await ctx.database.withTenant(b.tenantId, (tx) => tx.select().from(backgroundJob).where(eq(backgroundJob.id, id)))).toEqual([]);
+    // A colleague in A without the job screen: no list, not A's administrator's job; their own job, yes.
+    const staff = await seedStaff(ctx.database, a);
+    const tokenStaff = await login(ctx.app, staff.name, staff.password);
+    expect((await call(ctx.app, 'GET', '/api/admin/system/jobs', { token: tokenStaff })).body).toMatchObject({ message: 'Forbidden' });
+    expect((await call(ctx.app, 'GET', `/api/admin/system/jobs/${id}`, { token: tokenStaff })).body).toMatchObject({ message: 'DataNotExist' });
+    const own = await withServiceContext(ctx.database, { tenantId: a.tenantId, account: { tenantId: a.tenantId, adminId: staff.adminId, sessionId: '' }, config: ctx.config, registries: ctx.app.registries, log: ctx.app.log, ip: '', access: ctx.app.access }, (c) =>
+      enqueueJob(c, { kind: 'test_none' }),
+    );
+    expect((await call<BackgroundJobView>(ctx.app, 'GET', `/api/admin/system/jobs/${own}`, { token: tokenStaff })).body.data).toMatchObject({ id: own, createdBy: staff.adminId });
+  });
+});
