@@ -125,12 +125,17 @@ describe('transfers (browser)', () => {
     await list.locator('th.ant-table-column-has-sorters', { hasText: lang === 'zh' ? '金额' : 'Amount' }).click();
     expect((await sorted).status()).toBe(200);
     await screenshot(page, `finance-transfers-${lang}`);
-    // The export posts the same query and answers a workbook.
-    const exported = page.waitForResponse((r) => r.url().includes('/finance/transfer/export'));
+    // The export queues a background job with the list's export call and the same query; the job's workbook is downloaded.
+    const queued = page.waitForResponse((r) => r.url().includes('/system/jobs/export'));
+    const exported = page.waitForResponse((r) => r.url().includes('/system/jobs/file'));
     await list.getByTestId('export-button').click();
-    const reply = await exported;
+    const reply = await queued;
     expect(reply.status()).toBe(200);
-    expect(`${reply.url()} ${reply.request().postData() ?? ''}`).toContain('amountSort');
+    expect(reply.request().postData() ?? '').toContain('/finance/transfer/export');
+    expect(reply.request().postData() ?? '').toContain('amountSort');
+    const file = await exported;
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toContain('spreadsheetml');
   }, 120_000);
 });
 

@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerEnvelopeHandlers } f
 import { importJobsPlugin } from './core/import-job.ts';
 import { lifecyclePlugin } from './core/lifecycle.ts';
 import { JobRunner } from './core/background-jobs.ts';
+import { ExportRoutes, exportJobKind } from './core/export-jobs.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
 import { openSharedState, type SharedState } from './core/shared-state.ts';
@@ -163,6 +164,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = new JobRunner({ database, config, registries: app.registries, access, log: app.log }, app.registries.jobKinds, { concurrency: config.jobs.concurrency, perTenant: config.jobs.perTenant });
   app.decorate('jobs', jobs);
   app.addHook('preClose', () => jobs.stop());
+  // Exports as background jobs (core/export-jobs.ts): every export route, noted as the modules add it, can be replayed by a job.
+  const exportRoutes = new ExportRoutes();
+  app.addHook('onRoute', exportRoutes.onRoute);
+  app.decorate('exportRoutes', exportRoutes);
+  app.registries.jobKinds.register(exportJobKind(app, database, config));
   registerModules(app, modules, [
     authModule,
     personModule,

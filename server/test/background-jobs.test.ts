@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackgroundJobView } from '@p8/contract/system';
 import { enqueueJob, JobRunner, type JobContext, type JobRunnerOptions } from '../src/core/background-jobs.ts';
 import { withServiceContext, type Caller } from '../src/core/service-context.ts';
-import { auditLog, backgroundJob } from '../src/db/schema/index.ts';
+import { auditLog, backgroundJob, session } from '../src/db/schema/index.ts';
+import { readXlsx } from './basic-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, unique, type TestContext, type TestTenant } from './harness.ts';
 
 /*
@@ -208,5 +209,37 @@ describe("a tenant's jobs are its own", () => {
       enqueueJob(c, { kind: 'test_none' }),
     );
     expect((await call<BackgroundJobView>(ctx.app, 'GET', `/api/admin/system/jobs/${own}`, { token: tokenStaff })).body.data).toMatchObject({ id: own, createdBy: staff.adminId });
+  });
+});
+
+describe('an export as a background job', () => {
+  it('replays the export route as its creator, keeps the workbook for them, and refuses an export the caller may not run', async () => {
+    const title = `exp${unique()}`;
+    const tokenA = await login(ctx.app, a.name, a.password);
+    expect((await call(ctx.app, 'POST', '/api/admin/base/swiper', { token: tokenA, body: { title, image: '/a.png' } })).body.status).toBe(0);
+    const queued = await call<{ id: number }>(ctx.app, 'POST', '/api/admin/system/jobs/export', { token: tokenA, body: { path: '/admin/base/swiper/export', query: { title } } });
+    expect(queued.body.status, JSON.stringify(queued.body)).toBe(0);
+    const id = queued.body.data.id;
+    ctx.app.jobs.start();
+    try {
+      const done = await until('exported', async () => (await call<BackgroundJobView>(ctx.app, 'GET', `/api/admin/system/jobs/${id}`, { token: tokenA })).body.data, (j) => j.status === 'succeeded' || j.status === 'failed');
+      expect(done).toMatchObject({ kind: 'export', subject: '/api/admin/base/swiper/export', status: 'succeeded', result: { fileName: expect.stringContaining('.xlsx') } });
+    } finally {
+      await ctx.app.jobs.stop();
+    }
+    const file = await ctx.app.inject({ method: 'POST', url: '/api/admin/system/jobs/file', headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'application/json' }, payload: JSON.stringify({ id }) });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+    const rows = await readXlsx(file.rawPayload);
+    expect(rows.map((r) => r[0])).toEqual(['标题', title]);
+    // The job's own session is gone once the export is done.
+    expect(await ctx.database.withSystem((tx) => tx.select().from(session).where(and(eq(session.tenantId, a.tenantId), eq(session.userAgent, `background job ${id}`))))).toEqual([]);
+    // Tenant B cannot download it; a colleague without the export button cannot queue one; no such export route, no job.
+    const tokenB = await login(ctx.app, b.name, b.password);
+    expect((await call(ctx.app, 'POST', '/api/admin/system/jobs/file', { token: tokenB, body: { id } })).body).toMatchObject({ message: 'DataNotExist' });
+    const staff = await seedStaff(ctx.database, a);
+    const tokenStaff = await login(ctx.app, staff.name, staff.password);
+    expect((await call(ctx.app, 'POST', '/api/admin/system/jobs/export', { token: tokenStaff, body: { path: '/admin/base/swiper/export', query: {} } })).body).toMatchObject({ message: 'Forbidden' });
+    expect((await call(ctx.app, 'POST', '/api/admin/system/jobs/export', { token: tokenA, body: { path: '/admin/base/swiper/nothing', query: {} } })).body).toMatchObject({ message: 'DataNotExist' });
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameText, storableText } from './text.ts';
 import { passwordPattern, phonePattern } from './auth.ts';
-import { idsSchema } from './common.ts';
+import { idSchema, idsSchema } from './common.ts';
 import { MenuType, type MenuItem } from './menu.ts';
 
 /**
@@ -271,3 +271,13 @@ export interface BackgroundJobView {
   startedAt: string | null;
   finishedAt: string | null;
 }
+
+/** `POST /api/admin/system/jobs/export`: the export route's path (as the export button calls it) and the list's query. */
+export const exportJobSchema = z.object({
+  path: z.string().min(1).max(300),
+  query: z.record(z.string(), z.unknown()).default({}),
+});
+export type ExportJobInput = z.infer<typeof exportJobSchema>;
+
+/** `POST /api/admin/system/jobs/file`: the job whose file to download. */
+export const jobFileSchema = z.object({ id: idSchema });

@@ -9,6 +9,8 @@ CREATE TABLE "background_job" (
 	"progress_total" integer,
 	"result" jsonb,
 	"error_key" text,
+	"file" "bytea",
+	"file_name" text,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"max_attempts" integer DEFAULT 2 NOT NULL,
 	"locked_by" text,

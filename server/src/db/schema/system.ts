@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -12,6 +13,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, id, tenantId, tenantPolicy, updatedAt } from './tenancy.ts';
+
+/** Bytes (a job's file): a Buffer from node-postgres, a Uint8Array from PGlite. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /** A tenant and its configuration; the config keys live in the contract. */
 export const tenant = pgTable(
@@ -224,6 +228,9 @@ export const backgroundJob = pgTable(
     progressTotal: integer('progress_total'),
     result: jsonb('result'),
     errorKey: text('error_key'),
+    /** A file the job made (an export's workbook), downloaded by its creator through the jobs' routes; its name. */
+    file: bytea('file'),
+    fileName: text('file_name'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(2),
     lockedBy: text('locked_by'),

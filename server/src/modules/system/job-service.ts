@@ -88,13 +88,29 @@ export async function listJobs(ctx: ServiceContext, query: Record<string, unknow
   return { ...page, data: page.data.map((row) => view(row as JobRow)) };
 }
 
-/** One job: its creator may always follow it (the import or export dialog); anyone else needs the job screen. */
+/** A job's creator may always follow it (the import or export dialog); anyone else needs the job screen. */
+async function assertMayRead(ctx: ServiceContext, id: number, createdBy: number) {
+  if (createdBy === ctx.account.adminId) return;
+  const perms = await callerPermissions(ctx.tx, ctx.account);
+  if (!perms.isSuper && !hasPermission(perms.menuNames, JOB_SCREEN)) throw new BizError('DataNotExist', { additional: id });
+}
+
+/** One job's state, progress and result. */
 export async function jobDetail(ctx: ServiceContext, id: number): Promise<BackgroundJobView> {
   const [row] = await fromJobs(ctx).where(and(eq(backgroundJob.tenantId, ctx.tenantId), eq(backgroundJob.id, id)));
   if (!row) throw new BizError('DataNotExist', { additional: id });
-  if (row.createdBy !== ctx.account.adminId) {
-    const perms = await callerPermissions(ctx.tx, ctx.account);
-    if (!perms.isSuper && !hasPermission(perms.menuNames, JOB_SCREEN)) throw new BizError('DataNotExist', { additional: id });
-  }
+  await assertMayRead(ctx, id, row.createdBy);
   return view(row as JobRow);
+}
+
+/** The file a job made (an export's workbook) and its name. */
+export async function jobFile(ctx: ServiceContext, id: number): Promise<{ bytes: Buffer; name: string }> {
+  const [row] = await ctx.tx
+    .select({ createdBy: backgroundJob.createdBy, file: backgroundJob.file, fileName: backgroundJob.fileName })
+    .from(backgroundJob)
+    .where(and(eq(backgroundJob.tenantId, ctx.tenantId), eq(backgroundJob.id, id)));
+  if (!row) throw new BizError('DataNotExist', { additional: id });
+  await assertMayRead(ctx, id, row.createdBy);
+  if (!row.file) throw new BizError('FileNotFound', { additional: id });
+  return { bytes: Buffer.from(row.file), name: row.fileName ?? 'export.xlsx' };
 }

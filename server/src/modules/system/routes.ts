@@ -3,6 +3,8 @@ import { BILL_SCREENS, screensNaming } from '../../core/screens.ts';
 import { enableSchema, idParamsSchema, idsSchema } from '@p8/contract/common';
 import {
   deptCreateSchema,
+  exportJobSchema,
+  jobFileSchema,
   deptUpdateSchema,
   menuCreateSchema,
   menuUpdateSchema,
@@ -25,7 +27,9 @@ import { assertAccountFree } from '../../core/accounts.ts';
 import { hashPassword } from '../../core/passwords.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { listAudit } from './audit-service.ts';
-import { JOB_SCREEN, jobDetail, listJobs } from './job-service.ts';
+import { queueExport } from '../../core/export-jobs.ts';
+import { langOf, sendXlsx } from '../../core/excel.ts';
+import { JOB_SCREEN, jobDetail, jobFile, listJobs } from './job-service.ts';
 import { createDept, deleteDepts, deptTree, enableDepts, getDept, listDepts, updateDept } from './dept-service.ts';
 import { createMenu, deleteMenus, enableMenus, getMenu, listMenus, menuTree, updateMenu } from './menu-service.ts';
 import { copyRole, copyRolesBatch, createRole, deleteRoles, getRole, getRolePermission, listRoles, setRolePermission, setRoleScope, updateRole } from './role-service.ts';
@@ -189,6 +193,18 @@ const jobRoutes = [
   route({
     method: 'GET', url: '/api/admin/system/jobs/:id', tags: ['system: background jobs'], summary: 'One background job: its state, progress and result (its creator, or the job screen)', openRead: 'upload', params: idParamsSchema,
     handler: (ctx, { params }) => jobDetail(ctx, params.id),
+  }),
+  // Exports run as jobs: the export route's own permission is checked when the job is queued, and again when it is replayed.
+  route({
+    method: 'POST', url: '/api/admin/system/jobs/export', tags: ['system: background jobs'], summary: 'Queue an export (any `POST …/export` route with the list query) as a background job', body: exportJobSchema,
+    handler: (ctx, { body }, { request }) => queueExport(ctx, request.server.exportRoutes, body, langOf(request)),
+  }),
+  route({
+    method: 'POST', url: '/api/admin/system/jobs/file', tags: ['system: background jobs'], summary: "Download the file a background job made (an export's workbook): its creator, or the job screen", body: jobFileSchema,
+    handler: async (ctx, { body }, { reply }) => {
+      const file = await jobFile(ctx, body.id);
+      return sendXlsx(reply, file.bytes, file.name);
+    },
   }),
 ];
 

@@ -3,6 +3,7 @@ import { Button, type ButtonProps } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback.ts';
+import type { BackgroundJobView } from '@p8/contract/system';
 import { http, type QueryParams } from '../../app/http.ts';
 
 export interface ExportButtonProps extends Omit<ButtonProps, 'onClick' | 'loading'> {
@@ -15,10 +16,16 @@ export interface ExportButtonProps extends Omit<ButtonProps, 'onClick' | 'loadin
   children?: ReactNode;
 }
 
+/** How long the button waits between two looks at its export job. */
+const POLL_MS = 1000;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Exports the current query of a list: POST `path` with the query as the JSON body, then saves the
- * file. While it runs the button spins and a "exporting…" message shows; failures are shown by the
- * HTTP client.
+ * Exports the current query of a list as a background job: POST `/admin/system/jobs/export` with the export
+ * call's `path` and the query, follows the job (queued, then exporting with its progress) and, once it
+ * succeeded, downloads its workbook and saves it. The export runs in whichever server process takes it and
+ * survives a restart of the one that was asked; it is listed on system → background jobs. While it runs the
+ * button spins and a message says where it is; a refusal is shown by the HTTP client, a failed job by its error.
  */
 export default function ExportButton({ path, params, fileName, children, icon, ...rest }: ExportButtonProps) {
   const { t } = useTranslation();
@@ -29,9 +36,20 @@ export default function ExportButton({ path, params, fileName, children, icon, .
     const body = typeof params === 'function' ? params() : (params ?? {});
     const key = `export:${path}`;
     setLoading(true);
-    feedback.message.loading({ content: t('kit.export.exporting'), key, duration: 0 });
+    feedback.message.loading({ content: t('kit.export.queued'), key, duration: 0 });
     try {
-      await http.exportFile(path, body, { noLoading: true, timeout: 5 * 60_000, fileName });
+      const { id } = await http.post<{ id: number }>('/admin/system/jobs/export', { path, query: body }, { noLoading: true });
+      for (let wait = 300; ; wait = POLL_MS) {
+        await pause(wait);
+        const job = await http.get<BackgroundJobView>(`/admin/system/jobs/${id}`, undefined, { noLoading: true });
+        if (job.status === 'succeeded') break;
+        if (job.status === 'failed') {
+          feedback.message.error({ content: t(`error.${job.errorKey ?? 'ServerError'}`), key });
+          return;
+        }
+        feedback.message.loading({ content: t(job.status === 'queued' ? 'kit.export.queued' : 'kit.export.exporting'), key, duration: 0 });
+      }
+      await http.exportFile('/admin/system/jobs/file', { id }, { noLoading: true, timeout: 5 * 60_000, fileName });
       feedback.message.success({ content: t('kit.export.done'), key });
     } catch {
       feedback.message.destroy(key);

@@ -98,6 +98,7 @@ export default {
   },
   export: {
     button: 'Export',
+    queued: 'Export queued…',
     exporting: 'Exporting…',
     done: 'Export finished',
   },

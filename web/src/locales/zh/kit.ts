@@ -98,6 +98,7 @@ export default {
   },
   export: {
     button: '导出',
+    queued: '导出任务排队中…',
     exporting: '正在导出…',
     done: '导出完成',
   },
