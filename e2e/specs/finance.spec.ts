@@ -136,6 +136,13 @@ describe('transfers (browser)', () => {
     const file = await exported;
     expect(file.status()).toBe(200);
     expect(file.headers()['content-type']).toContain('spreadsheetml');
+    // The job is on system → background jobs, done.
+    await page.goto('/system/job');
+    const jobs = page.getByTestId('job-table');
+    const row = jobs.locator('tbody tr.ant-table-row').first();
+    await row.waitFor();
+    await waitUntil(() => row.textContent(), (text) => (text ?? '').includes(lang === 'zh' ? '成功' : 'Succeeded') && (text ?? '').includes(lang === 'zh' ? '导出' : 'Export'), 'the export job on the job list');
+    await screenshot(page, `system-jobs-${lang}`);
   }, 120_000);
 });
 

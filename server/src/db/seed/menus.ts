@@ -298,7 +298,7 @@ export const MENU_TEMPLATE: MenuTemplate[] = [
       ]),
       screen('system_audit', '操作日志', 'Audit log', 'AuditOutlined', [{ action: 'view', title: '查看', titleEn: 'View' }]),
       // Imports, exports and later runs queued on the database (core/background-jobs.ts): read-only.
-      screen('system_job', '后台任务', 'Background jobs', 'ScheduleOutlined', []),
+      screen('system_job', '后台任务', 'Background jobs', 'ScheduleOutlined', [{ action: 'view', title: '查看', titleEn: 'View' }]),
       // Office screens of the system area (printers, joint review, tenant config, messages, settings).
       // system_printer_update also allows a test print (as does system_printer_add).
       screen('system_printer', '打印机管理', 'Printers', 'PrinterOutlined', ['add', 'update', 'delete', 'enable']),

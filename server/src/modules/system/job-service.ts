@@ -10,7 +10,8 @@ import { admin, backgroundJob } from '../../db/schema/index.ts';
 
 /** The background jobs screen (system_job): the tenant's jobs, newest first; and one job's state for whoever started it. */
 
-export const JOB_SCREEN = 'system_job';
+/** The job screen's read button (granting the screen's button grants the screen). */
+export const JOB_SCREEN = 'system_job_view';
 
 const jobList: ListSpec = {
   fields: {

@@ -54,7 +54,7 @@ function JobList() {
         prop: 'errorKey',
         title: t('system.job.outcome'),
         render: (_, row) =>
-          row.status === 'failed' ? <Typography.Text type="danger">{t(`error.${row.errorKey ?? 'ServerError'}`, { defaultValue: row.errorKey ?? '' })}</Typography.Text> : row.status === 'succeeded' ? t('system.job.done') : '—',
+          row.status === 'failed' ? <Typography.Text type="danger">{t(`error.${row.errorKey ?? 'ServerError'}`, { defaultValue: row.errorKey ?? '' })}</Typography.Text> : row.status === 'succeeded' ? ((row.result as { fileName?: string } | null)?.fileName ?? t('system.job.done')) : '—',
       },
       { prop: 'attempts', title: t('system.job.attempts'), width: 90 },
     ],
@@ -79,7 +79,7 @@ export default function JobPage() {
   const can = useAuth();
   return (
     <div data-testid="job-page">
-      {can('system_job') ? (
+      {can('system_job_view') ? (
         <JobList />
       ) : (
         <Card>
