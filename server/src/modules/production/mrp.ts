@@ -202,10 +202,10 @@ export async function planLines(ctx: ServiceContext, _decl: unknown, payload: Bi
   const structure = await boms(tx, tenantId, chosenIds);
   const supply = await openSupply(tx, tenantId);
   const allocated = await allocations(tx, tenantId);
-  const chosen = new Map<number, number[]>();
-  for (const w of wanted) if (w.bomId !== undefined) chosen.set(w.materialId, [...(chosen.get(w.materialId) ?? []), w.bomId]);
   // A chosen BOM that is not enabled (or not the line's material's) is not followed: the default is.
   for (const w of wanted) if (w.bomId !== undefined && structure.byId.get(w.bomId)?.materialId !== w.materialId) w.bomId = undefined;
+  const chosen = new Map<number, number[]>();
+  for (const w of wanted) if (w.bomId !== undefined) chosen.set(w.materialId, [...(chosen.get(w.materialId) ?? []), w.bomId]);
   const roots = [...wanted, ...allocated].map((w) => w.materialId);
   const planning = await planningData(tx, tenantId, reach(roots, structure.byId, structure.defaults, chosen), supply);
   const orderCodes = await billCodes(tx, tenantId, [...new Set(allocated.map((a) => (a.peg.kind === 'allocated' ? a.peg.billId : 0)))]);
