@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, notInArray } from 'drizzle-orm';
 import type { BillAuditAnswer } from '@p8/contract/bills/api';
 import { fieldShown, headerFields, lineDirection, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billType as findBillType } from '@p8/contract/bills/catalogue';
 import { POSTED_STATUSES, type BillOperation, type BillStatus } from '@p8/contract/bills/status';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { BizError, refusal } from '../core/errors.ts';
@@ -144,15 +145,14 @@ export async function refuseBill(ctx: ServiceContext, decl: BillTypeDecl, id: nu
   ctx.audit({ action: 'refuse', entity: decl.type, entityId: id, detail: { reason } });
 }
 
-/** Downstream bills (any status but Merged) that took lines of this bill. */
-async function hasDownstream(tx: Tx, tenantId: number, billId: number, onlyUnposted = false): Promise<boolean> {
-  const [found] = await tx
-    .select({ id: billLine.id })
+/** The types of the downstream bills (any status but Merged) that took lines of this bill; none when nothing did. */
+async function downstreamTypesOf(tx: Tx, tenantId: number, billId: number, onlyUnposted = false): Promise<string[]> {
+  const found = await tx
+    .selectDistinct({ billType: bill.billType })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
-    .where(and(eq(billLine.tenantId, tenantId), eq(billLine.sourceBillId, billId), onlyUnposted ? notInArray(bill.billStatus, ['Merged', ...POSTED_STATUSES]) : ne(bill.billStatus, 'Merged')))
-    .limit(1);
-  return Boolean(found);
+    .where(and(eq(billLine.tenantId, tenantId), eq(billLine.sourceBillId, billId), onlyUnposted ? notInArray(bill.billStatus, ['Merged', ...POSTED_STATUSES]) : ne(bill.billStatus, 'Merged')));
+  return found.map((f) => f.billType);
 }
 
 /** POST {path}/abandonAudit: withdraws the audit; stock is reversed, the sources' progress rolls back. */
@@ -164,7 +164,12 @@ export async function abandonAudit(ctx: ServiceContext, decl: BillTypeDecl, id: 
   // What other modules hang on the bill (payments, invoices, MRP use, cost accounting…):
   // core/abandon-audit-blockers.ts. Asked first, as they name the reason better than "has downstream bills".
   await ctx.registries.abandonAuditBlockers.refuseIfBlocked(ctx.tx, ctx.tenantId, row.id, row.billCode);
-  if (await hasDownstream(ctx.tx, ctx.tenantId, row.id)) throw new BizError('ExistChildrenBillProhibitAbandonAudit', { additional: row.billCode });
+  const children = await downstreamTypesOf(ctx.tx, ctx.tenantId, row.id);
+  if (children.length) {
+    // The refusal a downstream type declares names the reason better (an MRP plan holding its demands).
+    const held = children.map((type) => findBillType(type)?.heldSourceRefusal).find((key) => key !== undefined);
+    throw new BizError(held ?? 'ExistChildrenBillProhibitAbandonAudit', { additional: row.billCode });
+  }
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
   const header = { ...row, ...row.extra } as Record<string, unknown>;
   if (movesStock(decl, header)) {
@@ -184,7 +189,7 @@ export async function completeManually(ctx: ServiceContext, decl: BillTypeDecl, 
   const row = await loadBill(ctx, decl, id, true);
   assertCreator(ctx, row);
   const to = transition(row.billStatus as BillStatus, 'manualCompletion');
-  if (await hasDownstream(ctx.tx, ctx.tenantId, row.id, true)) throw new BizError('ExistChildrenBillProhibitManualCompletion', { additional: row.billCode });
+  if ((await downstreamTypesOf(ctx.tx, ctx.tenantId, row.id, true)).length) throw new BizError('ExistChildrenBillProhibitManualCompletion', { additional: row.billCode });
   await ctx.tx.update(billLine).set({ closed: true }).where(and(eq(billLine.tenantId, ctx.tenantId), eq(billLine.billId, row.id)));
   await setStatus(ctx, row, 'manualCompletion', to);
   ctx.audit({ action: 'manualCompletion', entity: decl.type, entityId: id });

@@ -300,6 +300,8 @@ export const MrpPlan: BillTypeDecl = {
   ],
   stock: 'none',
   postings: POSTS_NOTHING,
+  // A demand it took keeps its audit while the plan stands: withdraw and delete the plan first.
+  heldSourceRefusal: 'BillIsMrpOperationProhibitAbandonAudit',
   // Its status follows its suggestions pushed down into requisitions and production orders.
   progress: ['push'],
   switches: [],

@@ -346,6 +346,11 @@ export interface BillTypeDecl {
    */
   sourceRequired?: boolean;
   /**
+   * What a source is told when its audit is withdrawn while a bill of this type takes from it (default
+   * `ExistChildrenBillProhibitAbandonAudit`): a sale order an MRP plan took, `BillIsMrpOperationProhibitAbandonAudit`.
+   */
+  heldSourceRefusal?: ErrorKey;
+  /**
    * A "direct" bill of this type — one none of whose lines comes from a source line — is allowed only while
    * this tenant switch is on (a sale out-stock without a sale order or shipping notice: `openDirectOutstock`).
    * Saving or submitting one while it is off is refused with `DirectBillNotOpen`.

@@ -6,7 +6,6 @@ import { POSTED_STATUSES, type ProgressKind } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type FieldCondition } from '@p8/contract/bills/registry';
 import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import type { AbandonAuditBlocker } from '../../core/abandon-audit-blockers.ts';
 import { rows, type Tx } from '../../db/connection.ts';
 import { billLine } from '../../db/schema/index.ts';
 import { conditionSql, loadMaterials } from '../../bills/bill-save.ts';
@@ -233,17 +232,3 @@ async function billCodes(tx: Tx, tenantId: number, ids: number[]): Promise<Map<n
   const found = await rows<{ id: string; bill_code: string }>(tx, sql`select id, bill_code from bill where tenant_id = ${tenantId} and id = any(${idArray(ids)})`);
   return new Map(found.map((r) => [Number(r.id), r.bill_code]));
 }
-
-/**
- * A demand an MRP plan took (a sale order, an independent demand) keeps its audit while the plan stands
- * (`BillIsMrpOperationProhibitAbandonAudit`): abandon the plan — withdraw its audit and delete it — first.
- */
-export const mrpUseBlocker: AbandonAuditBlocker = async (tx, tenantId, billId) => {
-  const [used] = await rows<{ id: string }>(
-    tx,
-    sql`select l.id from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
-        where l.tenant_id = ${tenantId} and l.source_bill_id = ${billId} and b.bill_type = ${MrpPlan.type} and b.bill_status <> 'Merged'
-        limit 1`,
-  );
-  return used ? 'BillIsMrpOperationProhibitAbandonAudit' : undefined;
-};

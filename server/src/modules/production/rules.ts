@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { MrpPlan, PRODUCTION_LINES, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
-import { mrpUseBlocker, planLines } from './mrp.ts';
+import { planLines } from './mrp.ts';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BizError, refusal } from '../../core/errors.ts';
@@ -235,7 +235,6 @@ const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
 export function registerProductionBlockers(blockers: AbandonAuditBlockers): void {
   blockers.register('production: work in progress absorbed', absorbedBlocker);
   blockers.register('production: passed on to the next step', passedOnBlocker);
-  blockers.register('production: planned by MRP', mrpUseBlocker);
 }
 
 export function registerProductionRules(rules: BillRules): void {
