@@ -41,6 +41,10 @@ export interface MaterialInfo {
   ratios: Map<number, Micro>;
 }
 
+/** A payload line's quantity in its material's main unit (the unit's ratio from `loadMaterials`; none: 1). */
+export const mainUnitQuantity = (line: Record<string, unknown>, materials: Map<number, MaterialInfo>): Micro =>
+  mul(toMicro(Number(line.number)), (line.unitId ? materials.get(Number(line.materialId))?.ratios.get(Number(line.unitId)) : undefined) ?? toMicro(1));
+
 export async function loadMaterials(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, MaterialInfo>> {
   if (!ids.length) return new Map();
   const found = await tx

@@ -8,7 +8,7 @@ import { BizError } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows, type Tx } from '../../db/connection.ts';
 import { billLine } from '../../db/schema/index.ts';
-import { conditionSql, loadMaterials } from '../../bills/bill-save.ts';
+import { conditionSql, loadMaterials, mainUnitQuantity } from '../../bills/bill-save.ts';
 import { localDay } from '../../bills/stock-rules.ts';
 import { idArray } from '../../core/tree.ts';
 import { runMrp, type LotPolicy, type MrpBom, type MrpMaterial, type MrpRequirement, type MrpSuggestion, type Peg } from './mrp-netting.ts';
@@ -193,9 +193,8 @@ export async function planLines(ctx: ServiceContext, _decl: unknown, payload: Bi
   const units = await loadMaterials(tx, tenantId, [...new Set(demands.map((l) => Number(l.materialId)))]);
   const wanted: MrpRequirement[] = demands.map((l, index) => {
     const materialId = Number(l.materialId);
-    const ratio = (l.unitId ? units.get(materialId)?.ratios.get(Number(l.unitId)) : undefined) ?? toMicro(1);
     const day = (l.needDate as string | undefined) ?? (typeof l.sourceLineId === 'number' ? sourceDays.get(l.sourceLineId) : undefined) ?? String(payload.billDate);
-    return { materialId, quantity: mul(toMicro(Number(l.number)), ratio), date: day, peg: { kind: 'demand', line: index + 1 }, bomId: (l.bomId as number | null | undefined) ?? undefined };
+    return { materialId, quantity: mainUnitQuantity(l, units), date: day, peg: { kind: 'demand', line: index + 1 }, bomId: (l.bomId as number | null | undefined) ?? undefined };
   });
   const chosenIds = [...new Set(wanted.flatMap((w) => (w.bomId === undefined ? [] : [w.bomId])))];
   const structure = await boms(tx, tenantId, chosenIds);

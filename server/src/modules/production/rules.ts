@@ -11,7 +11,7 @@ import { readTenantConfig } from '../../core/tenant-config.ts';
 import { idList } from '../../core/tree.ts';
 import { rows } from '../../db/connection.ts';
 import { billLine } from '../../db/schema/index.ts';
-import { conditionSql, loadMaterials, type MaterialInfo } from '../../bills/bill-save.ts';
+import { conditionSql, loadMaterials, mainUnitQuantity } from '../../bills/bill-save.ts';
 import type { BillRules } from '../../bills/rules.ts';
 import { lockBills } from '../../bills/service.ts';
 import type { AbandonAuditBlocker, AbandonAuditBlockers } from '../../core/abandon-audit-blockers.ts';
@@ -36,9 +36,6 @@ const isProduct = (line: Line) => meets(PRODUCTION_LINES.products, line);
 const isMaterial = (line: Line) => meets(PRODUCTION_LINES.materials, line);
 const isProcess = (line: Line) => meets(PRODUCTION_LINES.processes, line);
 
-/** A payload line's quantity in its material's main unit (the unit's ratio from `loadMaterials`). */
-const mainUnitQuantity = (line: Line, materials: Map<number, MaterialInfo>): Micro =>
-  mul(toMicro(Number(line.number)), (line.unitId ? materials.get(Number(line.materialId))?.ratios.get(Number(line.unitId)) : undefined) ?? toMicro(1));
 
 /**
  * A process report's lines: each step is reported at most what the order's previous step passed (its audited
