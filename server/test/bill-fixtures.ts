@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, headerFields, lineFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import type { FieldDecl } from '@p8/contract/bills/fields';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
 
@@ -136,9 +137,10 @@ export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unk
   return lines.map((l) => ({ ...l, materialId: taken.materialId ?? l.materialId, sourceLineId: taken.id }));
 }
 
-/** The line fields of `decl` naming a kind `records.lineRefs` gives, with its record. */
+/** The line fields of `decl` naming a kind `records.lineRefs` gives, with its record; a required staff member (a worker) the staff's. */
 function lineRefs(decl: BillTypeDecl, records: BillRecords): Record<string, number> {
-  return Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && records.lineRefs?.[f.ref] ? [[f.key, records.lineRefs[f.ref]]] : [])));
+  const refOf = (f: FieldDecl) => records.lineRefs?.[f.ref!] ?? (f.ref === 'staff' && f.required ? records.staff : undefined);
+  return Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && refOf(f) ? [[f.key, refOf(f)!]] : [])));
 }
 
 /** A required choice every line of a type makes that the fixtures do not set otherwise (a production order line's role). */

@@ -6,7 +6,7 @@ import { lineSummaryKey, RECORD_ACTIONS, recordMenuName, recordTitleField, type 
 import { MENU_TEMPLATE, type MenuTemplate } from '../src/db/seed/menus.ts';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, readXlsx, xlsx, type Caller } from './basic-fixtures.ts';
-import { sampleNamedRecords, sampleRecordBody } from './record-samples.ts';
+import { sampledLines, sampleNamedRecords, sampleRecordBody } from './record-samples.ts';
 
 /** What a field reads back as: what the sample sent; a record it would have to name (record-refs.test.ts walks those) is left out and reads null. */
 const sent = (field: RecordFieldDecl, body: Record<string, unknown>) => body[field.key] ?? (field.kind === 'record' ? null : undefined);
@@ -69,7 +69,7 @@ describe(`declared records (${TEST_DB})`, () => {
     const detail = (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data;
     for (const field of decl.fields) expect(detail[field.key], `${decl.kind}.${field.key}`).toEqual(sent(field, body));
     expect(detail).toMatchObject({ sort: 3, remark: 'walker', enabled: true });
-    if (decl.lines) expect(detail[decl.lines.key], `${decl.kind} lines`).toMatchObject(body[decl.lines.key] as object[]);
+    if (sampledLines(decl)) expect(detail[decl.lines!.key], `${decl.kind} lines`).toMatchObject(body[decl.lines!.key] as object[]);
 
     // The list finds it by its searchable fields and sorts by every sortable one.
     for (const field of decl.fields.filter((f) => f.search && (f.kind === 'text' || f.kind === 'enum'))) {
@@ -118,10 +118,10 @@ describe(`declared records (${TEST_DB})`, () => {
     const copied = (await apiB.get<DeclaredRecord[]>(`${url}?${title.key}=${encodeURIComponent(renamed)}`)).body.data;
     expect(copied).toHaveLength(1);
     for (const field of decl.fields.filter((f) => f.key !== title.key)) expect(copied[0][field.key], `${decl.kind}.${field.key} re-imported`).toEqual(sent(field, body));
-    if (decl.lines) {
+    if (sampledLines(decl)) {
       // The lines too, naming the other tenant's records of the same codes.
-      const copiedLines = (await apiB.get<DeclaredRecord>(`${url}/${copied[0].id}`)).body.data[decl.lines.key] as Array<Record<string, unknown>>;
-      const sentLines = (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data[decl.lines.key] as Array<Record<string, unknown>>;
+      const copiedLines = (await apiB.get<DeclaredRecord>(`${url}/${copied[0].id}`)).body.data[decl.lines!.key] as Array<Record<string, unknown>>;
+      const sentLines = (await apiA.get<DeclaredRecord>(`${url}/${id}`)).body.data[decl.lines!.key] as Array<Record<string, unknown>>;
       const shown = (lines: Array<Record<string, unknown>>) => lines.map((l) => Object.fromEntries(decl.lines!.fields.map((f) => [f.key, f.kind === 'record' ? l[f.key.replace(/Id$/, 'Name')] : l[f.key]])));
       expect(shown(copiedLines), `${decl.kind} lines re-imported`).toEqual(shown(sentLines));
     }
@@ -130,7 +130,7 @@ describe(`declared records (${TEST_DB})`, () => {
     expect((await apiA.get(`${url}/${id}`)).body.message).toBe(decl.notExist);
   });
 
-  it.each(RECORD_KINDS.filter((decl) => decl.lines).map((decl) => [decl.kind, decl] as const))('%s: its lines are kept in order, replaced by a save, bounded as declared', async (_kind, decl) => {
+  it.each(RECORD_KINDS.filter(sampledLines).map((decl) => [decl.kind, decl] as const))('%s: its lines are kept in order, replaced by a save, bounded as declared', async (_kind, decl) => {
     const lines = decl.lines!;
     const url = urlOf(decl);
     const named = await sampleNamedRecords(apiA.create, decl, `ln-${decl.kind}`);

@@ -1,7 +1,7 @@
 import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import { recordTitleField, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
 import { declaredRecordLineTable, declaredRecordTable } from '../src/db/schema/index.ts';
-import { sampleNamedRecords, sampleNeeds } from './record-samples.ts';
+import { sampledLines, sampleNamedRecords, sampleNeeds } from './record-samples.ts';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -251,7 +251,7 @@ const NAMED_SEED = 'imp';
 /** An import file of a declared record kind: its required columns (its lines' too) titled as its template, each row unique. */
 const declaredImportFile = (decl: RecordKindDecl) => {
   const own = decl.fields.filter((f) => f.required);
-  const lineFields = decl.lines?.fields.filter((f) => f.required) ?? [];
+  const lineFields = sampledLines(decl) ? decl.lines!.fields.filter((f) => f.required) : [];
   const title = (f: RecordFieldDecl) => {
     const { zh } = f.excelTitle ?? f.label;
     return `*${f.kind === 'enum' ? `${zh}(${f.options!.map((o) => o.label.zh).join('/')})` : zh}`;

@@ -6,7 +6,7 @@ import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import { RECORD_REFS } from '@p8/contract/records/references';
 import { everyRecordField, recordApiPath, type RecordFieldDecl } from '@p8/contract/records/registry';
 import { nameKey } from '@p8/contract/bills/fields';
-import { sampleNamedRecords, sampleRecordBody, type SampleNamed } from './record-samples.ts';
+import { sampleLine, sampleNamedRecords, sampleRecordBody, type SampleNamed } from './record-samples.ts';
 import { sourcedRefs } from '../src/core/record-refs.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
@@ -140,7 +140,9 @@ describe.each(RECORD_KINDS.filter((decl) => everyRecordField(decl).some((f) => f
     const body = sampleRecordBody(decl, seed, named);
     if (decl.fields.includes(field)) return { ...body, [field.key]: value };
     const key = decl.lines!.key;
-    return { ...body, [key]: (body[key] as Array<Record<string, unknown>>).map((line) => ({ ...line, [field.key]: value })) };
+    // A kind whose samples have no lines (its lines name staff): one line made for the field.
+    const lines = (body[key] as Array<Record<string, unknown>> | undefined) ?? [sampleLine(decl, seed, named)];
+    return { ...body, [key]: lines.map((line) => ({ ...line, [field.key]: value })) };
   }
 
   it.each(everyRecordField(decl).filter((f) => f.kind === 'record').map((f) => [f.key, f] as const))('%s: a missing record is refused, a named one is listed by name and held', async (_key, field) => {

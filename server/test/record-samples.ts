@@ -41,15 +41,25 @@ export function sampleRecordBody(decl: RecordKindDecl, seed: string, named: Samp
     const value = sampleValue(field, seed, named);
     if (value !== undefined) body[field.key] = value;
   }
-  if (decl.lines) {
-    const line = () => Object.fromEntries(decl.lines!.fields.map((f) => [f.key, sampleValue(f, seed, named)]).filter(([, v]) => v !== undefined));
-    body[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, line);
-  }
+  if (decl.lines && sampledLines(decl)) body[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, () => sampleLine(decl, seed, named));
   return body;
 }
 
-/** The declared kinds a sample of `decl` must name: those its required fields (its lines' too) name. */
-export const sampleNeeds = (decl: RecordKindDecl) => [...new Set(everyRecordField(decl).filter((f) => f.kind === 'record' && f.required).map((f) => f.ref!))];
+/** One line of a kind with lines, its fields sampled (those naming a record `named` lacks left out). */
+export function sampleLine(decl: RecordKindDecl, seed: string, named: SampleNamed = {}): Record<string, unknown> {
+  const fields = decl.lines!.fields.filter((f) => f.kind !== 'record' || named[f.ref!] !== undefined);
+  return Object.fromEntries(fields.map((f) => [f.key, sampleValue(f, seed, named)]).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Whether a sample of `decl` has lines: unless the kind may be without them and they name a record that is not
+ * a declared kind (a team's members are staff, made apart: tests of their own cover them).
+ */
+export const sampledLines = (decl: RecordKindDecl) => !!decl.lines && (decl.lines.min > 0 || decl.lines.fields.every((f) => f.kind !== 'record' || !f.required || recordKind(f.ref!)));
+
+/** The declared kinds a sample of `decl` must name: those its required fields (its sampled lines' too) name. */
+export const sampleNeeds = (decl: RecordKindDecl) =>
+  [...new Set((sampledLines(decl) ? everyRecordField(decl) : decl.fields).filter((f) => f.kind === 'record' && f.required).map((f) => f.ref!))];
 
 /**
  * Makes, through `create`, one record of each declared kind a sample of `decl` must name (and what those need

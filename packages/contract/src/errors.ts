@@ -377,6 +377,9 @@ export const errorCatalogue = {
   SalaryNetNegative: { zh: '实发工资不能为负数（扣款超过应发工资）', en: 'The net pay cannot be negative (deductions exceed the pay)' },
   SalaryStaffRepeat: { zh: '该员工本月工资已有已审核的工资单', en: 'The staff member already has an audited salary for this pay period' },
   SalaryStaffRepeatInBill: { zh: '同一工资单中员工不能重复', en: 'A staff member appears only once on a salary bill' },
+  PieceWagesChanged: { zh: '员工本月计件工资已变化，请重新保存工资单', en: "The staff member's piece wages for the period have changed: save the salary bill again" },
+  PieceWagesInSalaryProhibitAbandonAudit: { zh: '计件工资已计入已审核的工资单，禁止反审核', en: 'The piece wages are on an audited salary bill, cannot unaudit' },
+  SalaryAuditedForPieceWages: { zh: '该员工本月工资单已审核，计件工资无法再计入', en: "The staff member's salary for this pay period is audited: no more piece wages can go into it" },
 
   // Production
   ProductionOrderNeedsProduct: { zh: '生产订单至少需要一行产品', en: 'A production order needs at least one product line' },
@@ -387,6 +390,9 @@ export const errorCatalogue = {
   ProductionCostAccounted: { zh: '已成本核算，禁止操作', en: 'Cost accounting is done, operation not allowed' },
   ProductionCostNotAccounted: { zh: '尚未成本核算', en: 'Cost accounting has not been done' },
   PreviousProcessNotReported: { zh: '上道工序未报工', en: 'The previous process has not been reported' },
+  PleaseSelectWorker: { zh: '请选择操作工或有成员的班组', en: 'Please select a worker, or a work team with members' },
+  TeamHasNoMembers: { zh: '班组没有成员，无法分配计件工资', en: 'The work team has no members to share the piece wages' },
+  TeamMemberRepeat: { zh: '班组成员不能重复', en: 'A staff member is listed only once in a work team' },
   MaterialNoBom: { zh: '物料没有BOM', en: 'The material has no BOM' },
   BomCannotContainSelf: { zh: 'BOM不能包含自身', en: 'A BOM cannot contain itself' },
 

@@ -83,7 +83,7 @@ interface PreparedLine {
 async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
   assertBillDate(String(payload.billDate), config);
   const completeLines = ctx.registries.billRules.of(decl.type).completeLines;
-  if (completeLines && lineKindOf(decl) === 'material') payload.lines = await completeLines(ctx, decl, payload);
+  if (completeLines) payload.lines = await completeLines(ctx, decl, payload);
   assertSwitchedOn(headerFields(decl), payload, config);
   const lineOffFields = lineFields(decl).filter((f) => f.offRefusal && f.switch && !config[f.switch]);
   payload.lines.forEach((line, index) => assertSwitchedOn(lineOffFields, line, config, index + 1));

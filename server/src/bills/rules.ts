@@ -23,8 +23,8 @@ export interface BillDraft {
 
 export interface BillTypeRules {
   /**
-   * Save (create, update) of a type with material lines, before anything is checked: the lines as the type
-   * completes them (a production order's materials from its products' BOMs). Refusing throws.
+   * Save (create, update), before anything is checked: the lines as the type completes them (a production
+   * order's materials from its products' BOMs, a salary bill's piece wages). Refusing throws.
    */
   completeLines?(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']>;
   /** Save (create, update): the draft is checked, nothing is written yet. */

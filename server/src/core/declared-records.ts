@@ -140,14 +140,14 @@ function declaredLines(decl: RecordKindDecl, lines: RecordLinesDecl, t: Declared
   return {
     /**
      * The lines of a listed record in one cell, by what names each (`steps` → `stepsSummary`: "Cut → Bend →
-     * Weld"), as a subquery of the list's row (`outerTenant`, `outerId`); none when no field names a line.
+     * Weld"; a team's members "Li, Wang"), as a subquery of the list's row (`outerTenant`, `outerId`); none when no field names a line.
      */
     summary(outerTenant: AnyPgColumn, outerId: AnyPgColumn): Record<string, SQL<string | null>> {
       if (!shownField) return {};
       const name = refNameSubquery(shownField.ref!, t.tenantId, column(shownField.key));
       const [lineTenant, lineRecord, lineNo] = [t.tenantId, t.recordId, t.lineNo].map(qualified);
       return {
-        [lineSummaryKey(lines)]: sql<string | null>`(select string_agg(${name}, ' → ' order by ${lineNo}) from ${t} where ${lineTenant} = ${qualified(outerTenant)} and ${lineRecord} = ${qualified(outerId)})`,
+        [lineSummaryKey(lines)]: sql<string | null>`(select string_agg(${name}, ${lines.summaryJoin ?? ' → '} order by ${lineNo}) from ${t} where ${lineTenant} = ${qualified(outerTenant)} and ${lineRecord} = ${qualified(outerId)})`,
       };
     },
     /** The lines of each of `ids`, in their order (the names of the records they name beside the ids). */
@@ -167,6 +167,11 @@ function declaredLines(decl: RecordKindDecl, lines: RecordLinesDecl, t: Declared
     async append(tx: Tx, tenantId: number, recordId: number, line: Line) {
       const [{ total: count }] = await tx.select(countAll()).from(t as PgTable).where(ofRecords(tenantId, [recordId]));
       if (count >= lines.max) throw new BizError('RecordLinesTooMany', { additional: lines.max });
+      const distinct = lines.distinct;
+      if (distinct && line[distinct.field] != null) {
+        const [{ total: repeats }] = await tx.select(countAll()).from(t as PgTable).where(and(ofRecords(tenantId, [recordId]), eq(column(distinct.field), line[distinct.field])));
+        if (repeats) throw new BizError(distinct.refusal, { additional: distinct.field });
+      }
       await insert(tx, tenantId, recordId, count + 1, [line]);
     },
   };
@@ -283,12 +288,18 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
 
   const commonImportColumns = [col('sort', '排序', 'Sort'), col('remark', '备注', 'Remark', false, 30)];
   // A line's columns after the record's own, keyed apart (an import row is the record and one of its lines).
-  const lineColumns = lines ? lines.decl.fields.map((f) => ({ ...importColumn(f), prop: lineCellKey(lines.decl, f) })) : [];
+  // A record that may be without lines takes rows without them: their columns are then never required.
+  const lineColumns = lines ? lines.decl.fields.map((f) => ({ ...importColumn(f), prop: lineCellKey(lines.decl, f), ...(lines.decl.min ? {} : { required: false }) })) : [];
   const lineSchema = lines ? recordLinesSchema(lines.decl).element : undefined;
   const titleKey = recordTitleField(decl).key;
 
-  /** A line's values from an import row's line cells, checked by the line's schema. */
-  async function lineOfRow(cells: Record<string, unknown>, refs: RefResolver): Promise<Line> {
+  /**
+   * A line's values from an import row's line cells, checked by the line's schema; none when the row leaves every
+   * line cell empty and the record may be without lines.
+   */
+  async function lineOfRow(cells: Record<string, unknown>, refs: RefResolver): Promise<Line | undefined> {
+    const cellsOf = lines!.decl.fields.map((f) => cells[lineCellKey(lines!.decl, f)]);
+    if (!lines!.decl.min && cellsOf.every((c) => c === undefined || c === null || cellText(c) === '')) return undefined;
     const values: Line = {};
     for (const f of lines!.decl.fields) values[f.key] = await cellValue(f, cells[lineCellKey(lines!.decl, f)], refs);
     return lineSchema!.parse(values) as Line;
@@ -347,12 +358,12 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
           const rowRefs = refs.on(savepoint);
           const line = lines ? await lineOfRow(cells, rowRefs) : undefined;
           const continued = lines ? made.get(String(cellText(cells[titleKey]) ?? '')) : undefined;
-          if (continued !== undefined) return lines!.store.append(savepoint, ctx.tenantId, continued, line!);
+          if (continued !== undefined) return line ? lines!.store.append(savepoint, ctx.tenantId, continued, line) : undefined;
           const values: Record<string, unknown> = {};
           for (const f of decl.fields) values[f.key] = await cellValue(f, cells[f.key], rowRefs);
           const input = schemas.create.parse({
             ...values,
-            ...(lines ? { [lines.decl.key]: [line] } : {}),
+            ...(lines ? { [lines.decl.key]: line ? [line] : [] } : {}),
             sort: cellNumber(cells.sort),
             remark: cellText(cells.remark),
           }) as Body;
@@ -386,7 +397,12 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
         if (lines) await nameAll(lines.decl.fields, [...linesOf!.values()].flat());
         const own = (r: Record<string, unknown>) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang, names)])), enabled: boolLabel(Boolean(r.enabled), lang) });
         if (!lines) return rows.map(own);
-        return rows.flatMap((r) => (linesOf!.get(Number(r.id)) ?? []).map((line) => ({ ...own(r), ...Object.fromEntries(lines.decl.fields.map((f) => [lineCellKey(lines.decl, f), exportValue(f, line[f.key], lang, names)])) })));
+        // A record without lines (a team with no members yet) is one row of its own cells.
+        const sheetRows = (r: Record<string, unknown>) => {
+          const held = linesOf!.get(Number(r.id)) ?? [];
+          return held.length ? held.map((line) => ({ ...own(r), ...Object.fromEntries(lines.decl.fields.map((f) => [lineCellKey(lines.decl, f), exportValue(f, line[f.key], lang, names)])) })) : [own(r)];
+        };
+        return rows.flatMap(sheetRows);
       },
       filename: decl.filename,
     },

@@ -4,6 +4,7 @@ import { storableText } from '../text.ts';
 import { POSTS_NOTHING, type BillAction, type BillPostingsDecl, type BillTypeDecl, type FieldCondition } from './registry.ts';
 import type { Label } from './status.ts';
 import { PLACED, PLACE_KEYS } from './supply-chain.ts';
+import { salaryPeriod } from './salary.ts';
 
 /**
  * The production bills (docs/production.md): a production order names the products to make and the
@@ -219,6 +220,40 @@ export const ProcessReport: BillTypeDecl = {
   sourceRequired: true,
   stock: 'none',
   postings: POSTS_NOTHING,
+  // Its good pieces are paid through piece-rate accounting.
+  progress: ['accounting'],
+  switches: [],
+  actions: SOURCED_ACTIONS,
+};
+
+/**
+ * Piece-rate accounting (工序核算 / 计件工资): audited process reports' good pieces paid at their piece rate to the
+ * workers of a pay period. A report line of a worker is the worker's; a line of a team without a worker is
+ * shared among the team's members by their shares (the production module's `completeLines`). Its audited
+ * lines are what the period's salary bills take as piece wages.
+ */
+export const ProcessAccounting: BillTypeDecl = {
+  type: 'ProcessAccounting',
+  label: { zh: '工序核算', en: 'Piece-rate accounting' },
+  area: 'production',
+  route: 'accounting',
+  codePrefix: 'GXHS',
+  icon: 'AccountBookOutlined',
+  header: [salaryPeriod, workshop, HEADER.handlerId],
+  lines: [
+    // A report line of a team without a worker becomes one line per member when pushed down (the production
+    // module's rule); a line saved by hand names its worker.
+    { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: 'PleaseSelectWorker' },
+    processStep,
+    team,
+    { key: 'hours', label: { zh: '工时', en: 'Hours' }, kind: 'quantity', schema: quantitySchema, width: 90 },
+    pieceRate,
+    { ...LINE.priceTotal, label: { zh: '计件工资', en: 'Piece wage' } },
+  ],
+  sources: [{ type: 'ProcessReport', drives: 'accounting', header: ['deptId'], lines: ['processId', 'teamId', 'staffId', 'hours', 'unitPrice'] }],
+  sourceRequired: true,
+  stock: 'none',
+  postings: POSTS_NOTHING,
   progress: [],
   switches: [],
   actions: SOURCED_ACTIONS,
@@ -309,4 +344,4 @@ export const MrpPlan: BillTypeDecl = {
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessReport, ProductionInstock];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessReport, ProcessAccounting, ProductionInstock];

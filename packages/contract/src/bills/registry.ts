@@ -209,7 +209,8 @@ export interface StockPostingDecl {
  *   the bills onto `balance`, deductions from it, against the bill's fund account.
  * - `fee` — a fee or income: each line on `account`, against the bill's fund account.
  * - `opening` — an opening balance: the opening type's account (`BEGINNING_SHAPES`) against `counter`.
- * - `payroll` — a salary bill: `expense` by the gross pay, `payable` by the net (per bill), `withheld` by the deductions.
+ * - `payroll` — a salary bill: `expense` by the gross pay, `payable` by the net (per bill), `withheld` by the deductions;
+ *   with `pieceWages`, the lines' `pieceWage` item goes to that account instead of `expense`.
  * - `payrollPayment` — a salary payment: each salary bill off `open` (per bill), against the bill's fund account.
  */
 export type MoneyPostingDecl =
@@ -217,7 +218,7 @@ export type MoneyPostingDecl =
   | { kind: 'settle'; open: PostingAccount; balance: PostingAccount }
   | { kind: 'fee'; account: PostingAccount }
   | { kind: 'opening'; counter: PostingAccount }
-  | { kind: 'payroll'; expense: PostingAccount; payable: PostingAccount; withheld: PostingAccount }
+  | { kind: 'payroll'; expense: PostingAccount; payable: PostingAccount; withheld: PostingAccount; pieceWages?: PostingAccount }
   | { kind: 'payrollPayment'; open: PostingAccount };
 
 /** The postings of a type that posts nothing. */

@@ -89,9 +89,10 @@ export const PROHIBIT_KEY = {
  * - pick: a production order's materials picked from stock by production picks;
  * - production: a sale order's goods put into production by production orders (按单生产, 投产);
  * - report: a production order's process steps reported done by process reports (工序汇报);
- * - plan: a sale order's or independent demand's quantities taken into MRP plans (MRP 计划).
+ * - plan: a sale order's or independent demand's quantities taken into MRP plans (MRP 计划);
+ * - accounting: a process report's good pieces taken into piece-rate accounting (工序核算, 计件工资).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -108,6 +109,7 @@ export const PROGRESS_STATES = {
   production: ['NoProduction', 'PartialProduction', 'AllProduction'],
   report: ['NoReport', 'PartialReport', 'AllReport'],
   plan: ['NoPlan', 'PartialPlan', 'AllPlan'],
+  accounting: ['NoAccounting', 'PartialAccounting', 'AllAccounting'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -124,6 +126,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   production: { zh: '投产状态', en: 'Production' },
   report: { zh: '汇报状态', en: 'Reported' },
   plan: { zh: '计划状态', en: 'Planned' },
+  accounting: { zh: '核算状态', en: 'Accounted' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -162,6 +165,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoPlan: { zh: '未计划', en: 'Not planned' },
   PartialPlan: { zh: '部分计划', en: 'Partly planned' },
   AllPlan: { zh: '全部计划', en: 'All planned' },
+  NoAccounting: { zh: '未核算', en: 'Not accounted' },
+  PartialAccounting: { zh: '部分核算', en: 'Partly accounted' },
+  AllAccounting: { zh: '全部核算', en: 'All accounted' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

@@ -203,7 +203,8 @@ const recordId = z.number().int().positive();
 
 /**
  * Work teams (班组): the crews of a workshop that take production orders and report processes, each with its
- * leader (a staff member) and the department it belongs to.
+ * leader (a staff member), the department it belongs to, and its members with their shares: a step reported
+ * by the team without a worker pays its piece wages to the members in proportion to their shares.
  */
 const team: RecordKindDecl = {
   kind: 'team',
@@ -218,6 +219,27 @@ const team: RecordKindDecl = {
     { key: 'leaderId', label: { zh: '班组长', en: 'Leader' }, kind: 'record', ref: 'staff', schema: recordId, search: true, width: 140 },
     { key: 'deptId', label: { zh: '所属部门', en: 'Department' }, kind: 'record', ref: 'department', schema: recordId, search: true, width: 160 },
   ],
+  lines: {
+    key: 'members',
+    label: { zh: '班组成员', en: 'Members' },
+    min: 0,
+    tooFew: 'TeamHasNoMembers',
+    max: 200,
+    distinct: { field: 'staffId', refusal: 'TeamMemberRepeat' },
+    summaryJoin: ', ',
+    fields: [
+      { key: 'staffId', label: { zh: '员工', en: 'Staff member' }, kind: 'record', ref: 'staff', schema: recordId, required: true, width: 180 },
+      {
+        key: 'share',
+        label: { zh: '分配系数', en: 'Share' },
+        kind: 'quantity',
+        schema: z.number().finite({ message: 'AmountOutOfRange' }).positive({ message: 'NumberMustGreaterThanZero' }).max(1e6, { message: 'AmountOutOfRange' }),
+        required: true,
+        width: 120,
+        help: { zh: '班组计件工资按成员的分配系数分摊', en: "The team's piece wages are shared by the members' shares" },
+      },
+    ],
+  },
   unique: CODE_AND_NAME_UNIQUE,
   notExist: 'TeamNotExist',
   inUse: 'TeamInUseProhibitDelete',

@@ -78,6 +78,10 @@ export interface RecordLinesDecl {
   tooFew: ErrorKey;
   /** The most lines a record keeps (more is refused `RecordLinesTooMany`). */
   max: number;
+  /** How a list joins the names of the lines in one cell: ' → ' (steps in order) unless given. */
+  summaryJoin?: string;
+  /** A field no two lines may share (a team's staff member), with the refusal naming the repeat. */
+  distinct?: { field: string; refusal: ErrorKey };
 }
 
 /** The data categories of "clear data": business records (bills, orders…) or basic records. */
@@ -139,8 +143,8 @@ const emptyIsGenerated = (schema: z.ZodType) => z.preprocess((value) => (typeof 
 
 /**
  * The create and update bodies of a record kind: create requires the `required` fields (their schema's own
- * message answers a missing value) and takes the rest optionally (a generated code may be empty); update takes every field optionally
- * plus `id`. Unknown keys are dropped.
+ * message answers a missing value) and takes the rest optionally (a generated code may be empty; lines a record
+ * may be without); update takes every field optionally plus `id`. Unknown keys are dropped.
  */
 export function recordSchemas(decl: RecordKindDecl) {
   const own: Record<string, z.ZodType> = Object.fromEntries(decl.fields.map((f) => [f.key, f.schema]));
@@ -150,7 +154,7 @@ export function recordSchemas(decl: RecordKindDecl) {
     Object.fromEntries(
       Object.entries(shape).map(([key, schema]) => [
         key,
-        key === decl.generatedCode?.field ? emptyIsGenerated(schema) : decl.fields.some((f) => f.key === key && f.required) || key === decl.lines?.key ? schema : (schema as z.ZodType).optional(),
+        key === decl.generatedCode?.field ? emptyIsGenerated(schema) : decl.fields.some((f) => f.key === key && f.required) || (key === decl.lines?.key && decl.lines.min > 0) ? schema : (schema as z.ZodType).optional(),
       ]),
     ),
   );
@@ -158,13 +162,26 @@ export function recordSchemas(decl: RecordKindDecl) {
   return { create, update };
 }
 
-/** The lines of a save body: each line's required fields required, the others optional; between `min` and `max` lines. */
+/**
+ * The lines of a save body: each line's required fields required, the others optional; between `min` and `max`
+ * lines; the `distinct` field's values once each.
+ */
 export function recordLinesSchema(lines: RecordLinesDecl) {
   const line = z.object(Object.fromEntries(lines.fields.map((f) => [f.key, f.required ? f.schema : f.schema.nullish()])));
-  return z
+  const array = z
     .array(line, { error: lines.tooFew })
     .min(lines.min, { message: lines.tooFew })
     .max(lines.max, { message: 'RecordLinesTooMany' });
+  const distinct = lines.distinct;
+  if (!distinct) return array;
+  return array.superRefine((values, check) => {
+    const seen = new Set<unknown>();
+    values.forEach((value, index) => {
+      const key = (value as Record<string, unknown>)[distinct.field];
+      if (key != null && seen.has(key)) check.addIssue({ code: 'custom', message: distinct.refusal, path: [index, distinct.field] });
+      seen.add(key);
+    });
+  });
 }
 
 /** A declared record as the list and the detail answer it. */

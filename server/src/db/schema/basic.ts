@@ -657,6 +657,17 @@ export const team = pgTable(
   (t) => [...recordCommonKeys('team', t), uniqueIndex('team_code_uq').on(t.tenantId, t.code), uniqueIndex('team_name_uq').on(t.tenantId, t.name), index('team_leader_idx').on(t.tenantId, t.leaderId), index('team_dept_idx').on(t.tenantId, t.deptId)],
 ).enableRLS();
 
+/** A work team's member: a staff member and their share of the team's piece wages (a team's pieces are split by share). */
+export const teamMember = pgTable(
+  'team_member',
+  {
+    ...recordLineColumns(),
+    staffId: bigintRef('staff_id').notNull(),
+    share: amount('share').notNull().default(1),
+  },
+  (t) => [...recordLineKeys('team_member', team, t), index('team_member_staff_idx').on(t.tenantId, t.staffId)],
+).enableRLS();
+
 /** Equipment (设备): machines, the work team keeping each, its status and its maintenance interval in days. */
 export const equipment = pgTable(
   'equipment',
@@ -710,7 +721,7 @@ export const routingStep = pgTable(
 const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment } as const;
 
 /** The line table of each declared kind that has lines (its declaration's `lines`). */
-const DECLARED_RECORD_LINE_TABLES = { routing: routingStep } as const;
+const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember } as const;
 
 export function declaredRecordTable(kind: string) {
   const table = (DECLARED_RECORD_TABLES as Record<string, (typeof DECLARED_RECORD_TABLES)[keyof typeof DECLARED_RECORD_TABLES] | undefined>)[kind];

@@ -22,7 +22,7 @@ import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
 import { financeExportRoutes } from './exports.ts';
 import { fundDashboard } from './dashboard.ts';
-import { registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker, verifySalaries } from './salary.ts';
+import { pieceWageHook, registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker, verifySalaries } from './salary.ts';
 
 /**
  * Finance under /api/admin/finance/: fund accounts, transfers, receivable / payable with aging and ledgers,
@@ -96,6 +96,7 @@ export const financeModule: ServerModule = {
     registerMoneyRules(registries.billRules);
     registries.abandonAuditBlockers.register('finance: salaries', salaryWrittenOffBlocker);
     registerSalaryRules(registries.billRules);
+    registries.billPostingHooks.register('finance: piece wages', pieceWageHook);
     registerSalaryUsage(registries.recordUsage);
     registries.dashboard.register(fundDashboard);
   },

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
-import { Salary, SALARY_DEDUCTIONS, SALARY_ITEMS, SalaryPayment } from '@p8/contract/bills/salary';
+import { ProcessAccounting } from '@p8/contract/bills/production';
+import type { BillPayload } from '@p8/contract/bills/registry';
+import { PIECE_WAGE, Salary, SALARY_DEDUCTIONS, SALARY_ITEMS, SalaryPayment } from '@p8/contract/bills/salary';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { accountOf, type FinanceDifference } from '@p8/contract/finance';
 import { BizError } from '../../core/errors.ts';
@@ -10,6 +12,7 @@ import type { ServiceContext } from '../../core/service-context.ts';
 import { rows, type Tx } from '../../db/connection.ts';
 import { bill, billLine } from '../../db/schema/index.ts';
 import type { BillRules } from '../../bills/rules.ts';
+import type { BillPostingHook } from '../../bills/posting-hooks.ts';
 import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
@@ -22,9 +25,16 @@ import { moneyPosting } from './postings.ts';
  * - rules: a staff member once per bill and, across audited salary bills, once per period
  *   (`SalaryStaffRepeatInBill`, `SalaryStaffRepeat`; checked at save, and again at audit under a lock on the
  *   period); a salary payment needs a usable fund account from submit on;
- * - postings: a salary bill Dr 6602 gross / Cr 2211 net / Cr 2241 withheld; a salary payment Dr 2211 / Cr fund;
+ * - postings: a salary bill Dr 6602 gross (piece wages Dr 5001, the workshop's direct labour) / Cr 2211 net /
+ *   Cr 2241 withheld; a salary payment Dr 2211 / Cr fund;
  *   withdrawing either reverses it;
  * - the blocker: a salary bill written off (an audited payment pays part or all of it) keeps its audit;
+ * - piece wages: a salary line's `pieceWage` is what the period's audited piece-rate accounting (工序核算) gives
+ *   the staff member, filled in at save — and a saved bill gains a line for each worker with piece wages in the
+ *   period who is on no other salary bill of it; at audit the figures must still hold (`PieceWagesChanged`).
+ *   Piece-rate accounting is not audited into a period whose salary for its worker is audited
+ *   (`SalaryAuditedForPieceWages`), nor withdrawn once an audited salary paid it
+ *   (`PieceWagesInSalaryProhibitAbandonAudit`) — both under the period's lock, as salary audits;
  * - "in use": a staff member named by a salary line is in use (staff are disabled, not deleted);
  * - verify: what each audited salary bill leaves on 2211 equals its net less what audited payments paid.
  */
@@ -72,9 +82,56 @@ function assertOncePerBill(lines: ReadonlyArray<{ extra: Record<string, unknown>
   }
 }
 
+/** One audit of a period's salaries (and of piece wages going into it) at a time. */
+async function lockPeriod(tx: Tx, tenantId: number, period: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`salary:${tenantId}:${period}`}))`);
+}
+
+/** Each staff member's piece wages of `period`: the lines of audited piece-rate accounting of that period. */
+async function pieceWagesOf(tx: Tx, tenantId: number, period: string): Promise<Map<number, Micro>> {
+  const found = await rows<{ staff_id: string; wage: string }>(
+    tx,
+    sql`select (l.extra->>'staffId')::bigint as staff_id, sum(l.price_total)::text as wage
+        from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+        where l.tenant_id = ${tenantId} and b.bill_type = ${ProcessAccounting.type} and b.bill_status in (${inPosted}) and b.extra->>'salaryPeriod' = ${period}
+        group by 1`,
+  );
+  return new Map(found.map((f) => [Number(f.staff_id), toMicro(f.wage)]));
+}
+
+/** The staff on salary bills of `period` other than `billId` (any status but merged; audited only with `postedOnly`). */
+async function onSalaryBills(tx: Tx, tenantId: number, period: string, billId: number, postedOnly: boolean): Promise<Map<number, Micro>> {
+  const found = await rows<{ staff_id: string; wage: string }>(
+    tx,
+    sql`select (l.extra->>'staffId')::bigint as staff_id, sum(coalesce((l.extra->>'pieceWage')::numeric, 0))::text as wage
+        from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+        where l.tenant_id = ${tenantId} and b.bill_type = ${Salary.type} and b.extra->>'salaryPeriod' = ${period} and b.id <> ${billId}
+          and ${postedOnly ? sql`b.bill_status in (${inPosted})` : sql`b.bill_status <> 'Merged'`}
+        group by 1`,
+  );
+  return new Map(found.map((f) => [Number(f.staff_id), toMicro(f.wage)]));
+}
+
+/**
+ * A salary bill's lines as saved: each line's piece wages those of its staff member in the period, and a line
+ * for every worker with piece wages in the period who is on no other salary bill of it.
+ */
+async function withPieceWages(ctx: ServiceContext, _decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
+  const period = payload.salaryPeriod;
+  if (typeof period !== 'string' || !period) return payload.lines;
+  const wages = await pieceWagesOf(ctx.tx, ctx.tenantId, period);
+  const own = Number((payload as { id?: unknown }).id ?? 0);
+  const elsewhere = await onSalaryBills(ctx.tx, ctx.tenantId, period, own, false);
+  const here = new Set(payload.lines.map((l) => Number(l.staffId)));
+  const wageOf = (staffId: number) => microText(wages.get(staffId) ?? 0n);
+  const added = [...wages.keys()].filter((id) => !here.has(id) && !elsewhere.has(id)).map((staffId) => ({ staffId, [PIECE_WAGE.key]: wageOf(staffId) }));
+  return [...payload.lines.map((l) => ({ ...l, [PIECE_WAGE.key]: wageOf(Number(l.staffId)) })), ...added];
+}
+
 /** Registers the salary types' rules with the engine. */
 export function registerSalaryRules(rules: BillRules) {
   rules.register(Salary.type, {
+    completeLines: withPieceWages,
     async saving(ctx, _decl, draft) {
       assertOncePerBill(draft.lines);
       const repeat = await paidInPeriod(ctx.tx, ctx.tenantId, String(draft.header.salaryPeriod), draft.lines.map((l) => Number(l.extra.staffId)), draft.billId);
@@ -108,17 +165,25 @@ export async function postSalaryBill(ctx: ServiceContext, decl: BillTypeDecl, ro
     const m = moneyPosting(decl, 'payroll');
     const period = String((row.extra as Record<string, unknown>).salaryPeriod);
     // One audit of the period's salaries at a time, so two bills naming one staff member cannot both pass.
-    await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`salary:${ctx.tenantId}:${period}`}))`);
+    await lockPeriod(ctx.tx, ctx.tenantId, period);
     const repeat = await paidInPeriod(ctx.tx, ctx.tenantId, period, lines.map((l) => l.staffId), row.id);
     if (repeat !== undefined) throw new BizError('SalaryStaffRepeat', { additional: repeat });
+    // The piece wages saved must still be the period's: accounting audited or withdrawn since asks for a new save.
+    const wages = await pieceWagesOf(ctx.tx, ctx.tenantId, period);
+    const changed = lines.find((l) => part(l, [PIECE_WAGE]) !== (wages.get(l.staffId) ?? 0n));
+    if (changed) throw new BizError('PieceWagesChanged', { additional: changed.staffId });
+    const pieceWages = sum(lines.map((l) => part(l, [PIECE_WAGE])));
     const gross = sum(lines.map((l) => part(l, SALARY_ITEMS)));
     const withheld = sum(lines.map((l) => part(l, SALARY_DEDUCTIONS)));
     const net = toMicro(row.priceTotal);
+    const labour = m.pieceWages ? pieceWages : 0n;
     await post(ctx, {
       ...posting,
-      // Each on its normal side as the declaration names them: Dr expense / Cr salaries payable / Cr withheld.
+      // Each on its normal side as the declaration names them: Dr expense (piece wages Dr their own account) /
+      // Cr salaries payable / Cr withheld.
       lines: [
-        { account: accountOf(m.expense), debit: gross },
+        { account: accountOf(m.expense), debit: gross - labour },
+        ...(m.pieceWages && labour ? [{ account: accountOf(m.pieceWages), debit: labour }] : []),
         { account: accountOf(m.payable), credit: net, billId: row.id },
         { account: accountOf(m.withheld), credit: withheld },
       ],
@@ -147,6 +212,30 @@ export async function postSalaryBill(ctx: ServiceContext, decl: BillTypeDecl, ro
     ],
   });
 }
+
+/**
+ * Piece-rate accounting, as the salaries of its period see it (a posting hook: it posts nothing itself): its
+ * audit is refused once a worker of it has an audited salary of the period (the wages could no longer be paid),
+ * its withdrawal while an audited salary of the period paid a worker of it piece wages. Under the period's lock,
+ * so a salary audit and these cannot pass each other.
+ */
+export const pieceWageHook: BillPostingHook = {
+  async audited(ctx, decl, row) {
+    if (decl.type !== ProcessAccounting.type) return;
+    const period = String((row.extra as Record<string, unknown>).salaryPeriod);
+    await lockPeriod(ctx.tx, ctx.tenantId, period);
+    const paid = await onSalaryBills(ctx.tx, ctx.tenantId, period, 0, true);
+    const worker = (await linesOf(ctx, row.id)).find((l) => paid.has(l.staffId));
+    if (worker) throw new BizError('SalaryAuditedForPieceWages', { additional: worker.staffId });
+  },
+  async abandoned(ctx, decl, row) {
+    if (decl.type !== ProcessAccounting.type) return;
+    const period = String((row.extra as Record<string, unknown>).salaryPeriod);
+    await lockPeriod(ctx.tx, ctx.tenantId, period);
+    const paid = await onSalaryBills(ctx.tx, ctx.tenantId, period, 0, true);
+    if ((await linesOf(ctx, row.id)).some((l) => (paid.get(l.staffId) ?? 0n) !== 0n)) throw new BizError('PieceWagesInSalaryProhibitAbandonAudit');
+  },
+};
 
 /** Abandon audit of a salary bill (the blocker let it through) or a salary payment: the posting reversed. */
 export async function withdrawSalaryBill(ctx: ServiceContext, _decl: BillTypeDecl, row: BillRow): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { MrpPlan, PRODUCTION_LINES, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
 import { planLines } from './mrp.ts';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -28,7 +28,8 @@ import type { Tx } from '../../db/connection.ts';
  *   order it completes has picked all its materials;
  * - a pick or return whose value a later completion of its order took into stock keeps its audit
  *   (`ProductionCompletedProhibitAbandonAudit`): withdrawn, the order's work in progress would go below what
- *   its completions absorbed. Withdraw the completions first.
+ *   its completions absorbed. Withdraw the completions first;
+ * - piece-rate accounting pays a team's pieces to its members by their shares.
  */
 
 type Line = BillPayload['lines'][number];
@@ -160,6 +161,40 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
   return [...payload.lines.map((line) => (isProduct(line) ? { ...line, bomId: chosen.find((c) => c.line === line)?.bomId ?? null } : line)), ...materials, ...processes];
 }
 
+/**
+ * Piece-rate accounting's lines: a line naming its worker is the worker's; a line of a work team without a
+ * worker is shared among the team's members in proportion to their shares — its pieces and hours split at the
+ * tenant's quantity digits, the last member taking what rounding leaves, so the shares add up to the report line they all
+ * keep as their source. A line with neither is `PleaseSelectWorker`; a team without members `TeamHasNoMembers`.
+ */
+async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
+  const teamIds = [...new Set(payload.lines.flatMap((l) => (!l.staffId && l.teamId ? [Number(l.teamId)] : [])))];
+  const members = teamIds.length
+    ? await rows<{ record_id: string; staff_id: string; share: string }>(
+        ctx.tx,
+        sql`select record_id, staff_id, share::text from team_member where tenant_id = ${ctx.tenantId} and record_id in (${idList(teamIds)}) order by record_id, line_no`,
+      )
+    : [];
+  const digits = members.length ? (await readTenantConfig(ctx.tx, ctx.tenantId)).numberRetainsSmallDigit : 6;
+  return payload.lines.flatMap((line, index) => {
+    if (line.staffId) return [line];
+    if (!line.teamId) throw refusal('PleaseSelectWorker', {}, { line: index + 1 });
+    const crew = members.filter((m) => Number(m.record_id) === Number(line.teamId));
+    if (!crew.length) throw refusal('TeamHasNoMembers', {}, { line: index + 1 });
+    const total = crew.reduce((all, m) => all + toMicro(m.share), 0n);
+    const split = (value: unknown) => {
+      const whole = toMicro(String(value ?? 0));
+      const parts = crew.map((m) => roundTo(div(mul(whole, toMicro(m.share)), total), digits));
+      parts[parts.length - 1] = whole - parts.slice(0, -1).reduce((all, p) => all + p, 0n);
+      return parts.map(microNumber);
+    };
+    const numbers = split(line.number);
+    const hours = split(line.hours);
+    // A share too small to get a piece of the line gets no line.
+    return crew.map((m, i) => ({ ...line, staffId: Number(m.staff_id), number: numbers[i], hours: hours[i] })).filter((l) => l.number !== 0);
+  });
+}
+
 async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record<string, unknown>): Promise<void> {
   if (!(await readTenantConfig(ctx.tx, ctx.tenantId)).completionNeedAllPickOutstock) return;
   const [open] = await rows<{ bill_code: string }>(
@@ -200,7 +235,8 @@ const absorbedBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
 
 /**
  * A process report keeps its audit while the next step took more than the steps would pass without it: the
- * next step's reports (any status but merged) beyond what this step's other audited reports passed.
+ * next step's other reports (any status but merged) beyond what this step's other audited reports passed. What
+ * the report itself reports of the next step goes with it.
  */
 const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, billId: number) => {
   const steps = PRODUCTION_LINES.processes;
@@ -220,7 +256,8 @@ const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
           order by n.line_no limit 1
         ) n on true
         where coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
-                        where d.tenant_id = ${tenantId} and d.source_line_id = n.id and db.bill_type = ${ProcessReport.type} and db.bill_status <> 'Merged'), 0)
+                        where d.tenant_id = ${tenantId} and d.source_line_id = n.id and db.bill_type = ${ProcessReport.type} and db.bill_status <> 'Merged'
+                          and db.id <> ${billId}), 0)
             > coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
                         where d.tenant_id = ${tenantId} and d.source_line_id = s.id and db.bill_type = ${ProcessReport.type} and db.id <> ${billId}
                           and db.bill_status in (${texts(POSTED_STATUSES)})), 0)
@@ -239,4 +276,5 @@ export function registerProductionRules(rules: BillRules): void {
   rules.register(ProductionInstock.type, { completing: picksComplete });
   rules.register(ProcessReport.type, { completeLines: reportsFollowSteps });
   rules.register(MrpPlan.type, { completeLines: planLines });
+  rules.register(ProcessAccounting.type, { completeLines: workersOfLines });
 }
