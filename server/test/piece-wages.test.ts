@@ -121,6 +121,18 @@ describe('piece-rate accounting', () => {
     await pass('ProcessReport', byEmpty);
     const [emptyLine] = (await get('ProcessReport', byEmpty)).lines;
     await refused(api.post(`${path('ProcessAccounting')}/pushDown`, { sourceType: 'ProcessReport', sourceLineIds: [emptyLine.id] }), 'TeamHasNoMembers');
+    // A report line of nobody in particular: its draft waits for the worker, and is not submitted without one.
+    const { cut: anyCut } = await orderSteps(1);
+    const byNobody = await saved('ProcessReport', { lines: [{ materialId: ids.kit, number: 1, processId: ids.cut, sourceLineId: anyCut.id }] });
+    await pass('ProcessReport', byNobody);
+    const [nobodyLine] = (await get('ProcessReport', byNobody)).lines;
+    const waiting = (await ok(api.post<{ id: number }>(`${path('ProcessAccounting')}/pushDown`, { sourceType: 'ProcessReport', sourceLineIds: [nobodyLine.id] }))).id;
+    const [unnamed] = (await get('ProcessAccounting', waiting)).lines;
+    expect(unnamed.staffId ?? null).toBeNull();
+    await refused(api.post(`${path('ProcessAccounting')}/submit`, { id: waiting }), 'PleaseSelectSalaryPeriod');
+    await refused(api.put(path('ProcessAccounting'), { id: waiting, billDate: DAY, salaryPeriod: '2026-12', lines: [{ ...unnamed, staffId: null }] }), 'PleaseSelectWorker');
+    await ok(api.put(path('ProcessAccounting'), { id: waiting, billDate: DAY, salaryPeriod: '2026-12', lines: [{ ...unnamed, staffId: ids.c }] }));
+    await ok(api.post(`${path('ProcessAccounting')}/submit`, { id: waiting }));
   });
 
   it('goes into the period salary as piece wages, debited to production cost, and is held by it', async () => {

@@ -184,20 +184,37 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     materialId: Number(l.materialId),
     number: Number(l.number),
     processId: Number(l.processId),
+    teamId: l.teamId == null ? null : Number(l.teamId),
     unitPrice: Number(l.unitPrice),
   }));
   const [boardLine] = orderLines.filter((l) => l.role === 'Product');
   const materialLines = orderLines.filter((l) => l.role === 'Material');
   const steps = orderLines.filter((l) => l.role === 'Process');
   await audit('ProductionPick', await save('ProductionPick', daysAgo(6), { ...raw }, materialLines.map((l) => ({ materialId: l.materialId, number: l.number, sourceLineId: l.id, ...raw, ...at('A-02 电子料区') }))));
-  // The workshop's reports: every step of the 50 boards but the last done, the last for 30 of them.
-  await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({
+  // The workshop's reports, by the crews of the routing: every step of the 50 boards but the last done, the last
+  // for 30 of them.
+  const report = await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({
     materialId: step.materialId,
     number: i === steps.length - 1 ? 30 : step.number,
     processId: step.processId,
+    teamId: step.teamId,
     unitPrice: step.unitPrice,
     sourceLineId: step.id,
   }))));
+  // Their piece wages for the month: each crew's pieces shared by its members' shares (工序核算).
+  const reported = await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, report)).lines as Array<Record<string, unknown>>);
+  await audit('ProcessAccounting', await save('ProcessAccounting', daysAgo(3), { salaryPeriod: daysAgo(3).slice(0, 7), remark: '控制板组件计件' }, reported.map((l) => ({
+    materialId: Number(l.materialId),
+    number: Number(l.number),
+    processId: Number(l.processId),
+    teamId: l.teamId == null ? null : Number(l.teamId),
+    staffId: null,
+    unitPrice: Number(l.unitPrice),
+    sourceLineId: Number(l.id),
+  }))));
+  // This month's salary bill, a draft: saved with the administrator's base pay, it takes every worker's piece wages.
+  const month = daysAgo(3).slice(0, 7);
+  await unit((ctx) => createBill(ctx, billType('Salary')!, { billDate: daysAgo(1), salaryPeriod: month, remark: `${month} 工资（计件工资取自工序核算）`, lines: [{ staffId: me.id, basePay: '6000' }] } as BillPayload));
   await audit('ProductionInstock', await save('ProductionInstock', daysAgo(3), { ...semi }, [
     { materialId: material('控制板组件'), number: 30, sourceLineId: boardLine.id, ...semi, ...at('B-01 板卡区') },
   ]));

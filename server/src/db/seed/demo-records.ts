@@ -111,11 +111,14 @@ const PROCESSES: Array<[string, string, number, number, boolean]> = [
   ['GX08', '包装入箱', 0.7, 0.05, false],
 ];
 
-/** The workshop's crews: code, name, the workshop department they belong to (led by the administrator). */
-const TEAMS: Array<[string, string, string]> = [
-  ['BZ01', '钣金班', '生产一车间'],
-  ['BZ02', '电子装配班', '生产二车间'],
-  ['BZ03', '总装测试班', '生产二车间'],
+/**
+ * The workshop's crews: code, name, the workshop department they belong to (led by the administrator), and their
+ * members — account, name and share of the crew's piece wages (a senior hand takes more).
+ */
+const TEAMS: Array<[string, string, string, Array<[string, string, number]>]> = [
+  ['BZ01', '钣金班', '生产一车间', [['wangqiang', '王强', 1.2], ['liuyang', '刘洋', 1]]],
+  ['BZ02', '电子装配班', '生产二车间', [['chenjing', '陈静', 1], ['zhaomin', '赵敏', 1], ['sunli', '孙丽', 0.8]]],
+  ['BZ03', '总装测试班', '生产二车间', [['zhoujie', '周杰', 1.2], ['wugang', '吴刚', 1]]],
 ];
 /**
  * The routings the demo company makes its products by: code, name, description, and the steps — a process
@@ -240,8 +243,18 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     const leaderId = (await api<Array<{ id: number }>>('GET', '/admin/security/admin?current=1&pageSize=1')).data[0]?.id ?? null;
     const deptId = new Map<string, number>();
     for (const workshop of new Set(TEAMS.map(([, , dept]) => dept))) deptId.set(workshop, (await api<{ id: number }>('POST', '/admin/security/dept', { name: workshop })).data.id);
+    // The workers: staff accounts of their workshop with a role of their own that opens no screen yet.
+    const workerRole = (await api<{ id: number }>('POST', '/admin/security/role', { roleKey: 'worker', roleName: '车间操作工', remark: '工序汇报与计件工资的操作工' })).data.id;
+    const staffId = new Map<string, number>();
+    for (const [, , dept, members] of TEAMS) {
+      for (const [account, realName] of members) {
+        staffId.set(account, (await api<{ id: number }>('POST', '/admin/security/admin', { name: account, realName, password: 'worker123', deptId: deptId.get(dept), roleIds: [workerRole] })).data.id);
+      }
+    }
     const teamId = new Map<string, number>();
-    for (const [sort, [code, name, dept]] of TEAMS.entries()) teamId.set(code, await create('team', { code, name, leaderId, deptId: deptId.get(dept), sort }));
+    for (const [sort, [code, name, dept, members]] of TEAMS.entries()) {
+      teamId.set(code, await create('team', { code, name, leaderId, deptId: deptId.get(dept), sort, members: members.map(([account, , share]) => ({ staffId: staffId.get(account), share })) }));
+    }
     for (const [sort, [code, name, model, team, status, maintenanceDays]] of EQUIPMENT.entries()) await create('equipment', { code, name, model, teamId: teamId.get(team), status, maintenanceDays, sort });
     const routingId = new Map<string, number>();
     for (const [sort, [code, name, description, steps]] of ROUTINGS.entries()) {

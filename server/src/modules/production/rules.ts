@@ -165,7 +165,8 @@ async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: 
  * Piece-rate accounting's lines: a line naming its worker is the worker's; a line of a work team without a
  * worker is shared among the team's members in proportion to their shares — its pieces and hours split at the
  * tenant's quantity digits, the last member taking what rounding leaves, so the shares add up to the report line they all
- * keep as their source. A line with neither is `PleaseSelectWorker`; a team without members `TeamHasNoMembers`.
+ * keep as their source. A team without members is `TeamHasNoMembers`; a line with neither is submitted only once
+ * it names its worker (`workersNamed`).
  */
 async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
   const teamIds = [...new Set(payload.lines.flatMap((l) => (!l.staffId && l.teamId ? [Number(l.teamId)] : [])))];
@@ -177,8 +178,8 @@ async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: Bill
     : [];
   const digits = members.length ? (await readTenantConfig(ctx.tx, ctx.tenantId)).numberRetainsSmallDigit : 6;
   return payload.lines.flatMap((line, index) => {
-    if (line.staffId) return [line];
-    if (!line.teamId) throw refusal('PleaseSelectWorker', {}, { line: index + 1 });
+    // Neither: a pushed-down draft waits for its worker (a save by hand names one; submit asks for it).
+    if (line.staffId || !line.teamId) return [line];
     const crew = members.filter((m) => Number(m.record_id) === Number(line.teamId));
     if (!crew.length) throw refusal('TeamHasNoMembers', {}, { line: index + 1 });
     const total = crew.reduce((all, m) => all + toMicro(m.share), 0n);
@@ -193,6 +194,15 @@ async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: Bill
     // A share too small to get a piece of the line gets no line.
     return crew.map((m, i) => ({ ...line, staffId: Number(m.staff_id), number: numbers[i], hours: hours[i] })).filter((l) => l.number !== 0);
   });
+}
+
+/** Piece-rate accounting is submitted and audited only with a worker on every line. */
+async function workersNamed(ctx: ServiceContext, _decl: unknown, header: Record<string, unknown>): Promise<void> {
+  const [unnamed] = await rows<{ line_no: number }>(
+    ctx.tx,
+    sql`select line_no from bill_line where tenant_id = ${ctx.tenantId} and bill_id = ${Number(header.id)} and not (extra ? 'staffId') order by line_no limit 1`,
+  );
+  if (unnamed) throw refusal('PleaseSelectWorker', {}, { line: Number(unnamed.line_no) });
 }
 
 async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record<string, unknown>): Promise<void> {
@@ -276,5 +286,5 @@ export function registerProductionRules(rules: BillRules): void {
   rules.register(ProductionInstock.type, { completing: picksComplete });
   rules.register(ProcessReport.type, { completeLines: reportsFollowSteps });
   rules.register(MrpPlan.type, { completeLines: planLines });
-  rules.register(ProcessAccounting.type, { completeLines: workersOfLines });
+  rules.register(ProcessAccounting.type, { completeLines: workersOfLines, completing: workersNamed });
 }
