@@ -190,9 +190,9 @@ async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: Bill
       return parts.map(microNumber);
     };
     const numbers = split(line.number);
-    const hours = split(line.hours);
+    const hours = line.hours == null ? undefined : split(line.hours);
     // A share too small to get a piece of the line gets no line.
-    return crew.map((m, i) => ({ ...line, staffId: Number(m.staff_id), number: numbers[i], hours: hours[i] })).filter((l) => l.number !== 0);
+    return crew.map((m, i) => ({ ...line, staffId: Number(m.staff_id), number: numbers[i], hours: hours?.[i] ?? line.hours })).filter((l) => l.number !== 0);
   });
 }
 
