@@ -17,47 +17,24 @@
  *   BENCH_URL=http://127.0.0.1:8080 npx tsx bench/bill-form.ts   # against a running server (demo data), as it serves its web app
  *   BENCH_PROFILE=1 …                                 # also a CPU profile of the typing and the save (bench/results/)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { api, buildWebIfNeeded, DEMO, launchBrowser, newContext, ROOT, signedInState, startServer, type TestServer } from '../e2e/harness.ts';
+import { busyTime, cpuProfile, demoCaller, median, ms, timedOn, type Figure } from './browser-bench.ts';
+import { buildWebIfNeeded, DEMO, launchBrowser, newContext, ROOT, signedInState, startServer, type TestServer } from '../e2e/harness.ts';
 
 const LINES = Number(process.env.BENCH_LINES ?? 2750);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PROFILE = !!process.env.BENCH_PROFILE;
 const RESULTS = path.join(ROOT, 'bench/results');
 
-/** Per step: wall time, and the page's main-thread busy time in it (Chromium's TaskDuration), in ms. */
-type Figure = { wall: number; busy: number };
 type Run = Record<'open' | 'typeFirst' | 'typeMiddle' | 'typeLast' | 'add' | 'edit' | 'save' | 'reopen' | 'apiSave', Figure>;
 
 let cdp: CDPSession;
-/**
- * The renderer's main-thread task time so far. On a machine shared with other work the wall time mostly
- * measures the wait for a core; the busy time is what the page itself costs.
- */
-async function busy(): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
-}
-
-/** Wall and busy time of `work`. */
-async function timed(work: () => Promise<unknown>): Promise<Figure> {
-  const b0 = await busy();
-  const t0 = performance.now();
-  await work();
-  const wall = performance.now() - t0;
-  return { wall, busy: (await busy()) - b0 };
-}
+const busy = () => busyTime(cdp);
+const timed = (work: () => Promise<unknown>) => timedOn(cdp, work);
 
 async function setUp(server: TestServer) {
-  const signIn = await api<{ token: string }>(server, 'POST', '/auth/admin/name', { name: DEMO.name, password: DEMO.password });
-  const token = signIn.data.token;
-  const call = async <T>(method: string, url: string, body?: unknown) => {
-    const answer = await api<T>(server, method, url, body, token);
-    if (answer.status !== 0) throw new Error(`${method} ${url}: ${answer.message}`);
-    return answer.data;
-  };
+  const call = await demoCaller(server);
   const materials = await call<Array<{ id: number; mainUnitId: number }>>('GET', '/admin/basic/material/picker?current=1&pageSize=50');
   const suppliers = await call<Array<{ id: number }>>('GET', '/admin/basic/supplier?current=1&pageSize=5');
   const lines = Array.from({ length: LINES }, (_, i) => {
@@ -153,27 +130,7 @@ async function openBill(page: Page, id: number): Promise<Figure> {
   });
 }
 
-async function profile<T>(session: CDPSession, name: string, work: () => Promise<T>): Promise<T> {
-  if (!PROFILE) return work();
-  await session.send('Profiler.enable');
-  await session.send('Profiler.start');
-  const result = await work();
-  const { profile: data } = await session.send('Profiler.stop');
-  mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(path.join(RESULTS, `bill-form-${name}.cpuprofile`), JSON.stringify(data));
-  // Self time per function, the top ones.
-  const self = new Map<string, number>();
-  const interval = (data.endTime - data.startTime) / Math.max(1, data.samples?.length ?? 1);
-  const byId = new Map(data.nodes.map((n) => [n.id, n]));
-  for (const sample of data.samples ?? []) {
-    const node = byId.get(sample)!;
-    const key = `${node.callFrame.functionName || '(anonymous)'} ${path.basename(node.callFrame.url)}:${node.callFrame.lineNumber}:${node.callFrame.columnNumber}`;
-    self.set(key, (self.get(key) ?? 0) + interval);
-  }
-  console.log(`\nCPU profile of ${name}, self time (ms):`);
-  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${(us / 1000).toFixed(0).padStart(7)}  ${key}`);
-  return result;
-}
+const profile = <T,>(session: CDPSession, name: string, work: () => Promise<T>) => cpuProfile(session, path.join(RESULTS, `bill-form-${name}.cpuprofile`), name, PROFILE, work);
 
 const external = process.env.BENCH_URL;
 if (!external) buildWebIfNeeded();
@@ -248,8 +205,6 @@ try {
   await server.stop();
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`);
 const keys: Array<[keyof Run, string]> = [
   ['open', 'open the bill (click → every line in the form)'],
   ['typeFirst', 'a keystroke in line 1 (longest, to next paint)'],

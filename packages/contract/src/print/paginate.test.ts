@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampRowHeight, paginate, rowHeight, textLines, type PaginateInput, type PageSlice } from './paginate.ts';
+import { clampRowHeight, headerFontSize, headerLines, headerRow, linesHeight, MIN_HEADER_FONT, paginate, PT, rowHeight, textLines, CELL_PADDING, type PaginateInput, type PageSlice } from './paginate.ts';
 
 /** A small deterministic generator (mulberry32), so a failure names a seed that repeats it. */
 function random(seed: number) {
@@ -125,5 +125,39 @@ describe('text lines', () => {
   it('makes a row as tall as its tallest cell', () => {
     const one = rowHeight(['a', 'b'], [20, 20], 10);
     expect(rowHeight(['a', '一二三四五六七八九十一二三四五六七八九十'], [20, 20], 10)).toBeGreaterThan(one * 2);
+  });
+});
+
+describe('table headers', () => {
+  // A column 12 mm wide at 9 pt has room for (12 − 1.6) / (9 × PT) ≈ 3.66 em: five letters of 0.62 em.
+  it('breaks an English header between its words only, each word on a line when two do not fit', () => {
+    expect(headerLines('Unit price', 40, 9)).toBe(1);
+    expect(headerLines('Unit price', 14, 9)).toBe(2);
+    expect(headerLines('Tax incl. unit price', 20, 9)).toBeGreaterThan(2);
+    // A line break in the label is kept.
+    expect(headerLines('Unit\nprice', 40, 9)).toBe(2);
+  });
+
+  it('shrinks a header whose longest word does not fit its column, so that the word is never cut in two', () => {
+    expect(headerFontSize('Qty', 12, 9)).toBe(9);
+    const size = headerFontSize('Quantity', 12, 9);
+    expect(size).toBeLessThan(9);
+    // At that size the word fits the column's room, as one line.
+    expect(8 * 0.62 * size * PT).toBeLessThanOrEqual(12 - CELL_PADDING.horizontal + 1e-9);
+    expect(headerLines('Quantity', 12, size)).toBe(1);
+    // Never below the smallest size, however narrow the column.
+    expect(headerFontSize('Specification', 4, 9)).toBe(MIN_HEADER_FONT);
+  });
+
+  it('breaks a Chinese header between any two characters, never shrinking it', () => {
+    expect(headerFontSize('含税单价金额', 8, 9)).toBe(9);
+    expect(headerLines('含税单价金额', 8, 9)).toBe(textLines('含税单价金额', 8, 9));
+  });
+
+  it('makes the header row as tall as its tallest label, each at its own size', () => {
+    const row = headerRow(['#', 'Quantity', 'Unit price'], [8, 12, 14], 9);
+    expect(row.fontSizes[0]).toBe(9);
+    expect(row.fontSizes[1]).toBeLessThan(9);
+    expect(row.height).toBe(linesHeight(2, 9));
   });
 });

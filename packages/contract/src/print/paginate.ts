@@ -119,3 +119,84 @@ export function rowHeight(cells: readonly string[], widths: readonly number[], f
   for (let c = 0; c < cells.length; c++) most = Math.max(most, textLines(cells[c], widths[c], fontSize));
   return linesHeight(most, fontSize);
 }
+
+/** The smallest a table header's text is shrunk to (points) for its longest word to fit its column. */
+export const MIN_HEADER_FONT = 5;
+/** A space between words, in em (an upper estimate, as the letters' 0.62). */
+const SPACE = 0.35;
+
+interface HeaderWord {
+  w: number;
+  space: boolean;
+  line: boolean;
+  wide: boolean;
+}
+
+/**
+ * A header's words with their widths in em: runs of letters between spaces, each wide (CJK) character a word
+ * of its own (the browser breaks between them), `space` whether a space comes before it, `line` whether a
+ * line break does, `wide` a CJK character.
+ */
+function headerWords(text: string): HeaderWord[] {
+  const words: HeaderWord[] = [];
+  let space = false;
+  let line = false;
+  let open = false;
+  for (const ch of text) {
+    if (ch === '\n' || ch === ' ' || ch === '\t') {
+      if (ch === '\n') line = true;
+      else space = true;
+      open = false;
+      continue;
+    }
+    const isWide = wide(ch.codePointAt(0)!);
+    if (open && !isWide && !words[words.length - 1].wide) words[words.length - 1].w += 0.62;
+    else words.push({ w: isWide ? 1 : 0.62, space, line, wide: isWide });
+    open = true;
+    space = false;
+    line = false;
+  }
+  return words;
+}
+
+/**
+ * The font size a table header prints at in a column `width` mm wide: the table's, or smaller when its longest
+ * word (an English header, "Quantity") would not fit the column at that size — headers break between words
+ * only (print.css), never inside one. A CJK header breaks between any two characters, so it is never shrunk.
+ */
+export function headerFontSize(text: string, width: number, fontSize: number): number {
+  const longest = headerWords(text).reduce((most, word) => Math.max(most, word.w), 0);
+  if (!longest) return fontSize;
+  const fits = Math.max(width - CELL_PADDING.horizontal, 1) / (longest * PT);
+  return fits >= fontSize ? fontSize : Math.max(MIN_HEADER_FONT, Math.floor(fits * 10) / 10);
+}
+
+/**
+ * How many lines a table header takes in a column `width` mm wide at `fontSize` pt, broken between words only
+ * (and between CJK characters): an upper estimate, as `textLines`.
+ */
+export function headerLines(text: string, width: number, fontSize: number): number {
+  const room = Math.max(width - CELL_PADDING.horizontal, 1) / (fontSize * PT);
+  let lines = 1;
+  let used = 0;
+  for (const word of headerWords(text)) {
+    if (word.line) {
+      lines++;
+      used = 0;
+    }
+    const need = used + (used > 0 && word.space ? SPACE : 0) + word.w;
+    if (used > 0 && need > room + 1e-9) {
+      lines++;
+      used = word.w;
+    } else used = need;
+  }
+  return lines;
+}
+
+/** The table's header row: each label at its `headerFontSize`, the row as tall as its tallest label. */
+export function headerRow(labels: readonly string[], widths: readonly number[], fontSize: number): { height: number; fontSizes: number[] } {
+  const fontSizes = labels.map((label, c) => headerFontSize(label, widths[c], fontSize));
+  let height = linesHeight(1, fontSize);
+  for (let c = 0; c < labels.length; c++) height = Math.max(height, linesHeight(headerLines(labels[c], widths[c], fontSizes[c]), fontSizes[c]));
+  return { height, fontSizes };
+}

@@ -1,4 +1,4 @@
-import { memo, type CSSProperties, type ReactNode } from 'react';
+import { memo, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { QRCode } from 'antd';
 import type { BillView } from '@p8/contract/bills/api';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
@@ -107,16 +107,28 @@ interface PrintPagesProps {
   model?: PrintModel;
   /** The named `@page` its sheets print on, when one job holds pages of different sizes (`pageRules`). */
   pageName?: string;
+  /**
+   * Which pages to draw; the others are blank sheets of their exact size (`data-drawn="false"`), so a long
+   * bill's preview draws only what is in view (`useSheetsInView`). Every page when not given.
+   */
+  drawn?: (page: number) => boolean;
+  /** Only the first `limit` pages at all (a print job mounting its pages a few at a time). */
+  limit?: number;
+  /** Names each sheet (`data-sheet`, `<sheetKey>-<page>`) for `useSheetsInView`. */
+  sheetKey?: string;
 }
 
+type SheetProps = Pick<PrintPagesProps, 'layout' | 'decl' | 'bill' | 'ctx' | 'logo' | 'pageName'> & { model: PrintModel; index: number; drawn: boolean; sheet?: string };
+
 /**
- * The bill on its pages, each exactly the paper's size: the header band, the table's header row, the page's
- * lines and its subtotal (or the grand total on the last page), the footer band at the foot. The print
- * style sheet (print.css) turns each into one sheet of paper.
+ * One page, exactly the paper's size: the header band, the table's header row, the page's lines and its
+ * subtotal (or the grand total on the last page), the footer band at the foot. Undrawn, the blank sheet alone.
  */
-function PrintPages({ layout, decl, bill, ctx, logo, model: given, pageName }: PrintPagesProps) {
-  const model = given ?? buildPrintModel(layout, decl, bill, ctx);
+const PrintSheet = memo(function PrintSheet({ layout, decl, bill, ctx, logo, model, pageName, index: p, drawn, sheet }: SheetProps) {
   const { paper, header, footer, table } = layout;
+  const slice = model.pages[p];
+  const style: CSSProperties = { page: pageName, width: mm(model.page.width), height: mm(model.page.height), padding: `${mm(paper.margin.top)} ${mm(paper.margin.right)} ${mm(paper.margin.bottom)} ${mm(paper.margin.left)}` };
+  if (!drawn) return <div className="p8-print-page" data-testid="print-page" data-drawn="false" data-sheet={sheet} style={style} />;
   const words = WORDS[ctx.lang];
   const fontSize = `${table.fontSize}pt`;
   // Each cell's content box is given its row's height less padding and ruling, so that every row is exactly
@@ -135,51 +147,57 @@ function PrintPages({ layout, decl, bill, ctx, logo, model: given, pageName }: P
       ))}
     </tr>
   );
+  const d: Drawn = { decl, bill, ctx, logo, page: p + 1, pages: model.pages.length };
   return (
-    <>
-      {model.pages.map((slice, p) => {
-        const d: Drawn = { decl, bill, ctx, logo, page: p + 1, pages: model.pages.length };
-        return (
-          <div
-            key={p}
-            className="p8-print-page"
-            data-testid="print-page"
-            style={{ page: pageName, width: mm(model.page.width), height: mm(model.page.height), padding: `${mm(paper.margin.top)} ${mm(paper.margin.right)} ${mm(paper.margin.bottom)} ${mm(paper.margin.left)}` }}
-          >
-            <Band band={header} d={d} className="p8-print-header" />
-            <table className="p8-print-table" style={{ width: mm(model.columns.reduce((s, c) => s + c.width, 0)), fontSize, fontFamily: fontStack(table.font) }}>
-              <colgroup>
-                {model.columns.map((c) => (
-                  <col key={c.key} style={{ width: mm(c.width) }} />
-                ))}
-              </colgroup>
-              <thead>
-                <tr>
-                  {model.columns.map((c) => (
-                    <th key={c.key}>{cell(model.headHeight, c.label)}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {model.rows.slice(slice.from, slice.to).map((cells, i) => (
-                  <tr key={slice.from + i} data-line={slice.from + i + 1}>
-                    {cells.map((text, c) => (
-                      <td key={model.columns[c].key} className={model.columns[c].numeric ? 'num' : undefined}>
-                        {cell(model.rowHeights[slice.from + i], text)}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-                {!slice.last && table.subtotals && foot(model.subtotals[p], words.subtotal, 'subtotal')}
-                {slice.last && table.total && foot(model.total, words.total, 'total')}
-              </tbody>
-            </table>
-            <Band band={footer} d={d} className="p8-print-footer" style={{ left: mm(paper.margin.left), bottom: mm(paper.margin.bottom), width: mm(model.inner.width) }} />
-          </div>
-        );
-      })}
-    </>
+    <div className="p8-print-page" data-testid="print-page" data-drawn="true" data-sheet={sheet} style={style}>
+      <Band band={header} d={d} className="p8-print-header" />
+      <table className="p8-print-table" style={{ width: mm(model.columns.reduce((s, c) => s + c.width, 0)), fontSize, fontFamily: fontStack(table.font) }}>
+        <colgroup>
+          {model.columns.map((c) => (
+            <col key={c.key} style={{ width: mm(c.width) }} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr>
+            {model.columns.map((c, i) => (
+              <th key={c.key} style={model.headFontSizes[i] === table.fontSize ? undefined : { fontSize: `${model.headFontSizes[i]}pt` }}>
+                {cell(model.headHeight, c.label)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {model.rows.slice(slice.from, slice.to).map((cells, i) => (
+            <tr key={slice.from + i} data-line={slice.from + i + 1}>
+              {cells.map((text, c) => (
+                <td key={model.columns[c].key} className={model.columns[c].numeric ? 'num' : undefined}>
+                  {cell(model.rowHeights[slice.from + i], text)}
+                </td>
+              ))}
+            </tr>
+          ))}
+          {!slice.last && table.subtotals && foot(model.subtotals[p], words.subtotal, 'subtotal')}
+          {slice.last && table.total && foot(model.total, words.total, 'total')}
+        </tbody>
+      </table>
+      <Band band={footer} d={d} className="p8-print-footer" style={{ left: mm(paper.margin.left), bottom: mm(paper.margin.bottom), width: mm(model.inner.width) }} />
+    </div>
   );
+});
+
+/**
+ * The bill on its pages, each exactly the paper's size (`PrintSheet`). The print style sheet (print.css) turns
+ * each into one sheet of paper.
+ */
+function PrintPages({ layout, decl, bill, ctx, logo, model: given, pageName, drawn, limit, sheetKey }: PrintPagesProps) {
+  const model = useMemo(() => given ?? buildPrintModel(layout, decl, bill, ctx), [given, layout, decl, bill, ctx]);
+  const count = Math.min(model.pages.length, limit ?? Infinity);
+  const sheets: ReactNode[] = [];
+  for (let p = 0; p < count; p++)
+    sheets.push(
+      <PrintSheet key={p} layout={layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={model} pageName={pageName} index={p} drawn={drawn ? drawn(p) : true} sheet={sheetKey === undefined ? undefined : `${sheetKey}-${p}`} />,
+    );
+  return <>{sheets}</>;
 }
 
 export default memo(PrintPages);

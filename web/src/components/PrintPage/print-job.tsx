@@ -2,14 +2,28 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 /**
- * One print job handed to the browser: the pages are mounted in a root of their own beside the app (print.css
- * prints nothing else) with the job's `@page` rules, the browser's print is called, and the root is taken away
- * again once the browser has printed (or when the caller unmounts).
+ * Pages a print job mounts per step: a long bill's pages go in a step at a time, its progress shown meanwhile
+ * (each step waits for the next frame: fewer, larger steps are faster).
  */
-export function usePrintJob(): { printing: boolean; start: () => void } {
+export const PAGES_PER_STEP = 40;
+
+/**
+ * One print job handed to the browser: the pages are mounted in a root of their own beside the app (print.css
+ * prints nothing else) with the job's `@page` rules — `drawn` of `pages` so far, a step at a time, so that the
+ * page stays responsive and can show how far it is —, the browser's print is called once all are in, and the
+ * root is taken away again once the browser has printed (or when the caller unmounts). Without `pages`, every
+ * page at once.
+ */
+export function usePrintJob(pages?: number): { printing: boolean; drawn: number; start: () => void } {
   const [printing, setPrinting] = useState(false);
+  const [drawn, setDrawn] = useState(0);
+  const all = pages === undefined || drawn >= pages;
   useEffect(() => {
     if (!printing) return;
+    if (!all) {
+      const step = window.setTimeout(() => setDrawn((n) => n + PAGES_PER_STEP), 0);
+      return () => window.clearTimeout(step);
+    }
     const done = () => setPrinting(false);
     window.addEventListener('afterprint', done);
     const timer = window.setTimeout(() => window.print(), 50);
@@ -17,8 +31,15 @@ export function usePrintJob(): { printing: boolean; start: () => void } {
       window.clearTimeout(timer);
       window.removeEventListener('afterprint', done);
     };
-  }, [printing]);
-  return { printing, start: () => setPrinting(true) };
+  }, [printing, all, drawn]);
+  return {
+    printing,
+    drawn: pages === undefined ? Infinity : Math.min(drawn, pages),
+    start: () => {
+      setDrawn(PAGES_PER_STEP);
+      setPrinting(true);
+    },
+  };
 }
 
 /** The pages of a job in the print root, with their `@page` rules. */

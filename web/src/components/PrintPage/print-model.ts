@@ -3,7 +3,7 @@ import { microText, sum, toMicro } from '@p8/contract/bills/decimal';
 import { nameKey } from '@p8/contract/bills/fields';
 import { headerFields, lineFields, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS } from '@p8/contract/bills/status';
-import { CELL_BORDER, CELL_PADDING, clampRowHeight, linesHeight, paginate, rowHeight, type PageSlice } from '@p8/contract/print/paginate';
+import { CELL_BORDER, CELL_PADDING, clampRowHeight, headerRow, linesHeight, paginate, rowHeight, type PageSlice } from '@p8/contract/print/paginate';
 import { EXTRA_FIELDS, LINE_NO_COLUMN, isRoll, pageSize, printableLineFields, type PrintElement, type PrintLayout } from '@p8/contract/print/template';
 import { amountInCapitals } from '@p8/contract/print/capitals';
 import { receiptTable, type ReceiptLine } from '@p8/contract/print/receipt';
@@ -42,6 +42,8 @@ export interface PrintModel {
   rows: string[][];
   rowHeights: number[];
   headHeight: number;
+  /** Each column's header at its font size (points): the table's, or smaller for a long word in a narrow column. */
+  headFontSizes: number[];
   footHeight: number;
   pages: PageSlice[];
   /** Per page: the subtotal cells (summed columns only) of its lines. */
@@ -125,7 +127,9 @@ export function buildPrintModel(layout: PrintLayout, decl: BillTypeDecl, bill: P
   const fontSize = layout.table.fontSize;
   const lines = bill.lines as unknown as Array<Record<string, unknown>>;
   const rows = lines.map((line, i) => columns.map((c) => cellText(decl, line, i, c.key, ctx)));
-  const headHeight = rowHeight(columns.map((c) => c.label), widths, fontSize);
+  // Headers break between words only, an English one shrunk where its longest word would not fit its column.
+  const head = headerRow(columns.map((c) => c.label), widths, fontSize);
+  const headHeight = head.height;
   const footHeight = singleRowHeight(fontSize);
   const { paper, header, footer } = layout;
   const roll = isRoll(paper);
@@ -156,6 +160,7 @@ export function buildPrintModel(layout: PrintLayout, decl: BillTypeDecl, bill: P
     rows,
     rowHeights,
     headHeight,
+    headFontSizes: head.fontSizes,
     footHeight,
     pages,
     subtotals: pages.map((p) => sumOf(p.from, p.to)),

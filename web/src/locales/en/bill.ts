@@ -66,6 +66,7 @@ export default {
   printCloud: 'Send to cloud printer',
   printCloudNone: 'No cloud printer',
   printSent: 'Sent {{count}} bills to the printer',
+  printDrawing: 'Drawing page {{drawn}} / {{count}}',
   printPages: '{{count}} pages · {{size}}',
   createdBy: 'Made by',
   auditBy: 'Audited by',

@@ -66,6 +66,7 @@ export default {
   printCloud: '发送到云打印机',
   printCloudNone: '没有可用的云打印机',
   printSent: '已发送 {{count}} 张单据到打印机',
+  printDrawing: '正在绘制第 {{drawn}} / {{count}} 页',
   printPages: '共 {{count}} 页 · {{size}}',
   createdBy: '制单人',
   auditBy: '审核人',

@@ -1,5 +1,5 @@
 import { Fragment, useMemo, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
+import { createPortal, flushSync } from 'react-dom';
 import { Button, Modal, Select, Space, Spin, Typography } from 'antd';
 import { CloudUploadOutlined, FilePdfOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,8 +15,13 @@ import { receiptLinesOf } from '../../../components/PrintPage/print-model.ts';
 import { RECEIPT_CHARS, type ReceiptPaper } from '@p8/contract/print/receipt';
 import { feedback } from '../../../app/feedback.ts';
 import { PrintRoot, usePrintJob } from '../../../components/PrintPage/print-job.tsx';
+import { useSheetsInView } from '../../../components/PrintPage/sheets-in-view.ts';
+import type { PdfPage } from '../../../components/PrintPage/pdf.ts';
 import { useAuthStore } from '../../../stores/auth.ts';
 import { quietly } from '../kit-errors.ts';
+
+/** Pages of a PDF drawn out of sight at a time (each laid out, pictured, then taken away for the next). */
+const PDF_PAGES_PER_STEP = 8;
 
 interface PrintPreviewProps {
   decl: BillTypeDecl;
@@ -35,6 +40,10 @@ interface PrintPreviewProps {
  * tenant has designed none), the bills on the chosen template's pages exactly as they print — each bill
  * starting on a page of its own, its pages numbered by themselves — and "print", which counts the print on
  * every bill and hands all the pages to the browser as one job at the paper's exact size.
+ *
+ * The preview draws only the pages in view (and a view's height around them): every other page is a blank
+ * sheet of the paper's exact size, drawn when it scrolls near — a 2,750-line bill's 221 pages open as fast as
+ * a short one's. The print and the PDF draw every page, a few at a time, their progress on their button.
  */
 export default function PrintPreview({ decl, bills, config, digits, lang, onClose, onPrinted }: PrintPreviewProps) {
   const { t } = useTranslation();
@@ -44,7 +53,6 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
   const templates = useQuery({ queryKey: ['print-templates', decl.type, lang], queryFn: () => http.get<PrintTemplateChoice[]>(`${api}/print/templates`, undefined, { noLoading: true }), staleTime: 0 });
   const [chosen, setChosen] = useState<number | null | undefined>(undefined);
   const template = templates.data?.find((c) => c.id === chosen) ?? templates.data?.[0];
-  const job = usePrintJob();
   const [printedAt, setPrintedAt] = useState(() => dayjs().format('YYYY-MM-DD HH:mm'));
 
   const ctx: PrintContext = useMemo(
@@ -54,6 +62,9 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
   const models = useMemo(() => (template ? bills.map((bill) => buildPrintModel(template.layout, decl, bill, ctx)) : undefined), [template, decl, bills, ctx]);
   const rules = useMemo(() => (models ? pageRules(models) : undefined), [models]);
   const pageCount = models?.reduce((s, m) => s + m.pages.length, 0) ?? 0;
+  // Where each bill's pages start in the job.
+  const offsets = useMemo(() => (models ?? []).reduce<number[]>((out, m, i) => [...out, i ? out[i - 1] + models![i - 1].pages.length : 0], []), [models]);
+  const job = usePrintJob(pageCount);
 
   /** Counts the print on the server: one bill its own print, a selection one job (every bill counted and audited). */
   const count = async (output: PrintOutput) => {
@@ -71,22 +82,33 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
     job.start();
   };
 
-  // The PDF: the preview's own pages (drawn at the print time), made into a file page by page (pdf-export.ts,
-  // loaded only now), counted as a print once made, then downloaded.
-  const sheets = useRef<HTMLDivElement>(null);
-  const [making, setMaking] = useState(false);
+  const { setBox: setSheetsBox, drawn: sheetDrawn } = useSheetsInView();
+
+  // The PDF: the same pages (drawn at the print time), a few at a time out of sight, each made into a picture
+  // (pdf-export.ts, loaded only now); the file counted as a print once made, then downloaded.
+  const offscreen = useRef<HTMLDivElement>(null);
+  const [pdfPages, setPdfPages] = useState<{ from: number; to: number } | null>(null);
+  const [pdfDone, setPdfDone] = useState<number | null>(null);
   const savePdf = async () => {
-    if (!template || !sheets.current) return;
-    setMaking(true);
+    if (!template || !models) return;
+    setPdfDone(0);
     try {
       flushSync(() => setPrintedAt(dayjs().format('YYYY-MM-DD HH:mm')));
-      const { pagesToPdf } = await import('../../../components/PrintPage/pdf-export.ts');
+      const { pdfPageOf, writePdf } = await import('../../../components/PrintPage/pdf-export.ts');
       const title = bills.length === 1 ? String(bills[0].billCode ?? '') : `${decl.label[ctx.lang]} (${bills.length})`;
-      const bytes = await pagesToPdf([...sheets.current.querySelectorAll<HTMLElement>('.p8-print-page')], title);
+      const out: PdfPage[] = [];
+      for (let from = 0; from < pageCount; from += PDF_PAGES_PER_STEP) {
+        flushSync(() => setPdfPages({ from, to: Math.min(pageCount, from + PDF_PAGES_PER_STEP) }));
+        for (const node of offscreen.current!.querySelectorAll<HTMLElement>('.p8-print-page[data-drawn="true"]')) out.push(await pdfPageOf(node));
+        setPdfDone(out.length);
+      }
+      setPdfPages(null);
+      const bytes = writePdf(out, { title });
       await count('pdf');
       saveBlob(new Blob([bytes as BlobPart], { type: 'application/pdf' }), `${title || decl.label[ctx.lang]}.pdf`);
     } finally {
-      setMaking(false);
+      setPdfPages(null);
+      setPdfDone(null);
     }
   };
 
@@ -115,19 +137,32 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
   const logo = config?.logo ?? '';
   const widest = models ? Math.max(...models.map((m) => m.page.width)) : 210;
   const sizes = models ? [...new Set(models.map((m) => `${Math.round(m.page.width)} × ${Math.round(m.page.height)} mm`))].join(', ') : '';
-  const pages = (named: boolean) =>
+  /**
+   * The job's pages: in the preview those in view drawn (each sheet named `<bill>-<page>`), captions between
+   * bills; in the print root the first `job.drawn`; out of sight for the PDF the step being made.
+   */
+  const pages = (mode: 'preview' | 'print' | 'pdf') =>
     template &&
     models &&
-    bills.map((bill, i) => (
-      <Fragment key={bill.id}>
-        {!named && bills.length > 1 && (
-          <Typography.Text className="p8-print-caption" data-testid="bill-print-caption">
-            {`${i + 1} / ${bills.length} · ${String(bill.billCode ?? '')}`}
-          </Typography.Text>
-        )}
-        <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={models[i]} pageName={named ? rules?.names[i] : undefined} />
-      </Fragment>
-    ));
+    bills.map((bill, i) => {
+      const at = offsets[i];
+      const which =
+        mode === 'preview'
+          ? { drawn: (p: number) => sheetDrawn(`${i}-${p}`), sheetKey: String(i) }
+          : mode === 'print'
+            ? { limit: Math.max(0, job.drawn - at), pageName: rules?.names[i] }
+            : { limit: Math.max(0, (pdfPages?.to ?? 0) - at), drawn: (p: number) => at + p >= (pdfPages?.from ?? 0) };
+      return (
+        <Fragment key={bill.id}>
+          {mode === 'preview' && bills.length > 1 && (
+            <Typography.Text className="p8-print-caption" data-testid="bill-print-caption">
+              {`${i + 1} / ${bills.length} · ${String(bill.billCode ?? '')}`}
+            </Typography.Text>
+          )}
+          <PrintPages layout={template.layout} decl={decl} bill={bill} ctx={ctx} logo={logo} model={models[i]} {...which} />
+        </Fragment>
+      );
+    });
   return (
     <Modal
       open
@@ -158,11 +193,11 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
               </Button>
             </Space.Compact>
           )}
-          <Button icon={<FilePdfOutlined />} disabled={!models} loading={making} onClick={() => void quietly(savePdf)} data-testid="bill-print-pdf">
-            {t('bill.printPdf')}
+          <Button icon={<FilePdfOutlined />} disabled={!models || job.printing} loading={pdfDone !== null} onClick={() => void quietly(savePdf)} data-testid="bill-print-pdf">
+            {pdfDone === null ? t('bill.printPdf') : t('bill.printDrawing', { drawn: pdfDone, count: pageCount })}
           </Button>
-          <Button type="primary" icon={<PrinterOutlined />} disabled={!models} onClick={() => void quietly(print)} data-testid="bill-print-go">
-            {t('bill.print')}
+          <Button type="primary" icon={<PrinterOutlined />} disabled={!models || pdfDone !== null} loading={job.printing && job.drawn < pageCount} onClick={() => void quietly(print)} data-testid="bill-print-go">
+            {job.printing && job.drawn < pageCount ? t('bill.printDrawing', { drawn: job.drawn, count: pageCount }) : t('bill.print')}
           </Button>
         </Space>
       }
@@ -180,14 +215,21 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
         />
         {bills.length === 1 && bills[0].printCount ? <Typography.Text type="secondary">{t('bill.printedTimes', { count: Number(bills[0].printCount) })}</Typography.Text> : null}
       </Space>
-      <div className="p8-print-sheets" style={{ maxHeight: '70vh' }} ref={sheets}>
-        {pages(false) ?? <Spin />}
+      <div className="p8-print-sheets" style={{ maxHeight: '70vh' }} ref={setSheetsBox}>
+        {pages('preview') ?? <Spin />}
       </div>
       {job.printing && rules && (
         <PrintRoot css={rules.css} testId="bill-print-root">
-          {pages(true)}
+          {pages('print')}
         </PrintRoot>
       )}
+      {pdfPages &&
+        createPortal(
+          <div className="p8-print-offscreen" ref={offscreen} aria-hidden>
+            {pages('pdf')}
+          </div>,
+          document.body,
+        )}
     </Modal>
   );
 }
