@@ -24,6 +24,7 @@ import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
 import PushDownDialog from './PushDownDialog.tsx';
 import PrintPreview from './PrintPreview.tsx';
+import { PrefetchPrintTemplates } from '../api/print-templates.ts';
 import { fieldRules } from './field-rules.ts';
 import { STATUS_COLOR } from './status.ts';
 import '../bills.css';
@@ -223,6 +224,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
       )}
       {id && decl.actions.includes('print') && (
         <Auth code={code('print')}>
+          <PrefetchPrintTemplates decl={decl} lang={lang} />
           <Button onClick={() => setPrinting(true)} data-testid="bill-print">
             {labelOf(BILL_ACTION_LABELS.print, lang)}
           </Button>
