@@ -64,4 +64,4 @@ export async function cpuProfile<T>(session: CDPSession, file: string, name: str
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 /** A time for a table: milliseconds, or seconds from one second on. */
-export const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`);
+export const ms = (v: number) => (v >= 999.5 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`);
