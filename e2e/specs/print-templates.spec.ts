@@ -119,7 +119,7 @@ async function sheetsOf(preview: Locator): Promise<SheetFacts[]> {
   for (let p = 0; p < count; p++) {
     const sheet = sheets.nth(p);
     await sheet.scrollIntoViewIfNeeded();
-    await expect.poll(() => sheet.getAttribute('data-drawn'), `sheet ${p + 1} drawn`).toBe('true');
+    await expect.poll(() => sheet.getAttribute('data-drawn'), { message: `sheet ${p + 1} drawn` }).toBe('true');
     facts.push(
       await sheet.evaluate((el): SheetFacts => {
         const box = el.getBoundingClientRect();
