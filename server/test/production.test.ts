@@ -243,6 +243,41 @@ describe('production orders', () => {
     await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ role: 'Product', materialId: kit, number: 1 }, { role: 'Process', materialId: kit, number: 1 }] }), 'PleaseSelectProcess');
   });
 
+  it('dispatch their process steps to a team, a worker and a machine, step by step', async () => {
+    const press = await api.create('process', { name: 'Press', pieceRate: 0.3 });
+    const pack = await api.create('process', { name: 'Pack', pieceRate: 0.2 });
+    const team = await api.create('team', { code: 'TD', name: 'Pressers' });
+    const machine = await api.create('equipment', { code: 'M1', name: 'Press 1', teamId: team, status: 'running' });
+    const routing = await api.create('routing', { name: 'Press then pack', steps: [{ processId: press, teamId: team }, { processId: pack }] });
+    const box = await api.create('material', { code: 'X', name: 'Box', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: box, version: 'V1', isDefault: true, routingId: routing, lines: [{ materialId: ids.b, quantity: 1 }] });
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: box, number: 8 }] });
+    await pass('ProductionOrder', id);
+    const [, , pressLine, packLine] = (await get('ProductionOrder', id)).lines;
+    // The dispatch picker offers the steps only; the press step goes to its team's worker on the machine.
+    const offered = await ok(api.get<Array<{ sourceLineId: number }>>(`${path('ProcessDispatch')}/sources?sourceType=ProductionOrder&pageSize=50`));
+    expect(offered.map((l) => l.sourceLineId).filter((lineId) => [pressLine.id, packLine.id].includes(lineId))).toEqual([pressLine.id, packLine.id]);
+    const dispatch = (await ok(api.post<{ id: number }>(`${path('ProcessDispatch')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [pressLine.id] }))).id;
+    const [line] = (await get('ProcessDispatch', dispatch)).lines as Array<Line & { teamId?: number }>;
+    expect([line.processId, line.teamId, line.number]).toEqual([press, team, 8]);
+    await ok(api.put(path('ProcessDispatch'), { id: dispatch, billDate: DAY, lines: [{ ...line, staffId: api.adminId, equipmentId: machine, planStart: DAY, planFinish: '2026-11-26' }] }));
+    await pass('ProcessDispatch', dispatch);
+    const detail = (await get('ProcessDispatch', dispatch)).lines[0] as Line & Record<string, unknown>;
+    expect([detail.staffId, detail.equipmentId, detail.planStart, detail.planFinish]).toEqual([api.adminId, machine, DAY, '2026-11-26']);
+    const now = await get('ProductionOrder', id);
+    expect(now.progress.dispatch).toBe('PartialDispatch');
+    expect([now.lines[2].progress.dispatch.state, now.lines[3].progress.dispatch.state]).toEqual(['AllDispatch', 'NoDispatch']);
+    // Nothing more of the press step to dispatch; a machine a dispatch names is in use.
+    await refused(api.post(`${path('ProcessDispatch')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [pressLine.id] }), 'BillAllPushed');
+    await refused(api.del('/api/admin/basic/equipment', { ids: [machine] }), 'EquipmentInUseProhibitDelete');
+    // A scrapped machine takes no work.
+    await ok(api.put('/api/admin/basic/equipment', { id: machine, status: 'scrapped' }));
+    const next = (await ok(api.post<{ id: number }>(`${path('ProcessDispatch')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [packLine.id] }))).id;
+    const [packing] = (await get('ProcessDispatch', next)).lines;
+    const sent = await api.put<unknown>(path('ProcessDispatch'), { id: next, billDate: DAY, lines: [{ ...packing, equipmentId: machine }] });
+    expect(sent.body).toMatchObject({ message: 'EquipmentScrapped', details: { line: 1 } });
+  });
+
   it('complete beyond the order only with allowProductionInstockBeyond, and only when all is picked with completionNeedAllPickOutstock', async () => {
     const o = await order(2);
     const [product, boards] = o.lines;

@@ -390,6 +390,7 @@ export const errorCatalogue = {
   ProductionCostAccounted: { zh: '已成本核算，禁止操作', en: 'Cost accounting is done, operation not allowed' },
   ProductionCostNotAccounted: { zh: '尚未成本核算', en: 'Cost accounting has not been done' },
   PreviousProcessNotReported: { zh: '上道工序未报工', en: 'The previous process has not been reported' },
+  EquipmentScrapped: { zh: '设备已报废，不能派工', en: 'The machine is scrapped and cannot be given work' },
   PleaseSelectWorker: { zh: '请选择操作工或有成员的班组', en: 'Please select a worker, or a work team with members' },
   TeamHasNoMembers: { zh: '班组没有成员，无法分配计件工资', en: 'The work team has no members to share the piece wages' },
   TeamMemberRepeat: { zh: '班组成员不能重复', en: 'A staff member is listed only once in a work team' },

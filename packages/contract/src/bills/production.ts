@@ -112,8 +112,8 @@ export const ProductionOrder: BillTypeDecl = {
   stock: 'none',
   postings: POSTS_NOTHING,
   // Its status follows the products completed (the first kind); the materials show what was picked, the
-  // process steps what was reported.
-  progress: ['instock', 'pick', 'report'],
+  // process steps what was reported and dispatched.
+  progress: ['instock', 'pick', 'report', 'dispatch'],
   switches: ['allowProductionInstockBeyond', 'allowProductionClaimBeyond', 'completionNeedAllPickOutstock'],
   actions: ORDER_ACTIONS,
 };
@@ -222,6 +222,36 @@ export const ProcessReport: BillTypeDecl = {
   postings: POSTS_NOTHING,
   // Its good pieces are paid through piece-rate accounting.
   progress: ['accounting'],
+  switches: [],
+  actions: SOURCED_ACTIONS,
+};
+
+/**
+ * Process dispatch (工序派工): an order's process steps given to the work team, the worker and the machine that
+ * will do them, with the planned start and finish — the shop floor's work list. The order shows how much of each
+ * step is dispatched (`dispatch`).
+ */
+export const ProcessDispatch: BillTypeDecl = {
+  type: 'ProcessDispatch',
+  label: { zh: '工序派工', en: 'Process dispatch' },
+  area: 'production',
+  route: 'dispatch',
+  codePrefix: 'GXPG',
+  icon: 'ScheduleOutlined',
+  header: [workshop, HEADER.handlerId],
+  lines: [
+    { ...processStep, required: 'PleaseSelectProcess' },
+    team,
+    { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: undefined },
+    { key: 'equipmentId', label: { zh: '设备', en: 'Machine' }, kind: 'record', ref: 'equipment', schema: z.number().int().positive(), width: 150 },
+    { key: 'planStart', label: { zh: '计划开工', en: 'Planned start' }, kind: 'date', schema: dateSchema, width: 120 },
+    { key: 'planFinish', label: { zh: '计划完工', en: 'Planned finish' }, kind: 'date', schema: dateSchema, width: 120 },
+  ],
+  sources: [{ type: 'ProductionOrder', drives: 'dispatch', fromLines: PRODUCTION_LINES.processes, closedRefusal: 'ProductionOrderCompleted', header: ['deptId'], lines: ['processId', 'teamId'] }],
+  sourceRequired: true,
+  stock: 'none',
+  postings: POSTS_NOTHING,
+  progress: [],
   switches: [],
   actions: SOURCED_ACTIONS,
 };
@@ -344,4 +374,4 @@ export const MrpPlan: BillTypeDecl = {
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessReport, ProcessAccounting, ProductionInstock];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock];

@@ -90,9 +90,10 @@ export const PROHIBIT_KEY = {
  * - production: a sale order's goods put into production by production orders (按单生产, 投产);
  * - report: a production order's process steps reported done by process reports (工序汇报);
  * - plan: a sale order's or independent demand's quantities taken into MRP plans (MRP 计划);
- * - accounting: a process report's good pieces taken into piece-rate accounting (工序核算, 计件工资).
+ * - accounting: a process report's good pieces taken into piece-rate accounting (工序核算, 计件工资);
+ * - dispatch: a production order's process steps dispatched to teams, workers and machines (工序派工).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting', 'dispatch'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -110,6 +111,7 @@ export const PROGRESS_STATES = {
   report: ['NoReport', 'PartialReport', 'AllReport'],
   plan: ['NoPlan', 'PartialPlan', 'AllPlan'],
   accounting: ['NoAccounting', 'PartialAccounting', 'AllAccounting'],
+  dispatch: ['NoDispatch', 'PartialDispatch', 'AllDispatch'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -127,6 +129,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   report: { zh: '汇报状态', en: 'Reported' },
   plan: { zh: '计划状态', en: 'Planned' },
   accounting: { zh: '核算状态', en: 'Accounted' },
+  dispatch: { zh: '派工状态', en: 'Dispatched' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -168,6 +171,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoAccounting: { zh: '未核算', en: 'Not accounted' },
   PartialAccounting: { zh: '部分核算', en: 'Partly accounted' },
   AllAccounting: { zh: '全部核算', en: 'All accounted' },
+  NoDispatch: { zh: '未派工', en: 'Not dispatched' },
+  PartialDispatch: { zh: '部分派工', en: 'Partly dispatched' },
+  AllDispatch: { zh: '全部派工', en: 'All dispatched' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

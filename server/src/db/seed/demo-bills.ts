@@ -191,6 +191,16 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   const materialLines = orderLines.filter((l) => l.role === 'Material');
   const steps = orderLines.filter((l) => l.role === 'Process');
   await audit('ProductionPick', await save('ProductionPick', daysAgo(6), { ...raw }, materialLines.map((l) => ({ materialId: l.materialId, number: l.number, sourceLineId: l.id, ...raw, ...at('A-02 电子料区') }))));
+  // Every step dispatched to the routing's crew, planned over the two days before the reports.
+  await audit('ProcessDispatch', await save('ProcessDispatch', daysAgo(6), {}, steps.map((step) => ({
+    materialId: step.materialId,
+    number: step.number,
+    processId: step.processId,
+    teamId: step.teamId,
+    planStart: daysAgo(6),
+    planFinish: daysAgo(4),
+    sourceLineId: step.id,
+  }))));
   // The workshop's reports, by the crews of the routing: every step of the 50 boards but the last done, the last
   // for 30 of them.
   const report = await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
 import { planLines } from './mrp.ts';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -196,6 +196,18 @@ async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: Bill
   });
 }
 
+/** A dispatch gives no work to a scrapped machine (`EquipmentScrapped`, with its line). */
+async function machinesInService(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
+  const machineIds = [...new Set(payload.lines.flatMap((l) => (l.equipmentId ? [Number(l.equipmentId)] : [])))];
+  if (!machineIds.length) return payload.lines;
+  const scrapped = new Set(
+    (await rows<{ id: string }>(ctx.tx, sql`select id from equipment where tenant_id = ${ctx.tenantId} and id in (${idList(machineIds)}) and status = 'scrapped'`)).map((r) => Number(r.id)),
+  );
+  const at = payload.lines.findIndex((l) => scrapped.has(Number(l.equipmentId)));
+  if (at >= 0) throw refusal('EquipmentScrapped', {}, { line: at + 1 });
+  return payload.lines;
+}
+
 /** Piece-rate accounting is submitted and audited only with a worker on every line. */
 async function workersNamed(ctx: ServiceContext, _decl: unknown, header: Record<string, unknown>): Promise<void> {
   const [unnamed] = await rows<{ line_no: number }>(
@@ -287,4 +299,5 @@ export function registerProductionRules(rules: BillRules): void {
   rules.register(ProcessReport.type, { completeLines: reportsFollowSteps });
   rules.register(MrpPlan.type, { completeLines: planLines });
   rules.register(ProcessAccounting.type, { completeLines: workersOfLines, completing: workersNamed });
+  rules.register(ProcessDispatch.type, { completeLines: machinesInService });
 }
