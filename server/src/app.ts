@@ -12,10 +12,11 @@ import { AccessCache } from './core/access-cache.ts';
 import { authPlugin } from './core/auth.ts';
 import { createSmsSender, type SmsSender } from './core/captcha.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerEnvelopeHandlers } from './core/envelope.ts';
-import { importJobsPlugin } from './core/import-job.ts';
+import { importJobKind, importJobsPlugin } from './core/import-job.ts';
 import { lifecyclePlugin } from './core/lifecycle.ts';
 import { JobRunner } from './core/background-jobs.ts';
-import { ExportRoutes, exportJobKind } from './core/export-jobs.ts';
+import { exportJobKind } from './core/export-jobs.ts';
+import { ReplayableRoutes } from './core/replayed-routes.ts';
 import { permissionPlugin } from './core/permissions.ts';
 import { registriesPlugin } from './core/registries.ts';
 import { openSharedState, type SharedState } from './core/shared-state.ts';
@@ -164,11 +165,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobs = new JobRunner({ database, config, registries: app.registries, access, log: app.log }, app.registries.jobKinds, { concurrency: config.jobs.concurrency, perTenant: config.jobs.perTenant });
   app.decorate('jobs', jobs);
   app.addHook('preClose', () => jobs.stop());
-  // Exports as background jobs (core/export-jobs.ts): every export route, noted as the modules add it, can be replayed by a job.
-  const exportRoutes = new ExportRoutes();
+  // Exports and imports as background jobs (core/export-jobs.ts, core/import-job.ts): every export and import
+  // route, noted as the modules add it, can be replayed by a job.
+  const exportRoutes = new ReplayableRoutes('/export');
+  const importRoutes = new ReplayableRoutes('/import');
   app.addHook('onRoute', exportRoutes.onRoute);
+  app.addHook('onRoute', importRoutes.onRoute);
   app.decorate('exportRoutes', exportRoutes);
+  app.decorate('importRoutes', importRoutes);
   app.registries.jobKinds.register(exportJobKind(app, database, config));
+  app.registries.jobKinds.register(importJobKind(app, database, config));
   registerModules(app, modules, [
     authModule,
     personModule,

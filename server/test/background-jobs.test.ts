@@ -4,7 +4,9 @@ import type { BackgroundJobView } from '@p8/contract/system';
 import { enqueueJob, JobRunner, type JobContext, type JobRunnerOptions } from '../src/core/background-jobs.ts';
 import { withServiceContext, type Caller } from '../src/core/service-context.ts';
 import { auditLog, backgroundJob, session } from '../src/db/schema/index.ts';
-import { readXlsx } from './basic-fixtures.ts';
+import type { ImportResult } from '@p8/contract/upload';
+import { buildApp } from '../src/app.ts';
+import { adminCaller, readXlsx, staffCaller, xlsx } from './basic-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, unique, type TestContext, type TestTenant } from './harness.ts';
 
 /*
@@ -241,5 +243,59 @@ describe('an export as a background job', () => {
     const tokenStaff = await login(ctx.app, staff.name, staff.password);
     expect((await call(ctx.app, 'POST', '/api/admin/system/jobs/export', { token: tokenStaff, body: { path: '/admin/base/swiper/export', query: {} } })).body).toMatchObject({ message: 'Forbidden' });
     expect((await call(ctx.app, 'POST', '/api/admin/system/jobs/export', { token: tokenA, body: { path: '/admin/base/swiper/nothing', query: {} } })).body).toMatchObject({ message: 'DataNotExist' });
+  });
+});
+
+describe('an import as a background job', () => {
+  it('keeps the workbook in the job; a runner of another app instance imports it as its creator; the result and row errors are readable, only in its tenant', async () => {
+    const api = await adminCaller(ctx, a);
+    const name = `imp${unique()}`;
+    const workbook = await xlsx(['*名称'], [[`${name}-1`], [`${name}-2`], [`${name}-1`]]);
+    const queued = await api.upload<{ id: number }>('/api/admin/system/jobs/import?path=/admin/basic/brand/import', workbook, '品牌.xlsx');
+    expect(queued.body.status, JSON.stringify(queued.body)).toBe(0);
+    const id = queued.body.data.id;
+    // Queued with its workbook; nothing imported while no runner has taken it.
+    expect(await job(a, id)).toMatchObject({ kind: 'import', subject: '/api/admin/basic/brand/import', status: 'queued', fileName: '品牌.xlsx' });
+    expect((await job(a, id)).file?.length).toBe(workbook.length);
+    // Another server process on the same database takes it.
+    const other = await buildApp({ config: ctx.config, database: ctx.database, logger: false });
+    other.jobs.start();
+    let done: BackgroundJobView;
+    try {
+      done = await until('imported', async () => (await api.get<BackgroundJobView>(`/api/admin/system/jobs/${id}`)).body.data, (j) => j.status === 'succeeded' || j.status === 'failed');
+    } finally {
+      await other.close();
+    }
+    expect(done).toMatchObject({ status: 'succeeded', progress: { done: 3, total: 3 }, result: { total: 3, successCount: 2, errorCount: 1 } });
+    expect((done.result as ImportResult).errList).toMatchObject([{ rowNum: 4 }]);
+    const brands = (await api.get<Array<{ name: string; createBy?: number }>>(`/api/admin/basic/brand?name=${name}`)).body.data;
+    expect(brands.map((brand) => brand.name).sort()).toEqual([`${name}-1`, `${name}-2`]);
+    // Written as its creator (the audit entry of the import is theirs), and the workbook, read, left the row.
+    const [audit] = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.action, 'import'), eq(auditLog.entity, 'brand'))));
+    expect(audit).toMatchObject({ adminId: a.adminId, detail: { total: 3, successCount: 2, errorCount: 1 } });
+    expect((await job(a, id)).file).toBeNull();
+    // Nothing to download; tenant B sees neither the job nor the brands.
+    expect((await api.post('/api/admin/system/jobs/file', { id })).body).toMatchObject({ message: 'FileNotFound' });
+    const apiB = await adminCaller(ctx, b);
+    expect((await apiB.get(`/api/admin/system/jobs/${id}`)).body).toMatchObject({ message: 'DataNotExist' });
+    expect((await apiB.get<unknown[]>(`/api/admin/basic/brand?name=${name}`)).body.data).toEqual([]);
+  });
+
+  it('fails the job with the import’s own refusal, writing nothing; refuses to queue what the caller may not import or what is no workbook', async () => {
+    const api = await adminCaller(ctx, a);
+    const queued = await api.upload<{ id: number }>('/api/admin/system/jobs/import?path=/admin/basic/brand/import', await xlsx(['颜色'], [['红']]), 'wrong.xlsx');
+    const id = queued.body.data.id;
+    ctx.app.jobs.start();
+    try {
+      const failed = await until('refused', async () => (await api.get<BackgroundJobView>(`/api/admin/system/jobs/${id}`)).body.data, (j) => j.status === 'succeeded' || j.status === 'failed');
+      expect(failed).toMatchObject({ status: 'failed', errorKey: 'ImportTemplateError' });
+    } finally {
+      await ctx.app.jobs.stop();
+    }
+    const staff = await staffCaller(ctx, a, []);
+    expect((await staff.upload('/api/admin/system/jobs/import?path=/admin/basic/brand/import', await xlsx(['*名称'], [['x']]))).body).toMatchObject({ message: 'Forbidden' });
+    expect((await api.upload('/api/admin/system/jobs/import?path=/admin/basic/brand/import', Buffer.from('not a workbook'), 'notes.txt')).body).toMatchObject({ message: 'ImportFileTypeError' });
+    // Only workbook imports are queued: the print templates' JSON import is no such route.
+    expect((await api.upload('/api/admin/system/jobs/import?path=/admin/system/printTemplate/import', await xlsx(['*名称'], [['x']]))).body).toMatchObject({ message: 'DataNotExist' });
   });
 });

@@ -279,5 +279,8 @@ export const exportJobSchema = z.object({
 });
 export type ExportJobInput = z.infer<typeof exportJobSchema>;
 
+/** `POST /api/admin/system/jobs/import?path=…` (multipart "file"): the import route's path, as the import dialog calls it. */
+export const importJobQuerySchema = z.object({ path: z.string().min(1).max(300) });
+
 /** `POST /api/admin/system/jobs/file`: the job whose file to download. */
 export const jobFileSchema = z.object({ id: idSchema });

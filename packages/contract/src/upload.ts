@@ -123,13 +123,10 @@ export interface ImportResult {
   errList: ImportError[];
 }
 
-/** The client's name for one import (`POST {path}/import?jobId=…`), under which it polls the progress. */
-export const IMPORT_JOB_ID = storableText().regex(/^[A-Za-z0-9-]{8,64}$/);
-
 /** uploading → reading the file → checking the rows → writing them (one short transaction) → done / failed. */
 export type ImportPhase = 'uploading' | 'reading' | 'checking' | 'writing' | 'done' | 'failed';
 
-/** GET /api/admin/import/progress/:jobId → how far the caller's import is (null when unknown). */
+/** How far an import is (core/import-job.ts turns it into its background job's progress). */
 export interface ImportProgress {
   phase: ImportPhase;
   rowsRead: number;

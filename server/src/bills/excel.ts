@@ -299,7 +299,8 @@ class ImportRefused extends Error {}
 /**
  * `POST {path}/import`: reads the upload into bills outside any transaction, then saves them all in one
  * transaction — each checked as a save is, in a savepoint so that every bill's refusal is listed — and
- * rolls it all back if any row was refused. Progress goes to the import's job (reading, writing).
+ * rolls it all back if any row was refused. Progress goes to the import's job (reading, writing); its
+ * transaction completes the job.
  */
 export async function importBills(
   transaction: <T>(fn: (ctx: ServiceContext) => Promise<T>) => Promise<T>,
@@ -336,6 +337,7 @@ export async function importBills(
       if (outcome.result.errorCount) throw new ImportRefused();
       outcome.succeeded(total);
       ctx.audit({ action: 'import', entity: decl.type, detail: { total, bills } });
+      await job.complete(ctx.tx, outcome.finish());
     });
   } catch (error) {
     if (!(error instanceof ImportRefused)) throw error;

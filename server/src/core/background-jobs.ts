@@ -88,10 +88,21 @@ export class JobKinds {
  * Queues a job in the caller's tenant transaction, as the caller; once that commits, this process's runner is
  * woken (the others find it within their poll). Answers the job's id.
  */
-export async function enqueueJob(ctx: ServiceContext, job: { kind: string; subject?: string; payload?: unknown; maxAttempts?: number }): Promise<number> {
+export async function enqueueJob(
+  ctx: ServiceContext,
+  job: { kind: string; subject?: string; payload?: unknown; maxAttempts?: number; /** A file the job works on (an import's workbook). */ file?: { bytes: Buffer; name: string } },
+): Promise<number> {
   const [row] = await ctx.tx
     .insert(backgroundJob)
-    .values({ tenantId: ctx.tenantId, kind: job.kind, subject: job.subject ?? '', payload: job.payload ?? {}, createdBy: ctx.account.adminId, maxAttempts: job.maxAttempts ?? ctx.registries.jobKinds.get(job.kind)?.maxAttempts ?? 2 })
+    .values({
+      tenantId: ctx.tenantId,
+      kind: job.kind,
+      subject: job.subject ?? '',
+      payload: job.payload ?? {},
+      createdBy: ctx.account.adminId,
+      maxAttempts: job.maxAttempts ?? ctx.registries.jobKinds.get(job.kind)?.maxAttempts ?? 2,
+      ...(job.file ? { file: job.file.bytes, fileName: job.file.name } : {}),
+    })
     .returning({ id: backgroundJob.id });
   afterCommit(ctx.tx, async () => ctx.registries.jobKinds.queued());
   return row.id;

@@ -1,23 +1,42 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { and, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IMPORT_JOB_ID, type ImportPhase, type ImportProgress } from '@p8/contract/upload';
+import type { Envelope } from '@p8/contract/envelope';
+import type { ImportProgress, ImportResult } from '@p8/contract/upload';
 import type { Config } from '../config.ts';
-import { throwIfCancelled, yieldToEventLoop, type ExcelColumn } from './excel.ts';
+import type { Database, Tx } from '../db/connection.ts';
+import { backgroundJob } from '../db/schema/index.ts';
+import { enqueueJob, type JobContext, type JobKind } from './background-jobs.ts';
+import { BizError } from './errors.ts';
+import { langOf, throwIfCancelled, yieldToEventLoop, type ExcelColumn } from './excel.ts';
+import { replayableRoute, replayAsCreator, replayRefusal } from './replayed-routes.ts';
+import type { RequestCaller } from './route.ts';
+import { discard, extensionOf, limitBytes, receiveSingleFile } from './uploads.ts';
 
 /*
- * A running import as its dialog sees it. The client names its import with a random id
- * (`POST {path}/import?jobId=…`) and polls `GET /api/admin/import/progress/:jobId` while the upload's
- * answer is pending; the import reports its phase and row counts as it goes. Progress is kept in this
- * process only (a few numbers per import, forgotten a while after the end): a poll that reaches another
- * server process answers null and the dialog just shows no count.
+ * Imports as background jobs. Every `POST {path}/import` route of the app stays as it is (it reads the upload
+ * and answers the import's result); the import dialog queues `POST /api/admin/system/jobs/import?path=…` with
+ * the workbook instead. The workbook is kept in the job's row, and a runner — in any process — replays the
+ * import route with it as the account that queued it (core/replayed-routes.ts). The replay carries a secret
+ * of this process that binds the route's `ImportJob` to the background job: the import reports its progress
+ * to the job, stops when the job is stopped, and marks it succeeded inside its own last transaction (the rows
+ * and the job's success commit together or not at all). An import that wrote nothing (all refused) is
+ * completed by the kind afterwards with its result.
  *
  * All imports share one shutdown signal: on SIGTERM (app.close) it aborts them, each import stops at its
  * next batch with ImportCancelled, and its transaction rolls back, so the server exits promptly and no
- * import is left half-written.
+ * import is left half-written (a job's import goes back to the queue).
  */
 
+export const IMPORT_JOB = 'import';
+
+/** The header of a replayed import naming its background job (a secret of this process, never sent by a client). */
+const REPLAY_HEADER = 'x-p8-import-replay';
+
 export interface ImportJob {
-  /** Aborted when the server shuts down. */
+  /** Aborted when the server shuts down (or the background job running the import is stopped). */
   readonly signal: AbortSignal;
   /** Row errors listed in the result at most; errorCount still counts them all. */
   readonly maxErrors: number;
@@ -35,6 +54,11 @@ export interface ImportJob {
    * event loop (and other requests) turn, then throws ImportCancelled when the server is shutting down.
    */
   checkpoint(): Promise<void>;
+  /**
+   * Called by the import's last transaction (`tx`, the one that commits its rows) with its result: marks the
+   * background job running the import succeeded in that same transaction. Nothing for a direct request.
+   */
+  complete(tx: Tx, result: ImportResult): Promise<void>;
 }
 
 async function checkpoint(signal: AbortSignal) {
@@ -42,12 +66,15 @@ async function checkpoint(signal: AbortSignal) {
   throwIfCancelled(signal);
 }
 
-/** How long the progress of a finished import stays readable. */
-const KEEP_FINISHED_MS = 60_000;
+interface Replay {
+  job: JobContext;
+  completed: boolean;
+}
 
 export class ImportJobs {
   private readonly shutdown = new AbortController();
-  private readonly progress = new Map<string, { value: ImportProgress; finishedAt?: number }>();
+  /** The background jobs whose import is being replayed in this process, by the replay's secret. */
+  private readonly replays = new Map<string, Replay>();
   constructor(private readonly config: Pick<Config, 'import'>) {}
 
   get signal() {
@@ -59,47 +86,62 @@ export class ImportJobs {
     this.shutdown.abort();
   }
 
-  /** The job of an import request; its progress is readable by the same user under the client's job id. */
+  /** The job of an import request: bound to its background job when the request is a job's replay. */
   begin(req: FastifyRequest): ImportJob {
-    this.forgetFinished();
-    const jobId = IMPORT_JOB_ID.safeParse((req.query as Record<string, unknown> | undefined)?.jobId);
-    const key = jobId.success ? keyOf(req, jobId.data) : undefined;
-    const entry = { value: { phase: 'uploading' as ImportPhase, rowsRead: 0, rowsChecked: 0, rowsWritten: 0 } as ImportProgress, finishedAt: undefined as number | undefined };
-    if (key) this.progress.set(key, entry);
+    const secret = req.headers[REPLAY_HEADER];
+    const replay = typeof secret === 'string' ? this.replays.get(secret) : undefined;
+    const base = { maxErrors: this.config.import.maxErrors, rowsPerBatch: this.config.import.rowsPerBatch };
+    if (!replay) return { ...base, signal: this.signal, report() {}, checkpoint: () => checkpoint(this.signal), complete: async () => {} };
+    const signal = AbortSignal.any([this.signal, replay.job.signal]);
+    let progress: ImportProgress = { phase: 'uploading', rowsRead: 0, rowsChecked: 0, rowsWritten: 0 };
     return {
-      signal: this.signal,
-      maxErrors: this.config.import.maxErrors,
-      rowsPerBatch: this.config.import.rowsPerBatch,
+      ...base,
+      signal,
+      // The job's progress: rows read while reading (no total yet), then rows checked or written of the total.
       report(update) {
-        entry.value = { ...entry.value, ...update };
-        if (update.phase === 'done' || update.phase === 'failed') entry.finishedAt = Date.now();
+        progress = { ...progress, ...update };
+        const reading = progress.phase === 'reading' || progress.total === undefined;
+        const done = reading ? progress.rowsRead : progress.phase === 'checking' ? progress.rowsChecked : progress.rowsWritten;
+        replay.job.progress(done, reading ? null : progress.total).catch(() => {}); // a lost lease aborts the signal
       },
-      checkpoint: () => checkpoint(this.signal),
+      checkpoint: () => checkpoint(signal),
+      async complete(tx, result) {
+        await completeImport(replay.job, tx, result);
+        replay.completed = true;
+      },
     };
   }
 
-  read(req: FastifyRequest, jobId: string): ImportProgress | null {
-    return this.progress.get(keyOf(req, jobId))?.value ?? null;
-  }
-
-  private forgetFinished() {
-    const now = Date.now();
-    for (const [key, entry] of this.progress) if (entry.finishedAt !== undefined && now - entry.finishedAt > KEEP_FINISHED_MS) this.progress.delete(key);
+  /** Runs `replay` with the job reachable by the headers it is given; answers whether the import completed the job. */
+  async replaying<T>(job: JobContext, replay: (headers: Record<string, string>) => Promise<T>): Promise<{ answer: T; completed: boolean }> {
+    const secret = randomUUID();
+    const entry: Replay = { job, completed: false };
+    this.replays.set(secret, entry);
+    try {
+      const answer = await replay({ [REPLAY_HEADER]: secret });
+      return { answer, completed: entry.completed };
+    } finally {
+      this.replays.delete(secret);
+    }
   }
 }
 
-const keyOf = (req: FastifyRequest, jobId: string) => `${req.auth.tenantId}:${req.auth.adminId}:${jobId}`;
+/** Marks an import job succeeded with its result in `tx`; the workbook, read, leaves the row. */
+async function completeImport(job: JobContext, tx: Tx, result: ImportResult) {
+  await tx.update(backgroundJob).set({ file: null }).where(and(eq(backgroundJob.tenantId, job.tenantId), eq(backgroundJob.id, job.jobId)));
+  await job.complete(tx, result);
+}
 
-/** An import run outside a route (tests, scripts): never cancelled, default error cap. */
 /**
  * The job as one batch of an import runs it: same signal and limits, its own row counts not reported (they
  * are the batch's; the import reports its progress between batches).
  */
 export const batchOf = (job: ImportJob): ImportJob => ({ ...job, report() {} });
 
+/** An import run outside a route (tests, scripts): never cancelled, default error cap. */
 export function detachedImportJob(maxErrors = 1000): ImportJob {
   const signal = new AbortController().signal;
-  return { signal, maxErrors, rowsPerBatch: 250, report() {}, checkpoint: () => checkpoint(signal) };
+  return { signal, maxErrors, rowsPerBatch: 250, report() {}, checkpoint: () => checkpoint(signal), complete: async () => {} };
 }
 
 declare module 'fastify' {
@@ -126,4 +168,59 @@ export async function reportedImport<T>(job: ImportJob, run: () => Promise<T>): 
     job.report({ phase: 'failed' });
     throw error;
   }
+}
+
+interface ImportPayload {
+  /** The import route's URL. */
+  path: string;
+  lang: string;
+}
+
+/** A file name fit to keep and show: no control characters, at most 200 characters. */
+const keptName = (name: string) => name.replace(/\p{Cc}/gu, '').slice(0, 200);
+
+/**
+ * `POST /api/admin/system/jobs/import?path=…`: after the caller's permission for that import, receives the
+ * workbook (within the Excel upload limit) and queues its import with the workbook in the job's row.
+ */
+export async function queueImport(caller: RequestCaller, request: FastifyRequest, path: string): Promise<{ id: number }> {
+  const url = await caller.transaction((ctx) => replayableRoute(ctx, request.server.importRoutes, path));
+  const file = await receiveSingleFile(request, caller.config, limitBytes(caller.config, 'excel'));
+  try {
+    const ext = extensionOf(file.filename);
+    if (ext !== 'xlsx' && ext !== 'xls') throw new BizError('ImportFileTypeError', { additional: ext || keptName(file.filename) });
+    if (!file.size) throw new BizError('PleaseSelectFile');
+    const bytes = await readFile(file.path);
+    const payload: ImportPayload = { path: url, lang: langOf(request) };
+    const id = await caller.transaction((ctx) => enqueueJob(ctx, { kind: IMPORT_JOB, subject: url.split('?')[0], payload, file: { bytes, name: keptName(file.filename) } }));
+    return { id };
+  } finally {
+    await discard(file);
+  }
+}
+
+/** The import job kind: replays the import route with the kept workbook as the job's creator. */
+export function importJobKind(app: FastifyInstance, database: Database, config: Config): JobKind {
+  return {
+    kind: IMPORT_JOB,
+    async run(job) {
+      const { path, lang } = job.payload as ImportPayload;
+      const [row] = await job.caller.transaction((ctx) =>
+        ctx.tx.select({ file: backgroundJob.file, fileName: backgroundJob.fileName }).from(backgroundJob).where(and(eq(backgroundJob.tenantId, job.tenantId), eq(backgroundJob.id, job.jobId))),
+      );
+      if (!row?.file) throw new BizError('FileNotFound', { additional: job.jobId });
+      // The route reads the workbook by its extension; the name itself stays in the job (a header may not carry it as sent).
+      const boundary = `----p8job${randomBytes(12).toString('hex')}`;
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="import.${extensionOf(row.fileName ?? '') || 'xlsx'}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      const payload = Buffer.concat([Buffer.from(head), Buffer.from(row.file), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      const { answer, completed } = await app.importJobs.replaying(job, (headers) =>
+        replayAsCreator(app, database, config, job, { url: path, lang, headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload }),
+      );
+      const envelope = answer.statusCode === 200 ? (answer.json() as Envelope<ImportResult>) : undefined;
+      if (!envelope || envelope.status !== 0) throw replayRefusal(answer.body);
+      // An import that wrote nothing (its rows all refused) did not complete the job: its result does now.
+      if (!completed) await job.caller.transaction((ctx) => completeImport(job, ctx.tx, envelope.data));
+      return undefined;
+    },
+  };
 }

@@ -290,11 +290,12 @@ export function recordRoutes<C, U extends { id: number }>(def: RecordDefinition<
             const job = request.server.importJobs.begin(request);
             const onUnexpected = logUnexpectedRow(caller);
             const { bulkImport, importer, importedIds, analyze: tables, stagedTables, publishStaged } = excel;
-            /** What an import's last transaction adds to its rows: the pending changes, the creator's assignment, the audit entry. */
+            /** What an import's last transaction adds to its rows: the pending changes, the creator's assignment, the audit entry, its job's success. */
             const finish = async (ctx: ServiceContext, outcome: ImportResult, importJob: number | null) => {
               if (publishStaged && importJob !== null) await publishStaged(ctx, importJob);
               if (assignable && importedIds && outcome.successCount) await assignToCreator(ctx.tx, ctx.account, assignable, () => importedIds(ctx, importJob));
               auditImport(ctx, def.entity, outcome);
+              await job.complete(ctx.tx, outcome);
               return outcome;
             };
             return reportedImport(job, async () => {

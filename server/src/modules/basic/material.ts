@@ -827,6 +827,7 @@ export const materialUnitRoutes = [
             job,
             finish: async (ctx, outcome) => {
               auditImport(ctx, 'material unit', outcome);
+              await job.complete(ctx.tx, outcome);
               return outcome;
             },
           });

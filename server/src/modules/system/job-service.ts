@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { hasPermission } from '@p8/contract/permission';
 import type { BackgroundJobView, JobStatus } from '@p8/contract/system';
 import { iso } from '../../core/envelope.ts';
+import { IMPORT_JOB } from '../../core/import-job.ts';
 import { BizError } from '../../core/errors.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import { callerPermissions } from '../../core/permissions.ts';
@@ -107,11 +108,12 @@ export async function jobDetail(ctx: ServiceContext, id: number): Promise<Backgr
 /** The file a job made (an export's workbook) and its name. */
 export async function jobFile(ctx: ServiceContext, id: number): Promise<{ bytes: Buffer; name: string }> {
   const [row] = await ctx.tx
-    .select({ createdBy: backgroundJob.createdBy, file: backgroundJob.file, fileName: backgroundJob.fileName })
+    .select({ kind: backgroundJob.kind, createdBy: backgroundJob.createdBy, file: backgroundJob.file, fileName: backgroundJob.fileName })
     .from(backgroundJob)
     .where(and(eq(backgroundJob.tenantId, ctx.tenantId), eq(backgroundJob.id, id)));
   if (!row) throw new BizError('DataNotExist', { additional: id });
   await assertMayRead(ctx, id, row.createdBy);
-  if (!row.file) throw new BizError('FileNotFound', { additional: id });
+  // An import's workbook is the job's input, not something it made: never handed out.
+  if (!row.file || row.kind === IMPORT_JOB) throw new BizError('FileNotFound', { additional: id });
   return { bytes: Buffer.from(row.file), name: row.fileName ?? 'export.xlsx' };
 }

@@ -4,6 +4,7 @@ import { enableSchema, idParamsSchema, idsSchema } from '@p8/contract/common';
 import {
   deptCreateSchema,
   exportJobSchema,
+  importJobQuerySchema,
   jobFileSchema,
   deptUpdateSchema,
   menuCreateSchema,
@@ -28,6 +29,7 @@ import { hashPassword } from '../../core/passwords.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { listAudit } from './audit-service.ts';
 import { queueExport } from '../../core/export-jobs.ts';
+import { queueImport } from '../../core/import-job.ts';
 import { langOf, sendXlsx } from '../../core/excel.ts';
 import { JOB_SCREEN, jobDetail, jobFile, listJobs } from './job-service.ts';
 import { createDept, deleteDepts, deptTree, enableDepts, getDept, listDepts, updateDept } from './dept-service.ts';
@@ -198,6 +200,12 @@ const jobRoutes = [
   route({
     method: 'POST', url: '/api/admin/system/jobs/export', tags: ['system: background jobs'], summary: 'Queue an export (any `POST …/export` route with the list query) as a background job', body: exportJobSchema,
     handler: (ctx, { body }, { request }) => queueExport(ctx, request.server.exportRoutes, body, langOf(request)),
+  }),
+  // Imports run as jobs: the import route's own permission is checked when the job is queued, and again when it is replayed with the kept workbook.
+  untransactedRoute({
+    method: 'POST', url: '/api/admin/system/jobs/import', tags: ['system: background jobs'], summary: 'Queue an Excel import (any `POST …/import` workbook route, multipart "file") as a background job',
+    query: importJobQuerySchema, consumes: ['multipart/form-data'],
+    handler: (caller, { query }, { request }) => queueImport(caller, request, query.path),
   }),
   route({
     method: 'POST', url: '/api/admin/system/jobs/file', tags: ['system: background jobs'], summary: "Download the file a background job made (an export's workbook): its creator, or the job screen", body: jobFileSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { storableText } from '@p8/contract/text';
-import { IMPORT_JOB_ID, uploadDiscardSchema } from '@p8/contract/upload';
+import { uploadDiscardSchema } from '@p8/contract/upload';
 import { discardOwnUploads } from '../../core/upload-sweep.ts';
 import { cloudUploadToken } from '../../core/uploads.ts';
 import { publicRoute, untransactedRoute, type ServerModule } from '../../core/route.ts';
@@ -14,7 +14,7 @@ const multipart = {
   description: 'Multipart: field `file` (one file), optional field `kind` (img | file | video | attachment | logo | excel). Checked by content sniffing.',
 };
 
-/** Uploads to our own server, the files they become, the cloud upload token, import progress and the import templates. */
+/** Uploads to our own server, the files they become, the cloud upload token and the import templates. */
 export const uploadModule: ServerModule = {
   name: 'upload',
   routes: [
@@ -46,12 +46,6 @@ export const uploadModule: ServerModule = {
     untransactedRoute({
       method: 'GET', url: '/api/base/api/qiniuyun/token', openRead: 'upload', tags, summary: 'Cloud (Qiniu) upload token: token, domain, expired (s)',
       handler: async (caller) => cloudUploadToken(caller.config, caller.tenantId),
-    }),
-    // The import dialog polls this while its upload runs (the job id is the import's `jobId` query).
-    untransactedRoute({
-      method: 'GET', url: '/api/admin/import/progress/:jobId', openRead: 'upload', tags, summary: "Progress of the caller's running import (null: unknown or long finished)",
-      params: z.object({ jobId: IMPORT_JOB_ID }),
-      handler: async (_caller, { params }, { request }) => request.server.importJobs.read(request, params.jobId),
     }),
     // Template download links of the public system config (`templates`), fetched by a plain link.
     publicRoute({

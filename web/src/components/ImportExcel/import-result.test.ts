@@ -65,16 +65,12 @@ describe('Excel import', () => {
 });
 
 describe('importProgressView', () => {
-  it('shows the upload, then reading (count only), checking and writing over the file rows', () => {
+  it('shows the upload, then the job: queued, reading (a count), then its rows of the total', () => {
     expect(importProgressView(40, null)).toMatchObject({ key: 'uploading', percent: 40 });
-    expect(importProgressView(100, null)).toMatchObject({ key: 'processing', percent: 100 });
-    expect(importProgressView(100, { phase: 'reading', rowsRead: 3000, rowsChecked: 0, rowsWritten: 0 })).toMatchObject({ key: 'reading', done: 3000, percent: 100 });
-    expect(importProgressView(100, { phase: 'checking', rowsRead: 10000, rowsChecked: 2500, rowsWritten: 0, total: 10000 })).toEqual({ key: 'checking', done: 2500, total: 10000, percent: 25 });
-    expect(importProgressView(100, { phase: 'writing', rowsRead: 10000, rowsChecked: 10000, rowsWritten: 8000, total: 10000 })).toMatchObject({ key: 'writing', percent: 80 });
-  });
-
-  it('counts the errors the server did not list', () => {
-    const result = { total: 5000, successCount: 0, errorCount: 5000, errList: [{ rowNum: 2, data: {}, errorMsg: 'UnitNotExist' }] };
-    expect(importErrorLines(result, (k) => k, 'en', 10)).toEqual({ lines: [{ row: 2, message: 'UnitNotExist' }], more: 4999 });
+    expect(importProgressView(100, null)).toMatchObject({ key: 'queued', percent: 100 });
+    expect(importProgressView(100, { status: 'queued', progress: { done: 0, total: null } })).toMatchObject({ key: 'queued' });
+    expect(importProgressView(100, { status: 'running', progress: { done: 0, total: null } })).toMatchObject({ key: 'processing', percent: 100 });
+    expect(importProgressView(100, { status: 'running', progress: { done: 3000, total: null } })).toMatchObject({ key: 'reading', done: 3000, percent: 100 });
+    expect(importProgressView(100, { status: 'running', progress: { done: 8000, total: 10000 } })).toEqual({ key: 'rows', done: 8000, total: 10000, percent: 80 });
   });
 });

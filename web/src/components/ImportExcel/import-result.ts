@@ -1,4 +1,5 @@
-import type { ImportError, ImportProgress, ImportResult } from '@p8/contract/upload';
+import type { BackgroundJobView } from '@p8/contract/system';
+import type { ImportError, ImportResult } from '@p8/contract/upload';
 import { EXCEL_MAX_MB, EXCEL_TYPES, formatSize, isAccepted, MB } from '../Upload/rules.ts';
 
 export type { ImportResult } from '@p8/contract/upload';
@@ -73,19 +74,22 @@ export function importErrorLines(
   return { lines, more: Math.max(0, Math.max(result.errorCount, result.errList.length) - lines.length) };
 }
 
+/** What the dialog knows of its import's background job. */
+export type ImportJobState = Pick<BackgroundJobView, 'status' | 'progress'>;
+
 /**
- * What the dialog shows while the server works on the file: the text key (`kit.import.<key>`), its counts,
- * and the bar's percent — the upload's own percent while uploading, then the rows of the current phase
- * over the file's rows (reading has no total yet: the bar stays full and the count says how far).
+ * What the dialog shows while its import goes on: the text key (`kit.import.<key>`), its counts, and the
+ * bar's percent — the upload's own percent while uploading; then the job, queued, reading the file (rows read,
+ * no total yet: the bar stays full and the count says how far), then checking and writing its rows of the total.
  */
 export function importProgressView(
   uploadPercent: number,
-  progress: ImportProgress | null,
-): { key: 'uploading' | 'processing' | 'reading' | 'checking' | 'writing'; done: number; total: number; percent: number } {
+  job: ImportJobState | null,
+): { key: 'uploading' | 'queued' | 'processing' | 'reading' | 'rows'; done: number; total: number; percent: number } {
   if (uploadPercent < 100) return { key: 'uploading', done: 0, total: 0, percent: uploadPercent };
-  if (!progress || progress.phase === 'uploading' || progress.phase === 'done' || progress.phase === 'failed') return { key: 'processing', done: 0, total: 0, percent: 100 };
-  const total = progress.total ?? 0;
-  if (progress.phase === 'reading') return { key: 'reading', done: progress.rowsRead, total, percent: 100 };
-  const done = progress.phase === 'checking' ? progress.rowsChecked : progress.rowsWritten;
-  return { key: progress.phase, done, total, percent: total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 100 };
+  if (!job || job.status === 'queued') return { key: 'queued', done: 0, total: 0, percent: 100 };
+  const { done, total } = job.progress;
+  if (job.status !== 'running') return { key: 'processing', done: 0, total: 0, percent: 100 };
+  if (total === null) return done > 0 ? { key: 'reading', done, total: 0, percent: 100 } : { key: 'processing', done: 0, total: 0, percent: 100 };
+  return { key: 'rows', done, total, percent: total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 100 };
 }

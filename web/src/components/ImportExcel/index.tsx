@@ -1,9 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Modal, Progress, Space, Typography, Upload, type ButtonProps } from 'antd';
 import { DownloadOutlined, InboxOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TemplateKey } from '@p8/contract/tenant-config';
-import type { ImportProgress } from '@p8/contract/upload';
+import type { BackgroundJobView } from '@p8/contract/system';
 import { feedback } from '../../app/feedback.ts';
 import { http, isHttpError } from '../../app/http.ts';
 import { useSystemConfigStore } from '../../app/system-config.ts';
@@ -11,7 +11,7 @@ import { translateError } from '../../locales/index.ts';
 import { getLanguage } from '../../stores/global.ts';
 import { acceptAttribute, EXCEL_MAX_MB, EXCEL_TYPES, formatSize } from '../Upload/rules.ts';
 import { xhrUpload } from '../Upload/xhr.ts';
-import { checkImportFiles, importErrorLines, importOutcome, importProgressView, normalizeImportResult, type ImportResult } from './import-result.ts';
+import { checkImportFiles, importErrorLines, importOutcome, importProgressView, normalizeImportResult, type ImportJobState, type ImportResult } from './import-result.ts';
 
 export type { ImportResult } from './import-result.ts';
 
@@ -28,56 +28,43 @@ export interface ImportExcelProps {
   template?: TemplateKey;
   title?: ReactNode;
   maxSizeMB?: number;
-  /** Extra form fields sent with the file. */
-  data?: Record<string, string>;
   /** Told after an import that added rows: reload the list here. */
   onSuccess?: (result: ImportResult) => void;
 }
 
-/** How often the dialog asks how far the server is. */
+/** How often the dialog asks how far the import's job is. */
 const PROGRESS_POLL_MS = 1000;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Excel import dialog: template link, one xls / xlsx file of at most 200 MB, a progress bar
- * while it uploads and then while the server reads, checks and writes the rows (polled from the import's
- * progress under a job id the dialog makes up), then the batch result as a notice for 4.5 s with counts
- * and the row errors translated by `error.{errorMsg}`. A failed upload says "batch adding failed, re-upload".
+ * Excel import dialog: template link, one xls / xlsx file of at most 200 MB. The file is uploaded with the
+ * import call's path to `POST /admin/system/jobs/import`, which queues the import as a background job (any
+ * server process runs it; it is listed on system → background jobs); the dialog follows the job — a progress
+ * bar while it uploads, then while the job waits and reads and writes the rows — then shows the batch result as
+ * a notice for 4.5 s with counts and the row errors translated by `error.{errorMsg}`. A refused upload or a
+ * failed job says "batch adding failed, re-upload" with the reason.
  */
 export default function ImportExcel(props: ImportExcelProps) {
   // A fresh dialog body per opening: no file or progress left from the last import.
   return props.open ? <ImportDialog {...props} /> : null;
 }
 
-function ImportDialog({ open, onClose, importPath, templateUrl, template, title, maxSizeMB = EXCEL_MAX_MB, data, onSuccess }: ImportExcelProps) {
+function ImportDialog({ open, onClose, importPath, templateUrl, template, title, maxSizeMB = EXCEL_MAX_MB, onSuccess }: ImportExcelProps) {
   const { t } = useTranslation();
   const templates = useSystemConfigStore((s) => s.config?.templates);
   const href = templateUrl ?? (template ? templates?.[template] : undefined);
   const [file, setFile] = useState<File | null>(null);
   const [percent, setPercent] = useState<number | null>(null);
-  const [jobId, setJobId] = useState<string | null>(null);
-  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const [job, setJob] = useState<ImportJobState | null>(null);
   const uploading = percent !== null;
-  const serverWorking = uploading && (percent ?? 0) >= 100 && jobId !== null;
-
-  // Once the file is up, poll the import's progress until the answer arrives.
-  useEffect(() => {
-    if (!serverWorking) return;
-    let stopped = false;
-    const poll = async () => {
-      try {
-        const next = await http.get<ImportProgress | null>(`/admin/import/progress/${jobId}`, undefined, { silent: true, noLoading: true });
-        if (!stopped) setProgress(next);
-      } catch {
-        // No count this time: the next poll may have one.
-      }
-    };
-    void poll();
-    const timer = setInterval(() => void poll(), PROGRESS_POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [serverWorking, jobId]);
+  // The dialog's own life: a closed dialog stops following its job (the job goes on; the job list shows it).
+  const alive = useRef(true);
+  useEffect(
+    () => () => {
+      alive.current = false;
+    },
+    [],
+  );
 
   const warn = (content: string) => feedback.message.warning({ content, key: 'import-check' });
 
@@ -119,6 +106,12 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
     });
   };
 
+  const fail = (reason: string) => {
+    feedback.message.error(reason ? `${t('kit.import.failed')} (${reason})` : t('kit.import.failed'));
+    setPercent(null);
+    setJob(null);
+  };
+
   const run = async () => {
     if (!file) {
       warn(translateError('PleaseSelectFile'));
@@ -126,23 +119,39 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
     }
     const form = new FormData();
     form.append('file', file, file.name);
-    for (const [key, value] of Object.entries(data ?? {})) form.append(key, value);
-    const id = crypto.randomUUID();
-    setJobId(id);
-    setProgress(null);
+    setJob(null);
     setPercent(0);
+    let id: number;
     try {
-      const url = `${importPath}${importPath.includes('?') ? '&' : '?'}jobId=${id}`;
-      const raw = await xhrUpload<Partial<ImportResult>>({ url, data: form, silent: true, onProgress: (p) => setPercent(p.percent) });
-      const result = normalizeImportResult(raw);
-      notify(result);
-      if (result.successCount > 0) onSuccess?.(result);
-      onClose();
+      ({ id } = await xhrUpload<{ id: number }>({ url: `/admin/system/jobs/import?path=${encodeURIComponent(importPath)}`, data: form, silent: true, onProgress: (p) => setPercent(p.percent) }));
     } catch (error) {
-      const reason = isHttpError(error) && error.key !== 'ImportFailed' ? error.text : '';
-      feedback.message.error(reason ? `${t('kit.import.failed')} (${reason})` : t('kit.import.failed'));
-      setPercent(null);
-      setJobId(null);
+      fail(isHttpError(error) && error.key !== 'ImportFailed' ? error.text : '');
+      return;
+    }
+    setJob({ status: 'queued', progress: { done: 0, total: null } });
+    while (alive.current) {
+      await pause(PROGRESS_POLL_MS);
+      let next: BackgroundJobView;
+      try {
+        next = await http.get<BackgroundJobView>(`/admin/system/jobs/${id}`, undefined, { silent: true, noLoading: true });
+      } catch {
+        continue; // no answer this time: the job goes on, the next look may have one
+      }
+      if (!alive.current) return;
+      setJob(next);
+      if (next.status === 'failed') {
+        const key = next.errorKey ?? 'ServerError';
+        const additional = (next.result as { additional?: string } | null)?.additional;
+        fail(key === 'ImportFailed' ? '' : additional ? `${translateError(key)}: ${additional}` : translateError(key));
+        return;
+      }
+      if (next.status === 'succeeded') {
+        const result = normalizeImportResult(next.result as Partial<ImportResult> | null);
+        notify(result);
+        if (result.successCount > 0) onSuccess?.(result);
+        onClose();
+        return;
+      }
     }
   };
 
@@ -190,15 +199,15 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
         <p className="ant-upload-text">{t('kit.import.drag')}</p>
         <p className="ant-upload-hint">{t('kit.import.tip', { size: formatSize(maxSizeMB) })}</p>
       </Upload.Dragger>
-      {uploading && <ImportProgressBar uploadPercent={percent ?? 0} progress={progress} />}
+      {uploading && <ImportProgressBar uploadPercent={percent ?? 0} job={job} />}
     </Modal>
   );
 }
 
-/** The bar under the file: the upload, then the server's reading, checking and writing, with row counts. */
-function ImportProgressBar({ uploadPercent, progress }: { uploadPercent: number; progress: ImportProgress | null }) {
+/** The bar under the file: the upload, then the job waiting, reading and writing, with row counts. */
+function ImportProgressBar({ uploadPercent, job }: { uploadPercent: number; job: ImportJobState | null }) {
   const { t } = useTranslation();
-  const view = importProgressView(uploadPercent, progress);
+  const view = importProgressView(uploadPercent, job);
   const count = (n: number) => n.toLocaleString();
   return (
     <div style={{ marginTop: 12 }} data-testid="import-excel-progress">
