@@ -162,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const modules: ModuleDeps = { database, config, sms, shared, registries: app.registries, access };
   // The background jobs' runner of this process (core/background-jobs.ts): main.ts starts it once the app
   // listens; it stops before the in-flight requests are awaited (its jobs go back to the queue).
-  const jobs = new JobRunner({ database, config, registries: app.registries, access, log: app.log }, app.registries.jobKinds, { concurrency: config.jobs.concurrency, perTenant: config.jobs.perTenant });
+  const jobs = new JobRunner({ database, config, registries: app.registries, access, log: app.log }, app.registries.jobKinds, { concurrency: config.jobs.concurrency, perTenant: config.jobs.perTenant, pollMs: config.jobs.pollMs });
   app.decorate('jobs', jobs);
   app.addHook('preClose', () => jobs.stop());
   // Exports and imports as background jobs (core/export-jobs.ts, core/import-job.ts): every export and import

@@ -64,8 +64,12 @@ export interface Config {
   sms: { provider: string };
   /** orphanHours: an upload no record names is removed this long after it was made (core/upload-sweep.ts). */
   upload: { type: string; domain: string; imageMaxMb: number; fileMaxMb: number; excelMaxMb: number; orphanHours: number };
-  /** Background jobs (core/background-jobs.ts): how many this process runs at once, and per tenant across all processes. */
-  jobs: { concurrency: number; perTenant: number };
+  /**
+   * Background jobs (core/background-jobs.ts): how many this process runs at once, and per tenant across all
+   * processes; how often an idle runner looks for work (the fallback of PostgreSQL's notifications); how many
+   * days a finished job is kept.
+   */
+  jobs: { concurrency: number; perTenant: number; pollMs: number; retentionDays: number };
   /** Limits of one Excel import (every `{path}/import`). */
   import: { maxRows: number; maxErrors: number; maxUnpackedMb: number; rowsPerBatch: number };
   qiniu: { accessKey: string; secretKey: string; bucket: string; domain: string; uploadUrl: string };
@@ -123,7 +127,12 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
       excelMaxMb: int('UPLOAD_EXCEL_MAX_MB', 200),
       orphanHours: int('UPLOAD_ORPHAN_HOURS', 24),
     },
-    jobs: { concurrency: Math.max(1, int('JOB_CONCURRENCY', 2)), perTenant: Math.max(1, int('JOB_PER_TENANT', 1)) },
+    jobs: {
+      concurrency: Math.max(1, int('JOB_CONCURRENCY', 2)),
+      perTenant: Math.max(1, int('JOB_PER_TENANT', 1)),
+      pollMs: Math.max(100, int('JOB_POLL_MS', 1000)),
+      retentionDays: Math.max(1, int('JOB_RETENTION_DAYS', 7)),
+    },
     import: {
       maxRows: int('IMPORT_MAX_ROWS', 100_000),
       maxErrors: int('IMPORT_MAX_ERRORS', 1000),

@@ -7,6 +7,7 @@ import { seedFinanceDemo } from './db/seed/demo-finance.ts';
 import { seedServiceDemo } from './db/seed/demo-service.ts';
 import { startUnpaidOrderJob } from './modules/mall/unpaid-orders.ts';
 import { startUploadSweep } from './core/upload-sweep.ts';
+import { startJobSweep } from './core/background-jobs.ts';
 import { seedDemoBills } from './db/seed/demo-bills.ts';
 
 /** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
@@ -34,6 +35,8 @@ async function main() {
   const stopUnpaidOrderJob = startUnpaidOrderJob({ database, config, registries: app.registries, access: app.access, log: app.log });
   // Uploads no record names, older than UPLOAD_ORPHAN_HOURS, are removed (a minute after start, then daily).
   const stopUploadSweep = startUploadSweep({ database, config, log: app.log });
+  // Finished background jobs older than JOB_RETENTION_DAYS are removed with their files (a minute after start, then hourly).
+  const stopJobSweep = startJobSweep({ database, config, log: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -54,6 +57,7 @@ async function main() {
       await app.jobs.stop();
       await stopUnpaidOrderJob();
       await stopUploadSweep();
+      await stopJobSweep();
       // app.close() stops accepting connections, closes the idle kept-alive ones, waits for in-flight requests
       // to finish (each answered with Connection: close) and runs the onClose hooks.
       await app.close();

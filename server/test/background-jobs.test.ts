@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackgroundJobView } from '@p8/contract/system';
-import { enqueueJob, JobRunner, type JobContext, type JobRunnerOptions } from '../src/core/background-jobs.ts';
+import { enqueueJob, JobRunner, sweepFinishedJobs, type JobContext, type JobRunnerOptions } from '../src/core/background-jobs.ts';
 import { withServiceContext, type Caller } from '../src/core/service-context.ts';
 import { auditLog, backgroundJob, session } from '../src/db/schema/index.ts';
 import type { ImportResult } from '@p8/contract/upload';
 import { buildApp } from '../src/app.ts';
 import { adminCaller, readXlsx, staffCaller, xlsx } from './basic-fixtures.ts';
-import { call, login, seedStaff, seedTenant, startTestApp, unique, type TestContext, type TestTenant } from './harness.ts';
+import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 /*
  * Background jobs (core/background-jobs.ts) on the installation's database: a job survives its runner's death
@@ -297,5 +297,56 @@ describe('an import as a background job', () => {
     expect((await api.upload('/api/admin/system/jobs/import?path=/admin/basic/brand/import', Buffer.from('not a workbook'), 'notes.txt')).body).toMatchObject({ message: 'ImportFileTypeError' });
     // Only workbook imports are queued: the print templates' JSON import is no such route.
     expect((await api.upload('/api/admin/system/jobs/import?path=/admin/system/printTemplate/import', await xlsx(['*名称'], [['x']]))).body).toMatchObject({ message: 'DataNotExist' });
+  });
+});
+
+describe('finished jobs are swept', () => {
+  it("deletes every tenant's succeeded and failed jobs past the retention, their files with them, in bounded batches; keeps the rest", async () => {
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000);
+    const make = async (t: TestTenant, status: 'succeeded' | 'failed' | 'queued' | 'running', finishedDaysAgo: number | null) => {
+      const id = await queue(t, 'test_none', `sweep${unique()}`);
+      await ctx.database.withSystem((tx) =>
+        tx
+          .update(backgroundJob)
+          .set({ status, finishedAt: finishedDaysAgo === null ? null : days(finishedDaysAgo), file: Buffer.from('kept workbook'), fileName: 'x.xlsx' })
+          .where(and(eq(backgroundJob.tenantId, t.tenantId), eq(backgroundJob.id, id))),
+      );
+      return id;
+    };
+    const oldA = [await make(a, 'succeeded', 9), await make(a, 'failed', 8)];
+    const oldB = [await make(b, 'succeeded', 30)];
+    const kept = [await make(a, 'succeeded', 2), await make(b, 'failed', 6), await make(a, 'queued', null), await make(b, 'running', null)];
+    // Bounded: two batches of one row, then the next sweep takes the rest.
+    expect(await sweepFinishedJobs(ctx.database, { retentionDays: 7, batch: 1, maxBatches: 2 })).toBe(2);
+    expect(await sweepFinishedJobs(ctx.database, { retentionDays: 7, batch: 1, maxBatches: 100 })).toBeGreaterThanOrEqual(1);
+    for (const id of oldA) expect(await job(a, id)).toBeUndefined();
+    for (const id of oldB) expect(await job(b, id)).toBeUndefined();
+    expect(await job(a, kept[0])).toMatchObject({ status: 'succeeded' });
+    expect(await job(b, kept[1])).toMatchObject({ status: 'failed' });
+    expect(await job(a, kept[2])).toMatchObject({ status: 'queued' });
+    expect(await job(b, kept[3])).toMatchObject({ status: 'running' });
+    // Nothing left past the retention.
+    expect(await sweepFinishedJobs(ctx.database, { retentionDays: 7 })).toBe(0);
+  });
+});
+
+describe.skipIf(TEST_DB !== 'postgres')('prompt pickup on PostgreSQL', () => {
+  it("wakes another app instance's runner at once by a notification when a job is queued, long before its poll", async () => {
+    // The other instance looks for work only once a minute: only the notification can bring the job to it.
+    const other = await buildApp({ config: { ...ctx.config, jobs: { ...ctx.config.jobs, pollMs: 60_000 } }, database: ctx.database, logger: false });
+    other.registries.jobKinds.register({ kind: 'test_prompt', run: async (j) => ({ ranBy: 'other', attempt: j.attempt }) });
+    other.jobs.start();
+    try {
+      await other.jobs.listening;
+      // Let the start's own first look pass, so that the next one can only come from a notification.
+      await pause(300);
+      const queuedAt = Date.now();
+      const id = await queue(a, 'test_prompt');
+      const done = await until('picked up', () => job(a, id), (row) => row.status === 'succeeded', 10_000);
+      expect(done.result).toEqual({ ranBy: 'other', attempt: 1 });
+      expect(Date.now() - queuedAt).toBeLessThan(5_000);
+    } finally {
+      await other.close();
+    }
   });
 });

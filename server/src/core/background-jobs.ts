@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Client, Pool } from 'pg';
 import type { ErrorKey } from '@p8/contract/errors';
 import type { Config } from '../config.ts';
 import { afterCommit, rows, type Database, type Tx } from '../db/connection.ts';
@@ -29,6 +30,9 @@ import { withServiceContext, type Caller, type ServiceContext, type TransactingC
  *   holds another tenant's job back by more than the jobs already running.
  * - An orderly stop (SIGTERM) aborts the running jobs (each rolls back at its next checkpoint) and gives them
  *   back to the queue without spending an attempt, so another process takes them at once.
+ * - Prompt: on PostgreSQL a queued job notifies every runner (LISTEN/NOTIFY, sent at commit); the poll is the
+ *   fallback, and the only way on the embedded database (whose one process wakes its own runner).
+ * - Finished jobs are swept after the retention (`sweepFinishedJobs`), their files with them.
  */
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -84,9 +88,13 @@ export class JobKinds {
   }
 }
 
+/** The channel of PostgreSQL's notifications that a job was queued (LISTEN by every runner on PostgreSQL). */
+export const JOB_CHANNEL = 'p8_jobs';
+
 /**
  * Queues a job in the caller's tenant transaction, as the caller; once that commits, this process's runner is
- * woken (the others find it within their poll). Answers the job's id.
+ * woken, and on PostgreSQL every other process's runner by a notification (else they find it within their poll).
+ * Answers the job's id.
  */
 export async function enqueueJob(
   ctx: ServiceContext,
@@ -104,6 +112,8 @@ export async function enqueueJob(
       ...(job.file ? { file: job.file.bytes, fileName: job.file.name } : {}),
     })
     .returning({ id: backgroundJob.id });
+  // PostgreSQL delivers the notification when this transaction commits: every listening runner looks at once.
+  await ctx.tx.execute(sql`select pg_notify(${JOB_CHANNEL}, '')`);
   afterCommit(ctx.tx, async () => ctx.registries.jobKinds.queued());
   return row.id;
 }
@@ -162,6 +172,11 @@ export class JobRunner {
   private unsubscribe: (() => void) | undefined;
   /** Set by `abandon`: nothing this runner still has in hand may commit. */
   private abandoned = false;
+  /** PostgreSQL: the connection listening for queued jobs, and the timer of its next attempt after a loss. */
+  private listener: Client | undefined;
+  private relisten: NodeJS.Timeout | undefined;
+  /** Settles once this runner listens for notifications of queued jobs (PostgreSQL; at once on the embedded database). */
+  listening: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: JobRunnerDeps,
@@ -175,13 +190,66 @@ export class JobRunner {
     this.pollMs = options.pollMs ?? 1_000;
   }
 
-  /** Starts looking for work (every `pollMs`, and at once on `wake`). */
+  /**
+   * Starts looking for work: at once on `wake` (a job queued in this process), on PostgreSQL at once on a
+   * notification (a job queued by any process), and every `pollMs` (the fallback, and the only way on the
+   * embedded database — one process, whose own queuing wakes it).
+   */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.pollMs);
     this.unsubscribe = this.kinds.onQueued(() => this.wake());
+    this.listening = this.listen();
     this.wake();
+  }
+
+  /** LISTENs on a connection of its own (not one of the pool's); after a loss, again in a few seconds. */
+  private async listen(): Promise<void> {
+    const { database, log } = this.deps;
+    if (database.kind !== 'postgres' || this.stopped) return;
+    const { default: pg } = await import('pg');
+    const client = new pg.Client((database.db.$client as Pool).options);
+    client.on('notification', () => this.wake());
+    client.on('error', (error) => log.warn({ err: error }, 'background jobs: the notification connection failed'));
+    client.on('end', () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.listenLater();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${JOB_CHANNEL}`);
+    } catch (error) {
+      log.warn({ err: error }, 'background jobs: could not listen for queued jobs; polling meanwhile');
+      await client.end().catch(() => {});
+      this.listenLater();
+      return;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.listener = client;
+    this.wake(); // what was queued while no one listened
+  }
+
+  private listenLater() {
+    if (this.stopped || this.relisten) return;
+    this.relisten = setTimeout(() => {
+      this.relisten = undefined;
+      this.listening = this.listen();
+    }, 5_000);
+    this.relisten.unref();
+  }
+
+  private async unlisten(): Promise<void> {
+    clearTimeout(this.relisten);
+    this.relisten = undefined;
+    const client = this.listener;
+    this.listener = undefined;
+    await this.listening.catch(() => {});
+    await client?.end().catch(() => {});
   }
 
   /**
@@ -223,6 +291,7 @@ export class JobRunner {
     this.stopped = true;
     clearInterval(this.timer);
     this.unsubscribe?.();
+    await this.unlisten();
     await this.pumping;
     const held = [...this.running.values()];
     for (const job of held) job.abort.abort();
@@ -238,6 +307,7 @@ export class JobRunner {
     this.abandoned = true;
     clearInterval(this.timer);
     this.unsubscribe?.();
+    void this.unlisten();
     for (const job of this.running.values()) job.abort.abort(new JobLeaseLost());
     this.running.clear();
   }
@@ -372,6 +442,53 @@ export class JobRunner {
       clearInterval(renew);
     }
   }
+}
+
+/**
+ * Deletes the finished jobs (succeeded or failed) of every tenant that finished more than `retentionDays` ago,
+ * their files with them: `batch` rows a transaction on the owner connection, at most `maxBatches` a sweep (the
+ * next sweep takes the rest). Answers how many went. The table holds no more than the retention's jobs, so a
+ * sweep's scan stays as small as that.
+ */
+export async function sweepFinishedJobs(database: Database, { retentionDays, batch = 500, maxBatches = 20, now = new Date() }: { retentionDays: number; batch?: number; maxBatches?: number; now?: Date }): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+  let removed = 0;
+  for (let round = 0; round < maxBatches; round++) {
+    const gone = await database.withSystem((tx) =>
+      rows<{ id: string | number }>(
+        tx,
+        sql`with old as (
+              select tenant_id, id from background_job where status in ('succeeded', 'failed') and finished_at < ${cutoff}::timestamptz limit ${batch}
+            )
+            delete from background_job j using old where j.tenant_id = old.tenant_id and j.id = old.id returning j.id`,
+      ),
+    );
+    removed += gone.length;
+    if (gone.length < batch) break;
+  }
+  return removed;
+}
+
+/** Sweeps the finished jobs a minute after start and then hourly (a sweep still going skips a tick); answers the stop function. */
+export function startJobSweep(deps: { database: Database; config: Config; log: FastifyBaseLogger }, intervalMs = 3600_000, delayMs = 60_000): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= sweepFinishedJobs(deps.database, { retentionDays: deps.config.jobs.retentionDays })
+      .then(
+        (n) => void (n > 0 && deps.log.info({ removed: n }, 'background jobs: finished jobs past their retention removed')),
+        (error: unknown) => deps.log.error({ err: error }, 'background jobs: the sweep failed'),
+      )
+      .finally(() => (running = null));
+  };
+  const first = setTimeout(run, delayMs);
+  const timer = setInterval(run, intervalMs);
+  first.unref();
+  timer.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  };
 }
 
 declare module 'fastify' {

@@ -126,9 +126,9 @@ export class ImportJobs {
   }
 }
 
-/** Marks an import job succeeded with its result in `tx`; the workbook, read, leaves the row. */
+/** Marks an import job succeeded with its result in `tx`, all its rows done; the workbook, read, leaves the row. */
 async function completeImport(job: JobContext, tx: Tx, result: ImportResult) {
-  await tx.update(backgroundJob).set({ file: null }).where(and(eq(backgroundJob.tenantId, job.tenantId), eq(backgroundJob.id, job.jobId)));
+  await tx.update(backgroundJob).set({ file: null, progressTotal: result.total }).where(and(eq(backgroundJob.tenantId, job.tenantId), eq(backgroundJob.id, job.jobId)));
   await job.complete(tx, result);
 }
 
