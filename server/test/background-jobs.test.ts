@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackgroundJobView } from '@p8/contract/system';
 import { enqueueJob, JobRunner, sweepFinishedJobs, type JobContext, type JobRunnerOptions } from '../src/core/background-jobs.ts';
 import { withServiceContext, type Caller } from '../src/core/service-context.ts';
-import { auditLog, backgroundJob, session } from '../src/db/schema/index.ts';
+import { auditLog, backgroundJob, menu, session } from '../src/db/schema/index.ts';
 import type { ImportResult } from '@p8/contract/upload';
 import { buildApp } from '../src/app.ts';
 import { adminCaller, readXlsx, staffCaller, xlsx } from './basic-fixtures.ts';
@@ -225,7 +225,7 @@ describe('an export as a background job', () => {
     ctx.app.jobs.start();
     try {
       const done = await until('exported', async () => (await call<BackgroundJobView>(ctx.app, 'GET', `/api/admin/system/jobs/${id}`, { token: tokenA })).body.data, (j) => j.status === 'succeeded' || j.status === 'failed');
-      expect(done).toMatchObject({ kind: 'export', subject: '/api/admin/base/swiper/export', status: 'succeeded', result: { fileName: expect.stringContaining('.xlsx') } });
+      expect(done).toMatchObject({ kind: 'export', subject: '/api/admin/base/swiper/export', title: { zh: '轮播图', en: 'Swiper' }, status: 'succeeded', result: { fileName: expect.stringContaining('.xlsx') } });
     } finally {
       await ctx.app.jobs.stop();
     }
@@ -267,6 +267,10 @@ describe('an import as a background job', () => {
       await other.close();
     }
     expect(done).toMatchObject({ status: 'succeeded', progress: { done: 3, total: 3 }, result: { total: 3, successCount: 2, errorCount: 1 } });
+    // The job list says what it is about: the brands screen's title in both languages, and the workbook's name.
+    const [screen] = await ctx.database.withTenant(a.tenantId, (tx) => tx.select({ zh: menu.metaTitle, en: menu.metaTitleEn }).from(menu).where(and(eq(menu.tenantId, a.tenantId), eq(menu.name, 'basic_brand'))));
+    expect(screen.en).not.toBe('');
+    expect(done).toMatchObject({ title: screen, fileName: '品牌.xlsx' });
     expect((done.result as ImportResult).errList).toMatchObject([{ rowNum: 4 }]);
     const brands = (await api.get<Array<{ name: string; createBy?: number }>>(`/api/admin/basic/brand?name=${name}`)).body.data;
     expect(brands.map((brand) => brand.name).sort()).toEqual([`${name}-1`, `${name}-2`]);

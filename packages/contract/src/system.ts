@@ -1,3 +1,4 @@
+import type { Label } from './bills/status.ts';
 import { z } from 'zod';
 import { nameText, storableText } from './text.ts';
 import { passwordPattern, phonePattern } from './auth.ts';
@@ -256,8 +257,12 @@ export interface BackgroundJobView {
   id: number;
   /** import | export | … (each kind's name is translated by the web: `job.kind.<kind>`). */
   kind: string;
-  /** What the job works on: the record or bill type of an import or export. */
+  /** What the job works on: the route of an import or export. */
   subject: string;
+  /** The title of the screen it works on (an import's or export's list), when known: the list says "Export: Sale orders". */
+  title: Label | null;
+  /** The file it works on or made: an import's workbook as uploaded, an export's workbook. */
+  fileName: string | null;
   status: JobStatus;
   progress: { done: number; total: number | null };
   /** The kind's outcome once succeeded (an import's summary, an export's file). */

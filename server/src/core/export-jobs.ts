@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Label } from '@p8/contract/bills/status';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connection.ts';
 import { backgroundJob } from '../db/schema/index.ts';
@@ -22,12 +23,14 @@ interface ExportPayload {
   path: string;
   query: Record<string, unknown>;
   lang: string;
+  /** The exported list's screen, for the job list. */
+  title: Label | null;
 }
 
 /** Queues the export of `path` with the list's `query`, after the caller's permission for that export. */
 export async function queueExport(ctx: ServiceContext, routes: ReplayableRoutes, body: { path: string; query: Record<string, unknown> }, lang: string): Promise<{ id: number }> {
-  const path = await replayableRoute(ctx, routes, body.path);
-  const payload: ExportPayload = { path, query: body.query, lang };
+  const { url: path, title } = await replayableRoute(ctx, routes, body.path);
+  const payload: ExportPayload = { path, query: body.query, lang, title };
   return { id: await enqueueJob(ctx, { kind: EXPORT_JOB, subject: path.split('?')[0], payload }) };
 }
 

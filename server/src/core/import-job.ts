@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Envelope } from '@p8/contract/envelope';
+import type { Label } from '@p8/contract/bills/status';
 import type { ImportProgress, ImportResult } from '@p8/contract/upload';
 import type { Config } from '../config.ts';
 import type { Database, Tx } from '../db/connection.ts';
@@ -174,6 +175,8 @@ interface ImportPayload {
   /** The import route's URL. */
   path: string;
   lang: string;
+  /** The screen imported into, for the job list. */
+  title: Label | null;
 }
 
 /** A file name fit to keep and show: no control characters, at most 200 characters. */
@@ -184,14 +187,14 @@ const keptName = (name: string) => name.replace(/\p{Cc}/gu, '').slice(0, 200);
  * workbook (within the Excel upload limit) and queues its import with the workbook in the job's row.
  */
 export async function queueImport(caller: RequestCaller, request: FastifyRequest, path: string): Promise<{ id: number }> {
-  const url = await caller.transaction((ctx) => replayableRoute(ctx, request.server.importRoutes, path));
+  const { url, title } = await caller.transaction((ctx) => replayableRoute(ctx, request.server.importRoutes, path));
   const file = await receiveSingleFile(request, caller.config, limitBytes(caller.config, 'excel'));
   try {
     const ext = extensionOf(file.filename);
     if (ext !== 'xlsx' && ext !== 'xls') throw new BizError('ImportFileTypeError', { additional: ext || keptName(file.filename) });
     if (!file.size) throw new BizError('PleaseSelectFile');
     const bytes = await readFile(file.path);
-    const payload: ImportPayload = { path: url, lang: langOf(request) };
+    const payload: ImportPayload = { path: url, lang: langOf(request), title };
     const id = await caller.transaction((ctx) => enqueueJob(ctx, { kind: IMPORT_JOB, subject: url.split('?')[0], payload, file: { bytes, name: keptName(file.filename) } }));
     return { id };
   } finally {

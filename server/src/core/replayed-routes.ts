@@ -1,10 +1,12 @@
 import { and, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Label } from '@p8/contract/bills/status';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { hasPermission } from '@p8/contract/permission';
 import { isErrorKey } from '@p8/contract/errors';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connection.ts';
-import { session } from '../db/schema/index.ts';
+import { menu, session } from '../db/schema/index.ts';
 import { hashToken, openSession } from './auth.ts';
 import type { JobContext } from './background-jobs.ts';
 import { BizError } from './errors.ts';
@@ -40,8 +42,11 @@ export class ReplayableRoutes {
 /** `/admin/x/export` (the web's path) or `/api/admin/x/export`: the route's URL. */
 export const routeUrl = (path: string) => (path.startsWith('/api/') ? path : `/api${path.startsWith('/') ? '' : '/'}${path}`);
 
-/** The route `path` (query string allowed) reaches, after the caller's permission for it; its URL. */
-export async function replayableRoute(ctx: ServiceContext, routes: ReplayableRoutes, path: string): Promise<string> {
+/**
+ * The route `path` (query string allowed) reaches, after the caller's permission for it: its URL, and the title
+ * (zh, en) of the screen whose button that permission is — what the job list says the job is about.
+ */
+export async function replayableRoute(ctx: ServiceContext, routes: ReplayableRoutes, path: string): Promise<{ url: string; title: Label | null }> {
   const url = routeUrl(path);
   const route = routes.find(url.split('?')[0]);
   if (!route) throw new BizError('DataNotExist', { additional: path });
@@ -50,7 +55,19 @@ export async function replayableRoute(ctx: ServiceContext, routes: ReplayableRou
     const perms = await callerPermissions(ctx.tx, ctx.account);
     if (!perms.isSuper && !hasPermission(perms.menuNames, needed)) throw new BizError('Forbidden', { status: 40300, additional: typeof needed === 'string' ? needed : needed.join(',') });
   }
-  return url;
+  return { url, title: typeof needed === 'string' ? await screenTitle(ctx, needed) : null };
+}
+
+/** The title of the screen (the parent menu) of a button code, in the tenant's menu. */
+async function screenTitle(ctx: ServiceContext, buttonCode: string): Promise<Label | null> {
+  const screen = alias(menu, 'screen');
+  const [row] = await ctx.tx
+    .select({ zh: screen.metaTitle, en: screen.metaTitleEn })
+    .from(menu)
+    .innerJoin(screen, and(eq(screen.tenantId, menu.tenantId), eq(screen.id, menu.parentId)))
+    .where(and(eq(menu.tenantId, ctx.tenantId), eq(menu.name, buttonCode)))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Replays `POST url` as the job's creator (a session of its own, removed after) and answers the response. */

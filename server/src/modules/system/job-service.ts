@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { hasPermission } from '@p8/contract/permission';
 import type { BackgroundJobView, JobStatus } from '@p8/contract/system';
+import type { Label } from '@p8/contract/bills/status';
 import { iso } from '../../core/envelope.ts';
 import { IMPORT_JOB } from '../../core/import-job.ts';
 import { BizError } from '../../core/errors.ts';
@@ -31,6 +32,8 @@ const columns = {
   id: backgroundJob.id,
   kind: backgroundJob.kind,
   subject: backgroundJob.subject,
+  title: sql<Label | null>`${backgroundJob.payload} -> 'title'`,
+  fileName: backgroundJob.fileName,
   status: backgroundJob.status,
   progressDone: backgroundJob.progressDone,
   progressTotal: backgroundJob.progressTotal,
@@ -48,6 +51,8 @@ type JobRow = { [K in keyof typeof columns]: unknown } & {
   id: number;
   kind: string;
   subject: string;
+  title: Label | null;
+  fileName: string | null;
   status: JobStatus;
   progressDone: number;
   progressTotal: number | null;
@@ -65,6 +70,8 @@ function view(row: JobRow): BackgroundJobView {
     id: row.id,
     kind: row.kind,
     subject: row.subject,
+    title: row.title && typeof row.title.zh === 'string' && typeof row.title.en === 'string' ? { zh: row.title.zh, en: row.title.en } : null,
+    fileName: row.fileName,
     status: row.status,
     progress: { done: row.progressDone, total: row.progressTotal },
     result: row.result ?? null,

@@ -172,8 +172,9 @@ export default {
   job: {
     id: 'No.',
     createdAt: 'Submitted',
-    kind: 'Kind',
-    subject: 'Subject',
+    subject: 'Job',
+    about: '{{kind}}: {{title}}',
+    aboutFile: '{{kind}}: {{title}} ({{file}})',
     status: 'Status',
     progress: 'Progress',
     createdBy: 'Submitted by',

@@ -172,8 +172,9 @@ export default {
   job: {
     id: '编号',
     createdAt: '提交时间',
-    kind: '任务类型',
-    subject: '对象',
+    subject: '任务内容',
+    about: '{{kind}}：{{title}}',
+    aboutFile: '{{kind}}：{{title}}（{{file}}）',
     status: '状态',
     progress: '进度',
     createdBy: '提交人',

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Card, Progress, Result, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { JOB_STATUSES, type BackgroundJobView, type JobStatus } from '@p8/contract/system';
-import { billTypeName } from '../../../components/BillNames/index.ts';
+import { billTypeName, labelOf } from '../../../components/BillNames/index.ts';
 import { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ValueEnum } from '../../../components/ProTable/index.tsx';
 import type { ProTableAction } from '../../../components/ProTable/types.ts';
@@ -22,6 +23,24 @@ export function JobProgress({ job }: { job: Pick<BackgroundJobView, 'status' | '
   return <Progress percent={job.status === 'succeeded' ? 100 : percent} size="small" status={job.status === 'failed' ? 'exception' : job.status === 'running' ? 'active' : undefined} format={() => `${done}/${total}`} />;
 }
 
+/**
+ * What a job is about, in the user's language: its kind and the screen it works on, an import's workbook too —
+ * "Export: Sale orders", "Import: Materials (materials.xlsx)". A job without a known screen names its subject.
+ */
+export function jobAbout(job: Pick<BackgroundJobView, 'kind' | 'subject' | 'title' | 'fileName'>, language: string, t: TFunction): string {
+  const kind = t(`system.job.kinds.${job.kind}`, { defaultValue: job.kind });
+  const title = job.title ? labelOf(job.title, language) : job.subject ? billTypeName(job.subject, language) : '';
+  if (!title) return kind;
+  return job.kind === 'import' && job.fileName ? t('system.job.aboutFile', { kind, title, file: job.fileName }) : t('system.job.about', { kind, title });
+}
+
+/** A succeeded job's outcome: an import's counts, an export's file name. */
+function jobOutcome(job: BackgroundJobView, t: TFunction): string {
+  const result = job.result as { fileName?: string; total?: number; successCount?: number; errorCount?: number } | null;
+  if (job.kind === 'import' && typeof result?.total === 'number') return t('kit.import.result', { total: result.total, success: result.successCount ?? 0, error: result.errorCount ?? 0 });
+  return result?.fileName ?? t('system.job.done');
+}
+
 function JobList() {
   const { t } = useTranslation();
   const language = useGlobalStore((s) => s.language);
@@ -37,8 +56,7 @@ function JobList() {
     () => [
       { prop: 'id', title: t('system.job.id'), width: 80 },
       { prop: 'createdAt', title: t('system.job.createdAt'), valueType: 'dateTime', sortable: true, width: 170, search: { type: 'dateRange', order: 0 } },
-      { prop: 'kind', title: t('system.job.kind'), width: 120, render: (_, row) => t(`system.job.kinds.${row.kind}`, { defaultValue: row.kind }) },
-      { prop: 'subject', title: t('system.job.subject'), width: 140, render: (_, row) => (row.subject ? billTypeName(row.subject, language) : '—') },
+      { prop: 'subject', title: t('system.job.subject'), width: 300, render: (_, row) => jobAbout(row, language, t) },
       {
         prop: 'status',
         title: t('system.job.status'),
@@ -54,7 +72,7 @@ function JobList() {
         prop: 'errorKey',
         title: t('system.job.outcome'),
         render: (_, row) =>
-          row.status === 'failed' ? <Typography.Text type="danger">{t(`error.${row.errorKey ?? 'ServerError'}`, { defaultValue: row.errorKey ?? '' })}</Typography.Text> : row.status === 'succeeded' ? ((row.result as { fileName?: string } | null)?.fileName ?? t('system.job.done')) : '—',
+          row.status === 'failed' ? <Typography.Text type="danger">{t(`error.${row.errorKey ?? 'ServerError'}`, { defaultValue: row.errorKey ?? '' })}</Typography.Text> : row.status === 'succeeded' ? jobOutcome(row, t) : '—',
       },
       { prop: 'attempts', title: t('system.job.attempts'), width: 90 },
     ],
