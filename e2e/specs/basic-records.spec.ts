@@ -261,5 +261,10 @@ describe('basic records', () => {
     const brands = await call<Array<{ name: string }>>('GET', '/admin/basic/brand?current=1&pageSize=100');
     expect(brands.map((b) => b.name).filter((n) => n.startsWith('E2E导入')).sort()).toEqual(['E2E导入品牌A', 'E2E导入品牌B']);
     await page.locator('tbody').getByText('E2E导入品牌B').waitFor();
+    // The import ran as a background job: the job list names it by its screen and workbook, with its counts.
+    await page.goto('/system/job');
+    const row = page.getByTestId('job-table').locator('tbody tr.ant-table-row').first();
+    await waitUntil(() => row.textContent(), (text) => /导入：.+（brands\.xlsx）/.test(text ?? '') && (text ?? '').includes('成功'), 'the import job on the job list');
+    await screenshot(page, 'system-jobs-import-zh');
   });
 });
