@@ -56,7 +56,7 @@ function JobList() {
     () => [
       { prop: 'id', title: t('system.job.id'), width: 80 },
       { prop: 'createdAt', title: t('system.job.createdAt'), valueType: 'dateTime', sortable: true, width: 170, search: { type: 'dateRange', order: 0 } },
-      { prop: 'subject', title: t('system.job.subject'), width: 300, render: (_, row) => jobAbout(row, language, t) },
+      { prop: 'subject', title: t('system.job.subject'), width: 240, render: (_, row) => jobAbout(row, language, t) },
       {
         prop: 'status',
         title: t('system.job.status'),
@@ -65,12 +65,13 @@ function JobList() {
         search: { order: 1 },
         render: (_, row) => <Tag color={STATUS_COLOR[row.status]}>{t(`system.job.statuses.${row.status}`)}</Tag>,
       },
-      { prop: 'progress', title: t('system.job.progress'), width: 180, render: (_, row) => <JobProgress job={row} /> },
+      { prop: 'progress', title: t('system.job.progress'), width: 150, render: (_, row) => <JobProgress job={row} /> },
       { prop: 'createdByName', title: t('system.job.createdBy'), width: 120 },
       { prop: 'finishedAt', title: t('system.job.finishedAt'), valueType: 'dateTime', width: 170 },
       {
         prop: 'errorKey',
         title: t('system.job.outcome'),
+        width: 240,
         render: (_, row) =>
           row.status === 'failed' ? <Typography.Text type="danger">{t(`error.${row.errorKey ?? 'ServerError'}`, { defaultValue: row.errorKey ?? '' })}</Typography.Text> : row.status === 'succeeded' ? jobOutcome(row, t) : '—',
       },
