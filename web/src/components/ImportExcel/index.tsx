@@ -57,6 +57,8 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
   const [percent, setPercent] = useState<number | null>(null);
   const [job, setJob] = useState<ImportJobState | null>(null);
   const uploading = percent !== null;
+  // Only the upload holds the dialog open: once the job is queued, closing leaves it running (the job list shows it).
+  const holding = uploading && job === null;
   // The dialog's own life: a closed dialog stops following its job (the job goes on; the job list shows it).
   const alive = useRef(true);
   useEffect(
@@ -159,14 +161,14 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
     <Modal
       open={open}
       title={title ?? t('kit.import.title')}
-      onCancel={uploading ? undefined : onClose}
-      mask={{ closable: !uploading }}
-      closable={!uploading}
+      onCancel={holding ? undefined : onClose}
+      mask={{ closable: !holding }}
+      closable={!holding}
       destroyOnHidden
       modalRender={(node) => <div data-testid="import-excel">{node}</div>}
       footer={
         <Space>
-          <Button onClick={onClose} disabled={uploading}>
+          <Button onClick={onClose} disabled={holding}>
             {t('kit.form.cancel')}
           </Button>
           <Button type="primary" icon={<UploadOutlined />} loading={uploading} disabled={!file} onClick={run} data-testid="import-excel-submit">
