@@ -25,6 +25,7 @@ import {
 } from '@p8/contract/print/template';
 import { http } from '../../../../app/http.ts';
 import PrintPages, { companyOf, elementStyle, type PrintContext } from '../../../../components/PrintPage/index.tsx';
+import { useSheetsInView } from '../../../../components/PrintPage/sheets-in-view.ts';
 import useTenantConfig from '../../../../hooks/useTenantConfig.ts';
 import { useAuthStore } from '../../../../stores/auth.ts';
 import { updatePrintTemplate } from '../api/update-print-template.ts';
@@ -172,7 +173,10 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
       return latest ? http.get<BillView>(`${api}/${latest.id}`, undefined, { noLoading: true, silent: true }) : null;
     },
   });
-  const ctx: PrintContext = { lang, digits: settings, company: companyOf(config), user: user?.realName || user?.name || '', printedAt: dayjs().format('YYYY-MM-DD HH:mm') };
+  const userName = user?.realName || user?.name || '';
+  const ctx: PrintContext = useMemo(() => ({ lang, digits: settings, company: companyOf(config), user: userName, printedAt: dayjs().format('YYYY-MM-DD HH:mm') }), [lang, settings, config, userName]);
+  // A long bill's preview draws only the pages near its view, as the print dialog's.
+  const { setBox: setPreviewBox, drawn: previewDrawn } = useSheetsInView();
 
   const save = async () => {
     setSaving(true);
@@ -481,8 +485,8 @@ export default function Designer({ template, onClose, onSaved }: { template: Pri
               </div>
             </div>
           ) : sample.data ? (
-            <div className="p8-print-sheets" data-testid="designer-preview">
-              <PrintPages layout={layout} decl={decl} bill={sample.data} ctx={ctx} logo={config?.logo ?? ''} />
+            <div className="p8-print-sheets" style={{ height: '100%' }} ref={setPreviewBox} data-testid="designer-preview">
+              <PrintPages layout={layout} decl={decl} bill={sample.data} ctx={ctx} logo={config?.logo ?? ''} drawn={(p) => previewDrawn(`0-${p}`)} sheetKey="0" />
             </div>
           ) : sample.isFetching ? null : (
             <Empty description={t('noBill')} />
