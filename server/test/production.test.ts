@@ -267,6 +267,9 @@ describe('production orders', () => {
     const now = await get('ProductionOrder', id);
     expect(now.progress.dispatch).toBe('PartialDispatch');
     expect([now.lines[2].progress.dispatch.state, now.lines[3].progress.dispatch.state]).toEqual(['AllDispatch', 'NoDispatch']);
+    // Dispatching does not use up what may be reported of the step.
+    const pressed = await saved('ProcessReport', { lines: [{ materialId: box, number: 8, processId: press, unitPrice: 0.3, sourceLineId: pressLine.id }] });
+    await pass('ProcessReport', pressed);
     // Nothing more of the press step to dispatch; a machine a dispatch names is in use.
     await refused(api.post(`${path('ProcessDispatch')}/pushDown`, { sourceType: 'ProductionOrder', sourceLineIds: [pressLine.id] }), 'BillAllPushed');
     await refused(api.del('/api/admin/basic/equipment', { ids: [machine] }), 'EquipmentInUseProhibitDelete');

@@ -247,7 +247,8 @@ export const ProcessDispatch: BillTypeDecl = {
     { key: 'planStart', label: { zh: '计划开工', en: 'Planned start' }, kind: 'date', schema: dateSchema, width: 120 },
     { key: 'planFinish', label: { zh: '计划完工', en: 'Planned finish' }, kind: 'date', schema: dateSchema, width: 120 },
   ],
-  sources: [{ type: 'ProductionOrder', drives: 'dispatch', fromLines: PRODUCTION_LINES.processes, closedRefusal: 'ProductionOrderCompleted', header: ['deptId'], lines: ['processId', 'teamId'] }],
+  // Apart: dispatching a step does not use up what may be reported of it.
+  sources: [{ type: 'ProductionOrder', drives: 'dispatch', apart: true, fromLines: PRODUCTION_LINES.processes, closedRefusal: 'ProductionOrderCompleted', header: ['deptId'], lines: ['processId', 'teamId'] }],
   sourceRequired: true,
   stock: 'none',
   postings: POSTS_NOTHING,
