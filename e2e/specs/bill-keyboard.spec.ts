@@ -176,7 +176,9 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
     await page.keyboard.type(byCode.code);
     await page.keyboard.press('Enter');
     await waitUntil(shown, (text) => text === byCode.name, 'the supplier of the typed code');
-    // Text that is no code: Enter opens the picker searching it.
+    // Text that is no code: Enter opens the picker searching it (typed once the field has the focus again: on a busy
+    // machine the keys went elsewhere while the typed code was being taken).
+    await waitUntil(() => focusedIn(field), Boolean, 'the focus in the supplier after the typed code');
     const fragment = byCode.name.slice(0, Math.max(1, Math.min(2, byCode.name.length)));
     await page.keyboard.type(`${fragment}zz-none`);
     await page.keyboard.press('Enter');
