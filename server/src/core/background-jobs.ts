@@ -1,3 +1,4 @@
+import { startPeriodic } from './periodic.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -471,24 +472,12 @@ export async function sweepFinishedJobs(database: Database, { retentionDays, bat
 
 /** Sweeps the finished jobs a minute after start and then hourly (a sweep still going skips a tick); answers the stop function. */
 export function startJobSweep(deps: { database: Database; config: Config; log: FastifyBaseLogger }, intervalMs = 3600_000, delayMs = 60_000): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= sweepFinishedJobs(deps.database, { retentionDays: deps.config.jobs.retentionDays })
-      .then(
-        (n) => void (n > 0 && deps.log.info({ removed: n }, 'background jobs: finished jobs past their retention removed')),
-        (error: unknown) => deps.log.error({ err: error }, 'background jobs: the sweep failed'),
-      )
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(run, delayMs);
-  const timer = setInterval(run, intervalMs);
-  first.unref();
-  timer.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  };
+  const sweep = () =>
+    sweepFinishedJobs(deps.database, { retentionDays: deps.config.jobs.retentionDays }).then(
+      (n) => void (n > 0 && deps.log.info({ removed: n }, 'background jobs: finished jobs past their retention removed')),
+      (error: unknown) => deps.log.error({ err: error }, 'background jobs: the sweep failed'),
+    );
+  return startPeriodic(sweep, intervalMs, delayMs);
 }
 
 declare module 'fastify' {

@@ -1,3 +1,4 @@
+import { startPeriodic } from './periodic.ts';
 import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { unlink } from 'node:fs/promises';
 import type { Config } from '../config.ts';
@@ -127,22 +128,10 @@ export async function discardOwnUploads(database: Database, config: Config, who:
  * tick); answers the stop function (waits for a running sweep).
  */
 export function startUploadSweep(deps: { database: Database; config: Config; log: { info(o: object, m: string): void; error(o: object, m: string): void } }, intervalMs = 24 * 3600_000, delayMs = 60_000): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= sweepOrphanUploads(deps.database, deps.config, { olderThanHours: deps.config.upload.orphanHours })
-      .then(
-        (n) => void (n > 0 && deps.log.info({ removed: n }, 'uploads no record names removed')),
-        (error: unknown) => deps.log.error({ err: error }, 'uploads: the orphan sweep failed'),
-      )
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(run, delayMs);
-  const timer = setInterval(run, intervalMs);
-  first.unref();
-  timer.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  };
+  const sweep = () =>
+    sweepOrphanUploads(deps.database, deps.config, { olderThanHours: deps.config.upload.orphanHours }).then(
+      (n) => void (n > 0 && deps.log.info({ removed: n }, 'uploads no record names removed')),
+      (error: unknown) => deps.log.error({ err: error }, 'uploads: the orphan sweep failed'),
+    );
+  return startPeriodic(sweep, intervalMs, delayMs);
 }
