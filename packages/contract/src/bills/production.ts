@@ -70,6 +70,8 @@ export const MRP_LINES = {
 /** A process step's process (a production order's process lines, a report's lines). */
 const processStep: FieldDecl = { key: 'processId', label: { zh: '工序', en: 'Process' }, kind: 'record', ref: 'process', schema: z.number().int().positive(), width: 150 };
 const team: FieldDecl = { key: 'teamId', label: { zh: '班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: z.number().int().positive(), width: 130 };
+/** The staff member doing a step (a report's, a dispatch's, piece-rate accounting's line). */
+const worker: FieldDecl = { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: undefined };
 /** What a worker earns per good piece of the step (the routing step's, else the process's). */
 const pieceRate: FieldDecl = { ...LINE.unitPrice, label: { zh: '计件单价', en: 'Piece rate' } };
 
@@ -208,7 +210,7 @@ export const ProcessReport: BillTypeDecl = {
   lines: [
     { ...processStep, required: 'PleaseSelectProcess' },
     team,
-    { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: undefined },
+    worker,
     { key: 'scrapNumber', label: { zh: '报废数量', en: 'Scrapped' }, kind: 'quantity', schema: quantitySchema, width: 100 },
     { key: 'hours', label: { zh: '工时', en: 'Hours' }, kind: 'quantity', schema: quantitySchema, width: 90 },
     pieceRate,
@@ -242,7 +244,7 @@ export const ProcessDispatch: BillTypeDecl = {
   lines: [
     { ...processStep, required: 'PleaseSelectProcess' },
     team,
-    { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: undefined },
+    worker,
     { key: 'equipmentId', label: { zh: '设备', en: 'Machine' }, kind: 'record', ref: 'equipment', schema: z.number().int().positive(), width: 150 },
     { key: 'planStart', label: { zh: '计划开工', en: 'Planned start' }, kind: 'date', schema: dateSchema, width: 120 },
     { key: 'planFinish', label: { zh: '计划完工', en: 'Planned finish' }, kind: 'date', schema: dateSchema, width: 120 },
@@ -274,7 +276,7 @@ export const ProcessAccounting: BillTypeDecl = {
   lines: [
     // A report line of a team without a worker becomes one line per member when pushed down (the production
     // module's rule); a line saved by hand names its worker.
-    { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: 'PleaseSelectWorker' },
+    { ...worker, required: 'PleaseSelectWorker' },
     processStep,
     team,
     { key: 'hours', label: { zh: '工时', en: 'Hours' }, kind: 'quantity', schema: quantitySchema, width: 90 },
