@@ -63,14 +63,8 @@ async function linesOf(ctx: ServiceContext, billId: number) {
 /** The first of `staffIds` already on an audited salary bill of `period` other than `billId`. */
 async function paidInPeriod(tx: Tx, tenantId: number, period: string, staffIds: number[], billId: number): Promise<number | undefined> {
   if (!staffIds.length) return undefined;
-  const [found] = await rows<{ staff_id: string }>(
-    tx,
-    sql`select (l.extra->>'staffId')::bigint as staff_id from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
-        where l.tenant_id = ${tenantId} and l.extra ? 'staffId' and (l.extra->>'staffId')::bigint in (${sql.join(staffIds.map((id) => sql`${id}`), sql`, `)})
-          and b.bill_type = ${Salary.type} and b.bill_status in (${inPosted}) and b.extra->>'salaryPeriod' = ${period} and b.id <> ${billId}
-        limit 1`,
-  );
-  return found ? Number(found.staff_id) : undefined;
+  const paid = await onSalaryBills(tx, tenantId, period, billId, true);
+  return staffIds.find((id) => paid.has(id));
 }
 
 function assertOncePerBill(lines: ReadonlyArray<{ extra: Record<string, unknown> }>) {
