@@ -43,6 +43,8 @@ export const DEFAULT_CHART = [
   { code: '3001', label: { zh: '实收资本', en: 'Paid-in capital (opening balances)' }, kind: 'equity' },
   // A cost account (成本类) of the standard: debit-normal like an asset, it holds production's work in progress.
   { code: '5001', label: { zh: '生产成本', en: 'Production cost (work in progress)' }, kind: 'asset' },
+  // 制造费用: the workshop's overhead collected by fee bills, allocated to orders by the month-end cost run.
+  { code: '5101', label: { zh: '制造费用', en: 'Manufacturing overhead' }, kind: 'asset' },
   { code: '6001', label: { zh: '主营业务收入', en: 'Sales revenue' }, kind: 'income' },
   { code: '6051', label: { zh: '其他业务收入', en: 'Other income' }, kind: 'income' },
   { code: '6301', label: { zh: '营业外收入', en: 'Non-operating income (stock gains)' }, kind: 'income' },
@@ -66,6 +68,7 @@ export const ACCOUNT_ROLES = {
   stockLoss: '6711',
   pendingDisposal: '1901',
   workInProgress: '5001',
+  manufacturingOverhead: '5101',
   receivable: '1122',
   payable: '2202',
   prepaid: '1123',

@@ -7,6 +7,7 @@ import { rows, type Tx } from '../db/connection.ts';
 import { billLine } from '../db/schema/index.ts';
 import { conditionSql } from './bill-save.ts';
 import type { Movement, StockKey } from './stock-math.ts';
+import { COST_ADJUSTMENT } from './stock.ts';
 
 /**
  * The stock movements a bill's audit posts, valued by its type's declared `valuation` (registry.ts,
@@ -100,7 +101,8 @@ async function workInProgressCost(tx: Tx, tenantId: number, decl: BillTypeDecl, 
         ), moved as (
           select f.order_id, -sum(e.amount) as wip from family f
           join stock_ledger e on e.tenant_id = ${tenantId} and e.bill_id = f.bill_id and e.bill_line_id = f.id
-          where f.depth > 0 group by f.order_id
+          -- what the month-end cost run added to completions is not material still in progress
+          where f.depth > 0 and e.bill_type <> ${COST_ADJUSTMENT} group by f.order_id
         ), done as (
           select f.order_id, sum(d.base_number) as quantity from family f
           join bill_line d on d.tenant_id = ${tenantId} and d.id = f.id

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { microText, toMicro } from '@p8/contract/bills/decimal';
+import { microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import type { StockDifference } from '@p8/contract/bills/api';
 import { rows, type Tx } from '../db/connection.ts';
 import { stockLedger, tenant } from '../db/schema/index.ts';
@@ -254,3 +254,59 @@ export async function verifyStock(tx: Tx, tenantId: number): Promise<StockDiffer
   ];
 }
 
+
+/**
+ * The stock ledger's bill type of value-only entries (no quantity): the month-end cost run's adjustment of what a
+ * completion brought in. They name the completion and its line, so the line's history shows them; the stock
+ * engine's own valuation of later bills does not count them as the bill's movement (`workInProgressCost`).
+ */
+export const COST_ADJUSTMENT = 'CostAdjustment';
+
+export interface ValueAdjustment {
+  billId: number;
+  billLineId: number;
+  billCode: string;
+  billDate: string;
+  materialId: number;
+  warehouseId: number;
+  /** Added to the valuation (negative: taken off). */
+  amount: Micro;
+}
+
+/**
+ * Adds value without quantity to the moving-average valuations (the month-end cost run): each valuation row
+ * locked in one fixed order as postings lock them, its amount moved, and a ledger entry of no quantity written,
+ * so that verify's Σ ledger = valuation holds and the next movement out takes the new average.
+ */
+export async function postValueAdjustments(tx: Tx, tenantId: number, adjustments: readonly ValueAdjustment[]): Promise<void> {
+  const moving = adjustments.filter((a) => a.amount !== 0n);
+  if (!moving.length) return;
+  const byKey = new Map<string, { materialId: number; warehouseId: number; amount: Micro }>();
+  for (const a of moving) {
+    const key = valuationKey(a);
+    const was = byKey.get(key) ?? { materialId: a.materialId, warehouseId: a.warehouseId, amount: 0n };
+    byKey.set(key, { ...was, amount: was.amount + a.amount });
+  }
+  const keys = [...byKey.values()].sort((a, b) => a.materialId - b.materialId || a.warehouseId - b.warehouseId);
+  const set = sql`jsonb_to_recordset(${JSON.stringify(keys.map((k) => ({ m: k.materialId, w: k.warehouseId, a: microText(k.amount) })))}::jsonb) as k(m bigint, w bigint, a numeric)`;
+  await tx.execute(sql`insert into stock_valuation (tenant_id, material_id, warehouse_id) select ${tenantId}, k.m, k.w from ${set} on conflict do nothing`);
+  await tx.execute(sql`select 1 from stock_valuation v join ${set} on v.material_id = k.m and v.warehouse_id = k.w where v.tenant_id = ${tenantId} order by v.material_id, v.warehouse_id for update of v`);
+  await tx.execute(sql`update stock_valuation v set amount = v.amount + k.a, updated_at = now() from ${set} where v.tenant_id = ${tenantId} and v.material_id = k.m and v.warehouse_id = k.w`);
+  for (let i = 0; i < moving.length; i += 1000) {
+    await tx.insert(stockLedger).values(
+      moving.slice(i, i + 1000).map((a) => ({
+        tenantId,
+        billId: a.billId,
+        billLineId: a.billLineId,
+        billType: COST_ADJUSTMENT,
+        billCode: a.billCode,
+        billDate: a.billDate,
+        materialId: a.materialId,
+        warehouseId: a.warehouseId,
+        quantity: '0',
+        unitCost: '0',
+        amount: microText(a.amount),
+      })),
+    );
+  }
+}

@@ -216,7 +216,8 @@ export interface StockPostingDecl {
 export type MoneyPostingDecl =
   | { kind: 'partner'; partner: PostingAccount; counter: PostingAccount; tax?: PostingAccount }
   | { kind: 'settle'; open: PostingAccount; balance: PostingAccount }
-  | { kind: 'fee'; account: PostingAccount }
+  /** `overhead`: where a line whose fee type is production overhead (`fee_type.overhead`) posts instead. */
+  | { kind: 'fee'; account: PostingAccount; overhead?: PostingAccount }
   | { kind: 'opening'; counter: PostingAccount }
   | { kind: 'payroll'; expense: PostingAccount; payable: PostingAccount; withheld: PostingAccount; pieceWages?: PostingAccount }
   | { kind: 'payrollPayment'; open: PostingAccount };
@@ -374,6 +375,14 @@ export interface BillTypeDecl {
   settlementWhen?: FieldCondition;
   /** What auditing it posts to the general ledger (`BillPostingsDecl`); `POSTS_NOTHING` for a type that posts nothing. */
   postings: BillPostingsDecl;
+  /**
+   * What the month-end cost run (production, docs/production.md "Cost accounting") reads of this type. Once a
+   * period is calculated its bills of this type keep their audit (`BillCostAccountedProhibitAbandonAudit`) and
+   * no other is audited into it (`ProductionCostAccounted`) until the run is cancelled. `period`: the header
+   * field holding the bill's period (YYYY-MM) when it is not its date's month; `overheadLines`: only bills with
+   * a line of a production-overhead fee type count.
+   */
+  costRun?: { period?: string; overheadLines?: true };
   /** The progress sets shown on this bill's lines and header (driven by its downstream bills). */
   progress: readonly ProgressKind[];
   /** Tenant switches that change how this type behaves (shown on its screen's help). */

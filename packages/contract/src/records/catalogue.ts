@@ -118,6 +118,18 @@ const fee: RecordKindDecl = {
       sortable: true,
       width: 120,
     },
+    {
+      key: 'overhead',
+      label: { zh: '制造费用', en: 'Production overhead' },
+      kind: 'boolean',
+      schema: z.boolean(),
+      search: true,
+      width: 120,
+      help: {
+        zh: '费用单上此类费用记入制造费用（5101），月末成本核算按工时或产量分摊到生产订单',
+        en: 'Fee bills post this fee to manufacturing overhead (5101); the month-end cost run allocates it to production orders by hours or quantity',
+      },
+    },
   ],
   unique: [{ fields: ['name'], error: 'NameRepeat' }],
   notExist: 'FeeTypeNotExist',

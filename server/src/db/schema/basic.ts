@@ -374,6 +374,8 @@ export const feeType = pgTable(
     name: text('name').notNull(),
     /** income | expense */
     kind: text('kind').notNull(),
+    /** An expense of the workshop (制造费用): fee bills post it to 5101 and the month-end cost run allocates it. */
+    overhead: boolean('overhead').notNull().default(false),
     remark: remark(),
     sort: sort(),
     enabled: enabled(),

@@ -197,3 +197,78 @@ export const finMoneyDoc = pgTable(
     tenantPolicy('fin_money_doc'),
   ],
 ).enableRLS();
+
+/*
+ * The month-end cost run of production (modules/production/cost.ts, docs/production.md "Cost accounting"):
+ * a period's state and basis, each order's cost of the period, and what the run wrote onto each completion
+ * line (so that a second run posts only the difference, and cancelling takes back exactly what was posted).
+ */
+
+/** A costed period: `Calculated` once a run committed, back to `NotAccounted` when cancelled. */
+export const costPeriod = pgTable(
+  'cost_period',
+  {
+    tenantId: tenantId(),
+    /** YYYY-MM */
+    period: text('period').notNull(),
+    /** NotAccounted | Calculated */
+    status: text('status').notNull(),
+    /** hours | quantity: how the period's overhead was allocated over orders. */
+    basis: text('basis').notNull(),
+    overhead: money('overhead').notNull().default('0'),
+    unallocated: money('unallocated').notNull().default('0'),
+    orders: bigint('orders', { mode: 'number' }).notNull().default(0),
+    calculatedAt: timestamp('calculated_at', { withTimezone: true }),
+    calculatedBy: ref('calculated_by'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.period] }), tenantPolicy('cost_period')],
+).enableRLS();
+
+/** One order's cost of a calculated period: opening, the period's and closing work in progress per element. */
+export const costOrder = pgTable(
+  'cost_order',
+  {
+    tenantId: tenantId(),
+    period: text('period').notNull(),
+    orderId: ref('order_id').notNull(),
+    orderCode: text('order_code').notNull(),
+    materialId: ref('material_id'),
+    planned: money('planned').notNull(),
+    completed: money('completed').notNull(),
+    unfinished: money('unfinished').notNull(),
+    /** How far the unfinished units are (0..1) for labour and overhead: equivalent units = unfinished × degree. */
+    degree: money('degree').notNull(),
+    hours: money('hours').notNull(),
+    openingMaterial: money('opening_material').notNull(),
+    openingLabour: money('opening_labour').notNull(),
+    openingOverhead: money('opening_overhead').notNull(),
+    material: money('material').notNull(),
+    labour: money('labour').notNull(),
+    overhead: money('overhead').notNull(),
+    finishedMaterial: money('finished_material').notNull(),
+    finishedLabour: money('finished_labour').notNull(),
+    finishedOverhead: money('finished_overhead').notNull(),
+    /** What the completions took into stock when they were audited (the order's work in progress then). */
+    perpetual: money('perpetual').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.period, t.orderId] }), index('cost_order_order_idx').on(t.tenantId, t.orderId, t.period), tenantPolicy('cost_order')],
+).enableRLS();
+
+/** What the runs of a period put onto one completion line: into stock (1405) and, for goods gone since, cost of sales. */
+export const costLine = pgTable(
+  'cost_line',
+  {
+    tenantId: tenantId(),
+    period: text('period').notNull(),
+    billLineId: ref('bill_line_id').notNull(),
+    billId: ref('bill_id').notNull(),
+    orderId: ref('order_id').notNull(),
+    quantity: money('quantity').notNull(),
+    perpetual: money('perpetual').notNull(),
+    cost: money('cost').notNull(),
+    toStock: money('to_stock').notNull().default('0'),
+    toSales: money('to_sales').notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.period, t.billLineId] }), index('cost_line_bill_idx').on(t.tenantId, t.billId), tenantPolicy('cost_line')],
+).enableRLS();

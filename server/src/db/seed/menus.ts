@@ -159,6 +159,7 @@ export function billMenus(): MenuTemplate[] {
       ...billScreens(types),
       ...(area === 'stock' ? STOCK_REPORTS : []),
       ...(area === 'finance' ? FINANCE_SCREENS : []),
+      ...(area === 'production' ? PRODUCTION_SCREENS : []),
     ],
   }));
 }
@@ -176,6 +177,14 @@ const STOCK_REPORTS: MenuTemplate[] = [
   screen('stock_current', '即时库存', 'Current stock', 'DatabaseOutlined', ['export']),
   screen('stock_ledger', '库存流水', 'Stock ledger', 'UnorderedListOutlined', ['export']),
   screen('stock_summary', '收发汇总', 'In / out summary', 'BarChartOutlined', ['export']),
+];
+
+/** Production's screens beside its bills: the month-end cost run (run it, cancel it, export a period's figures). */
+const PRODUCTION_SCREENS: MenuTemplate[] = [
+  screen('production_cost', '成本核算', 'Cost accounting', 'CalculatorOutlined', [
+    { action: 'run', title: '成本计算', titleEn: 'Run costing' },
+    { action: 'cancel', title: '反核算', titleEn: 'Cancel costing' },
+  ]),
 ];
 
 /** Base content of the customer side (swiper, agreements, business hours and slots, public system config). */

@@ -23,7 +23,8 @@ export interface PostingLineInput {
 
 export interface PostingInput {
   date: string;
-  sourceKind: 'bill' | 'payment' | 'receipt' | 'transfer' | 'opening' | 'stock';
+  /** `costRun`: production's month-end cost run (source id: the period as YYYYMM). */
+  sourceKind: 'bill' | 'payment' | 'receipt' | 'transfer' | 'opening' | 'stock' | 'costRun';
   sourceId: number;
   sourceCode: string;
   memo?: string;

@@ -219,6 +219,17 @@ async function moneyLinesOf(ctx: ServiceContext, row: BillRow) {
   return found.map((l) => ({ sourceBillId: l.sourceBillId, amount: toMicro(l.amount), extra: l.extra }));
 }
 
+/** Of the fee types `ids`, those marked production overhead (制造费用). */
+export async function overheadFeeTypes(ctx: ServiceContext, ids: ReadonlyArray<number | undefined>): Promise<Set<number>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (!wanted.length) return new Set();
+  const found = await ctx.tx
+    .select({ id: feeType.id })
+    .from(feeType)
+    .where(and(eq(feeType.tenantId, ctx.tenantId), inArray(feeType.id, wanted), eq(feeType.overhead, true)));
+  return new Set(found.map((f) => f.id));
+}
+
 /** The settled bills' rows locked in id order (as saving a payment does), before their open amounts. */
 async function lockSettled(ctx: ServiceContext, ids: number[]) {
   if (!ids.length) return;
@@ -271,15 +282,18 @@ export async function postMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row
     return;
   }
   // A fee or income: each line on the declared account on its normal side (an expense debited, an income
-  // credited), the fund the other way.
-  const account = accountOf(moneyPosting(decl, 'fee').account);
+  // credited), the fund the other way; a line of a production-overhead fee type on the declared `overhead`.
+  const fee = moneyPosting(decl, 'fee');
+  const account = accountOf(fee.account);
   const debited = normalSide(account) > 0n;
+  const overheadTypes = fee.overhead ? await overheadFeeTypes(ctx, lines.map((l) => (l.extra as { feeTypeId?: number } | null)?.feeTypeId)) : new Set<number>();
+  const accountOfLine = (l: (typeof lines)[number]) => (fee.overhead && overheadTypes.has(Number((l.extra as { feeTypeId?: number } | null)?.feeTypeId)) ? accountOf(fee.overhead) : account);
   const fund = await usableFund(ctx, header.fundAccountId as number | null);
   const partnerId = (row.supplierId ?? row.customerId) || null;
   await post(ctx, {
     ...posting,
     lines: [
-      ...lines.map((l): PostingLineInput => ({ account, partnerId, ...(debited ? { debit: l.amount } : { credit: l.amount }) })),
+      ...lines.map((l): PostingLineInput => ({ account: accountOfLine(l), partnerId, ...(debited ? { debit: l.amount } : { credit: l.amount }) })),
       { account: fund.code, fundAccountId: fund.id, ...(debited ? { credit: amount } : { debit: amount }) },
     ],
   });

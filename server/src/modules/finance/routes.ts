@@ -22,6 +22,9 @@ import { invoicedBlocker, invoiceSaved } from './invoices.ts';
 import { stockValueAbandoned, stockValueAudited } from './stock-value.ts';
 import { financeExportRoutes } from './exports.ts';
 import { fundDashboard } from './dashboard.ts';
+import { costPeriodParamsSchema, costRunSchema } from '@p8/contract/production-cost';
+import { enqueueJob } from '../../core/background-jobs.ts';
+import { cancelCost, COST_RUN_JOB, costRunHook, assertNoPendingRun, getCostPeriod, listCostPeriods, runCost } from './cost-run.ts';
 import { pieceWageHook, registerSalaryRules, registerSalaryUsage, salaryWrittenOffBlocker, verifySalaries } from './salary.ts';
 
 /**
@@ -82,7 +85,29 @@ const financeRoutes: RouteDeclaration[] = [
   route({ method: 'GET', url: `${URL}/trialBalance`, permission: 'finance_trialBalance', tags, summary: 'Trial balance: debits, credits and balance per account', query: rangeQuerySchema, handler: (ctx, { query }) => trialBalance(ctx, query) }),
   route({ method: 'POST', url: `${URL}/verify`, tags, summary: 'Unbalanced postings and balance differences against the ledger (empty when all agree)', handler: (ctx) => verifyLedger(ctx, LEDGER_CHECKS) }),
   ...financeExportRoutes,
+  ...costRoutes(),
 ];
+
+/**
+ * Production's month-end cost run (cost-run.ts): under production's menu and licence (`area`), here because it
+ * posts the general ledger. A run is a background job; cancelling is a request.
+ */
+function costRoutes(): RouteDeclaration[] {
+  const COST = '/api/admin/production/cost';
+  const costTags = ['production: cost'];
+  return [
+    route({ method: 'GET', url: COST, area: 'production', permission: 'production_cost', tags: costTags, summary: 'The periods costed, newest first, with their state', handler: (ctx) => listCostPeriods(ctx) }),
+    route({ method: 'GET', url: `${COST}/:period`, area: 'production', permission: 'production_cost', tags: costTags, summary: "A period's cost per production order", params: costPeriodParamsSchema, handler: (ctx, { params }) => getCostPeriod(ctx, params.period) }),
+    route({
+      method: 'POST', url: `${COST}/run`, area: 'production', permission: 'production_cost_run', tags: costTags, summary: 'Queue the cost run of a period (a background job); answers the job id', body: costRunSchema,
+      handler: async (ctx, { body }) => {
+        await assertNoPendingRun(ctx.tx, ctx.tenantId, body.period);
+        return { id: await enqueueJob(ctx, { kind: COST_RUN_JOB, subject: body.period, payload: body, maxAttempts: 2 }) };
+      },
+    }),
+    route({ method: 'POST', url: `${COST}/cancel`, area: 'production', permission: 'production_cost_cancel', tags: costTags, summary: "Cancel a period's cost run (反核算): its postings reversed, NotAccounted", body: costPeriodParamsSchema, handler: (ctx, { body }) => cancelCost(ctx, body.period) }),
+  ];
+}
 
 export const financeModule: ServerModule = {
   name: 'finance',
@@ -97,6 +122,20 @@ export const financeModule: ServerModule = {
     registries.abandonAuditBlockers.register('finance: salaries', salaryWrittenOffBlocker);
     registerSalaryRules(registries.billRules);
     registries.billPostingHooks.register('finance: piece wages', pieceWageHook);
+    // Last: a bill of a calculated cost period is refused after everything else it would have posted.
+    registries.billPostingHooks.register('production: cost period', costRunHook);
+    registries.jobKinds.register({
+      kind: COST_RUN_JOB,
+      run: (job) =>
+        job.caller.transaction(async (ctx) => {
+          const { period, basis } = costRunSchema.parse(job.payload);
+          // Not awaited: progress is written on a connection of its own, which the embedded database (one
+          // connection, held by this transaction) gives only after the commit; a lost lease aborts the signal.
+          const result = await runCost(ctx, period, basis, async (done, total) => void job.progress(done, total).catch(() => {}));
+          await job.complete(ctx.tx, result);
+          return result;
+        }),
+    });
     registerSalaryUsage(registries.recordUsage);
     registries.dashboard.register(fundDashboard);
   },

@@ -26,6 +26,9 @@ import {
   finPartnerBalance,
   finPosting,
   finPostingLine,
+  costPeriod,
+  costOrder,
+  costLine,
   importJob,
   listVersion,
   location,
@@ -113,6 +116,10 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [finPartnerBalance, business()],
   [finMoneyDoc, business()],
   [finFundAccount, business()],
+  // Production's month-end cost runs (what they wrote is in the ledgers above).
+  [costPeriod, business()],
+  [costOrder, business()],
+  [costLine, business()],
   // The mall's orders, draws and customers' feedback (they name customers, products and SKUs).
   [mallOrder, business()],
   [mallOrderItem, business()],

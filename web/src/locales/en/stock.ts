@@ -14,6 +14,8 @@ export default {
   unitCost: 'Unit cost',
   amount: 'Amount',
   billDate: 'Bill date',
+  /** The month-end cost run's value-only entries on a completion line. */
+  costAdjustment: 'Cost adjustment',
   billType: 'Bill type',
   billCode: 'Bill code',
   reversal: 'Reversal',

@@ -183,7 +183,7 @@ export default {
     attempts: 'Attempts',
     done: 'Done',
     statuses: { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed' },
-    kinds: { import: 'Import', export: 'Export' },
+    kinds: { import: 'Import', export: 'Export', productionCostRun: 'Cost run' },
   },
   audit: {
     time: 'Time',
@@ -203,6 +203,8 @@ export default {
     copyJson: 'Copy JSON',
     copied: 'Copied',
     actions: {
+      costRun: 'Run costing',
+      costCancel: 'Cancel costing',
       create: 'Create',
       add: 'Create',
       update: 'Update',
@@ -256,6 +258,7 @@ export default {
       arrive: 'Arrived',
     },
     entities: {
+      costPeriod: 'Cost period',
       dept: 'Department',
       menu: 'Menu',
       role: 'Role',

@@ -14,6 +14,8 @@ export default {
   unitCost: '单位成本',
   amount: '金额',
   billDate: '单据日期',
+  /** The month-end cost run's value-only entries on a completion line. */
+  costAdjustment: '成本调整',
   billType: '单据类型',
   billCode: '单据编号',
   reversal: '冲回',

@@ -183,7 +183,7 @@ export default {
     attempts: '执行次数',
     done: '已完成',
     statuses: { queued: '排队中', running: '执行中', succeeded: '成功', failed: '失败' },
-    kinds: { import: '导入', export: '导出' },
+    kinds: { import: '导入', export: '导出', productionCostRun: '成本计算' },
   },
   audit: {
     time: '操作时间',
@@ -203,6 +203,8 @@ export default {
     copyJson: '复制 JSON',
     copied: '已复制',
     actions: {
+      costRun: '成本计算',
+      costCancel: '反核算',
       create: '新增',
       add: '新增',
       update: '修改',
@@ -256,6 +258,7 @@ export default {
       arrive: '确认到货',
     },
     entities: {
+      costPeriod: '成本核算期间',
       dept: '部门',
       menu: '菜单',
       role: '角色',

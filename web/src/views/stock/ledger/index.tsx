@@ -25,7 +25,7 @@ export default function StockLedger() {
     const typeName = new Map(types.map((o) => [o.value, o.label]));
     return [
       { prop: 'billDate', title: t('billDate'), width: 110, valueType: 'date', sortable: true, lockSetting: true, search: { type: 'dateRange', order: 0 } },
-      { prop: 'billType', title: t('billType'), width: 120, search: { type: 'select', options: types, order: 1 }, render: (v) => typeName.get(v as string) ?? String(v) },
+      { prop: 'billType', title: t('billType'), width: 120, search: { type: 'select', options: types, order: 1 }, render: (v) => typeName.get(v as string) ?? (v === 'CostAdjustment' ? t('costAdjustment') : String(v)) },
       { prop: 'billCode', title: t('billCode'), width: 170, sortable: true, search: { order: 2 } },
       { prop: 'keyword', title: t('keyword'), hideInTable: true, search: { placeholder: t('keywordHint'), order: 3 } },
       { prop: 'warehouseId', title: t('warehouse'), hideInTable: true, search: { type: 'select', options: warehouses, order: 4 } },

@@ -66,6 +66,8 @@ const ACTION_COLOR: Record<string, string> = {
   merge: 'purple',
   manualCompletion: 'default',
   abandon: 'red',
+  costRun: 'geekblue',
+  costCancel: 'orange',
   deliver: 'blue',
   arrive: 'green',
 };
@@ -108,6 +110,7 @@ const ENTITIES = [
   'material unit',
   'fundAccount',
   'transfer',
+  'costPeriod',
 ];
 
 /** The log itself, for holders of system_audit_view (the list call needs the code). */

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { toMicro } from '@p8/contract/bills/decimal';
+import { allocate, allocateOverhead, costOrder, DEFAULT_DEGREE, degreeOf, totalOf, type OrderCostInput } from './cost-math.ts';
+
+const m = (n: number) => toMicro(n);
+const order = (patch: Partial<OrderCostInput>): OrderCostInput => ({
+  orderId: 1,
+  opening: { material: 0n, labour: 0n, overhead: 0n },
+  material: 0n,
+  labour: 0n,
+  hours: 0n,
+  planned: m(10),
+  completedBefore: 0n,
+  completed: 0n,
+  closed: false,
+  stepsReported: [],
+  ...patch,
+});
+
+describe('allocate', () => {
+  it('splits exactly, the last weighted entry taking what rounding leaves', () => {
+    const parts = allocate(m(10), [m(1), m(1), m(1)]);
+    expect(parts).toEqual([3_333_333n, 3_333_333n, 3_333_334n]);
+    expect(allocate(m(5), [m(1), 0n])).toEqual([m(5), 0n]);
+    expect(allocate(m(5), [0n, 0n])).toEqual([0n, 0n]);
+  });
+});
+
+describe('degree of completion', () => {
+  it('is how far the steps took the unfinished units, between 0 and 1; half way without steps', () => {
+    expect(degreeOf(order({ stepsReported: [] }), m(4))).toBe(DEFAULT_DEGREE);
+    // Two steps: 10 and 4 passed of 10, 2 completed: on average 7 passed, 5 beyond the completed of 8 unfinished.
+    expect(degreeOf(order({ completed: m(2), stepsReported: [m(10), m(4)] }), m(8))).toBe(625_000n);
+    expect(degreeOf(order({ completed: m(6), stepsReported: [m(5)] }), m(4))).toBe(0n);
+    // Reported beyond the order counts as the order.
+    expect(degreeOf(order({ stepsReported: [m(50)] }), m(10))).toBe(m(1));
+  });
+});
+
+describe('an order of the period', () => {
+  it('gives materials by whole units and conversion costs by equivalent units', () => {
+    const cost = costOrder(order({ material: m(40), labour: m(10), completed: m(6), stepsReported: [m(8)] }), m(10));
+    // 4 unfinished, 2 of them beyond the step: degree 0.5 → 6 of 8 equivalent units.
+    expect(cost.degree).toBe(500_000n);
+    expect(cost.finished).toEqual({ material: m(24), labour: m(7.5), overhead: m(7.5) });
+    expect(totalOf(cost.closing)).toBe(m(16 + 2.5 + 2.5));
+  });
+
+  it('keeps everything in progress when it finished nothing, and passes everything on when nothing is left', () => {
+    expect(totalOf(costOrder(order({ material: m(40), labour: m(4) }), m(3)).finished)).toBe(0n);
+    const last = costOrder(order({ opening: { material: m(16), labour: m(4), overhead: m(4) }, completedBefore: m(6), completed: m(4) }), 0n);
+    expect(last.finished).toEqual({ material: m(16), labour: m(4), overhead: m(4) });
+    expect(totalOf(last.closing)).toBe(0n);
+    // Closed by hand: what is left goes to what it finished.
+    const closed = costOrder(order({ material: m(40), completed: m(5), closed: true }), 0n);
+    expect(closed.finished.material).toBe(m(40));
+  });
+});
+
+describe('overhead', () => {
+  it('goes by hours or by equivalent output; none when no order has any', () => {
+    const a = order({ orderId: 1, hours: m(3), completed: m(10) });
+    const b = order({ orderId: 2, hours: m(1), stepsReported: [m(5)] });
+    expect(allocateOverhead(m(20), [a, b], 'hours')).toEqual({ overhead: [m(15), m(5)], unallocated: 0n });
+    // Output: 10 finished; 10 unfinished half through → 5.
+    const byOutput = allocateOverhead(m(15), [a, b], 'quantity');
+    expect(byOutput.overhead).toEqual([m(10), m(5)]);
+    expect(allocateOverhead(m(7), [order({ hours: 0n })], 'hours')).toEqual({ overhead: [0n], unallocated: m(7) });
+  });
+});
