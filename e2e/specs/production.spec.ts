@@ -122,6 +122,32 @@ describe('production (browser)', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it.each<[Lang, string, string]>([
+    ['zh', 'zh-CN', '已核算'],
+    ['en', 'en-US', 'Calculated'],
+  ])('shows the costed month of the demo and runs it again to the same figures (%s)', async (lang, locale, calculated) => {
+    const page = await demoPage(suite, lang, locale);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const call = await pageCaller(suite, page);
+    // The demo costed the month before last (db/seed/demo-bills.ts): its trial batch of boards.
+    const [costed] = await call<Array<{ period: string; status: string }>>('GET', '/admin/production/cost');
+    expect(costed.status).toBe('Calculated');
+    const before = await call<{ orders: Array<{ orderCode: string; finished: string; unitCost: string }> }>('GET', `/admin/production/cost/${costed.period}`);
+    expect(before.orders.length).toBeGreaterThan(0);
+    await page.goto('/production/cost');
+    await waitUntil(() => page.getByTestId('cost-status').textContent(), (text) => text === calculated, 'the costed period');
+    const row = page.getByTestId('cost-orders').locator('tr', { hasText: before.orders[0].orderCode });
+    await waitUntil(() => row.textContent(), (text) => !!text?.includes(Number(before.orders[0].unitCost).toFixed(4)), 'the unit cost of the order');
+    await screenshot(page, `production-${lang}-cost`);
+    // Run again: the job's progress, then the same figures.
+    await page.getByTestId('cost-run').click();
+    await waitUntil(async () => (await call<Array<{ kind: string; status: string }>>('GET', '/admin/system/jobs?current=1&pageSize=5')).find((j) => j.kind === 'productionCostRun')?.status, (s) => s === 'succeeded', 'the cost run job', 30_000);
+    const after = await call<{ orders: Array<{ finished: string }> }>('GET', `/admin/production/cost/${costed.period}`);
+    expect(after.orders.map((o) => o.finished)).toEqual(before.orders.map((o) => o.finished));
+    expect(pageErrors).toEqual([]);
+  });
+
   it('throws away the attachment of a bill closed unsaved (the file answers 404 afterwards)', async () => {
     const page = await demoPage(suite, 'zh', 'zh-CN');
     await page.goto('/production/order');

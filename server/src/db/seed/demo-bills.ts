@@ -7,6 +7,7 @@ import { rows, type Database } from '../connection.ts';
 import { withServiceContext, type Caller, type ServiceContext } from '../../core/service-context.ts';
 import { abandonAudit, auditBill, completeManually, createBill, getBill, mergeBills, pushDown, refuseBill, submitBill } from '../../bills/service.ts';
 import { DEMO_TENANTS } from './demo.ts';
+import { runCost } from '../../modules/finance/cost-run.ts';
 
 /*
  * The first demo tenant's bills, on its demo records (demo-records.ts), so that stock is real on the first
@@ -170,6 +171,46 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     { materialId: material('贴片电阻'), number: 5000, unitPrice: 0.005, ...raw, ...at('A-02 电子料区') },
   ]));
   await unit((ctx) => abandonAudit(ctx, billType('OtherOutstock')!, withdrawn));
+
+  // A costed month (the month before last, before last month's audited salaries): 10 control boards ordered,
+  // picked, their steps reported by the crews with hours and accounted, the workshop's power and water paid
+  // (overhead), 8 completed; the month-end cost run gives the boards their full cost (materials, piece wages,
+  // overhead) and carries the 2 unfinished into the next month.
+  const costed = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 2, 1)).toISOString().slice(0, 7);
+  const on = (day: number) => `${costed}-${String(day).padStart(2, '0')}`;
+  const semiStore = { warehouseId: warehouse('半成品仓') };
+  const earlier = await audit('ProductionOrder', await save('ProductionOrder', on(6), { remark: '试产批' }, [{ role: 'Product', materialId: material('控制板组件'), number: 10, ...semiStore }]));
+  const earlierLines = await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, earlier)).lines as Array<Record<string, unknown>>);
+  const roleOf = (role: string) => earlierLines.filter((l) => l.role === role);
+  await audit('ProductionPick', await save('ProductionPick', on(7), { ...raw }, roleOf('Material').map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), sourceLineId: Number(l.id), ...raw, ...at('A-02 电子料区') }))));
+  const earlierReport = await audit('ProcessReport', await save('ProcessReport', on(12), {}, roleOf('Process').map((l, i, all) => ({
+    materialId: Number(l.materialId),
+    number: i === all.length - 1 ? 8 : 10,
+    processId: Number(l.processId),
+    teamId: l.teamId == null ? null : Number(l.teamId),
+    unitPrice: Number(l.unitPrice),
+    hours: 6,
+    sourceLineId: Number(l.id),
+  }))));
+  const earlierReported = await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, earlierReport)).lines as Array<Record<string, unknown>>);
+  await audit('ProcessAccounting', await save('ProcessAccounting', on(14), { salaryPeriod: costed, remark: '试产批计件' }, earlierReported.map((l) => ({
+    materialId: Number(l.materialId),
+    number: Number(l.number),
+    processId: Number(l.processId),
+    teamId: l.teamId == null ? null : Number(l.teamId),
+    staffId: null,
+    unitPrice: Number(l.unitPrice),
+    hours: Number(l.hours),
+    sourceLineId: Number(l.id),
+  }))));
+  const [powerFee] = await rows<{ id: number }>(database, sql`select id from fee_type where tenant_id = ${me.tenant_id} and overhead order by id limit 1`);
+  const [bank] = await rows<{ id: number }>(database, sql`select id from fin_fund_account where tenant_id = ${me.tenant_id} and enabled order by id limit 1`);
+  if (powerFee && bank) {
+    await audit('Fee', await save('Fee', on(25), { fundAccountId: Number(bank.id), remark: `${costed} 车间水电` }, [{ feeTypeId: Number(powerFee.id), amount: '120.00' } as unknown as Line]));
+  }
+  const earlierProduct = roleOf('Product')[0];
+  await audit('ProductionInstock', await save('ProductionInstock', on(20), { ...semiStore }, [{ materialId: Number(earlierProduct.materialId), number: 8, sourceLineId: Number(earlierProduct.id), ...semiStore, ...at('B-01 板卡区') }]));
+  await unit((ctx) => runCost(ctx, costed, 'hours'));
 
   // Production: 50 control boards ordered (their materials from the board's BOM, their steps from its routing),
   // every material picked, the steps reported, 30 boards completed into the semi-finished store at the work in

@@ -89,9 +89,11 @@ const WAREHOUSES: Array<{ name: string; address: string; locations: string[] }> 
   { name: '半成品仓', address: '厂区二号库房', locations: ['B-01 板卡区'] },
   { name: '成品仓', address: '厂区三号库房', locations: ['C-01 控制器区', 'C-02 电机区', 'C-03 待发区'] },
 ];
-const FEES: Array<[string, FeeKind]> = [
+const FEES: Array<[string, FeeKind, boolean?]> = [
   ['运输费', 'expense'],
   ['包装费', 'expense'],
+  // The workshop's power and water: production overhead (5101), allocated by the month-end cost run.
+  ['车间水电费', 'expense', true],
   ['安装调试费', 'income'],
   ['技术服务费', 'income'],
 ];
@@ -234,7 +236,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
       const warehouseId = await create('stock', { name: w.name, address: w.address, sort });
       for (const [locationSort, name] of w.locations.entries()) await create('location', { warehouseId, name, sort: locationSort });
     }
-    for (const [sort, [name, kind]] of FEES.entries()) await create('fee', { name, kind, sort });
+    for (const [sort, [name, kind, overhead]] of FEES.entries()) await create('fee', { name, kind, sort, overhead: !!overhead });
     for (const [sort, name] of PAY_TYPES.entries()) await create('paytype', { name, sort });
     const processId = new Map<string, number>();
     for (const [sort, [code, name, pieceRate, standardHours, needsInspection]] of PROCESSES.entries()) processId.set(code, await create('process', { code, name, pieceRate, standardHours, needsInspection, sort }));

@@ -4,7 +4,7 @@ import { CalculatorOutlined, RollbackOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { BackgroundJobView } from '@p8/contract/system';
-import { COST_PERIOD_STATUS_LABELS, OVERHEAD_BASIS_LABELS, OverheadBasis, type CostOrderRow, type CostPeriodDetail } from '@p8/contract/production-cost';
+import { COST_PERIOD_STATUS_LABELS, OVERHEAD_BASIS_LABELS, OverheadBasis, type CostOrderRow, type CostPeriodDetail, type CostPeriodRow } from '@p8/contract/production-cost';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import { useAuth } from '../../../components/Auth/index.tsx';
 import { formatMoney } from '../../../components/Finance/money.ts';
@@ -62,6 +62,14 @@ export default function CostAccountingPage() {
   useEffect(() => {
     table.current?.reload();
   }, [key]);
+
+  // Opens on the latest period costed, if any (else the month picked above).
+  useEffect(() => {
+    void http.get<CostPeriodRow[]>('/admin/production/cost', undefined, { noLoading: true }).then((periods) => {
+      const latest = periods.find((p) => p.status === 'Calculated');
+      if (latest) setPeriod(dayjs(`${latest.period}-01`));
+    });
+  }, []);
 
   const run = async () => {
     try {
