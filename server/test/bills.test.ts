@@ -101,6 +101,43 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %
   });
 });
 
+/** Runs the month-end cost of `period` (a background job) and waits for it to succeed. */
+async function costed(period: string) {
+  const { id } = await ok(api.post<{ id: number }>('/api/admin/production/cost/run', { period }));
+  ctx.app.jobs.start();
+  try {
+    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      const job = await ok(api.get<{ status: string; errorKey: string | null }>(`/api/admin/system/jobs/${id}`));
+      if (job.status === 'succeeded') return;
+      if (job.status === 'failed' || Date.now() > deadline) throw new Error(`cost run ${job.status} ${job.errorKey}`);
+    }
+  } finally {
+    await ctx.app.jobs.stop();
+  }
+}
+
+describe.each(BILL_TYPES.filter((decl) => decl.costRun).map((decl) => [decl.type, decl] as const))('bill type %s, read by the month-end cost run', (_type, decl) => {
+  it('is not audited into a calculated month, and keeps its audit while its month is calculated', async () => {
+    const period = '2026-08';
+    const url = billApiPath(decl);
+    // A fee counts with a line of an overhead fee type; a bill of a pay period takes the month from it.
+    const own: Record<string, unknown> = { billDate: `${period}-12`, ...(decl.costRun!.period ? { [decl.costRun!.period]: period } : {}) };
+    const body = await walkPayload(decl, own);
+    if (decl.costRun!.overheadLines) body.lines = [{ feeTypeId: await api.create('fee', { name: `Power ${decl.type}`, kind: 'expense', overhead: true }), amount: '10.50' }];
+    const { id } = await ok(api.post<{ id: number }>(url, body));
+    await ok(api.post(`${url}/submit`, { id }));
+    await costed(period);
+    await refused(api.post(`${url}/audit`, { id }), 'ProductionCostAccounted');
+    await ok(api.post('/api/admin/production/cost/cancel', { period }));
+    await ok(api.post(`${url}/audit`, { id }));
+    await costed(period);
+    await refused(api.post(`${url}/abandonAudit`, { id }), 'BillCostAccountedProhibitAbandonAudit');
+    await ok(api.post('/api/admin/production/cost/cancel', { period }));
+    await ok(api.post(`${url}/abandonAudit`, { id }));
+    await verifyEmpty();
+  });
+});
+
 describe('purchase order → in-stock, sale order → out-stock', () => {
   it('pushes down open quantities, follows progress and stock, and rolls both back', async () => {
     const order = await saved('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.m2, number: 10, unitPrice: 3 }] });
