@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { PRODUCTION_LINES, ProcessAccounting, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn } from '@p8/contract/bills/production';
@@ -83,13 +83,15 @@ async function assertLatest(tx: Tx, tenantId: number, period: string) {
 const zero = (): ByElement => ({ material: 0n, labour: 0n, overhead: 0n });
 const m = (text: string | null | undefined) => toMicro(text ?? '0');
 
-/** What the period's bills say of each order (the run's inputs), and the completion lines it values. */
-async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: boolean) {
+/**
+ * The run's input statements (exported for bench/cost-run.ts, which times them over a bare pool): per order, what
+ * the stock ledger moved for its picks and returns (material) and completions (what they took in, and how many),
+ * before and in the period — a return reaches its order through its pick's line.
+ */
+export function ledgerByOrderSql(tenantId: number, period: string): SQL {
   const { start, end } = periodRange(period);
   const stockTypes = [ProductionPick.type, ProductionReturn.type, ProductionInstock.type];
-  const ledger = await rows<{ order_id: string; material_before: string; material: string; perpetual_before: string; perpetual: string; completed_before: string; completed: string }>(
-    tx,
-    sql`select case when e.bill_type = ${ProductionReturn.type} then s.source_bill_id else d.source_bill_id end as order_id,
+  return sql`select case when e.bill_type = ${ProductionReturn.type} then s.source_bill_id else d.source_bill_id end as order_id,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as material_before,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date >= ${start}), 0)::text as material,
                coalesce(sum(e.amount) filter (where e.bill_type = ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as perpetual_before,
@@ -100,24 +102,46 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
         join bill_line d on d.tenant_id = e.tenant_id and d.id = e.bill_line_id
         left join bill_line s on s.tenant_id = d.tenant_id and s.id = d.source_line_id
         where e.tenant_id = ${tenantId} and e.bill_type in (${sql.join(stockTypes.map((t) => sql`${t}`), sql`, `)}) and e.bill_date <= ${end}
-        group by 1`,
-  );
-  const labour = await rows<{ order_id: string; wage: string }>(
-    tx,
-    sql`select r.source_bill_id as order_id, sum(a.price_total)::text as wage
+        group by 1`;
+}
+
+/** Per order, the piece wages of the period's audited accounting (accounting line → report line → order). */
+export function labourByOrderSql(tenantId: number, period: string): SQL {
+  return sql`select r.source_bill_id as order_id, sum(a.price_total)::text as wage
         from bill_line a join bill ab on ab.tenant_id = a.tenant_id and ab.id = a.bill_id
         join bill_line r on r.tenant_id = a.tenant_id and r.id = a.source_line_id
         where a.tenant_id = ${tenantId} and ab.bill_type = ${ProcessAccounting.type} and ab.bill_status in (${inPosted}) and ab.extra->>'salaryPeriod' = ${period}
-        group by 1`,
-  );
-  const reports = await rows<{ order_id: string; step_id: string; good: string; hours: string }>(
-    tx,
-    sql`select r.source_bill_id as order_id, r.source_line_id as step_id, sum(r.base_number)::text as good,
+        group by 1`;
+}
+
+/** Per order and step, the good quantity reported up to the period's end and the hours reported in it. */
+export function reportsByStepSql(tenantId: number, period: string): SQL {
+  const { start, end } = periodRange(period);
+  return sql`select r.source_bill_id as order_id, r.source_line_id as step_id, sum(r.base_number)::text as good,
                coalesce(sum(coalesce(nullif(r.extra->>'hours', '')::numeric, 0)) filter (where rb.bill_date >= ${start}), 0)::text as hours
         from bill_line r join bill rb on rb.tenant_id = r.tenant_id and rb.id = r.bill_id
         where r.tenant_id = ${tenantId} and rb.bill_type = ${ProcessReport.type} and rb.bill_status in (${inPosted}) and rb.bill_date <= ${end}
-        group by 1, 2`,
-  );
+        group by 1, 2`;
+}
+
+/** The period's completion lines: what each took in and how many (net of withdrawals). */
+export function completionLinesSql(tenantId: number, period: string): SQL {
+  const { start, end } = periodRange(period);
+  return sql`select e.bill_id, e.bill_line_id, min(e.bill_code) as bill_code, d.source_bill_id as order_id, min(e.material_id) as material_id, min(e.warehouse_id) as warehouse_id,
+                 sum(e.quantity)::text as quantity, sum(e.amount)::text as amount
+          from stock_ledger e join bill_line d on d.tenant_id = e.tenant_id and d.id = e.bill_line_id
+          where e.tenant_id = ${tenantId} and e.bill_type = ${ProductionInstock.type} and e.bill_date between ${start} and ${end}
+          group by e.bill_id, e.bill_line_id, d.source_bill_id
+          having sum(e.quantity) <> 0
+          order by e.bill_id, e.bill_line_id`;
+}
+
+/** What the period's bills say of each order (the run's inputs), and the completion lines it values. */
+async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: boolean) {
+  const { end } = periodRange(period);
+  const ledger = await rows<{ order_id: string; material_before: string; material: string; perpetual_before: string; perpetual: string; completed_before: string; completed: string }>(tx, ledgerByOrderSql(tenantId, period));
+  const labour = await rows<{ order_id: string; wage: string }>(tx, labourByOrderSql(tenantId, period));
+  const reports = await rows<{ order_id: string; step_id: string; good: string; hours: string }>(tx, reportsByStepSql(tenantId, period));
   const previous = openingFromRun ? await tx.select().from(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, previousPeriod(period)))) : [];
   const closingBefore = new Map(
     previous.map((p) => [
@@ -186,16 +210,7 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
     orders.set(id, { code: o.bill_code, materialId: o.material_id === null ? null : Number(o.material_id) });
   }
   const completions = (
-    await rows<{ bill_id: string; bill_line_id: string; bill_code: string; order_id: string; material_id: string; warehouse_id: string; quantity: string; amount: string }>(
-      tx,
-      sql`select e.bill_id, e.bill_line_id, min(e.bill_code) as bill_code, d.source_bill_id as order_id, min(e.material_id) as material_id, min(e.warehouse_id) as warehouse_id,
-                 sum(e.quantity)::text as quantity, sum(e.amount)::text as amount
-          from stock_ledger e join bill_line d on d.tenant_id = e.tenant_id and d.id = e.bill_line_id
-          where e.tenant_id = ${tenantId} and e.bill_type = ${ProductionInstock.type} and e.bill_date between ${start} and ${end}
-          group by e.bill_id, e.bill_line_id, d.source_bill_id
-          having sum(e.quantity) <> 0
-          order by e.bill_id, e.bill_line_id`,
-    )
+    await rows<{ bill_id: string; bill_line_id: string; bill_code: string; order_id: string; material_id: string; warehouse_id: string; quantity: string; amount: string }>(tx, completionLinesSql(tenantId, period))
   ).map(
     (r): CompletionLine => ({
       billId: Number(r.bill_id),
