@@ -172,6 +172,19 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   ]));
   await unit((ctx) => abandonAudit(ctx, billType('OtherOutstock')!, withdrawn));
 
+  /** Piece-rate accounting lines of an audited report's lines: a crew's line shared by its members (工序核算). */
+  const accountingOf = async (reportId: number): Promise<Line[]> =>
+    ((await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, reportId)).lines)) as Array<Record<string, unknown>>).map((l) => ({
+      materialId: Number(l.materialId),
+      number: Number(l.number),
+      processId: Number(l.processId),
+      teamId: l.teamId == null ? null : Number(l.teamId),
+      staffId: null,
+      unitPrice: Number(l.unitPrice),
+      hours: l.hours == null ? null : Number(l.hours),
+      sourceLineId: Number(l.id),
+    }));
+
   // A costed month (the month before last, before last month's audited salaries): 10 control boards ordered,
   // picked, their steps reported by the crews with hours and accounted, the workshop's power and water paid
   // (overhead), 8 completed; the month-end cost run gives the boards their full cost (materials, piece wages,
@@ -192,17 +205,7 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     hours: 6,
     sourceLineId: Number(l.id),
   }))));
-  const earlierReported = await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, earlierReport)).lines as Array<Record<string, unknown>>);
-  await audit('ProcessAccounting', await save('ProcessAccounting', on(14), { salaryPeriod: costed, remark: '试产批计件' }, earlierReported.map((l) => ({
-    materialId: Number(l.materialId),
-    number: Number(l.number),
-    processId: Number(l.processId),
-    teamId: l.teamId == null ? null : Number(l.teamId),
-    staffId: null,
-    unitPrice: Number(l.unitPrice),
-    hours: Number(l.hours),
-    sourceLineId: Number(l.id),
-  }))));
+  await audit('ProcessAccounting', await save('ProcessAccounting', on(14), { salaryPeriod: costed, remark: '试产批计件' }, await accountingOf(earlierReport)));
   const [powerFee] = await rows<{ id: number }>(database, sql`select id from fee_type where tenant_id = ${me.tenant_id} and overhead order by id limit 1`);
   const [bank] = await rows<{ id: number }>(database, sql`select id from fin_fund_account where tenant_id = ${me.tenant_id} and enabled order by id limit 1`);
   if (powerFee && bank) {
@@ -253,16 +256,7 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     sourceLineId: step.id,
   }))));
   // Their piece wages for the month: each crew's pieces shared by its members' shares (工序核算).
-  const reported = await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, report)).lines as Array<Record<string, unknown>>);
-  await audit('ProcessAccounting', await save('ProcessAccounting', daysAgo(3), { salaryPeriod: daysAgo(3).slice(0, 7), remark: '控制板组件计件' }, reported.map((l) => ({
-    materialId: Number(l.materialId),
-    number: Number(l.number),
-    processId: Number(l.processId),
-    teamId: l.teamId == null ? null : Number(l.teamId),
-    staffId: null,
-    unitPrice: Number(l.unitPrice),
-    sourceLineId: Number(l.id),
-  }))));
+  await audit('ProcessAccounting', await save('ProcessAccounting', daysAgo(3), { salaryPeriod: daysAgo(3).slice(0, 7), remark: '控制板组件计件' }, await accountingOf(report)));
   // This month's salary bill, a draft: saved with the administrator's base pay, it takes every worker's piece wages.
   const month = daysAgo(3).slice(0, 7);
   await unit((ctx) => createBill(ctx, billType('Salary')!, { billDate: daysAgo(1), salaryPeriod: month, remark: `${month} 工资（计件工资取自工序核算）`, lines: [{ staffId: me.id, basePay: '6000' }] } as BillPayload));
