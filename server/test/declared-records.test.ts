@@ -178,6 +178,95 @@ describe(`declared records (${TEST_DB})`, () => {
     expect((await apiA.del(url, { ids: [id] })).body.status).toBe(0);
   });
 
+  type TreeNode = DeclaredRecord & { parentId: number | null; level: number; children?: TreeNode[] };
+  const trees = RECORD_KINDS.filter((decl) => decl.tree);
+  it('at least one declared kind is a tree (material categories)', () => {
+    expect(trees.map((d) => d.kind)).toContain('category');
+  });
+
+  it.each(trees.map((decl) => [decl.kind, decl] as const))('%s: a tree as declared — levels, moves, siblings, deletes, the nested tree, Excel by path', async (_kind, decl) => {
+    const tree = decl.tree!;
+    const url = urlOf(decl);
+    const title = recordTitleField(decl).key;
+    const named = await sampleNamedRecords(apiA.create, decl, `t-${decl.kind}`);
+    await sampleNamedRecords(apiB.create, decl, `t-${decl.kind}`);
+    const body = (seed: string, parentId: number | null = null) => ({ ...sampleRecordBody(decl, `${seed}-${decl.kind}`, named), parentId });
+    const read = async (id: number) => (await apiA.get<TreeNode>(`${url}/${id}`)).body.data;
+
+    // A chain down to the deepest level; one more below is refused, and writes nothing.
+    const chain: number[] = [];
+    for (let level = 1; level <= tree.maxLevel; level++) chain.push(await apiA.create(decl.kind, body(`tl${level}`, chain.at(-1) ?? null)));
+    const deepest = await read(chain.at(-1)!);
+    expect(deepest).toMatchObject({ level: tree.maxLevel, parentId: chain.at(-2) ?? null });
+    if (chain.length > 1) expect(deepest.parentName).toBe((await read(chain.at(-2)!))[title]);
+    expect((await apiA.post(url, body('tdeep', chain.at(-1)!))).body.message).toBe(tree.tooDeep);
+    expect((await apiA.post(url, body('tnone', 999_999_999))).body.message).toBe(decl.notExist);
+
+    // The nested tree, each record below its parent with its level; `enabled` filters the records.
+    const nested = (await apiA.get<TreeNode[]>(`${url}/tree`)).body.data;
+    let node = nested.find((n) => n.id === chain[0]);
+    for (const [index, id] of chain.entries()) {
+      expect(node, `${decl.kind} tree level ${index + 1}`).toMatchObject({ id, level: index + 1 });
+      node = node?.children?.find((n) => n.id === chain[index + 1]);
+    }
+    expect((await apiA.put(`${url}/enable`, { ids: [chain[0]], enabled: false })).body.status).toBe(0);
+    expect((await apiA.get<TreeNode[]>(`${url}/tree?enabled=true`)).body.data.some((n) => n.id === chain[0])).toBe(false);
+    expect((await apiA.get<TreeNode[]>(`${url}/tree?enabled=false`)).body.data.map((n) => n.id)).toEqual([chain[0]]);
+    expect((await apiA.put(`${url}/enable`, { ids: [chain[0]], enabled: true })).body.status).toBe(0);
+
+    // A title is unique among siblings only (declared with the parent in the key).
+    const siblingKey = decl.unique.find((key) => key.fields.includes('parentId'));
+    if (siblingKey && chain.length > 1) {
+      const taken = (await read(chain[1]))[title];
+      expect((await apiA.post(url, { ...body('tsib', chain[0]), [title]: taken })).body.message).toBe(siblingKey.error);
+      const elsewhere = await apiA.create(decl.kind, { ...body('tsib2'), [title]: taken });
+      // Moving it under that parent clashes too; moving back to the top is fine.
+      expect((await apiA.put(url, { id: elsewhere, parentId: chain[0] })).body.message).toBe(siblingKey.error);
+      expect((await apiA.del(url, { ids: [elsewhere] })).body.status).toBe(0);
+    }
+
+    // A parent is never the record itself or below it; a move carries the subtree's levels, and must fit.
+    expect((await apiA.put(url, { id: chain[0], parentId: chain[0] })).body.message).toBe('ParentCannotBeSelf');
+    if (chain.length > 1) expect((await apiA.put(url, { id: chain[0], parentId: chain.at(-1) })).body.message).toBe('ParentCannotBeSelf');
+    const otherRoot = await apiA.create(decl.kind, body('troot'));
+    if (chain.length > 1) {
+      // The chain below its top fits under another top-level record; under a record one level lower it does not.
+      expect((await apiA.put(url, { id: chain[1], parentId: otherRoot })).body.status).toBe(0);
+      expect(await Promise.all(chain.slice(1).map(async (id) => (await read(id)).level))).toEqual(chain.slice(1).map((_, i) => i + 2));
+      const lower = await apiA.create(decl.kind, body('tlower', otherRoot));
+      expect((await apiA.put(url, { id: chain[1], parentId: lower })).body.message).toBe(tree.tooDeep);
+      // Back to the top: every level one up.
+      expect((await apiA.put(url, { id: chain[1], parentId: null })).body.status).toBe(0);
+      expect(await Promise.all(chain.slice(1).map(async (id) => (await read(id)).level))).toEqual(chain.slice(1).map((_, i) => i + 1));
+      expect((await apiA.put(url, { id: chain[1], parentId: chain[0] })).body.status).toBe(0);
+      expect((await apiA.del(url, { ids: [lower] })).body.status).toBe(0);
+
+      // A record whose children stay is not deleted; deleted together, they go.
+      expect((await apiA.del(url, { ids: [chain[0]] })).body.message).toBe(tree.hasChildren);
+    }
+
+    // What one tenant exports, another imports as it is: the parents by their paths.
+    const exported = await apiA.download(`${url}/export`);
+    const imported = await apiB.upload<ImportResult>(`${url}/import`, exported.body);
+    expect(imported.body.data, JSON.stringify(imported.body)).toMatchObject({ successCount: chain.length + 1, errorCount: 0 });
+    const copied = (await apiB.get<TreeNode[]>(`${url}/tree`)).body.data;
+    const shape = (nodes: TreeNode[]): unknown => nodes.map((n) => ({ [title]: n[title], level: n.level, children: shape(n.children ?? []) }));
+    expect(shape(copied)).toEqual(shape((await apiA.get<TreeNode[]>(`${url}/tree`)).body.data));
+
+    // An import names a parent by its path or by a title only one record has; another is refused as missing.
+    const [header] = await readXlsx(exported.body);
+    const at = (zh: string) => header.findIndex((h) => String(h).replace(/^\*/, '').startsWith(zh));
+    const titleAt = at((recordTitleField(decl).excelTitle ?? recordTitleField(decl).label).zh);
+    const parentAt = at(tree.parentLabel.zh);
+    const rowOf = (name: string, parent: string) => header.map((_, i) => (i === titleAt ? name : i === parentAt ? parent : ''));
+    const top = (await read(chain[0]))[title] as string;
+    const more = await apiB.upload<ImportResult>(`${url}/import`, await xlsx(header.map(String), [rowOf(`${top}-a`, top), rowOf(`${top}-b`, `${top} / ${top}-a`), rowOf(`${top}-c`, 'no-such-parent')]));
+    expect(more.body.data, JSON.stringify(more.body)).toMatchObject({ successCount: tree.maxLevel > 2 ? 2 : 1, errorCount: tree.maxLevel > 2 ? 1 : 2 });
+    expect(JSON.stringify(more.body.data)).toContain(decl.notExist);
+
+    expect((await apiA.del(url, { ids: [...chain, otherRoot] })).body.status).toBe(0);
+  });
+
   const generating = RECORD_KINDS.filter((decl) => decl.generatedCode);
   it('at least one declared kind takes generated codes (processes)', () => {
     expect(generating.map((d) => d.kind)).toContain('process');

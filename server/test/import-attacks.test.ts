@@ -256,7 +256,9 @@ const declaredImportFile = (decl: RecordKindDecl) => {
     const named = recordKind(f.ref!)!;
     return `${NAMED_SEED}-${f.ref}-${named.fields.some((x) => x.key === 'code') ? 'code' : recordTitleField(named).key}`;
   };
-  return named([...own, ...lineFields].map(title), (i, p) => [...own, ...lineFields].map((f) => cell(f, p, i)));
+  // A tree kind's rows build the tree top-down: the first row is the parent of the others.
+  const parent = decl.tree ? { header: [`${decl.tree.parentLabel.zh}(名称或路径 A/B)`], cells: (p: string, i: number) => [i ? cell(recordTitleField(decl), p, 0) : ''] } : undefined;
+  return named([...[...own, ...lineFields].map(title), ...(parent?.header ?? [])], (i, p) => [...[...own, ...lineFields].map((f) => cell(f, p, i)), ...(parent?.cells(p, i) ?? [])]);
 };
 const ROW_IMPORTS: RowImportCase[] = [
   // Every declared record kind, its file built from its declaration.
@@ -267,8 +269,6 @@ const ROW_IMPORTS: RowImportCase[] = [
     prepare: sampleNeeds(decl).length ? async (api: Caller) => void (await sampleNamedRecords(api.create, decl, NAMED_SEED)) : undefined,
     file: declaredImportFile(decl),
   })),
-  // A tree built top-down by the file itself: the first row is the parent of the others.
-  { record: 'category', url: '/api/admin/basic/category/import', tables: ['category'], file: named(['*分类名称', '上级分类(名称或路径 A/B)'], (i, p) => [`${p}-${i}`, i ? `${p}-0` : '']) },
   ...(['customer', 'supplier'] as const).map((record) => ({
     record,
     url: `/api/admin/basic/${record}/import`,
@@ -333,9 +333,9 @@ describe(`every row-by-row import shares the server and shows nothing before it 
   it('every record with a row-by-row import is staged on PGlite and is walked here', () => {
     const source = (file: string) => readFileSync(path.join(import.meta.dirname, '../src/modules/basic', file), 'utf8');
     // A new importer is either staged (stagedTables) and added to ROW_IMPORTS, or says why not.
-    const importers = ['../../core/declared-records.ts', 'tree.ts', 'partner.ts', 'warehouse.ts', 'bom.ts', 'material.ts'].map((f) => [f, (source(f).match(/async importer\(/g) ?? []).length + (source(f).match(/importer: unitItemImporter/g) ?? []).length] as const);
-    expect(Object.fromEntries(importers)).toEqual({ '../../core/declared-records.ts': 1, 'tree.ts': 1, 'partner.ts': 1, 'warehouse.ts': 2, 'bom.ts': 1, 'material.ts': 1 });
-    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual([...RECORD_KINDS.map((d) => d.kind), 'bom', 'category', 'customer', 'location', 'material unit', 'stock', 'supplier'].sort());
+    const importers = ['../../core/declared-records.ts', 'partner.ts', 'warehouse.ts', 'bom.ts', 'material.ts'].map((f) => [f, (source(f).match(/async importer\(/g) ?? []).length + (source(f).match(/importer: unitItemImporter/g) ?? []).length] as const);
+    expect(Object.fromEntries(importers)).toEqual({ '../../core/declared-records.ts': 1, 'partner.ts': 1, 'warehouse.ts': 2, 'bom.ts': 1, 'material.ts': 1 });
+    expect(ROW_IMPORTS.map((c) => c.record).sort()).toEqual([...RECORD_KINDS.map((d) => d.kind), 'bom', 'customer', 'location', 'material unit', 'stock', 'supplier'].sort());
   });
 
   it.each(ROW_IMPORTS)('$record: other tenants are answered between batches, the importer sees none of its rows until the end', async (c) => {

@@ -172,7 +172,6 @@ export interface Attribute extends SimpleRecord {
 
 // ---------------------------------------------------------------- trees
 
-export const categorySchemas = createAndUpdate({ parentId: id.nullable(), name, sort, remark }, ['name']);
 export interface Category extends SimpleRecord {
   parentId: number | null;
   parentName: string | null;

@@ -1,13 +1,14 @@
-import { and, asc, desc, eq, getTableName, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableName, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PickerQuery } from '@p8/contract/basic';
 import { nameKey } from '@p8/contract/bills/fields';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { recordRef } from '@p8/contract/records/references';
-import { everyRecordField, lineSummaryKey, recordLinesSchema, recordSchemas, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl, type RecordLinesDecl } from '@p8/contract/records/registry';
+import { everyRecordField, lineSummaryKey, RECORD_TREE_PARENT, recordLinesSchema, recordSchemas, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl, type RecordLinesDecl } from '@p8/contract/records/registry';
 import type { RecordCodeKind } from '@p8/contract/tenant-config';
 import type { Tx } from '../db/connection.ts';
 import { codeOrNext, codesStoredIn } from './code-generator.ts';
+import { declaredTree, type TreeColumns } from './declared-tree.ts';
 import { BizError } from './errors.ts';
 import { boolLabel, cellBool, cellEnum, cellNumber, cellText, col } from './excel-cells.ts';
 import { EXPORT_MAX_ROWS, type ExcelColumn, type Lang } from './excel.ts';
@@ -16,6 +17,7 @@ import { containsPattern, countAll, parseList, qualified, runPage, type ListFiel
 import { inSavepoint, type RecordDefinition, type RecordReaders } from './record-routes.ts';
 import { assertRefsExist, refExportedNames, refNameSubquery, RefResolver } from './record-refs.ts';
 import { heldBy, type RecordUsage } from './record-usage.ts';
+import { buildTree } from './tree.ts';
 import type { ServiceContext } from './service-context.ts';
 
 /*
@@ -186,6 +188,8 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
   const lines = decl.lines && options.lineTable ? { decl: decl.lines, store: declaredLines(decl, decl.lines, options.lineTable) } : undefined;
   const column = (key: string) => columnOf(decl, t, key);
   const schemas = recordSchemas(decl);
+  // A tree kind: its table's parent and level columns (core/declared-tree.ts).
+  const tree = decl.tree ? declaredTree(decl.tree, t as unknown as PgTable & TreeColumns, column(recordTitleField(decl).key), decl.notExist) : undefined;
 
   const listFields: Record<string, ListField> = {
     id: { column: t.id, notIn: true },
@@ -198,7 +202,8 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     const filter = field.search ? (field.kind === 'enum' || field.kind === 'record' ? 'eq' : field.kind === 'boolean' ? 'bool' : numericKinds.has(field.kind) ? 'number' : 'like') : undefined;
     listFields[field.key] = { column: column(field.key), ...(filter ? { filter } : {}), ...(field.sortable ? { sortable: true } : {}) };
   }
-  const spec: ListSpec = { fields: listFields, dateColumn: t.createdAt, defaultOrder: [asc(t.sort), desc(t.id)] };
+  if (tree) Object.assign(listFields, tree.listFields);
+  const spec: ListSpec = { fields: listFields, dateColumn: t.createdAt, defaultOrder: tree ? tree.defaultOrder : [asc(t.sort), desc(t.id)] };
 
   const refFields = decl.fields.filter((f) => f.kind === 'record');
   const selection = {
@@ -206,6 +211,8 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     ...Object.fromEntries(decl.fields.map((f) => [f.key, column(f.key)])),
     // The name beside each record a field names (`leaderId` → `leaderName`).
     ...Object.fromEntries(refFields.map((f) => [nameKey(f.key), refNameSubquery(f.ref!, t.tenantId, column(f.key))])),
+    // A tree: the parent, its name and the level.
+    ...tree?.selection,
     // A kind with lines: the lines in one cell (a routing's steps in order).
     ...lines?.store.summary(t.tenantId, t.id),
     sort: t.sort,
@@ -224,13 +231,14 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
   async function assertUniqueFree(tx: Tx, tenantId: number, body: Body, current?: Record<string, unknown>, exceptId?: number) {
     for (const key of decl.unique) {
       if (!key.fields.some((f) => body[f] !== undefined)) continue;
-      const values = key.fields.map((f) => body[f] ?? current?.[f]);
+      // A value the body sends (a tree's parent sent as null: the top level), else the stored one.
+      const values = key.fields.map((f) => (body[f] !== undefined ? body[f] : current?.[f]));
       const [taken] = await tx
         .select({ id: t.id })
         .from(t as PgTable)
-        .where(and(ofTenant(tenantId), ...key.fields.map((f, i) => eq(column(f), values[i])), exceptId === undefined ? undefined : ne(t.id, exceptId)))
+        .where(and(ofTenant(tenantId), ...key.fields.map((f, i) => (values[i] == null ? isNull(column(f)) : eq(column(f), values[i]))), exceptId === undefined ? undefined : ne(t.id, exceptId)))
         .limit(1);
-      if (taken) throw new BizError(key.error, { additional: values.join(' / ') });
+      if (taken) throw new BizError(key.error, { additional: values.filter((v) => v != null).join(' / ') });
     }
   }
 
@@ -260,9 +268,11 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     }
     await assertUniqueFree(tx, tenantId, body);
     await assertNamedRecords(ctx, body);
+    const parentId = (body[RECORD_TREE_PARENT] as number | null | undefined) ?? null;
+    const placed = tree ? { parentId, level: await tree.levelUnder(tx, tenantId, parentId) } : {};
     const [row] = await tx
       .insert(t)
-      .values({ tenantId, ...ownValues(body), sort: body.sort ?? 0, remark: body.remark ?? '' } as never)
+      .values({ tenantId, ...ownValues(body), ...placed, sort: body.sort ?? 0, remark: body.remark ?? '' } as never)
       .returning({ id: t.id });
     await saveLines(ctx, (row as { id: number }).id, body);
     return row as { id: number };
@@ -323,6 +333,8 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       await assertUniqueFree(ctx.tx, ctx.tenantId, body, current, body.id);
       await assertNamedRecords(ctx, body);
       await hooks?.beforeUpdate?.(ctx, body.id, body);
+      const parentId = body[RECORD_TREE_PARENT] as number | null | undefined;
+      if (tree && parentId !== undefined) await tree.move(ctx.tx, ctx.tenantId, body.id, parentId);
       await ctx.tx
         .update(t)
         .set({ ...ownValues(body), sort: body.sort, remark: body.remark, updatedAt: new Date() } as never)
@@ -331,6 +343,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     },
     async remove(ctx, ids) {
       await foundIds(ctx, ids);
+      if (tree) await tree.refuseOrphans(ctx.tx, ctx.tenantId, ids);
       await ctx.registries.recordUsage.refuseIfInUse(ctx.tx, ctx.tenantId, decl.kind, ids);
       await ctx.tx.delete(t).where(and(ofTenant(ctx.tenantId), inArray(t.id, ids)));
     },
@@ -344,11 +357,15 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     // A picker lists enabled records, matching the keyword in any text field; an enum field filters when
     // the picker query names it (fee types of one kind). Only a kind other screens pick from has one.
     picker: readers?.picker ? picker : undefined,
+    // A tree: the whole of it, nested (`enabled` keeps the enabled or the disabled records only).
+    tree: tree
+      ? async ({ tx, tenantId }, enabled) => buildTree((await rowsOf(tx).where(and(ofTenant(tenantId), enabled === undefined ? undefined : eq(t.enabled, enabled)))) as Array<DeclaredRecord & { parentId: number | null }>)
+      : undefined,
     excel: {
       template: decl.template,
       // A row may continue a record an earlier batch made: the batch sees it (its own import's rows).
       stagedTables: [getTableName(t), ...(lines ? [getTableName(options.lineTable!)] : [])],
-      importColumns: [...decl.fields.map(importColumn), ...commonImportColumns, ...lineColumns],
+      importColumns: [...decl.fields.map(importColumn), ...(tree ? [tree.parentColumn] : []), ...commonImportColumns, ...lineColumns],
       async importer(ctx) {
         const refs = new RefResolver(ctx.tx, ctx.tenantId);
         // With lines: the records this import made, by title — a later row with the same title adds its line.
@@ -361,6 +378,9 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
           if (continued !== undefined) return line ? lines!.store.append(savepoint, ctx.tenantId, continued, line) : undefined;
           const values: Record<string, unknown> = {};
           for (const f of decl.fields) values[f.key] = await cellValue(f, cells[f.key], rowRefs);
+          // A tree's parent by its path or name, among the records so far (rows may build a tree top-down).
+          const parentText = tree ? cellText(cells[RECORD_TREE_PARENT]) : undefined;
+          if (tree) values[RECORD_TREE_PARENT] = parentText ? (await tree.resolver(savepoint, ctx.tenantId))(parentText) : null;
           const input = schemas.create.parse({
             ...values,
             ...(lines ? { [lines.decl.key]: line ? [line] : [] } : {}),
@@ -374,6 +394,8 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       exportColumns: [
         // Titled as the import's columns, so that an exported sheet imports as it is.
         ...decl.fields.map((f) => ({ ...importColumn(f), required: false })),
+        // A tree: the parent as the import reads it, then the record's own path and level.
+        ...(tree ? [tree.parentColumn, ...tree.exportColumns] : []),
         col('sort', '排序', 'Sort'),
         col('enabled', '启用', 'Enabled'),
         col('remark', '备注', 'Remark', false, 30),
@@ -395,7 +417,9 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
         };
         await nameAll(decl.fields, rows);
         if (lines) await nameAll(lines.decl.fields, [...linesOf!.values()].flat());
-        const own = (r: Record<string, unknown>) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang, names)])), enabled: boolLabel(Boolean(r.enabled), lang) });
+        const paths = tree ? await tree.paths(tx, tenantId) : undefined;
+        const placed = (r: Record<string, unknown>) => (paths ? { parentId: r.parentId == null ? null : (paths.get(Number(r.parentId)) ?? null), path: paths.get(Number(r.id)) } : {});
+        const own = (r: Record<string, unknown>) => ({ ...r, ...Object.fromEntries(decl.fields.map((f) => [f.key, exportValue(f, r[f.key], lang, names)])), ...placed(r), enabled: boolLabel(Boolean(r.enabled), lang) });
         if (!lines) return rows.map(own);
         // A record without lines (a team with no members yet) is one row of its own cells.
         const sheetRows = (r: Record<string, unknown>) => {

@@ -28,7 +28,6 @@ const HAND_WRITTEN_IN_USE_KEY = {
   stock: 'StockInUseProhibitDelete',
   location: 'LocationInUseProhibitDelete',
   bom: 'BomInUseProhibitDelete',
-  category: 'CategoryInUseProhibitDelete',
   district: 'DistrictInUseProhibitDelete',
   // Staff accounts (system module): referred to by bills as creator, handler or auditor.
   staff: 'StaffInUseProhibitDelete',

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { rows, type Tx } from '../db/connection.ts';
 
 /**
@@ -16,9 +17,9 @@ export const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::
  * The given rows and every row below them: one recursive query along the (tenant_id, parent_id) index.
  * `union` (not `union all`) stops at a cycle.
  */
-export async function subtreeIds(tx: Tx, table: TreeTable, tenantId: number, rootIds: number[]): Promise<number[]> {
+export async function subtreeIds(tx: Tx, table: TreeTable | PgTable, tenantId: number, rootIds: number[]): Promise<number[]> {
   if (!rootIds.length) return [];
-  const t = sql.raw(`"${table}"`);
+  const t = sql.raw(`"${typeof table === 'string' ? table : getTableName(table)}"`);
   const found = await rows<{ id: string | number }>(
     tx,
     sql`with recursive sub(id) as (

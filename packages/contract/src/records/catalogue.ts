@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FEE_KIND_LABELS, FeeKind } from '../basic.ts';
+import { CATEGORY_MAX_LEVEL, FEE_KIND_LABELS, FeeKind } from '../basic.ts';
 import { codeText, nameText, storableText } from '../text.ts';
 import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
 
@@ -360,8 +360,40 @@ const routing = {
   generatedCode: { field: 'code', prefix: 'GYLX' },
 } as const satisfies RecordKindDecl;
 
-/** Every declared record kind, in the menu's order within its area. */
-const DECLARED = [brand, attribute, fee, paytype, unit, process, routing, team, equipment] as const;
+/**
+ * Material categories (物料分类): a tree of at most three levels that materials are filed under. Names are
+ * unique among the categories of one parent; a category with sub-categories or materials is not deleted.
+ */
+const category: RecordKindDecl = {
+  kind: 'category',
+  area: 'basic',
+  entity: 'category',
+  label: { zh: '物料分类', en: 'Categories' },
+  noun: { zh: '物料分类', en: 'category' },
+  icon: 'ClusterOutlined',
+  fields: [{ ...nameField('分类名称', 'Category'), width: 280, excelTitle: { zh: '分类名称', en: 'Name' } }],
+  tree: {
+    maxLevel: CATEGORY_MAX_LEVEL,
+    tooDeep: 'CategoryMaxThreeLevels',
+    hasChildren: 'CategoryHasChildrenProhibitDelete',
+    parentLabel: { zh: '上级分类', en: 'Parent category' },
+    parentTip: { zh: '分类最多三级', en: 'Categories allow at most three levels' },
+    parentPlaceholder: { zh: '不选则为一级分类', en: 'None: a top-level category' },
+    addChild: { zh: '添加下级', en: 'Add sub-category' },
+    maxLevelTip: { zh: '分类最多 {{max}} 级，不能再添加下级', en: 'Categories allow at most {{max}} levels; no sub-category can be added here' },
+    hasChildrenTip: { zh: '请先删除下级分类', en: 'Delete its sub-categories first' },
+    pathLabel: { zh: '分类路径', en: 'Path' },
+  },
+  unique: [{ fields: ['parentId', 'name'], error: 'NameRepeat' }],
+  notExist: 'CategoryNotExist',
+  inUse: 'CategoryInUseProhibitDelete',
+  category: 'basic',
+  template: 'category',
+  filename: { zh: '物料分类', en: 'categories' },
+};
+
+/** Every declared record kind, in the menu's order within its area (the menu template may place one by hand). */
+const DECLARED = [brand, attribute, fee, paytype, unit, process, routing, team, equipment, category] as const;
 export const RECORD_KINDS: readonly RecordKindDecl[] = DECLARED;
 
 /**

@@ -84,6 +84,40 @@ export interface RecordLinesDecl {
   distinct?: { field: string; refusal: ErrorKey };
 }
 
+/**
+ * A record kind kept as a tree (material categories): each record names its parent (`parentId`, none for a
+ * top-level record) and knows its level (1 at the top). Stored in the record's table as `parent_id` and
+ * `level`. The kit refuses a parent that is the record itself or one of its descendants (`ParentCannotBeSelf`),
+ * a record — or a moved record with its subtree — below `maxLevel` (`tooDeep`), and deleting a record whose
+ * children are not deleted with it (`hasChildren`); a move carries the subtree's levels along. A unique key
+ * naming `parentId` is unique among siblings. Routes add GET /tree (the whole tree, nested, `enabled=`
+ * filtering); Excel names the parent by its name or its path (`A/B`); the web shows a tree table with
+ * "add below" on each row and a parent picker in the dialog.
+ */
+export interface RecordTreeDecl {
+  /** The deepest level a record may sit on (a top-level record is level 1). */
+  maxLevel: number;
+  tooDeep: ErrorKey;
+  hasChildren: ErrorKey;
+  /** The parent field's label ("Parent category"), in the dialog and Excel. */
+  parentLabel: Label;
+  /** The dialog's hint under the parent picker ("Categories allow at most three levels"). */
+  parentTip: Label;
+  /** The parent picker's placeholder: what no parent means ("None: a top-level category"). */
+  parentPlaceholder: Label;
+  /** The row link adding a record below ("Add sub-category"). */
+  addChild: Label;
+  /** Why a row on the deepest level adds nothing below; `{{max}}` is the depth. */
+  maxLevelTip: Label;
+  /** Why a row with children cannot be deleted ("Delete its sub-categories first"). */
+  hasChildrenTip: Label;
+  /** The export's column with a record's own path from the top ("Path"). */
+  pathLabel: Label;
+}
+
+/** The parent field of a tree kind, in bodies, details and lists (with `parentName` and `level` beside it). */
+export const RECORD_TREE_PARENT = 'parentId';
+
 /** The data categories of "clear data": business records (bills, orders…) or basic records. */
 export type RecordDataCategory = 'basic' | 'business';
 
@@ -101,7 +135,12 @@ export interface RecordKindDecl {
   fields: readonly RecordFieldDecl[];
   /** The record's lines, where it has any (a routing's steps). */
   lines?: RecordLinesDecl;
-  /** Keys unique in the tenant (case as typed), each with the refusal naming the repeated value. */
+  /** The kind is a tree: its records name their parent (material categories). */
+  tree?: RecordTreeDecl;
+  /**
+   * Keys unique in the tenant (case as typed), each with the refusal naming the repeated value. A key naming a
+   * tree's `parentId` is unique among the records of one parent (top-level records count as siblings).
+   */
   unique: ReadonlyArray<{ fields: readonly string[]; error: ErrorKey }>;
   /** The refusal for an id that is not there (or not the tenant's). */
   notExist: ErrorKey;
@@ -149,6 +188,8 @@ const emptyIsGenerated = (schema: z.ZodType) => z.preprocess((value) => (typeof 
 export function recordSchemas(decl: RecordKindDecl) {
   const own: Record<string, z.ZodType> = Object.fromEntries(decl.fields.map((f) => [f.key, f.schema]));
   if (decl.lines) own[decl.lines.key] = recordLinesSchema(decl.lines);
+  // A tree's parent: a record of the same kind, or null for the top level.
+  if (decl.tree) own[RECORD_TREE_PARENT] = z.number().int().positive().nullable();
   const shape = { ...own, ...RECORD_COMMON_FIELDS };
   const create = z.object(
     Object.fromEntries(

@@ -720,7 +720,7 @@ export const routingStep = pgTable(
  * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
  * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
  */
-const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment } as const;
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category } as const;
 
 /** The line table of each declared kind that has lines (its declaration's `lines`). */
 const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember } as const;

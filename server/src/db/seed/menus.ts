@@ -67,9 +67,19 @@ const ASSIGNED_RECORD_BUTTONS: ButtonSpec[] = [...RECORD_BUTTONS, 'assign'];
 /** Printing the labels of a list's selection (`<screen>_printLabel`: materials and their boxes, storage locations). */
 const PRINT_LABEL: ButtonSpec = { action: 'printLabel', title: '打印标签', titleEn: 'Print labels' };
 
-/** The screen of each declared record kind of an area, with the usual record buttons. */
-function declaredScreens(area: RecordKindDecl['area']): MenuTemplate[] {
-  return RECORD_KINDS.filter((decl) => decl.area === area).map((decl) => screen(recordMenuName(decl), decl.label.zh, decl.label.en, decl.icon, [...RECORD_ACTIONS]));
+/** The screen of a declared record kind, with the usual record buttons. */
+const declaredScreen = (decl: RecordKindDecl): MenuTemplate => screen(recordMenuName(decl), decl.label.zh, decl.label.en, decl.icon, [...RECORD_ACTIONS]);
+
+/** The screen of one declared kind, placed by hand in its menu (and left out of `declaredScreens`). */
+function placedScreen(kind: string): MenuTemplate {
+  const decl = RECORD_KINDS.find((d) => d.kind === kind);
+  if (!decl) throw new Error(`menu template: no declared record kind "${kind}"`);
+  return declaredScreen(decl);
+}
+
+/** The screen of each declared record kind of an area but those placed by hand, with the usual record buttons. */
+function declaredScreens(area: RecordKindDecl['area'], placed: readonly string[] = []): MenuTemplate[] {
+  return RECORD_KINDS.filter((decl) => decl.area === area && !placed.includes(decl.kind)).map(declaredScreen);
 }
 
 /** Basic records. */
@@ -83,14 +93,15 @@ const BASIC_MENU: MenuTemplate = {
   type: 'Directory',
   children: [
     screen('basic_material', '物料', 'Materials', 'AppstoreOutlined', [...ASSIGNED_RECORD_BUTTONS, PRINT_LABEL]),
-    screen('basic_category', '物料分类', 'Categories', 'ClusterOutlined', RECORD_BUTTONS),
+    // Declared (a tree), kept where it always was: after materials.
+    placedScreen('category'),
     screen('basic_supplier', '供应商', 'Suppliers', 'ShopOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_customer', '客户', 'Customers', 'ContactsOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_stock', '仓库', 'Warehouses', 'InboxOutlined', ASSIGNED_RECORD_BUTTONS),
     screen('basic_location', '库位', 'Storage locations', 'EnvironmentOutlined', [...RECORD_BUTTONS, PRINT_LABEL]),
     screen('basic_bom', '物料清单', 'Bills of materials', 'PartitionOutlined', RECORD_BUTTONS),
     // The declared records (packages/contract/src/records): brands, attributes, fee and pay types, units, processes.
-    ...declaredScreens('basic'),
+    ...declaredScreens('basic', ['category']),
     // Districts of partner addresses: a tree without import, export or enable.
     screen('basic_district', '地区', 'Districts', 'GlobalOutlined', ['add', 'update', 'delete']),
   ],

@@ -1,8 +1,9 @@
 import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
-import { RECORD_KINDS } from '@p8/contract/records/catalogue';
+import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import type { Tx } from '../../db/connection.ts';
-import { declaredRecordLineTable, declaredRecordTable, material } from '../../db/schema/index.ts';
+import { category, declaredRecordLineTable, declaredRecordTable, material } from '../../db/schema/index.ts';
 import { declaredRecordDefinition, type DeclaredRecordHooks, type DeclaredRecordLineTable, type DeclaredRecordTable } from '../../core/declared-records.ts';
+import { declaredTree } from '../../core/declared-tree.ts';
 import { BizError } from '../../core/errors.ts';
 import type { AnyRecordDefinition, RecordReaders } from '../../core/record-routes.ts';
 import { screensNaming } from '../../core/screens.ts';
@@ -53,3 +54,8 @@ export const declaredBasicDefinitions: AnyRecordDefinition[] = RECORD_KINDS.filt
     hooks: HOOKS[decl.kind],
   }),
 );
+
+const categoryTree = declaredTree(recordKind('category')!.tree!, category, category.name, 'CategoryNotExist');
+
+/** Resolves a material's category cell: a full path "A/B/C" or a name only one category has (as a category's parent). */
+export const categoryResolver = (tx: Tx, tenantId: number) => categoryTree.resolver(tx, tenantId);

@@ -34,7 +34,7 @@ import { creatorOf } from './owner.ts';
 import { analyze, boolLabel, cellBool, cellEnum, cellEnumList, cellNumber, cellText, col, type RowHandler } from '../../core/excel-cells.ts';
 import { EXPORT_MAX_ROWS, inCategorySubtree, refuseIfHoldingStock, q, importedRows } from './kit.ts';
 import { auditImport, logUnexpectedRow, rowByRowImport, type RecordDefinition } from '../../core/record-routes.ts';
-import { categoryResolver } from './tree.ts';
+import { categoryResolver } from './declared-records.ts';
 
 /*
  * Materials: code unique (CodeRepeat); name + specification unique (SpecRepeat, or

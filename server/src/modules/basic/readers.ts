@@ -16,6 +16,7 @@ const PARTNER_PICKER_FIELDS = ['id', 'kind', 'code', 'name', 'shortName', 'phone
 export const READERS: Record<string, RecordReaders> = {
   material: { picker: [...MATERIAL_BILL_SCREENS, 'basic_bom', 'mall_product'], detail: [...MATERIAL_BILL_SCREENS, 'basic_bom'] },
   // The material dialog's options.
+  category: { tree: ['basic_material'] },
   brand: { picker: ['basic_material'] },
   attribute: { picker: ['basic_material'] },
   unit: { picker: ['basic_material'] },

@@ -5,7 +5,7 @@ import { customerDefinition, supplierDefinition } from './partner.ts';
 import { recordRoutes, registerRecordTemplates, type AnyRecordDefinition } from '../../core/record-routes.ts';
 import { declaredBasicDefinitions } from './declared-records.ts';
 import { READERS } from './readers.ts';
-import { categoryDefinition, treeRoutes } from './tree.ts';
+import { treeRoutes } from './tree.ts';
 import { regionRoutes } from './region.ts';
 import { registerBasicUsage } from './usage.ts';
 import { locationDefinition, warehouseDefinition } from './warehouse.ts';
@@ -18,11 +18,11 @@ import { locationDefinition, warehouseDefinition } from './warehouse.ts';
  * routes for.
  */
 const definitions: AnyRecordDefinition[] = [
-  ...[materialDefinition, categoryDefinition, supplierDefinition, customerDefinition, warehouseDefinition, locationDefinition, bomDefinition].map((definition) => ({
+  ...[materialDefinition, supplierDefinition, customerDefinition, warehouseDefinition, locationDefinition, bomDefinition].map((definition) => ({
     ...definition,
     readers: READERS[definition.record],
   })),
-  // Units, brands, attributes, fee and pay types, processes: declared (packages/contract/src/records).
+  // Units, brands, attributes, fee and pay types, processes, material categories…: declared (packages/contract/src/records).
   ...declaredBasicDefinitions,
 ];
 

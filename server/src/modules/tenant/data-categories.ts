@@ -14,7 +14,6 @@ import {
   bom,
   bomLine,
   businessHours,
-  category,
   codeSequence,
   department,
   district,
@@ -135,12 +134,11 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [orderDaily, business([mallOrder, serviceOrder])],
   [orderTotal, business([mallOrder, serviceOrder])],
 
-  // The declared records (units, brands, attributes, fee and pay types, processes…), each in its declared category.
+  // The declared records (units, brands, attributes, fee and pay types, processes, material categories…), each in its declared category.
   ...RECORD_KINDS.map((decl) => [declaredRecordTable(decl.kind), decl.category === 'basic' ? basic : business()] as const),
   // Their lines (a routing's steps), in the same category.
   ...RECORD_KINDS.filter((decl) => decl.lines).map((decl) => [declaredRecordLineTable(decl.kind), decl.category === 'basic' ? basic : business()] as const),
   // Basic records and what hangs on them.
-  [category, basic],
   [district, basic],
   [partner, basic],
   [partnerContact, basic],

@@ -15,11 +15,37 @@ import { useRecordWrites, type RecordWrites } from './use-record-writes.ts';
 import { countTree, filterTree, mapTree, parentIds, subtreeDepth, subtreeIds, type TreeItem } from '../Tree/tree-utils.ts';
 
 /*
- * The tree-shaped basic records (categories, districts): a parent_id tree of limited depth shown as a
- * tree table, searched in the browser, with "add below" on each row and a parent picker in the dialog.
- * Texts come from the record's i18n section (`basic.category`, `basic.district`): `addChild`,
- * `maxLevelTip`, `hasChildrenTip`, `parent`, `parentTip`, `parentPlaceholder`.
+ * The tree-shaped records (declared trees such as material categories, districts, mall categories): a
+ * parent_id tree of limited depth shown as a tree table, searched in the browser, with "add below" on each
+ * row and a parent picker in the dialog. Their texts (`TreeTexts`) come from a declared kind's `tree`
+ * (views/records) or from a record's i18n section (`sectionTreeTexts`).
  */
+
+/** What a tree screen says about its tree. */
+export interface TreeTexts {
+  /** The row link adding a record below. */
+  addChild: string;
+  /** Why the deepest level's rows add nothing below (the depth already filled in). */
+  maxLevelTip: string;
+  /** Why a row with children cannot be deleted. */
+  hasChildrenTip: string;
+  /** The parent picker's label, hint and placeholder. */
+  parent: string;
+  parentTip: string;
+  parentPlaceholder: string;
+}
+
+/** The tree texts of a record's i18n section (`mall.category`): `addChild`, `maxLevelTip`, `hasChildrenTip`, `parent`, `parentTip`, `parentPlaceholder`. */
+export function sectionTreeTexts(t: (key: string, options?: Record<string, unknown>) => string, section: string, maxLevel: number): TreeTexts {
+  return {
+    addChild: t(`${section}.addChild`),
+    maxLevelTip: t(`${section}.maxLevelTip`, { max: maxLevel }),
+    hasChildrenTip: t(`${section}.hasChildrenTip`),
+    parent: t(`${section}.parent`),
+    parentTip: t(`${section}.parentTip`),
+    parentPlaceholder: t(`${section}.parentPlaceholder`),
+  };
+}
 
 export interface TreeRecord<T> extends TreeItem<T> {
   name: string;
@@ -159,8 +185,7 @@ export function useTreeRecords<T extends TreeRecord<T>, F extends { parentId?: n
 
 interface TreeRecordTableProps<T> {
   record: RecordKey;
-  /** The record's i18n section. */
-  section: string;
+  texts: TreeTexts;
   maxLevel: number;
   records: TreeRecordsTable<T>;
   /** The record's columns; the operations follow. */
@@ -173,7 +198,7 @@ interface TreeRecordTableProps<T> {
  * deepest level), view, edit and delete (not while a row has children); above, add at the top level,
  * the batch buttons and expand / collapse all (`<name>-expand`, `<name>-collapse`).
  */
-export function TreeRecordTable<T extends TreeRecord<T>>({ record, section, maxLevel, records, columns, toolbarRight }: TreeRecordTableProps<T>) {
+export function TreeRecordTable<T extends TreeRecord<T>>({ record, texts, maxLevel, records, columns, toolbarRight }: TreeRecordTableProps<T>) {
   const { t } = useTranslation();
   const { tree, writes, add, open } = records;
   const recordColumns = useRecordColumns();
@@ -185,15 +210,15 @@ export function TreeRecordTable<T extends TreeRecord<T>>({ record, section, maxL
           record={record}
           id={row.id}
           name={row.name}
-          before={<AddChildButton record={record} section={section} row={row} maxLevel={maxLevel} onClick={() => add(row.id)} />}
+          before={<AddChildButton record={record} texts={texts} row={row} maxLevel={maxLevel} onClick={() => add(row.id)} />}
           onView={() => open('view', row)}
           onEdit={() => open('edit', row)}
           onDelete={() => writes.remove([row])}
-          deleteBlocked={row.children?.length ? t(`${section}.hasChildrenTip`) : undefined}
+          deleteBlocked={row.children?.length ? texts.hasChildrenTip : undefined}
         />
       )),
     ],
-    [t, recordColumns, columns, record, section, maxLevel, add, open, writes],
+    [recordColumns, columns, record, texts, maxLevel, add, open, writes],
   );
 
   return (
@@ -225,22 +250,21 @@ export function TreeRecordTable<T extends TreeRecord<T>>({ record, section, maxL
 
 interface AddChildButtonProps {
   record: RecordKey;
-  section: string;
+  texts: TreeTexts;
   row: { id: number; level: number };
   maxLevel: number;
   onClick: () => void;
 }
 
 /** The row's "add below" link (`row-add-<id>`), disabled with a tip on the deepest level. */
-function AddChildButton({ record, section, row, maxLevel, onClick }: AddChildButtonProps) {
-  const { t } = useTranslation();
+function AddChildButton({ record, texts, row, maxLevel, onClick }: AddChildButtonProps) {
   const full = row.level >= maxLevel;
   const button = (
     <Button type="link" size="small" icon={<PlusOutlined />} disabled={full} onClick={full ? undefined : onClick} data-testid={`row-add-${row.id}`}>
-      {t(`${section}.addChild`)}
+      {texts.addChild}
     </Button>
   );
-  return <Auth code={codeOf(record, 'add')}>{full ? <Tooltip title={t(`${section}.maxLevelTip`, { max: maxLevel })}>{button}</Tooltip> : button}</Auth>;
+  return <Auth code={codeOf(record, 'add')}>{full ? <Tooltip title={texts.maxLevelTip}>{button}</Tooltip> : button}</Auth>;
 }
 
 interface ParentOption {
@@ -251,7 +275,7 @@ interface ParentOption {
 }
 
 interface ParentFieldProps<T> {
-  section: string;
+  texts: TreeTexts;
   testId: string;
   /** The whole tree. */
   tree: T[];
@@ -266,8 +290,7 @@ interface ParentFieldProps<T> {
  * The dialog's parent picker (`parentId`, empty for the top level). A parent is offered when the
  * record with everything below it still fits `maxLevel` levels under it.
  */
-export function ParentField<T extends TreeRecord<T>>({ section, testId, tree, editingId, maxLevel, expandAll }: ParentFieldProps<T>) {
-  const { t } = useTranslation();
+export function ParentField<T extends TreeRecord<T>>({ texts, testId, tree, editingId, maxLevel, expandAll }: ParentFieldProps<T>) {
   const options = useMemo(() => {
     const blocked = subtreeIds(tree, editingId);
     // The moved record brings its subtree: a parent at level L takes a subtree of depth D when L + D ≤ max.
@@ -282,13 +305,13 @@ export function ParentField<T extends TreeRecord<T>>({ section, testId, tree, ed
 
   return (
     <Col span={24}>
-      <Form.Item name="parentId" label={t(`${section}.parent`)} extra={t(`${section}.parentTip`)}>
+      <Form.Item name="parentId" label={texts.parent} extra={texts.parentTip}>
         <TreeSelect
           allowClear
           showSearch={{ treeNodeFilterProp: 'title' }}
           treeDefaultExpandAll={expandAll}
           treeData={options}
-          placeholder={t(`${section}.parentPlaceholder`)}
+          placeholder={texts.parentPlaceholder}
           data-testid={testId}
         />
       </Form.Item>

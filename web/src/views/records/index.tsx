@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useRef } from 'react';
-import { Col, Form, Result, Row, Space, Tag, Tooltip } from 'antd';
+import { Col, Result, Row } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { recordKindByScreen } from '@p8/contract/records/catalogue';
-import { lineSummaryKey, recordApiPath, recordMenuName, recordTitleField, type DeclaredRecord, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
+import { lineSummaryKey, recordApiPath, recordMenuName, recordTitleField, type DeclaredRecord, type RecordKindDecl } from '@p8/contract/records/registry';
 import { http } from '../../app/http.ts';
 import { useCurrentMenu } from '../../app/dynamic-routes.ts';
 import FormDialog, { useFormDialog, type FormMode } from '../../components/FormDialog/index.tsx';
@@ -15,12 +15,10 @@ import { useRecordColumns } from '../../components/RecordKit/record-columns.tsx'
 import { useRecordWrites } from '../../components/RecordKit/use-record-writes.ts';
 import { RemarkField, SortField } from '../../components/RecordKit/record-fields.tsx';
 import { valueCell } from './kit.ts';
-import { fieldControl, fieldRules, valuePropOf } from './fields.tsx';
+import { FieldItem, fieldColumn, newFieldValues, sentFieldValues, type Values } from './fields.tsx';
+import RecordTree from './RecordTree.tsx';
 import RecordLines, { newRecordLine, sentRecordLine } from './RecordLines.tsx';
-import { nameKey } from '@p8/contract/bills/fields';
 import '../../components/RecordKit/record-screens.css';
-
-type Values = Record<string, unknown> & { id?: number; sort?: number; remark?: string };
 
 /**
  * The one list screen of every declared record kind (packages/contract/src/records): the menu's path names
@@ -32,11 +30,9 @@ export default function RecordScreen() {
   const decl = menu ? recordKindByScreen(menu.path.replace(/^\//, '')) : undefined;
   const { t } = useTranslation();
   if (!decl) return <Result status="404" title={t('kit.record.unknownKind')} />;
-  return <RecordList key={decl.kind} decl={decl} />;
+  // A tree kind (material categories) is shown as a tree table.
+  return decl.tree ? <RecordTree key={decl.kind} decl={decl} /> : <RecordList key={decl.kind} decl={decl} />;
 }
-
-/** Values shown in a list cell before "+N". */
-const SHOWN_VALUES = 6;
 
 function RecordList({ decl }: { decl: RecordKindDecl }) {
   const { t, i18n } = useTranslation();
@@ -91,11 +87,7 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
   );
 
   const submit = async (values: Values, mode: FormMode) => {
-    const body: Record<string, unknown> = { sort: values.sort ?? 0, remark: (values.remark ?? '').trim() };
-    for (const field of decl.fields) {
-      const value = values[field.key];
-      body[field.key] = typeof value === 'string' ? value.trim() : field.kind === 'values' ? ((value as string[] | undefined) ?? []).map((v) => v.trim()).filter(Boolean) : (value ?? undefined);
-    }
+    const body = sentFieldValues(decl, values);
     if (decl.lines) body[decl.lines.key] = ((values[decl.lines.key] as Values[] | undefined) ?? []).map((line) => sentRecordLine(decl.lines!, line));
     if (mode === 'add') await http.post(api, body);
     else await http.put(api, { ...body, id: dialog.props.initialValues!.id! });
@@ -103,12 +95,7 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
   };
 
   const newValues = useMemo(() => {
-    const values: Values = { sort: 0 };
-    for (const field of decl.fields) {
-      if (field.initial !== undefined) values[field.key] = field.initial;
-      else if (field.kind === 'values') values[field.key] = [];
-      else if (field.kind === 'boolean') values[field.key] = false;
-    }
+    const values = newFieldValues(decl);
     if (decl.lines) values[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, () => newRecordLine(decl.lines!));
     return values;
   }, [decl]);
@@ -159,70 +146,3 @@ function RecordList({ decl }: { decl: RecordKindDecl }) {
     </div>
   );
 }
-
-type T = ReturnType<typeof useTranslation>['t'];
-
-/** A field's list column: searchable and sortable as declared, enum values as coloured tags, values as tags. */
-function fieldColumn(field: RecordFieldDecl, lang: 'zh' | 'en', t: T): ProColumn<DeclaredRecord> {
-  const base: ProColumn<DeclaredRecord> = {
-    prop: field.key,
-    title: field.label[lang],
-    search: field.search,
-    sortable: field.sortable,
-    width: field.width,
-    ...(field.title ? { lockSetting: true } : {}),
-  };
-  switch (field.kind) {
-    case 'enum':
-      return { ...base, valueEnum: Object.fromEntries((field.options ?? []).map((o, i) => [o.value, { text: o.label[lang], color: i === 0 ? 'green' : 'orange' }])) };
-    case 'quantity':
-      return { ...base, valueType: 'number', align: 'right' };
-    case 'boolean':
-      return { ...base, align: 'center', valueEnum: { true: { text: t('basic.common.yes'), color: 'blue' }, false: { text: t('basic.common.no') } } };
-    case 'amount':
-      return { ...base, valueType: 'amount', align: 'right' };
-    case 'record':
-      // The name beside the id, as the list answers it (`leaderId` → `leaderName`).
-      return { ...base, search: false, render: (_, row) => valueCell(row[nameKey(field.key)]) };
-    case 'values':
-      return {
-        ...base,
-        render: (_, row) => {
-          const values = (row[field.key] as string[] | null) ?? [];
-          if (!values.length) return <span style={{ opacity: 0.5 }}>{t('kit.record.noValues')}</span>;
-          const rest = values.slice(SHOWN_VALUES);
-          return (
-            <Space size={[0, 4]} wrap>
-              {values.slice(0, SHOWN_VALUES).map((v) => (
-                <Tag key={v}>{v}</Tag>
-              ))}
-              {rest.length > 0 && (
-                <Tooltip title={rest.join(', ')}>
-                  <Tag>+{rest.length}</Tag>
-                </Tooltip>
-              )}
-            </Space>
-          );
-        },
-      };
-    default:
-      return { ...base, render: (v) => valueCell(v) };
-  }
-}
-
-/** A field of the dialog: its control by kind, required as declared, and checked as typed by the server's own schema. */
-function FieldItem({ field, record, lang, generated, half }: { field: RecordFieldDecl; record: RecordKey; lang: 'zh' | 'en'; generated?: boolean; half?: boolean }) {
-  const { t, i18n } = useTranslation();
-  const label = field.label[lang];
-  const testId = testIdOf(record, field.key);
-  const rules = fieldRules(field, label, t, (key: string) => i18n.exists(`error.${key}`));
-  const control = fieldControl(field, { record, lang, testId, generatedPlaceholder: generated ? t('kit.record.generatedCode') : t('basic.common.inputPlaceholder', { label }) });
-  return (
-    <Col span={half ? 12 : 24}>
-      <Form.Item name={field.key} label={label} tooltip={field.help?.[lang]} rules={rules} valuePropName={valuePropOf(field)}>
-        {control}
-      </Form.Item>
-    </Col>
-  );
-}
-

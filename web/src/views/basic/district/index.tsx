@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import type { QueryParams } from '../../../app/http.ts';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
-import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
+import { sectionTreeTexts, TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
 import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 import { deleteDistricts } from './api/delete-districts.ts';
 import { districtTreeQueryKey, getDistrictTree, useDistrictTree } from '../../../components/Pickers/api/get-district-tree.ts';
@@ -34,6 +34,7 @@ const formOf = (row: DistrictNode): DistrictForm => ({ id: row.id, name: row.nam
  */
 export default function DistrictPage() {
   const { t } = useTranslation();
+  const treeTexts = useMemo(() => sectionTreeTexts(t, 'basic.district', DISTRICT_MAX_LEVEL), [t]);
   const fullTree = useDistrictTree();
   const records = useTreeRecords<DistrictNode, DistrictForm>({ load, search, openNewRows: false, treeQueryKey: districtTreeQueryKey, remove: deleteDistricts, formOf });
 
@@ -63,7 +64,7 @@ export default function DistrictPage() {
             label: t('basic.region.ownDistricts'),
             children: (
               <>
-                <TreeRecordTable<DistrictNode> record="basic_district" section="basic.district" maxLevel={DISTRICT_MAX_LEVEL} records={records} columns={columns} />
+                <TreeRecordTable<DistrictNode> record="basic_district" texts={treeTexts} maxLevel={DISTRICT_MAX_LEVEL} records={records} columns={columns} />
                 <DistrictDialog {...records.dialog.props} tree={fullTree.data ?? []} onSaved={records.changed} />
               </>
             ),

@@ -7,7 +7,7 @@ import type { QueryParams } from '../../../app/http.ts';
 import type { ProColumn } from '../../../components/ProTable/index.tsx';
 import { useRecordColumns } from '../../../components/RecordKit/record-columns.tsx';
 import { ExportRecordsButton } from '../../../components/RecordKit/RecordToolbar.tsx';
-import { TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
+import { sectionTreeTexts, TreeRecordTable, useTreeRecords, type TreeSearch } from '../../../components/RecordKit/TreeRecord.tsx';
 import { LEVEL_COLORS } from '../../../components/Tree/tree-utils.ts';
 import { getMallCategoryTree, mallCategoryTreeQueryKey, useMallCategoryTree } from '../../../components/Mall/api/get-mall-category-tree.ts';
 import { deleteMallCategories } from './api/delete-categories.ts';
@@ -27,6 +27,7 @@ const formOf = (row: MallCategoryNode): MallCategoryForm => ({ id: row.id, name:
  */
 export default function MallCategoryPage() {
   const { t } = useTranslation();
+  const treeTexts = useMemo(() => sectionTreeTexts(t, 'mall.category', MALL_CATEGORY_MAX_LEVEL), [t]);
   const fullTree = useMallCategoryTree();
   const records = useTreeRecords<MallCategoryNode, MallCategoryForm>({
     load,
@@ -74,7 +75,7 @@ export default function MallCategoryPage() {
     <div data-testid="mall-category-page">
       <TreeRecordTable<MallCategoryNode>
         record="mall_category"
-        section="mall.category"
+        texts={treeTexts}
         maxLevel={MALL_CATEGORY_MAX_LEVEL}
         records={records}
         columns={columns}

@@ -2,7 +2,7 @@ import { Col, Form, Input, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DISTRICT_MAX_LEVEL, type DistrictNode } from '@p8/contract/basic';
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
-import { ParentField } from '../../../../components/RecordKit/TreeRecord.tsx';
+import { ParentField, sectionTreeTexts } from '../../../../components/RecordKit/TreeRecord.tsx';
 import { NameField, SortField } from '../../../../components/RecordKit/record-fields.tsx';
 import { addDistrict } from '../api/add-district.ts';
 import { updateDistrict } from '../api/update-district.ts';
@@ -40,7 +40,7 @@ export default function DistrictDialog({ tree, onSaved, ...dialog }: DistrictDia
     <FormDialog<DistrictForm> {...dialog} entity={t('basic.district.entity')} width={560} onSubmit={submit} data-testid="district-dialog">
       <Row gutter={16}>
         {/* Districts are many: the picker opens folded. */}
-        <ParentField section="basic.district" testId="district-parent" tree={tree} editingId={editingId} maxLevel={DISTRICT_MAX_LEVEL} />
+        <ParentField texts={sectionTreeTexts(t, 'basic.district', DISTRICT_MAX_LEVEL)} testId="district-parent" tree={tree} editingId={editingId} maxLevel={DISTRICT_MAX_LEVEL} />
         <NameField label={t('basic.district.name')} testId="district-name" />
         <Col span={24}>
           <Form.Item name="code" label={t('basic.district.code')} tooltip={t('basic.district.codeTip')}>

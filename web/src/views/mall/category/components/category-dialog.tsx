@@ -4,7 +4,7 @@ import { MALL_CATEGORY_MAX_LEVEL, type MallCategoryNode } from '@p8/contract/mal
 import FormDialog, { type FormMode } from '../../../../components/FormDialog/index.tsx';
 import ImageUpload from '../../../../components/Upload/ImageUpload.tsx';
 import { NameField, SortField } from '../../../../components/RecordKit/record-fields.tsx';
-import { ParentField } from '../../../../components/RecordKit/TreeRecord.tsx';
+import { ParentField, sectionTreeTexts } from '../../../../components/RecordKit/TreeRecord.tsx';
 import { addMallCategory, updateMallCategory } from '../api/save-category.ts';
 
 export interface MallCategoryForm {
@@ -45,7 +45,7 @@ export default function MallCategoryDialog({ tree, onSaved, ...dialog }: Props) 
       data-testid="mall-category-dialog"
     >
       <Row gutter={16}>
-        <ParentField section="mall.category" testId="mall-category-parent" tree={tree} editingId={editingId} maxLevel={MALL_CATEGORY_MAX_LEVEL} expandAll />
+        <ParentField texts={sectionTreeTexts(t, 'mall.category', MALL_CATEGORY_MAX_LEVEL)} testId="mall-category-parent" tree={tree} editingId={editingId} maxLevel={MALL_CATEGORY_MAX_LEVEL} expandAll />
         <NameField label={t('mall.category.name')} testId="mall-category-name" />
         <Col span={24}>
           <Form.Item name="icon" label={t('mall.category.icon')}>
