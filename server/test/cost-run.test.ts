@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackgroundJobView } from '@p8/contract/system';
 import type { CostPeriodDetail, CostPeriodRow } from '@p8/contract/production-cost';
-import { seedTenant, startTestApp, type TestContext } from './harness.ts';
+import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
+import { withServiceContext, type Caller as ServiceCaller } from '../src/core/service-context.ts';
+import { runCost as runCostNow } from '../src/modules/finance/cost-run.ts';
 import { adminCaller, staffCaller, type Caller } from './basic-fixtures.ts';
 import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, verifyEmpty } from './bill-fixtures.ts';
 
@@ -18,6 +20,7 @@ import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, verifyEmp
 
 let ctx: TestContext;
 let api: Caller;
+let tenant: TestTenant;
 const SEPT = '2026-09';
 const OCT = '2026-10';
 const ids = { piece: 0, product: 0, board: 0, w: 0, worker: 0, assemble: 0, fund: 0, power: 0 };
@@ -90,6 +93,7 @@ let octoberJob = 0;
 beforeAll(async () => {
   ctx = await startTestApp();
   const t = await seedTenant(ctx.database, 'CostRun');
+  tenant = t;
   api = await adminCaller(ctx, t);
   ids.worker = (await staffCaller(ctx, t)).adminId;
   ids.piece = await api.create('unit', { name: 'pc' });
@@ -219,6 +223,35 @@ describe('the month-end cost run', () => {
     // By equivalent output at September's end (order 1 completed only in October): order 1 takes 6 + 4 × 1 = 10
     // units, order 2 10 unfinished × 0.4 (4 of 10 through its step) = 4 → 20 × 10/14 and 20 × 4/14.
     expect(again.orders.map((o) => Number(o.overhead))).toEqual([14.285714, 5.714286]);
+    await verifyEmpty(api);
+    await financeVerifyEmpty(api);
+  });
+
+  it('and an audit into the same month arriving together: the audit is in the figures, or refused — never lost', async () => {
+    // A month of its own: a pick of order 2's boards submitted, then audited while the month is run.
+    const period = '2026-07';
+    const july = billSteps<Bill>(() => api, `${period}-10`);
+    const material = (await get('ProductionOrder', second.order.id)).lines.find((l) => l.role === 'Material')!;
+    const caller: ServiceCaller = { tenantId: tenant.tenantId, account: { tenantId: tenant.tenantId, adminId: api.adminId, sessionId: '' }, config: ctx.config, registries: ctx.app.registries, log: ctx.app.log, ip: '', access: ctx.app.access };
+    await ok(api.post('/api/admin/production/cost/cancel', { period: SEPT }));
+    await ok(api.put('/api/admin/admin/tenant', { allowProductionClaimBeyond: true }));
+    let auditedPicks = 0;
+    for (let round = 0; round < 4; round++) {
+      const pick = await july.saved('ProductionPick', { warehouseId: ids.w, lines: [{ materialId: ids.board, number: 0.5, sourceLineId: material.id }] });
+      await ok(api.post(`${path('ProductionPick')}/submit`, { id: pick }));
+      const [audited] = await Promise.all([
+        api.post(`${path('ProductionPick')}/audit`, { id: pick }),
+        withServiceContext(ctx.database, caller, (c) => runCostNow(c, period, 'hours')),
+      ]);
+      if (audited.body.status === 0) auditedPicks++;
+      else expect(audited.body.message).toBe('ProductionCostAccounted');
+      // Audited before the run took the month: the run saw it (half a board at 2.00 adds 1.00 of material to order 2);
+      // after: refused. Either way the figures hold every audited pick of the month and nothing else.
+      const { orders } = await detail(period);
+      expect(Number(orders.find((o) => o.orderId === second.order.id)?.material ?? 0)).toBeCloseTo(auditedPicks, 6);
+      await ok(api.post('/api/admin/production/cost/cancel', { period }));
+      if (audited.body.status !== 0) await ok(api.post(`${path('ProductionPick')}/refuse`, { id: pick, reason: 'costed' }));
+    }
     await verifyEmpty(api);
     await financeVerifyEmpty(api);
   });
