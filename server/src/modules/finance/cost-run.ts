@@ -414,7 +414,7 @@ export async function cancelCost(ctx: ServiceContext, period: string): Promise<v
     sql`select c.bill_id, c.bill_line_id, b.bill_code, l.material_id, e.warehouse_id, c.to_stock::text
         from cost_line c join bill b on b.tenant_id = c.tenant_id and b.id = c.bill_id
         join bill_line l on l.tenant_id = c.tenant_id and l.id = c.bill_line_id
-        join lateral (select warehouse_id from stock_ledger s where s.tenant_id = c.tenant_id and s.bill_line_id = c.bill_line_id and s.bill_type = ${COST_ADJUSTMENT} limit 1) e on true
+        join lateral (select warehouse_id from stock_ledger s where s.tenant_id = c.tenant_id and s.bill_id = c.bill_id and s.bill_line_id = c.bill_line_id and s.bill_type = ${COST_ADJUSTMENT} limit 1) e on true
         where c.tenant_id = ${tenantId} and c.period = ${period} and c.to_stock <> 0
         order by c.bill_line_id`,
   );
