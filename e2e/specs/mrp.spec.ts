@@ -5,7 +5,8 @@ import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.t
 /**
  * MRP in Chromium, in zh and en: a sale order for controllers is pushed down into an MRP plan on the plan
  * screen; the plan opens with the suggestions the run made (the controllers to make, the boards under them
- * and what to buy, each with its pegging); audited, its board suggestion is pushed down into a production
+ * and what to buy, each with its pegging); run again from its form as a background job, it has the same
+ * suggestions on new lines; audited, its board suggestion is pushed down into a production
  * order on the order screen, which takes its materials from the board's BOM, and the plan shows it pushed.
  */
 let suite: Suite;
@@ -56,9 +57,18 @@ describe('MRP (browser)', () => {
     const plan = ((await (await answer).json()) as { data: { id: number } }).data.id;
     const form = page.getByTestId('bill-form');
     await form.getByTestId('bill-status').waitFor();
+    // Run MRP again from the form: a background job followed on the button, the plan read again once it has
+    // committed — the same suggestions, on new lines.
+    const before = (await call<{ lines: PlanLine[] }>('GET', `/admin/production/mrp/${plan}`)).lines;
+    await form.getByTestId('mrp-run').click();
+    await page.locator('.ant-message', { hasText: lang === 'zh' ? 'MRP运算完成' : 'MRP has run' }).waitFor();
+    await form.getByTestId('mrp-run').and(page.locator(':not(.ant-btn-loading)')).waitFor();
     const lines = (await call<{ lines: PlanLine[]; billCode: string }>('GET', `/admin/production/mrp/${plan}`)).lines;
     // The controllers to make for the order, the boards they need, and materials to buy — each pegged.
     expect(lines[0]).toMatchObject({ mrpRole: 'Demand', materialId: controller, number: 500 });
+    const same = (l: PlanLine) => [l.mrpRole, l.materialId, l.number, l.pegging];
+    expect(lines.map(same)).toEqual(before.map(same));
+    expect(lines.find((l) => l.mrpRole !== 'Demand')!.id).not.toBe(before.find((l) => l.mrpRole !== 'Demand')!.id);
     // The demo's open order for 20 controllers covers part of the 500.
     const controllers = lines.find((l) => l.mrpRole === 'Produce' && l.materialId === controller)!;
     expect(controllers.pegging).toBe(`#1×${controllers.number}`);

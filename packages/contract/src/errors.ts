@@ -385,6 +385,7 @@ export const errorCatalogue = {
   ProductionOrderNeedsProduct: { zh: '生产订单至少需要一行产品', en: 'A production order needs at least one product line' },
   LeadTimeOutOfRange: { zh: '提前期须为0到3650天', en: 'The lead time must be 0 to 3650 days' },
   MrpPlanNeedsDemand: { zh: 'MRP计划至少需要一行需求', en: 'An MRP plan needs at least one demand line' },
+  MrpRunRunning: { zh: '该MRP计划已在运算中，请等待本次运算结束', en: 'MRP is already running for this plan; wait for that run to finish' },
   NotAllPickOutstockProhibitCompletion: { zh: '物料未全部领料，禁止完工入库', en: 'Not all materials have been picked, completion not allowed' },
   ProductionOrderCompleted: { zh: '生产订单已完工', en: 'The production order is completed' },
   ProductionCostAccounted: { zh: '已成本核算，禁止操作', en: 'Cost accounting is done, operation not allowed' },

@@ -13,7 +13,7 @@ import type { Registries } from './registries.ts';
 import { withServiceContext, type Caller, type ServiceContext, type TransactingCaller } from './service-context.ts';
 
 /*
- * Background jobs: long work a request starts (an import, an export; later MRP and cost runs) and any server
+ * Background jobs: long work a request starts (an import, an export, an MRP run; later cost runs) and any server
  * process runs, kept in the tenant table `background_job` of the installation's own database (PostgreSQL or
  * the embedded PGlite: one code path, docs/decisions.md "Background jobs on the database's own table").
  *

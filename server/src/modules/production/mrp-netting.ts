@@ -189,8 +189,25 @@ export function lotFor(short: Micro, policy: LotPolicy, lotSize: Micro): Micro {
 export const componentQuantity = (made: Micro, per: Micro, line: { quantity: Micro; lossRate: Micro }): Micro =>
   mul(mul(div(made, per), line.quantity), ONE + div(line.lossRate, HUNDRED));
 
+/** How far a run has got: the low-level codes netted, and the materials of the run netted. */
+export interface MrpStep {
+  levels: number;
+  levelsDone: number;
+  materials: number;
+  materialsDone: number;
+}
+
 /** Runs MRP over `input`: the suggestions in low-level-code order and what each material netted. */
 export function runMrp(input: MrpInput): { suggestions: MrpSuggestion[]; netting: MrpNetting[] } {
+  const steps = netLevels(input);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * `runMrp` a low-level code at a time: yields after each level how far it has got (a background run reports
+ * it and lets the event loop turn), and returns the run's result.
+ */
+export function* netLevels(input: MrpInput): Generator<MrpStep, { suggestions: MrpSuggestion[]; netting: MrpNetting[] }> {
   const bomsOf = (m: number, chosen: Iterable<number> = []) => {
     const ids = new Set(chosen);
     const d = input.defaultBoms.get(m);
@@ -218,6 +235,7 @@ export function runMrp(input: MrpInput): { suggestions: MrpSuggestion[]; netting
 
   const suggestions: MrpSuggestion[] = [];
   const netting: MrpNetting[] = [];
+  let materialsDone = 0;
   for (const [level, materials] of byLevel.entries()) {
     for (const materialId of (materials ?? []).sort((a, b) => a - b)) {
       const info = input.materials.get(materialId) ?? { id: materialId, leadTimeDays: 0, lotPolicy: 'lotForLot', lotSize: 0n, safetyStock: 0n, onHand: 0n, openSupply: 0n };
@@ -295,6 +313,8 @@ export function runMrp(input: MrpInput): { suggestions: MrpSuggestion[]; netting
         }
       }
     }
+    materialsDone += materials?.length ?? 0;
+    yield { levels: byLevel.length, levelsDone: level + 1, materials: codes.size, materialsDone };
   }
   return { suggestions, netting };
 }

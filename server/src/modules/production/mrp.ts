@@ -11,7 +11,7 @@ import { billLine } from '../../db/schema/index.ts';
 import { conditionSql, loadMaterials, mainUnitQuantity } from '../../bills/bill-save.ts';
 import { localDay } from '../../bills/stock-rules.ts';
 import { idArray } from '../../core/tree.ts';
-import { runMrp, type LotPolicy, type MrpBom, type MrpMaterial, type MrpRequirement, type MrpSuggestion, type Peg } from './mrp-netting.ts';
+import { netLevels, runMrp, type LotPolicy, type MrpBom, type MrpInput, type MrpMaterial, type MrpRequirement, type MrpStep, type MrpSuggestion, type Peg } from './mrp-netting.ts';
 
 /*
  * MRP plans (docs/production.md, "MRP"): a plan saved with its demand lines — taken from sale orders and
@@ -172,7 +172,7 @@ function peggingText(s: MrpSuggestion, lineOf: (peg: Peg) => string): string {
  * the suggestions follow them (in low-level-code order, each with its due and release dates, the BOM it is
  * made by and its pegging).
  */
-export async function planLines(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
+export async function planLines(ctx: ServiceContext, _decl: unknown, payload: BillPayload, step?: (done: MrpStep) => Promise<void>): Promise<BillPayload['lines']> {
   const isDemand = (l: Line) => meets(MRP_LINES.demands, l);
   const demands = payload.lines.filter(isDemand);
   if (!demands.length) throw new BizError('MrpPlanNeedsDemand');
@@ -207,7 +207,9 @@ export async function planLines(ctx: ServiceContext, _decl: unknown, payload: Bi
   const roots = [...wanted, ...allocated].map((w) => w.materialId);
   const planning = await planningData(tx, tenantId, reach(roots, structure.byId, structure.defaults, chosen), supply);
   const orderCodes = await billCodes(tx, tenantId, [...new Set(allocated.map((a) => (a.peg.kind === 'allocated' ? a.peg.billId : 0)))]);
-  const { suggestions } = runMrp({ today, bucket: (payload.planBucket as MrpBucket | undefined) ?? 'week', demands: wanted, allocations: allocated, materials: planning, boms: structure.byId, defaultBoms: structure.defaults });
+  const input: MrpInput = { today, bucket: (payload.planBucket as MrpBucket | undefined) ?? 'week', demands: wanted, allocations: allocated, materials: planning, boms: structure.byId, defaultBoms: structure.defaults };
+  // A background run (mrp-run.ts) is told after each low-level code; a save nets at once.
+  const { suggestions } = step ? await netStepwise(input, step) : runMrp(input);
   const lineOf = (peg: Peg) =>
     peg.kind === 'demand' ? `#${peg.line}` : peg.kind === 'suggestion' ? `#${demands.length + peg.index + 1}` : peg.kind === 'allocated' ? (orderCodes.get(peg.billId) ?? '') : peg.kind === 'safety' ? 'SS' : 'LOT';
   return [
@@ -224,6 +226,14 @@ export async function planLines(ctx: ServiceContext, _decl: unknown, payload: Bi
       }),
     ),
   ];
+}
+
+async function netStepwise(input: MrpInput, step: (done: MrpStep) => Promise<void>) {
+  const levels = netLevels(input);
+  for (let next = levels.next(); ; next = levels.next()) {
+    if (next.done) return next.value;
+    await step(next.value);
+  }
 }
 
 async function billCodes(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, string>> {

@@ -1,16 +1,18 @@
 import type { ServerModule } from '../../core/route.ts';
+import { mrpRunJobKind, mrpRunRoutes } from './mrp-run.ts';
 import { registerProductionBlockers, registerProductionRules } from './rules.ts';
 
 /**
  * Production (docs/production.md): its bills are declarations of the bill registry (contract
  * bills/production.ts) and get their routes, screens and lifecycle from the engine; this module adds their
- * own rules.
+ * own rules, and MRP runs as background jobs (mrp-run.ts).
  */
 export const productionModule: ServerModule = {
   name: 'production',
-  routes: [],
+  routes: [...mrpRunRoutes],
   register(registries) {
     registerProductionRules(registries.billRules);
     registerProductionBlockers(registries.abandonAuditBlockers);
+    registries.jobKinds.register(mrpRunJobKind());
   },
 };

@@ -183,7 +183,8 @@ export default {
     attempts: 'Attempts',
     done: 'Done',
     statuses: { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed' },
-    kinds: { import: 'Import', export: 'Export', productionCostRun: 'Cost run' },
+    kinds: { import: 'Import', export: 'Export', productionCostRun: 'Cost run', mrp: 'MRP run' },
+    mrpResult: '{{count}} suggestions',
   },
   audit: {
     time: 'Time',

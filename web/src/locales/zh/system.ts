@@ -183,7 +183,8 @@ export default {
     attempts: '执行次数',
     done: '已完成',
     statuses: { queued: '排队中', running: '执行中', succeeded: '成功', failed: '失败' },
-    kinds: { import: '导入', export: '导出', productionCostRun: '成本计算' },
+    kinds: { import: '导入', export: '导出', productionCostRun: '成本计算', mrp: 'MRP运算' },
+    mrpResult: '{{count}} 条建议',
   },
   audit: {
     time: '操作时间',

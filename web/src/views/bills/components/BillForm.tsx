@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { BillLineView, BillView } from '@p8/contract/bills/api';
 import { billApiPath, billButtonCode, BILL_ACTION_LABELS, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { MrpPlan } from '@p8/contract/bills/production';
 import { microText, roundTo, sum, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, DELIVERY_STATUS_LABELS, POSTED_STATUSES, type BillOperation, type DeliveryStatus } from '@p8/contract/bills/status';
 import { Auth } from '../../../components/Auth/index.tsx';
@@ -24,6 +25,7 @@ import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
 import PushDownDialog from './PushDownDialog.tsx';
 import PrintPreview from './PrintPreview.tsx';
+import MrpRunButton from './MrpRunButton.tsx';
 import { PrefetchPrintTemplates } from '../api/print-templates.ts';
 import { fieldRules } from './field-rules.ts';
 import { STATUS_COLOR } from './status.ts';
@@ -206,6 +208,18 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
             {labelOf(BILL_OPERATION_LABELS.save, lang)}
           </Button>
         </Auth>
+      )}
+      {/* An MRP plan runs MRP again as a background job (its saved demands against today's stock and supply). */}
+      {id && editable && decl.type === MrpPlan.type && (
+        <MrpRunButton
+          decl={decl}
+          id={id}
+          ready={() => (unsaved.isDirty() ? save() : Promise.resolve(true))}
+          onDone={() => {
+            onChanged();
+            void bill.refetch();
+          }}
+        />
       )}
       {id && offered.submit && opButton('submit', 'submit', () => void submit())}
       {id && offered.audit && opButton('audit', 'audit', () => void operate('audit'))}
