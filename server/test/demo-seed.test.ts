@@ -39,7 +39,7 @@ describe(`demo records (${TEST_DB})`, () => {
     expect((await list('stock')).data).toHaveLength(3);
     expect((await list('location')).data).toHaveLength(7);
     expect((await list<Bom>('bom')).data).toHaveLength(2);
-    expect((await list('fee')).data).toHaveLength(4);
+    expect((await list('fee')).data).toHaveLength(5);
     expect((await list('paytype')).data).toHaveLength(5);
 
     // A second start leaves the records alone.
@@ -111,10 +111,11 @@ describe(`demo records (${TEST_DB})`, () => {
     expect(motors).toEqual([expect.objectContaining({ warehouseName: '成品仓', locationName: 'C-02 电机区', quantity: '24.000000' })]);
     // The stock check counted 790 of 800 m of wire; the withdrawn out-stock took nothing.
     expect(stock.find((r) => r.materialName === '铜芯软电线')?.quantity).toBe('790.000000');
-    // 50,000 resistors: the withdrawn out-stock took none, production picked 24 for each of 50 boards.
-    expect(stock.find((r) => r.materialName === '贴片电阻')?.quantity).toBe('48800.000000');
-    // 30 of the 50 boards completed into the semi-finished store.
-    expect(stock.filter((r) => r.materialName === '控制板组件')).toEqual([expect.objectContaining({ warehouseName: '半成品仓', locationName: 'B-01 板卡区', quantity: '30.000000' })]);
+    // 50,000 resistors: the withdrawn out-stock took none, production picked 24 for each of 50 boards this month and
+    // of the 10 of the costed month.
+    expect(stock.find((r) => r.materialName === '贴片电阻')?.quantity).toBe('48560.000000');
+    // 30 of the 50 boards completed into the semi-finished store, and 8 of the costed month's 10.
+    expect(stock.filter((r) => r.materialName === '控制板组件')).toEqual([expect.objectContaining({ warehouseName: '半成品仓', locationName: 'B-01 板卡区', quantity: '38.000000' })]);
     expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '18000.000000']]);
     // The reports sort, filter and export (the screens' list kit sends `<column>Sort` and posts the query to export).
     const byQuantity = await get<Array<{ quantity: string }>>('stock/current?quantitySort=desc&pageSize=200');

@@ -213,6 +213,8 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     // A selection's bills to print: A's own bill of each type that prints.
     ...Object.fromEntries(BILL_TYPES.filter((d) => d.actions.includes('print')).map((d) => [`${billApiPath(d)}/print/bills`, `${billApiPath(d)}/print/bills?ids=${ids[billApiPath(d)]}`])),
     '/api/admin/finance/prepaid/ledger': `${fin}/prepaid/ledger?partnerId=${records.supplier}`,
+    // A month (a key every tenant has, not a record): A's answer is A's, B's is B's own (never run: nothing).
+    '/api/admin/production/cost/:period': '/api/admin/production/cost/2026-09',
     '/api/admin/stock/batches/suggest': `/api/admin/stock/batches/suggest?materialId=${material}&warehouseId=${stock}&quantity=1`,
   };
   return { ids, filled, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };

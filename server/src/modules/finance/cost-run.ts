@@ -452,9 +452,10 @@ export async function listCostPeriods(ctx: ServiceContext): Promise<CostPeriodRo
   }));
 }
 
-/** One period with each order's costs (empty when it is not calculated). */
-export async function getCostPeriod(ctx: ServiceContext, period: string): Promise<CostPeriodDetail> {
+/** One period with each order's costs (none while it is not calculated); null for a period never run. */
+export async function getCostPeriod(ctx: ServiceContext, period: string): Promise<CostPeriodDetail | null> {
   const row = await periodRow(ctx.tx, ctx.tenantId, period);
+  if (!row) return null;
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select c.*, m.name as material_name, m.code as material_code
@@ -490,7 +491,7 @@ export async function getCostPeriod(ctx: ServiceContext, period: string): Promis
       closing: microText(totalOf(opening) + totalOf(periodCost) - finishedTotal),
     };
   });
-  return { period, status: (row?.status ?? NOT_ACCOUNTED) as CostPeriodRow['status'], basis: (row?.basis ?? 'hours') as OverheadBasis, overhead: row?.overhead ?? '0', unallocated: row?.unallocated ?? '0', orders };
+  return { period, status: row.status as CostPeriodRow['status'], basis: row.basis as OverheadBasis, overhead: row.overhead, unallocated: row.unallocated, orders };
 }
 
 /** The period of a bill the cost run reads: its declared header field, else its date's month. */

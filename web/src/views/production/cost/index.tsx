@@ -53,7 +53,8 @@ export default function CostAccountingPage() {
   );
 
   const load = useCallback(async () => {
-    const answer = await http.get<CostPeriodDetail>(`/admin/production/cost/${key}`, undefined, { noLoading: true });
+    // A month never run answers nothing: not accounted, no orders.
+    const answer = (await http.get<CostPeriodDetail | null>(`/admin/production/cost/${key}`, undefined, { noLoading: true })) ?? { period: key, status: 'NotAccounted', basis: 'hours', overhead: '0', unallocated: '0', orders: [] };
     setDetail(answer);
     if (answer.status === 'Calculated') setBasis(answer.basis);
     return { data: answer.orders, pagination: { current: 1, pageSize: answer.orders.length, total: answer.orders.length } };
