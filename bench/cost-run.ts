@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { completionLinesSql, labourByOrderSql, ledgerByOrderSql, reportsByStepSql } from '../server/src/modules/finance/cost-run.ts';
 import { BENCH_PASSWORD } from './material-fixture.ts';
-import { listeningApp, scratchDatabase } from './scratch-database.ts';
+import { bareTransaction, listeningApp, scratchDatabase } from './scratch-database.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
 const ORDERS = num('BENCH_COST_ORDERS', 2000);
@@ -121,15 +121,7 @@ try {
   const statements = [ledgerByOrderSql(t, period), labourByOrderSql(t, period), reportsByStepSql(t, period), completionLinesSql(t, period)].map((s) => dialect.sqlToQuery(s));
   const bare = async () => {
     const at = performance.now();
-    const client = await scratch.bare!.connect();
-    try {
-      await client.query('begin');
-      await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(t)]);
-      for (const s of statements) await client.query(s.sql, s.params as unknown[]);
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
+    await bareTransaction(scratch, t, statements);
     return performance.now() - at;
   };
   const first: number[] = [];

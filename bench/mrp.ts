@@ -19,7 +19,7 @@ import { rows } from '../server/src/db/connection.ts';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
 import { allocationsSql, bomsSql, openSupplySql, planningSql } from '../server/src/modules/production/mrp.ts';
 import { BENCH_PASSWORD } from './material-fixture.ts';
-import { listeningApp, scratchDatabase } from './scratch-database.ts';
+import { bareTransaction, listeningApp, scratchDatabase } from './scratch-database.ts';
 
 const num = (env: string, fallback: number) => Number(process.env[env] ?? fallback);
 const MATERIALS = num('BENCH_MRP_MATERIALS', 5000);
@@ -86,17 +86,7 @@ try {
   };
 
   const statements = [openSupplySql(t), allocationsSql(t), bomsSql(t, []), planningSql(t, ids)].map((s) => dialect.sqlToQuery(s));
-  const bare = async () => {
-    const client = await scratch.bare!.connect();
-    try {
-      await client.query('begin');
-      await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(t)]);
-      for (const s of statements) await client.query(s.sql, s.params as unknown[]);
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
-  };
+  const bare = () => bareTransaction(scratch, t, statements);
   const appTimes: number[] = [];
   const bareTimes: number[] = [];
   let suggestions = 0;

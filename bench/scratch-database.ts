@@ -153,3 +153,19 @@ export async function listeningApp(scratch: ScratchDatabase, admin: { name: stri
   const token = ((await login.json()) as { data: { token: string } }).data.token;
   return { app, url, token };
 }
+
+/**
+ * A benchmark's bare baseline: `statements` run over the scratch database's bare `pg` pool in one transaction
+ * as the app role with the tenant set (RLS applies as it does to the app), nothing else around them.
+ */
+export async function bareTransaction(scratch: ScratchDatabase, tenantId: number, statements: ReadonlyArray<{ sql: string; params: unknown[] }>): Promise<void> {
+  const client = await scratch.bare!.connect();
+  try {
+    await client.query('begin');
+    await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'p8_app', true)`, [String(tenantId)]);
+    for (const s of statements) await client.query(s.sql, s.params);
+    await client.query('commit');
+  } finally {
+    client.release();
+  }
+}

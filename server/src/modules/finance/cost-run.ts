@@ -280,7 +280,7 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
   const onHand = await stockOnHand(tx, tenantId, completions);
   const linesOf = new Map<number, CompletionLine[]>();
   for (const c of completions) linesOf.set(c.orderId, [...(linesOf.get(c.orderId) ?? []), c]);
-  const lineCosts: Array<CompletionLine & { cost: Micro; toStock: Micro; toSales: Micro; stockPart: Micro }> = [];
+  const lineCosts: Array<CompletionLine & { cost: Micro; toStock: Micro; toSales: Micro; stockPart: Micro; salesPart: Micro }> = [];
   for (const cost of costs) {
     const lines = linesOf.get(cost.orderId) ?? [];
     const parts = allocate(totalOf(cost.finished), lines.map((l) => l.quantity));
@@ -293,13 +293,14 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
       const held = covered <= 0n ? 0n : covered >= line.quantity ? line.quantity : covered;
       onHand.set(key, covered - held);
       const stockPart = line.quantity === 0n ? 0n : (diff * held) / line.quantity;
-      lineCosts.push({ ...line, cost: parts[i], toStock: was.toStock + stockPart, toSales: was.toSales + diff - stockPart, stockPart });
+      const salesPart = diff - stockPart;
+      lineCosts.push({ ...line, cost: parts[i], toStock: was.toStock + stockPart, toSales: was.toSales + salesPart, stockPart, salesPart });
     });
   }
   const allocatedBefore = current?.status === CALCULATED ? m(current.overhead) - m(current.unallocated) : 0n;
   const allocatedNow = pool - unallocated;
   const toStock = sum(lineCosts.map((l) => l.stockPart));
-  const toSales = sum(lineCosts.map((l) => l.toSales - (applied.get(l.billLineId)?.toSales ?? 0n)));
+  const toSales = sum(lineCosts.map((l) => l.salesPart));
   const finishedDelta = toStock + toSales;
   const overheadDelta = allocatedNow - allocatedBefore;
   const lines: PostingLineInput[] = [
