@@ -8,7 +8,8 @@ import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.t
  * Production in Chromium, in zh and en: a production order saved with its product only shows the materials
  * it took from the product's BOM; the pick screen's push down offers that order's materials and not its
  * product; the pick is audited on its form, a step of the order is reported on the report screen, and the
- * order list shows its materials all picked.
+ * order list shows its materials all picked. The demo's costed month, and a machine's maintenance generated from
+ * its plan and audited.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -145,6 +146,37 @@ describe('production (browser)', () => {
     await waitUntil(async () => (await call<Array<{ kind: string; status: string }>>('GET', '/admin/system/jobs?current=1&pageSize=5')).find((j) => j.kind === 'productionCostRun')?.status, (s) => s === 'succeeded', 'the cost run job', 30_000);
     const after = await call<{ orders: Array<{ finished: string }> }>('GET', `/admin/production/cost/${costed.period}`);
     expect(after.orders.map((o) => o.finished)).toEqual(before.orders.map((o) => o.finished));
+    expect(pageErrors).toEqual([]);
+  });
+
+  it.each<[Lang, string, RegExp]>([
+    ['zh', 'zh-CN', /已生成 [1-9]\d* 张保养单/],
+    ['en', 'en-US', /Maintenance orders generated: [1-9]\d*/],
+  ])('generates the due maintenance of a machine from its plan and audits it on its form (%s)', async (lang, locale, generated) => {
+    const page = await demoPage(suite, lang, locale);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const call = await pageCaller(suite, page);
+    // A machine maintained every day is due tomorrow: the list's "generate from plans" makes its work order.
+    const machine = await call<{ id: number }>('POST', '/admin/basic/equipment', { code: `E2E-${lang}`, name: `E2E machine ${lang}`, status: 'running', maintenanceDays: 1 });
+    await page.goto('/production/maintenance');
+    await page.getByTestId('bill-command-generate').click();
+    await page.getByText(generated).waitFor();
+    const [order] = (await call<Array<{ id: number; equipmentId: number; billStatus: string }>>('GET', '/admin/production/maintenance?current=1&pageSize=50')).filter((b) => b.equipmentId === machine.id);
+    expect(order.billStatus).toBe('Saved');
+    const warned = await call<{ bills: Array<{ kind: string; billId: number }> }>('GET', '/admin/stock/warning');
+    expect(warned.bills.filter((b) => b.kind === 'maintenance').map((b) => b.billId)).toContain(order.id);
+    await page.getByTestId('pro-table-refresh').first().click();
+    await page.getByTestId(`bill-open-${order.id}`).click();
+    const form = page.getByTestId('bill-form');
+    await form.getByTestId('bill-status').waitFor();
+    await screenshot(page, `production-${lang}-maintenance`);
+    await form.getByTestId('bill-op-submit').click();
+    await form.getByTestId('bill-op-audit').click();
+    await form.getByTestId('bill-op-abandonAudit').waitFor();
+    // Done: off the early warning.
+    const after = await call<{ bills: Array<{ kind: string; billId: number }> }>('GET', '/admin/stock/warning');
+    expect(after.bills.filter((b) => b.kind === 'maintenance').map((b) => b.billId)).not.toContain(order.id);
     expect(pageErrors).toEqual([]);
   });
 

@@ -26,11 +26,14 @@ export interface BillRecords {
   incomeFee?: number;
   /** Salaries: the staff member paid (the caller's own account will do). */
   staff?: number;
-  /** Records lines of several roles name by kind (a production order's process lines: a process), set on each such line. */
+  /**
+   * Records that fields name by kind, set on each line field naming that kind (a production order's process lines:
+   * a process) and on each required header field (a maintenance's machine).
+   */
   lineRefs?: Record<string, number>;
 }
 
-/** The records finance's bills name: a fund account (100,000 in it) and an expense and an income fee type. */
+/** The records finance's and production's bills name: a fund account (100,000 in it), an expense and an income fee type, a process and a machine. */
 export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
   return {
@@ -38,7 +41,10 @@ export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise
     expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }),
     incomeFee: await api.create('fee', { name: `${marker}-interest`, kind: 'income' }),
     staff: api.adminId,
-    lineRefs: { process: await api.create('process', { name: `${marker}-process`, pieceRate: 1.5 }) },
+    lineRefs: {
+      process: await api.create('process', { name: `${marker}-process`, pieceRate: 1.5 }),
+      equipment: await api.create('equipment', { code: `${marker}-M1`, name: `${marker}-machine`, status: 'running', maintenanceDays: 30 }),
+    },
   };
 }
 
@@ -79,6 +85,7 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
     else if (field.kind === 'enum') header[field.key] = field.options![0].value;
     else if (field.kind === 'text') header[field.key] = 'Zhang San';
     else if (field.kind === 'month') header[field.key] = '2026-11';
+    else if (field.ref && records.lineRefs?.[field.ref]) header[field.key] = records.lineRefs[field.ref];
   }
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
   const kind = lineKindOf(decl);

@@ -3,6 +3,8 @@ import type { BillWarning, EarlyWarning, EarlyWarningQuery, ExpiryWarning, LowSt
 import type { ServiceContext } from '../core/service-context.ts';
 import { rows } from '../db/connection.ts';
 import { databaseToday } from '../core/dashboard.ts';
+import { BILL_TYPES } from '@p8/contract/bills/catalogue';
+import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
 
 /**
  * The early warning: what needs attention within its warning days — for the home dashboard and
@@ -11,7 +13,8 @@ import { databaseToday } from '../core/dashboard.ts';
  * - **Bills** whose delivery, payment or receipt date is within the bill's own warning days (or past):
  *   open posted bills only (Audit, Partially); a delivery date counts until the goods arrived (types
  *   with the delivery button) — completing the bill ends it anyway; a payment or receipt date counts
- *   until the bill's settlement progress is AllSettlement. Sorted by the date, each kind cut at `limit`.
+ *   until the bill's settlement progress is AllSettlement. Work orders due by a date (`dueUntilAudited`:
+ *   equipment maintenance) count until they are audited. Sorted by the date, each kind cut at `limit`.
  * - **Low stock**: materials with a safety stock whose stock in all warehouses is below it.
  * - **Expiring batches**: batches in stock whose expiry is within their material's warning days (or past).
  *
@@ -67,10 +70,33 @@ interface DueBillRow {
   days_left: number;
 }
 
-const DATES: Record<BillWarning['kind'], { date: string; warn: string; done: SQL }> = {
-  delivery: { date: 'delivery_date', warn: 'delivery_warn_days', done: sql`coalesce(b.delivery_status, '') = 'Arrived'` },
-  pay: { date: 'pay_date', warn: 'pay_warn_days', done: sql`coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'` },
-  receipt: { date: 'receipt_date', warn: 'receipt_warn_days', done: sql`coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'` },
+/** Types whose delivery date is a date the work is due by, done when audited (`dueUntilAudited`). */
+const DUE_UNTIL_AUDITED = BILL_TYPES.filter((d) => d.dueUntilAudited).map((d) => d.type);
+const texts = (values: readonly string[]) => (values.length ? sql.join(values.map((v) => sql`${v}`), sql`, `) : sql`null`);
+const POSTED = sql`b.bill_status in ('Audit', 'Partially')`;
+
+/**
+ * Each kind: its date and warning-days columns, which bills it looks at (`open`: the partial date indexes of
+ * `bill` cover the posted ones), when one is done, and what it concerns (`subject`: the partner, a machine).
+ */
+const DATES: Record<BillWarning['kind'], { date: string; warn: string; open: SQL; done: SQL; subject: SQL }> = {
+  delivery: {
+    date: 'delivery_date',
+    warn: 'delivery_warn_days',
+    open: sql`${POSTED} and b.bill_type not in (${texts(DUE_UNTIL_AUDITED)})`,
+    done: sql`coalesce(b.delivery_status, '') = 'Arrived'`,
+    subject: sql`p.name`,
+  },
+  pay: { date: 'pay_date', warn: 'pay_warn_days', open: POSTED, done: sql`coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'`, subject: sql`p.name` },
+  receipt: { date: 'receipt_date', warn: 'receipt_warn_days', open: POSTED, done: sql`coalesce(b.progress ->> 'settlement', '') = 'AllSettlement'`, subject: sql`p.name` },
+  // Work orders not yet done: saved, under review, refused or withdrawn (a few per machine: the type's index).
+  maintenance: {
+    date: 'delivery_date',
+    warn: 'delivery_warn_days',
+    open: sql`b.bill_type in (${texts(DUE_UNTIL_AUDITED)}) and b.bill_status in (${texts(BillStatus.filter((st) => !POSTED_STATUSES.includes(st) && st !== 'Merged'))})`,
+    done: sql`false`,
+    subject: sql`(select e.name from equipment e where e.tenant_id = b.tenant_id and e.id = (b.extra ->> 'equipmentId')::bigint)`,
+  },
 };
 
 /** The largest warning days a bill may have (fields.ts `warnDays`). */
@@ -79,13 +105,13 @@ const MAX_WARN_DAYS = 3650;
 /** The bills due by each kind of date, the first `limit` of each (each on its partial date index). */
 function dueBills(ctx: ServiceContext, today: string, limit: number): SQL {
   const byKind = (Object.keys(DATES) as Array<BillWarning['kind']>).map((kind) => {
-    const { date, warn, done } = DATES[kind];
+    const { date, warn, open, done, subject } = DATES[kind];
     const d = sql.raw(`b.${date}`);
     const w = sql.raw(`coalesce(b.${warn}, 0)`);
-    return sql`(select ${kind}::text as kind, b.id, b.bill_type, b.bill_code, p.name as partner_name, ${d}::text as date, ${w} as warn_days, (${d} - ${today}::date) as days_left
+    return sql`(select ${kind}::text as kind, b.id, b.bill_type, b.bill_code, ${subject} as partner_name, ${d}::text as date, ${w} as warn_days, (${d} - ${today}::date) as days_left
         from bill b
         left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
-        where b.tenant_id = ${ctx.tenantId} and ${d} is not null and b.bill_status in ('Audit', 'Partially')
+        where b.tenant_id = ${ctx.tenantId} and ${d} is not null and ${open}
           and ${d} <= ${today}::date + ${sql.raw(String(MAX_WARN_DAYS))} and ${d} - ${w} <= ${today}::date and not (${done})
         order by ${d}, b.id
         limit ${limit})`;

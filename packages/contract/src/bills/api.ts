@@ -208,12 +208,16 @@ export const earlyWarningQuerySchema = z.object({
 });
 export type EarlyWarningQuery = z.infer<typeof earlyWarningQuerySchema>;
 
-/** A bill whose delivery, payment or receipt date is within its warning days (or past). */
+/**
+ * A bill whose delivery, payment or receipt date is within its warning days (or past), or a work order not yet
+ * done by its date (`maintenance`: the types that declare `dueUntilAudited`).
+ */
 export interface BillWarning {
-  kind: 'delivery' | 'pay' | 'receipt';
+  kind: 'delivery' | 'pay' | 'receipt' | 'maintenance';
   billId: number;
   billType: string;
   billCode: string;
+  /** What it concerns: the bill's partner; a maintenance's machine. */
   partnerName: string | null;
   date: string;
   warnDays: number;

@@ -72,6 +72,8 @@ const processStep: FieldDecl = { key: 'processId', label: { zh: '工序', en: 'P
 const team: FieldDecl = { key: 'teamId', label: { zh: '班组', en: 'Work team' }, kind: 'record', ref: 'team', schema: z.number().int().positive(), width: 130 };
 /** The staff member doing a step (a report's, a dispatch's, piece-rate accounting's line). */
 const worker: FieldDecl = { ...LINE.staffId, label: { zh: '操作工', en: 'Worker' }, required: undefined };
+/** The machine a step runs on (a dispatch's, a report's line). */
+const machine: FieldDecl = { key: 'equipmentId', label: { zh: '设备', en: 'Machine' }, kind: 'record', ref: 'equipment', schema: z.number().int().positive(), width: 150 };
 /** What a worker earns per good piece of the step (the routing step's, else the process's). */
 const pieceRate: FieldDecl = { ...LINE.unitPrice, label: { zh: '计件单价', en: 'Piece rate' } };
 
@@ -216,6 +218,8 @@ export const ProcessReport: BillTypeDecl = {
     worker,
     { key: 'scrapNumber', label: { zh: '报废数量', en: 'Scrapped' }, kind: 'quantity', schema: quantitySchema, width: 100 },
     { key: 'hours', label: { zh: '工时', en: 'Hours' }, kind: 'quantity', schema: quantitySchema, width: 90 },
+    // The machine the step ran on: its hours count towards the machine's maintenance by hours of use.
+    machine,
     pieceRate,
     // The quantity is the good pieces; they earn the piece rate: the piece wage.
     { ...LINE.priceTotal, label: { zh: '计件工资', en: 'Piece wage' } },
@@ -249,7 +253,7 @@ export const ProcessDispatch: BillTypeDecl = {
     { ...processStep, required: 'PleaseSelectProcess' },
     team,
     worker,
-    { key: 'equipmentId', label: { zh: '设备', en: 'Machine' }, kind: 'record', ref: 'equipment', schema: z.number().int().positive(), width: 150 },
+    machine,
     { key: 'planStart', label: { zh: '计划开工', en: 'Planned start' }, kind: 'date', schema: dateSchema, width: 120 },
     { key: 'planFinish', label: { zh: '计划完工', en: 'Planned finish' }, kind: 'date', schema: dateSchema, width: 120 },
   ],
@@ -295,6 +299,75 @@ export const ProcessAccounting: BillTypeDecl = {
   progress: [],
   switches: [],
   actions: SOURCED_ACTIONS,
+};
+
+// ---------------------------------------------------------------- equipment
+
+/** Why a machine is maintained: by its plan (generated from the machine's cycle), or repaired after a breakdown. */
+export const MaintenanceKind = ['Planned', 'Repair'] as const;
+export type MaintenanceKind = (typeof MaintenanceKind)[number];
+
+/**
+ * Equipment maintenance (设备保养 / 维修单): one machine's maintenance — a planned one generated from the machine's
+ * cycle (every N days, or N hours of use reported on it) and dated when it is due, or a repair. Due until it is
+ * audited: the early warning lists it from its warning days before the date. Audited, it records the work done:
+ * the downtime, and the spare parts used taken out of stock at the moving average into manufacturing overhead
+ * (Dr 5101 / Cr 1405), which the month-end cost run allocates over the month's orders. The machine's next
+ * maintenance counts from the date of its last audited one (the production module's `maintenance.ts`).
+ */
+export const EquipmentMaintenance: BillTypeDecl = {
+  type: 'EquipmentMaintenance',
+  label: { zh: '设备保养', en: 'Equipment maintenance' },
+  area: 'production',
+  route: 'maintenance',
+  codePrefix: 'SBBY',
+  icon: 'ToolOutlined',
+  header: [
+    { ...machine, required: 'PleaseSelectEquipment', list: true, search: 'in', width: 160 },
+    {
+      key: 'maintenanceKind',
+      label: { zh: '类型', en: 'Kind' },
+      kind: 'enum',
+      schema: z.enum(MaintenanceKind, { error: 'ParamError' }),
+      required: 'ParamError',
+      options: [
+        { value: 'Planned', label: { zh: '计划保养', en: 'Planned maintenance' } },
+        { value: 'Repair', label: { zh: '故障维修', en: 'Repair' } },
+      ],
+      list: true,
+      search: 'eq',
+      width: 110,
+    },
+    { ...HEADER.deliveryDate, label: { zh: '计划日期', en: 'Due by' } },
+    { ...HEADER.deliveryWarnDays, label: { zh: '提前预警天数', en: 'Warn days before' } },
+    { key: 'downtimeHours', label: { zh: '停机时长(小时)', en: 'Downtime (hours)' }, kind: 'quantity', schema: quantitySchema, list: true, width: 120 },
+    workshop,
+    // Where the spare parts come from (each line keeps its own).
+    HEADER.warehouseId,
+    HEADER.handlerId,
+  ],
+  // The spare parts used; a maintenance may use none.
+  lines: [...PLACED],
+  minLines: 0,
+  sources: [],
+  stock: 'out',
+  valuation: { out: 'average' },
+  postings: { stock: { counter: 'manufacturingOverhead' } },
+  // Its spare parts are the month's overhead: not audited into a costed month.
+  costRun: {},
+  dueUntilAudited: true,
+  commands: [
+    {
+      key: 'generate',
+      label: { zh: '按保养计划生成', en: 'Generate from plans' },
+      action: 'add',
+      done: { zh: '已生成 {{count}} 张保养单', en: 'Maintenance orders generated: {{count}}' },
+      icon: 'ScheduleOutlined',
+    },
+  ],
+  progress: [],
+  switches: ['openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'],
 };
 
 // ---------------------------------------------------------------- planning
@@ -382,4 +455,4 @@ export const MrpPlan: BillTypeDecl = {
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, EquipmentMaintenance];

@@ -325,6 +325,17 @@ export const OPERATION_ACTION: Record<BillOperation, BillAction> = {
   manualCompletion: 'manualCompletion',
 };
 
+/** A command of a type's list (`BillTypeDecl.commands`). */
+export interface BillCommandDecl {
+  key: string;
+  label: Label;
+  /** Whose button code guards it (`<area>_<route>_<action>`). */
+  action: BillAction;
+  /** What the list says when it is done, `{{count}}` the answer's count. */
+  done: Label;
+  icon?: string;
+}
+
 export interface BillTypeDecl {
   /** The type's identifier: stored on every bill, named by joint-review rules ('PurchaseOrder'). */
   type: string;
@@ -396,6 +407,22 @@ export interface BillTypeDecl {
   mergeBy?: readonly string[];
   /** What its lines are (LINE_KINDS); material when absent. */
   lineKind?: LineKind;
+  /**
+   * How many lines a save needs when it differs from its line kind's (`LINE_KINDS`): a maintenance work order
+   * lists the spare parts it used, and may have used none.
+   */
+  minLines?: 0 | 1;
+  /**
+   * Its delivery date is a date the work is due by, and the bill is done when it is audited (a maintenance work
+   * order): the early warning lists it while it is not yet audited (kind `maintenance`), never as a delivery.
+   */
+  dueUntilAudited?: true;
+  /**
+   * Commands of its list beyond the engine's (`POST {bill path}/{key}`, the button code of `action`), served by
+   * the module the type belongs to: production's "generate from the maintenance plans". The answer's `count`
+   * is shown with `done`.
+   */
+  commands?: readonly BillCommandDecl[];
   /**
    * Lines that are not material lines: a header amount field added to the bill's total beyond its lines
    * (a payment's amount to prepaid: an advance, or what a settlement payment pays beyond its bills).
@@ -520,7 +547,7 @@ export function billCreateSchema(decl: BillTypeDecl) {
     ...shape,
     lines: z
       .array(billLineSchema(decl), { error: 'BillItemsEmpty' })
-      .min(LINE_KINDS[lineKindOf(decl)].minLines, { message: 'BillItemsEmpty' })
+      .min(decl.minLines ?? LINE_KINDS[lineKindOf(decl)].minLines, { message: 'BillItemsEmpty' })
       .max(MAX_BILL_LINES),
   });
 }

@@ -269,8 +269,9 @@ const EQUIPMENT_STATUS = [
 ] as const;
 
 /**
- * Equipment (设备): the machines of the workshop, each kept by a work team, with its status and how often it is
- * to be maintained (every N days; 0: no plan).
+ * Equipment (设备): the machines of the workshop, each kept by a work team, with its status and its maintenance
+ * plan: every N days and / or every N hours of use (0: not by that measure). Maintenance work orders are generated
+ * from the plan (production's equipment maintenance bills).
  */
 const equipment: RecordKindDecl = {
   kind: 'equipment',
@@ -302,7 +303,19 @@ const equipment: RecordKindDecl = {
       schema: z.number().int({ message: 'MaintenanceDaysOutOfRange' }).min(0, { message: 'MaintenanceDaysOutOfRange' }).max(3650, { message: 'MaintenanceDaysOutOfRange' }),
       sortable: true,
       width: 150,
-      help: { zh: '每隔多少天保养一次，0 表示不做计划', en: 'Days between maintenances; 0 for no plan' },
+      help: { zh: '每隔多少天保养一次，0 表示不按天计划', en: 'Days between maintenances; 0 for no plan by days' },
+    },
+    {
+      key: 'maintenanceHours',
+      label: { zh: '保养周期(运行小时)', en: 'Maintenance every (hours of use)' },
+      kind: 'number',
+      schema: z.number().int({ message: 'MaintenanceHoursOutOfRange' }).min(0, { message: 'MaintenanceHoursOutOfRange' }).max(100000, { message: 'MaintenanceHoursOutOfRange' }),
+      sortable: true,
+      width: 170,
+      help: {
+        zh: '工序汇报在本设备上累计的工时达到多少小时保养一次，0 表示不按工时计划',
+        en: 'Hours reported on the machine by process reports between maintenances; 0 for no plan by hours',
+      },
     },
   ],
   unique: CODE_AND_NAME_UNIQUE,

@@ -681,6 +681,7 @@ export const equipment = pgTable(
     teamId: bigintRef('team_id'),
     status: text('status').notNull().default('idle'),
     maintenanceDays: integer('maintenance_days').notNull().default(0),
+    maintenanceHours: integer('maintenance_hours').notNull().default(0),
   },
   (t) => [...recordCommonKeys('equipment', t), uniqueIndex('equipment_code_uq').on(t.tenantId, t.code), uniqueIndex('equipment_name_uq').on(t.tenantId, t.name), index('equipment_team_idx').on(t.tenantId, t.teamId)],
 ).enableRLS();

@@ -135,6 +135,8 @@ export const billLine = pgTable(
     index('bill_line_unit_idx').on(t.tenantId, t.unitId),
     // The staff member of a staff line (salaries): the "in use" check of a staff account reads it.
     index('bill_line_staff_idx').on(t.tenantId, sql`((${t.extra}->>'staffId')::bigint)`).where(sql`${t.extra} ? 'staffId'`),
+    // The machine of a dispatch's or report's line: the hours of use a maintenance plan counts, the "in use" check.
+    index('bill_line_equipment_idx').on(t.tenantId, sql`((${t.extra}->>'equipmentId')::bigint)`).where(sql`${t.extra} ? 'equipmentId'`),
     foreignKey({ columns: [t.tenantId, t.billId], foreignColumns: [bill.tenantId, bill.id], name: 'bill_line_bill_fk' }).onDelete('cascade'),
     foreignKey({ columns: [t.tenantId, t.materialId], foreignColumns: [material.tenantId, material.id], name: 'bill_line_material_fk' }),
     tenantPolicy('bill_line'),

@@ -8,6 +8,7 @@ import { withServiceContext, type Caller, type ServiceContext } from '../../core
 import { abandonAudit, auditBill, completeManually, createBill, getBill, mergeBills, pushDown, refuseBill, submitBill } from '../../bills/service.ts';
 import { DEMO_TENANTS } from './demo.ts';
 import { runCost } from '../../modules/finance/cost-run.ts';
+import { generateMaintenance } from '../../modules/production/maintenance.ts';
 
 /*
  * The first demo tenant's bills, on its demo records (demo-records.ts), so that stock is real on the first
@@ -266,6 +267,19 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('ProductionOrder', await save('ProductionOrder', daysAgo(2), { deliveryDate: daysAgo(-12), deliveryWarnDays: 5 }, [
     { role: 'Product', materialId: material('步进电机控制器'), number: 20, ...goods },
   ]));
+
+  // Equipment: the press repaired nine days ago (its fasteners replaced: spare parts into manufacturing overhead),
+  // the placement machine maintained on its 15-day plan eleven days ago, the reflow oven's repair under way (a
+  // work order due today); "generate from plans" then makes the placement machine's next maintenance, due in
+  // four days — the dashboard's early warning shows both.
+  const machines = new Map((await rows<{ id: number; code: string }>(database, sql`select id, code from equipment where tenant_id = ${me.tenant_id}`)).map((r) => [r.code, Number(r.id)]));
+  const maintained = (code: string) => ({ equipmentId: machines.get(code) });
+  await audit('EquipmentMaintenance', await save('EquipmentMaintenance', daysAgo(9), { ...maintained('SB01'), maintenanceKind: 'Repair', downtimeHours: 6, remark: '冲头紧固件松动，更换螺母' }, [
+    { materialId: material('六角螺母'), number: 20, ...raw, ...at('A-03 五金区') },
+  ]));
+  await audit('EquipmentMaintenance', await save('EquipmentMaintenance', daysAgo(11), { ...maintained('SB03'), maintenanceKind: 'Planned', deliveryDate: daysAgo(11), downtimeHours: 2, remark: '吸嘴清洁、导轨润滑' }, []));
+  await save('EquipmentMaintenance', daysAgo(1), { ...maintained('SB04'), maintenanceKind: 'Repair', deliveryDate: daysAgo(0), deliveryWarnDays: 3, remark: '温区三加热管故障，等待备件' }, []);
+  await unit((ctx) => generateMaintenance(ctx));
 
   // Planning: 60 controllers sold for delivery in three weeks and 100 boards kept in stock (an independent
   // demand), planned by one MRP run; its board suggestion became a production order (draft) and its

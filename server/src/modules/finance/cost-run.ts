@@ -18,6 +18,7 @@ import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { sides } from './postings.ts';
 import { allocate, allocateOverhead, costOrder as costOfOrder, COST_ELEMENTS, totalOf, type ByElement, type OrderCostInput, type OverheadBasis } from './cost-math.ts';
 import { overheadFeeTypes } from './money-bills.ts';
+import { lockKey } from '../../core/advisory-lock.ts';
 
 /*
  * The month-end cost run of production (成本核算, 月末一次加权平均; docs/production.md "Cost accounting"). Between
@@ -65,8 +66,7 @@ const sourceIdOf = (period: string) => Number(period.replace('-', ''));
 
 /** The period's lock: a run or a cancel takes it alone; a bill audited or withdrawn into the period shares it. */
 async function lockCostPeriod(tx: Tx, tenantId: number, period: string, shared = false) {
-  const key = `cost:${tenantId}:${period}`;
-  await tx.execute(shared ? sql`select pg_advisory_xact_lock_shared(hashtext(${key}))` : sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+  await lockKey(tx, `cost:${tenantId}:${period}`, { shared });
 }
 
 async function periodRow(tx: Tx, tenantId: number, period: string) {
@@ -536,7 +536,7 @@ async function refuseInCalculated(ctx: ServiceContext, decl: BillTypeDecl, row: 
  */
 export async function assertNoPendingRun(tx: Tx, tenantId: number, period: string): Promise<void> {
   assertBegun(period);
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`costjob:${tenantId}:${period}`}))`);
+  await lockKey(tx, `costjob:${tenantId}:${period}`);
   const [found] = await rows<{ id: string }>(
     tx,
     sql`select id from background_job where tenant_id = ${tenantId} and kind = ${COST_RUN_JOB} and status in ('queued', 'running') and payload->>'period' = ${period} limit 1`,

@@ -17,6 +17,7 @@ import type { BillRow } from '../../bills/service.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { usableFund } from './money.ts';
 import { moneyPosting } from './postings.ts';
+import { lockKey } from '../../core/advisory-lock.ts';
 
 /**
  * Salaries (contract bills/salary.ts): a salary bill per pay period with a line per staff member (items less
@@ -78,7 +79,7 @@ function assertOncePerBill(lines: ReadonlyArray<{ extra: Record<string, unknown>
 
 /** One audit of a period's salaries (and of piece wages going into it) at a time. */
 async function lockPeriod(tx: Tx, tenantId: number, period: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`salary:${tenantId}:${period}`}))`);
+  await lockKey(tx, `salary:${tenantId}:${period}`);
 }
 
 /** Each staff member's piece wages of `period`: the lines of audited piece-rate accounting of that period. */

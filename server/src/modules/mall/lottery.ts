@@ -18,6 +18,7 @@ import { assertIdsExist, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { customerOf, operatorName } from './common.ts';
+import { lockKey } from '../../core/advisory-lock.ts';
 
 /*
  * Mall → lottery: activities with their prizes. Probabilities are kept in hundredths of a percent and
@@ -275,7 +276,7 @@ export async function draw(ctx: ServiceContext, lotteryId: number, customerId: n
   const customer = await customerOf(ctx.tx, ctx.tenantId, customerId);
   if (lottery.drawLimit > 0) {
     // One customer's draws of one activity wait for each other, so the limit holds under concurrency.
-    await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mall_lottery:${ctx.tenantId}:${lotteryId}:${customerId}`}))`);
+    await lockKey(ctx.tx, `mall_lottery:${ctx.tenantId}:${lotteryId}:${customerId}`);
     const [{ n }] = await ctx.tx
       .select({ n: count() })
       .from(mallLotteryRecord)

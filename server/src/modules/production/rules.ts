@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { EquipmentMaintenance, MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
 import { planLines } from './mrp.ts';
+import { maintainableMachine } from './maintenance.ts';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BizError, refusal } from '../../core/errors.ts';
@@ -196,7 +197,7 @@ async function workersOfLines(ctx: ServiceContext, _decl: unknown, payload: Bill
   });
 }
 
-/** A dispatch gives no work to a scrapped machine (`EquipmentScrapped`, with its line). */
+/** A dispatch or a report gives no work to a scrapped machine (`EquipmentScrapped`, with its line). */
 async function machinesInService(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
   const machineIds = [...new Set(payload.lines.flatMap((l) => (l.equipmentId ? [Number(l.equipmentId)] : [])))];
   if (!machineIds.length) return payload.lines;
@@ -296,8 +297,10 @@ export function registerProductionBlockers(blockers: AbandonAuditBlockers): void
 export function registerProductionRules(rules: BillRules): void {
   rules.register(ProductionOrder.type, { completeLines: orderLinesFromBoms });
   rules.register(ProductionInstock.type, { completing: picksComplete });
-  rules.register(ProcessReport.type, { completeLines: reportsFollowSteps });
+  // A report names the machine a step ran on (its hours of use): not a scrapped one.
+  rules.register(ProcessReport.type, { completeLines: async (ctx, decl, payload) => reportsFollowSteps(ctx, decl, { ...payload, lines: await machinesInService(ctx, decl, payload) }) });
   rules.register(MrpPlan.type, { completeLines: planLines });
   rules.register(ProcessAccounting.type, { completeLines: workersOfLines, completing: workersNamed });
   rules.register(ProcessDispatch.type, { completeLines: machinesInService });
+  rules.register(EquipmentMaintenance.type, { completeLines: maintainableMachine });
 }

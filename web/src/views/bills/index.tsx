@@ -16,6 +16,7 @@ import useTenantConfig from '../../hooks/useTenantConfig.ts';
 import { billTypeByScreen, labelOf, listFields, nameKey, valueTypeOf } from './kit.ts';
 import BillForm from './components/BillForm.tsx';
 import BatchPrint from './components/BatchPrint.tsx';
+import MenuIcon from '../../components/MenuIcon/index.tsx';
 import './bills.css';
 import { quietly } from './kit-errors.ts';
 import { STATUS_COLOR } from './components/status.ts';
@@ -213,6 +214,23 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
                 </Popconfirm>
               </Auth>
             )}
+            {/* The type's own commands (maintenance: generate from the machines' plans), served by its module. */}
+            {(decl.commands ?? []).map((command) => (
+              <Auth key={command.key} code={code(command.action)}>
+                <Button
+                  icon={command.icon ? <MenuIcon name={command.icon} /> : undefined}
+                  data-testid={`bill-command-${command.key}`}
+                  onClick={async () => {
+                    let answer: { count?: number } | undefined;
+                    if (!(await quietly(async () => (answer = await http.post<{ count?: number }>(`${api}/${command.key}`, {}))))) return;
+                    feedback.message.success(labelOf(command.done, lang).replace('{{count}}', String(answer?.count ?? 0)));
+                    reload();
+                  }}
+                >
+                  {labelOf(command.label, lang)}
+                </Button>
+              </Auth>
+            ))}
             {decl.actions.includes('print') && (
               <Auth code={code('print')}>
                 <Button icon={<PrinterOutlined />} disabled={!selectedRowKeys.length} onClick={() => setPrinting(selectedRowKeys.map(Number))} data-testid="bill-print-batch">

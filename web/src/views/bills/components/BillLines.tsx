@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Material } from '@p8/contract/basic';
 import type { BillLineView } from '@p8/contract/bills/api';
 import type { AmountRules } from '@p8/contract/bills/amounts';
-import { lineKindOf, MAX_BILL_LINES, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { LINE_KINDS, lineKindOf, MAX_BILL_LINES, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { abs, microText, toMicro } from '@p8/contract/bills/decimal';
 import { formatMoney } from '../../../components/Finance/money.ts';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
@@ -247,7 +247,8 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
       rules={[
         {
           validator: async (_r, list: LineRow[] | undefined) => {
-            if (!list?.length && kind !== 'settlement') throw new Error(t('error.BillItemsEmpty'));
+            // As many lines as the type needs (the contract's rule the server applies too).
+            if ((list?.length ?? 0) < (decl.minLines ?? LINE_KINDS[kind].minLines)) throw new Error(t('error.BillItemsEmpty'));
           },
         },
       ]}

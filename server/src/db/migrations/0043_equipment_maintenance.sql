@@ -1,0 +1,2 @@
+ALTER TABLE "equipment" ADD COLUMN "maintenance_hours" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "bill_line_equipment_idx" ON "bill_line" USING btree ("tenant_id",(("extra"->>'equipmentId')::bigint)) WHERE "bill_line"."extra" ? 'equipmentId';
