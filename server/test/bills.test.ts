@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillSourceLine, BillTransitionView } from '@p8/contract/bills/api';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
-import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
 import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
@@ -135,6 +135,17 @@ describe.each(BILL_TYPES.filter((decl) => decl.costRun).map((decl) => [decl.type
     await ok(api.post('/api/admin/production/cost/cancel', { period }));
     await ok(api.post(`${url}/abandonAudit`, { id }));
     await verifyEmpty();
+  });
+});
+
+/** Every command a type declares for its list is served by its module, behind the declared button's code. */
+describe.each(BILL_TYPES.flatMap((decl) => (decl.commands ?? []).map((command) => [`${decl.type} ${command.key}`, decl, command] as const)))('list command %s', (_name, decl, command) => {
+  it('is a route of the app, refused to staff without the button', async () => {
+    const url = `${billApiPath(decl)}/${command.key}`;
+    expect(ctx.app.hasRoute({ method: 'POST', url }), url).toBe(true);
+    const staff = await staffCaller(ctx, t, []);
+    const res = await staff.post(url, {});
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 40300, message: 'Forbidden', additional: billButtonCode(decl, command.action) });
   });
 });
 
