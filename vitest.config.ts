@@ -11,6 +11,28 @@ import { defineConfig } from 'vitest/config';
 /** How much longer than usual tests may take (P8_TEST_TIME_SCALE, default 1). */
 const TIME_SCALE = Math.max(1, Number(process.env.P8_TEST_TIME_SCALE) || 1);
 
+/**
+ * What both server projects share. `server` runs its files in workers that keep the modules they loaded
+ * (isolate: false); `server-isolated` runs the files that replace a module (`vi.mock`) in a fresh module
+ * graph each, so that their replacement neither leaks into nor misses the other files' modules.
+ */
+const server = {
+  environment: 'node',
+  // Builds the migrated PGlite image (db/image.ts) once, or on PostgreSQL the migrated template database
+  // every file's database is copied from, before the workers start.
+  globalSetup: ['server/test/global-setup.ts'],
+  // argon2 hashing and a database per file are slow on a small machine. P8_TEST_TIME_SCALE stretches both on
+  // a machine shared with other work (a project's own limits win over CLI flags).
+  testTimeout: 30_000 * TIME_SCALE,
+  hookTimeout: 60_000 * TIME_SCALE,
+  // PGlite (WASM) and @node-rs/argon2 hold large native state: processes, not threads.
+  pool: 'forks',
+  maxWorkers: 2,
+} as const;
+const SERVER_FILES = ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'];
+/** Server test files that replace a module with `vi.mock`: each runs in a module graph of its own. */
+const SERVER_ISOLATED = ['server/test/finance-postings.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -26,18 +48,22 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          environment: 'node',
-          include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
-          // Builds the migrated PGlite image (db/image.ts) once, before the workers start loading it.
-          globalSetup: ['server/test/global-setup.ts'],
-          // argon2 hashing and a database per file (on PostgreSQL: created and migrated) are slow on a small machine.
-          // P8_TEST_TIME_SCALE stretches both on a machine shared with other work (a project's own limits win over CLI flags).
-          testTimeout: 30_000 * TIME_SCALE,
-          hookTimeout: 60_000 * TIME_SCALE,
-          // PGlite (WASM) and @node-rs/argon2 hold large native state: processes, not threads.
-          pool: 'forks',
-          maxWorkers: 2,
+          ...server,
+          include: SERVER_FILES,
+          exclude: SERVER_ISOLATED,
+          // One module graph per worker, not per file: importing the app's sources took ≈ 6 s of every file's
+          // set-up (docs/testing.md). Each file still builds its own app on its own database.
+          isolate: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'server-isolated',
+          ...server,
+          include: SERVER_ISOLATED,
+          isolate: true,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -141,7 +141,7 @@ const stages = [
           name: 'server integration on PostgreSQL',
           vitest: 'postgres',
           command: 'npx',
-          args: ['vitest', 'run', '--project', 'server'],
+          args: ['vitest', 'run', '--project', 'server', '--project', 'server-isolated'],
           env: { TEST_DB: 'postgres' },
         },
       ]

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { FastifyContextConfig, FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import type { SmsPurpose } from '@p8/contract/auth';
 import { buildApp } from '../src/app.ts';
@@ -39,17 +40,19 @@ export interface TestContext {
 }
 
 /**
- * With TEST_DB=postgres: a database of its own on DATABASE_URL's server, and how to drop it. Otherwise
- * nothing (the embedded database in memory).
+ * With TEST_DB=postgres: a database of its own on DATABASE_URL's server, and how to drop it — empty, or with
+ * `migrated` a copy of the run's migrated template (global-setup.ts). Otherwise nothing (the embedded
+ * database in memory).
  */
-export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop(): Promise<void> }> {
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<{ databaseUrl?: string; drop(): Promise<void> }> {
   if (TEST_DB !== 'postgres') return { drop: async () => {} };
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs DATABASE_URL');
   const name = `p8_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const template = options.migrated ? inject('serverTemplateDatabase') : undefined;
   const adminClient = new pg.Client({ connectionString: base });
   await adminClient.connect();
-  await adminClient.query(`create database ${name}`);
+  await adminClient.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await adminClient.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -66,10 +69,11 @@ export async function createTestDatabase(): Promise<{ databaseUrl?: string; drop
 
 /** `logger`: Fastify's logger options (a test that reads what the app logs gives a level and a stream); none by default. */
 export async function startTestApp(overrides: Partial<Config> = {}, options: { logger?: object } = {}): Promise<TestContext> {
-  const { databaseUrl, drop: dropDatabase } = await createTestDatabase();
+  const { databaseUrl, drop: dropDatabase } = await createTestDatabase({ migrated: true });
   let database: Database;
   if (databaseUrl) {
     database = await openDatabase({ databaseUrl, poolSize: 4 });
+    // A copy of the migrated template: this only checks the app role and the schema key.
     await migrateDatabase(database);
   } else {
     database = await openMigratedPglite();
