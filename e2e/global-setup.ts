@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -13,6 +13,13 @@ import { buildServerIfNeeded, buildWebIfNeeded, prepareTemplateDataDir } from '.
 export default async function setup(project: TestProject) {
   buildWebIfNeeded();
   await buildServerIfNeeded();
+  // Running one spec again and again by hand: a DATA_DIR this code seeded before (kept, never changed).
+  const kept = process.env.P8_E2E_TEMPLATE_DIR;
+  if (kept && !process.env.CI) {
+    if (!existsSync(path.join(kept, 'pglite', 'PG_VERSION'))) await prepareTemplateDataDir(kept);
+    project.provide('e2eTemplateDataDir', kept);
+    return;
+  }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'p8-e2e-template-'));
   const cacheDir = mkdtempSync(path.join(tmpdir(), 'p8-e2e-cache-'));
   try {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
+import { api, screenshot, startSuite, storedToken, TIME_SCALE, waitUntil, type Suite } from '../harness.ts';
 import { demoPage } from '../bill-steps.ts';
 
 /**
@@ -31,13 +31,22 @@ interface PickerMaterial {
 /** Whether the focus is inside `cell`. */
 const focusedIn = (cell: Locator) => cell.evaluate((element) => element.contains(document.activeElement));
 
-/** Presses `key` until the focus is in `cell` (at most `limit` times); fails if it never gets there. */
+/**
+ * Presses `key` until the focus is in `cell` (at most `limit` times); fails if it never gets there. After each
+ * press it waits for the focus to leave the element it was on: the grid moves the focus on a later animation
+ * frame (after a search has answered, when one runs): a second press sent after a fixed pause, before that move,
+ * could land in the cell the first one was moving to and go one cell too far on a busy machine.
+ */
 async function pressUntilIn(page: Page, key: string, cell: Locator, limit = 20) {
   for (let i = 0; i < limit; i++) {
     if ((await cell.count()) && (await focusedIn(cell))) return;
+    await page.evaluate(() => ((window as { e2eFocusBefore?: Element | null }).e2eFocusBefore = document.activeElement));
     await page.keyboard.press(key);
-    await page.waitForTimeout(60);
+    await page
+      .waitForFunction(() => document.activeElement !== (window as { e2eFocusBefore?: Element | null }).e2eFocusBefore, undefined, { timeout: 5_000 * TIME_SCALE })
+      .catch(() => undefined); // the key moved nothing (the focus stays): pressed again below
   }
+  if ((await cell.count()) && (await focusedIn(cell))) return;
   throw new Error(`the focus never reached ${String(cell)}`);
 }
 
