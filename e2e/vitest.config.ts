@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The browser suite (`npm run test:e2e`): each spec file starts its own server and Chromium, and two files
  * run at once (`E2E_WORKERS`, default 2). One file keeps less than one of the two cores busy on average — a
- * test waits on the browser's frames, its requests and the server's answers in turn (about 950 s of CPU in
+ * test waits on the browser's frames, its requests and the server's answers in turn (an estimated 950 s of CPU in
  * the 2,077 s the stage took one file at a time; docs/testing.md) — and the files share nothing but the
  * seeded template they copy.
  * `E2E_JSON_REPORT=<file>` adds a JSON report, used by `npm test` to add up the counts.
