@@ -42,6 +42,7 @@ import { chatPlugin } from './modules/service/chat-hub.ts';
 import { serviceModule } from './modules/service/routes.ts';
 import { financeModule } from './modules/finance/routes.ts';
 import { productionModule } from './modules/production/routes.ts';
+import { peopleModule } from './modules/people/routes.ts';
 import { homeModule } from './modules/home/routes.ts';
 
 export interface AppDeps {
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Production: its bill types' own rules.
     productionModule,
+    peopleModule,
     // Finance: after the bills, whose audits it posts to the ledger.
     financeModule,
     baseModule,

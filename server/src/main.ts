@@ -2,6 +2,7 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openConfiguredDatabase, saveDemoImage } from './db/open.ts';
 import { demoRecordsMissing, seedDemoRecords } from './db/seed/demo-records.ts';
+import { demoPeopleMissing, seedPeopleDemo } from './db/seed/demo-people.ts';
 import { seedMallDemo } from './db/seed/demo-mall.ts';
 import { seedFinanceDemo } from './db/seed/demo-finance.ts';
 import { seedServiceDemo } from './db/seed/demo-service.ts';
@@ -25,6 +26,8 @@ async function main() {
     // Its money (fund accounts, bills paid and received in part) right after, through the same API.
     if (await seedFinanceDemo(app)) console.log('seeded the demo finance of 演示制造有限公司');
   }
+  // Its attendance (groups, shifts, two months of punches), through the clock-in service, into the image too.
+  if (config.seedDemo && (await demoPeopleMissing(database)) && (await seedPeopleDemo(app, database, config))) console.log('seeded the demo attendance of 演示制造有限公司');
   // A fresh embedded database just seeded: the next fresh start of this code copies it (db/image.ts).
   await saveDemoImage(opened);
 

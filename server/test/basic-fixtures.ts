@@ -1,3 +1,5 @@
+import { recordKind } from '@p8/contract/records/catalogue';
+import { recordApiPath } from '@p8/contract/records/registry';
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { and, eq, sql } from 'drizzle-orm';
@@ -35,7 +37,9 @@ export function caller(ctx: TestContext, token: string, adminId: number): Caller
     put: (url, body) => call(ctx.app, 'PUT', url, { token, body }),
     del: (url, body) => call(ctx.app, 'DELETE', url, { token, body }),
     async create(record, body) {
-      const res = await self.post<{ id: number }>(`/api/admin/basic/${record}`, body);
+      // A declared kind at its own area's path (`/api/admin/people/shift`), any other record under basic.
+      const declared = recordKind(record);
+      const res = await self.post<{ id: number }>(declared ? `/api${recordApiPath(declared)}` : `/api/admin/basic/${record}`, body);
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 0 });
       return res.body.data.id;
     },

@@ -39,7 +39,8 @@ afterAll(() => ctx.close());
 /** Staff accounts and departments are the system module's (their deletes are tested with the bills that name them: record-refs.test.ts). */
 const SYSTEM_KINDS = new Set(['staff', 'department']);
 
-const base = (kind: RecordKind) => `/api/admin/basic/${kind}`;
+// A declared kind at its area's path (`/api/admin/people/shift`); the hand-written ones under basic.
+const base = (kind: RecordKind) => `/api/admin/${recordKind(kind)?.area ?? 'basic'}/${kind}`;
 let n = 0;
 
 /** Creates one record of `kind` that nothing in the basic records refers to. */

@@ -9,6 +9,8 @@ import { seedDemoRecords } from '../src/db/seed/demo-records.ts';
 import { seedMallDemo } from '../src/db/seed/demo-mall.ts';
 import { seedFinanceDemo } from '../src/db/seed/demo-finance.ts';
 import { seedServiceDemo } from '../src/db/seed/demo-service.ts';
+import { seedPeopleDemo } from '../src/db/seed/demo-people.ts';
+import type { PersonMonth, ReportRow } from '@p8/contract/people';
 import { ServiceOrderStatus, type ServiceMessageRow, type ServiceOrderCounts, type ServiceOrderRow } from '@p8/contract/service';
 import type { AgreementRow, SwiperRow, TimeSettings } from '@p8/contract/base';
 import type { DashboardChart } from '@p8/contract/home';
@@ -49,6 +51,24 @@ describe(`demo records (${TEST_DB})`, () => {
     const other = await login(ctx.app, 'admin2', 'admin123');
     expect((await call<Material[]>(ctx.app, 'GET', '/api/admin/basic/material', { token: other })).body.data).toEqual([]);
   });
+
+  it('gives the first demo tenant two attendance groups and two months of punches: late, early, missing and absent days among them', async () => {
+    const now = new Date(2026, 10, 20, 12);
+    expect(await seedPeopleDemo(ctx.app, ctx.database, ctx.config, now)).toBe(true);
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const get = async <T>(url: string) => (await call<T>(ctx.app, 'GET', `/api/admin/people/${url}`, { token })).body;
+    expect((await get<unknown[]>('attendanceGroup')).data).toHaveLength(2);
+    expect((await get<unknown[]>('clockAddress')).data).toHaveLength(2);
+    const report = await get<ReportRow[]>('report?month=2026-10&pageSize=50');
+    expect(report.data).toHaveLength(8);
+    const total = (key: keyof ReportRow) => report.data.reduce((sum, row) => sum + Number(row[key]), 0);
+    for (const key of ['normal', 'late', 'absent', 'missing'] as const) expect(total(key), key).toBeGreaterThan(0);
+    // October 2026: 22 weekdays, two of them National Day holidays (the 1st and 2nd; the 3rd is a Saturday).
+    expect(report.data[0].workdays).toBe(20);
+    const mine = (await get<PersonMonth>('clock?month=2026-10')).data;
+    expect(mine.days.find((d) => d.date === '2026-10-01')).toMatchObject({ dayType: 'holiday', result: 'rest' });
+    expect(await seedPeopleDemo(ctx.app, ctx.database, ctx.config, now)).toBe(false);
+  }, 120_000);
 
   it('gives the first demo tenant its money through the services: accounts, bills paid and received in part, an advance, a fee; verify empty', async () => {
     expect(await seedFinanceDemo(ctx.app)).toBe(true);

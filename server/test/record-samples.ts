@@ -5,7 +5,9 @@ import { everyRecordField, type RecordFieldDecl, type RecordKindDecl } from '@p8
 export type SampleNamed = Readonly<Record<string, number>>;
 
 /** A sample value of a field: text from the seed, a number its schema takes, an enum's first choice, a named record from `named`. */
-function sampleValue(field: RecordFieldDecl, seed: string, named: SampleNamed): unknown {
+function sampleValue(field: RecordFieldDecl, seed: string, named: SampleNamed, index = 0): unknown {
+  // A field whose values have a shape of their own (a date, a clock time) declares valid ones.
+  if (field.examples?.length) return field.examples[index % field.examples.length];
   switch (field.kind) {
     case 'text':
     case 'textarea':
@@ -41,14 +43,17 @@ export function sampleRecordBody(decl: RecordKindDecl, seed: string, named: Samp
     const value = sampleValue(field, seed, named);
     if (value !== undefined) body[field.key] = value;
   }
-  if (decl.lines && sampledLines(decl)) body[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, () => sampleLine(decl, seed, named));
+  if (decl.lines && sampledLines(decl)) body[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, (_, index) => sampleLine(decl, seed, named, index));
   return body;
 }
 
-/** One line of a kind with lines, its fields sampled (those naming a record `named` lacks left out). */
-export function sampleLine(decl: RecordKindDecl, seed: string, named: SampleNamed = {}): Record<string, unknown> {
+/**
+ * Line `index` of a kind with lines, its fields sampled (those naming a record `named` lacks left out; a field
+ * declaring examples takes the index-th, so that lines differ where the kind needs them apart).
+ */
+export function sampleLine(decl: RecordKindDecl, seed: string, named: SampleNamed = {}, index = 0): Record<string, unknown> {
   const fields = decl.lines!.fields.filter((f) => f.kind !== 'record' || named[f.ref!] !== undefined);
-  return Object.fromEntries(fields.map((f) => [f.key, sampleValue(f, seed, named)]).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(fields.map((f) => [f.key, sampleValue(f, seed, named, index)]).filter(([, v]) => v !== undefined));
 }
 
 /**

@@ -125,6 +125,13 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     const named = await sampleNamedRecords(api.create, decl, `${marker}-named-${decl.kind}`);
     ids[`/api/admin/${decl.area}/${decl.kind}`] = await api.create(decl.kind, sampleRecordBody(decl, `${marker}-${decl.kind}`, named));
   }
+  // A's administrator in A's attendance group, clocked in at A's clock address (every group's: it names none).
+  const people = '/api/admin/people';
+  const address = (await call<{ latitude: number; longitude: number }>(ctx.app, 'GET', `${people}/clockAddress/${ids[`${people}/clockAddress`]}`, { token: tokenA })).body.data;
+  expect((await call(ctx.app, 'PUT', `${people}/attendanceGroup`, { token: tokenA, body: { id: ids[`${people}/attendanceGroup`], members: [{ staffId: a.adminId }] } })).body.status).toBe(0);
+  const clocked = await call(ctx.app, 'POST', `${people}/clock`, { token: tokenA, body: { latitude: address.latitude, longitude: address.longitude } });
+  expect(clocked.body.status, JSON.stringify(clocked.body)).toBe(0);
+  const thisMonth = new Date().toISOString().slice(0, 7);
   // A bill of every declared type, its remark carrying the marker (stock for the out-stocks first).
   const bill = (type: string, body: Record<string, unknown>) => post(billApiPath(billType(type)!), body);
   const records = { supplier: ids[`${basic}/supplier`], customer: ids[`${basic}/customer`], warehouse: stock, otherWarehouse: await api.create('stock', { code: `${marker}-W2`, name: `${marker}-warehouse2` }), material, product: material, component: part, ...(await createOtherBillRecords(api, marker)) };
@@ -215,6 +222,10 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     '/api/admin/finance/prepaid/ledger': `${fin}/prepaid/ledger?partnerId=${records.supplier}`,
     // A month (a key every tenant has, not a record): A's answer is A's, B's is B's own (never run: nothing).
     '/api/admin/production/cost/:period': '/api/admin/production/cost/2026-09',
+    // A month too: A's punches and report are A's; B's member-less month is its own.
+    '/api/admin/people/clock': `/api/admin/people/clock?month=${thisMonth}`,
+    '/api/admin/people/report': `/api/admin/people/report?month=${thisMonth}`,
+    '/api/admin/people/report/days': `/api/admin/people/report/days?month=${thisMonth}&staffId=${a.adminId}`,
     '/api/admin/stock/batches/suggest': `/api/admin/stock/batches/suggest?materialId=${material}&warehouseId=${stock}&quantity=1`,
   };
   return { ids, filled, marker, values: [marker, a.tenantName, a.name, a.phone, staff.name] };

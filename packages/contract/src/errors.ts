@@ -543,6 +543,32 @@ export const errorCatalogue = {
   // Home dashboard
   DashboardRangeTooLong: { zh: '图表最多显示366天', en: 'The chart covers at most 366 days' },
 
+  // Attendance (docs/people.md)
+  ClockTimeFormat: { zh: '时间格式应为 时:分，如 09:00', en: 'Enter a time as hours:minutes, e.g. 09:00' },
+  AttendanceMinutesOutOfRange: { zh: '分钟数超出允许范围', en: 'The number of minutes is out of range' },
+  CalendarYearOutOfRange: { zh: '年度须在 2000 到 2099 之间', en: 'The year must be from 2000 to 2099' },
+  CalendarDayRepeat: { zh: '日历中的日期不能重复', en: 'A date is listed only once in a calendar' },
+  CalendarDayOutsideYear: { zh: '日历中的日期须在日历的年度内', en: "A calendar's listed days must be in its year" },
+  CalendarNotExist: { zh: '考勤日历不存在', en: 'The attendance calendar does not exist' },
+  CalendarInUseProhibitDelete: { zh: '考勤日历已被考勤组使用，不能删除', en: 'The calendar is used by an attendance group and cannot be deleted' },
+  ShiftPeriodsEmpty: { zh: '班次至少需要一段上下班时间', en: 'A shift needs at least one work period' },
+  ShiftLongerThanADay: { zh: '班次总时长须少于 24 小时', en: 'A shift must span less than 24 hours' },
+  ShiftNotExist: { zh: '班次不存在', en: 'The shift does not exist' },
+  ShiftInUseProhibitDelete: { zh: '班次已被考勤组使用，不能删除', en: 'The shift is used by an attendance group and cannot be deleted' },
+  ReplacementRuleOutOfRange: { zh: '补卡规则的次数或天数须为 0 到 31 的整数', en: 'Replacement counts and days must be whole numbers from 0 to 31' },
+  AttendanceMemberRepeat: { zh: '考勤人员不能重复', en: 'A staff member is listed only once in a group' },
+  AttendanceStaffInOtherGroup: { zh: '该员工已在其他考勤组', en: 'The staff member is already in another attendance group' },
+  AttendanceGroupNotExist: { zh: '考勤组不存在', en: 'The attendance group does not exist' },
+  AttendanceGroupInUseProhibitDelete: { zh: '考勤组已有打卡地址或打卡记录，不能删除', en: 'The group has clock addresses or punches and cannot be deleted' },
+  CoordinateOutOfRange: { zh: '经纬度超出范围', en: 'The latitude or longitude is out of range' },
+  ClockRadiusOutOfRange: { zh: '打卡范围须为 10 到 10000 米', en: 'The radius must be from 10 to 10,000 metres' },
+  ClockAddressNotExist: { zh: '打卡地址不存在', en: 'The clock address does not exist' },
+  ClockAddressInUseProhibitDelete: { zh: '打卡地址已有打卡记录，不能删除', en: 'The clock address has punches and cannot be deleted' },
+  ClockNoAddress: { zh: '考勤组没有可用的打卡地址', en: 'Your attendance group has no clock address' },
+  ReplacementFutureDate: { zh: '不能为未来的日期补卡', en: 'A replacement cannot be for a future date' },
+  ReplacementNotNeeded: { zh: '该时间没有缺卡，无需补卡', en: 'Nothing is missing at that time: no replacement is needed' },
+  ReplacementRestDay: { zh: '休息日无需补卡', en: 'A rest day needs no replacement' },
+
   // Bill dates
   BillDateTooFarAhead: { zh: '单据日期超出允许的提前天数（见租户配置“单据日期最多提前天数”）', en: 'The bill date is further ahead than the tenant allows (tenant config: "days a bill date may be ahead")' },
 } as const satisfies Record<string, CatalogueText>;

@@ -39,6 +39,12 @@ type Body = Record<string, unknown> & { sort?: number; remark?: string };
 export interface DeclaredRecordHooks {
   /** Before an update is written, after the record was found and its unique keys checked. */
   beforeUpdate?(ctx: ServiceContext, id: number, body: Body): Promise<void>;
+  /**
+   * Before an add (an import's row too) or an update is written, after its unique keys and named records were
+   * checked: the kind's own rules over the whole record — the body as sent, and at an update the stored record
+   * (with its lines) it changes. It may answer the body to write instead (a default the kind computes).
+   */
+  beforeSave?(ctx: ServiceContext, body: Body, current?: DeclaredRecord): Promise<Body | void>;
 }
 
 export interface DeclaredRecordOptions {
@@ -268,6 +274,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
     }
     await assertUniqueFree(tx, tenantId, body);
     await assertNamedRecords(ctx, body);
+    body = (await hooks?.beforeSave?.(ctx, body)) ?? body;
     const parentId = (body[RECORD_TREE_PARENT] as number | null | undefined) ?? null;
     const placed = tree ? { parentId, level: await tree.levelUnder(tx, tenantId, parentId) } : {};
     const [row] = await tx
@@ -333,6 +340,7 @@ export function declaredRecordDefinition(decl: RecordKindDecl, options: Declared
       await assertUniqueFree(ctx.tx, ctx.tenantId, body, current, body.id);
       await assertNamedRecords(ctx, body);
       await hooks?.beforeUpdate?.(ctx, body.id, body);
+      body = ((await hooks?.beforeSave?.(ctx, body, current)) as typeof body | undefined) ?? body;
       const parentId = body[RECORD_TREE_PARENT] as number | null | undefined;
       if (tree && parentId !== undefined) await tree.move(ctx.tx, ctx.tenantId, body.id, parentId);
       await ctx.tx

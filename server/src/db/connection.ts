@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -108,10 +110,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     let client = options.pglite;
     if (!client) {
       if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-      // pg_trgm: the trigram indexes of the lists' contains-filters (migration 0004). PGlite loads no
+      // pg_trgm: the trigram indexes of the lists' contains-filters (migration 0004); cube and earthdistance: the
+      // distance of a punch to the clock addresses (docs/people.md). PGlite loads no
       // extension without a data directory, hence 'memory://' for the in-memory database.
       client = new PGlite(options.pgliteDir ?? 'memory://', {
-        extensions: { pg_trgm },
+        extensions: { pg_trgm, cube, earthdistance },
         loadDataDir: options.loadDataDir,
         startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
       });

@@ -45,8 +45,15 @@ export interface RecordFieldDecl {
   sortable?: boolean;
   /** List column width in px at 1440 px. */
   width?: number;
+  /**
+   * Valid values, where a made-up one would not do (a date, a clock time, a year): what the tests' samples take —
+   * a record's field the first, the lines of a record one each in turn (periods in order, dates apart).
+   */
+  examples?: readonly unknown[];
   /** What a new record's form starts with (the choice most records take). */
   initial?: unknown;
+  /** With kind `number`: the decimal places the form takes (0: whole numbers); the tenant's quantity places unless given. */
+  precision?: number;
   /** Help under the form field. */
   help?: Label;
   /** The column title in Excel templates and exports, where it differs from the label. */
@@ -121,10 +128,14 @@ export const RECORD_TREE_PARENT = 'parentId';
 /** The data categories of "clear data": business records (bills, orders…) or basic records. */
 export type RecordDataCategory = 'basic' | 'business';
 
+/** The menu areas declared records live in. */
+export type RecordArea = 'basic' | 'people';
+
 export interface RecordKindDecl {
   /** Route segment and menu suffix: `/api/admin/<area>/<kind>`, menu `<area>_<kind>`. */
   kind: string;
-  area: 'basic';
+  /** `basic` (basic records) or `people` (attendance: docs/people.md). */
+  area: RecordArea;
   /** The record's name in the audit log and the API summaries (English, singular). */
   entity: string;
   /** The screen's menu title. */

@@ -10,7 +10,9 @@ import {
   pgTable,
   primaryKey,
   check,
+  date,
   smallint,
+  timestamp,
   text,
   uniqueIndex,
   varchar,
@@ -717,14 +719,144 @@ export const routingStep = pgTable(
   ],
 ).enableRLS();
 
+/*
+ * Attendance (人事 / People, docs/people.md): calendars with their listed days, shifts with their periods,
+ * attendance groups with their members, clock addresses — declared records — and the punches.
+ */
+const degrees = (name: string) => numeric(name, { precision: 9, scale: 6, mode: 'number' });
+
+export const attendanceCalendar = pgTable(
+  'attendance_calendar',
+  {
+    ...recordCommonColumns(),
+    name: text('name').notNull(),
+    year: integer('year').notNull(),
+    weeklyRest: text('weekly_rest').notNull().default('satSun'),
+  },
+  (t) => [...recordCommonKeys('attendance_calendar', t), uniqueIndex('attendance_calendar_name_uq').on(t.tenantId, t.name)],
+).enableRLS();
+
+/** A calendar's listed day: a public holiday, a make-up workday or an extra rest day. */
+export const attendanceCalendarDay = pgTable(
+  'attendance_calendar_day',
+  {
+    ...recordLineColumns(),
+    date: date('date', { mode: 'string' }).notNull(),
+    dayType: text('day_type').notNull(),
+    name: text('name'),
+  },
+  (t) => [...recordLineKeys('attendance_calendar_day', attendanceCalendar, t), index('attendance_calendar_day_date_idx').on(t.tenantId, t.recordId, t.date)],
+).enableRLS();
+
+export const shift = pgTable(
+  'shift',
+  {
+    ...recordCommonColumns(),
+    name: text('name').notNull(),
+    lateGrace: integer('late_grace').notNull().default(0),
+    earlyGrace: integer('early_grace').notNull().default(0),
+    inWindow: integer('in_window').notNull().default(120),
+    outWindow: integer('out_window').notNull().default(240),
+  },
+  (t) => [...recordCommonKeys('shift', t), uniqueIndex('shift_name_uq').on(t.tenantId, t.name)],
+).enableRLS();
+
+/** A shift's work period: start and off time (`HH:mm`, an off time earlier than the start is the next day's). */
+export const shiftPeriod = pgTable(
+  'shift_period',
+  {
+    ...recordLineColumns(),
+    start: text('start').notNull(),
+    end: text('end').notNull(),
+  },
+  (t) => [...recordLineKeys('shift_period', shift, t)],
+).enableRLS();
+
+export const attendanceGroup = pgTable(
+  'attendance_group',
+  {
+    ...recordCommonColumns(),
+    name: text('name').notNull(),
+    calendarId: bigintRef('calendar_id').notNull(),
+    shiftId: bigintRef('shift_id').notNull(),
+    allowOutside: boolean('allow_outside').notNull().default(false),
+    replacementPerMonth: integer('replacement_per_month').notNull().default(3),
+    replacementDays: integer('replacement_days').notNull().default(7),
+    replaceLateEarly: boolean('replace_late_early').notNull().default(false),
+  },
+  (t) => [
+    ...recordCommonKeys('attendance_group', t),
+    uniqueIndex('attendance_group_name_uq').on(t.tenantId, t.name),
+    index('attendance_group_calendar_idx').on(t.tenantId, t.calendarId),
+    index('attendance_group_shift_idx').on(t.tenantId, t.shiftId),
+  ],
+).enableRLS();
+
+/** A member of an attendance group (a staff member is in one group: the people module's rule). */
+export const attendanceGroupMember = pgTable(
+  'attendance_group_member',
+  {
+    ...recordLineColumns(),
+    staffId: bigintRef('staff_id').notNull(),
+  },
+  (t) => [...recordLineKeys('attendance_group_member', attendanceGroup, t), index('attendance_group_member_staff_idx').on(t.tenantId, t.staffId)],
+).enableRLS();
+
+export const clockAddress = pgTable(
+  'clock_address',
+  {
+    ...recordCommonColumns(),
+    name: text('name').notNull(),
+    groupId: bigintRef('group_id'),
+    latitude: degrees('latitude').notNull(),
+    longitude: degrees('longitude').notNull(),
+    radius: integer('radius').notNull().default(300),
+    wifiName: text('wifi_name').notNull().default(''),
+  },
+  (t) => [...recordCommonKeys('clock_address', t), uniqueIndex('clock_address_name_uq').on(t.tenantId, t.name), index('clock_address_group_idx').on(t.tenantId, t.groupId)],
+).enableRLS();
+
+/**
+ * A punch (打卡记录): who, when, where (the position the browser gave, the nearest address of the group and the
+ * distance to it in metres, whether it was outside every address), and where it came from: the web clock-in or an
+ * approved replacement request (its bill).
+ */
+export const attendancePunch = pgTable(
+  'attendance_punch',
+  {
+    tenantId: tenantId(),
+    id: id(),
+    staffId: bigintRef('staff_id').notNull(),
+    groupId: bigintRef('group_id').notNull(),
+    punchedAt: timestamp('punched_at', { withTimezone: true, mode: 'date' }).notNull(),
+    latitude: degrees('latitude'),
+    longitude: degrees('longitude'),
+    accuracy: integer('accuracy'),
+    addressId: bigintRef('address_id'),
+    distance: integer('distance'),
+    outside: boolean('outside').notNull().default(false),
+    source: text('source').notNull().default('web'),
+    billId: bigintRef('bill_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('attendance_punch_staff_idx').on(t.tenantId, t.staffId, t.punchedAt),
+    index('attendance_punch_time_idx').on(t.tenantId, t.punchedAt),
+    index('attendance_punch_address_idx').on(t.tenantId, t.addressId),
+    index('attendance_punch_group_idx').on(t.tenantId, t.groupId),
+    tenantPolicy('attendance_punch'),
+  ],
+).enableRLS();
+
 /**
  * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
  * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
  */
-const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category } as const;
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category, calendar: attendanceCalendar, shift, attendanceGroup, clockAddress } as const;
 
 /** The line table of each declared kind that has lines (its declaration's `lines`). */
-const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember } as const;
+const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember, calendar: attendanceCalendarDay, shift: shiftPeriod, attendanceGroup: attendanceGroupMember } as const;
 
 export function declaredRecordTable(kind: string) {
   const table = (DECLARED_RECORD_TABLES as Record<string, (typeof DECLARED_RECORD_TABLES)[keyof typeof DECLARED_RECORD_TABLES] | undefined>)[kind];

@@ -107,6 +107,22 @@ const BASIC_MENU: MenuTemplate = {
   ],
 };
 
+/** People (人事): the attendance records (declared), the clock-in and the month's report (docs/people.md). */
+const PEOPLE_MENU: MenuTemplate = {
+  name: 'people',
+  path: '/people',
+  redirect: '/people/clock',
+  icon: 'IdcardOutlined',
+  title: '人事管理',
+  titleEn: 'People',
+  type: 'Directory',
+  children: [
+    screen('people_clock', '考勤打卡', 'Clock in', 'AimOutlined', [{ action: 'add', title: '打卡', titleEn: 'Clock in' }]),
+    screen('people_report', '考勤月报', 'Attendance report', 'BarChartOutlined', ['export']),
+    ...declaredScreens('people'),
+  ],
+};
+
 /** The mall (issue 11): categories, products, orders, proxy orders, lottery, feedback. */
 const MALL_MENU: MenuTemplate = {
   name: 'mall',
@@ -282,6 +298,7 @@ export const MENU_TEMPLATE: MenuTemplate[] = [
     ],
   },
   BASIC_MENU,
+  PEOPLE_MENU,
   MALL_MENU,
   SERVICE_MENU,
   BASE_MENU,

@@ -28,6 +28,7 @@ import {
   costPeriod,
   costOrder,
   costLine,
+  attendancePunch,
   importJob,
   listVersion,
   location,
@@ -130,6 +131,8 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [serviceOrderLog, business()],
   [serviceMessage, business()],
   [slotBooking, business()],
+  // Attendance punches (web clock-ins and approved replacements).
+  [attendancePunch, business()],
   // The home dashboard's order counts, kept by triggers on the orders.
   [orderDaily, business([mallOrder, serviceOrder])],
   [orderTotal, business([mallOrder, serviceOrder])],

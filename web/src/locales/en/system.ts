@@ -204,6 +204,7 @@ export default {
     copyJson: 'Copy JSON',
     copied: 'Copied',
     actions: {
+      clockIn: 'Clock in',
       costRun: 'Run costing',
       costCancel: 'Cancel costing',
       create: 'Create',
@@ -259,6 +260,7 @@ export default {
       arrive: 'Arrived',
     },
     entities: {
+      'attendance punch': 'Punch',
       costPeriod: 'Cost period',
       dept: 'Department',
       menu: 'Menu',

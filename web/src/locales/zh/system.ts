@@ -204,6 +204,7 @@ export default {
     copyJson: '复制 JSON',
     copied: '已复制',
     actions: {
+      clockIn: '打卡',
       costRun: '成本计算',
       costCancel: '反核算',
       create: '新增',
@@ -259,6 +260,7 @@ export default {
       arrive: '确认到货',
     },
     entities: {
+      'attendance punch': '打卡记录',
       costPeriod: '成本核算期间',
       dept: '部门',
       menu: '菜单',

@@ -38,7 +38,7 @@ export function fieldControl(field: RecordFieldDecl, at: { record: RecordKey; la
     case 'textarea':
       return size ? <Input size={size} data-testid={testId} /> : <Input.TextArea rows={3} data-testid={testId} />;
     case 'number':
-      return <NumberInput size={size} data-testid={testId} />;
+      return <NumberInput size={size} {...(field.precision !== undefined ? { precision: field.precision, integer: field.precision === 0 } : {})} data-testid={testId} />;
     // No `min`: the input would silently clamp what was typed; the declared schema refuses it by name instead.
     case 'quantity':
       return <NumberInput size={size} kind="number" data-testid={testId} />;

@@ -98,6 +98,7 @@ const ENTITIES = [
   'mall-order',
   'mall-lottery',
   'mall-feedback',
+  'attendance punch',
   'service-order',
   'serviceStaff',
   'swiper',
