@@ -122,6 +122,9 @@ describe('clock-in', () => {
     expect(report.body).toMatchObject({ status: 0, pagination: { total: 1 } });
     // March 2026 has 22 workdays; the days without punches after the 6th are absences too.
     expect(report.body.data[0]).toMatchObject({ staffId: worker.adminId, workdays: 22, normal: 1, late: 1, early: 1, missing: 1, absent: 18 });
+    // A staff name's part finds them; a wildcard is a character like any other.
+    expect((await api.get(`${P}/report?month=2026-03&keyword=Staff`)).body).toMatchObject({ pagination: { total: 1 } });
+    expect((await api.get(`${P}/report?month=2026-03&keyword=%25`)).body).toMatchObject({ pagination: { total: 0 } });
     const exported = await api.download(`${P}/report/export?month=2026-03`);
     expect(exported.status).toBe(200);
     expect((await api.get(`${P}/report?month=2026-13`)).body).toMatchObject({ status: 40001 });

@@ -1,8 +1,9 @@
-import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
 import { dayTypeOf, judgeDay, layShift, weekdayOf, type AttendanceDay, type ClockIn, type DayResult, type DayType, type PersonMonth, type ReportRow, type ShiftRules, type WeeklyRest } from '@p8/contract/people';
 import { rows, type Tx } from '../../db/connection.ts';
 import { admin, attendanceCalendar, attendanceCalendarDay, attendanceGroup, attendanceGroupMember, attendancePunch, clockAddress, shift, shiftPeriod } from '../../db/schema/index.ts';
 import { BizError } from '../../core/errors.ts';
+import { containsPattern } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 
 /*
@@ -209,7 +210,7 @@ export async function monthReport(ctx: ServiceContext, query: { month: string; g
         eq(attendanceGroupMember.tenantId, tenantId),
         eq(attendanceGroup.enabled, true),
         query.groupId ? eq(attendanceGroup.id, query.groupId) : undefined,
-        query.keyword ? sql`(${admin.name} ilike ${`%${query.keyword}%`} or ${admin.realName} ilike ${`%${query.keyword}%`})` : undefined,
+        query.keyword ? or(ilike(admin.name, containsPattern(query.keyword)), ilike(admin.realName, containsPattern(query.keyword))) : undefined,
       ),
     )
     .orderBy(asc(attendanceGroup.name), asc(staffName), asc(attendanceGroupMember.staffId));
