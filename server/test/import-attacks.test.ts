@@ -1,7 +1,7 @@
 import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
 import { recordTitleField, type RecordFieldDecl, type RecordKindDecl } from '@p8/contract/records/registry';
 import { declaredRecordLineTable, declaredRecordTable } from '../src/db/schema/index.ts';
-import { sampledLines, sampleNamedRecords, sampleNeeds } from './record-samples.ts';
+import { sampledLines, sampleNamedRecords, sampleNeeds, sampleValue } from './record-samples.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -251,6 +251,8 @@ const declaredImportFile = (decl: RecordKindDecl) => {
   };
   const cell = (f: RecordFieldDecl, p: string, i: number) => {
     if (f.kind === 'enum') return f.options![0].label.zh;
+    // A value of a shape of its own (a date, a year, a clock time) or a number: a valid sample; text unique per row.
+    if (f.examples?.length || ['number', 'quantity', 'amount'].includes(f.kind)) return sampleValue(f, p, {});
     if (f.kind !== 'record') return `${p}-${i}-${f.key}`;
     // The record `prepare` made, by what its kind exports (its code, else its title).
     const named = recordKind(f.ref!)!;

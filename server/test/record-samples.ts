@@ -5,7 +5,7 @@ import { everyRecordField, type RecordFieldDecl, type RecordKindDecl } from '@p8
 export type SampleNamed = Readonly<Record<string, number>>;
 
 /** A sample value of a field: text from the seed, a number its schema takes, an enum's first choice, a named record from `named`. */
-function sampleValue(field: RecordFieldDecl, seed: string, named: SampleNamed, index = 0): unknown {
+export function sampleValue(field: RecordFieldDecl, seed: string, named: SampleNamed, index = 0): unknown {
   // A field whose values have a shape of their own (a date, a clock time) declares valid ones.
   if (field.examples?.length) return field.examples[index % field.examples.length];
   switch (field.kind) {
