@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { StockDifference } from '@p8/contract/bills/api';
-import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
+import { BILL_TYPES, billType, downstreamTypes } from '@p8/contract/bills/catalogue';
 import { billApiPath, headerFields, lineFields, lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
@@ -144,10 +144,13 @@ export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unk
   return lines.map((l) => ({ ...l, materialId: taken.materialId ?? l.materialId, sourceLineId: taken.id }));
 }
 
-/** The line fields of `decl` naming a kind `records.lineRefs` gives, with its record; a required staff member (a worker) the staff's. */
+/** The line fields of `decl` naming a kind `records.lineRefs` gives, with its record; a required staff member (a worker) the staff's; the fields downstream types take instead of the quantity. */
 function lineRefs(decl: BillTypeDecl, records: BillRecords): Record<string, number> {
   const refOf = (f: FieldDecl) => records.lineRefs?.[f.ref!] ?? (f.ref === 'staff' && f.required ? records.staff : undefined);
-  return Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && refOf(f) ? [[f.key, refOf(f)!]] : [])));
+  // A field a downstream type takes instead of the quantity (a report's scrapped pieces for a waste in-stock): as
+  // many as the line's quantity, so that the downstream walk has something to take.
+  const offered = downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type && s.offers).map((s) => [s.offers!, 2] as const));
+  return { ...Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && refOf(f) ? [[f.key, refOf(f)!]] : []))), ...Object.fromEntries(offered) };
 }
 
 /** A required choice every line of a type makes that the fixtures do not set otherwise (a production order line's role). */

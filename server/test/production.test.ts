@@ -243,6 +243,61 @@ describe('production orders', () => {
     await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ role: 'Product', materialId: kit, number: 1 }, { role: 'Process', materialId: kit, number: 1 }] }), 'PleaseSelectProcess');
   });
 
+  it('stock the scrap a report counted at its scrap value, off the order\'s work in progress, never beyond the scrap', async () => {
+    const stamp = await api.create('process', { name: 'Stamp', pieceRate: 1 });
+    const routing = await api.create('routing', { name: 'Stamping', steps: [{ processId: stamp }] });
+    const plate = await api.create('material', { code: 'PL', name: 'Plate', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: plate, version: 'V1', isDefault: true, routingId: routing, lines: [{ materialId: ids.a, quantity: 1 }] });
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: plate, number: 10, warehouseId: ids.w }] });
+    await pass('ProductionOrder', id);
+    const o = await get('ProductionOrder', id);
+    const material = o.lines.find((l) => l.role === 'Material')!;
+    const step = o.lines.find((l) => l.role === 'Process')!;
+    const pick = await saved('ProductionPick', { warehouseId: ids.w, lines: [{ materialId: ids.a, number: 10, sourceLineId: material.id }] });
+    await pass('ProductionPick', pick);
+    // Seven good, three scrapped.
+    const report = await saved('ProcessReport', { lines: [{ materialId: plate, number: 7, scrapNumber: 3, processId: stamp, unitPrice: 1, sourceLineId: step.id }] });
+    await pass('ProcessReport', report);
+    const [reported] = (await get('ProcessReport', report)).lines;
+    // The waste in-stock's picker offers the three scrapped, not the seven good.
+    const offered = await ok(api.get<Array<{ sourceLineId: number; number: string; openNumber: string }>>(`${path('ProductionWaste')}/sources?sourceType=ProcessReport&pageSize=50`));
+    expect(offered.filter((l) => l.sourceLineId === reported.id).map((l) => [Number(l.number), Number(l.openNumber)])).toEqual([[3, 3]]);
+    await refused(api.post(path('ProductionWaste'), { billDate: DAY, warehouseId: ids.w, lines: [{ materialId: plate, number: 4, unitPrice: 0.5, sourceLineId: reported.id, warehouseId: ids.w }] }), 'NumberExceedSourceBill');
+    const before = await balances();
+    const waste = await saved('ProductionWaste', { warehouseId: ids.w, lines: [{ materialId: plate, number: 2, unitPrice: 0.5, sourceLineId: reported.id, warehouseId: ids.w }] });
+    await pass('ProductionWaste', waste);
+    // Two in at 0.50: 1.00 into stock, off 5001.
+    const after = await balances();
+    expect(after['1405'] - before['1405']).toBeCloseTo(1, 6);
+    expect(after['5001'] - before['5001']).toBeCloseTo(-1, 6);
+    let r = await get('ProcessReport', report);
+    expect(r.progress).toMatchObject({ waste: 'PartialWaste', accounting: 'NoAccounting' });
+    expect(r.lines[0].progress.waste).toMatchObject({ state: 'PartialWaste', done: 2 });
+    // The rest by push down: one scrapped piece left; the good pieces are still all open to accounting (apart).
+    const rest = (await ok(api.post<{ id: number }>(`${path('ProductionWaste')}/pushDown`, { sourceType: 'ProcessReport', sourceLineIds: [reported.id] }))).id;
+    expect((await get('ProductionWaste', rest)).lines.map((l) => l.number)).toEqual([1]);
+    await ok(api.put(path('ProductionWaste'), { ...(await get('ProductionWaste', rest)), warehouseId: ids.w, lines: [{ materialId: plate, number: 1, unitPrice: 0.5, sourceLineId: reported.id, warehouseId: ids.w }] }));
+    await pass('ProductionWaste', rest);
+    r = await get('ProcessReport', report);
+    expect(r.progress.waste).toBe('AllWaste');
+    const accounting = await ok(api.get<Array<{ sourceLineId: number; openNumber: string }>>(`${path('ProcessAccounting')}/sources?sourceType=ProcessReport&pageSize=50`));
+    expect(accounting.filter((l) => l.sourceLineId === reported.id).map((l) => Number(l.openNumber))).toEqual([7]);
+    // The seven completed take their share of what is left of the work in progress (10 boards at 2.00 less 1.50 of
+    // scrap value: 18.50, of an order of 10): 12.95.
+    const done = await saved('ProductionInstock', { warehouseId: ids.w, lines: [{ materialId: plate, number: 7, sourceLineId: o.lines.find((l) => l.role === 'Product')!.id, warehouseId: ids.w }] });
+    await pass('ProductionInstock', done);
+    // The waste in-stock keeps its audit once the completion took the order's work in progress into stock.
+    await refused(api.post(`${path('ProductionWaste')}/abandonAudit`, { id: waste }), 'ProductionCompletedProhibitAbandonAudit');
+    const finished = await ok(api.get<Array<{ quantity: string; amount: string }>>(`/api/admin/stock/current?materialId=${plate}&warehouseId=${ids.w}&pageSize=200`));
+    // Beside the scrap's 1.50 in the same warehouse.
+    expect(finished.reduce((sum, row) => sum + Number(row.amount), 0)).toBeCloseTo(12.95 + 1.5, 6);
+    // A report line without scrap offers nothing to stock: no waste state on it.
+    const clean = await saved('ProcessReport', { lines: [{ materialId: plate, number: 1, processId: stamp, unitPrice: 1, sourceLineId: step.id }] });
+    await pass('ProcessReport', clean);
+    expect((await get('ProcessReport', clean)).progress.waste).toBeUndefined();
+    await verifyEmpty(api);
+  });
+
   it('dispatch their process steps to a team, a worker and a machine, step by step', async () => {
     const press = await api.create('process', { name: 'Press', pieceRate: 0.3 });
     const pack = await api.create('process', { name: 'Pack', pieceRate: 0.2 });

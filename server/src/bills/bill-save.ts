@@ -3,7 +3,7 @@ import { lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { BILL_TYPES, downstreamTypes } from '@p8/contract/bills/catalogue';
 import { MAX_MICRO, microText, mul, roundTo, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { countsInTotals, headerFields, isTwinLine, lineFields, lineKindOf, meets, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
+import { countsInTotals, headerFields, isTwinLine, lineFields, lineKindOf, meets, offeredBase, type BillPayload, type BillTypeDecl, type FieldCondition, type SourceDecl } from '@p8/contract/bills/registry';
 import { type BillStatus } from '@p8/contract/bills/status';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { nextBillCode } from '../core/code-generator.ts';
@@ -289,7 +289,7 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
   assertDirectAllowed(decl, config, ids.length > 0);
   if (!ids.length) return false;
   const sources = await ctx.tx
-    .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, baseNumber: billLine.baseNumber, closed: billLine.closed, extra: billLine.extra, billType: bill.billType, billStatus: bill.billStatus, head: bill })
+    .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, number: billLine.number, baseNumber: billLine.baseNumber, closed: billLine.closed, extra: billLine.extra, billType: bill.billType, billStatus: bill.billStatus, head: bill })
     .from(billLine)
     .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
     // A source outside the caller's data scope is not there for them (as in the push-down picker).
@@ -312,7 +312,8 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     // Not the line's material, or a line of a role this type does not take (a production order's product, for a pick).
     if (source.materialId !== line.values.materialId || !meets(sourceDecl.fromLines, source.extra as Record<string, unknown>)) throw new BizError('SourceBillNotExist', { additional: line.sourceLineId });
     assertSourceMeets(sourceDecl, source.head);
-    const open = openQuantity(toMicro(source.baseNumber), taken.get(source.id) ?? 0n, source.closed);
+    // What the line offers this type: its quantity, or the field the source declares (a report's scrapped pieces).
+    const open = openQuantity(offeredBase(sourceDecl, { ...source, extra: source.extra as Record<string, unknown> }), taken.get(source.id) ?? 0n, source.closed);
     checkTake(line.baseNumber, open, Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]), {
       line: line.values.lineNo,
       refs: { materialId: source.materialId, billId: source.billId },

@@ -86,9 +86,10 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
         ...(lineKindOf(decl) === 'material' ? {} : { amount: microText(toMicro(line.priceTotal)), ...(line.sourceBillId ? settled.get(line.sourceBillId) : {}) }),
         progress: Object.fromEntries(
           // The kinds that count on this line (a production order's material shows its picking, not its completion).
-          decl.progress.filter((kind) => lineCountsFor(decl.type, kind, lineExtra as Record<string, unknown>)).map((kind) => {
+          // A kind counting a field of the line shows only where the line offers any (a report line's scrap, for waste).
+          decl.progress.filter((kind) => lineCountsFor(decl.type, kind, lineExtra as Record<string, unknown>) && (p?.offered[kind] ?? 1n) > 0n).map((kind) => {
             const k = p?.kinds[kind] ?? { done: 0n, taken: 0n };
-            return [kind, { done: microNumber(k.done), taken: microNumber(k.taken), state: progressState(kind, toMicro(line.baseNumber), k.done) }];
+            return [kind, { done: microNumber(k.done), taken: microNumber(k.taken), state: progressState(kind, p?.offered[kind] ?? toMicro(line.baseNumber), k.done) }];
           }),
         ),
       };

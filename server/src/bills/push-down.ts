@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
 import { downstreamTypes, lineCountsFor, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { lineKindOf, meets, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineKindOf, meets, offeredBase, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import { BizError } from '../core/errors.ts';
 import { distinct } from '../core/ids.ts';
@@ -76,7 +76,7 @@ export async function pushDown(
   const copiedKeys = source.lines.filter((key) => !off.has(key));
   const lines: Array<Record<string, unknown>> = [];
   for (const { line } of found) {
-    const open = openQuantity(toMicro(line.baseNumber), taken.get(line.id) ?? 0n, line.closed);
+    const open = openQuantity(offeredBase(source, { ...line, extra: line.extra as Record<string, unknown> }), taken.get(line.id) ?? 0n, line.closed);
     if (open <= 0n) continue;
     const ratio = (line.unitId !== null && materials.get(line.materialId)?.ratios.get(line.unitId)) || toMicro(1);
     const stored = payloadLine(line);
@@ -144,11 +144,12 @@ export async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
         headerProgress[kind] = head.progress[kind];
         return;
       }
-      // Over the lines the kind counts on (a production order's products for in-stock, its materials for picking).
-      const counted = progress.filter((_, i) => lineCountsFor(decl.type, kind, ownLines[i].extra as Record<string, unknown>));
+      // Over the lines the kind counts on (a production order's products for in-stock, its materials for picking),
+      // and of a kind counting a field of theirs, the lines offering any (a report's lines with scrap, for waste).
+      const counted = progress.filter((p, i) => lineCountsFor(decl.type, kind, ownLines[i].extra as Record<string, unknown>) && (p.offered[kind] ?? 1n) > 0n);
       // No line for it (an order without process steps has nothing to report): no state.
       if (!counted.length) return;
-      const overall = overallProgress(counted.map((p) => ({ number: p.number, done: p.kinds[kind]?.done ?? 0n })));
+      const overall = overallProgress(counted.map((p) => ({ number: p.offered[kind] ?? p.number, done: p.kinds[kind]?.done ?? 0n })));
       headerProgress[kind] = PROGRESS_STATES[kind][overall === 'none' ? 0 : overall === 'partial' ? 1 : 2];
       if (index === 0) primary = overall;
     });
@@ -164,12 +165,19 @@ export async function refreshSources(ctx: ServiceContext, lines: LineRow[]) {
 interface LineProgress {
   lineId: number;
   number: Micro;
+  /** What the line offers a kind when it is not its quantity (`SourceDecl.offers`: a report's scrap for `waste`). */
+  offered: Partial<Record<ProgressKind, Micro>>;
   kinds: Partial<Record<ProgressKind, { done: Micro; taken: Micro }>>;
 }
 
+/** The downstream sources onto `decl` that offer their own field, by the kind they drive. */
+const offeringSources = (decl: BillTypeDecl) => downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type && s.offers));
+
 /** Per line of a bill and per progress kind of its type: main-unit quantities taken and done downstream. */
 export async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: LineRow[]): Promise<LineProgress[]> {
-  if (!lines.length || !decl.progress.length) return lines.map((l) => ({ lineId: l.id, number: toMicro(l.baseNumber), kinds: {} }));
+  const offering = offeringSources(decl);
+  const offeredOf = (line: LineRow) => Object.fromEntries(offering.map((s) => [s.drives, offeredBase(s, { ...line, extra: line.extra as Record<string, unknown> })]));
+  if (!lines.length || !decl.progress.length) return lines.map((l) => ({ lineId: l.id, number: toMicro(l.baseNumber), offered: offeredOf(l), kinds: {} }));
   const found = await tx
     .select({
       sourceLineId: billLine.sourceLineId,
@@ -193,7 +201,7 @@ export async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl,
       if (kind) add(kind, toMicro(f.done), toMicro(f.taken));
     }
     for (const r of rolled.filter((r) => r.sourceLineId === line.id)) add(r.kind, r.done, r.taken);
-    return { lineId: line.id, number: toMicro(line.baseNumber), kinds };
+    return { lineId: line.id, number: toMicro(line.baseNumber), offered: offeredOf(line), kinds };
   });
 }
 
@@ -245,7 +253,11 @@ export async function openSourceLines(
   if (!decl.sources.some((s) => s.type === query.sourceType)) throw new BizError('SourceBillNotExist', { additional: query.sourceType });
   if (lineKindOf(decl) === 'settlement') return openSourceBills(ctx, decl, query, onlyWhenSql);
   const keyword = query.keyword ? `%${query.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const { onlyWhen, fromLines } = decl.sources.find((s) => s.type === query.sourceType)!;
+  const { onlyWhen, fromLines, offers } = decl.sources.find((s) => s.type === query.sourceType)!;
+  // What each line offers (offeredBase): its quantity, or the declared field (a report's scrapped pieces).
+  const offeredNumber = offers ? sql`coalesce((l.extra ->> ${offers})::numeric, 0)` : sql`l.number`;
+  // (A line without a quantity — of another type, before the filters apply — offers the field as it is.)
+  const offered = offers ? sql`coalesce(${offeredNumber} * l.base_number / nullif(l.number, 0), ${offeredNumber})` : sql`l.base_number`;
   const scope = await billScope(ctx, 'b');
   const where = sql`b.tenant_id = ${ctx.tenantId} and b.bill_type = ${query.sourceType} and b.bill_status in ('Audit', 'Partially') and not l.closed
     ${scope ? sql`and ${scope}` : sql``}
@@ -253,14 +265,14 @@ export async function openSourceLines(
     ${fromLines ? sql`and ${conditionSql(fromLines, 'l', billLine)}` : sql``}
     ${query.partnerId ? sql`and coalesce(b.supplier_id, b.customer_id) = ${query.partnerId}` : sql``}
     ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword})` : sql``}`;
-  const open = sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+  const open = sql`${offered} - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
       where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'
         and db.bill_type in (${sql.join(sharingTypes(decl, query.sourceType!).map((t) => sql`${t}`), sql`, `)})), 0)`;
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select * from (
           select b.id as source_bill_id, b.bill_code, b.bill_date::text, p.name as partner_name, l.id as source_line_id, l.material_id, m.code as material_code,
-                 m.name as material_name, m.specification, l.unit_id, u.name as unit_name, l.number::text, l.base_number::text, (${open})::text as open_base,
+                 m.name as material_name, m.specification, l.unit_id, u.name as unit_name, (${offeredNumber})::text as number, (${offered})::text as base_number, (${open})::text as open_base,
                  count(*) over () as total
           from bill_line l
           join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id

@@ -230,9 +230,35 @@ export const ProcessReport: BillTypeDecl = {
   stock: 'none',
   postings: POSTS_NOTHING,
   costRun: {},
-  // Its good pieces are paid through piece-rate accounting.
-  progress: ['accounting'],
+  // Its good pieces are paid through piece-rate accounting; its scrapped pieces go to the waste store.
+  progress: ['accounting', 'waste'],
   switches: [],
+  actions: SOURCED_ACTIONS,
+};
+
+/**
+ * Waste in-stock (废品入库): a process report's scrapped pieces taken into the waste store at their scrap value (the
+ * line's price: what the scrap can be sold for; none, no value). What it brings in comes off the order's work in
+ * progress (Dr 1405 / Cr 5001), so the good pieces carry only what the scrap did not recover; the report shows how
+ * much of its scrap is stocked (`waste`). Apart: stocking scrap takes nothing of the good pieces accounting pays.
+ */
+export const ProductionWaste: BillTypeDecl = {
+  type: 'ProductionWaste',
+  label: { zh: '废品入库', en: 'Waste in-stock' },
+  area: 'production',
+  route: 'waste',
+  codePrefix: 'FPRK',
+  icon: 'DeleteOutlined',
+  header: [workshop, HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED, { ...LINE.unitPrice, label: { zh: '残值单价', en: 'Scrap value' } }, LINE.priceTotal],
+  sources: [{ type: 'ProcessReport', drives: 'waste', apart: true, offers: 'scrapNumber', header: ['deptId'], lines: [] }],
+  sourceRequired: true,
+  stock: 'in',
+  valuation: { in: 'price' },
+  postings: WORK_IN_PROGRESS,
+  costRun: {},
+  progress: [],
+  switches: ['openBatchNumber', 'openSerialNumber'],
   actions: SOURCED_ACTIONS,
 };
 
@@ -455,4 +481,4 @@ export const MrpPlan: BillTypeDecl = {
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, EquipmentMaintenance];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, ProductionWaste, EquipmentMaintenance];

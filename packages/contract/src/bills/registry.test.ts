@@ -37,6 +37,8 @@ describe('bill-type registry', () => {
       for (const key of source.header) expect(header.has(key) && fromHeader.has(key), `header ${key}`).toBe(true);
       for (const key of source.lines) expect(lines.has(key) && fromLines.has(key), `line ${key}`).toBe(true);
       expect(from!.progress, `${source.type} shows ${source.drives}`).toContain(source.drives);
+      // What a source offers instead of its quantity is a quantity field of its lines (a report's scrapped pieces).
+      if (source.offers) expect(lineFields(from!).find((f) => f.key === source.offers)?.kind, `offers ${source.offers}`).toBe('quantity');
       for (const key of [source.beyondSwitch, source.additionalSwitch]) if (key) expect(CONFIG_KEYS.has(key)).toBe(true);
       // Conditions name a header field of the bill they read (the source for onlyWhen: a column or its own
       // field, kept in `extra`; this one for drivesWhen: a column).

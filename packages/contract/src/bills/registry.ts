@@ -4,7 +4,7 @@ import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import type { ErrorKey } from '../errors.ts';
 import type { PostingAccount } from '../finance.ts';
 import type { BillOperation, Label, ProgressKind } from './status.ts';
-import { roundTo, sum, toMicro, type Micro } from './decimal.ts';
+import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
 
 /**
  * The bill-type registry: one declaration per bill type, from which everything else is derived — the
@@ -291,6 +291,25 @@ export interface SourceDecl {
    * must be shown by both (the registry test checks); a chain passes on as far as each link declares it.
    */
   passes?: readonly ProgressKind[];
+  /**
+   * What a source line offers this type when it is not the line's quantity: a line field of the source, in the
+   * line's unit (converted to the main unit as the quantity is) — a waste in-stock takes a process report's
+   * scrapped pieces (`scrapNumber`), not its good ones. The open quantity, the push-down picker and the progress
+   * it drives (over the source lines that offer any) count that field.
+   */
+  offers?: string;
+}
+
+/**
+ * The main-unit quantity a source line offers a downstream type (`SourceDecl.offers`): its own main-unit quantity,
+ * or the offered field scaled by the line's unit ratio (its main-unit quantity over its quantity).
+ */
+export function offeredBase(source: Pick<SourceDecl, 'offers'> | undefined, line: { number: string | number; baseNumber: string | number; extra: Record<string, unknown> }): Micro {
+  const base = toMicro(String(line.baseNumber));
+  if (!source?.offers) return base;
+  const offered = toMicro(String(line.extra[source.offers] ?? 0) || '0');
+  const number = toMicro(String(line.number));
+  return number === 0n ? offered : divRound(offered * base, number);
 }
 
 /** The buttons a bill type has; its button code is `<area>_<route>_<action>`. */

@@ -91,9 +91,10 @@ export const PROHIBIT_KEY = {
  * - report: a production order's process steps reported done by process reports (工序汇报);
  * - plan: a sale order's or independent demand's quantities taken into MRP plans (MRP 计划);
  * - accounting: a process report's good pieces taken into piece-rate accounting (工序核算, 计件工资);
- * - dispatch: a production order's process steps dispatched to teams, workers and machines (工序派工).
+ * - dispatch: a production order's process steps dispatched to teams, workers and machines (工序派工);
+ * - waste: a process report's scrapped pieces taken into the waste store (废品入库).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting', 'dispatch'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting', 'dispatch', 'waste'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -111,6 +112,7 @@ export const PROGRESS_STATES = {
   report: ['NoReport', 'PartialReport', 'AllReport'],
   plan: ['NoPlan', 'PartialPlan', 'AllPlan'],
   accounting: ['NoAccounting', 'PartialAccounting', 'AllAccounting'],
+  waste: ['NoWaste', 'PartialWaste', 'AllWaste'],
   dispatch: ['NoDispatch', 'PartialDispatch', 'AllDispatch'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
@@ -129,6 +131,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   report: { zh: '汇报状态', en: 'Reported' },
   plan: { zh: '计划状态', en: 'Planned' },
   accounting: { zh: '核算状态', en: 'Accounted' },
+  waste: { zh: '废品入库', en: 'Scrap stocked' },
   dispatch: { zh: '派工状态', en: 'Dispatched' },
 };
 
@@ -171,6 +174,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoAccounting: { zh: '未核算', en: 'Not accounted' },
   PartialAccounting: { zh: '部分核算', en: 'Partly accounted' },
   AllAccounting: { zh: '全部核算', en: 'All accounted' },
+  NoWaste: { zh: '废品未入库', en: 'Scrap not stocked' },
+  PartialWaste: { zh: '废品部分入库', en: 'Scrap partly stocked' },
+  AllWaste: { zh: '废品全部入库', en: 'Scrap all stocked' },
   NoDispatch: { zh: '未派工', en: 'Not dispatched' },
   PartialDispatch: { zh: '部分派工', en: 'Partly dispatched' },
   AllDispatch: { zh: '全部派工', en: 'All dispatched' },

@@ -247,15 +247,22 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     sourceLineId: step.id,
   }))));
   // The workshop's reports, by the crews of the routing: every step of the 50 boards but the last done, the last
-  // for 30 of them.
+  // for 30 of them; two boards scrapped at the first step.
   const report = await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({
     materialId: step.materialId,
     number: i === steps.length - 1 ? 30 : step.number,
+    ...(i === 0 ? { scrapNumber: 2 } : {}),
     processId: step.processId,
     teamId: step.teamId,
     unitPrice: step.unitPrice,
     sourceLineId: step.id,
   }))));
+  // The scrapped boards into the waste store at what the recycler pays (their value off the order's work in progress).
+  const [scrappedLine] = await lineIds('ProcessReport', report);
+  const waste = { warehouseId: warehouse('废品仓') };
+  await audit('ProductionWaste', await save('ProductionWaste', daysAgo(4), { ...waste, remark: '贴片不良报废板' }, [
+    { materialId: material('控制板组件'), number: 2, unitPrice: 5, sourceLineId: scrappedLine, ...waste },
+  ]));
   // Their piece wages for the month: each crew's pieces shared by its members' shares (工序核算).
   await audit('ProcessAccounting', await save('ProcessAccounting', daysAgo(3), { salaryPeriod: daysAgo(3).slice(0, 7), remark: '控制板组件计件' }, await accountingOf(report)));
   // This month's salary bill, a draft: saved with the administrator's base pay, it takes every worker's piece wages.

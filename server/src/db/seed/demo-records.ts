@@ -88,6 +88,8 @@ const WAREHOUSES: Array<{ name: string; address: string; locations: string[] }> 
   { name: '原料仓', address: '厂区一号库房', locations: ['A-01 钢材区', 'A-02 电子料区', 'A-03 五金区'] },
   { name: '半成品仓', address: '厂区二号库房', locations: ['B-01 板卡区'] },
   { name: '成品仓', address: '厂区三号库房', locations: ['C-01 控制器区', 'C-02 电机区', 'C-03 待发区'] },
+  // Scrap from the workshop, kept for sale to the recycler (waste in-stocks).
+  { name: '废品仓', address: '厂区东侧棚库', locations: [] },
 ];
 const FEES: Array<[string, FeeKind, boolean?]> = [
   ['运输费', 'expense'],

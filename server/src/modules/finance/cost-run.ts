@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
-import { PRODUCTION_LINES, ProcessAccounting, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn } from '@p8/contract/bills/production';
+import { PRODUCTION_LINES, ProcessAccounting, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn, ProductionWaste } from '@p8/contract/bills/production';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
 import { ACCOUNT_ROLES } from '@p8/contract/finance';
 import type { CostOrderRow, CostPeriodDetail, CostPeriodRow, CostRunResult } from '@p8/contract/production-cost';
@@ -85,13 +85,15 @@ const m = (text: string | null | undefined) => toMicro(text ?? '0');
 
 /**
  * The run's input statements (exported for bench/cost-run.ts, which times them over a bare pool): per order, what
- * the stock ledger moved for its picks and returns (material) and completions (what they took in, and how many),
- * before and in the period — a return reaches its order through its pick's line.
+ * the stock ledger moved for its picks, returns and scrap stocked (material) and completions (what they took in, and
+ * how many), before and in the period — a return reaches its order through its pick's line, scrap through its report's.
  */
 export function ledgerByOrderSql(tenantId: number, period: string): SQL {
   const { start, end } = periodRange(period);
-  const stockTypes = [ProductionPick.type, ProductionReturn.type, ProductionInstock.type];
-  return sql`select case when e.bill_type = ${ProductionReturn.type} then s.source_bill_id else d.source_bill_id end as order_id,
+  const stockTypes = [ProductionPick.type, ProductionReturn.type, ProductionInstock.type, ProductionWaste.type];
+  // A return reaches its order through its pick's line, a waste in-stock through its report's.
+  const throughSource = [ProductionReturn.type, ProductionWaste.type];
+  return sql`select case when e.bill_type in (${sql.join(throughSource.map((t) => sql`${t}`), sql`, `)}) then s.source_bill_id else d.source_bill_id end as order_id,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as material_before,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date >= ${start}), 0)::text as material,
                coalesce(sum(e.amount) filter (where e.bill_type = ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as perpetual_before,
