@@ -248,7 +248,7 @@ export const ProductionWaste: BillTypeDecl = {
   area: 'production',
   route: 'waste',
   codePrefix: 'FPRK',
-  icon: 'DeleteOutlined',
+  icon: 'InboxOutlined',
   header: [workshop, HEADER.warehouseId, HEADER.handlerId],
   lines: [...PLACED, { ...LINE.unitPrice, label: { zh: '残值单价', en: 'Scrap value' } }, LINE.priceTotal],
   sources: [{ type: 'ProcessReport', drives: 'waste', apart: true, offers: 'scrapNumber', header: ['deptId'], lines: [] }],
