@@ -42,6 +42,7 @@ import { chatPlugin } from './modules/service/chat-hub.ts';
 import { serviceModule } from './modules/service/routes.ts';
 import { financeModule } from './modules/finance/routes.ts';
 import { productionModule } from './modules/production/routes.ts';
+import { qualityModule } from './modules/quality/routes.ts';
 import { peopleModule } from './modules/people/routes.ts';
 import { homeModule } from './modules/home/routes.ts';
 
@@ -200,6 +201,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Production: its bill types' own rules.
     productionModule,
+    // Quality: its inspections' own rules and its templates.
+    qualityModule,
     peopleModule,
     // Finance: after the bills, whose audits it posts to the ledger.
     financeModule,

@@ -5,6 +5,7 @@ import { billApiPath, headerFields, lineFields, lineKindOf, meets, type BillType
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
+import { InspectionKind } from '@p8/contract/quality';
 
 /**
  * A valid save payload of any declared bill type, its required header fields filled by kind from the
@@ -33,9 +34,14 @@ export interface BillRecords {
   lineRefs?: Record<string, number>;
 }
 
-/** The records finance's and production's bills name: a fund account (100,000 in it), an expense and an income fee type, a process and a machine. */
+/** The records finance's, production's and quality's bills name: a fund account (100,000 in it), an expense and an income fee type, a process, a machine and a general template of each inspection. */
 export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
+  // Every inspection has a general template (an inspection without one is refused); none holds the goods back, so
+  // the walks take what they like — quality.test.ts tests the templates that do.
+  for (const kind of InspectionKind) {
+    await api.create('inspectionTemplate', { code: `${marker}-QT-${kind}`, name: `${marker} ${kind}`, inspectionKind: kind, sampling: 'All', gates: false, items: [{ name: 'Look', valueKind: 'PassFail', blocks: false }] });
+  }
   return {
     fundAccount: fund.id,
     expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }),

@@ -120,13 +120,21 @@ describe('a record a bill names is held', () => {
   });
 });
 
+/** Where the kinds that are not declared records are deleted, and what refuses it while they are named. */
+const HAND_WRITTEN_DELETES: Record<string, { url: string; inUse: string }> = {
+  department: { url: '/api/admin/security/dept', inUse: 'DeptInUseProhibitDelete' },
+  material: { url: '/api/admin/basic/material', inUse: 'MaterialInUseProhibitDelete' },
+};
+
 describe.each(RECORD_KINDS.filter((decl) => everyRecordField(decl).some((f) => f.kind === 'record')).map((decl) => [decl.kind, decl] as const))('declared kind %s', (_kind, decl) => {
   let n = 0;
-  /** A record of kind `ref` made through the API: a department, a declared kind's sample; staff: the caller. */
+  /** A record of kind `ref` made through the API: a department, a material, a declared kind's sample; staff: the caller. */
   async function referable(ref: string): Promise<number> {
     n += 1;
     if (ref === 'staff') return api.adminId;
     if (ref === 'department') return (await ok(api.post<{ id: number }>('/api/admin/security/dept', { name: `${decl.kind}-dept-${n}` }))).id;
+    // A material (hand-written: its units) in its main unit.
+    if (ref === 'material') return api.create('material', { code: `${decl.kind}-M${n}`, name: `${decl.kind}-material-${n}`, units: [{ unitId: await referable('unit'), isMain: true }] });
     const named = recordKind(ref);
     if (!named) throw new Error(`the walk cannot make a ${ref}`);
     const seed = `${decl.kind}-${ref}-${n}`;
@@ -162,8 +170,9 @@ describe.each(RECORD_KINDS.filter((decl) => everyRecordField(decl).some((f) => f
     }
     // Held: the named record's delete is refused while this record names it (staff are disabled, never deleted by this walk).
     if (field.ref !== 'staff') {
-      const namedUrl = field.ref === 'department' ? '/api/admin/security/dept' : `/api${recordApiPath(recordKind(field.ref!)!)}`;
-      const inUse = field.ref === 'department' ? 'DeptInUseProhibitDelete' : recordKind(field.ref!)!.inUse;
+      const handWritten = HAND_WRITTEN_DELETES[field.ref!];
+      const namedUrl = handWritten?.url ?? `/api${recordApiPath(recordKind(field.ref!)!)}`;
+      const inUse = handWritten?.inUse ?? recordKind(field.ref!)!.inUse;
       await refused(api.del(namedUrl, { ids: [target] }), inUse);
     }
   });

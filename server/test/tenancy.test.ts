@@ -70,6 +70,8 @@ interface OwnRecords {
 const REQUIRED_QUERY: Record<string, string> = {
   '/api/admin/tenant/table/column/type': '?type=system_staff',
   '/api/admin/basic/region/search': `?keyword=${encodeURIComponent('南山')}`,
+  // Any material id: B's answer is null whatever A has (A's templates are A's).
+  '/api/admin/quality/inspectionTemplate/applicable': '?inspectionKind=Incoming&materialId=1',
 };
 
 /** Fills a route's `:id` with A's record of that route (the prefix before `/:id`), and its required query. */
@@ -118,7 +120,8 @@ async function seedOwnRecords(): Promise<OwnRecords> {
     '/api/admin/office/message': await post('/api/admin/office/message', { receiverIds: [staff.adminId], title: `${marker}-title`, content: `${marker}-content` }),
     '/api/admin/system/printer': await post('/api/admin/system/printer', { name: `${marker}-printer`, provider: 'feie', sn: `${marker}SN`, printerKey: 'k3y-SECRET-9f2a', copies: 1 }),
     '/api/admin/system/printTemplate': await post('/api/admin/system/printTemplate', { billType: 'PurchaseOrder', name: `${marker}-template`, layout: starterTemplate(billType('PurchaseOrder')!, 'zh') }),
-    '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'PurchaseOrder', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
+    // (A joint review on a type no walked bill needs audited as its source: the administrator is not its reviewer.)
+    '/api/admin/system/verify': await post('/api/admin/system/verify', { billType: 'SaleQuotation', auditType: 'AnyVerify', sequential: false, reviewerIds: [staff.adminId] }),
   };
   // A record of every declared kind but units (made above for the materials), its fields carrying the marker.
   for (const decl of RECORD_KINDS.filter((d) => !ids[`/api/admin/${d.area}/${d.kind}`])) {

@@ -57,6 +57,12 @@ export const refusalShapes = {
   NumberExceedSourceBill: { fields: ['line', 'material', 'bill', 'need', 'have'], measure: 'number' },
   // A process report beyond what the order's previous step passed.
   NumberExceedReportable: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
+  // A bill after an inspection beyond what audited inspections accepted of its source line.
+  NumberExceedInspected: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
+  InspectionReportNotAudit: { fields: ['line', 'material'] },
+  InspectionSampleExceeds: { fields: ['line', 'need', 'have'], measure: 'number' },
+  InspectionQuantitiesMismatch: { fields: ['line', 'need', 'have'], measure: 'number' },
+  InspectionTemplateMissing: { fields: ['line', 'material'] },
   AccountBalanceInsufficient: { fields: ['account', 'need', 'have'], measure: 'amount' },
   PayAmountExceedUnpaid: settled,
   ReceiptAmountExceedUnreceived: settled,

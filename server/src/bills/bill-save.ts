@@ -19,6 +19,7 @@ import { billScope } from './list.ts';
 import { checkTake, openQuantity } from './progress.ts';
 import { allows, transition } from './state-machine.ts';
 import { assertBillDate } from './dates.ts';
+import { assertInspected, type InspectedTake } from './inspection.ts';
 import { checkSerials } from './stock-rules.ts';
 import { linkSettlements, prepareMoneyLines } from './settlement-lines.ts';
 
@@ -112,7 +113,9 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
   const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(lines.map((l) => Number(l.materialId))));
   const rules = amountRules(config);
   const prepared: PreparedLine[] = [];
-  const ownLineFields = lineFields(decl).filter((f) => !f.readOnly && !LINE_COLUMNS.has(f.key));
+  // A read-only field is the server's: kept where the type's own rules completed the lines (an inspection's
+  // template and verdict) — a request never carries one (the payload schema leaves read-only fields out).
+  const ownLineFields = lineFields(decl).filter((f) => (!f.readOnly || completeLines) && !LINE_COLUMNS.has(f.key));
   lines.forEach((line, index) => {
     const info = materials.get(Number(line.materialId));
     if (!info) throw refusal('MaterialNotExist', {}, { line: index + 1 });
@@ -303,6 +306,7 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     for (const [id, quantity] of await takenBySource(ctx.tx, ctx.tenantId, ofType, sharingTypes(decl, sourceType), billId)) taken.set(id, quantity);
   }
   const additional = new Set<SourceDecl>();
+  const inspected: InspectedTake[] = [];
   for (const line of lines) {
     if (line.sourceLineId === null) continue;
     const source = byId.get(line.sourceLineId);
@@ -323,7 +327,10 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     line.values.sourceLineId = source.id;
     line.values.sourceBillId = source.billId;
     additional.add(sourceDecl);
+    if (sourceDecl.inspectedBy) inspected.push({ lineNo: line.values.lineNo!, sourceLineId: source.id, materialId: line.values.materialId as number, billId: source.billId, source: sourceDecl });
   }
+  // Goods that wait for an inspection: no more than audited inspections accepted of their source lines.
+  if (inspected.length) await assertInspected(ctx, inspected, taken);
   // A pushed-down bill holds only source lines, unless the type's "additional" switch is on. Lines of another
   // role than the sources give (a production order's materials beside the products taken from a sale order)
   // are not additional goods.

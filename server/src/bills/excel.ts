@@ -1,3 +1,4 @@
+import type { Reading } from '@p8/contract/quality';
 import { and, asc, eq } from 'drizzle-orm';
 import { microNumber, microText, toMicro } from '@p8/contract/bills/decimal';
 import type { FieldDecl } from '@p8/contract/bills/fields';
@@ -122,6 +123,8 @@ function exportValue(field: FieldDecl, value: unknown, names: Names, lang: Lang)
   if (field.kind === 'record') return names.get(field.ref!)?.get(Number(value)) ?? null;
   if (field.kind === 'enum') return enumLabel(field, value, lang);
   if (field.kind === 'serials') return Array.isArray(value) ? value.join(',') : value;
+  // Readings as "item: value" pairs (an inspection line's), a pass / fail item as ✓ / ✗.
+  if (field.kind === 'readings') return Array.isArray(value) ? (value as Reading[]).map((r) => `${r.item}: ${r.value ?? (r.passed === true ? '✓' : r.passed === false ? '✗' : '')}`).join('; ') : null;
   if (['quantity', 'price', 'amount', 'percent', 'number'].includes(field.kind)) return microNumber(toMicro(String(value)));
   return value;
 }

@@ -138,7 +138,8 @@ function declaredLines(decl: RecordKindDecl, lines: RecordLinesDecl, t: Declared
   const ofRecords = (tenantId: number, ids: number[]) => and(eq(t.tenantId, tenantId), inArray(t.recordId, ids));
   // What names a line in a list: its first required field naming a record (a step's process).
   const shownField = refFields.find((f) => f.required);
-  const valuesOf = (line: Line) => Object.fromEntries(lines.fields.map((f) => [f.key, line[f.key] ?? null]));
+  // A field a line leaves out takes its column's default (Drizzle writes `default` for undefined), as a record's do.
+  const valuesOf = (line: Line) => Object.fromEntries(lines.fields.map((f) => [f.key, line[f.key]]));
 
   async function insert(tx: Tx, tenantId: number, recordId: number, firstNo: number, sent: Line[]) {
     await assertRefsOf(tx, tenantId, lines.fields, sent.map((values, i) => ({ values, line: firstNo + i })));

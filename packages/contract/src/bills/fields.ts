@@ -22,7 +22,7 @@ import { AssemblyType, ASSEMBLY_TYPE_LABELS, ExchangeType, EXCHANGE_TYPE_LABELS,
  * amount digits) / percent / date / month (`YYYY-MM`) / enum (one of `options`) / record (the id of a record of
  * the kind `ref` names: a supplier, a warehouse, a fund account, a process…) / batch (a batch number text) /
  * serials (a list of serial numbers) / attachments (uploaded file urls) / bill (a bill this line settles,
- * chosen by push down).
+ * chosen by push down) / readings (an inspection line's reading per item of its template).
  */
 export type FieldKind =
   | 'text'
@@ -40,7 +40,9 @@ export type FieldKind =
   | 'batch'
   | 'serials'
   | 'attachments'
-  | 'bill';
+  | 'bill'
+  /** An inspection line's readings: one per item of its template (quality's `Reading`). */
+  | 'readings';
 
 /** The key beside a record field's id that carries the record's name, in answers (`supplierId` → `supplierName`). */
 export const nameKey = (key: string) => key.replace(/Id$/, 'Name');

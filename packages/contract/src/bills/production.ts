@@ -117,7 +117,7 @@ export const ProductionOrder: BillTypeDecl = {
   postings: POSTS_NOTHING,
   // Its status follows the products completed (the first kind); the materials show what was picked, the
   // process steps what was reported and dispatched.
-  progress: ['instock', 'pick', 'report', 'dispatch'],
+  progress: ['instock', 'pick', 'report', 'dispatch', 'inspection'],
   switches: ['allowProductionInstockBeyond', 'allowProductionClaimBeyond', 'completionNeedAllPickOutstock'],
   actions: ORDER_ACTIONS,
 };
@@ -192,6 +192,7 @@ export const ProductionInstock: BillTypeDecl = {
       header: ['deptId'],
       lines: ['warehouseId'],
       beyondSwitch: 'allowProductionInstockBeyond',
+      inspectedBy: 'FinishedInspection',
     },
   ],
   sourceRequired: true,
@@ -231,7 +232,7 @@ export const ProcessReport: BillTypeDecl = {
   postings: POSTS_NOTHING,
   costRun: {},
   // Its good pieces are paid through piece-rate accounting; its scrapped pieces go to the waste store.
-  progress: ['accounting', 'waste'],
+  progress: ['accounting', 'waste', 'inspection'],
   switches: [],
   actions: SOURCED_ACTIONS,
 };

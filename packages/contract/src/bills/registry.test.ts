@@ -167,8 +167,22 @@ describe('bill-type registry', () => {
   });
 
   it('knows which types a source feeds', () => {
-    expect(downstreamTypes('PurchaseOrder').map((d) => d.type)).toEqual(['PurchaseInstock']);
-    expect(downstreamTypes('SaleOrder').map((d) => d.type).sort()).toEqual(['MrpPlan', 'ProductionOrder', 'SaleOutstock', 'SaleShip']);
+    expect(downstreamTypes('PurchaseOrder').map((d) => d.type)).toEqual(['PurchaseInstock', 'IncomingInspection']);
+    expect(downstreamTypes('SaleOrder').map((d) => d.type).sort()).toEqual(['MrpPlan', 'ProductionOrder', 'SaleOutstock', 'SaleShip', 'ShipmentInspection']);
+  });
+
+  it('lets a bill wait only for an inspection of the lines it takes', () => {
+    const gated = BILL_TYPES.flatMap((decl) => decl.sources.filter((s) => s.inspectedBy).map((s) => ({ decl, source: s })));
+    expect(gated.map((g) => `${g.decl.type}<${g.source.type}`).sort()).toEqual(['ProductionInstock<ProductionOrder', 'PurchaseInstock<PurchaseOrder', 'SaleOutstock<SaleOrder', 'SaleOutstock<SaleShip']);
+    for (const { decl, source } of gated) {
+      const inspection = billType(source.inspectedBy!);
+      // An inspection type, pushed down from the same source lines, that takes nothing of what the bill may take.
+      expect(inspection?.inspection, `${decl.type} waits for ${source.inspectedBy}`).toBeDefined();
+      const inspected = inspection!.sources.find((s) => s.type === source.type);
+      expect(inspected, `${source.inspectedBy} inspects ${source.type}`).toBeDefined();
+      expect(inspected!.apart).toBe(true);
+      expect(JSON.stringify(inspected!.fromLines ?? null)).toBe(JSON.stringify(source.fromLines ?? null));
+    }
   });
 });
 

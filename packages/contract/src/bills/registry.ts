@@ -3,6 +3,7 @@ import type { TenantConfig } from '../tenant-config.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import type { ErrorKey } from '../errors.ts';
 import type { PostingAccount } from '../finance.ts';
+import type { InspectionKind } from '../quality.ts';
 import type { BillOperation, Label, ProgressKind } from './status.ts';
 import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
 
@@ -28,13 +29,14 @@ import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
  */
 
 /** The menu areas bills live in; the first segment of their route and button codes. */
-export const BillArea = ['purchase', 'sale', 'stock', 'production', 'finance'] as const;
+export const BillArea = ['purchase', 'sale', 'stock', 'production', 'quality', 'finance'] as const;
 export type BillArea = (typeof BillArea)[number];
 export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   purchase: { zh: '采购管理', en: 'Purchasing' },
   sale: { zh: '销售管理', en: 'Sales' },
   stock: { zh: '库存管理', en: 'Stock' },
   production: { zh: '生产管理', en: 'Production' },
+  quality: { zh: '质量管理', en: 'Quality' },
   finance: { zh: '财务管理', en: 'Finance' },
 };
 
@@ -298,6 +300,14 @@ export interface SourceDecl {
    * it drives (over the source lines that offer any) count that field.
    */
   offers?: string;
+  /**
+   * The inspection this bill waits for (an inspection type pushed down from the same source lines): where the
+   * template that applies to a line's material at that inspection says the goods wait for it (`gates`), the line
+   * takes at most what audited inspections of its source line accepted (accepted + concession) less what bills
+   * sharing its open quantity took already — none audited yet, `InspectionReportNotAudited`; more,
+   * `NumberExceedInspected` (no 'beyond' switch lifts it). A purchase in-stock waits for the incoming inspection.
+   */
+  inspectedBy?: string;
 }
 
 /**
@@ -358,6 +368,11 @@ export interface BillCommandDecl {
 export interface BillTypeDecl {
   /** The type's identifier: stored on every bill, named by joint-review rules ('PurchaseOrder'). */
   type: string;
+  /**
+   * An inspection report of this kind (quality, docs/quality.md): its lines follow the template that applies to
+   * their material, their readings give the verdict, and accepted + rejected + concession is the lot.
+   */
+  inspection?: InspectionKind;
   label: Label;
   area: BillArea;
   /** The last segment of its routes: `/api/admin/<area>/<route>`, menu `<area>_<route>`. */

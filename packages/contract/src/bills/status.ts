@@ -92,9 +92,10 @@ export const PROHIBIT_KEY = {
  * - plan: a sale order's or independent demand's quantities taken into MRP plans (MRP 计划);
  * - accounting: a process report's good pieces taken into piece-rate accounting (工序核算, 计件工资);
  * - dispatch: a production order's process steps dispatched to teams, workers and machines (工序派工);
- * - waste: a process report's scrapped pieces taken into the waste store (废品入库).
+ * - waste: a process report's scrapped pieces taken into the waste store (废品入库);
+ * - inspection: lines inspected by inspection reports (质检: incoming, shipment, first-article, patrol, process, finished).
  */
-export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting', 'dispatch', 'waste'] as const;
+export const ProgressKind = ['instock', 'outstock', 'refund', 'return', 'push', 'settlement', 'invoice', 'exchange', 'pick', 'production', 'report', 'plan', 'accounting', 'dispatch', 'waste', 'inspection'] as const;
 export type ProgressKind = (typeof ProgressKind)[number];
 
 /** The three states of each progress set: nothing, part, all of the quantity (or amount). */
@@ -114,6 +115,7 @@ export const PROGRESS_STATES = {
   accounting: ['NoAccounting', 'PartialAccounting', 'AllAccounting'],
   waste: ['NoWaste', 'PartialWaste', 'AllWaste'],
   dispatch: ['NoDispatch', 'PartialDispatch', 'AllDispatch'],
+  inspection: ['NoInspection', 'PartialInspection', 'AllInspection'],
 } as const satisfies Record<ProgressKind, readonly [string, string, string]>;
 export type ProgressState = (typeof PROGRESS_STATES)[ProgressKind][number];
 
@@ -133,6 +135,7 @@ export const PROGRESS_LABELS: Record<ProgressKind, Label> = {
   accounting: { zh: '核算状态', en: 'Accounted' },
   waste: { zh: '废品入库', en: 'Scrap stocked' },
   dispatch: { zh: '派工状态', en: 'Dispatched' },
+  inspection: { zh: '检验状态', en: 'Inspected' },
 };
 
 export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
@@ -180,6 +183,9 @@ export const PROGRESS_STATE_LABELS: Record<ProgressState, Label> = {
   NoDispatch: { zh: '未派工', en: 'Not dispatched' },
   PartialDispatch: { zh: '部分派工', en: 'Partly dispatched' },
   AllDispatch: { zh: '全部派工', en: 'All dispatched' },
+  NoInspection: { zh: '未检验', en: 'Not inspected' },
+  PartialInspection: { zh: '部分检验', en: 'Partly inspected' },
+  AllInspection: { zh: '全部检验', en: 'All inspected' },
   AllExchange: { zh: '全部换货', en: 'Exchanged' },
 };
 

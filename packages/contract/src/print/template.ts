@@ -151,7 +151,7 @@ export function printableLineFields(decl: BillTypeDecl): Array<{ key: string; la
   return [
     { key: LINE_NO_COLUMN, label: { zh: '序号', en: 'No.' }, kind: 'number', sum: false },
     ...lineFields(decl)
-      .filter((f) => f.kind !== 'attachments' && f.kind !== 'serials')
+      .filter((f) => f.kind !== 'attachments' && f.kind !== 'serials' && f.kind !== 'readings')
       .map((f) => ({ key: f.key, label: f.label, kind: f.kind, sum: f.sum === true })),
   ];
 }

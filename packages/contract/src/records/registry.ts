@@ -129,12 +129,12 @@ export const RECORD_TREE_PARENT = 'parentId';
 export type RecordDataCategory = 'basic' | 'business';
 
 /** The menu areas declared records live in. */
-export type RecordArea = 'basic' | 'people';
+export type RecordArea = 'basic' | 'people' | 'quality';
 
 export interface RecordKindDecl {
   /** Route segment and menu suffix: `/api/admin/<area>/<kind>`, menu `<area>_<kind>`. */
   kind: string;
-  /** `basic` (basic records) or `people` (attendance: docs/people.md). */
+  /** `basic` (basic records), `people` (attendance: docs/people.md) or `quality` (inspection templates: docs/quality.md). */
   area: RecordArea;
   /** The record's name in the audit log and the API summaries (English, singular). */
   entity: string;

@@ -849,14 +849,60 @@ export const attendancePunch = pgTable(
   ],
 ).enableRLS();
 
+/*
+ * Quality (质量管理, docs/quality.md): inspection templates (a declared record) and their items.
+ */
+
+/** An inspection template: for a material or a category (a material's own first), at one kind of inspection. */
+export const inspectionTemplate = pgTable(
+  'inspection_template',
+  {
+    ...recordCommonColumns(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    inspectionKind: text('inspection_kind').notNull(),
+    materialId: bigintRef('material_id'),
+    categoryId: bigintRef('category_id'),
+    processId: bigintRef('process_id'),
+    sampling: text('sampling').notNull().default('All'),
+    sampleValue: amount('sample_value'),
+    gates: boolean('gates').notNull().default(true),
+  },
+  (t) => [
+    ...recordCommonKeys('inspection_template', t),
+    uniqueIndex('inspection_template_code_uq').on(t.tenantId, t.code),
+    uniqueIndex('inspection_template_name_uq').on(t.tenantId, t.name),
+    // The lookup of the template that applies: by kind, then the material or its categories.
+    index('inspection_template_material_idx').on(t.tenantId, t.inspectionKind, t.materialId),
+    index('inspection_template_category_idx').on(t.tenantId, t.inspectionKind, t.categoryId),
+    index('inspection_template_process_idx').on(t.tenantId, t.processId),
+  ],
+).enableRLS();
+
+/** A template's item: read as a number within [lower, upper] or judged pass / fail; `blocks`: a failure fails the lot. */
+export const inspectionTemplateItem = pgTable(
+  'inspection_template_item',
+  {
+    ...recordLineColumns(),
+    name: text('name').notNull(),
+    method: text('method'),
+    valueKind: text('value_kind').notNull().default('PassFail'),
+    standard: amount('standard'),
+    lower: amount('lower'),
+    upper: amount('upper'),
+    blocks: boolean('blocks').notNull().default(true),
+  },
+  (t) => [...recordLineKeys('inspection_template_item', inspectionTemplate, t)],
+).enableRLS();
+
 /**
  * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
  * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
  */
-const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category, calendar: attendanceCalendar, shift, attendanceGroup, clockAddress } as const;
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category, calendar: attendanceCalendar, shift, attendanceGroup, clockAddress, inspectionTemplate } as const;
 
 /** The line table of each declared kind that has lines (its declaration's `lines`). */
-const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember, calendar: attendanceCalendarDay, shift: shiftPeriod, attendanceGroup: attendanceGroupMember } as const;
+const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember, calendar: attendanceCalendarDay, shift: shiftPeriod, attendanceGroup: attendanceGroupMember, inspectionTemplate: inspectionTemplateItem } as const;
 
 export function declaredRecordTable(kind: string) {
   const table = (DECLARED_RECORD_TABLES as Record<string, (typeof DECLARED_RECORD_TABLES)[keyof typeof DECLARED_RECORD_TABLES] | undefined>)[kind];

@@ -171,7 +171,7 @@ const MALL_MENU: MenuTemplate = {
  * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
-const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', finance: 'AccountBookOutlined' };
+const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined' };
 
 export function billMenus(): MenuTemplate[] {
   return billTypesByArea().map(({ area, types }) => ({
@@ -187,6 +187,7 @@ export function billMenus(): MenuTemplate[] {
       ...(area === 'stock' ? STOCK_REPORTS : []),
       ...(area === 'finance' ? FINANCE_SCREENS : []),
       ...(area === 'production' ? PRODUCTION_SCREENS : []),
+      ...(area === 'quality' ? QUALITY_SCREENS : []),
     ],
   }));
 }
@@ -213,6 +214,9 @@ const PRODUCTION_SCREENS: MenuTemplate[] = [
     { action: 'cancel', title: '反核算', titleEn: 'Cancel costing' },
   ]),
 ];
+
+/** Quality's screens beside its inspections: the inspection templates (declared records) and the pass-rate report. */
+const QUALITY_SCREENS: MenuTemplate[] = [...declaredScreens('quality')];
 
 /** Base content of the customer side (swiper, agreements, business hours and slots, public system config). */
 const BASE_MENU: MenuTemplate = {

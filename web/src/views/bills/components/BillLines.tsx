@@ -7,6 +7,7 @@ import type { BillLineView } from '@p8/contract/bills/api';
 import type { AmountRules } from '@p8/contract/bills/amounts';
 import { LINE_KINDS, lineKindOf, MAX_BILL_LINES, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { abs, microText, toMicro } from '@p8/contract/bills/decimal';
+import { nameKey } from '@p8/contract/bills/fields';
 import { formatMoney } from '../../../components/Finance/money.ts';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import LineGrid, { type LineColumn } from '../../../components/LineGrid/index.tsx';
@@ -18,6 +19,7 @@ import { feedback } from '../../../app/feedback.ts';
 import { useFormChanged } from '../../../components/FormDialog/unsaved.ts';
 import { gridFields, labelOf, lineFigures, liveLineAmount } from '../kit.ts';
 import BatchCell from './BatchCell.tsx';
+import ReadingsCell from './ReadingsCell.tsx';
 import { fieldRules } from './field-rules.ts';
 import { BomField, FieldControl, LocationField, UnitField, type Picked } from './controls.tsx';
 
@@ -178,6 +180,9 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
         });
       } else if (field.key === 'unitId') {
         cols.push({ key: field.key, field: 'unitId', title, width, watch: 'row', render: ({ index, row, testId }) => <UnitCell index={index} row={row} testId={testId} /> });
+      } else if (field.kind === 'readings') {
+        // An inspection line's readings, against the template its material (and step) takes.
+        cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <ReadingsCell decl={decl} materialId={row.materialId?.id} processId={row.processId as number | null | undefined} view={view} testId={testId} /> });
       } else if (field.ref === 'bom') {
         cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <BomField materialId={row.materialId?.id} disabled={view} data-testid={testId} /> });
       } else if (field.ref === 'location') {
@@ -196,7 +201,17 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
       } else if (field.readOnly) {
         // Shown as the server answers it (a stock check's book quantity), with the tenant's digits for figures.
         const digits = field.kind === 'quantity' ? rules.numberDigits : field.kind === 'amount' || field.kind === 'price' ? rules.amountDigits : undefined;
-        cols.push({ key: field.key, title, width, align: 'right', render: ({ row, testId }) => <span data-testid={testId}>{digits === undefined ? String(row[field.key] ?? '') : formatNumber(row[field.key], digits)}</span> });
+        // A record by its name, a choice by its label (an inspection line's template and verdict).
+        const shown = (row: LineRow) =>
+          field.kind === 'record'
+            ? String(row[nameKey(field.key)] ?? '')
+            : field.kind === 'enum'
+              ? labelOf(field.options?.find((o) => o.value === row[field.key])?.label ?? { zh: '', en: '' }, lang)
+              : digits === undefined
+                ? String(row[field.key] ?? '')
+                : formatNumber(row[field.key], digits);
+        const align = field.kind === 'record' || field.kind === 'enum' ? 'left' : 'right';
+        cols.push({ key: field.key, title, width, align, render: ({ row, testId }) => <span data-testid={testId}>{shown(row)}</span> });
       } else {
         cols.push({
           key: field.key,

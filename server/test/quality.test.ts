@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApplicableTemplate } from '@p8/contract/quality';
+import { seedTenant, startTestApp, type TestContext } from './harness.ts';
+import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { billPath as path, billSteps, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
+
+/*
+ * Quality (PGlite; PostgreSQL with TEST_DB=postgres): inspection templates and their rules, inspection reports
+ * following the template that applies (a material's own before its category's), their verdicts and quantities,
+ * staged inspections of one line, and the goods that wait for them — a purchase in-stock takes at most what
+ * audited incoming inspections accepted (concessions included), and such an inspection keeps its audit while
+ * the in-stock holds what it accepted.
+ */
+
+let ctx: TestContext;
+let api: Caller;
+const ids = { piece: 0, category: 0, resistor: 0, capacitor: 0, screw: 0, supplier: 0, w: 0, order: 0, resistorLine: 0, capacitorLine: 0, template: 0 };
+const today = new Date().toISOString().slice(0, 10);
+type Detail = { id: number; billStatus: string; progress?: Record<string, string>; lines: Array<Record<string, unknown> & { id: number; materialId: number }> };
+const steps = billSteps<Detail>(() => api, today);
+const incoming = path('IncomingInspection');
+const instock = path('PurchaseInstock');
+
+const template = (body: Record<string, unknown>) => api.post<{ id: number }>('/api/admin/quality/inspectionTemplate', body);
+const RESISTOR_ITEMS = [
+  { name: 'Resistance', method: 'Multimeter', valueKind: 'Numeric', standard: 100, lower: 98, upper: 102, blocks: true },
+  { name: 'Appearance', valueKind: 'PassFail', blocks: false },
+];
+/** An incoming inspection of `number` resistors from the order's line, with a resistance reading. */
+const inspection = (number: number, resistance: number | null, extra: Record<string, unknown> = {}) => ({
+  supplierId: ids.supplier,
+  lines: [{ materialId: ids.resistor, number, sourceLineId: ids.resistorLine, readings: resistance === null ? [] : [{ item: 1, value: resistance }, { item: 2, passed: true }], ...extra }],
+});
+const receipt = (number: number, sourceLineId = ids.resistorLine, materialId = ids.resistor) => ({
+  supplierId: ids.supplier,
+  warehouseId: ids.w,
+  lines: [{ materialId, number, unitPrice: 2, sourceLineId }],
+});
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  const t = await seedTenant(ctx.database, 'Quality');
+  api = await adminCaller(ctx, t);
+  ids.piece = await api.create('unit', { name: 'pc' });
+  ids.category = await api.create('category', { name: 'Electronics' });
+  const units = [{ unitId: ids.piece, isMain: true }];
+  ids.resistor = await api.create('material', { code: 'R100', name: 'Resistor 100Ω', categoryId: ids.category, units });
+  ids.capacitor = await api.create('material', { code: 'C10', name: 'Capacitor 10µF', categoryId: ids.category, units });
+  ids.screw = await api.create('material', { code: 'M3', name: 'Screw M3', units });
+  ids.supplier = await api.create('supplier', { code: 'S', name: 'Parts supplier' });
+  ids.w = await api.create('stock', { code: 'W', name: 'Main' });
+  ids.template = (await ok(template({ code: 'IQC-E', name: 'Electronics incoming', inspectionKind: 'Incoming', categoryId: ids.category, sampling: 'Percent', sampleValue: 10, gates: true, items: RESISTOR_ITEMS }))).id;
+  // The capacitor's own template comes before its category's: looked at, never holding the goods back.
+  await ok(template({ code: 'IQC-C', name: 'Capacitor incoming', inspectionKind: 'Incoming', materialId: ids.capacitor, sampling: 'All', gates: false, items: [{ name: 'Look', valueKind: 'PassFail', blocks: true }] }));
+  ids.order = await steps.saved('PurchaseOrder', {
+    supplierId: ids.supplier,
+    lines: [
+      { materialId: ids.resistor, number: 100, unitPrice: 2 },
+      { materialId: ids.capacitor, number: 50, unitPrice: 3 },
+    ],
+  });
+  await steps.pass('PurchaseOrder', ids.order);
+  const order = await steps.get('PurchaseOrder', ids.order);
+  ids.resistorLine = order.lines.find((l) => l.materialId === ids.resistor)!.id;
+  ids.capacitorLine = order.lines.find((l) => l.materialId === ids.capacitor)!.id;
+});
+afterAll(() => ctx.close());
+
+describe('inspection templates', () => {
+  it('refuses a sampling without its value, reversed limits and a template without items', async () => {
+    const base = { inspectionKind: 'Incoming', sampling: 'All', items: [{ name: 'Look', valueKind: 'PassFail' }] };
+    await refused(template({ ...base, code: 'X2', name: 'Fixed', materialId: ids.screw, sampling: 'Fixed' }), 'InspectionSamplingInvalid');
+    await refused(template({ ...base, code: 'X3', name: 'Percent', materialId: ids.screw, sampling: 'Percent', sampleValue: 120 }), 'InspectionSamplingInvalid');
+    await refused(template({ ...base, code: 'X4', name: 'Reversed', materialId: ids.screw, items: [{ name: 'Length', valueKind: 'Numeric', lower: 5, upper: 4 }] }), 'InspectionItemLimitsReversed');
+    await refused(template({ ...base, code: 'X5', name: 'No items', materialId: ids.screw, items: [] }), 'InspectionTemplateItemsEmpty');
+  });
+
+  it('answers the template that applies: the material’s own before its category’s, none for a material without', async () => {
+    const resistor = await ok(api.get<ApplicableTemplate>(`/api/admin/quality/inspectionTemplate/applicable?inspectionKind=Incoming&materialId=${ids.resistor}`));
+    expect(resistor).toMatchObject({ id: ids.template, sampling: 'Percent', gates: true, items: [{ item: 1, name: 'Resistance', valueKind: 'Numeric', lower: 98, upper: 102, blocks: true }, { item: 2, name: 'Appearance', blocks: false }] });
+    const capacitor = await ok(api.get<ApplicableTemplate>(`/api/admin/quality/inspectionTemplate/applicable?inspectionKind=Incoming&materialId=${ids.capacitor}`));
+    expect(capacitor).toMatchObject({ code: 'IQC-C', gates: false });
+    expect(await ok(api.get(`/api/admin/quality/inspectionTemplate/applicable?inspectionKind=Incoming&materialId=${ids.screw}`))).toBeNull();
+    expect(await ok(api.get(`/api/admin/quality/inspectionTemplate/applicable?inspectionKind=Shipment&materialId=${ids.resistor}`))).toBeNull();
+    // A general template (naming neither) covers what no other template of its kind does.
+    const general = (await ok(template({ code: 'OQC', name: 'Every shipment', inspectionKind: 'Shipment', sampling: 'Fixed', sampleValue: 5, items: [{ name: 'Packing', valueKind: 'PassFail' }] }))).id;
+    expect(await ok(api.get<ApplicableTemplate>(`/api/admin/quality/inspectionTemplate/applicable?inspectionKind=Shipment&materialId=${ids.screw}`))).toMatchObject({ id: general, sampling: 'Fixed', sampleValue: 5 });
+  });
+});
+
+describe('incoming inspections and the goods that wait for them', () => {
+  it('refuses an inspection without a template, quantities that do not add up, a sample beyond the lot and unknown items', async () => {
+    const screwOrder = await steps.saved('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.screw, number: 5, unitPrice: 1 }] });
+    await steps.pass('PurchaseOrder', screwOrder);
+    const screwLine = (await steps.get('PurchaseOrder', screwOrder)).lines[0].id;
+    await refused(api.post(incoming, { billDate: today, supplierId: ids.supplier, lines: [{ materialId: ids.screw, number: 5, sourceLineId: screwLine }] }), 'InspectionTemplateMissing');
+    await refused(api.post(incoming, { billDate: today, ...inspection(60, 100, { acceptedNumber: 50, rejectedNumber: 5 }) }), 'InspectionQuantitiesMismatch');
+    await refused(api.post(incoming, { billDate: today, ...inspection(60, 100, { sampleNumber: 61 }) }), 'InspectionSampleExceeds');
+    await refused(api.post(incoming, { billDate: today, ...inspection(60, 100, { readings: [{ item: 3, passed: true }] }) }), 'InspectionItemNotInTemplate');
+    // Without a direct source: an inspection inspects lines of a bill.
+    await refused(api.post(incoming, { billDate: today, supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 5 }] }), 'PleaseSelectSourceBill');
+  });
+
+  it('holds the in-stock back until an inspection is audited, then up to what it accepted', async () => {
+    await refused(api.post(instock, { billDate: today, ...receipt(10) }), 'InspectionReportNotAudit');
+    const first = await steps.saved('IncomingInspection', inspection(60, 100));
+    const saved = (await steps.get('IncomingInspection', first)).lines[0];
+    // The template's sampling (10 % of 60), its verdict, and all of a passed lot accepted.
+    expect(saved).toMatchObject({ templateId: ids.template, verdict: 'Pass', sampleNumber: expect.anything(), acceptedNumber: 60, rejectedNumber: 0, concessionNumber: 0 });
+    expect(Number(saved.sampleNumber)).toBe(6);
+    // Saved is not audited: still nothing to take.
+    await refused(api.post(instock, { billDate: today, ...receipt(10) }), 'InspectionReportNotAudit');
+    await steps.pass('IncomingInspection', first);
+    await refused(api.post(instock, { billDate: today, ...receipt(70) }), 'NumberExceedInspected');
+    const firstReceipt = await steps.saved('PurchaseInstock', receipt(60));
+    await steps.pass('PurchaseInstock', firstReceipt);
+    expect(await stockOf(api, ids.resistor, ids.w)).toBe(60);
+    // The receipt holds what the inspection accepted: its audit stays.
+    await refused(api.post(`${incoming}/abandonAudit`, { id: first }), 'InspectionReliedProhibitAbandonAudit');
+  });
+
+  it('judges a failed blocking item: nothing accepted, the lot rejected or taken on concession', async () => {
+    await refused(api.post(incoming, { billDate: today, ...inspection(40, 105, { acceptedNumber: 10, rejectedNumber: 30 }) }), 'InspectionFailedNoAccepted');
+    // Left to the rules: a failed lot is all rejected.
+    const rejected = await steps.saved('IncomingInspection', inspection(40, 105));
+    expect((await steps.get('IncomingInspection', rejected)).lines[0]).toMatchObject({ verdict: 'Fail', acceptedNumber: 0, rejectedNumber: 40 });
+    await ok(api.del(incoming, { ids: [rejected] }));
+    const second = await steps.saved('IncomingInspection', inspection(40, 105, { rejectedNumber: 30, concessionNumber: 10 }));
+    await steps.pass('IncomingInspection', second);
+    // The concession is taken in; nothing beyond it.
+    await refused(api.post(instock, { billDate: today, ...receipt(11) }), 'NumberExceedInspected');
+    await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', receipt(10)));
+    // Every piece ordered is inspected: no more inspection of the line.
+    await refused(api.post(incoming, { billDate: today, ...inspection(1, 100) }), 'NumberExceedSourceBill');
+    const order = await steps.get('PurchaseOrder', ids.order);
+    expect(order.lines.find((l) => l.id === ids.resistorLine)!.progress).toMatchObject({ inspection: { state: 'AllInspection', done: 100 }, instock: { state: 'PartialInStock', done: 70 } });
+    expect(order.progress).toMatchObject({ inspection: 'PartialInspection' });
+    await verifyEmpty(api);
+  });
+
+  it('asks every blocking item to be read before the inspection is submitted', async () => {
+    const look = await steps.saved('IncomingInspection', { supplierId: ids.supplier, lines: [{ materialId: ids.capacitor, number: 5, sourceLineId: ids.capacitorLine }] });
+    await refused(api.post(`${incoming}/submit`, { id: look }), 'InspectionReadingMissing');
+    await ok(api.put(incoming, { id: look, billDate: today, supplierId: ids.supplier, lines: [{ materialId: ids.capacitor, number: 5, sourceLineId: ids.capacitorLine, readings: [{ item: 1, passed: true }] }] }));
+    await steps.pass('IncomingInspection', look);
+  });
+
+  it('lets goods whose template does not hold them back in without an inspection', async () => {
+    await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', receipt(50, ids.capacitorLine, ids.capacitor)));
+    expect(await stockOf(api, ids.capacitor, ids.w)).toBe(50);
+  });
+});
