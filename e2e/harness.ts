@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { buildServer, serverBuildIsStale, SERVER_BUNDLE } from '../scripts/build-server.mjs';
 import { webBuildIsStale } from '../scripts/start.mjs';
 
@@ -286,12 +286,19 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh context (own local storage) in Chinese, the product's default language, unless told otherwise. */
+/**
+ * A fresh context (own local storage) in Chinese, the product's default language, unless told otherwise.
+ * It asks for reduced motion, as a user may in the system settings: the app then turns antd's animations off
+ * (`useAntdTheme`), so a dropdown, dialog or drawer is there — or gone — at once instead of after 0.2–0.3 s of
+ * frames that Playwright waits out before each click (an element must stand still) and that a busy machine
+ * renders slowly.
+ */
 export async function newContext(browser: Browser, server: TestServer, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: server.baseURL,
     locale: 'zh-CN',
     viewport: { width: 1440, height: 900 },
+    reducedMotion: 'reduce',
     ...options,
   });
   context.setDefaultTimeout(15_000 * TIME_SCALE);
@@ -299,14 +306,17 @@ export async function newContext(browser: Browser, server: TestServer, options: 
   return context;
 }
 
-/** Everything a spec file needs: one server, one browser; a new context per test via `page()`. */
+/**
+ * Everything a spec file needs: one server, one browser; a clean page per call of `page()` or `signedInPage()`,
+ * in a context of its own (`contextPool`).
+ */
 export interface Suite {
   server: TestServer;
   browser: Browser;
-  /** A new page in a new context (clean storage). Closed by `close()`. */
+  /** A new page in a context of its own with clean storage (see `contextPool`). */
   page(options?: BrowserContextOptions): Promise<Page>;
   /**
-   * A new page in a new context that is already signed in as `account` (through the API, see
+   * A new page in a context of its own that is already signed in as `account` (through the API, see
    * `signedInState`), showing the shell's home screen. The login spec signs in through the form.
    */
   signedInPage(account: { name: string; password: string }, options?: BrowserContextOptions): Promise<Page>;
@@ -317,9 +327,21 @@ export interface Suite {
 export async function openPage(browser: Browser, server: TestServer, contexts: BrowserContext[], label: string, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await newContext(browser, server, options);
   contexts.push(context);
+  return newPageOf(context, label);
+}
+
+async function newPageOf(context: BrowserContext, label: string): Promise<Page> {
   const opened = await context.newPage();
   opened.on('pageerror', (error) => console.warn(`[browser ${label}] page error: ${error.message}`));
   return opened;
+}
+
+/** Loads the app in `page` (whose storage holds a token) and waits for the shell's home screen. */
+async function showSignedIn(page: Page): Promise<Page> {
+  await page.goto('/');
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await page.getByTestId('tabs-bar').waitFor();
+  return page;
 }
 
 /**
@@ -334,11 +356,58 @@ export async function openSignedInPage(
   account: { name: string; password: string },
   options: BrowserContextOptions = {},
 ): Promise<Page> {
-  const signedIn = await openPage(browser, server, contexts, label, { ...options, storageState: await signedInState(server, account.name, account.password) });
-  await signedIn.goto('/');
-  await signedIn.waitForURL((url) => !url.pathname.startsWith('/login'));
-  await signedIn.getByTestId('tabs-bar').waitFor();
-  return signedIn;
+  return showSignedIn(await openPage(browser, server, contexts, label, { ...options, storageState: await signedInState(server, account.name, account.password) }));
+}
+
+/**
+ * The browser contexts of one spec file, reused from test to test. A page asked for inside a test gets a
+ * context that no page of a running test uses. Once that test has ended, the context is handed out again at
+ * the next request for a page: its pages are closed then (not at the end of the test, since the tests of a
+ * scenario may go on with the page the first of them opened — bills, bill-keyboard, declared-records) and its
+ * storage replaced (`setStorageState`: cookies, local storage and IndexedDB cleared, then the state asked for
+ * set; session storage belongs to the page, which is new). What a context keeps is its HTTP cache — with the
+ * compiled code of the app's scripts —, as a user's browser keeps it between visits: every test after the
+ * first loads the app from that cache instead of fetching and compiling ≈ 4 MB of script again, and no page of
+ * an earlier test keeps running (polling, sockets, timers) beside the one under test. Contexts are told apart
+ * by their options (locale, viewport, permissions…). A page asked for outside a test (in `beforeAll`) keeps its
+ * context until the file ends.
+ */
+export function contextPool(browser: Browser, server: TestServer, label: string) {
+  /** Contexts whose test has ended, by their options; their pages are still open. */
+  const ended = new Map<string, BrowserContext[]>();
+  const all = new Set<BrowserContext>();
+  const empty = { cookies: [], origins: [] };
+  return {
+    async page(options: BrowserContextOptions = {}): Promise<Page> {
+      const { storageState, ...settings } = options;
+      const key = JSON.stringify(settings);
+      const waiting = ended.get(key) ?? [];
+      let context: BrowserContext | undefined;
+      while (!context && waiting.length > 0) {
+        const next = waiting.pop()!;
+        if (all.has(next)) context = next; // else closed by its test
+      }
+      if (context) {
+        for (const open of context.pages()) await open.close().catch(() => {});
+        await context.setStorageState(storageState ?? empty);
+      } else {
+        const created = await newContext(browser, server, options);
+        all.add(created);
+        created.on('close', () => all.delete(created));
+        context = created;
+      }
+      const used = context;
+      try {
+        onTestFinished(() => void ended.set(key, [...(ended.get(key) ?? []), used]));
+      } catch {
+        // outside a test (beforeAll): the page and its context stay until `close()`
+      }
+      return newPageOf(used, label);
+    },
+    async close() {
+      for (const context of all) await context.close().catch(() => {});
+    },
+  };
 }
 
 /** `env`: extra server settings for this spec file (e.g. a short SMS resend interval). */
@@ -351,14 +420,14 @@ export async function startSuite(label: string, env: Record<string, string> = {}
     await server.stop();
     throw error;
   }
-  const contexts: BrowserContext[] = [];
+  const pool = contextPool(browser, server, label);
   return {
     server,
     browser,
-    page: (options) => openPage(browser, server, contexts, label, options),
-    signedInPage: (account, options) => openSignedInPage(browser, server, contexts, label, account, options),
+    page: (options) => pool.page(options),
+    signedInPage: async (account, options) => showSignedIn(await pool.page({ ...options, storageState: await signedInState(server, account.name, account.password) })),
     async close() {
-      for (const context of contexts) await context.close().catch(() => {});
+      await pool.close();
       await browser.close().catch(() => {});
       await server.stop();
     },

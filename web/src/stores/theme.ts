@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
@@ -104,11 +104,15 @@ export const useThemeStore = create<ThemeStore>()(
   ),
 );
 
-/** The antd ThemeConfig for the app's ConfigProvider: primary colour and light / dark algorithm. */
-export function buildAntdTheme(config: Pick<ThemeConfigState, 'primary' | 'isDark'>): ThemeConfig {
+/**
+ * The antd ThemeConfig for the app's ConfigProvider: primary colour, light / dark algorithm, and antd's motion
+ * (opening, closing and moving animations) off when `reducedMotion`.
+ */
+export function buildAntdTheme(config: Pick<ThemeConfigState, 'primary' | 'isDark'>, reducedMotion = false): ThemeConfig {
   return {
     algorithm: config.isDark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: {
+      motion: !reducedMotion,
       colorPrimary: config.primary,
       colorInfo: config.primary,
       colorLink: config.primary,
@@ -125,10 +129,28 @@ export function buildAntdTheme(config: Pick<ThemeConfigState, 'primary' | 'isDar
   };
 }
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+function subscribeReducedMotion(onChange: () => void): () => void {
+  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
+  const query = window.matchMedia(REDUCED_MOTION);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+/** Whether the system asks to reduce motion (`prefers-reduced-motion: reduce`), followed while it changes. */
+export function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(
+    subscribeReducedMotion,
+    () => typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia(REDUCED_MOTION).matches,
+    () => false,
+  );
+}
+
+/** The antd theme of the stores; without motion for users whose system asks to reduce motion. */
 export function useAntdTheme(): ThemeConfig {
   const primary = useThemeStore((s) => s.primary);
   const isDark = useThemeStore((s) => s.isDark);
-  return useMemo(() => buildAntdTheme({ primary, isDark }), [primary, isDark]);
+  const reducedMotion = usePrefersReducedMotion();
+  return useMemo(() => buildAntdTheme({ primary, isDark }, reducedMotion), [primary, isDark, reducedMotion]);
 }
 
 /** Dark class and colour filters on <html>. */

@@ -6,7 +6,7 @@ import type { ComposeOption } from 'echarts/core';
 import type { LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useThemeStore } from '../../stores/theme.ts';
+import { usePrefersReducedMotion, useThemeStore } from '../../stores/theme.ts';
 
 // Only what the app's charts use (the home dashboard's daily line charts): each chart type or component
 // registered here adds to the chart chunk. A screen that needs a bar or pie chart registers it here and
@@ -28,6 +28,7 @@ export default function Chart({ option, height = 300, className, 'data-testid': 
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const isDark = useThemeStore((s) => s.isDark);
+  const reducedMotion = usePrefersReducedMotion();
 
   // A theme change builds the chart anew (ECharts takes its theme at init only).
   useEffect(() => {
@@ -45,9 +46,10 @@ export default function Chart({ option, height = 300, className, 'data-testid': 
   }, [isDark]);
 
   useEffect(() => {
-    // The card's background shows through, light or dark.
-    chart.current?.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
-  }, [option, isDark]);
+    // The card's background shows through, light or dark; drawn at once, without the growing lines, when the
+    // system asks to reduce motion.
+    chart.current?.setOption({ backgroundColor: 'transparent', animation: !reducedMotion, ...option }, { notMerge: true });
+  }, [option, isDark, reducedMotion]);
 
   return <div ref={element} className={className} style={{ width: '100%', height }} data-testid={testId} />;
 }
