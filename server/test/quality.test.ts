@@ -145,6 +145,20 @@ describe('incoming inspections and the goods that wait for them', () => {
     await steps.pass('IncomingInspection', look);
   });
 
+  it('never lets a withdrawn inspection and an in-stock relying on it both through (two connections on PostgreSQL)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const order = await steps.saved('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 10, unitPrice: 2 }] });
+      await steps.pass('PurchaseOrder', order);
+      const line = (await steps.get('PurchaseOrder', order)).lines[0].id;
+      const checked = await steps.saved('IncomingInspection', { supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 10, sourceLineId: line, readings: [{ item: 1, value: 100 }] }] });
+      await steps.pass('IncomingInspection', checked);
+      const [withdrawn, taken] = await Promise.all([api.post(`${incoming}/abandonAudit`, { id: checked }), api.post(instock, { billDate: today, ...receipt(10, line) })]);
+      // One of them, never both: the in-stock would hold goods no audited inspection accepted.
+      expect([withdrawn.body.status, taken.body.status].filter((s) => s === 0)).toHaveLength(1);
+      expect(withdrawn.body.status === 0 ? taken.body.message : withdrawn.body.message).toBe(withdrawn.body.status === 0 ? 'InspectionReportNotAudit' : 'InspectionReliedProhibitAbandonAudit');
+    }
+  });
+
   it('lets goods whose template does not hold them back in without an inspection', async () => {
     await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', receipt(50, ids.capacitorLine, ids.capacitor)));
     expect(await stockOf(api, ids.capacitor, ids.w)).toBe(50);

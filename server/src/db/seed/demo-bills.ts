@@ -246,6 +246,13 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     planFinish: daysAgo(4),
     sourceLineId: step.id,
   }))));
+  // Quality on the shop floor: the first board of the first step checked before the run, a patrol an hour later.
+  await audit('FirstArticleInspection', await save('FirstArticleInspection', daysAgo(5), { remark: '开线首件' }, [
+    { materialId: steps[0].materialId, number: 1, processId: steps[0].processId, sourceLineId: steps[0].id, readings: [{ item: 1, passed: true }, { item: 2, value: 96 }] },
+  ]));
+  await audit('PatrolInspection', await save('PatrolInspection', daysAgo(5), { remark: '上午巡检' }, [
+    { materialId: steps[0].materialId, number: 5, processId: steps[0].processId, sourceLineId: steps[0].id, readings: [{ item: 1, passed: true }, { item: 2, passed: true }] },
+  ]));
   // The workshop's reports, by the crews of the routing: every step of the 50 boards but the last done, the last
   // for 30 of them; two boards scrapped at the first step.
   const report = await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({
@@ -268,6 +275,10 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   // This month's salary bill, a draft: saved with the administrator's base pay, it takes every worker's piece wages.
   const month = daysAgo(3).slice(0, 7);
   await unit((ctx) => createBill(ctx, billType('Salary')!, { billDate: daysAgo(1), salaryPeriod: month, remark: `${month} 工资（计件工资取自工序核算）`, lines: [{ staffId: me.id, basePay: '6000' }] } as BillPayload));
+  // The 30 finished boards tested before they go into the semi-finished store.
+  await audit('FinishedInspection', await save('FinishedInspection', daysAgo(3), { remark: '成品终检' }, [
+    { materialId: boardLine.materialId, number: 30, sourceLineId: boardLine.id, readings: [{ item: 1, value: 102 }, { item: 2, passed: true }] },
+  ]));
   await audit('ProductionInstock', await save('ProductionInstock', daysAgo(3), { ...semi }, [
     { materialId: material('控制板组件'), number: 30, sourceLineId: boardLine.id, ...semi, ...at('B-01 板卡区') },
   ]));
@@ -307,6 +318,24 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   const made = suggestions.filter((l) => l.mrpRole === 'Produce' && Number(l.materialId) === material('控制板组件'));
   await save('ProductionOrder', daysAgo(0), { deliveryDate: made[0]?.needDate, remark: 'MRP 建议' }, made.map((l) => ({ role: 'Product', materialId: Number(l.materialId), number: Number(l.number), bomId: l.bomId, ...semi, sourceLineId: Number(l.id) })));
   const bought = suggestions.filter((l) => l.mrpRole === 'Purchase');
+  await seedQualityDemo();
   if (bought.length) await audit('PurchaseRequisition', await save('PurchaseRequisition', daysAgo(0), { remark: 'MRP 建议' }, bought.map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), sourceLineId: Number(l.id) }))));
   return true;
+
+  /**
+   * Incoming quality: 500 MCUs ordered; the first 300 passed their incoming inspection and were taken into stock (the
+   * MCU's template holds the goods back until then), the other 200 failed on pin coplanarity and wait, rejected,
+   * for the supplier — the in-stock cannot take them.
+   */
+  async function seedQualityDemo() {
+    const supplier = { supplierId: partner('明光电子') };
+    const mcus = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(8), { ...supplier, deliveryDate: daysAgo(2) }, [{ materialId: material('单片机'), number: 500, unitPrice: 9.6 }]));
+    const [mcuLine] = await lineIds('PurchaseOrder', mcus);
+    const checked = (number: number, coplanarity: number) => [{ materialId: material('单片机'), number, sourceLineId: mcuLine, readings: [{ item: 1, passed: true }, { item: 2, passed: true }, { item: 3, value: coplanarity }] }];
+    await audit('IncomingInspection', await save('IncomingInspection', daysAgo(4), { ...supplier, remark: '第一批到货' }, checked(300, 0.04)));
+    await audit('PurchaseInstock', await save('PurchaseInstock', daysAgo(4), { ...supplier, ...raw }, [
+      { materialId: material('单片机'), number: 300, unitPrice: 9.6, sourceLineId: mcuLine, batchNumber: 'MCU-2611-A', ...raw, ...at('A-02 电子料区') },
+    ]));
+    await audit('IncomingInspection', await save('IncomingInspection', daysAgo(1), { ...supplier, remark: '第二批到货：引脚变形，整批判退' }, checked(200, 0.15)));
+  }
 }

@@ -274,6 +274,18 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
         lines: lines.map(([key, quantity]) => ({ materialId: materialId.get(key)!, quantity })),
       });
     }
+    // Quality's inspection templates: the MCU waits for its incoming inspection, every other material is looked
+    // over by the general one; the control board's first-article, patrol and finished-product checks; shipments.
+    const template = (body: Record<string, unknown>) => api('POST', '/admin/quality/inspectionTemplate', body);
+    const passFail = (name: string, method: string, blocks = true) => ({ name, method, valueKind: 'PassFail', blocks });
+    const reading = (name: string, method: string, standard: number, lower: number, upper: number) => ({ name, method, valueKind: 'Numeric', standard, lower, upper, blocks: true });
+    await template({ code: 'IQC-MCU', name: '单片机来料检验', inspectionKind: 'Incoming', materialId: materialId.get('mcu'), sampling: 'Percent', sampleValue: 5, gates: true, items: [passFail('外观', '目视'), passFail('型号丝印', '对照规格书'), reading('引脚共面度(mm)', '塞尺', 0, 0, 0.1)] });
+    await template({ code: 'IQC-GEN', name: '通用来料检验', inspectionKind: 'Incoming', sampling: 'Fixed', sampleValue: 5, gates: false, items: [passFail('外观', '目视'), passFail('数量核对', '点数', false)] });
+    const board = materialId.get('board');
+    await template({ code: 'FAI-PCBA', name: '控制板首件检验', inspectionKind: 'FirstArticle', materialId: board, sampling: 'Fixed', sampleValue: 1, gates: false, items: [passFail('焊点', '放大镜'), reading('待机电流(mA)', '万用表', 100, 80, 120)] });
+    await template({ code: 'IPQC-PCBA', name: '控制板巡检', inspectionKind: 'Patrol', materialId: board, sampling: 'Fixed', sampleValue: 5, gates: false, items: [passFail('焊点', '放大镜'), passFail('极性', '目视')] });
+    await template({ code: 'FQC-PCBA', name: '控制板成品检验', inspectionKind: 'Finished', materialId: board, sampling: 'All', gates: false, items: [reading('待机电流(mA)', '万用表', 100, 80, 120), passFail('功能测试', '测试治具')] });
+    await template({ code: 'OQC-GEN', name: '出货检验', inspectionKind: 'Shipment', sampling: 'Fixed', sampleValue: 3, gates: false, items: [passFail('包装', '目视'), passFail('标签', '核对订单', false)] });
     return true;
   } finally {
     await call('POST', '/auth/logout', undefined, token).catch(() => {});
