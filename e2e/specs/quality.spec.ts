@@ -6,7 +6,7 @@ import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.t
  * Quality in Chromium, in zh and en: an incoming inspection pushed down from a purchase order of MCUs (whose
  * template holds the goods back), its readings entered against the template's items in the line's dialog — a
  * reading out of tolerance judged failed as typed — saved with the verdict the server gives, audited on its form;
- * then the in-stock takes what it accepted.
+ * then the in-stock takes what it accepted; the pass-rate report shows the month by supplier.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -80,6 +80,12 @@ describe('quality (browser)', () => {
     // What passed goes in now.
     const taken = await call<{ id: number }>('POST', '/admin/purchase/instock', receipt(40));
     expect(taken.id).toBeGreaterThan(0);
+
+    // The pass rate of the month by supplier, as bars and rows (the demo's MCU deliveries among them).
+    await page.goto('/quality/passRate');
+    await page.getByTestId('pass-rate-cell').first().waitFor();
+    await page.getByTestId('pass-rate-chart').locator('canvas').waitFor();
+    await screenshot(page, `quality-${lang}-pass-rate`);
     expect(pageErrors).toEqual([]);
   });
 });

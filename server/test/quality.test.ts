@@ -163,4 +163,20 @@ describe('incoming inspections and the goods that wait for them', () => {
     await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', receipt(50, ids.capacitorLine, ids.capacitor)));
     expect(await stockOf(api, ids.capacitor, ids.w)).toBe(50);
   });
+
+  it('reports the pass rate of audited inspections by material and by supplier', async () => {
+    type Row = { id: number; name: string; inspected: string; accepted: string; concession: string; rejected: string; passRate: string };
+    const report = (by: string) => ok(api.get<Row[]>(`/api/admin/quality/passRate?by=${by}&from=${today}&to=${today}`));
+    const byMaterial = await report('material');
+    expect(byMaterial.find((r) => r.id === ids.capacitor)).toMatchObject({ name: 'Capacitor 10µF', inspected: '5.000000', accepted: '5.000000', rejected: '0.000000', passRate: '100.00' });
+    const resistor = byMaterial.find((r) => r.id === ids.resistor)!;
+    // 60 passed, 40 failed (10 of them taken on concession), and the race's inspections of 10 that kept their audit.
+    expect(Number(resistor.rejected)).toBe(30);
+    expect(Number(resistor.concession)).toBe(10);
+    expect(Number(resistor.passRate)).toBeCloseTo(((Number(resistor.inspected) - 30) / Number(resistor.inspected)) * 100, 2);
+    const [supplier] = await report('supplier');
+    expect(supplier).toMatchObject({ id: ids.supplier, name: 'Parts supplier' });
+    expect(Number(supplier.inspected)).toBe(Number(resistor.inspected) + 5);
+    expect(await report('process')).toEqual([]);
+  });
 });

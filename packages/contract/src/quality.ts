@@ -116,3 +116,38 @@ export interface ApplicableTemplate {
   gates: boolean;
   items: InspectionItem[];
 }
+
+/** What the pass-rate report groups audited inspection lines by. */
+export const PassRateBy = ['supplier', 'material', 'process'] as const;
+export type PassRateBy = (typeof PassRateBy)[number];
+export const PASS_RATE_BY_LABELS: Record<PassRateBy, Label> = {
+  supplier: { zh: '按供应商', en: 'By supplier' },
+  material: { zh: '按物料', en: 'By material' },
+  process: { zh: '按工序', en: 'By process' },
+};
+
+/**
+ * GET /api/admin/quality/passRate: audited inspections of a period (bill dates `from`…`to`), grouped — by supplier
+ * (incoming inspections), by material (all), by process (first-article, patrol and process inspections).
+ */
+export const passRateQuerySchema = z.object({
+  by: z.enum(PassRateBy).default('supplier'),
+  /** The period's first and last bill dates; left out, the 30 days to today. */
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'DateOutOfRange' }).optional(),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'DateOutOfRange' }).optional(),
+  current: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(20),
+});
+export type PassRateQuery = z.infer<typeof passRateQuerySchema>;
+
+/** One group's quantities (main units, decimal text) and its pass rate: (accepted + concession) ÷ inspected, in %. */
+export interface PassRateRow {
+  id: number;
+  name: string;
+  lines: number;
+  inspected: string;
+  accepted: string;
+  concession: string;
+  rejected: string;
+  passRate: string;
+}

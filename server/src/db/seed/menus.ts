@@ -216,7 +216,7 @@ const PRODUCTION_SCREENS: MenuTemplate[] = [
 ];
 
 /** Quality's screens beside its inspections: the inspection templates (declared records) and the pass-rate report. */
-const QUALITY_SCREENS: MenuTemplate[] = [...declaredScreens('quality')];
+const QUALITY_SCREENS: MenuTemplate[] = [screen('quality_passRate', '合格率分析', 'Pass rate', 'BarChartOutlined', ['export']), ...declaredScreens('quality')];
 
 /** Base content of the customer side (swiper, agreements, business hours and slots, public system config). */
 const BASE_MENU: MenuTemplate = {

@@ -1,8 +1,10 @@
-import { applicableTemplateQuerySchema } from '@p8/contract/quality';
+import { applicableTemplateQuerySchema, passRateQuerySchema, type PassRateRow } from '@p8/contract/quality';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billMenuName } from '@p8/contract/bills/registry';
 import { recordRoutes, registerRecordTemplates } from '../../core/record-routes.ts';
 import { route, type ServerModule } from '../../core/route.ts';
+import { listExportRoute, type ListExportColumn } from '../../core/list-export.ts';
+import { passRate } from './pass-rate.ts';
 import { applicableTemplates } from '../../bills/inspection.ts';
 import { declaredQualityDefinitions } from './records.ts';
 import { registerQualityBlockers, registerQualityRules } from './rules.ts';
@@ -18,6 +20,16 @@ const tags = ['quality'];
 /** The inspection screens: whoever holds one reads the template its lines follow. */
 const INSPECTION_SCREENS = BILL_TYPES.filter((decl) => decl.inspection).map(billMenuName);
 
+const PASS_RATE_COLUMNS: Array<ListExportColumn<PassRateRow>> = [
+  { prop: 'name', title: { zh: '名称', en: 'Name' }, width: 24 },
+  { prop: 'lines', title: { zh: '检验次数', en: 'Inspections' } },
+  { prop: 'inspected', title: { zh: '检验数量', en: 'Inspected' } },
+  { prop: 'accepted', title: { zh: '合格数', en: 'Accepted' } },
+  { prop: 'concession', title: { zh: '让步接收数', en: 'Concession' } },
+  { prop: 'rejected', title: { zh: '不合格数', en: 'Rejected' } },
+  { prop: 'passRate', title: { zh: '合格率(%)', en: 'Pass rate (%)' } },
+];
+
 export const qualityModule: ServerModule = {
   name: 'quality',
   routes: [
@@ -26,6 +38,16 @@ export const qualityModule: ServerModule = {
       method: 'GET', url: `${URL}/inspectionTemplate/applicable`, tags, summary: 'The template (with its items) an inspection of a kind takes for a material and process; null when none applies',
       picker: INSPECTION_SCREENS, query: applicableTemplateQuerySchema,
       handler: async (ctx, { query }) => (await applicableTemplates(ctx.tx, ctx.tenantId, query.inspectionKind, [query.materialId], query.processId ?? null)).get(query.materialId) ?? null,
+    }),
+    route({
+      method: 'GET', url: `${URL}/passRate`, tags, summary: 'Audited inspections of a period grouped by supplier, material or process: inspected, accepted, concession, rejected and the pass rate',
+      permission: 'quality_passRate', query: passRateQuerySchema, page: true,
+      handler: (ctx, { query }) => passRate(ctx, query),
+    }),
+    listExportRoute<PassRateRow>({
+      url: `${URL}/passRate`, tags, noun: 'pass rate', permission: 'quality_passRate_export', columns: PASS_RATE_COLUMNS,
+      filename: { zh: '检验合格率', en: 'pass rate' },
+      list: (ctx, query) => passRate(ctx, passRateQuerySchema.parse(query)),
     }),
   ],
   register(registries) {

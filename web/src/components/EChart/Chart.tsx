@@ -1,19 +1,19 @@
 import { useEffect, useRef } from 'react';
-import { LineChart } from 'echarts/charts';
+import { BarChart, LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import type { ComposeOption } from 'echarts/core';
-import type { LineSeriesOption } from 'echarts/charts';
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import { usePrefersReducedMotion, useThemeStore } from '../../stores/theme.ts';
 
-// Only what the app's charts use (the home dashboard's daily line charts): each chart type or component
+// Only what the app's charts use (the home dashboard's daily line charts, quality's pass-rate bars): each chart type or component
 // registered here adds to the chart chunk. A screen that needs a bar or pie chart registers it here and
 // adds its option type below.
-echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
-export type EChartOption = ComposeOption<LineSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption>;
+export type EChartOption = ComposeOption<LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption>;
 
 export interface EChartProps {
   option: EChartOption;

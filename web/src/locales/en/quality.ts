@@ -12,4 +12,13 @@ export default {
   passFail: 'Pass / fail',
   blocks: 'Fails the lot',
   verdictSoFar: 'Verdict by these readings',
+  passRate: 'Pass rate',
+  passRateChart: 'Pass rate of the busiest groups',
+  passRateFile: 'pass rate {{from}} to {{to}}',
+  inspections: 'Inspections',
+  inspected: 'Inspected',
+  accepted: 'Accepted',
+  concession: 'Concession',
+  rejected: 'Rejected',
+  groupBy: { supplier: 'Supplier', material: 'Material', process: 'Process' },
 };

@@ -12,4 +12,13 @@ export default {
   passFail: '合格/不合格',
   blocks: '不合格判批退',
   verdictSoFar: '按当前记录判定',
+  passRate: '合格率',
+  passRateChart: '主要对象合格率',
+  passRateFile: '检验合格率 {{from}} 至 {{to}}',
+  inspections: '检验次数',
+  inspected: '检验数量',
+  accepted: '合格数',
+  concession: '让步接收数',
+  rejected: '不合格数',
+  groupBy: { supplier: '供应商', material: '物料', process: '工序' },
 };
