@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicableTemplate } from '@p8/contract/quality';
+import type { EarlyWarning } from '@p8/contract/bills/api';
 import { seedTenant, startTestApp, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
 import { billPath as path, billSteps, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
@@ -164,11 +165,20 @@ describe('incoming inspections and the goods that wait for them', () => {
     expect(await stockOf(api, ids.capacitor, ids.w)).toBe(50);
   });
 
+  it('lists an inspection not audited by its date in the early warning until it is audited', async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const late = await steps.saved('IncomingInspection', { supplierId: ids.supplier, deliveryDate: yesterday, lines: [{ materialId: ids.capacitor, number: 5, sourceLineId: ids.capacitorLine, readings: [{ item: 1, passed: true }] }] });
+    const due = async () => (await ok(api.get<EarlyWarning>('/api/admin/stock/warning'))).bills.filter((b) => b.kind === 'inspection' && b.billId === late);
+    expect(await due()).toEqual([expect.objectContaining({ billType: 'IncomingInspection', partnerName: 'Parts supplier', date: yesterday, daysLeft: -1 })]);
+    await steps.pass('IncomingInspection', late);
+    expect(await due()).toEqual([]);
+  });
+
   it('reports the pass rate of audited inspections by material and by supplier', async () => {
     type Row = { id: number; name: string; inspected: string; accepted: string; concession: string; rejected: string; passRate: string };
     const report = (by: string) => ok(api.get<Row[]>(`/api/admin/quality/passRate?by=${by}&from=${today}&to=${today}`));
     const byMaterial = await report('material');
-    expect(byMaterial.find((r) => r.id === ids.capacitor)).toMatchObject({ name: 'Capacitor 10µF', inspected: '5.000000', accepted: '5.000000', rejected: '0.000000', passRate: '100.00' });
+    expect(byMaterial.find((r) => r.id === ids.capacitor)).toMatchObject({ name: 'Capacitor 10µF', inspected: '10.000000', accepted: '10.000000', rejected: '0.000000', passRate: '100.00' });
     const resistor = byMaterial.find((r) => r.id === ids.resistor)!;
     // 60 passed, 40 failed (10 of them taken on concession), and the race's inspections of 10 that kept their audit.
     expect(Number(resistor.rejected)).toBe(30);
@@ -176,7 +186,7 @@ describe('incoming inspections and the goods that wait for them', () => {
     expect(Number(resistor.passRate)).toBeCloseTo(((Number(resistor.inspected) - 30) / Number(resistor.inspected)) * 100, 2);
     const [supplier] = await report('supplier');
     expect(supplier).toMatchObject({ id: ids.supplier, name: 'Parts supplier' });
-    expect(Number(supplier.inspected)).toBe(Number(resistor.inspected) + 5);
+    expect(Number(supplier.inspected)).toBe(Number(resistor.inspected) + 10);
     expect(await report('process')).toEqual([]);
   });
 });

@@ -65,6 +65,7 @@ const BILL_DATE_LABELS: Record<BillWarning['kind'], { zh: string; en: string }> 
   pay: { zh: '付款日期', en: 'Payment date' },
   receipt: { zh: '收款日期', en: 'Receipt date' },
   maintenance: { zh: '设备保养', en: 'Maintenance due' },
+  inspection: { zh: '待检验', en: 'Inspection due' },
 };
 
 /**

@@ -14,7 +14,7 @@ import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
  *   open posted bills only (Audit, Partially); a delivery date counts until the goods arrived (types
  *   with the delivery button) — completing the bill ends it anyway; a payment or receipt date counts
  *   until the bill's settlement progress is AllSettlement. Work orders due by a date (`dueUntilAudited`:
- *   equipment maintenance) count until they are audited. Sorted by the date, each kind cut at `limit`.
+ *   equipment maintenance) and inspections (`inspection`) count until they are audited. Sorted by the date, each kind cut at `limit`.
  * - **Low stock**: materials with a safety stock whose stock in all warehouses is below it.
  * - **Expiring batches**: batches in stock whose expiry is within their material's warning days (or past).
  *
@@ -70,9 +70,13 @@ interface DueBillRow {
   days_left: number;
 }
 
+const texts = (values: readonly string[]) => (values.length ? sql.join(values.map((v) => sql`${v}`), sql`, `) : sql`null`);
 /** Types whose delivery date is a date the work is due by, done when audited (`dueUntilAudited`). */
 const DUE_UNTIL_AUDITED = BILL_TYPES.filter((d) => d.dueUntilAudited).map((d) => d.type);
-const texts = (values: readonly string[]) => (values.length ? sql.join(values.map((v) => sql`${v}`), sql`, `) : sql`null`);
+/** …of which the inspections (their own kind: `inspection`), and the work orders (`maintenance`). */
+const INSPECTIONS = BILL_TYPES.filter((d) => d.dueUntilAudited && d.inspection).map((d) => d.type);
+const WORK_ORDERS = DUE_UNTIL_AUDITED.filter((type) => !INSPECTIONS.includes(type));
+const NOT_YET_DONE = texts(BillStatus.filter((st) => !POSTED_STATUSES.includes(st) && st !== 'Merged'));
 const POSTED = sql`b.bill_status in ('Audit', 'Partially')`;
 
 /**
@@ -93,9 +97,17 @@ const DATES: Record<BillWarning['kind'], { date: string; warn: string; open: SQL
   maintenance: {
     date: 'delivery_date',
     warn: 'delivery_warn_days',
-    open: sql`b.bill_type in (${texts(DUE_UNTIL_AUDITED)}) and b.bill_status in (${texts(BillStatus.filter((st) => !POSTED_STATUSES.includes(st) && st !== 'Merged'))})`,
+    open: sql`b.bill_type in (${texts(WORK_ORDERS)}) and b.bill_status in (${NOT_YET_DONE})`,
     done: sql`false`,
     subject: sql`(select e.name from equipment e where e.tenant_id = b.tenant_id and e.id = (b.extra ->> 'equipmentId')::bigint)`,
+  },
+  // Inspections not audited by their date: the partner's (incoming, shipment), else the first line's material.
+  inspection: {
+    date: 'delivery_date',
+    warn: 'delivery_warn_days',
+    open: sql`b.bill_type in (${texts(INSPECTIONS)}) and b.bill_status in (${NOT_YET_DONE})`,
+    done: sql`false`,
+    subject: sql`coalesce(p.name, (select m.name from bill_line l join material m on m.tenant_id = l.tenant_id and m.id = l.material_id where l.tenant_id = b.tenant_id and l.bill_id = b.id order by l.line_no limit 1))`,
   },
 };
 

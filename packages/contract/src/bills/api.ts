@@ -210,10 +210,11 @@ export type EarlyWarningQuery = z.infer<typeof earlyWarningQuerySchema>;
 
 /**
  * A bill whose delivery, payment or receipt date is within its warning days (or past), or a work order not yet
- * done by its date (`maintenance`: the types that declare `dueUntilAudited`).
+ * done by its date (`maintenance`: the types that declare `dueUntilAudited`), or an inspection not audited by the
+ * date it is due (`inspection`: the types that declare `inspection`).
  */
 export interface BillWarning {
-  kind: 'delivery' | 'pay' | 'receipt' | 'maintenance';
+  kind: 'delivery' | 'pay' | 'receipt' | 'maintenance' | 'inspection';
   billId: number;
   billType: string;
   billCode: string;

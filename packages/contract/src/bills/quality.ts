@@ -66,7 +66,9 @@ function inspectionType(spec: InspectionSpec): BillTypeDecl {
     codePrefix: spec.codePrefix,
     icon: spec.icon,
     inspection: spec.kind,
-    header: [...spec.header, inspector],
+    // The date it is due by: the early warning lists it from its warning days before until it is audited.
+    header: [...spec.header, inspector, { ...HEADER.deliveryDate, label: { zh: '检验期限', en: 'Inspect by' } }, { ...HEADER.deliveryWarnDays, label: { zh: '提前预警天数', en: 'Warn days before' } }],
+    dueUntilAudited: true,
     lines: [...(spec.process ? [processStep] : []), template, f.sampleNumber, f.readings, f.verdict, f.acceptedNumber, f.rejectedNumber, f.concessionNumber],
     sources: spec.sources.map((s) => ({ ...s, drives: 'inspection', apart: true })),
     sourceRequired: true,
