@@ -43,6 +43,7 @@ import { serviceModule } from './modules/service/routes.ts';
 import { financeModule } from './modules/finance/routes.ts';
 import { productionModule } from './modules/production/routes.ts';
 import { qualityModule } from './modules/quality/routes.ts';
+import { outsourcingModule } from './modules/outsourcing/routes.ts';
 import { peopleModule } from './modules/people/routes.ts';
 import { homeModule } from './modules/home/routes.ts';
 
@@ -201,6 +202,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Production: its bill types' own rules.
     productionModule,
+    // Outsourcing: its bill types' own rules (before finance, whose stock-value posting follows its valuation).
+    outsourcingModule,
     // Quality: its inspections' own rules and its templates.
     qualityModule,
     peopleModule,

@@ -159,6 +159,34 @@ function lineRefs(decl: BillTypeDecl, records: BillRecords): Record<string, numb
   return { ...Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && refOf(f) ? [[f.key, refOf(f)!]] : []))), ...Object.fromEntries(offered) };
 }
 
+/**
+ * What a bill of `decl` consumes of its audited source bill (its first source's `consumes`: an outsourcing receipt
+ * consumes the materials its order's picks sent), provided first: a bill of the type driving that kind, taking every
+ * source line it may take at its full quantity, from `records.warehouse`, audited through `post` (any caller:
+ * answers the envelope). Nothing for a type that consumes nothing.
+ */
+export async function feedConsumed(
+  post: (url: string, body: Record<string, unknown>) => Promise<{ status: number; data?: unknown }>,
+  decl: BillTypeDecl,
+  records: BillRecords,
+  source: { lines: Array<{ id: number } & Record<string, unknown>> },
+): Promise<void> {
+  const kind = decl.sources[0]?.consumes;
+  if (!kind) return;
+  const sourceType = decl.sources[0].type;
+  const feeder = downstreamTypes(sourceType).find((d) => d.sources.some((s) => s.type === sourceType && s.drives === kind))!;
+  const taking = feeder.sources.find((s) => s.type === sourceType)!;
+  const lines = source.lines.filter((l) => meets(taking.fromLines, l)).map((l) => ({ materialId: l.materialId, unitId: l.unitId, number: l.number, sourceLineId: l.id }));
+  const header = billPayload(feeder, records);
+  const made = await post(billApiPath(feeder), { ...header, lines });
+  expect(made, JSON.stringify(made)).toMatchObject({ status: 0 });
+  const id = (made.data as { id: number }).id;
+  for (const step of ['submit', 'audit']) {
+    const res = await post(`${billApiPath(feeder)}/${step}`, { id });
+    expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });
+  }
+}
+
 /** A required choice every line of a type makes that the fixtures do not set otherwise (a production order line's role). */
 function roleField(decl: BillTypeDecl) {
   return decl.stock === 'assembly' || decl.pairedLines ? undefined : lineFields(decl).find((f) => f.kind === 'enum' && f.required && f.options?.length);

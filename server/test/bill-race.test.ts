@@ -5,7 +5,7 @@ import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl, type S
 import { POSTED_STATUSES, PROGRESS_STATES } from '@p8/contract/bills/status';
 import { migrateDatabase, openDatabase, rows, type Database } from '../src/db/connection.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { billPayload, createBillRecords, ok, refused, type BillRecords } from './bill-fixtures.ts';
+import { billPayload, createBillRecords, ok, refused, type BillRecords, feedConsumed } from './bill-fixtures.ts';
 import { createTestDatabase, seedTenant, startTestApp, TEST_DB, type Reply, type TestTenant } from './harness.ts';
 import { startServer, type Server } from './server-process.ts';
 
@@ -73,6 +73,9 @@ async function auditedFeeding(api: Caller, records: BillRecords, decl: BillTypeD
   if (decl.sourceRequired) {
     const own = await auditedFeeding(api, records, billType(decl.sources[0].type)!, decl.sources[0], overrides);
     body.lines = (body.lines as Array<Record<string, unknown>>).slice(0, 1).map((l) => ({ ...l, materialId: own.materialIds[0], sourceLineId: own.lineIds[0] }));
+    // What the bill consumes of its source (an outsourcing receipt: the materials picks sent) goes first.
+    const source = await okData(api.get<{ lines: Array<{ id: number } & Record<string, unknown>> }>(`${billApiPath(billType(decl.sources[0].type)!)}/${own.id}`));
+    await feedConsumed(async (url, b) => (await api.post(url, b)).body, decl, records, source);
   }
   const { id } = await okData(api.post<{ id: number }>(url, body));
   await okData(api.post(`${url}/submit`, { id }));

@@ -4,7 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords } from './bill-fixtures.ts';
+import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords, feedConsumed } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill
@@ -69,6 +69,8 @@ async function walkPayload(decl: BillTypeDecl, overrides: Record<string, unknown
   const source = await saved(sourceType, await walkPayload(billType(sourceType)!, feedingSource(decl)));
   await passAudit(sourceType, source);
   const { lines } = await ok(api.get<{ lines: Array<{ id: number }> }>(`${path(sourceType)}/${source}`));
+  // What the bill consumes of its source (an outsourcing receipt: the materials picks sent) goes first.
+  await feedConsumed(async (url, body) => (await api.post(url, body)).body, decl, records(), { lines });
   const body = payload(decl, overrides);
   return { ...body, lines: sourcedLines(decl, body.lines as Array<Record<string, unknown>>, { id: source, lines }) };
 }

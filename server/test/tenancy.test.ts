@@ -10,7 +10,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { starterLabel } from '@p8/contract/print/label';
 import { starterTemplate } from '@p8/contract/print/template';
-import { allowDirectBills, billPayload, createOtherBillRecords, feedingSource, sourcedLines } from './bill-fixtures.ts';
+import { allowDirectBills, billPayload, createOtherBillRecords, feedingSource, sourcedLines, feedConsumed } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -155,6 +155,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
       expect(res, JSON.stringify(res)).toMatchObject({ status: 0 });
     }
     const source = (await call<{ lines: Array<{ id: number }> }>(ctx.app, 'GET', `${sourcePath}/${sourceId}`, { token: tokenA })).body.data;
+    await feedConsumed(async (url, body) => (await call(ctx.app, 'POST', url, { token: tokenA, body })).body, decl, { ...records, material: part }, source);
     return sourcedLines(decl, lines, { id: sourceId, lines: source.lines }).map((l) => (lineKindOf(decl) === 'material' ? { ...l, materialId: part } : l));
   };
   for (const decl of BILL_TYPES) {

@@ -582,6 +582,10 @@ export const errorCatalogue = {
   ReplacementNotNeeded: { zh: '该时间没有缺卡，无需补卡', en: 'Nothing is missing at that time: no replacement is needed' },
   ReplacementRestDay: { zh: '休息日无需补卡', en: 'A rest day needs no replacement' },
 
+  // Outsourcing
+  OutsourcingOrderOneProduct: { zh: '委外订单须有且仅有一行产品', en: 'An outsourcing order makes exactly one product line' },
+  OutsourcingMaterialShort: { zh: '供应商处的委外物料不足', en: 'Not enough of the material is at the supplier for this order' },
+
   // Bill dates
   BillDateTooFarAhead: { zh: '单据日期超出允许的提前天数（见租户配置“单据日期最多提前天数”）', en: 'The bill date is further ahead than the tenant allows (tenant config: "days a bill date may be ahead")' },
 } as const satisfies Record<string, CatalogueText>;

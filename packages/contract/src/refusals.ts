@@ -63,6 +63,8 @@ export const refusalShapes = {
   InspectionSampleExceeds: { fields: ['line', 'need', 'have'], measure: 'number' },
   InspectionQuantitiesMismatch: { fields: ['line', 'need', 'have'], measure: 'number' },
   InspectionTemplateMissing: { fields: ['line', 'material'] },
+  // What an outsourcing order's supplier holds of a material is less than a receipt consumes or a return takes back.
+  OutsourcingMaterialShort: { fields: ['bill', 'material', 'need', 'have'], measure: 'number' },
   AccountBalanceInsufficient: { fields: ['account', 'need', 'have'], measure: 'amount' },
   PayAmountExceedUnpaid: settled,
   ReceiptAmountExceedUnreceived: settled,

@@ -18,6 +18,7 @@ const SAVE = 'server/src/bills/bill-save.ts';
 const LIFECYCLE = 'server/src/bills/bill-lifecycle.ts';
 const DECLARED = 'packages/contract/src/bills/supply-chain.ts';
 const PRODUCTION = 'packages/contract/src/bills/production.ts';
+const OUTSOURCING = 'packages/contract/src/bills/outsourcing.ts';
 const KIT = 'web/src/hooks/kit-settings.ts';
 /** What a print shows of the company (`companyOf`). */
 const PRINTED = 'web/src/components/PrintPage/print-model.ts';
@@ -44,6 +45,8 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   defaultPageSize: { read: 'the rows per page every list starts with', in: [KIT, 'web/src/components/ProTable/index.tsx'] },
   allowProductionInstockBeyond: { read: 'a completion in-stock may take beyond what is open of its production order (beyondSwitch)', in: [PRODUCTION, SAVE] },
   allowProductionClaimBeyond: { read: 'a production pick may take beyond the materials open on its order (beyondSwitch)', in: [PRODUCTION, SAVE] },
+  allowOutsourcingPickBeyond: { read: 'an outsourcing pick may send more than the materials open on its order (beyondSwitch)', in: [OUTSOURCING, SAVE] },
+  allowOutsourcingInstockBeyond: { read: 'an outsourcing completion in-stock may take beyond what is open of its order (beyondSwitch)', in: [OUTSOURCING, SAVE] },
   hasPictureSearchModule: { notBuilt: 'pictureSearch' },
   pictureSearchType: { notBuilt: 'pictureSearch' },
   pictureSearchSimilarity: { notBuilt: 'pictureSearch' },

@@ -45,6 +45,8 @@ export const tenantConfigSchema = z.object({
   defaultPageSize: z.number().int().refine((n) => [10, 25, 50, 100, 200].includes(n)).default(10),
   allowProductionInstockBeyond: flag(),
   allowProductionClaimBeyond: flag(),
+  allowOutsourcingPickBeyond: flag(),
+  allowOutsourcingInstockBeyond: flag(),
   hasPictureSearchModule: flag(),
   pictureSearchType: z.enum(PictureSearchType).default('NotSelected'),
   pictureSearchSimilarity: z.number().min(0).max(1).default(0.7),

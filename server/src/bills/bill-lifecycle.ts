@@ -126,7 +126,11 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
   if (movesStock(decl, header)) {
     await assertNotInventorying(ctx, decl, row.id, lines);
     await checkSerials(ctx, decl, row.id, lines, false);
-    await postMovements(ctx.tx, postingOf(row), movementsOf(decl, lines, await valuationInputs(ctx.tx, ctx.tenantId, decl, lines)), config.openNegativeInventory);
+    const inputs = await valuationInputs(ctx.tx, ctx.tenantId, decl, lines);
+    // A type valued by its own rule (an outsourcing receipt: the materials it consumed at the supplier and its fee).
+    const valuing = decl.valuation?.in === 'rule' ? ctx.registries.billRules.of(decl.type).valuing : undefined;
+    if (valuing) inputs.ruleCost = await valuing(ctx, decl, row, lines);
+    await postMovements(ctx.tx, postingOf(row), movementsOf(decl, lines, inputs), config.openNegativeInventory);
   }
   await setStatus(ctx, row, 'audit', to, { auditBy: ctx.account.adminId, auditTime: new Date(), rejectReason: null });
   await ctx.registries.billPostingHooks.audited(ctx, decl, row);

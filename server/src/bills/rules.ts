@@ -2,6 +2,8 @@ import type { BillPayload, BillTypeDecl } from '@p8/contract/bills/registry';
 import type { RefusalKey } from '@p8/contract/refusals';
 import type { Micro } from '@p8/contract/bills/decimal';
 import type { ServiceContext } from '../core/service-context.ts';
+import type { bill } from '../db/schema/index.ts';
+import type { LineRow } from './bill-rows.ts';
 
 /**
  * A bill type's own rules, beyond the engine's, registered by the module the type belongs to (finance's
@@ -31,6 +33,12 @@ export interface BillTypeRules {
   saving?(ctx: ServiceContext, decl: BillTypeDecl, draft: BillDraft): Promise<void>;
   /** Submit and audit: what a draft may lack but a bill under review may not (a payment's fund account). */
   completing?(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>): Promise<void>;
+  /**
+   * Audit of a type valued `rule` (registry.ts `InboundCost`), before its stock is posted: the unit cost of each
+   * inbound line by id. It may record what the valuation used (an outsourcing receipt's consumption of the
+   * materials at the supplier), which the type's posting hook takes back when the audit is withdrawn.
+   */
+  valuing?(ctx: ServiceContext, decl: BillTypeDecl, row: typeof bill.$inferSelect, lines: readonly LineRow[]): Promise<Map<number, Micro>>;
   /** The refusal of a settlement line beyond what is open on its bill (by the bill's header: a payment's type). */
   exceedRefusal?(header: Record<string, unknown>): RefusalKey;
 }

@@ -26,6 +26,8 @@ export interface ValuationInputs {
   sourceCost: Map<number, Micro>;
   /** Per material: a reference unit cost (its purchase price) to weigh a cost share by where it has no average. */
   estimate: Map<number, Micro>;
+  /** Per line of the bill: the unit cost its type's own valuation rule gave it (valuation `rule`). */
+  ruleCost?: ReadonlyMap<number, Micro>;
 }
 
 const NO_INPUTS: ValuationInputs = { sourceCost: new Map(), estimate: new Map() };
@@ -163,6 +165,8 @@ export function movementsOf(decl: BillTypeDecl, lines: readonly MovementLine[], 
       case 'source':
       case 'workInProgress':
         return sourceCost(line);
+      case 'rule':
+        return inputs.ruleCost?.get(line.id);
       default:
         return undefined;
     }

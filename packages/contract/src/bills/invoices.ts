@@ -63,7 +63,8 @@ export const PurchaseInvoice: BillTypeDecl = {
   icon: 'FileProtectOutlined',
   header: [HEADER.supplierId, invoiceNumber, HEADER.handlerId],
   lines: INVOICE_LINES,
-  sources: invoiced('supplierId', 'PurchaseInstock', 'PurchaseRefund'),
+  // Outsourcing receipts are invoiced for their processing fee as purchases are.
+  sources: [...invoiced('supplierId', 'PurchaseInstock', 'PurchaseRefund'), ...invoiced('supplierId', 'OutsourcingInstock', 'OutsourcingRefund')],
   sourceRequired: true,
   stock: 'none',
   postings: POSTS_NOTHING,

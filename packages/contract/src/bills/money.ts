@@ -67,7 +67,7 @@ export const Payment: BillTypeDecl = {
   lines: [],
   lineKind: 'settlement',
   extraAmount: 'prepaidAmount',
-  sources: [settles('PurchaseInstock', 'supplierId'), settles('PurchaseRefund', 'supplierId', true), settlesOpening('supplierId')],
+  sources: [settles('PurchaseInstock', 'supplierId'), settles('PurchaseRefund', 'supplierId', true), settles('OutsourcingInstock', 'supplierId'), settles('OutsourcingRefund', 'supplierId', true), settlesOpening('supplierId')],
   stock: 'none',
   postings: { money: { kind: 'settle', open: 'payable', balance: 'prepaid' } },
   progress: [],

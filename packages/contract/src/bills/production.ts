@@ -53,7 +53,7 @@ export const PRODUCTION_LINES = {
  * The roles of an MRP plan's lines: the demand it plans for, and what it suggests — to buy (a purchase
  * requisition) or to make (a production order).
  */
-export const MrpLineRole = ['Demand', 'Purchase', 'Produce'] as const;
+export const MrpLineRole = ['Demand', 'Purchase', 'Produce', 'Outsource'] as const;
 /** The planning periods a run groups requirements by (`planBucket`, default week). */
 export const MrpBucket = ['day', 'week', 'month'] as const;
 export type MrpBucket = (typeof MrpBucket)[number];
@@ -62,9 +62,10 @@ export type MrpLineRole = (typeof MrpLineRole)[number];
 /** Which lines of an MRP plan each downstream type takes. */
 export const MRP_LINES = {
   demands: { field: 'mrpRole', values: ['Demand'] },
-  suggestions: { field: 'mrpRole', values: ['Purchase', 'Produce'] },
+  suggestions: { field: 'mrpRole', values: ['Purchase', 'Produce', 'Outsource'] },
   purchases: { field: 'mrpRole', values: ['Purchase'] },
   productions: { field: 'mrpRole', values: ['Produce'] },
+  outsourcings: { field: 'mrpRole', values: ['Outsource'] },
 } as const satisfies Record<string, FieldCondition>;
 
 /** A process step's process (a production order's process lines, a report's lines). */
@@ -455,6 +456,7 @@ export const MrpPlan: BillTypeDecl = {
         { value: 'Demand', label: { zh: '需求', en: 'Demand' } },
         { value: 'Purchase', label: { zh: '采购建议', en: 'Buy' } },
         { value: 'Produce', label: { zh: '生产建议', en: 'Make' } },
+        { value: 'Outsource', label: { zh: '委外建议', en: 'Outsource' } },
       ],
       width: 110,
     },

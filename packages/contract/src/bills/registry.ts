@@ -29,13 +29,14 @@ import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
  */
 
 /** The menu areas bills live in; the first segment of their route and button codes. */
-export const BillArea = ['purchase', 'sale', 'stock', 'production', 'quality', 'finance'] as const;
+export const BillArea = ['purchase', 'sale', 'stock', 'production', 'outsourcing', 'quality', 'finance'] as const;
 export type BillArea = (typeof BillArea)[number];
 export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   purchase: { zh: '采购管理', en: 'Purchasing' },
   sale: { zh: '销售管理', en: 'Sales' },
   stock: { zh: '库存管理', en: 'Stock' },
   production: { zh: '生产管理', en: 'Production' },
+  outsourcing: { zh: '委外管理', en: 'Outsourcing' },
   quality: { zh: '质量管理', en: 'Quality' },
   finance: { zh: '财务管理', en: 'Finance' },
 };
@@ -98,13 +99,16 @@ export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'ex
  *   from its production order): what the order's picks took out of stock, less what its returns brought back
  *   and its earlier completions took in, spread over the quantity still to complete — the last completion
  *   takes all that is left. Nothing picked yet: the current average.
+ * - `rule`: at the unit cost the type's own valuation rule gives each line (`BillTypeRules.valuing`, registered
+ *   by the module the type belongs to): an outsourcing completion comes in at the materials it consumed at the
+ *   supplier plus its processing fee. A line the rule gives no cost comes in at the current average.
  *
  * Lines going out of stock (`out`):
  * - `average`: at the current moving average.
  * - `source`: at the cost the source line's goods came in at (a return to the supplier leaves at what the
  *   purchase brought it in at); a line without a source at the current average.
  */
-export const InboundCost = ['price', 'source', 'average', 'taken', 'workInProgress'] as const;
+export const InboundCost = ['price', 'source', 'average', 'taken', 'workInProgress', 'rule'] as const;
 export type InboundCost = (typeof InboundCost)[number];
 export const OutboundCost = ['average', 'source'] as const;
 export type OutboundCost = (typeof OutboundCost)[number];
@@ -195,6 +199,11 @@ export interface BillPostingsDecl {
  */
 export interface StockPostingDecl {
   counter: PostingAccount | { in: PostingAccount; out: PostingAccount };
+  /**
+   * The counter instead when the bill's header meets `when`: an outsourcing refund's goods going back carry their
+   * materials back to the supplier (1408), a refund of money only is a price allowance (6401).
+   */
+  counterWhen?: { when: FieldCondition; counter: PostingAccount };
   /**
    * Where the tax of the bill's payable goes: the payable posting puts the tax-inclusive amount on inventory,
    * so this moves the tax off it (a purchase's input VAT); what is left after the stock's value goes to `counter`.
@@ -308,6 +317,12 @@ export interface SourceDecl {
    * `NumberExceedInspected` (no 'beyond' switch lifts it). A purchase in-stock waits for the incoming inspection.
    */
   inspectedBy?: string;
+  /**
+   * What this bill's audit consumes that bills of another kind made from the same source provided: an outsourcing
+   * receipt consumes the materials the order's picks (`pick`) sent to the supplier, and is refused beyond what they
+   * left there. Tests making a bill of this type from a fresh source feed the source that way first.
+   */
+  consumes?: ProgressKind;
 }
 
 /**

@@ -15,14 +15,14 @@ const optional = (field: FieldDecl): FieldDecl => ({ ...field, required: undefin
 /** The usual buttons of a bill that can be merged and completed by hand (orders). */
 const ORDER_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'merge', 'manualCompletion', 'import', 'export', 'print'];
 /** The buttons of a bill that moves stock (no merge; nothing to complete). */
-const STOCK_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'import', 'export', 'print'];
+export const STOCK_ACTIONS: BillAction[] = ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'import', 'export', 'print'];
 /** Buttons with the delivery confirmations (sent, then arrived) before import / export / print. */
 const withDelivery = (actions: BillAction[]): BillAction[] => [...actions.filter((a) => !['import', 'export', 'print'].includes(a)), 'delivery', 'import', 'export', 'print'];
 /** A stock bill whose goods come back later (a lend): completed by hand when they never will. */
 const LEND_ACTIONS: BillAction[] = [...STOCK_ACTIONS, 'manualCompletion'];
 
 /** Price fields of a line, in grid order. */
-const PRICED: FieldDecl[] = [LINE.giftNumber, LINE.unitPrice, LINE.taxRate, LINE.taxUnitPrice, LINE.discountRate, LINE.priceTotal, LINE.taxPriceTotal];
+export const PRICED: FieldDecl[] = [LINE.giftNumber, LINE.unitPrice, LINE.taxRate, LINE.taxUnitPrice, LINE.discountRate, LINE.priceTotal, LINE.taxPriceTotal];
 /** Where goods are: warehouse, location, batch (with its expiry), serial numbers. */
 export const PLACED: FieldDecl[] = [LINE.warehouseId, LINE.locationId, LINE.batchNumber, LINE.expirationDate, LINE.serialNumbers];
 /** The price fields copied by push down. */
@@ -308,7 +308,7 @@ export const SaleRefund: BillTypeDecl = {
  * exchange progress follows the audited taking lines. Push down copies where the goods are, not the refund's
  * price: a line coming in without a price takes the cost of what went out, so an exchange moves no value.
  */
-function exchangeBill(own: Pick<BillTypeDecl, 'type' | 'label' | 'area' | 'codePrefix'> & { partner: FieldDecl; refund: string; taking: ExchangeType }): BillTypeDecl {
+export function exchangeBill(own: Pick<BillTypeDecl, 'type' | 'label' | 'area' | 'codePrefix'> & { partner: FieldDecl; refund: string; taking: ExchangeType }): BillTypeDecl {
   const { partner, refund, taking, ...named } = own;
   return {
     ...named,

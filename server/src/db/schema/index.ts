@@ -9,3 +9,4 @@ export * from './bills.ts';
 export * from './service.ts';
 export * from './finance.ts';
 export * from './dashboard.ts';
+export * from './outsourcing.ts';

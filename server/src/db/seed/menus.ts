@@ -171,7 +171,7 @@ const MALL_MENU: MenuTemplate = {
  * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
-const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined' };
+const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', outsourcing: 'ShareAltOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined' };
 
 export function billMenus(): MenuTemplate[] {
   return billTypesByArea().map(({ area, types }) => ({
@@ -188,6 +188,7 @@ export function billMenus(): MenuTemplate[] {
       ...(area === 'finance' ? FINANCE_SCREENS : []),
       ...(area === 'production' ? PRODUCTION_SCREENS : []),
       ...(area === 'quality' ? QUALITY_SCREENS : []),
+      ...(area === 'outsourcing' ? OUTSOURCING_SCREENS : []),
     ],
   }));
 }
@@ -217,6 +218,9 @@ const PRODUCTION_SCREENS: MenuTemplate[] = [
 
 /** Quality's screens beside its inspections: the inspection templates (declared records) and the pass-rate report. */
 const QUALITY_SCREENS: MenuTemplate[] = [screen('quality_passRate', '合格率分析', 'Pass rate', 'BarChartOutlined', ['export']), ...declaredScreens('quality')];
+
+/** Outsourcing's screens beside its bills: what each supplier holds of the materials sent to it. */
+const OUTSOURCING_SCREENS: MenuTemplate[] = [screen('outsourcing_atSupplier', '委外物料结存', 'Materials at suppliers', 'DatabaseOutlined', ['export'])];
 
 /** Base content of the customer side (swiper, agreements, business hours and slots, public system config). */
 const BASE_MENU: MenuTemplate = {

@@ -1,5 +1,5 @@
 import type { Micro } from '@p8/contract/bills/decimal';
-import type { BillTypeDecl, MoneyPostingDecl } from '@p8/contract/bills/registry';
+import { meets, type BillTypeDecl, type MoneyPostingDecl } from '@p8/contract/bills/registry';
 import { ACCOUNT_ROLES, accountOf, normalSide, type AccountCode } from '@p8/contract/finance';
 
 /**
@@ -26,12 +26,14 @@ export function moneyPosting<K extends MoneyPostingDecl['kind']>(decl: BillTypeD
  * The lines that move the inventory account by `delta` (the bill's stock value not yet in the ledger) against
  * the type's declared counter: Dr 1405 / Cr counter when value comes in, Dr counter / Cr 1405 when it goes
  * out (a counter declared `{ in, out }` by which way the net moves). With a declared `tax`, `tax` (a
- * purchase's input VAT, signed as its payable) moves off inventory onto it, and the counter takes the rest.
+ * purchase's input VAT, signed as its payable) moves off inventory onto it, and the counter takes the rest. A
+ * declared `counterWhen` whose condition the bill's `header` meets names the counter instead.
  */
-export function stockValueLines(decl: BillTypeDecl, delta: Micro, tax: Micro): PostingAmount[] {
+export function stockValueLines(decl: BillTypeDecl, delta: Micro, tax: Micro, header: Record<string, unknown> = {}): PostingAmount[] {
   const stock = decl.postings.stock;
   if (!stock) throw new Error(`${decl.type} moves stock but declares no stock posting`);
-  const counter = typeof stock.counter === 'string' ? stock.counter : delta > 0n ? stock.counter.in : stock.counter.out;
+  const counter =
+    stock.counterWhen && meets(stock.counterWhen.when, header) ? stock.counterWhen.counter : typeof stock.counter === 'string' ? stock.counter : delta > 0n ? stock.counter.in : stock.counter.out;
   const taxLines = stock.tax ? [{ account: accountOf(stock.tax), amount: tax }] : [];
   return [{ account: ACCOUNT_ROLES.inventory, amount: delta }, ...taxLines, { account: accountOf(counter), amount: -delta - (stock.tax ? tax : 0n) }];
 }

@@ -62,7 +62,7 @@ async function trueUp(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, pur
     });
   }
   const delta = toMicro(found.stock) - toMicro(found.variance) - (toMicro(found.ledger) - toMicro(found.ledger_variance));
-  const lines = stockValueLines(decl, delta, purchaseTax)
+  const lines = stockValueLines(decl, delta, purchaseTax, { ...row, ...(row.extra as Record<string, unknown>) })
     .filter((l) => l.amount !== 0n)
     .map((l) => ({ account: l.account, ...sides(l.amount) }));
   if (!lines.length) return;

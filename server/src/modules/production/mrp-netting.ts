@@ -35,6 +35,8 @@ export interface MrpMaterial {
   onHand: Micro;
   /** Open supply (main unit), whatever its date. */
   openSupply: Micro;
+  /** Tagged `outsource`: made by a supplier from our materials, so a suggestion to make it is one to outsource. */
+  outsource?: boolean;
 }
 
 export interface MrpBom {
@@ -66,7 +68,7 @@ export type Peg =
 
 export interface MrpSuggestion {
   materialId: number;
-  supply: 'Purchase' | 'Produce';
+  supply: 'Purchase' | 'Produce' | 'Outsource';
   quantity: Micro;
   dueDate: string;
   releaseDate: string;
@@ -245,7 +247,7 @@ export function* netLevels(input: MrpInput): Generator<MrpStep, { suggestions: M
       const start = (date: string, bomId: number | null): MrpSuggestion => {
         const s: MrpSuggestion = {
           materialId,
-          supply: bomId === null ? 'Purchase' : 'Produce',
+          supply: bomId === null ? 'Purchase' : info.outsource ? 'Outsource' : 'Produce',
           quantity: 0n,
           dueDate: date,
           releaseDate: addDays(date, -info.leadTimeDays),

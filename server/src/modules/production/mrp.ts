@@ -1,3 +1,4 @@
+import { OUTSOURCING_LINES } from '@p8/contract/bills/outsourcing';
 import { sql, type SQL } from 'drizzle-orm';
 import { microNumber, mul, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { downstreamTypes } from '@p8/contract/bills/catalogue';
@@ -38,6 +39,7 @@ const SUPPLY: ReadonlyArray<{ type: string; kind: ProgressKind; lines?: FieldCon
   { type: 'PurchaseOrder', kind: 'instock' },
   { type: 'PurchaseRequisition', kind: 'push' },
   { type: 'ProductionOrder', kind: 'instock', lines: PRODUCTION_LINES.products },
+  { type: 'OutsourcingOrder', kind: 'instock', lines: OUTSOURCING_LINES.products },
 ];
 
 /** Whether line `l` was made from an MRP plan's suggestion, directly or through one bill between (plan → requisition → order). */
@@ -120,13 +122,13 @@ async function boms(tx: Tx, tenantId: number, chosen: number[]) {
 
 /** Planning data and stock on hand of `ids`, in one query. */
 export function planningSql(tenantId: number, ids: number[]): SQL {
-  return sql`select m.id, m.lead_time_days, m.lot_policy, m.lot_size::text, m.safety_stock::text,
+  return sql`select m.id, m.lead_time_days, m.lot_policy, m.lot_size::text, m.safety_stock::text, 'outsource' = any(m.tags) as outsource,
                coalesce((select sum(s.quantity) from stock_balance s where s.tenant_id = m.tenant_id and s.material_id = m.id), 0)::text as on_hand
         from material m where m.tenant_id = ${tenantId} and m.id = any(${idArray(ids)})`;
 }
 
 async function planningData(tx: Tx, tenantId: number, ids: number[], supply: Map<number, Micro>) {
-  const found = await rows<{ id: string; lead_time_days: number; lot_policy: string; lot_size: string | null; safety_stock: string | null; on_hand: string }>(tx, planningSql(tenantId, ids));
+  const found = await rows<{ id: string; lead_time_days: number; lot_policy: string; lot_size: string | null; safety_stock: string | null; on_hand: string; outsource: boolean }>(tx, planningSql(tenantId, ids));
   const materials = new Map<number, MrpMaterial>();
   for (const r of found) {
     const id = Number(r.id);
@@ -138,6 +140,7 @@ async function planningData(tx: Tx, tenantId: number, ids: number[], supply: Map
       safetyStock: r.safety_stock === null ? 0n : toMicro(r.safety_stock),
       onHand: toMicro(r.on_hand),
       openSupply: supply.get(id) ?? 0n,
+      outsource: r.outsource,
     });
   }
   return materials;

@@ -31,6 +31,8 @@ export const SWITCHES = {
   production: [
     'allowProductionInstockBeyond',
     'allowProductionClaimBeyond',
+    'allowOutsourcingPickBeyond',
+    'allowOutsourcingInstockBeyond',
     'completionNeedAllPickOutstock',
     'dispatchAutoAudit',
     'openEntrustMachining',
