@@ -32,7 +32,7 @@ describe(`demo records (${TEST_DB})`, () => {
     const list = async <T>(record: string) => (await call<T[]>(ctx.app, 'GET', `/api/admin/basic/${record}?current=1&pageSize=100`, { token })).body;
 
     const materials = await list<Material>('material');
-    expect(materials.data).toHaveLength(14);
+    expect(materials.data).toHaveLength(15);
     // Codes came from the numbering service, units and categories from the records seeded before them.
     expect(materials.data.every((m) => /^WL\d{6}$/.test(m.code) && m.mainUnitName && m.categoryName)).toBe(true);
     const customers = await list<Partner>('customer');
@@ -40,13 +40,13 @@ describe(`demo records (${TEST_DB})`, () => {
     expect((await list('supplier')).data).toHaveLength(4);
     expect((await list('stock')).data).toHaveLength(4);
     expect((await list('location')).data).toHaveLength(7);
-    expect((await list<Bom>('bom')).data).toHaveLength(2);
+    expect((await list<Bom>('bom')).data).toHaveLength(3);
     expect((await list('fee')).data).toHaveLength(5);
     expect((await list('paytype')).data).toHaveLength(5);
 
     // A second start leaves the records alone.
     expect(await seedDemoRecords(ctx.app)).toBe(false);
-    expect((await list<Material>('material')).data).toHaveLength(14);
+    expect((await list<Material>('material')).data).toHaveLength(15);
 
     const other = await login(ctx.app, 'admin2', 'admin123');
     expect((await call<Material[]>(ctx.app, 'GET', '/api/admin/basic/material', { token: other })).body.data).toEqual([]);
@@ -145,7 +145,14 @@ describe(`demo records (${TEST_DB})`, () => {
       ['半成品仓', 'B-01 板卡区', '38.000000'],
       ['废品仓', null, '2.000000'],
     ]);
-    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '18000.000000']]);
+    // (400 screws sent to the supplier making the motor brackets.)
+    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17600.000000']]);
+    // Outsourcing: 100 brackets ordered, 60 accepted (5 of them sent back) — the order part received; the supplier
+    // holds the steel and screws of the 39 still to make and of the 5 returned: 50 − 0.5 × 61 + 0.5 × 61 × 5 ÷ 60.
+    expect(stock.find((r) => r.materialName === '电机安装支架')?.quantity).toBe('55.000000');
+    expect((await get<Array<{ billStatus: string }>>('outsourcing/order')).map((b) => b.billStatus)).toEqual(['Partially']);
+    const held = await get<Array<{ materialName: string; quantity: string }>>('outsourcing/atSupplier?materialCodeSort=asc');
+    expect(Object.fromEntries(held.map((r) => [r.materialName, r.quantity]))).toEqual({ 冷轧钢板: '22.041667', 内六角螺钉: '176.333333' });
     // The reports sort, filter and export (the screens' list kit sends `<column>Sort` and posts the query to export).
     const byQuantity = await get<Array<{ quantity: string }>>('stock/current?quantitySort=desc&pageSize=200');
     expect(byQuantity.map((r) => Number(r.quantity))).toEqual(byQuantity.map((r) => Number(r.quantity)).sort((a, b) => b - a));

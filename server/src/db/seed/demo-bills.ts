@@ -320,6 +320,36 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   const bought = suggestions.filter((l) => l.mrpRole === 'Purchase');
   await seedQualityDemo();
   if (bought.length) await audit('PurchaseRequisition', await save('PurchaseRequisition', daysAgo(0), { remark: 'MRP 建议' }, bought.map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), sourceLineId: Number(l.id) }))));
+
+  // Outsourcing (委外): 100 motor brackets made by 恒通五金 from our steel and screws at 6.00 a piece. All the
+  // materials sent; 60 accepted, 2 rejected (the supplier makes them again), 1 scrapped; 5 sent back; the fee paid.
+  const hardware = { supplierId: partner('恒通五金') };
+  const brackets = await audit('OutsourcingOrder', await save('OutsourcingOrder', daysAgo(12), { ...hardware, deliveryDate: daysAgo(-4), deliveryWarnDays: 5, remark: '支架委外加工' }, [
+    { role: 'Product', materialId: material('电机安装支架'), number: 100, unitPrice: 6, ...semi },
+  ]));
+  const bracketLines = (await unit(async (ctx) => (await getBill(ctx, billType('OutsourcingOrder')!, brackets)).lines)) as Array<Record<string, unknown>>;
+  const places: Record<number, { locationId: number }> = { [material('冷轧钢板')]: at('A-01 钢材区'), [material('内六角螺钉')]: at('A-03 五金区') };
+  await audit('OutsourcingPick', await save('OutsourcingPick', daysAgo(11), { ...hardware, ...raw }, bracketLines.filter((l) => l.role === 'Material').map((l) => ({
+    materialId: Number(l.materialId),
+    number: Number(l.number),
+    sourceLineId: Number(l.id),
+    ...raw,
+    ...places[Number(l.materialId)],
+  }))));
+  const bracketProduct = bracketLines.find((l) => l.role === 'Product')!;
+  const bracketsIn = await audit('OutsourcingInstock', await save('OutsourcingInstock', daysAgo(6), { ...hardware, ...semi, remark: '首批到货' }, [
+    { materialId: material('电机安装支架'), number: 60, rejectedNumber: 2, scrapNumber: 1, unitPrice: 6, sourceLineId: Number(bracketProduct.id), ...semi },
+  ]));
+  const [bracketsInLine] = await lineIds('OutsourcingInstock', bracketsIn);
+  const bracketsBack = await audit('OutsourcingRefund', await save('OutsourcingRefund', daysAgo(3), { ...hardware, refundType: 'ReturnsRefunds', ...semi, remark: '孔位偏差退货' }, [
+    { materialId: material('电机安装支架'), number: 5, unitPrice: 6, sourceLineId: bracketsInLine, ...semi },
+  ]));
+  if (bank) {
+    await audit('Payment', await save('Payment', daysAgo(1), { ...hardware, payType: 'OrdinaryPay', fundAccountId: Number(bank.id), remark: '支架加工费' }, [
+      { sourceBillId: bracketsIn, amount: '360.00' } as unknown as Line,
+      { sourceBillId: bracketsBack, amount: '-30.00' } as unknown as Line,
+    ]));
+  }
   return true;
 
   /**

@@ -7,7 +7,7 @@ import { DEMO_TENANTS } from './demo.ts';
 /*
  * The basic records of the first demo tenant (演示制造有限公司, a small maker of motor controllers): units,
  * brands, categories, materials with their units, suppliers, customers, warehouses with locations, fee and
- * pay types, the processes, work teams, machines and routings of the workshop and two BOMs. They are created through the application's own API, signed in as the tenant's
+ * pay types, the processes, work teams, machines and routings of the workshop and three BOMs (one outsourced). They are created through the application's own API, signed in as the tenant's
  * administrator, so every rule, generated code, assignment and audit entry is the same as a user's —
  * nothing is inserted behind the services' back. Runs once: a tenant that already has units is left alone.
  */
@@ -63,6 +63,8 @@ const MATERIALS: DemoMaterial[] = [
   { key: 'board', name: '控制板组件', specification: 'PCBA-A1', category: '电路板组件', brand: '演示自制', unit: '件', tags: ['production'], partKind: 'customized', planning: { leadTimeDays: 2 } },
   { key: 'controller', name: '步进电机控制器', specification: 'SMC-200', model: 'SMC-200', category: '电机控制器', brand: '演示自制', unit: '台', tags: ['sale', 'production'], salePrice: 680, serialNumber: true, planning: { leadTimeDays: 3 } },
   { key: 'motor', name: '直流无刷电机', specification: '57BL 90W', model: 'BL-57', category: '电机', brand: '演示自制', unit: '台', more: [['箱', 4]], tags: ['sale', 'purchase'], purchasePrice: 210, salePrice: 320 },
+  // Made by 恒通五金 from our steel and screws, for a processing fee (委外).
+  { key: 'bracket', name: '电机安装支架', specification: 'ZJ-57', category: '钢材', brand: '演示自制', unit: '件', tags: ['outsource'], partKind: 'customized' },
   { key: 'carton', name: '包装纸箱', specification: '400×300×200mm', category: '包装材料', unit: '个', tags: ['purchase'], purchasePrice: 3.5 },
   { key: 'oil', name: '润滑油', specification: '1L', category: '耗材', unit: '桶', tags: ['purchase', 'consumables'], purchasePrice: 45 },
 ];
@@ -71,6 +73,8 @@ const MATERIALS: DemoMaterial[] = [
 const BOMS: Array<[string, string, Array<[string, number]>]> = [
   ['board', 'GYLX02', [['mcu', 1], ['regulator', 1], ['resistor', 24], ['capacitor', 4]]],
   ['controller', 'GYLX01', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
+  // Outsourced: the supplier does the work, so no routing.
+  ['bracket', '', [['steel', 0.5], ['screw', 4]]],
 ];
 const SUPPLIERS = [
   { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行' },
