@@ -1,3 +1,5 @@
+import { recordKind } from '@p8/contract/records/catalogue';
+import { recordApiPath } from '@p8/contract/records/registry';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
@@ -43,7 +45,9 @@ function httpCaller(server: Server, token: string, adminId: number): Caller {
     put: (url, body) => send('PUT', url, body ?? {}),
     del: (url, body) => send('DELETE', url, body ?? {}),
     async create(record, body) {
-      const res = await self.post<{ id: number }>(`/api/admin/basic/${record}`, body);
+      // A declared kind at its area's path (an inspection template is quality's), the others under basic.
+      const declared = recordKind(record);
+      const res = await self.post<{ id: number }>(declared ? `/api${recordApiPath(declared)}` : `/api/admin/basic/${record}`, body);
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 0 });
       return res.body.data.id;
     },

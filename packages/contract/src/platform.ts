@@ -16,6 +16,12 @@ import { storableText } from './text.ts';
 export const MODULE_TYPES = ['mall', 'service', 'finance', 'production', 'outsource', 'quality', 'people', 'picture', 'crossBorder'] as const;
 export type ModuleType = (typeof MODULE_TYPES)[number];
 
+/**
+ * The area a module type closes when it expires: its own name, but for outsourcing, whose licence keeps the
+ * spec's type name (`outsource`) while its menu and routes are `outsourcing`.
+ */
+export const MODULE_AREA: Readonly<Record<ModuleType, string>> = { ...(Object.fromEntries(MODULE_TYPES.map((type) => [type, type])) as Record<ModuleType, string>), outsource: 'outsourcing' };
+
 /** One module of a tenant as the platform sets it: `expiresAt` a date (YYYY-MM-DD, the last day it runs) or null = never. */
 export const platformModuleSchema = z.object({
   type: z.enum(MODULE_TYPES),

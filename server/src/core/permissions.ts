@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { hasPermission, type PermissionCode } from '@p8/contract/permission';
 import type { Database, Tx } from '../db/connection.ts';
 import { adminRole, menu, role, roleMenu, tenant } from '../db/schema/index.ts';
-import { moduleClosesAt, PLATFORM_SCREEN } from '@p8/contract/platform';
+import { MODULE_AREA, moduleClosesAt, PLATFORM_SCREEN, type ModuleType } from '@p8/contract/platform';
 import type { ModuleEntry } from '@p8/contract/tenant-config';
 import type { AuthContext } from './auth.ts';
 import { forbidden } from './errors.ts';
@@ -63,7 +63,8 @@ async function moduleState(tx: Tx, tenantId: number, now: number) {
   for (const m of (row?.moduleList as ModuleEntry[] | undefined) ?? []) {
     const at = moduleClosesAt(m.expiresAt);
     if (at === undefined) continue;
-    if (at <= now) expiredModules.add(m.type);
+    // By the area it closes (outsourcing's licence is type `outsource`).
+    if (at <= now) expiredModules.add(MODULE_AREA[m.type as ModuleType] ?? m.type);
     else validUntil = Math.min(validUntil ?? Infinity, at);
   }
   return { expiredModules, validUntil };
