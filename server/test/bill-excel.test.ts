@@ -53,7 +53,9 @@ describe.each(EXCEL_TYPES.map((decl) => [decl.type, decl] as const))('%s as .xls
   it('exports the query one row per line, imports into a copy of the tenant, and the copy exports the same workbook', async () => {
     const one = billPayload(decl, sourceRecords, { billCode: `${prefix}-1`, remark: `first ${type}` });
     const lines = one.lines as Array<Record<string, unknown>>;
-    const two = billPayload(decl, sourceRecords, { billCode: `${prefix}-2`, lines: [...lines, ...lines.map((l) => ({ ...l, number: 3, remark: 'again' }))] });
+    // The second bill repeats its lines but the first (an outsourcing order makes one product: its material again).
+    const repeated = lines.length > 1 ? lines.slice(1) : lines;
+    const two = billPayload(decl, sourceRecords, { billCode: `${prefix}-2`, lines: [...lines, ...repeated.map((l) => ({ ...l, number: 3, remark: 'again' }))] });
     await ok(source.post(billApiPath(decl), one));
     await ok(source.post(billApiPath(decl), two));
     // A bill the query leaves out.
@@ -65,10 +67,11 @@ describe.each(EXCEL_TYPES.map((decl) => [decl.type, decl] as const))('%s as .xls
     expect(first.rows[0].every((title) => titles.includes(String(title)))).toBe(true);
     expect(first.rows[0][0]).toBe('Bill code');
     // One row per line: bill 1's lines, then bill 2's, each repeating its header.
-    expect(first.rows.slice(1).map((r) => r[0])).toEqual([...lines.map(() => `${prefix}-1`), ...lines.map(() => `${prefix}-2`), ...lines.map(() => `${prefix}-2`)]);
+    expect(first.rows.slice(1).map((r) => r[0])).toEqual([...lines.map(() => `${prefix}-1`), ...lines.map(() => `${prefix}-2`), ...repeated.map(() => `${prefix}-2`)]);
 
     const result = await imported(copy, decl, first.buffer);
-    expect(result).toMatchObject({ total: lines.length * 3, successCount: lines.length * 3, errorCount: 0, errList: [] });
+    const rowCount = lines.length * 2 + repeated.length;
+    expect(result).toMatchObject({ total: rowCount, successCount: rowCount, errorCount: 0, errList: [] });
     expect(await countOf(copy, decl, prefix)).toBe(2);
     const again = await exported(copy, decl, query);
     expect(again.rows).toEqual(first.rows);
@@ -80,7 +83,7 @@ describe.each(EXCEL_TYPES.map((decl) => [decl.type, decl] as const))('%s as .xls
 
     // The same file again: every bill code exists, so nothing is written and each bill's first row is listed.
     const twice = await imported(copy, decl, first.buffer);
-    expect(twice).toMatchObject({ total: lines.length * 3, successCount: 0, errorCount: 2 });
+    expect(twice).toMatchObject({ total: rowCount, successCount: 0, errorCount: 2 });
     expect(twice.errList.map((e) => [e.rowNum, e.errorMsg])).toEqual([
       [2, 'BillCodeRepeat'],
       [2 + lines.length, 'BillCodeRepeat'],

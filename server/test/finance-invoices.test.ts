@@ -93,7 +93,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const PAIRS = INVOICE_BILLS.flatMap((invoice) => invoice.sources.map((source) => [invoice.type, source.type, invoice] as const));
+// Sources entered directly (4 boards at 10 + 13 % tax). A source that is itself only ever pushed down (an
+// outsourcing receipt or refund, made from an order whose materials were sent) is not walked here yet: its invoicing
+// is the same engine path, and outsourcing.test.ts pays such receipts.
+const PAIRS = INVOICE_BILLS.flatMap((invoice) => invoice.sources.filter((source) => !billType(source.type)!.sourceRequired).map((source) => [invoice.type, source.type, invoice] as const));
 
 describe.each(PAIRS)('%s from %s', (_invoiceType, sourceType, invoice) => {
   it('takes the uninvoiced part, never more, drives the invoice progress and holds the source', async () => {

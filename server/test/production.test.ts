@@ -111,10 +111,10 @@ describe('production orders', () => {
     await pass('ProductionPick', pick);
     expect(await stockOf(api, ids.a, ids.w)).toBe(80);
     let now = await get('ProductionOrder', o.id);
-    expect(now.progress).toEqual({ instock: 'NoInstock', pick: 'AllPick' });
+    expect(now.progress).toEqual({ instock: 'NoInstock', pick: 'AllPick', inspection: 'NoInspection' });
     expect(now.billStatus).toBe('Audit');
     // Each line shows the progress that counts on it.
-    expect(Object.keys(now.lines[0].progress)).toEqual(['instock']);
+    expect(Object.keys(now.lines[0].progress)).toEqual(['instock', 'inspection']);
     expect(Object.keys(now.lines[1].progress)).toEqual(['pick']);
     expect((await balances())['5001'] - (before['5001'] ?? 0)).toBe(73);
 
@@ -129,7 +129,7 @@ describe('production orders', () => {
     await pass('ProductionInstock', first);
     expect(await stockValue(ids.product)).toBe(28);
     now = await get('ProductionOrder', o.id);
-    expect(now.progress).toEqual({ instock: 'PartialInStock', pick: 'AllPick' });
+    expect(now.progress).toEqual({ instock: 'PartialInStock', pick: 'AllPick', inspection: 'NoInspection' });
     expect(now.billStatus).toBe('Partially');
     // The pick and the return went into what that completion took: they keep their audits.
     await refused(api.post(`${path('ProductionPick')}/abandonAudit`, { id: pick }), 'ProductionCompletedProhibitAbandonAudit');
@@ -142,7 +142,7 @@ describe('production orders', () => {
     await pass('ProductionInstock', last);
     expect(await stockValue(ids.product)).toBe(70);
     now = await get('ProductionOrder', o.id);
-    expect(now.progress).toEqual({ instock: 'AllInStock', pick: 'AllPick' });
+    expect(now.progress).toEqual({ instock: 'AllInStock', pick: 'AllPick', inspection: 'NoInspection' });
     expect(now.billStatus).toBe('Complete');
     expect((await balances())['5001']).toBe(before['5001'] ?? 0);
     // A completed order is not picked from again.

@@ -126,6 +126,32 @@ describe(`refusals name what they refuse (${TEST_DB})`, () => {
     });
   });
 
+  it('inspections and the goods that wait for them name the line, the material and the quantities', async () => {
+    const screw = { code: 'SCR-8', name: 'Screw M8' };
+    await ok(api.post('/api/admin/quality/inspectionTemplate', { code: 'IQC-S', name: 'Screw incoming', inspectionKind: 'Incoming', materialId: ids.screw, sampling: 'All', gates: true, items: [{ name: 'Thread', valueKind: 'PassFail', blocks: true }] }));
+    const order = await auditedBill(api, 'PurchaseOrder', { billDate: DAY, supplierId: ids.supplier, lines: [{ materialId: ids.screw, number: 10, unitPrice: 3 }, { materialId: ids.milk, number: 2, unitPrice: 1 }] });
+    const [screwLine, milkLine] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${billPath('PurchaseOrder')}/${order}`))).lines;
+    const inspection = (line: Record<string, unknown>) => api.post(billPath('IncomingInspection'), { billDate: DAY, supplierId: ids.supplier, lines: [{ materialId: ids.screw, number: 10, sourceLineId: screwLine.id, ...line }] });
+    const receipt = (number: number) => api.post(billPath('PurchaseInstock'), { billDate: DAY, supplierId: ids.supplier, warehouseId: ids.main, lines: [{ materialId: ids.screw, number, unitPrice: 3, sourceLineId: screwLine.id }] });
+    await refusedWith(api.post(billPath('IncomingInspection'), { billDate: DAY, supplierId: ids.supplier, lines: [{ materialId: ids.milk, number: 2, sourceLineId: milkLine.id }] }), 'InspectionTemplateMissing', { line: 1, material: { code: 'MLK-1', name: 'Milk' } });
+    await refusedWith(inspection({ acceptedNumber: 5, rejectedNumber: 1 }), 'InspectionQuantitiesMismatch', { line: 1, need: '10.000000', have: '6.000000' });
+    await refusedWith(inspection({ sampleNumber: 11 }), 'InspectionSampleExceeds', { line: 1, need: '11.000000', have: '10.000000' });
+    await refusedWith(receipt(4), 'InspectionReportNotAudit', { line: 1, material: screw });
+    await auditedBill(api, 'IncomingInspection', { billDate: DAY, supplierId: ids.supplier, lines: [{ materialId: ids.screw, number: 4, sourceLineId: screwLine.id, readings: [{ item: 1, passed: true }] }] });
+    await refusedWith(receipt(5), 'NumberExceedInspected', { line: 1, material: screw, need: '5.000000', have: '4.000000' });
+  });
+
+  it('an outsourcing receipt the supplier holds too little for names the order, the material and the quantities', async () => {
+    const kit = await api.create('material', { code: 'KIT-1', name: 'Kit', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: kit, version: 'V1', isDefault: true, lines: [{ materialId: ids.screw, quantity: 2 }] });
+    const order = await auditedBill(api, 'OutsourcingOrder', { billDate: DAY, supplierId: ids.supplier, lines: [{ role: 'Product', materialId: kit, number: 3, unitPrice: 5 }] });
+    const detail = await ok(api.get<{ billCode: string; lines: Array<{ id: number; role: string }> }>(`${billPath('OutsourcingOrder')}/${order}`));
+    const product = detail.lines.find((l) => l.role === 'Product')!;
+    const { id } = await ok(api.post<{ id: number }>(billPath('OutsourcingInstock'), { billDate: DAY, supplierId: ids.supplier, warehouseId: ids.main, lines: [{ materialId: kit, number: 1, unitPrice: 5, sourceLineId: product.id }] }));
+    await ok(api.post(`${billPath('OutsourcingInstock')}/submit`, { id }));
+    await refusedWith(api.post(`${billPath('OutsourcingInstock')}/audit`, { id }), 'OutsourcingMaterialShort', { bill: detail.billCode, material: { code: 'SCR-8', name: 'Screw M8' } });
+  });
+
   it('a fund account short of money is named by its name', async () => {
     const other = (await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: 'Bank of Refusals', kind: 'bank', openingBalance: '0', openingDate: '2026-01-01' }))).id;
     await refusedWith(api.post('/api/admin/finance/transfer', { docDate: DAY, fromAccountId: ids.till, toAccountId: other, amount: '10150' }), 'AccountBalanceInsufficient', {

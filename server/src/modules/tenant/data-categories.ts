@@ -10,6 +10,7 @@ import {
   billCount,
   billVersion,
   billLine,
+  outsourcingConsumption,
   billTransition,
   bom,
   bomLine,
@@ -120,6 +121,8 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [costPeriod, business()],
   [costOrder, business()],
   [costLine, business()],
+  // Outsourcing receipts' consumption of the materials at the supplier (it names bills and their lines).
+  [outsourcingConsumption, business()],
   // The mall's orders, draws and customers' feedback (they name customers, products and SKUs).
   [mallOrder, business()],
   [mallOrderItem, business()],
