@@ -15,6 +15,13 @@ import { call, login, unique, type Reply, type TestContext, type TestTenant } fr
  * codes, tenant switches, stock put on hand (the bill engine's job, done directly here), and .xlsx files.
  */
 
+
+/** Where a record of kind `record` is created: a declared kind at its area's path (an inspection template is quality's), the others under basic. */
+export function recordCreatePath(record: string): string {
+  const declared = recordKind(record);
+  return declared ? `/api${recordApiPath(declared)}` : `/api/admin/basic/${record}`;
+}
+
 export interface Caller {
   token: string;
   adminId: number;
@@ -37,9 +44,7 @@ export function caller(ctx: TestContext, token: string, adminId: number): Caller
     put: (url, body) => call(ctx.app, 'PUT', url, { token, body }),
     del: (url, body) => call(ctx.app, 'DELETE', url, { token, body }),
     async create(record, body) {
-      // A declared kind at its own area's path (`/api/admin/people/shift`), any other record under basic.
-      const declared = recordKind(record);
-      const res = await self.post<{ id: number }>(declared ? `/api${recordApiPath(declared)}` : `/api/admin/basic/${record}`, body);
+      const res = await self.post<{ id: number }>(recordCreatePath(record), body);
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 0 });
       return res.body.data.id;
     },

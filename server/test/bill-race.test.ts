@@ -1,12 +1,10 @@
-import { recordKind } from '@p8/contract/records/catalogue';
-import { recordApiPath } from '@p8/contract/records/registry';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, headerFields, lineKindOf, meets, type BillTypeDecl, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES } from '@p8/contract/bills/status';
 import { migrateDatabase, openDatabase, rows, type Database } from '../src/db/connection.ts';
-import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { adminCaller, recordCreatePath, type Caller } from './basic-fixtures.ts';
 import { billPayload, createBillRecords, ok, refused, type BillRecords, feedConsumed } from './bill-fixtures.ts';
 import { createTestDatabase, seedTenant, startTestApp, TEST_DB, type Reply, type TestTenant } from './harness.ts';
 import { startServer, type Server } from './server-process.ts';
@@ -45,9 +43,7 @@ function httpCaller(server: Server, token: string, adminId: number): Caller {
     put: (url, body) => send('PUT', url, body ?? {}),
     del: (url, body) => send('DELETE', url, body ?? {}),
     async create(record, body) {
-      // A declared kind at its area's path (an inspection template is quality's), the others under basic.
-      const declared = recordKind(record);
-      const res = await self.post<{ id: number }>(declared ? `/api${recordApiPath(declared)}` : `/api/admin/basic/${record}`, body);
+      const res = await self.post<{ id: number }>(recordCreatePath(record), body);
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 0 });
       return res.body.data.id;
     },

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Caller } from './basic-fixtures.ts';
+import { recordCreatePath, type Caller } from './basic-fixtures.ts';
 import type { Reply } from './harness.ts';
 
 /** The fixtures' caller (basic-fixtures.ts) over real HTTP, for tests against server processes. */
@@ -20,7 +20,7 @@ export function httpCaller(baseUrl: string, token: string, adminId: number): Cal
     put: <T>(url: string, body?: unknown) => send<T>('PUT', url, body ?? {}),
     del: <T>(url: string, body?: unknown) => send<T>('DELETE', url, body ?? {}),
     async create(record, body) {
-      const res = await self.post<{ id: number }>(`/api/admin/basic/${record}`, body);
+      const res = await self.post<{ id: number }>(recordCreatePath(record), body);
       expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 0 });
       return res.body.data.id;
     },
