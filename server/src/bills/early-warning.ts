@@ -5,6 +5,7 @@ import { rows } from '../db/connection.ts';
 import { databaseToday } from '../core/dashboard.ts';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { BillStatus, POSTED_STATUSES } from '@p8/contract/bills/status';
+import { textList } from '../core/tree.ts';
 
 /**
  * The early warning: what needs attention within its warning days — for the home dashboard and
@@ -70,13 +71,12 @@ interface DueBillRow {
   days_left: number;
 }
 
-const texts = (values: readonly string[]) => (values.length ? sql.join(values.map((v) => sql`${v}`), sql`, `) : sql`null`);
 /** Types whose delivery date is a date the work is due by, done when audited (`dueUntilAudited`). */
 const DUE_UNTIL_AUDITED = BILL_TYPES.filter((d) => d.dueUntilAudited).map((d) => d.type);
 /** …of which the inspections (their own kind: `inspection`), and the work orders (`maintenance`). */
 const INSPECTIONS = BILL_TYPES.filter((d) => d.dueUntilAudited && d.inspection).map((d) => d.type);
 const WORK_ORDERS = DUE_UNTIL_AUDITED.filter((type) => !INSPECTIONS.includes(type));
-const NOT_YET_DONE = texts(BillStatus.filter((st) => !POSTED_STATUSES.includes(st) && st !== 'Merged'));
+const NOT_YET_DONE = textList(BillStatus.filter((st) => !POSTED_STATUSES.includes(st) && st !== 'Merged'));
 const POSTED = sql`b.bill_status in ('Audit', 'Partially')`;
 
 /**
@@ -87,7 +87,7 @@ const DATES: Record<BillWarning['kind'], { date: string; warn: string; open: SQL
   delivery: {
     date: 'delivery_date',
     warn: 'delivery_warn_days',
-    open: sql`${POSTED} and b.bill_type not in (${texts(DUE_UNTIL_AUDITED)})`,
+    open: sql`${POSTED} and b.bill_type not in (${textList(DUE_UNTIL_AUDITED)})`,
     done: sql`coalesce(b.delivery_status, '') = 'Arrived'`,
     subject: sql`p.name`,
   },
@@ -97,7 +97,7 @@ const DATES: Record<BillWarning['kind'], { date: string; warn: string; open: SQL
   maintenance: {
     date: 'delivery_date',
     warn: 'delivery_warn_days',
-    open: sql`b.bill_type in (${texts(WORK_ORDERS)}) and b.bill_status in (${NOT_YET_DONE})`,
+    open: sql`b.bill_type in (${textList(WORK_ORDERS)}) and b.bill_status in (${NOT_YET_DONE})`,
     done: sql`false`,
     subject: sql`(select e.name from equipment e where e.tenant_id = b.tenant_id and e.id = (b.extra ->> 'equipmentId')::bigint)`,
   },
@@ -105,7 +105,7 @@ const DATES: Record<BillWarning['kind'], { date: string; warn: string; open: SQL
   inspection: {
     date: 'delivery_date',
     warn: 'delivery_warn_days',
-    open: sql`b.bill_type in (${texts(INSPECTIONS)}) and b.bill_status in (${NOT_YET_DONE})`,
+    open: sql`b.bill_type in (${textList(INSPECTIONS)}) and b.bill_status in (${NOT_YET_DONE})`,
     done: sql`false`,
     subject: sql`coalesce(p.name, (select m.name from bill_line l join material m on m.tenant_id = l.tenant_id and m.id = l.material_id where l.tenant_id = b.tenant_id and l.bill_id = b.id order by l.line_no limit 1))`,
   },

@@ -6,7 +6,7 @@ import type { SourceDecl } from '@p8/contract/bills/registry';
 import type { ApplicableTemplate, InspectionItem, InspectionKind, ItemValueKind, Sampling } from '@p8/contract/quality';
 import { refusal } from '../core/errors.ts';
 import type { ServiceContext } from '../core/service-context.ts';
-import { idArray } from '../core/tree.ts';
+import { idArray, textList } from '../core/tree.ts';
 import { rows, type Tx } from '../db/connection.ts';
 
 /*
@@ -14,8 +14,6 @@ import { rows, type Tx } from '../db/connection.ts';
  * rule every bill whose source declares `inspectedBy` obeys — where that template says the goods wait for it,
  * a line takes at most what audited inspections of its source line accepted (accepted + concession).
  */
-
-const postedList = sql.join(POSTED_STATUSES.map((s) => sql`${s}`), sql`, `);
 
 /**
  * The template that applies to each material at an inspection of `kind` (and, for the process inspections, at
@@ -83,7 +81,7 @@ export async function acceptedBySource(tx: Tx, tenantId: number, inspectionType:
     sql`select l.source_line_id, l.number::text, l.base_number::text, l.extra ->> 'acceptedNumber' as accepted, l.extra ->> 'concessionNumber' as concession
         from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
         where l.tenant_id = ${tenantId} and l.source_line_id = any(${idArray(sourceLineIds)}) and b.bill_type = ${inspectionType}
-          and b.bill_status in (${postedList}) and b.id <> ${exceptBillId}`,
+          and b.bill_status in (${textList(POSTED_STATUSES)}) and b.id <> ${exceptBillId}`,
   );
   const accepted = new Map<number, Micro>();
   for (const r of found) {

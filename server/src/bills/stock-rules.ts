@@ -9,6 +9,7 @@ import { BizError } from '../core/errors.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { rows } from '../db/connection.ts';
 import { pickBatches } from './stock-math.ts';
+import { textList } from '../core/tree.ts';
 
 /**
  * The stock rules a bill meets beyond the balance arithmetic of stock-math.ts: serial numbers (each one
@@ -84,7 +85,6 @@ export function serialRefusal(direction: 'in' | 'out', state: SerialState): Erro
 const OUT_TYPES = BILL_TYPES.filter((d) => d.stock === 'out' || d.stock === 'transfer' || LINE_DIRECTION[d.stock]);
 const CHECK_TYPES = BILL_TYPES.filter((d) => d.stock === 'check').map((d) => d.type);
 const declOf = new Map(BILL_TYPES.map((d) => [d.type, d]));
-const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 
 /**
  * Checks every serial number of a bill that moves stock: no serial twice in the bill (per material), and
@@ -144,8 +144,8 @@ async function openOutSerials(ctx: ServiceContext, billId: number, pairs: Return
         join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
         cross join lateral unnest(l.serial_numbers) as s(serial_number)
         where l.tenant_id = ${ctx.tenantId} and l.bill_id <> ${billId} and cardinality(l.serial_numbers) > 0
-          and b.bill_type in (${list(OUT_TYPES.map((d) => d.type))})
-          and b.bill_status not in (${list([...POSTED_STATUSES, 'Merged'])})
+          and b.bill_type in (${textList(OUT_TYPES.map((d) => d.type))})
+          and b.bill_status not in (${textList([...POSTED_STATUSES, 'Merged'])})
           and (l.material_id, s.serial_number) in (${pairs})`,
   );
   const taken = new Map<string, string>();
@@ -182,7 +182,7 @@ export async function assertNotInventorying(ctx: ServiceContext, decl: BillTypeD
     sql`select b.bill_code from bill_line l
         join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
         where l.tenant_id = ${ctx.tenantId} and l.bill_id <> ${billId}
-          and b.bill_type in (${list(CHECK_TYPES)}) and b.bill_status not in (${list([...POSTED_STATUSES, 'Merged'])})
+          and b.bill_type in (${textList(CHECK_TYPES)}) and b.bill_status not in (${textList([...POSTED_STATUSES, 'Merged'])})
           and (l.material_id, coalesce(l.warehouse_id, b.warehouse_id)) in (${pairs})
         limit 1`,
   );

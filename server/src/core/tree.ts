@@ -10,6 +10,11 @@ export type TreeTable = 'department' | 'menu' | 'category' | 'district' | 'mall_
 
 /** `1, 2, 3` as bound parameters, for `id in (…)` inside raw SQL. */
 export const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+/**
+ * `'a', 'b'` as bound parameters, for `x in (…)` inside raw SQL (statuses, bill types); an empty list is `null`, which
+ * no value equals, so `in (…)` matches nothing rather than failing to parse.
+ */
+export const textList = (values: readonly string[]) => (values.length ? sql.join(values.map((v) => sql`${v}`), sql`, `) : sql`null`);
 /** Ids as one bigint[] parameter, for `= any(…)`: one bind value however many ids (a plan reaching 20,000 materials). */
 export const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
 

@@ -10,6 +10,7 @@ import { route } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import { createBill } from '../../bills/bill-save.ts';
+import { textList } from '../../core/tree.ts';
 
 /*
  * Equipment maintenance plans (docs/production.md, "Equipment maintenance"). A machine's plan is on its record:
@@ -33,7 +34,6 @@ import { createBill } from '../../bills/bill-save.ts';
 /** How far ahead "generate" looks by default: a week, the early warning's usual horizon. */
 export const MAINTENANCE_HORIZON_DAYS = 7;
 
-const texts = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 
 interface DueMachine {
   id: number;
@@ -48,12 +48,12 @@ async function machinesDue(ctx: ServiceContext, today: string, until: string): P
     sql`with last as (
           select (b.extra ->> 'equipmentId')::bigint as equipment_id, max(b.bill_date) as done_on
           from bill b
-          where b.tenant_id = ${ctx.tenantId} and b.bill_type = ${EquipmentMaintenance.type} and b.bill_status in (${texts(POSTED_STATUSES)})
+          where b.tenant_id = ${ctx.tenantId} and b.bill_type = ${EquipmentMaintenance.type} and b.bill_status in (${textList(POSTED_STATUSES)})
           group by 1
         ), open as (
           select distinct (b.extra ->> 'equipmentId')::bigint as equipment_id
           from bill b
-          where b.tenant_id = ${ctx.tenantId} and b.bill_type = ${EquipmentMaintenance.type} and b.bill_status not in (${texts([...POSTED_STATUSES, 'Merged'])})
+          where b.tenant_id = ${ctx.tenantId} and b.bill_type = ${EquipmentMaintenance.type} and b.bill_status not in (${textList([...POSTED_STATUSES, 'Merged'])})
         )
         select e.id,
                case when e.maintenance_days > 0 then (coalesce(l.done_on, e.created_at::date) + e.maintenance_days)::text end as due_by_days,
@@ -61,7 +61,7 @@ async function machinesDue(ctx: ServiceContext, today: string, until: string): P
                  select sum((rl.extra ->> 'hours')::numeric)
                  from bill_line rl join bill rb on rb.tenant_id = rl.tenant_id and rb.id = rl.bill_id
                  where rl.tenant_id = e.tenant_id and rl.extra ? 'equipmentId' and (rl.extra ->> 'equipmentId')::bigint = e.id
-                   and rb.bill_type = ${ProcessReport.type} and rb.bill_status in (${texts(POSTED_STATUSES)})
+                   and rb.bill_type = ${ProcessReport.type} and rb.bill_status in (${textList(POSTED_STATUSES)})
                    and (l.done_on is null or rb.bill_date > l.done_on)
                ), 0) >= e.maintenance_hours as hours_due,
                t.dept_id

@@ -11,7 +11,7 @@ import { rows, type Tx } from '../../db/connection.ts';
 import { billLine } from '../../db/schema/index.ts';
 import { conditionSql, loadMaterials, mainUnitQuantity } from '../../bills/bill-save.ts';
 import { localDay } from '../../bills/stock-rules.ts';
-import { idArray } from '../../core/tree.ts';
+import { idArray, textList } from '../../core/tree.ts';
 import { netLevels, runMrp, type LotPolicy, type MrpBom, type MrpInput, type MrpMaterial, type MrpRequirement, type MrpStep, type MrpSuggestion, type Peg } from './mrp-netting.ts';
 
 /*
@@ -25,8 +25,7 @@ import { netLevels, runMrp, type LotPolicy, type MrpBom, type MrpInput, type Mrp
  */
 
 type Line = BillPayload['lines'][number];
-const texts = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
-const POSTED = texts(POSTED_STATUSES);
+const POSTED = textList(POSTED_STATUSES);
 
 /**
  * What counts as open supply: lines of posted bills that will bring a material in, less what their audited
@@ -56,7 +55,7 @@ const takersOf = (type: string, kind: ProgressKind) => downstreamTypes(type).fil
 const openOf = (takers: string[]): SQL =>
   takers.length
     ? sql`l.base_number - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
-          where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_type in (${texts(takers)}) and db.bill_status in (${POSTED})), 0)`
+          where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_type in (${textList(takers)}) and db.bill_status in (${POSTED})), 0)`
     : sql`l.base_number`;
 
 /** Open supply per material, one statement over every supplying type. */

@@ -10,7 +10,7 @@ import type { BillPayload, BillTypeDecl } from '@p8/contract/bills/registry';
 import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
-import { idList } from '../../core/tree.ts';
+import { idList, textList } from '../../core/tree.ts';
 import { rows } from '../../db/connection.ts';
 import { billLine } from '../../db/schema/index.ts';
 import { conditionSql, loadMaterials, mainUnitQuantity } from '../../bills/bill-save.ts';
@@ -155,20 +155,19 @@ async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record
 /** Types whose value stays in an order's work in progress (picks, returns) and those that take it into stock (completions). */
 const FEEDING = BILL_TYPES.filter((d) => d.postings.stock?.counter === 'workInProgress' && d.valuation?.in !== 'workInProgress').map((d) => d.type);
 const ABSORBING = BILL_TYPES.filter((d) => d.valuation?.in === 'workInProgress').map((d) => d.type);
-const texts = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 
 const absorbedBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, billId: number) => {
   const [absorbed] = await rows<{ id: string }>(
     tx,
     sql`with recursive mine as (
-          select id, audit_time from bill where tenant_id = ${tenantId} and id = ${billId} and bill_type in (${texts(FEEDING)})
+          select id, audit_time from bill where tenant_id = ${tenantId} and id = ${billId} and bill_type in (${textList(FEEDING)})
         ), up(id, depth) as (
           select l.source_bill_id, 1 from bill_line l where l.tenant_id = ${tenantId} and l.bill_id in (select id from mine) and l.source_bill_id is not null
           union
           select l.source_bill_id, u.depth + 1 from bill_line l join up u on l.bill_id = u.id where l.tenant_id = ${tenantId} and l.source_bill_id is not null and u.depth < 2
         )
         select c.id from bill c
-        where c.tenant_id = ${tenantId} and c.bill_type in (${texts(ABSORBING)}) and c.bill_status in (${texts(POSTED_STATUSES)})
+        where c.tenant_id = ${tenantId} and c.bill_type in (${textList(ABSORBING)}) and c.bill_status in (${textList(POSTED_STATUSES)})
           and c.audit_time >= (select audit_time from mine)
           and exists (select 1 from bill_line cl where cl.tenant_id = c.tenant_id and cl.bill_id = c.id and cl.source_bill_id in (select id from up))
         limit 1`,
@@ -203,7 +202,7 @@ const passedOnBlocker: AbandonAuditBlocker = async (tx: Tx, tenantId: number, bi
                           and db.id <> ${billId}), 0)
             > coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
                         where d.tenant_id = ${tenantId} and d.source_line_id = s.id and db.bill_type = ${ProcessReport.type} and db.id <> ${billId}
-                          and db.bill_status in (${texts(POSTED_STATUSES)})), 0)
+                          and db.bill_status in (${textList(POSTED_STATUSES)})), 0)
         limit 1`,
   );
   return held ? 'BillReportedProhibitAbandonAudit' : undefined;

@@ -4,6 +4,7 @@ import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import type { PassRateQuery, PassRateRow } from '@p8/contract/quality';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
+import { textList } from '../../core/tree.ts';
 
 /*
  * The pass-rate report: audited inspection lines of a period grouped by supplier, material or process, with what
@@ -11,7 +12,6 @@ import { rows } from '../../db/connection.ts';
  * and the pass rate (accepted + concession over inspected). One grouped query, paged, busiest groups first.
  */
 
-const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 const INSPECTION_TYPES = BILL_TYPES.filter((d) => d.inspection).map((d) => d.type);
 const PROCESS_TYPES = BILL_TYPES.filter((d) => d.inspection === 'Process' || d.inspection === 'FirstArticle' || d.inspection === 'Patrol').map((d) => d.type);
 
@@ -34,7 +34,7 @@ export async function passRate(ctx: ServiceContext, query: PassRateQuery): Promi
           select ${group.id} as id, min(${group.name}) as name, count(*) as lines, sum(l.base_number) as inspected,
                  sum(${base('acceptedNumber')}) as accepted, sum(${base('concessionNumber')}) as concession, sum(${base('rejectedNumber')}) as rejected
           from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
-          where l.tenant_id = ${ctx.tenantId} and b.bill_type in (${list(group.types)}) and b.bill_status in (${list(POSTED_STATUSES)})
+          where l.tenant_id = ${ctx.tenantId} and b.bill_type in (${textList(group.types)}) and b.bill_status in (${textList(POSTED_STATUSES)})
             and b.bill_date between ${from} and ${to} and ${group.id} is not null
           group by 1
         )

@@ -25,14 +25,18 @@ import type { BillRules } from '../../bills/rules.ts';
 type Line = BillPayload['lines'][number];
 const quantity = (value: unknown): Micro => toMicro(String(value ?? 0) || '0');
 
-async function inspectionLines(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
-  const kind = decl.inspection!;
-  // The template per material, looked up once per process the lines name.
+/** The template of each line's material, by the line's process (0: none) — one lookup per process the lines name. */
+async function templatesByProcess(ctx: ServiceContext, decl: BillTypeDecl, lines: ReadonlyArray<{ materialId: number; processId: number }>): Promise<Map<number, Map<number, ApplicableTemplate>>> {
   const byProcess = new Map<number, Map<number, ApplicableTemplate>>();
-  for (const processId of new Set(payload.lines.map((l) => Number(l.processId ?? 0)))) {
-    const materials = payload.lines.filter((l) => Number(l.processId ?? 0) === processId).map((l) => Number(l.materialId));
-    byProcess.set(processId, await applicableTemplates(ctx.tx, ctx.tenantId, kind, materials, processId || null));
+  for (const processId of new Set(lines.map((l) => l.processId))) {
+    const materials = lines.filter((l) => l.processId === processId).map((l) => l.materialId);
+    byProcess.set(processId, await applicableTemplates(ctx.tx, ctx.tenantId, decl.inspection!, materials, processId || null));
   }
+  return byProcess;
+}
+
+async function inspectionLines(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
+  const byProcess = await templatesByProcess(ctx, decl, payload.lines.map((l) => ({ materialId: Number(l.materialId), processId: Number(l.processId ?? 0) })));
   return payload.lines.map((line: Line, index) => {
     const at = { line: index + 1 };
     const template = byProcess.get(Number(line.processId ?? 0))?.get(Number(line.materialId));
@@ -61,9 +65,9 @@ async function blockingItemsRead(ctx: ServiceContext, decl: BillTypeDecl, header
     sql`select line_no, material_id, extra ->> 'processId' as process_id, extra -> 'readings' as readings from bill_line
         where tenant_id = ${ctx.tenantId} and bill_id = ${Number(header.id)} order by line_no`,
   );
+  const byProcess = await templatesByProcess(ctx, decl, lines.map((l) => ({ materialId: Number(l.material_id), processId: Number(l.process_id ?? 0) })));
   for (const line of lines) {
-    const templates = await applicableTemplates(ctx.tx, ctx.tenantId, decl.inspection!, [Number(line.material_id)], line.process_id ? Number(line.process_id) : null);
-    const template = templates.get(Number(line.material_id));
+    const template = byProcess.get(Number(line.process_id ?? 0))?.get(Number(line.material_id));
     if (!template) throw refusal('InspectionTemplateMissing', { materialId: Number(line.material_id) }, { line: line.line_no });
     if (unreadBlockingItems(template.items, line.readings ?? []).length) throw refusal('InspectionReadingMissing', { materialId: Number(line.material_id) }, { line: line.line_no });
   }

@@ -5,6 +5,7 @@ import { BizError } from '../../core/errors.ts';
 import { assertIdsExist, distinct } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
+import { textList } from '../../core/tree.ts';
 
 /*
  * Service staff (service → service staff): the staff accounts service orders are dispatched to, with the
@@ -12,9 +13,8 @@ import type { ServiceContext } from '../../core/service-context.ts';
  * they completed. Once a tenant has any, dispatching offers and accepts only its enabled service staff.
  */
 
-const inList = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 const load = sql<number>`(select count(*)::int from service_order o where o.tenant_id = ${serviceStaff.tenantId} and o.staff_id = ${serviceStaff.adminId}
-  and o.status in (${inList(OPEN_SERVICE_STATUSES)}))`;
+  and o.status in (${textList(OPEN_SERVICE_STATUSES)}))`;
 const completed = sql<number>`(select count(*)::int from service_order o where o.tenant_id = ${serviceStaff.tenantId} and o.staff_id = ${serviceStaff.adminId} and o.status = 'Completed')`;
 
 const listSpec: ListSpec = {
