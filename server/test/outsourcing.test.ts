@@ -126,7 +126,7 @@ describe('outsourcing', () => {
     expect(await stockOf(api, ids.b, ids.w)).toBe(40);
     expect(await held(o.id)).toEqual({ [ids.a]: [20, 40], [ids.b]: [10, 30] });
     let now = await get('OutsourcingOrder', o.id);
-    expect(now.progress).toEqual({ instock: 'NoInstock', pick: 'AllPick' });
+    expect(now.progress).toEqual({ instock: 'NoInstock', pick: 'AllPick', inspection: 'NoInspection' });
     let books = await balances();
     expect(books['1408'] - (before['1408'] ?? 0)).toBe(70);
 
@@ -145,7 +145,7 @@ describe('outsourcing', () => {
     expect(books['1408'] - (before['1408'] ?? 0)).toBe(35);
     expect(books['2202'] - (before['2202'] ?? 0)).toBe(20);
     now = await get('OutsourcingOrder', o.id);
-    expect(now.progress).toEqual({ instock: 'PartialInStock', pick: 'AllPick' });
+    expect(now.progress).toEqual({ instock: 'PartialInStock', pick: 'AllPick', inspection: 'NoInspection' });
     expect(now.billStatus).toBe('Partially');
 
     // Six more need 12 boards: the supplier holds 10. Refused, nothing changes.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApplicableTemplate } from '@p8/contract/quality';
+import type { ApplicableTemplate, OpenRejectRow } from '@p8/contract/quality';
 import type { EarlyWarning } from '@p8/contract/bills/api';
 import { seedTenant, startTestApp, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
@@ -188,5 +188,70 @@ describe('incoming inspections and the goods that wait for them', () => {
     expect(supplier).toMatchObject({ id: ids.supplier, name: 'Parts supplier' });
     expect(Number(supplier.inspected)).toBe(Number(resistor.inspected) + 10);
     expect(await report('process')).toEqual([]);
+  });
+});
+
+describe('outsourcing receipts wait for incoming inspections', () => {
+  it('takes in at most what audited inspections of the order’s product accepted; the order shows what was inspected', async () => {
+    const sensor = await api.create('material', { code: 'SEN', name: 'Sensor', categoryId: ids.category, units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: sensor, version: 'V1', isDefault: true, lines: [{ materialId: ids.screw, quantity: 1 }] });
+    await steps.pass('OtherInstock', await steps.saved('OtherInstock', { warehouseId: ids.w, lines: [{ materialId: ids.screw, number: 10, unitPrice: 1 }] }));
+    const orderId = await steps.saved('OutsourcingOrder', { supplierId: ids.supplier, lines: [{ role: 'Product', materialId: sensor, number: 10, unitPrice: 5, warehouseId: ids.w }] });
+    await steps.pass('OutsourcingOrder', orderId);
+    const [product, screws] = (await steps.get('OutsourcingOrder', orderId)).lines;
+    await steps.pass('OutsourcingPick', await steps.saved('OutsourcingPick', { supplierId: ids.supplier, warehouseId: ids.w, lines: [{ materialId: ids.screw, number: 10, sourceLineId: screws.id }] }));
+    const sensorReceipt = (number: number, rejectedNumber = 0) => ({ supplierId: ids.supplier, warehouseId: ids.w, lines: [{ materialId: sensor, number, rejectedNumber, unitPrice: 5, sourceLineId: product.id }] });
+    // The sensor's category template holds the goods back: nothing comes in before an audited inspection.
+    await refused(api.post(path('OutsourcingInstock'), { billDate: today, ...sensorReceipt(7, 3) }), 'InspectionReportNotAudit');
+    const check = await steps.saved('IncomingInspection', {
+      supplierId: ids.supplier,
+      lines: [{ materialId: sensor, number: 10, sourceLineId: product.id, acceptedNumber: 7, rejectedNumber: 3, readings: [{ item: 1, value: 100 }, { item: 2, passed: true }] }],
+    });
+    await steps.pass('IncomingInspection', check);
+    expect((await steps.get('OutsourcingOrder', orderId)).lines[0].progress).toMatchObject({ inspection: { state: 'AllInspection', done: 10 } });
+    await refused(api.post(path('OutsourcingInstock'), { billDate: today, ...sensorReceipt(8, 2) }), 'NumberExceedInspected');
+    await steps.pass('OutsourcingInstock', await steps.saved('OutsourcingInstock', sensorReceipt(7, 3)));
+    expect(await stockOf(api, sensor, ids.w)).toBe(7);
+    await refused(api.post(`${incoming}/abandonAudit`, { id: check }), 'InspectionReliedProhibitAbandonAudit');
+  });
+});
+
+describe('rejects', () => {
+  const openRejects = async (line: number) => (await ok(api.get<OpenRejectRow[]>('/api/admin/quality/openRejects?inspectionKind=Incoming&pageSize=100'))).find((r) => r.id === line);
+
+  it('lists rejects nobody has dealt with until a reject warehouse takes them; the goods go back from there by a refund', async () => {
+    expect(await openRejects(ids.resistorLine)).toMatchObject({ inspectionKind: 'Incoming', sourceBillId: ids.order, partnerName: 'Parts supplier', materialName: 'Resistor 100Ω', rejected: '30.000000', intoRejects: '0.000000', open: '30.000000' });
+    const rejects = await api.create('stock', { code: 'REJ', name: 'Rejects', rejects: true });
+    const intoRejects = (number: number) => ({ supplierId: ids.supplier, warehouseId: rejects, lines: [{ materialId: ids.resistor, number, unitPrice: 2, sourceLineId: ids.resistorLine }] });
+    const held = await steps.saved('PurchaseInstock', intoRejects(20));
+    // Saved is not dealt with yet: only what audited bills took.
+    expect(await openRejects(ids.resistorLine)).toMatchObject({ open: '30.000000' });
+    await steps.pass('PurchaseInstock', held);
+    expect(await openRejects(ids.resistorLine)).toMatchObject({ intoRejects: '20.000000', open: '10.000000' });
+    expect(await stockOf(api, ids.resistor, rejects)).toBe(20);
+    // What a warehouse holds was received for what it is: the flag stays while it holds stock.
+    await refused(api.put('/api/admin/basic/stock', { id: rejects, name: 'Rejects', rejects: false }), 'WarehouseRejectsChangeHoldingStock');
+    const line = (await steps.get('PurchaseInstock', held)).lines[0].id;
+    await steps.pass('PurchaseRefund', await steps.saved('PurchaseRefund', { supplierId: ids.supplier, refundType: 'ReturnsRefunds', warehouseId: rejects, lines: [{ materialId: ids.resistor, number: 20, unitPrice: 2, sourceLineId: line }] }));
+    expect(await stockOf(api, ids.resistor, rejects)).toBe(0);
+    // Closing the order's line by hand leaves the rest with the supplier: nothing open any more.
+    await ok(api.post(`${path('PurchaseOrder')}/manualCompletion`, { id: ids.order }));
+    expect(await openRejects(ids.resistorLine)).toBeUndefined();
+    await verifyEmpty(api);
+  });
+
+  it('takes into a reject warehouse at most what the inspections rejected, and none before an audited inspection', async () => {
+    const order = await steps.saved('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 10, unitPrice: 2 }] });
+    await steps.pass('PurchaseOrder', order);
+    const line = (await steps.get('PurchaseOrder', order)).lines[0].id;
+    const rejects = (await ok(api.get<Array<{ id: number; code: string }>>('/api/admin/basic/stock?code=REJ'))).find((w) => w.code === 'REJ')!.id;
+    const intoRejects = (number: number) => api.post(instock, { billDate: today, supplierId: ids.supplier, warehouseId: rejects, lines: [{ materialId: ids.resistor, number, unitPrice: 2, sourceLineId: line }] });
+    await refused(intoRejects(1), 'InspectionReportNotAudit');
+    await steps.pass('IncomingInspection', await steps.saved('IncomingInspection', { supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 10, sourceLineId: line, acceptedNumber: 8, rejectedNumber: 2, readings: [{ item: 1, value: 100 }] }] }));
+    await refused(intoRejects(3), 'NumberExceedRejected');
+    await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', { supplierId: ids.supplier, warehouseId: rejects, lines: [{ materialId: ids.resistor, number: 2, unitPrice: 2, sourceLineId: line }] }));
+    // The good ones still come in beside them.
+    await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', receipt(8, line)));
+    expect(await openRejects(line)).toBeUndefined();
   });
 });

@@ -139,6 +139,10 @@ describe(`refusals name what they refuse (${TEST_DB})`, () => {
     await refusedWith(receipt(4), 'InspectionReportNotAudit', { line: 1, material: screw });
     await auditedBill(api, 'IncomingInspection', { billDate: DAY, supplierId: ids.supplier, lines: [{ materialId: ids.screw, number: 4, sourceLineId: screwLine.id, readings: [{ item: 1, passed: true }] }] });
     await refusedWith(receipt(5), 'NumberExceedInspected', { line: 1, material: screw, need: '5.000000', have: '4.000000' });
+    // Into a reject warehouse: what the inspections rejected (none of these four).
+    const rejects = await api.create('stock', { code: 'REJ-1', name: 'Rejects', rejects: true });
+    const intoRejects = api.post(billPath('PurchaseInstock'), { billDate: DAY, supplierId: ids.supplier, warehouseId: rejects, lines: [{ materialId: ids.screw, number: 1, unitPrice: 3, sourceLineId: screwLine.id }] });
+    await refusedWith(intoRejects, 'NumberExceedRejected', { line: 1, material: screw, need: '1.000000', have: '0.000000' });
   });
 
   it('an outsourcing receipt the supplier holds too little for names the order, the material and the quantities', async () => {

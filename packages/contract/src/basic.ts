@@ -316,7 +316,7 @@ export interface PartnerDetail extends Partner {
 // ---------------------------------------------------------------- warehouses and locations
 
 export const warehouseSchemas = createAndUpdate(
-  { code, name, address: text(200), managerId: id.nullable(), phone, sort, remark },
+  { code, name, address: text(200), managerId: id.nullable(), phone, rejects: z.boolean(), sort, remark },
   ['name'],
   { code: newCode },
 );
@@ -328,6 +328,8 @@ export interface Warehouse {
   managerId: number | null;
   managerName: string | null;
   phone: string;
+  /** A reject warehouse (不良品仓): it takes inspections' rejects, and planning leaves its stock out. */
+  rejects: boolean;
   sort: number;
   remark: string;
   enabled: boolean;

@@ -65,6 +65,7 @@ export const errorCatalogue = {
   // Basic records (issue 4)
   MaterialExistInventoryProhibitClose: { zh: '物料存在库存，禁止禁用', en: 'The material has inventory and cannot be disabled' },
   WarehouseExistInventoryProhibitClose: { zh: '仓库存在库存，禁止禁用', en: 'The warehouse has inventory and cannot be disabled' },
+  WarehouseRejectsChangeHoldingStock: { zh: '仓库存在库存，不能更改是否为不良品仓', en: 'The warehouse has inventory: whether it is a reject warehouse cannot change' },
   MaterialExistInventoryProhibitChangeMainUnit: { zh: '物料存在库存，禁止修改主单位', en: 'The material has inventory and its main unit cannot be changed' },
   DistrictHasChildrenProhibitDelete: { zh: '地区存在下级地区，禁止删除', en: 'The district has sub-districts and cannot be deleted' },
   DistrictInUseProhibitDelete: { zh: '地区已被使用，禁止删除', en: 'The district is in use and cannot be deleted' },
@@ -475,6 +476,7 @@ export const errorCatalogue = {
   InspectionFailedNoAccepted: { zh: '检验结果不合格，合格数须为 0（可让步接收）', en: 'The lot failed: nothing of it is accepted (it may be taken on concession)' },
   InspectionSampleExceeds: { zh: '抽样数不能超过检验数量', en: 'The sample cannot be larger than the quantity inspected' },
   NumberExceedInspected: { zh: '数量不能超过检验合格数量', en: 'The quantity cannot exceed what the inspections accepted' },
+  NumberExceedRejected: { zh: '进出不良品仓的数量不能超过检验不合格数量', en: 'The quantity into or out of a reject warehouse cannot exceed what the inspections rejected' },
   InspectionReliedProhibitAbandonAudit: { zh: '下游单据已按检验合格数量取用，禁止反审核', en: 'Later bills took what this inspection accepted; it cannot be unaudited' },
 
   // Mall

@@ -151,3 +151,42 @@ export interface PassRateRow {
   rejected: string;
   passRate: string;
 }
+
+/** The inspections whose rejects are goods to dispose of: into a reject warehouse, back to the supplier, or closed. */
+export const DISPOSED_KINDS = ['Incoming', 'Shipment', 'Finished'] as const satisfies readonly InspectionKind[];
+
+/**
+ * GET /api/admin/quality/openRejects: what audited inspections rejected of source lines that are still open (their
+ * bill neither complete nor completed by hand, the line not closed), less what bills waiting for those
+ * inspections took into reject warehouses — the rejects nobody has dealt with yet, oldest first.
+ */
+export const openRejectsQuerySchema = z.object({
+  inspectionKind: z.enum(DISPOSED_KINDS).optional(),
+  materialId: z.coerce.number().int().positive().optional(),
+  current: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(20),
+});
+export type OpenRejectsQuery = z.infer<typeof openRejectsQuerySchema>;
+
+/** One source line's rejects (main units, decimal text). */
+export interface OpenRejectRow {
+  /** The inspected source line. */
+  id: number;
+  inspectionKind: InspectionKind;
+  /** The audited inspections that rejected goods of the line, by code. */
+  inspections: string;
+  /** The last of their dates. */
+  lastDate: string;
+  sourceBillId: number;
+  sourceBillType: string;
+  sourceBillCode: string;
+  /** The supplier or customer of the source bill, if it has one. */
+  partnerName: string | null;
+  materialId: number;
+  materialCode: string;
+  materialName: string;
+  rejected: string;
+  /** Taken into reject warehouses by audited bills. */
+  intoRejects: string;
+  open: string;
+}

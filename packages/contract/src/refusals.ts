@@ -59,6 +59,7 @@ export const refusalShapes = {
   NumberExceedReportable: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
   // A bill after an inspection beyond what audited inspections accepted of its source line.
   NumberExceedInspected: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
+  NumberExceedRejected: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
   InspectionReportNotAudit: { fields: ['line', 'material'] },
   InspectionSampleExceeds: { fields: ['line', 'need', 'have'], measure: 'number' },
   InspectionQuantitiesMismatch: { fields: ['line', 'need', 'have'], measure: 'number' },

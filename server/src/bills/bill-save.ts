@@ -327,10 +327,14 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     line.values.sourceLineId = source.id;
     line.values.sourceBillId = source.billId;
     additional.add(sourceDecl);
-    if (sourceDecl.inspectedBy) inspected.push({ lineNo: line.values.lineNo!, sourceLineId: source.id, materialId: line.values.materialId as number, billId: source.billId, source: sourceDecl });
+    if (sourceDecl.inspectedBy) {
+      const warehouseId = (line.values.warehouseId as number | null | undefined) ?? null;
+      inspected.push({ lineNo: line.values.lineNo!, sourceLineId: source.id, materialId: line.values.materialId as number, baseNumber: line.baseNumber, warehouseId, source: sourceDecl });
+    }
   }
-  // Goods that wait for an inspection: no more than audited inspections accepted of their source lines.
-  if (inspected.length) await assertInspected(ctx, inspected, taken);
+  // Goods that wait for an inspection: no more than audited inspections accepted (or rejected, into a reject
+  // warehouse) of their source lines.
+  if (inspected.length) await assertInspected(ctx, billId, inspected);
   // A pushed-down bill holds only source lines, unless the type's "additional" switch is on. Lines of another
   // role than the sources give (a production order's materials beside the products taken from a sale order)
   // are not additional goods.

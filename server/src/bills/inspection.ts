@@ -12,7 +12,8 @@ import { rows, type Tx } from '../db/connection.ts';
 /*
  * Inspections in the engine (docs/quality.md): which template applies to a material at an inspection, and the
  * rule every bill whose source declares `inspectedBy` obeys — where that template says the goods wait for it,
- * a line takes at most what audited inspections of its source line accepted (accepted + concession).
+ * a line takes at most what audited inspections of its source line accepted (accepted + concession), or, into a
+ * reject warehouse, what they rejected.
  */
 
 /**
@@ -66,31 +67,78 @@ export interface InspectedTake {
   lineNo: number;
   sourceLineId: number;
   materialId: number;
-  billId: number;
+  /** The line's quantity in the main unit. */
+  baseNumber: Micro;
+  /** Where the line's goods go (or come from): a reject warehouse takes rejects. */
+  warehouseId: number | null;
   source: SourceDecl;
 }
 
+/** What audited inspections found of a source line, in the main unit: accepted (with concessions) and rejected. */
+export interface Inspected {
+  accepted: Micro;
+  rejected: Micro;
+}
+
 /**
- * What audited inspections of `inspectionType` accepted of each source line (accepted + concession, in the
- * main unit: the line's own quantities scaled by its unit's ratio), leaving out the bill `exceptBillId`.
+ * What audited inspections of `inspectionType` found of each source line (the lines' own quantities scaled to
+ * the main unit by their unit's ratio), leaving out the bill `exceptBillId`.
  */
-export async function acceptedBySource(tx: Tx, tenantId: number, inspectionType: string, sourceLineIds: readonly number[], exceptBillId = 0): Promise<Map<number, Micro>> {
+export async function inspectedBySource(tx: Tx, tenantId: number, inspectionType: string, sourceLineIds: readonly number[], exceptBillId = 0): Promise<Map<number, Inspected>> {
   if (!sourceLineIds.length) return new Map();
-  const found = await rows<{ source_line_id: string; number: string; base_number: string; accepted: string | null; concession: string | null }>(
+  const found = await rows<{ source_line_id: string; number: string; base_number: string; accepted: string | null; concession: string | null; rejected: string | null }>(
     tx,
-    sql`select l.source_line_id, l.number::text, l.base_number::text, l.extra ->> 'acceptedNumber' as accepted, l.extra ->> 'concessionNumber' as concession
+    sql`select l.source_line_id, l.number::text, l.base_number::text, l.extra ->> 'acceptedNumber' as accepted, l.extra ->> 'concessionNumber' as concession,
+          l.extra ->> 'rejectedNumber' as rejected
         from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
         where l.tenant_id = ${tenantId} and l.source_line_id = any(${idArray(sourceLineIds)}) and b.bill_type = ${inspectionType}
           and b.bill_status in (${textList(POSTED_STATUSES)}) and b.id <> ${exceptBillId}`,
   );
-  const accepted = new Map<number, Micro>();
+  const inspected = new Map<number, Inspected>();
   for (const r of found) {
-    const own = toMicro(r.accepted ?? '0') + toMicro(r.concession ?? '0');
     const number = toMicro(r.number);
-    const base = number === 0n ? own : divRound(own * toMicro(r.base_number), number);
-    accepted.set(Number(r.source_line_id), (accepted.get(Number(r.source_line_id)) ?? 0n) + base);
+    const base = (own: Micro) => (number === 0n ? own : divRound(own * toMicro(r.base_number), number));
+    const sum = inspected.get(Number(r.source_line_id)) ?? { accepted: 0n, rejected: 0n };
+    inspected.set(Number(r.source_line_id), {
+      accepted: sum.accepted + base(toMicro(r.accepted ?? '0') + toMicro(r.concession ?? '0')),
+      rejected: sum.rejected + base(toMicro(r.rejected ?? '0')),
+    });
   }
-  return accepted;
+  return inspected;
+}
+
+/** What bills took of a source line: good goods, and rejects (lines into or out of a reject warehouse). */
+export interface TakenByPurpose {
+  good: Micro;
+  rejects: Micro;
+}
+
+/**
+ * What bills of `types` (any status but Merged, leaving out `exceptBillId`) took of each source line, good goods
+ * apart from rejects.
+ */
+export async function takenByPurpose(tx: Tx, tenantId: number, types: readonly string[], sourceLineIds: readonly number[], exceptBillId = 0): Promise<Map<number, TakenByPurpose>> {
+  if (!sourceLineIds.length || !types.length) return new Map();
+  const found = await rows<{ source_line_id: string; good: string; rejects: string }>(
+    tx,
+    sql`select l.source_line_id, coalesce(sum(l.base_number) filter (where w.rejects is not true), 0)::text as good,
+          coalesce(sum(l.base_number) filter (where w.rejects), 0)::text as rejects
+        from bill_line l
+        join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
+        left join warehouse w on w.tenant_id = l.tenant_id and w.id = l.warehouse_id
+        where l.tenant_id = ${tenantId} and l.source_line_id = any(${idArray(sourceLineIds)}) and b.bill_type in (${textList(types)})
+          and b.bill_status <> 'Merged' and b.id <> ${exceptBillId}
+        group by l.source_line_id`,
+  );
+  return new Map(found.map((r) => [Number(r.source_line_id), { good: toMicro(r.good), rejects: toMicro(r.rejects) }]));
+}
+
+/** The reject warehouses among `warehouseIds`. */
+async function rejectWarehouses(tx: Tx, tenantId: number, warehouseIds: readonly (number | null)[]): Promise<Set<number>> {
+  const ids = [...new Set(warehouseIds.filter((id): id is number => id !== null))];
+  if (!ids.length) return new Set();
+  const found = await rows<{ id: string }>(tx, sql`select id from warehouse where tenant_id = ${tenantId} and rejects and id = any(${idArray(ids)})`);
+  return new Set(found.map((r) => Number(r.id)));
 }
 
 /** The materials among `materialIds` whose goods wait for an inspection of `kind` (its template `gates`). */
@@ -100,25 +148,44 @@ export async function gatedMaterials(tx: Tx, tenantId: number, kind: InspectionK
 }
 
 /**
- * The inspection rule of a save (after its source lines are locked and taken): each line of a gated material
- * takes, with everything else that took from its source line (`taken`: all of it, this bill's lines included),
- * at most what audited inspections accepted of that line.
+ * The inspection rule of a save of bill `billId` (after its source lines are locked and taken): of a gated
+ * material's source line, the bills waiting for its inspections take at most what audited inspections accepted
+ * (with concessions) as good goods, and at most what they rejected into (or out of) reject warehouses.
  */
-export async function assertInspected(ctx: ServiceContext, takes: readonly InspectedTake[], taken: ReadonlyMap<number, Micro>): Promise<void> {
-  const byInspection = new Map<string, InspectedTake[]>();
-  for (const take of takes) byInspection.set(take.source.inspectedBy!, [...(byInspection.get(take.source.inspectedBy!) ?? []), take]);
-  for (const [inspectionType, group] of byInspection) {
-    const kind = billType(inspectionType)!.inspection!;
-    const gated = await gatedMaterials(ctx.tx, ctx.tenantId, kind, group.map((t) => t.materialId));
+export async function assertInspected(ctx: ServiceContext, billId: number, takes: readonly InspectedTake[]): Promise<void> {
+  const { tx, tenantId } = ctx;
+  const rejectsIn = await rejectWarehouses(tx, tenantId, takes.map((t) => t.warehouseId));
+  const groups = new Map<string, InspectedTake[]>();
+  for (const take of takes) {
+    const key = `${take.source.inspectedBy}|${take.source.type}`;
+    groups.set(key, [...(groups.get(key) ?? []), take]);
+  }
+  for (const group of groups.values()) {
+    const { inspectedBy: inspectionType, type: sourceType } = group[0].source;
+    const gated = await gatedMaterials(tx, tenantId, billType(inspectionType!)!.inspection!, group.map((t) => t.materialId));
     const waiting = group.filter((t) => gated.has(t.materialId));
     if (!waiting.length) continue;
-    const accepted = await acceptedBySource(ctx.tx, ctx.tenantId, inspectionType, waiting.map((t) => t.sourceLineId));
+    const sourceLineIds = waiting.map((t) => t.sourceLineId);
+    const inspected = await inspectedBySource(tx, tenantId, inspectionType!, sourceLineIds);
+    const taken = await takenByPurpose(tx, tenantId, waitingTypes(inspectionType!, sourceType), sourceLineIds, billId);
+    // This bill's own lines on top of what the others took.
     for (const take of waiting) {
-      const have = accepted.get(take.sourceLineId) ?? 0n;
+      const sum = taken.get(take.sourceLineId) ?? { good: 0n, rejects: 0n };
+      if (take.warehouseId !== null && rejectsIn.has(take.warehouseId)) sum.rejects += take.baseNumber;
+      else sum.good += take.baseNumber;
+      taken.set(take.sourceLineId, sum);
+    }
+    for (const take of waiting) {
+      const found = inspected.get(take.sourceLineId);
       const refs = { materialId: take.materialId };
-      if (have === 0n) throw refusal('InspectionReportNotAudit', refs, { line: take.lineNo });
-      const need = taken.get(take.sourceLineId) ?? 0n;
-      if (need > have) throw refusal('NumberExceedInspected', refs, { line: take.lineNo, need, have });
+      if (!found) throw refusal('InspectionReportNotAudit', refs, { line: take.lineNo });
+      const sum = taken.get(take.sourceLineId)!;
+      if (take.warehouseId !== null && rejectsIn.has(take.warehouseId)) {
+        if (sum.rejects > found.rejected) throw refusal('NumberExceedRejected', refs, { line: take.lineNo, need: sum.rejects, have: found.rejected });
+      } else {
+        if (found.accepted === 0n) throw refusal('InspectionReportNotAudit', refs, { line: take.lineNo });
+        if (sum.good > found.accepted) throw refusal('NumberExceedInspected', refs, { line: take.lineNo, need: sum.good, have: found.accepted });
+      }
     }
   }
 }

@@ -78,8 +78,9 @@ export const OutsourcingOrder: BillTypeDecl = {
   ],
   stock: 'none',
   postings: POSTS_NOTHING,
-  // Its status follows the product received (the first kind); the materials show what was sent.
-  progress: ['instock', 'pick'],
+  // Its status follows the product received (the first kind); the materials show what was sent, and the product
+  // how much of it incoming inspections have looked at.
+  progress: ['instock', 'pick', 'inspection'],
   switches: ['allowOutsourcingPickBeyond', 'allowOutsourcingInstockBeyond', 'openTaxRate', 'openDiscount'],
   actions: ORDER_ACTIONS,
 };
@@ -153,6 +154,8 @@ export const OutsourcingInstock: BillTypeDecl = {
       beyondSwitch: 'allowOutsourcingInstockBeyond',
       // What came back consumes what the picks sent.
       consumes: 'pick',
+      // Where the product's template says so, only what its incoming inspections accepted comes in.
+      inspectedBy: 'IncomingInspection',
     },
   ],
   sourceRequired: true,

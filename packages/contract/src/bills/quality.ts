@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HEADER, quantitySchema, type FieldDecl } from './fields.ts';
 import { POSTS_NOTHING, type BillTypeDecl, type SourceDecl } from './registry.ts';
 import { PRODUCTION_LINES } from './production.ts';
+import { OUTSOURCING_LINES } from './outsourcing.ts';
 import { INSPECTION_KIND_LABELS, readingsSchema, Verdict, VERDICT_LABELS, type InspectionKind } from '../quality.ts';
 
 /**
@@ -90,7 +91,11 @@ export const IncomingInspection = inspectionType({
   codePrefix: 'LLJY',
   icon: 'SecurityScanOutlined',
   header: [{ ...HEADER.supplierId, required: undefined }],
-  sources: [{ type: 'PurchaseOrder', header: ['supplierId'], lines: [] }],
+  sources: [
+    { type: 'PurchaseOrder', header: ['supplierId'], lines: [] },
+    // What a supplier made for us: the outsourcing order's product line.
+    { type: 'OutsourcingOrder', fromLines: OUTSOURCING_LINES.products, header: ['supplierId'], lines: [] },
+  ],
 });
 
 export const ShipmentInspection = inspectionType({

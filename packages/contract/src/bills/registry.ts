@@ -314,7 +314,9 @@ export interface SourceDecl {
    * template that applies to a line's material at that inspection says the goods wait for it (`gates`), the line
    * takes at most what audited inspections of its source line accepted (accepted + concession) less what bills
    * sharing its open quantity took already — none audited yet, `InspectionReportNotAudited`; more,
-   * `NumberExceedInspected` (no 'beyond' switch lifts it). A purchase in-stock waits for the incoming inspection.
+   * `NumberExceedInspected` (no 'beyond' switch lifts it). Lines into (or out of) a reject warehouse take from
+   * what the inspections rejected instead (`NumberExceedRejected`). A purchase in-stock waits for the incoming
+   * inspection.
    */
   inspectedBy?: string;
   /**

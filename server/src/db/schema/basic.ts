@@ -307,6 +307,11 @@ export const warehouse = pgTable(
     address: text('address').notNull().default(''),
     managerId: bigintRef('manager_id'),
     phone: text('phone').notNull().default(''),
+    /**
+     * A reject warehouse (不良品仓): it takes the goods inspections rejected, and nothing in it is available to
+     * planning (MRP nets only the other warehouses).
+     */
+    rejects: boolean('rejects').notNull().default(false),
     remark: remark(),
     sort: sort(),
     enabled: enabled(),

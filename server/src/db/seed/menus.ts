@@ -216,8 +216,12 @@ const PRODUCTION_SCREENS: MenuTemplate[] = [
   ]),
 ];
 
-/** Quality's screens beside its inspections: the inspection templates (declared records) and the pass-rate report. */
-const QUALITY_SCREENS: MenuTemplate[] = [screen('quality_passRate', '合格率分析', 'Pass rate', 'BarChartOutlined', ['export']), ...declaredScreens('quality')];
+/** Quality's screens beside its inspections: the inspection templates (declared records), the pass rate and the open rejects. */
+const QUALITY_SCREENS: MenuTemplate[] = [
+  screen('quality_passRate', '合格率分析', 'Pass rate', 'BarChartOutlined', ['export']),
+  screen('quality_openRejects', '待处理不合格品', 'Open rejects', 'WarningOutlined', ['export']),
+  ...declaredScreens('quality'),
+];
 
 /** Outsourcing's screens beside its bills: what each supplier holds of the materials sent to it. */
 const OUTSOURCING_SCREENS: MenuTemplate[] = [screen('outsourcing_atSupplier', '委外物料结存', 'Materials at suppliers', 'DatabaseOutlined', ['export'])];

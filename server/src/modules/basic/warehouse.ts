@@ -10,7 +10,7 @@ import type { Lang } from '../../core/excel.ts';
 import { containsPattern, countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { creatorOf, staffResolver } from './owner.ts';
-import { boolLabel, cellNumber, cellText, col } from '../../core/excel-cells.ts';
+import { boolLabel, cellBool, cellNumber, cellText, col } from '../../core/excel-cells.ts';
 import { EXPORT_MAX_ROWS, importedRows, refuseIfHoldingStock, q } from './kit.ts';
 import { inSavepoint, type RecordDefinition } from '../../core/record-routes.ts';
 
@@ -26,6 +26,7 @@ interface WarehouseInput {
   address?: string;
   managerId?: number | null;
   phone?: string;
+  rejects?: boolean;
   sort?: number;
   remark?: string;
 }
@@ -46,6 +47,7 @@ const warehouseSelection = {
   managerId: warehouse.managerId,
   managerName,
   phone: warehouse.phone,
+  rejects: warehouse.rejects,
   sort: warehouse.sort,
   remark: warehouse.remark,
   enabled: warehouse.enabled,
@@ -62,6 +64,7 @@ const warehouseSpec: ListSpec = {
     name: { column: warehouse.name, filter: 'like', sortable: true },
     address: { column: warehouse.address, filter: 'like' },
     managerId: { column: warehouse.managerId, filter: 'in' },
+    rejects: { column: warehouse.rejects, filter: 'bool', sortable: true },
     enabled: { column: warehouse.enabled, filter: 'bool', sortable: true },
     sort: { column: warehouse.sort, sortable: true },
     createdAt: { column: warehouse.createdAt, sortable: true },
@@ -97,6 +100,7 @@ async function createWarehouse(ctx: ServiceContext, body: WarehouseInput, owner?
       address: body.address ?? '',
       managerId: body.managerId ?? null,
       phone: body.phone ?? '',
+      rejects: body.rejects ?? false,
       sort: body.sort ?? 0,
       remark: body.remark ?? '',
       ...(owner ?? (await creatorOf(ctx))),
@@ -128,7 +132,9 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
   create: (ctx, body) => createWarehouse(ctx, body),
   async update(ctx, body) {
     const { tx, tenantId } = ctx;
-    await warehouseDetail(ctx, body.id);
+    const before = await warehouseDetail(ctx, body.id);
+    // What is in a warehouse was received for what it is (good goods or rejects): it changes only when empty.
+    if (body.rejects !== undefined && body.rejects !== before.rejects) await refuseIfHoldingStock(tx, tenantId, 'warehouseId', [body.id], 'WarehouseRejectsChangeHoldingStock');
     if (body.code !== undefined) await assertWarehouseFree(tx, tenantId, 'code', body.code, body.id);
     if (body.name !== undefined) await assertWarehouseFree(tx, tenantId, 'name', body.name, body.id);
     await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
@@ -172,6 +178,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
       col('address', '地址', 'Address', false, 30),
       col('manager', '负责人(账号或姓名)', 'Manager (account or name)', false, 20),
       col('phone', '电话', 'Phone'),
+      col('rejects', '不良品仓(是/否)', 'Reject warehouse (yes/no)'),
       col('sort', '排序', 'Sort'),
       col('remark', '备注', 'Remark', false, 30),
     ],
@@ -187,6 +194,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
           address: cellText(d.address),
           managerId: manager ? staff(manager) : undefined,
           phone: cellText(d.phone),
+          rejects: cellBool(d.rejects),
           sort: cellNumber(d.sort),
           remark: cellText(d.remark),
         });
@@ -199,6 +207,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
       col('address', '地址', 'Address', false, 30),
       col('managerName', '负责人', 'Manager'),
       col('phone', '电话', 'Phone'),
+      col('rejects', '不良品仓', 'Reject warehouse'),
       col('sort', '排序', 'Sort'),
       col('enabled', '启用', 'Enabled'),
       col('remark', '备注', 'Remark', false, 30),
@@ -206,7 +215,7 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
     async exportRows(ctx, query, lang: Lang) {
       const parsed = parseList(warehouseSpec, query, await warehouseWhere(ctx));
       const rows = await ctx.tx.select(warehouseSelection).from(warehouse).where(parsed.where).orderBy(...parsed.orderBy).limit(EXPORT_MAX_ROWS);
-      return rows.map((r) => ({ ...r, enabled: boolLabel(r.enabled, lang) }));
+      return rows.map((r) => ({ ...r, rejects: boolLabel(r.rejects, lang), enabled: boolLabel(r.enabled, lang) }));
     },
     filename: { zh: '仓库', en: 'warehouses' },
   },

@@ -1,10 +1,11 @@
-import { applicableTemplateQuerySchema, passRateQuerySchema, type PassRateRow } from '@p8/contract/quality';
+import { applicableTemplateQuerySchema, INSPECTION_KIND_LABELS, openRejectsQuerySchema, passRateQuerySchema, type OpenRejectRow, type PassRateRow } from '@p8/contract/quality';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billMenuName } from '@p8/contract/bills/registry';
 import { recordRoutes, registerRecordTemplates } from '../../core/record-routes.ts';
 import { route, type ServerModule } from '../../core/route.ts';
 import { listExportRoute, type ListExportColumn } from '../../core/list-export.ts';
 import { passRate } from './pass-rate.ts';
+import { openRejects } from './open-rejects.ts';
 import { applicableTemplates } from '../../bills/inspection.ts';
 import { declaredQualityDefinitions } from './records.ts';
 import { registerQualityBlockers, registerQualityRules } from './rules.ts';
@@ -30,6 +31,19 @@ const PASS_RATE_COLUMNS: Array<ListExportColumn<PassRateRow>> = [
   { prop: 'passRate', title: { zh: '合格率(%)', en: 'Pass rate (%)' } },
 ];
 
+const OPEN_REJECT_COLUMNS: Array<ListExportColumn<OpenRejectRow>> = [
+  { prop: 'inspectionKind', title: { zh: '检验类型', en: 'Inspection' }, value: (r, lang) => INSPECTION_KIND_LABELS[r.inspectionKind][lang] },
+  { prop: 'inspections', title: { zh: '检验单', en: 'Inspection reports' }, width: 24 },
+  { prop: 'lastDate', title: { zh: '检验日期', en: 'Inspected on' } },
+  { prop: 'sourceBillCode', title: { zh: '源单', en: 'Source bill' }, width: 20 },
+  { prop: 'partnerName', title: { zh: '往来单位', en: 'Partner' }, width: 20 },
+  { prop: 'materialCode', title: { zh: '物料编码', en: 'Material code' } },
+  { prop: 'materialName', title: { zh: '物料名称', en: 'Material' }, width: 20 },
+  { prop: 'rejected', title: { zh: '不合格数', en: 'Rejected' } },
+  { prop: 'intoRejects', title: { zh: '已入不良品仓', en: 'In reject warehouses' } },
+  { prop: 'open', title: { zh: '待处理数', en: 'Open' } },
+];
+
 export const qualityModule: ServerModule = {
   name: 'quality',
   routes: [
@@ -48,6 +62,16 @@ export const qualityModule: ServerModule = {
       url: `${URL}/passRate`, tags, noun: 'pass rate', permission: 'quality_passRate_export', columns: PASS_RATE_COLUMNS,
       filename: { zh: '检验合格率', en: 'pass rate' },
       list: (ctx, query) => passRate(ctx, passRateQuerySchema.parse(query)),
+    }),
+    route({
+      method: 'GET', url: `${URL}/openRejects`, tags, summary: 'Rejects of audited inspections not yet taken into a reject warehouse, of source lines still open',
+      permission: 'quality_openRejects', query: openRejectsQuerySchema, page: true,
+      handler: (ctx, { query }) => openRejects(ctx, query),
+    }),
+    listExportRoute<OpenRejectRow>({
+      url: `${URL}/openRejects`, tags, noun: 'open rejects', permission: 'quality_openRejects_export', columns: OPEN_REJECT_COLUMNS,
+      filename: { zh: '待处理不合格品', en: 'open rejects' },
+      list: (ctx, query) => openRejects(ctx, openRejectsQuerySchema.parse(query)),
     }),
   ],
   register(registries) {

@@ -7,8 +7,7 @@ import type { AbandonAuditBlockers } from '../../core/abandon-audit-blockers.ts'
 import { refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows, type Tx } from '../../db/connection.ts';
-import { takenBySource } from '../../bills/bill-save.ts';
-import { acceptedBySource, applicableTemplates, gatedMaterials, waitingTypes } from '../../bills/inspection.ts';
+import { applicableTemplates, gatedMaterials, inspectedBySource, takenByPurpose, waitingTypes } from '../../bills/inspection.ts';
 import type { BillRules } from '../../bills/rules.ts';
 
 /*
@@ -75,7 +74,7 @@ async function blockingItemsRead(ctx: ServiceContext, decl: BillTypeDecl, header
 
 /**
  * Whether withdrawing inspection `billId`'s audit would leave a bill that waits for it holding more of a gated
- * line than the other audited inspections accepted.
+ * line than the other audited inspections accepted (or rejected, into a reject warehouse).
  */
 async function relied(tx: Tx, tenantId: number, decl: BillTypeDecl, billId: number): Promise<boolean> {
   const lines = await rows<{ source_line_id: string; material_id: string; source_type: string }>(
@@ -87,11 +86,12 @@ async function relied(tx: Tx, tenantId: number, decl: BillTypeDecl, billId: numb
   const gated = await gatedMaterials(tx, tenantId, decl.inspection!, lines.map((l) => Number(l.material_id)));
   const waiting = lines.filter((l) => gated.has(Number(l.material_id)));
   if (!waiting.length) return false;
-  const remaining = await acceptedBySource(tx, tenantId, decl.type, waiting.map((l) => Number(l.source_line_id)), billId);
+  const remaining = await inspectedBySource(tx, tenantId, decl.type, waiting.map((l) => Number(l.source_line_id)), billId);
   for (const sourceType of new Set(waiting.map((l) => l.source_type))) {
     const ids = waiting.filter((l) => l.source_type === sourceType).map((l) => Number(l.source_line_id));
-    const taken = await takenBySource(tx, tenantId, ids, waitingTypes(decl.type, sourceType));
-    if (ids.some((id) => (taken.get(id) ?? 0n) > (remaining.get(id) ?? 0n))) return true;
+    const taken = await takenByPurpose(tx, tenantId, waitingTypes(decl.type, sourceType), ids);
+    const left = (id: number) => remaining.get(id) ?? { accepted: 0n, rejected: 0n };
+    if (ids.some((id) => (taken.get(id)?.good ?? 0n) > left(id).accepted || (taken.get(id)?.rejects ?? 0n) > left(id).rejected)) return true;
   }
   return false;
 }

@@ -97,6 +97,8 @@ export default {
     manager: 'Manager',
     managerPlaceholder: 'Warehouse manager',
     phone: 'Phone',
+    rejects: 'Reject warehouse',
+    rejectsTip: 'Takes the goods inspections rejected; its stock is left out of planning (MRP). Changes only while the warehouse is empty.',
     locations: 'Locations',
     locationsTitle: 'Storage locations of "{{name}}"',
     importTitle: 'Import warehouses',

@@ -21,4 +21,13 @@ export default {
   concession: 'Concession',
   rejected: 'Rejected',
   groupBy: { supplier: 'Supplier', material: 'Material', process: 'Process' },
+  inspectionKind: 'Inspection',
+  inspectionReports: 'Inspection reports',
+  inspectedOn: 'Inspected on',
+  sourceBill: 'Source bill',
+  partner: 'Partner',
+  materialCode: 'Material code',
+  materialName: 'Material',
+  intoRejects: 'In reject warehouses',
+  openRejects: 'Open',
 };

@@ -97,6 +97,8 @@ export default {
     manager: '负责人',
     managerPlaceholder: '选择仓库负责人',
     phone: '联系电话',
+    rejects: '不良品仓',
+    rejectsTip: '存放检验判为不合格的货品；其库存不参与计划（MRP）。仓库无库存时才能更改。',
     locations: '库位',
     locationsTitle: '“{{name}}”的库位',
     importTitle: '导入仓库',

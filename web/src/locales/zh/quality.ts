@@ -21,4 +21,13 @@ export default {
   concession: '让步接收数',
   rejected: '不合格数',
   groupBy: { supplier: '供应商', material: '物料', process: '工序' },
+  inspectionKind: '检验类型',
+  inspectionReports: '检验单',
+  inspectedOn: '检验日期',
+  sourceBill: '源单',
+  partner: '往来单位',
+  materialCode: '物料编码',
+  materialName: '物料名称',
+  intoRejects: '已入不良品仓',
+  openRejects: '待处理数',
 };

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { Button } from 'antd';
+import { Button, Tag } from 'antd';
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Warehouse } from '@p8/contract/basic';
@@ -50,6 +50,7 @@ export default function WarehousePage() {
       { prop: 'address', title: t('stock.address'), search: true, width: 240, ellipsis: true, render: dash },
       { prop: 'managerName', title: t('stock.manager'), width: 110, render: dash },
       { prop: 'phone', title: t('stock.phone'), width: 140, render: dash },
+      { prop: 'rejects', title: t('stock.rejects'), width: 100, render: (_: unknown, row: Warehouse) => (row.rejects ? <Tag color="orange">{t('stock.rejects')}</Tag> : dash(null)) },
       { prop: 'sort', title: t('common.sort'), sortable: true, width: 80, align: 'right' },
       // Closing a warehouse takes it out of new bills: confirmed first.
       recordColumns.status<Warehouse>({

@@ -1,4 +1,4 @@
-import { Col, Form, Input, Row } from 'antd';
+import { Col, Form, Input, Row, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Warehouse } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
@@ -15,6 +15,7 @@ export interface WarehouseForm {
   address?: string;
   managerId?: number | null;
   phone?: string;
+  rejects?: boolean;
   sort?: number | null;
   remark?: string;
 }
@@ -26,17 +27,18 @@ const bodyOf = (values: WarehouseForm) => ({
   address: values.address?.trim() ?? '',
   managerId: values.managerId ?? null,
   phone: values.phone?.trim() ?? '',
+  rejects: values.rejects ?? false,
   sort: values.sort ?? 0,
   remark: values.remark?.trim() ?? '',
 });
 
-/** Add / edit / view a warehouse: code and name (unique), address, manager, phone, sort, remark. */
+/** Add / edit / view a warehouse: code and name (unique), address, manager, phone, reject warehouse or not, sort, remark. */
 export default function WarehouseDialog(dialog: RecordDialogProps<Warehouse>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
   const { record } = dialog.state;
   const initialValues: WarehouseForm = record
-    ? { code: record.code, name: record.name, address: record.address, managerId: record.managerId, phone: record.phone, sort: record.sort, remark: record.remark }
-    : { code: '', name: '', address: '', managerId: null, phone: '', sort: 0, remark: '' };
+    ? { code: record.code, name: record.name, address: record.address, managerId: record.managerId, phone: record.phone, rejects: record.rejects, sort: record.sort, remark: record.remark }
+    : { code: '', name: '', address: '', managerId: null, phone: '', rejects: false, sort: 0, remark: '' };
   const known = record?.managerId && record.managerName ? [{ id: record.managerId, label: record.managerName }] : [];
 
   return (
@@ -73,6 +75,11 @@ export default function WarehouseDialog(dialog: RecordDialogProps<Warehouse>) {
         <Col xs={24} md={12}>
           <Form.Item name="phone" label={t('stock.phone')} rules={[{ pattern: PHONE_PATTERN, message: t('common.phoneFormat') }]}>
             <Input maxLength={30} data-testid="stock-form-phone" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="rejects" label={t('stock.rejects')} tooltip={t('stock.rejectsTip')} valuePropName="checked">
+            <Switch data-testid="stock-form-rejects" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>

@@ -1,0 +1,1 @@
+ALTER TABLE "warehouse" ADD COLUMN "rejects" boolean DEFAULT false NOT NULL;
