@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApplicableTemplate, OpenRejectRow } from '@p8/contract/quality';
+import type { ApplicableTemplate, InspectionBox, OpenRejectRow } from '@p8/contract/quality';
 import type { EarlyWarning } from '@p8/contract/bills/api';
 import { seedTenant, startTestApp, type TestContext } from './harness.ts';
-import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
 import { billPath as path, billSteps, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
 
 /*
@@ -15,6 +15,7 @@ import { billPath as path, billSteps, ok, refused, stockOf, verifyEmpty } from '
 
 let ctx: TestContext;
 let api: Caller;
+let tenantId: number;
 const ids = { piece: 0, category: 0, resistor: 0, capacitor: 0, screw: 0, supplier: 0, w: 0, order: 0, resistorLine: 0, capacitorLine: 0, template: 0 };
 const today = new Date().toISOString().slice(0, 10);
 type Detail = { id: number; billStatus: string; progress?: Record<string, string>; lines: Array<Record<string, unknown> & { id: number; materialId: number }> };
@@ -41,6 +42,7 @@ const receipt = (number: number, sourceLineId = ids.resistorLine, materialId = i
 beforeAll(async () => {
   ctx = await startTestApp();
   const t = await seedTenant(ctx.database, 'Quality');
+  tenantId = t.tenantId;
   api = await adminCaller(ctx, t);
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.category = await api.create('category', { name: 'Electronics' });
@@ -253,5 +255,47 @@ describe('rejects', () => {
     // The good ones still come in beside them.
     await steps.pass('PurchaseInstock', await steps.saved('PurchaseInstock', receipt(8, line)));
     expect(await openRejects(line)).toBeUndefined();
+  });
+});
+
+describe('inspection packing', () => {
+  it('packs accepted goods into boxes — at most what was accepted, all of it before submit under packageResultLimitSubmit — and a boxed serial leaves only with its box', async () => {
+    await setTenantConfig(ctx, tenantId, { openSerialNumber: true, packageResultLimitSubmit: true });
+    const shipment = path('ShipmentInspection');
+    const boxes = `${shipment}/box`;
+    const customer = await api.create('customer', { code: 'CUS', name: 'Buyer' });
+    const phone = await api.create('material', { code: 'PH', name: 'Phone', serialNumber: true, units: [{ unitId: ids.piece, isMain: true }] });
+    const serials = ['P1', 'P2', 'P3', 'P4'];
+    await steps.pass('OtherInstock', await steps.saved('OtherInstock', { warehouseId: ids.w, lines: [{ materialId: phone, number: 4, serialNumbers: serials, unitPrice: 50 }] }));
+    const order = await steps.saved('SaleOrder', { customerId: customer, lines: [{ materialId: phone, number: 4, unitPrice: 80 }] });
+    await steps.pass('SaleOrder', order);
+    const orderLine = (await steps.get('SaleOrder', order)).lines[0].id;
+    // The general shipment template (one pass / fail item): all four pass.
+    const check = await steps.saved('ShipmentInspection', { customerId: customer, lines: [{ materialId: phone, number: 4, sourceLineId: orderLine, readings: [{ item: 1, passed: true }] }] });
+    const code = ((await steps.get('ShipmentInspection', check)) as unknown as { billCode: string }).billCode;
+    await refused(api.post(`${shipment}/submit`, { id: check }), 'PackageResultIncomplete');
+    const pack = (quantity: number, serialNumbers: string[], extra: Record<string, unknown> = {}) => api.post<{ id: number; code: string }>(boxes, { billId: check, lineNo: 1, quantity, serialNumbers, ...extra });
+    await refused(pack(3, ['P1', 'P2']), 'SerialNumberCountMismatch');
+    await refused(pack(5, ['P1', 'P2', 'P3', 'P4', 'P5']), 'PackageExceedsAccepted');
+    await refused(pack(2, ['P1', 'P1']), 'SerialNumberRepeat');
+    expect(await ok(pack(2, ['P1', 'P2']))).toMatchObject({ code: `${code}-1` });
+    await refused(pack(2, ['P2', 'P3']), 'SerialNumberIsBoxed');
+    await refused(pack(2, ['P3', 'P4'], { code: `${code}-1` }), 'BoxCodeRepeat');
+    const second = await ok(pack(2, ['P3', 'P4'], { code: 'BOX-B' }));
+    await ok(api.del(boxes, { billId: check, ids: [second.id] }));
+    await ok(pack(2, ['P3', 'P4'], { code: 'BOX-B' }));
+    const packed = await ok(api.get<InspectionBox[]>(`${boxes}?billId=${check}`));
+    expect(packed.map((b) => [b.code, b.lineNo, Number(b.quantity), b.serialNumbers])).toEqual([
+      [`${code}-1`, 1, 2, ['P1', 'P2']],
+      ['BOX-B', 1, 2, ['P3', 'P4']],
+    ]);
+    await steps.pass('ShipmentInspection', check);
+    // Submitted, the result is fixed: no more packing.
+    expect((await pack(1, ['P9'])).body.status).not.toBe(0);
+    const outstock = (serialNumbers: string[]) => ({ customerId: customer, warehouseId: ids.w, lines: [{ materialId: phone, number: serialNumbers.length, serialNumbers, unitPrice: 80, sourceLineId: orderLine }] });
+    await refused(api.post(path('SaleOutstock'), { billDate: today, ...outstock(['P1', 'P3']) }), 'SerialBoxMovesWhole');
+    await steps.pass('SaleOutstock', await steps.saved('SaleOutstock', outstock(['P1', 'P2'])));
+    expect(await stockOf(api, phone, ids.w)).toBe(2);
+    await setTenantConfig(ctx, tenantId, { packageResultLimitSubmit: false });
   });
 });

@@ -145,6 +145,19 @@ describe(`refusals name what they refuse (${TEST_DB})`, () => {
     await refusedWith(intoRejects, 'NumberExceedRejected', { line: 1, material: screw, need: '1.000000', have: '0.000000' });
   });
 
+  it('packing an inspection names the line and what it accepted or what its boxes hold', async () => {
+    await ok(api.post('/api/admin/quality/inspectionTemplate', { code: 'OQC-R', name: 'Every shipment', inspectionKind: 'Shipment', sampling: 'All', gates: false, items: [{ name: 'Label', valueKind: 'PassFail', blocks: true }] }));
+    const order = await auditedBill(api, 'SaleOrder', { billDate: DAY, customerId: ids.customer, lines: [{ materialId: ids.screw, number: 6, unitPrice: 3 }] });
+    const [line] = (await ok(api.get<{ lines: Array<{ id: number }> }>(`${billPath('SaleOrder')}/${order}`))).lines;
+    const check = (await ok(api.post<{ id: number }>(billPath('ShipmentInspection'), { billDate: DAY, customerId: ids.customer, lines: [{ materialId: ids.screw, number: 6, sourceLineId: line.id, readings: [{ item: 1, passed: true }] }] }))).id;
+    const boxes = `${billPath('ShipmentInspection')}/box`;
+    await refusedWith(api.post(boxes, { billId: check, lineNo: 1, quantity: 7 }), 'PackageExceedsAccepted', { line: 1, need: '7.000000', have: '6.000000' });
+    await ok(api.post(boxes, { billId: check, lineNo: 1, quantity: 4 }));
+    await setTenantConfig(ctx, t.tenantId, { packageResultLimitSubmit: true });
+    await refusedWith(api.post(`${billPath('ShipmentInspection')}/submit`, { id: check }), 'PackageResultIncomplete', { line: 1, need: '6.000000', have: '4.000000' });
+    await setTenantConfig(ctx, t.tenantId, { packageResultLimitSubmit: false });
+  });
+
   it('an outsourcing receipt the supplier holds too little for names the order, the material and the quantities', async () => {
     const kit = await api.create('material', { code: 'KIT-1', name: 'Kit', units: [{ unitId: ids.piece, isMain: true }] });
     await api.create('bom', { materialId: kit, version: 'V1', isDefault: true, lines: [{ materialId: ids.screw, quantity: 2 }] });

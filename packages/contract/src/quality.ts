@@ -190,3 +190,30 @@ export interface OpenRejectRow {
   intoRejects: string;
   open: string;
 }
+
+/** POST …/<inspection>/box: pack `quantity` of an inspection line (its line number) into a box, with its serials. */
+export const boxCreateSchema = z.object({
+  billId: z.number().int().positive(),
+  lineNo: z.number().int().positive(),
+  /** Left out: the inspection's code and the box's number (CPJY…-3). */
+  code: z.string().trim().min(1).max(60).optional(),
+  quantity: z.number({ error: 'PackageQuantityInvalid' }).positive({ message: 'PackageQuantityInvalid' }).max(1e12),
+  serialNumbers: z.array(z.string().trim().min(1).max(100)).max(10_000).default([]),
+});
+export type BoxCreate = z.infer<typeof boxCreateSchema>;
+
+export const boxListQuerySchema = z.object({ billId: z.coerce.number().int().positive() });
+
+/** A box of an inspection (quantity in the line's unit, decimal text). */
+export interface InspectionBox {
+  id: number;
+  code: string;
+  billId: number;
+  lineNo: number;
+  materialId: number;
+  materialCode: string;
+  materialName: string;
+  quantity: string;
+  serialNumbers: string[];
+  createdAt: string;
+}

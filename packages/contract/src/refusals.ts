@@ -60,6 +60,8 @@ export const refusalShapes = {
   // A bill after an inspection beyond what audited inspections accepted of its source line.
   NumberExceedInspected: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
   NumberExceedRejected: { fields: ['line', 'material', 'need', 'have'], measure: 'number' },
+  PackageExceedsAccepted: { fields: ['line', 'need', 'have'], measure: 'number' },
+  PackageResultIncomplete: { fields: ['line', 'need', 'have'], measure: 'number' },
   InspectionReportNotAudit: { fields: ['line', 'material'] },
   InspectionSampleExceeds: { fields: ['line', 'need', 'have'], measure: 'number' },
   InspectionQuantitiesMismatch: { fields: ['line', 'need', 'have'], measure: 'number' },

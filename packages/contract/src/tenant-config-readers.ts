@@ -60,7 +60,7 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   applyRangeMaterial: { read: 'materials are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
   applyRangeStock: { read: 'warehouses are seen by the staff they are assigned to', in: ['packages/contract/src/basic.ts', 'server/src/core/assignment-range.ts'] },
   completionNeedAllPickOutstock: { read: "a completion in-stock is submitted and audited only once its orders' materials are all picked", in: ['server/src/modules/production/rules.ts'] },
-  packageResultLimitSubmit: { notBuilt: 'quality' },
+  packageResultLimitSubmit: { read: "an inspection that packs is submitted only when its boxes hold all the lines' accepted goods", in: ['server/src/modules/quality/boxes.ts'] },
   autoOpenFlow: { read: 'a joint review rule coming into force turns joint review (openVerify) on', in: ['server/src/modules/office/verify-rules.ts'] },
   allowPurchaseInstockAdditionalNumber: { read: 'a pushed-down purchase in-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, SAVE] },
   allowSaleOutstockAdditionalNumber: { read: 'a pushed-down sale out-stock may hold lines without a source line (additionalSwitch)', in: [DECLARED, SAVE] },

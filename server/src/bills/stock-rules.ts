@@ -133,6 +133,32 @@ export async function checkSerials(ctx: ServiceContext, decl: BillTypeDecl, bill
     const refusal = serialRefusal(placing.direction, state);
     if (refusal) throw new BizError(refusal, { additional: serial });
   }
+  await assertWholeBoxes(ctx, goingOut);
+}
+
+/**
+ * A serial packed into a box by an audited inspection (quality's inspection packing) leaves its place only with
+ * its whole box: every serial of that box still in stock goes out in the same bill.
+ */
+async function assertWholeBoxes(ctx: ServiceContext, goingOut: ReadonlySet<string>): Promise<void> {
+  if (!goingOut.size) return;
+  const out = sql.join(
+    [...goingOut].map((key) => sql`(${Number(key.slice(0, key.indexOf('|')))}::bigint, ${key.slice(key.indexOf('|') + 1)}::text)`),
+    sql`, `,
+  );
+  const serials = [...new Set([...goingOut].map((key) => key.slice(key.indexOf('|') + 1)))];
+  const boxed = await rows<{ code: string; material_id: string; serial: string }>(
+    ctx.tx,
+    sql`select x.code, x.material_id, s as serial
+        from inspection_box x
+        join bill b on b.tenant_id = x.tenant_id and b.id = x.bill_id and b.bill_status in (${textList(POSTED_STATUSES)})
+        cross join unnest(x.serial_numbers) s
+        where x.tenant_id = ${ctx.tenantId} and x.serial_numbers && array[${textList(serials)}]::text[]
+          and exists (select 1 from unnest(x.serial_numbers) w where (x.material_id, w) in (${out}))
+          and exists (select 1 from stock_balance h where h.tenant_id = x.tenant_id and h.material_id = x.material_id and h.serial_number = s and h.quantity > 0)`,
+  );
+  const left = boxed.find((b) => !goingOut.has(`${b.material_id}|${b.serial}`));
+  if (left) throw new BizError('SerialBoxMovesWhole', { additional: left.code });
 }
 
 /** Serials (material|serial → bill code) that open bills other than `billId` take out. */

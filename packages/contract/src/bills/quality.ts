@@ -54,6 +54,8 @@ interface InspectionSpec {
   header: readonly FieldDecl[];
   /** A process step on the line (process, first-article, patrol). */
   process?: boolean;
+  /** Its accepted goods are packed into boxes (finished products, shipments). */
+  packs?: true;
   sources: ReadonlyArray<Pick<SourceDecl, 'type' | 'header' | 'lines' | 'fromLines' | 'closedRefusal'>>;
 }
 
@@ -67,6 +69,7 @@ function inspectionType(spec: InspectionSpec): BillTypeDecl {
     codePrefix: spec.codePrefix,
     icon: spec.icon,
     inspection: spec.kind,
+    ...(spec.packs ? { packs: true as const } : {}),
     // The date it is due by: the early warning lists it from its warning days before until it is audited.
     header: [...spec.header, inspector, { ...HEADER.deliveryDate, label: { zh: '检验期限', en: 'Inspect by' } }, { ...HEADER.deliveryWarnDays, label: { zh: '提前预警天数', en: 'Warn days before' } }],
     dueUntilAudited: true,
@@ -105,6 +108,7 @@ export const ShipmentInspection = inspectionType({
   codePrefix: 'CHJY',
   icon: 'CarOutlined',
   header: [{ ...HEADER.customerId, required: undefined }],
+  packs: true,
   sources: [
     { type: 'SaleOrder', header: ['customerId'], lines: [] },
     { type: 'SaleShip', header: ['customerId'], lines: [] },
@@ -123,6 +127,6 @@ export const ProcessInspection = inspectionType({
   process: true,
   sources: [{ type: 'ProcessReport', header: ['deptId'], lines: ['processId'] }],
 });
-export const FinishedInspection = inspectionType({ kind: 'Finished', type: 'FinishedInspection', route: 'finished', codePrefix: 'CPJY', icon: 'SafetyCertificateOutlined', header: [workshop], sources: [PRODUCTS] });
+export const FinishedInspection = inspectionType({ kind: 'Finished', type: 'FinishedInspection', route: 'finished', codePrefix: 'CPJY', icon: 'SafetyCertificateOutlined', header: [workshop], packs: true, sources: [PRODUCTS] });
 
 export const QUALITY_BILLS: readonly BillTypeDecl[] = [IncomingInspection, ShipmentInspection, FirstArticleInspection, PatrolInspection, ProcessInspection, FinishedInspection];

@@ -173,7 +173,7 @@ describe('bill-type registry', () => {
 
   it('lets a bill wait only for an inspection of the lines it takes', () => {
     const gated = BILL_TYPES.flatMap((decl) => decl.sources.filter((s) => s.inspectedBy).map((s) => ({ decl, source: s })));
-    expect(gated.map((g) => `${g.decl.type}<${g.source.type}`).sort()).toEqual(['ProductionInstock<ProductionOrder', 'PurchaseInstock<PurchaseOrder', 'SaleOutstock<SaleOrder', 'SaleOutstock<SaleShip']);
+    expect(gated.map((g) => `${g.decl.type}<${g.source.type}`).sort()).toEqual(['OutsourcingInstock<OutsourcingOrder', 'ProductionInstock<ProductionOrder', 'PurchaseInstock<PurchaseOrder', 'SaleOutstock<SaleOrder', 'SaleOutstock<SaleShip']);
     for (const { decl, source } of gated) {
       const inspection = billType(source.inspectedBy!);
       // An inspection type, pushed down from the same source lines, that takes nothing of what the bill may take.

@@ -390,6 +390,13 @@ export interface BillTypeDecl {
    * their material, their readings give the verdict, and accepted + rejected + concession is the lot.
    */
   inspection?: InspectionKind;
+  /**
+   * An inspection whose accepted goods are packed into boxes while it is written (检验装箱: a quantity each, and a
+   * serial-numbered material's serials): at most the accepted quantity; with the tenant's
+   * `packageResultLimitSubmit`, all of it before the inspection is submitted. Routes
+   * `/api/admin/<area>/<route>/box`; the form shows the boxes.
+   */
+  packs?: true;
   label: Label;
   area: BillArea;
   /** The last segment of its routes: `/api/admin/<area>/<route>`, menu `<area>_<route>`. */

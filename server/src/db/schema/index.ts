@@ -10,3 +10,4 @@ export * from './service.ts';
 export * from './finance.ts';
 export * from './dashboard.ts';
 export * from './outsourcing.ts';
+export * from './quality.ts';

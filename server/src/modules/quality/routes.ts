@@ -1,6 +1,9 @@
 import { applicableTemplateQuerySchema, INSPECTION_KIND_LABELS, openRejectsQuerySchema, passRateQuerySchema, type OpenRejectRow, type PassRateRow } from '@p8/contract/quality';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { billMenuName } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, billMenuName } from '@p8/contract/bills/registry';
+import { boxCreateSchema, boxListQuerySchema } from '@p8/contract/quality';
+import { idsSchema } from '@p8/contract/common';
+import { listBoxes, packBox, unpackBoxes } from './boxes.ts';
 import { recordRoutes, registerRecordTemplates } from '../../core/record-routes.ts';
 import { route, type ServerModule } from '../../core/route.ts';
 import { listExportRoute, type ListExportColumn } from '../../core/list-export.ts';
@@ -44,10 +47,30 @@ const OPEN_REJECT_COLUMNS: Array<ListExportColumn<OpenRejectRow>> = [
   { prop: 'open', title: { zh: '待处理数', en: 'Open' } },
 ];
 
+/**
+ * The boxes of each inspection type that packs (`packs`), beside its own routes: read with its screen, packed and
+ * unpacked with its update button — the inspection's result is what changes.
+ */
+const boxRoutes = BILL_TYPES.filter((decl) => decl.packs).flatMap((decl) => {
+  const url = `${billApiPath(decl)}/box`;
+  const noun = decl.label.en.toLowerCase();
+  return [
+    route({ method: 'GET', url, tags, summary: `The boxes of a ${noun}`, permission: billMenuName(decl), query: boxListQuerySchema, handler: (ctx, { query }) => listBoxes(ctx, decl, query.billId) }),
+    route({ method: 'POST', url, tags, summary: `Pack accepted goods of a ${noun} line into a box`, permission: billButtonCode(decl, 'update'), body: boxCreateSchema, handler: (ctx, { body }) => packBox(ctx, decl, body) }),
+    route({
+      method: 'DELETE', url, tags, summary: `Unpack boxes of a ${noun}`, permission: billButtonCode(decl, 'update'), body: idsSchema.extend({ billId: boxListQuerySchema.shape.billId }),
+      handler: async (ctx, { body }) => {
+        await unpackBoxes(ctx, decl, body.billId, body.ids);
+      },
+    }),
+  ];
+});
+
 export const qualityModule: ServerModule = {
   name: 'quality',
   routes: [
     ...declaredQualityDefinitions.flatMap((definition) => recordRoutes(definition)),
+    ...boxRoutes,
     route({
       method: 'GET', url: `${URL}/inspectionTemplate/applicable`, tags, summary: 'The template (with its items) an inspection of a kind takes for a material and process; null when none applies',
       picker: INSPECTION_SCREENS, query: applicableTemplateQuerySchema,

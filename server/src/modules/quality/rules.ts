@@ -7,6 +7,7 @@ import type { AbandonAuditBlockers } from '../../core/abandon-audit-blockers.ts'
 import { refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows, type Tx } from '../../db/connection.ts';
+import { packingComplete } from './boxes.ts';
 import { applicableTemplates, gatedMaterials, inspectedBySource, takenByPurpose, waitingTypes } from '../../bills/inspection.ts';
 import type { BillRules } from '../../bills/rules.ts';
 
@@ -99,7 +100,15 @@ async function relied(tx: Tx, tenantId: number, decl: BillTypeDecl, billId: numb
 const INSPECTION_TYPES = BILL_TYPES.filter((decl) => decl.inspection);
 
 export function registerQualityRules(rules: BillRules): void {
-  for (const decl of INSPECTION_TYPES) rules.register(decl.type, { completeLines: inspectionLines, completing: blockingItemsRead });
+  for (const decl of INSPECTION_TYPES) {
+    rules.register(decl.type, {
+      completeLines: inspectionLines,
+      async completing(ctx, decl, header) {
+        await blockingItemsRead(ctx, decl, header);
+        if (decl.packs) await packingComplete(ctx, Number(header.id));
+      },
+    });
+  }
 }
 
 export function registerQualityBlockers(blockers: AbandonAuditBlockers): void {

@@ -11,6 +11,7 @@ import {
   billVersion,
   billLine,
   outsourcingConsumption,
+  inspectionBox,
   billTransition,
   bom,
   bomLine,
@@ -123,6 +124,8 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [costLine, business()],
   // Outsourcing receipts' consumption of the materials at the supplier (it names bills and their lines).
   [outsourcingConsumption, business()],
+  // Inspection packing: the boxes of inspections' accepted goods (they belong to their bills).
+  [inspectionBox, business()],
   // The mall's orders, draws and customers' feedback (they name customers, products and SKUs).
   [mallOrder, business()],
   [mallOrderItem, business()],

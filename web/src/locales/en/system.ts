@@ -268,6 +268,7 @@ export default {
       staff: 'Staff',
       printer: 'Printer',
       'label-template': 'Label template',
+      'inspection-box': 'Inspection box',
       'print-template': 'Print template',
       'verify-rule': 'Joint review',
       'tenant-config': 'Tenant config',

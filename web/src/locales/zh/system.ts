@@ -268,6 +268,7 @@ export default {
       staff: '员工',
       printer: '打印机',
       'label-template': '标签模板',
+      'inspection-box': '检验装箱',
       'print-template': '打印模板',
       'verify-rule': '联审配置',
       'tenant-config': '租户配置',
