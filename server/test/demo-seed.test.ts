@@ -38,7 +38,7 @@ describe(`demo records (${TEST_DB})`, () => {
     const customers = await list<Partner>('customer');
     expect(customers.data.map((c) => c.code).sort()).toEqual(['KH000001', 'KH000002', 'KH000003', 'KH000004']);
     expect((await list('supplier')).data).toHaveLength(4);
-    expect((await list('stock')).data).toHaveLength(4);
+    expect((await list('stock')).data).toHaveLength(5);
     expect((await list('location')).data).toHaveLength(7);
     expect((await list<Bom>('bom')).data).toHaveLength(3);
     expect((await list('fee')).data).toHaveLength(5);

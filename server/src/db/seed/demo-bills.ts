@@ -9,6 +9,7 @@ import { abandonAudit, auditBill, completeManually, createBill, getBill, mergeBi
 import { DEMO_TENANTS } from './demo.ts';
 import { runCost } from '../../modules/finance/cost-run.ts';
 import { generateMaintenance } from '../../modules/production/maintenance.ts';
+import { packBox } from '../../modules/quality/boxes.ts';
 
 /*
  * The first demo tenant's bills, on its demo records (demo-records.ts), so that stock is real on the first
@@ -134,6 +135,12 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   // Sales: an order sent out whole and partly returned; an order sent out in part; a refused order.
   const smart = await audit('SaleOrder', await save('SaleOrder', daysAgo(20), { customerId: partner('上海智控') }, [{ materialId: material('直流无刷电机'), number: 10, unitPrice: 320 }]));
   const [smartLine] = await lineIds('SaleOrder', smart);
+  // Checked before it left, and packed in two boxes of five (出货检验, 检验装箱).
+  const shipmentChecked = await save('ShipmentInspection', daysAgo(18), { customerId: partner('上海智控'), remark: '出货前检验' }, [
+    { materialId: material('直流无刷电机'), number: 10, sourceLineId: smartLine, readings: [{ item: 1, passed: true }, { item: 2, passed: true }] },
+  ]);
+  for (const code of ['ZK-01', 'ZK-02']) await unit((ctx) => packBox(ctx, billType('ShipmentInspection')!, { billId: shipmentChecked, lineNo: 1, code, quantity: 5, serialNumbers: [] }));
+  await audit('ShipmentInspection', shipmentChecked);
   const shipped = await audit('SaleOutstock', await save('SaleOutstock', daysAgo(17), { customerId: partner('上海智控'), ...goods }, [
     { materialId: material('直流无刷电机'), number: 10, unitPrice: 320, sourceLineId: smartLine, ...goods, ...at('C-02 电机区') },
   ]));
@@ -276,9 +283,12 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   const month = daysAgo(3).slice(0, 7);
   await unit((ctx) => createBill(ctx, billType('Salary')!, { billDate: daysAgo(1), salaryPeriod: month, remark: `${month} 工资（计件工资取自工序核算）`, lines: [{ staffId: me.id, basePay: '6000' }] } as BillPayload));
   // The 30 finished boards tested before they go into the semi-finished store.
-  await audit('FinishedInspection', await save('FinishedInspection', daysAgo(3), { remark: '成品终检' }, [
+  // Packed three boxes of ten as they are inspected (检验装箱).
+  const boardsChecked = await save('FinishedInspection', daysAgo(3), { remark: '成品终检' }, [
     { materialId: boardLine.materialId, number: 30, sourceLineId: boardLine.id, readings: [{ item: 1, value: 102 }, { item: 2, passed: true }] },
-  ]));
+  ]);
+  for (let box = 0; box < 3; box++) await unit((ctx) => packBox(ctx, billType('FinishedInspection')!, { billId: boardsChecked, lineNo: 1, quantity: 10, serialNumbers: [] }));
+  await audit('FinishedInspection', boardsChecked);
   await audit('ProductionInstock', await save('ProductionInstock', daysAgo(3), { ...semi }, [
     { materialId: material('控制板组件'), number: 30, sourceLineId: boardLine.id, ...semi, ...at('B-01 板卡区') },
   ]));

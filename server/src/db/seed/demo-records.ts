@@ -88,12 +88,14 @@ const CUSTOMERS = [
   { name: '苏州精工数控机床有限公司', shortName: '精工数控', phone: '0512-65432198', contact: ['赵磊', '13962134503', '设备部经理'], bankName: '中国银行苏州工业园区支行' },
   { name: '广州云帆智能装备有限公司', shortName: '云帆智能', phone: '020-38765432', contact: ['黄思远', '13711223304', '总经理'], bankName: '中国建设银行广州天河支行' },
 ];
-const WAREHOUSES: Array<{ name: string; address: string; locations: string[] }> = [
+const WAREHOUSES: Array<{ name: string; address: string; locations: string[]; rejects?: boolean }> = [
   { name: '原料仓', address: '厂区一号库房', locations: ['A-01 钢材区', 'A-02 电子料区', 'A-03 五金区'] },
   { name: '半成品仓', address: '厂区二号库房', locations: ['B-01 板卡区'] },
   { name: '成品仓', address: '厂区三号库房', locations: ['C-01 控制器区', 'C-02 电机区', 'C-03 待发区'] },
-  // Scrap from the workshop, kept for sale to the recycler (waste in-stocks).
-  { name: '废品仓', address: '厂区东侧棚库', locations: [] },
+  // Scrap from the workshop, kept for sale to the recycler (waste in-stocks): nothing in it is there to plan with.
+  { name: '废品仓', address: '厂区东侧棚库', locations: [], rejects: true },
+  // Goods inspections rejected, held until they go back to the supplier.
+  { name: '不良品仓', address: '厂区二号库房西侧', locations: [], rejects: true },
 ];
 const FEES: Array<[string, FeeKind, boolean?]> = [
   ['运输费', 'expense'],
@@ -239,7 +241,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
     for (const c of CUSTOMERS) await create('customer', partner(c));
 
     for (const [sort, w] of WAREHOUSES.entries()) {
-      const warehouseId = await create('stock', { name: w.name, address: w.address, sort });
+      const warehouseId = await create('stock', { name: w.name, address: w.address, rejects: w.rejects ?? false, sort });
       for (const [locationSort, name] of w.locations.entries()) await create('location', { warehouseId, name, sort: locationSort });
     }
     for (const [sort, [name, kind, overhead]] of FEES.entries()) await create('fee', { name, kind, sort, overhead: !!overhead });

@@ -25,6 +25,7 @@ import BillLines, { lineOfView } from './BillLines.tsx';
 import BillTimeline from './BillTimeline.tsx';
 import PushDownDialog from './PushDownDialog.tsx';
 import PrintPreview from './PrintPreview.tsx';
+import PackingButton from './PackingButton.tsx';
 import MrpRunButton from './MrpRunButton.tsx';
 import { PrefetchPrintTemplates } from '../api/print-templates.ts';
 import { fieldRules } from './field-rules.ts';
@@ -209,6 +210,8 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           </Button>
         </Auth>
       )}
+      {/* An inspection that packs: its boxes, packed while it may still be saved. */}
+      {id && decl.packs && bill.data && <PackingButton decl={decl} id={id} lines={bill.data.lines} editable={editable} />}
       {/* An MRP plan runs MRP again as a background job (its saved demands against today's stock and supply). */}
       {id && editable && decl.type === MrpPlan.type && (
         <MrpRunButton
