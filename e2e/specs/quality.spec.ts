@@ -6,7 +6,9 @@ import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.t
  * Quality in Chromium, in zh and en: an incoming inspection pushed down from a purchase order of MCUs (whose
  * template holds the goods back), its readings entered against the template's items in the line's dialog — a
  * reading out of tolerance judged failed as typed — saved with the verdict the server gives, audited on its form;
- * then the in-stock takes what it accepted; the pass-rate report shows the month by supplier.
+ * then the in-stock takes what it accepted; the pass-rate report shows the month by supplier. A shipment inspection
+ * packed into boxes in its packing drawer (what each line accepted against what its boxes hold), and the open
+ * rejects (the demo's failed MCUs among them).
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -86,6 +88,45 @@ describe('quality (browser)', () => {
     await page.getByTestId('pass-rate-cell').first().waitFor();
     await page.getByTestId('pass-rate-chart').locator('canvas').waitFor();
     await screenshot(page, `quality-${lang}-pass-rate`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it.each<[Lang, string, string]>([
+    ['zh', 'zh-CN', '待处理数'],
+    ['en', 'en-US', 'Open'],
+  ])('packs a shipment inspection into boxes and lists the open rejects (%s)', async (lang, locale, openTitle) => {
+    const page = await demoPage(suite, lang, locale);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const call = await pageCaller(suite, page);
+    const motor = (await call<Named[]>('GET', '/admin/basic/material?current=1&pageSize=200')).find((m) => m.name === '直流无刷电机')!.id;
+    const customer = (await call<Named[]>('GET', '/admin/basic/customer?current=1&pageSize=100'))[0].id;
+    const today = new Date().toISOString().slice(0, 10);
+    const order = await call<{ id: number }>('POST', '/admin/sale/order', { billDate: today, customerId: customer, lines: [{ materialId: motor, number: 6, unitPrice: 320 }] });
+    for (const step of ['submit', 'audit']) await call('POST', `/admin/sale/order/${step}`, { id: order.id });
+    const [orderLine] = (await call<{ lines: Array<{ id: number }> }>('GET', `/admin/sale/order/${order.id}`)).lines;
+    const check = await call<{ id: number }>('POST', '/admin/quality/shipment', { billDate: today, customerId: customer, lines: [{ materialId: motor, number: 6, sourceLineId: orderLine.id, readings: [{ item: 1, passed: true }, { item: 2, passed: true }] }] });
+
+    await page.goto('/quality/shipment');
+    await page.getByTestId(`bill-open-${check.id}`).click();
+    const form = page.getByTestId('bill-form');
+    await form.getByTestId('bill-status').waitFor();
+    await page.getByTestId('bill-packing').click();
+    const drawer = page.getByTestId('bill-packing-drawer');
+    for (const quantity of ['4', '2']) {
+      await drawer.getByTestId('bill-packing-quantity').fill(quantity);
+      await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/quality/shipment/box')), drawer.getByTestId('bill-packing-go').click()]);
+    }
+    await waitUntil(() => drawer.getByTestId('bill-packing-boxes').locator('tbody tr.ant-table-row').count(), (n) => n === 2, 'two boxes');
+    await waitUntil(() => drawer.getByTestId('bill-packing-line-1').getAttribute('class'), (c) => !!c?.includes('green'), 'the line all boxed');
+    await screenshot(page, `quality-${lang}-packing`);
+
+    // The open rejects: the demo's 200 MCUs that failed on coplanarity, still with the supplier.
+    await page.goto('/quality/openRejects');
+    const table = page.getByTestId('open-rejects');
+    await table.getByText(openTitle, { exact: true }).first().waitFor();
+    await waitUntil(() => table.locator('tbody').textContent(), (text) => !!text?.includes('单片机') && !!text.includes('200'), 'the MCUs listed');
+    await screenshot(page, `quality-${lang}-open-rejects`);
     expect(pageErrors).toEqual([]);
   });
 });

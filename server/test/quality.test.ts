@@ -222,7 +222,8 @@ describe('rejects', () => {
   const openRejects = async (line: number) => (await ok(api.get<OpenRejectRow[]>('/api/admin/quality/openRejects?inspectionKind=Incoming&pageSize=100'))).find((r) => r.id === line);
 
   it('lists rejects nobody has dealt with until a reject warehouse takes them; the goods go back from there by a refund', async () => {
-    expect(await openRejects(ids.resistorLine)).toMatchObject({ inspectionKind: 'Incoming', sourceBillId: ids.order, partnerName: 'Parts supplier', materialName: 'Resistor 100Ω', rejected: '30.000000', intoRejects: '0.000000', open: '30.000000' });
+    // Only the inspection that rejected any is named (the first one passed all sixty).
+    expect(await openRejects(ids.resistorLine)).toMatchObject({ inspectionKind: 'Incoming', inspections: expect.stringMatching(/^LLJY\d+$/), sourceBillId: ids.order, partnerName: 'Parts supplier', materialName: 'Resistor 100Ω', rejected: '30.000000', intoRejects: '0.000000', open: '30.000000' });
     const rejects = await api.create('stock', { code: 'REJ', name: 'Rejects', rejects: true });
     const intoRejects = (number: number) => ({ supplierId: ids.supplier, warehouseId: rejects, lines: [{ materialId: ids.resistor, number, unitPrice: 2, sourceLineId: ids.resistorLine }] });
     const held = await steps.saved('PurchaseInstock', intoRejects(20));

@@ -26,7 +26,9 @@ export async function openRejects(ctx: ServiceContext, query: OpenRejectsQuery):
   }>(
     ctx.tx,
     sql`with rejected as (
-          select l.source_line_id, min(b.bill_type) as inspection_type, string_agg(distinct b.bill_code, ', ') as inspections, max(b.bill_date) as last_date,
+          select l.source_line_id, min(b.bill_type) as inspection_type,
+                 string_agg(distinct b.bill_code, ', ') filter (where (l.extra ->> 'rejectedNumber')::numeric > 0) as inspections,
+                 max(b.bill_date) filter (where (l.extra ->> 'rejectedNumber')::numeric > 0) as last_date,
                  sum(coalesce((l.extra ->> 'rejectedNumber')::numeric, 0) * l.base_number / nullif(l.number, 0)) as rejected
           from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
           where l.tenant_id = ${ctx.tenantId} and b.bill_type in (${textList(types)}) and b.bill_status in (${posted}) and l.source_line_id is not null
