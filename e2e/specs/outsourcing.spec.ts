@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
+import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 import { demoPage, pageCaller, type Lang } from '../bill-steps.ts';
 
 /**
  * Outsourcing in Chromium, in zh and en: an order for motor brackets (materials from the bracket's BOM), its
- * materials sent and part of the brackets received through the API as signed in; the order list shows it part
- * received, and the materials-at-suppliers screen shows what the supplier still holds of the order's materials.
+ * materials sent, five brackets inspected with one rejected (a template that holds the brackets back until then)
+ * and the four accepted received, through the API as signed in; the inspection shows on the incoming inspection
+ * screen, the order list shows the order part received, and the materials-at-suppliers screen shows what the
+ * supplier still holds of the order's materials.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -62,6 +64,24 @@ describe('outsourcing (browser)', () => {
       lines: sent.map((l, i) => ({ materialId: l.materialId, number: l.number, sourceLineId: l.id, warehouseId: raw, locationId: i === 0 ? steelPlace : screwPlace })),
     });
     await pass('pick', pick.id);
+    // The brackets wait for their incoming inspection: five looked at, one rejected, four accepted.
+    await call('POST', '/admin/quality/inspectionTemplate', {
+      code: `IQC-BRK-${lang}`, name: `支架来料检验 ${lang}`, inspectionKind: 'Incoming', materialId: bracket, sampling: 'All', gates: true,
+      items: [{ name: '孔位', method: '检具', valueKind: 'PassFail', blocks: true }],
+    });
+    const receiptOf = (number: number) => ({ billDate: today, supplierId: supplier, warehouseId: semi, lines: [{ materialId: bracket, number, unitPrice: 6, sourceLineId: product.id, warehouseId: semi }] });
+    expect((await api(suite.server, 'POST', '/admin/outsourcing/instock', receiptOf(4), await storedToken(page))).message).toBe('InspectionReportNotAudit');
+    const inspection = await call<{ id: number }>('POST', '/admin/quality/incoming', {
+      billDate: today, supplierId: supplier, lines: [{ materialId: bracket, number: 5, sourceLineId: product.id, acceptedNumber: 4, rejectedNumber: 1, readings: [{ item: 1, passed: true }] }],
+    });
+    for (const step of ['submit', 'audit']) await call('POST', `/admin/quality/incoming/${step}`, { id: inspection.id });
+    expect((await api(suite.server, 'POST', '/admin/outsourcing/instock', receiptOf(5), await storedToken(page))).message).toBe('NumberExceedInspected');
+    await page.goto('/quality/incoming');
+    await page.getByTestId(`bill-open-${inspection.id}`).click();
+    await page.getByTestId('bill-form').getByTestId('bill-status').waitFor();
+    await screenshot(page, `outsourcing-${lang}-inspection`);
+    await page.getByTestId('bill-form').getByTestId('bill-close').click();
+
     // 4 accepted: 2 kg of steel and 16 screws consumed; 3 kg and 24 screws still at the supplier.
     const receipt = await call<{ id: number }>('POST', '/admin/outsourcing/instock', { billDate: today, supplierId: supplier, warehouseId: semi, lines: [{ materialId: bracket, number: 4, unitPrice: 6, sourceLineId: product.id, warehouseId: semi }] });
     await pass('instock', receipt.id);
