@@ -259,6 +259,22 @@ describe('rejects', () => {
   });
 });
 
+describe('the push-down picker of goods that wait', () => {
+  it('offers what the inspections accepted, not the whole open quantity', async () => {
+    const order = await steps.saved('PurchaseOrder', { supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 10, unitPrice: 2 }] });
+    await steps.pass('PurchaseOrder', order);
+    const line = (await steps.get('PurchaseOrder', order)).lines[0].id;
+    await steps.pass('IncomingInspection', await steps.saved('IncomingInspection', { supplierId: ids.supplier, lines: [{ materialId: ids.resistor, number: 6, sourceLineId: line, acceptedNumber: 5, rejectedNumber: 1, readings: [{ item: 1, value: 100 }] }] }));
+    type Offered = { sourceLineId: number; openNumber: string; takenNumber: string };
+    const offered = async () => (await ok(api.get<Offered[]>(`${instock}/sources?sourceType=PurchaseOrder&pageSize=200`))).find((r) => r.sourceLineId === line)!;
+    expect(await offered()).toMatchObject({ openNumber: '5.000000', takenNumber: '0.000000' });
+    const pushed = await ok(api.post<{ id: number }>(`${instock}/pushDown`, { sourceType: 'PurchaseOrder', sourceLineIds: [line] }));
+    expect(Number((await steps.get('PurchaseInstock', pushed.id)).lines[0].number)).toBe(5);
+    // Taken (saved), nothing accepted is left to offer; the order's other four are not inspected yet.
+    expect(await offered()).toMatchObject({ openNumber: '0.000000', takenNumber: '5.000000' });
+  });
+});
+
 describe('inspection packing', () => {
   it('packs accepted goods into boxes — at most what was accepted, all of it before submit under packageResultLimitSubmit — and a boxed serial leaves only with its box', async () => {
     await setTenantConfig(ctx, tenantId, { openSerialNumber: true, packageResultLimitSubmit: true });

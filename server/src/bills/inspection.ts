@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { divRound, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
-import type { SourceDecl } from '@p8/contract/bills/registry';
+import type { BillTypeDecl, SourceDecl } from '@p8/contract/bills/registry';
 import type { ApplicableTemplate, InspectionItem, InspectionKind, ItemValueKind, Sampling } from '@p8/contract/quality';
 import { refusal } from '../core/errors.ts';
 import type { ServiceContext } from '../core/service-context.ts';
@@ -188,6 +188,28 @@ export async function assertInspected(ctx: ServiceContext, billId: number, takes
       }
     }
   }
+}
+
+/**
+ * What lines of `decl` may still take as good goods from each of `sourceLines` (of `sourceType`) by their
+ * inspections: for a source declaring `inspectedBy` and a gated material, what audited inspections accepted less
+ * what waiting bills took as good goods (never below zero); lines whose goods do not wait are left out. The push-down
+ * picker and push down offer no more than this.
+ */
+export async function inspectedOpen(tx: Tx, tenantId: number, decl: BillTypeDecl, sourceType: string, sourceLines: ReadonlyArray<{ id: number; materialId: number }>): Promise<Map<number, Micro>> {
+  const inspectionType = decl.sources.find((s) => s.type === sourceType)?.inspectedBy;
+  if (!inspectionType || !sourceLines.length) return new Map();
+  const gated = await gatedMaterials(tx, tenantId, billType(inspectionType)!.inspection!, sourceLines.map((l) => l.materialId));
+  const ids = sourceLines.filter((l) => gated.has(l.materialId)).map((l) => l.id);
+  if (!ids.length) return new Map();
+  const inspected = await inspectedBySource(tx, tenantId, inspectionType, ids);
+  const taken = await takenByPurpose(tx, tenantId, waitingTypes(inspectionType, sourceType), ids);
+  return new Map(
+    ids.map((id) => {
+      const left = (inspected.get(id)?.accepted ?? 0n) - (taken.get(id)?.good ?? 0n);
+      return [id, left > 0n ? left : 0n];
+    }),
+  );
 }
 
 /** The types whose lines from a `sourceType` bill wait for `inspectionType` (their source declares it `inspectedBy`). */

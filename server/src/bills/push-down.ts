@@ -17,6 +17,7 @@ import { localDay } from './stock-rules.ts';
 import { openSourceBills, settlementPushLines, settlementState } from './settlement-lines.ts';
 import { type BillRow, type LineRow, POSTED, loadLines, recordTransition, sourceBillIdsOf, headerPayload, payloadLine } from './bill-rows.ts';
 import { assertSourceMeets, conditionSql, createBill, drivingSql, loadMaterials, sharingTypes, switchedOffLineKeys, takenBySource } from './bill-save.ts';
+import { inspectedOpen } from './inspection.ts';
 
 /*
  * Push down and progress: new drafts from open lines of audited bills, what downstream bills took of each
@@ -74,10 +75,15 @@ export async function pushDown(
   // A field switched off since the source was made (its storage location) is not carried into the new bill.
   const off = switchedOffLineKeys(decl, await readTenantConfig(ctx.tx, ctx.tenantId));
   const copiedKeys = source.lines.filter((key) => !off.has(key));
+  // Goods that wait for their inspection: no more than it accepted (with none accepted, the open quantity — the
+  // save then says what is missing).
+  const inspected = await inspectedOpen(ctx.tx, ctx.tenantId, decl, sourceType, found.map((f) => ({ id: f.line.id, materialId: f.line.materialId })));
   const lines: Array<Record<string, unknown>> = [];
   for (const { line } of found) {
-    const open = openQuantity(offeredBase(source, { ...line, extra: line.extra as Record<string, unknown> }), taken.get(line.id) ?? 0n, line.closed);
-    if (open <= 0n) continue;
+    const whole = openQuantity(offeredBase(source, { ...line, extra: line.extra as Record<string, unknown> }), taken.get(line.id) ?? 0n, line.closed);
+    if (whole <= 0n) continue;
+    const accepted = inspected.get(line.id);
+    const open = accepted !== undefined && accepted > 0n && accepted < whole ? accepted : whole;
     const ratio = (line.unitId !== null && materials.get(line.materialId)?.ratios.get(line.unitId)) || toMicro(1);
     const stored = payloadLine(line);
     lines.push({
@@ -284,10 +290,14 @@ export async function openSourceLines(
         limit ${query.pageSize} offset ${(query.current - 1) * query.pageSize}`,
   );
   const materials = await loadMaterials(ctx.tx, ctx.tenantId, distinct(found.map((r) => Number(r.material_id))));
+  // Goods that wait for their inspection offer what it accepted and nothing was taken of yet.
+  const inspected = await inspectedOpen(ctx.tx, ctx.tenantId, decl, query.sourceType!, found.map((r) => ({ id: Number(r.source_line_id), materialId: Number(r.material_id) })));
   return {
     data: found.map((r) => {
       const ratio = (r.unit_id !== null && materials.get(Number(r.material_id))?.ratios.get(Number(r.unit_id))) || toMicro(1);
-      const openBase = toMicro(r.open_base!);
+      const accepted = inspected.get(Number(r.source_line_id));
+      const wholeOpen = toMicro(r.open_base!);
+      const openBase = accepted !== undefined && accepted < wholeOpen ? accepted : wholeOpen;
       return {
         sourceBillId: Number(r.source_bill_id),
         sourceBillCode: r.bill_code!,
@@ -301,7 +311,7 @@ export async function openSourceLines(
         unitId: r.unit_id === null ? null : Number(r.unit_id),
         unitName: r.unit_name,
         number: microText(toMicro(r.number!)),
-        takenNumber: microText(div(toMicro(r.base_number!) - openBase, ratio)),
+        takenNumber: microText(div(toMicro(r.base_number!) - wholeOpen, ratio)),
         openNumber: microText(div(openBase, ratio)),
       };
     }),
