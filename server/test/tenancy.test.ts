@@ -210,8 +210,12 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   ids['/api/admin/system/jobs'] = await ctx.database.withTenant(a.tenantId, async (tx) => (await tx.insert(backgroundJob).values({ tenantId: a.tenantId, kind: 'import', subject: `${marker}-job`, createdBy: a.adminId }).returning({ id: backgroundJob.id }))[0].id);
   // A label template of A's, named by the marker: B's list of the kind shows only the starter.
   await post('/api/admin/system/printTemplate/label', { kind: 'material', name: `${marker}-label`, layout: starterLabel('material') });
+  // A box of A's on each inspection that packs, its code carrying the marker.
+  for (const decl of BILL_TYPES.filter((d) => d.packs)) await post(`${billApiPath(decl)}/box`, { billId: ids[billApiPath(decl)], lineNo: 1, quantity: 1, code: `${marker}-box-${decl.route}` });
   const filled = {
     '/api/admin/system/printTemplate/label': '/api/admin/system/printTemplate/label?kind=material',
+    // An inspection's boxes: A's own inspection of each type that packs.
+    ...Object.fromEntries(BILL_TYPES.filter((d) => d.packs).map((d) => [`${billApiPath(d)}/box`, `${billApiPath(d)}/box?billId=${ids[billApiPath(d)]}`])),
     '/api/admin/import/progress/:jobId': `/api/admin/import/progress/${jobId}`,
     '/api/admin/service/message': `/api/admin/service/message?orderId=${orderId}`,
     '/api/admin/base/time/available': '/api/admin/base/time/available?date=2030-01-07',

@@ -64,7 +64,9 @@ export const inspectionTemplate = {
       width: 120,
       help: { zh: '固定数量抽样填件数，按比例抽样填百分比', en: 'Pieces for a fixed sample, a percentage for a proportional one' },
     },
-    { key: 'gates', label: { zh: '检验后方可入库/出库', en: 'Goods wait for it' }, kind: 'boolean', schema: z.boolean(), initial: true, width: 150, help: { zh: '开启后，下游单据最多取已审核检验单的合格数与让步接收数', en: 'On: the next bill takes at most what audited inspections accepted (concessions included)' } },
+    // The walkers' sample (`examples`) holds nothing back: a general template sampled for a tenant would otherwise
+    // make every good of that kind wait; off is also not the form's default, so reading it back proves it stored.
+    { key: 'gates', label: { zh: '检验后方可入库/出库', en: 'Goods wait for it' }, kind: 'boolean', schema: z.boolean(), initial: true, examples: [false], width: 150, help: { zh: '开启后，下游单据最多取已审核检验单的合格数与让步接收数', en: 'On: the next bill takes at most what audited inspections accepted (concessions included)' } },
   ],
   lines: {
     key: 'items',
