@@ -33,6 +33,7 @@ import { basicModule } from './modules/basic/routes.ts';
 import { installRichTextSanitiser } from '@p8/contract/rich-text';
 import { sanitizeRichText } from './core/rich-text.ts';
 import { mallModule } from './modules/mall/routes.ts';
+import { pictureModule } from './modules/picture/routes.ts';
 import { deliveredBlocker } from './bills/delivery.ts';
 import { allBillRoutes, registerBillTemplates } from './bills/routes.ts';
 import { registerBillUsage } from './bills/usage.ts';
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     uploadModule,
     basicModule,
     mallModule,
+    pictureModule,
     // The bill engine: every bill type of the registry, the stock reports, the records bills keep in use.
     {
       name: 'bills',

@@ -467,7 +467,7 @@ export const errorCatalogue = {
   PrinterProviderNotConfigured: { zh: '未配置云打印服务', en: 'No cloud printing service is configured' },
 
   // Picture search and inspection
-  PictureSearchCountInsufficient: { zh: '识图次数不足', en: 'Insufficient picture search count' },
+  PictureSearchCountInsufficient: { zh: '已建立索引的图片数量不足，暂不能识图', en: 'Too few pictures are indexed for picture search' },
   PictureSearchNotOpen: { zh: '未开通识图功能', en: 'Picture search is not enabled' },
   PictureSearchNoResult: { zh: '未识别到相似物料', en: 'No similar materials recognised' },
   InspectionTemplateNotExist: { zh: '检验模板不存在', en: 'The inspection template does not exist' },

@@ -100,7 +100,7 @@ export const VALUE_FREE_REFUSALS: Partial<Record<ErrorKey, string>> = {
   NumberExceedOutstock: 'not raised: push-down takes are NumberExceedSourceBill',
   NumberExceedRefundable: 'not raised: push-down takes are NumberExceedSourceBill',
   DiscountAmountExceedTotal: 'not raised',
-  PictureSearchCountInsufficient: 'not raised',
+  PictureSearchCountInsufficient: 'names the indexed and the required count of pictures in additional',
   ReplacementTimeLimitExceeded: 'a time limit, no figure of the user',
   ReplacementMonthlyCountExceeded: 'a count of the month, no figure of the user',
   UploadSizeExceeded: 'names the limit itself (e.g. 10MB) in additional',

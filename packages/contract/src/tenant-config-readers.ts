@@ -20,6 +20,7 @@ const DECLARED = 'packages/contract/src/bills/supply-chain.ts';
 const PRODUCTION = 'packages/contract/src/bills/production.ts';
 const OUTSOURCING = 'packages/contract/src/bills/outsourcing.ts';
 const KIT = 'web/src/hooks/kit-settings.ts';
+const PICTURE = 'packages/contract/src/picture-search.ts';
 /** What a print shows of the company (`companyOf`). */
 const PRINTED = 'web/src/components/PrintPage/print-model.ts';
 
@@ -47,9 +48,9 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   allowProductionClaimBeyond: { read: 'a production pick may take beyond the materials open on its order (beyondSwitch)', in: [PRODUCTION, SAVE] },
   allowOutsourcingPickBeyond: { read: 'an outsourcing pick may send more than the materials open on its order (beyondSwitch)', in: [OUTSOURCING, SAVE] },
   allowOutsourcingInstockBeyond: { read: 'an outsourcing completion in-stock may take beyond what is open of its order (beyondSwitch)', in: [OUTSOURCING, SAVE] },
-  hasPictureSearchModule: { notBuilt: 'pictureSearch' },
-  pictureSearchType: { notBuilt: 'pictureSearch' },
-  pictureSearchSimilarity: { notBuilt: 'pictureSearch' },
+  hasPictureSearchModule: { read: 'picture search is open (its routes refuse, its buttons are hidden without it); pictures are indexed as they are saved', in: [PICTURE, 'server/src/modules/picture/service.ts', 'web/src/components/PictureSearch/index.tsx'] },
+  pictureSearchType: { read: 'what picture search matches: the materials (Similarity), or the mall products too (Product)', in: [PICTURE, 'server/src/modules/picture/service.ts'] },
+  pictureSearchSimilarity: { read: 'picture search marks results at or above it as matches', in: ['server/src/modules/picture/service.ts'] },
   openEntrustMachining: { notBuilt: 'production' },
   openSaleOrderBomSelect: { read: 'a sale order line may name a BOM of its material (the line field declares the switch); off, a BOM is refused', in: [DECLARED, SAVE, 'server/src/modules/basic/bom.ts'] },
   defaultDateSearch: { read: 'the date range list searches start with', in: [KIT, 'web/src/components/ProTable/query.ts'] },

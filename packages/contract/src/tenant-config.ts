@@ -8,7 +8,12 @@ import { uploadExtensionSchema } from './upload.ts';
  * Stored as jsonb on the tenant row; every read goes through `tenantConfigSchema.parse` so a missing key
  * takes its default and a stored tenant never lacks a field.
  */
-export const PictureSearchType = ['NotSelected', 'Local', 'Cloud'] as const;
+/**
+ * What picture search matches a photo against (docs/picture-search.md): nothing, the materials
+ * (`Similarity`), or the materials and the mall products (`Product`). The engines an earlier version offered
+ * (`Local`, `Cloud`) read as `Similarity`.
+ */
+export const PictureSearchType = ['NotSelected', 'Similarity', 'Product'] as const;
 
 export const moduleEntrySchema = z.object({
   /** Module type, e.g. mall, service, production. */
@@ -48,7 +53,7 @@ export const tenantConfigSchema = z.object({
   allowOutsourcingPickBeyond: flag(),
   allowOutsourcingInstockBeyond: flag(),
   hasPictureSearchModule: flag(),
-  pictureSearchType: z.enum(PictureSearchType).default('NotSelected'),
+  pictureSearchType: z.preprocess((v) => (v === 'Local' || v === 'Cloud' ? 'Similarity' : v), z.enum(PictureSearchType)).default('NotSelected'),
   pictureSearchSimilarity: z.number().min(0).max(1).default(0.7),
   openEntrustMachining: flag(),
   openSaleOrderBomSelect: flag(),

@@ -11,3 +11,4 @@ export * from './finance.ts';
 export * from './dashboard.ts';
 export * from './outsourcing.ts';
 export * from './quality.ts';
+export * from './picture.ts';

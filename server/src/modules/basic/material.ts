@@ -29,6 +29,7 @@ import type { ImportBatches } from '../../core/staged-import.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { route, untransactedRoute } from '../../core/route.ts';
 import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
+import { queuePictureIndex } from '../picture/service.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
 import { creatorOf } from './owner.ts';
 import { analyze, boolLabel, cellBool, cellEnum, cellEnumList, cellNumber, cellText, col, type RowHandler } from '../../core/excel-cells.ts';
@@ -395,6 +396,8 @@ async function updateMaterial(ctx: ServiceContext, body: MaterialUpdate) {
     .update(t)
     .set({ ...fields, ...(taxRate !== undefined ? { taxRate: config.openTaxRate ? taxRate : null } : {}), updatedAt: new Date() })
     .where(and(eq(t.tenantId, tenantId), eq(t.id, id)));
+  // Its pictures changed: picture search indexes them (in the background, when the tenant has it).
+  if (body.images && body.images.join('\n') !== current.images.join('\n')) await queuePictureIndex(ctx, 'material', [id]);
 
   if (units) {
     const stored = current.units;
@@ -713,7 +716,9 @@ export const materialDefinition: RecordDefinition<MaterialCreate, MaterialUpdate
   detail,
   async create(ctx, body) {
     const { tx, tenantId } = ctx;
-    return createMaterial(tx, tenantId, body, { config: await readTenantConfig(tx, tenantId), owner: await creatorOf(ctx), checks: databaseChecks(tx, tenantId) });
+    const created = await createMaterial(tx, tenantId, body, { config: await readTenantConfig(tx, tenantId), owner: await creatorOf(ctx), checks: databaseChecks(tx, tenantId) });
+    if (body.images?.length) await queuePictureIndex(ctx, 'material', [created.id]);
+    return created;
   },
   update: updateMaterial,
   async remove(ctx, ids) {

@@ -1,3 +1,4 @@
+import { queuePictureIndex } from '../picture/service.ts';
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { MallProduct, MallProductCreate, MallProductRow, MallProductUpdate, MallSku, MallSkuInput, MallSkuOption, MallSpec } from '@p8/contract/mall';
 import type { Tx } from '../../db/connection.ts';
@@ -195,6 +196,8 @@ export async function createProduct(ctx: ServiceContext, body: MallProductCreate
     .returning({ id: mallProduct.id });
   await ctx.tx.insert(mallSku).values(skus.map((sku, i) => skuValues(ctx, created.id, sku, i)));
   ctx.audit({ action: 'create', entity: 'mall-product', entityId: created.id, detail: { name: body.name, skus: skus.length } });
+  // Picture search indexes its pictures (in the background, when the tenant has it).
+  if (fields.images.length) await queuePictureIndex(ctx, 'product', [created.id]);
   return getProduct(ctx, created.id);
 }
 
@@ -236,6 +239,7 @@ export async function updateProduct(ctx: ServiceContext, { id, skus, ...fields }
     { ...fields, skus: after.skus.map((s) => [s.specValues.join('/'), s.price, s.stock]) },
   );
   if (Object.keys(changed).length) ctx.audit({ action: 'update', entity: 'mall-product', entityId: id, detail: changed });
+  if (fields.images.join('\n') !== before.images.join('\n')) await queuePictureIndex(ctx, 'product', [id]);
   return after;
 }
 

@@ -12,6 +12,7 @@ import {
   billLine,
   outsourcingConsumption,
   inspectionBox,
+  pictureEmbedding,
   billTransition,
   bom,
   bomLine,
@@ -122,6 +123,8 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [costPeriod, business()],
   [costOrder, business()],
   [costLine, business()],
+  // Picture search's index of the materials' and mall products' pictures (it names them; re-made by a re-index).
+  [pictureEmbedding, basic],
   // Outsourcing receipts' consumption of the materials at the supplier (it names bills and their lines).
   [outsourcingConsumption, business()],
   // Inspection packing: the boxes of inspections' accepted goods (they belong to their bills).
