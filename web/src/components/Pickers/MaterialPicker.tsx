@@ -7,6 +7,8 @@ import type { CategoryNode, Material, MaterialTag } from '@p8/contract/basic';
 import { useDebounceFn } from '../../hooks/useDebounceFn.ts';
 import Pager from '../ProTable/Pager.tsx';
 import '../ProTable/pro-table.css';
+import PictureSearchButton from '../PictureSearch/index.tsx';
+import { getMaterial } from './api/get-material.ts';
 import { getPickerCategories } from './api/get-picker-categories.ts';
 import { listPickerMaterials } from './api/list-picker-materials.ts';
 
@@ -40,7 +42,8 @@ const toOptions = (nodes: CategoryNode[]): TreeOption[] =>
 /**
  * Choose materials for a bill or a BOM (issue 4 "pickers"): enabled materials within the user's
  * assignment range, searched by code, name, specification, model or barcode and filtered by category,
- * paged on the server; the choice survives paging and searching. Test ids: `material-picker`,
+ * paged on the server; the choice survives paging and searching. With the tenant's picture search, a
+ * photo of the part finds it (docs/picture-search.md): the material chosen there is taken at once. Test ids: `material-picker`,
  * `material-picker-keyword`, `material-picker-category`, `material-picker-row-<id>`, `material-picker-ok`.
  */
 export default function MaterialPicker(props: MaterialPickerProps) {
@@ -161,6 +164,17 @@ function PickerDialog({ open, onClose, onOk, multiple = true, disabledIds, tag, 
             setPage((p) => ({ ...p, current: 1 }));
           }}
           data-testid="material-picker-category"
+        />
+        <PictureSearchButton
+          target="material"
+          action="choose"
+          enabledOnly
+          onOpen={(match) =>
+            !blocked.has(match.id) &&
+            void getMaterial(match.id)
+              .then((material) => confirm([material]))
+              .catch(() => undefined)
+          }
         />
       </Space>
       <Table<Material>

@@ -11,6 +11,7 @@ import AssignDialog from '../../../components/Pickers/AssignDialog.tsx';
 import LabelPrint from '../../../components/LabelPrint/index.tsx';
 import { labelPrintCode } from '@p8/contract/print/label';
 import { useFormDialog, type FormMode } from '../../../components/FormDialog/index.tsx';
+import PictureSearchButton from '../../../components/PictureSearch/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import { AddButton, BatchButtons, ExcelButtons } from '../../../components/RecordKit/RecordToolbar.tsx';
 import RowActions from '../../../components/RecordKit/RowActions.tsx';
@@ -42,7 +43,7 @@ interface AssignState {
  * ones below it); the list searches by code, name, specification, model, brand, tag, part kind,
  * tracking and status, sorts, sums the stock, and offers add / edit / view in a tabbed dialog, delete,
  * enable, Excel import and export, and assignment to departments and staff when the tenant's
- * applyRangeMaterial is on.
+ * applyRangeMaterial is on; and, when the tenant has picture search, finding a material by a photo of it.
  */
 export default function MaterialPage() {
   const { t } = useTranslation();
@@ -74,7 +75,7 @@ export default function MaterialPage() {
 
   /** Edit and view need the units, which only the detail has. */
   const open = useCallback(
-    async (mode: FormMode, row: Material) => {
+    async (mode: FormMode, row: Pick<Material, 'id'>) => {
       setLoadingId(row.id);
       try {
         openDialog(mode, formOfMaterial(await getMaterial(row.id)));
@@ -218,6 +219,7 @@ export default function MaterialPage() {
           toolbar={({ selectedRowKeys, selectedRows }) => (
             <>
               <AddButton record="basic_material" onClick={() => openDialog('add', { ...NEW_MATERIAL, categoryId })} />
+              <PictureSearchButton target="material" onOpen={(match) => void open('view', match)} />
               <BatchButtons record="basic_material" selectedKeys={selectedRowKeys} selectedRows={selectedRows} onDelete={writes.remove} onEnable={writes.setEnabled} />
               <Auth code={labelPrintCode('material')}>
                 <Button icon={<TagsOutlined />} disabled={!selectedRows.length} onClick={() => setLabelled(selectedRows)} data-testid="material-labels">

@@ -3,6 +3,7 @@ import { App, Button, Image, Popconfirm, Space, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { MallCategoryNode, MallProductRow } from '@p8/contract/mall';
+import PictureSearchButton from '../../../components/PictureSearch/index.tsx';
 import Auth, { useAuth } from '../../../components/Auth/index.tsx';
 import ProTable, { type ProColumn, type ProTableAction } from '../../../components/ProTable/index.tsx';
 import type { TreeOption } from '../../../components/ProTable/types.ts';
@@ -40,7 +41,7 @@ export default function ProductPage() {
   const openDialog = dialog.open;
 
   const open = useCallback(
-    async (mode: 'view' | 'edit', row: MallProductRow) => {
+    async (mode: 'view' | 'edit', row: Pick<MallProductRow, 'id'>) => {
       setEditing({ loading: row.id });
       try {
         const product = await getProduct(row.id);
@@ -171,6 +172,7 @@ export default function ProductPage() {
             >
               {t('product.add')}
             </AddButton>
+            <PictureSearchButton target="product" onOpen={(match) => void open('view', match)} />
             <Auth code="mall_product_shelves">
               <Space.Compact>
                 <Button icon={<ArrowUpOutlined />} disabled={!selectedRowKeys.length} onClick={() => void shelve(selectedRowKeys.map(Number), true)} data-testid="product-on-selected">
