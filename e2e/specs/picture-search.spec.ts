@@ -8,7 +8,8 @@ import type { PictureIndexStatus, PictureSearchResult } from '@p8/contract/pictu
  * Picture search in Chromium, in zh and en: the demo tenant opens picture search, twelve parts are saved as
  * materials with their catalogue pictures (indexed by the server's background job); on the material list a
  * photo of one of them — turned, on a workbench, in other light — is uploaded in the search dialog, the
- * ranked results show it among the first five, and opening it shows the material's own dialog.
+ * ranked results show it among the first five, and opening it shows the material's own dialog; in a purchase
+ * order's material picker another photo of it chooses it, and the new line takes it.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -61,5 +62,25 @@ describe('picture search (browser)', () => {
     const material = page.getByTestId('material-dialog');
     await material.getByTestId('material-name').and(page.locator(`[value="E2E part ${part}"]`)).waitFor();
     await screenshot(page, `picture-search-${lang}-opened`);
+
+    // The bill form's material picker: the part found by its photo fills the new line at once.
+    await page.goto('/purchase/order');
+    await page.getByTestId('bill-add').click();
+    const form = page.getByTestId('bill-form');
+    await form.getByTestId('bill-line-pick').click();
+    const picker = page.getByTestId('material-picker');
+    await picker.getByTestId('picture-search-button').click();
+    const inPicker = page.getByTestId('picture-search');
+    await inPicker.locator('input[type=file]').first().setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await partPicture(part, 2) });
+    await inPicker.getByTestId(`picture-search-open-${materialIds[part]}`).waitFor({ timeout: 60_000 });
+    await screenshot(page, `picture-search-${lang}-picker`);
+    await inPicker.getByTestId(`picture-search-open-${materialIds[part]}`).click();
+    await picker.waitFor({ state: 'hidden' });
+    const line = form.getByTestId('bill-line-0-materialId');
+    await waitUntil(
+      () => line.evaluate((el) => `${el.textContent ?? ''} ${Array.from(el.querySelectorAll('input')).map((i) => i.value).join(' ')}`),
+      (text) => text.includes(`PIC-${part}`) || text.includes(`E2E part ${part}`),
+      'the line taking the chosen material',
+    );
   }, 240_000);
 });

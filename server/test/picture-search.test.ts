@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PictureIndexStatus, PictureSearchResult } from '@p8/contract/picture-search';
 import type { UploadResult } from '@p8/contract/upload';
 import { JobRunner } from '../src/core/background-jobs.ts';
+import { parseTenantConfig } from '../src/core/tenant-config.ts';
 import { backgroundJob, pictureEmbedding } from '../src/db/schema/index.ts';
 import { PICTURE_INDEX_JOB } from '../src/modules/picture/service.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
@@ -64,9 +65,12 @@ describe('picture search', () => {
   it('is refused while the tenant has not opened it, for materials and for products', async () => {
     const photo = await partPicture(0, 1);
     await refused(search(api, photo), 'PictureSearchNotOpen');
+    expect(await ok(api.get<PictureIndexStatus>('/api/admin/picture/material/status'))).toMatchObject({ open: false, indexed: 0 });
     await openSearch(api, { hasPictureSearchModule: true, pictureSearchType: 'NotSelected' });
     await refused(search(api, photo), 'PictureSearchNotOpen');
     await openSearch(api, { hasPictureSearchModule: true, pictureSearchType: 'Similarity' });
+    // An earlier version's engines (Local, Cloud) read as Similarity.
+    expect(parseTenantConfig({ hasPictureSearchModule: true, pictureSearchType: 'Cloud' }).pictureSearchType).toBe('Similarity');
     // Similarity searches the materials only; the mall's products need Product.
     await refused(search(api, photo, 'product'), 'PictureSearchNotOpen');
     await refused(api.post('/api/admin/picture/product/reindex'), 'PictureSearchNotOpen');
@@ -85,7 +89,7 @@ describe('picture search', () => {
       materials.push(await api.create('material', { code: `P${part}`, name: `Part ${part}`, units: [{ unitId: unit, isMain: true }], images: [await upload(api, await partPicture(part, 0))] }));
     }
     await jobsDone(a);
-    expect(await ok(api.get<PictureIndexStatus>('/api/admin/picture/material/status'))).toMatchObject({ indexed: 12, pictures: 12, required: 10, job: null });
+    expect(await ok(api.get<PictureIndexStatus>('/api/admin/picture/material/status'))).toMatchObject({ open: true, indexed: 12, pictures: 12, required: 10, job: null });
   }, 120_000);
 
   it('finds a photographed part among the first five and a re-saved picture first, calibrated against the threshold', async () => {
@@ -141,7 +145,7 @@ describe('picture search', () => {
     expect((await search(apiB, await partPicture(0, 0))).body).toMatchObject({ message: 'PictureSearchCountInsufficient', additional: '0/10' });
     const seen = await ctx.database.withTenant(b.tenantId, (tx) => tx.select({ id: pictureEmbedding.id }).from(pictureEmbedding));
     expect(seen).toEqual([]);
-    expect(await ok(apiB.get<PictureIndexStatus>('/api/admin/picture/product/status'))).toMatchObject({ indexed: 0, pictures: 0 });
+    expect(await ok(apiB.get<PictureIndexStatus>('/api/admin/picture/product/status'))).toMatchObject({ open: true, indexed: 0, pictures: 0 });
 
     const nobody = await staffCaller(ctx, a, []);
     expect((await nobody.get('/api/admin/picture/material/status')).body.status).toBe(40300);

@@ -32,9 +32,9 @@ const update = (body: unknown, token = tokenA) => call<TenantConfigView>(ctx.app
 
 describe(`tenant config update (${TEST_DB})`, () => {
   it('updates switches and texts, returns the view and records who changed what', async () => {
-    const res = await update({ openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25, pictureSearchType: 'Local', id: 999, moduleList: [] });
+    const res = await update({ openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25, pictureSearchType: 'Similarity', id: 999, moduleList: [] });
     expect(res.body.status).toBe(0);
-    expect(res.body.data).toMatchObject({ id: a.tenantId, openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25, pictureSearchType: 'Local', numberRetainsSmallDigit: 3 });
+    expect(res.body.data).toMatchObject({ id: a.tenantId, openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25, pictureSearchType: 'Similarity', numberRetainsSmallDigit: 3 });
     expect(await storedConfig()).toMatchObject({ openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25 });
     const entries = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(auditLog).where(and(eq(auditLog.tenantId, a.tenantId), eq(auditLog.entity, 'tenant-config'))));
     expect(entries.at(-1)).toMatchObject({ action: 'update', adminId: a.adminId, adminName: a.name });
@@ -42,7 +42,7 @@ describe(`tenant config update (${TEST_DB})`, () => {
       title: { from: a.tenantName, to: 'Acme Works' },
       openNegativeInventory: { from: false, to: true },
       defaultPageSize: { from: 10, to: 25 },
-      pictureSearchType: { from: 'NotSelected', to: 'Local' },
+      pictureSearchType: { from: 'NotSelected', to: 'Similarity' },
     });
     // Saving the same form again changes nothing and writes no entry.
     expect((await update({ openNegativeInventory: true, title: 'Acme Works', defaultPageSize: 25 })).body.status).toBe(0);

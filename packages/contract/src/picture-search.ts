@@ -54,6 +54,8 @@ export interface PictureSearchResult {
 
 /** GET /admin/picture/{target}/status: the index against the records' pictures. */
 export interface PictureIndexStatus {
+  /** Whether the tenant's picture search is open for this target (`pictureSearchOpen`). */
+  open: boolean;
   /** Pictures indexed. */
   indexed: number;
   /** Pictures the records name now (those of this installation's uploads). */

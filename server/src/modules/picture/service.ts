@@ -131,9 +131,9 @@ export function pictureIndexJobKind(): JobKind {
   };
 }
 
-/** The index against the records' pictures, and the index job under way. */
+/** The index against the records' pictures, and the index job under way (answered whether the search is open or not). */
 export async function indexStatus(ctx: ServiceContext, target: PictureTarget): Promise<PictureIndexStatus> {
-  await assertOpen(ctx.tx, ctx.tenantId, target);
+  const open = pictureSearchOpen(await readTenantConfig(ctx.tx, ctx.tenantId), target);
   const [{ indexed }] = await ctx.tx
     .select({ indexed: count() })
     .from(pictureEmbedding)
@@ -147,6 +147,7 @@ export async function indexStatus(ctx: ServiceContext, target: PictureTarget): P
     .orderBy(backgroundJob.id)
     .limit(1);
   return {
+    open,
     indexed,
     pictures,
     required: PICTURE_SEARCH_MIN_INDEXED,
