@@ -238,7 +238,7 @@ function PictureSearchDialog({ target, onOpen, action = 'open', enabledOnly, onC
                         <div className="p8-picture-score">
                           {m.specification && <span>{m.specification}</span>}
                           <span>{t('picture.similarity')}</span>
-                          <Progress percent={percent(m.similarity)} size="small" status={m.match ? 'success' : 'normal'} style={{ width: 160, margin: 0 }} />
+                          <Progress percent={percent(m.similarity)} format={(value) => `${value ?? 0}%`} size="small" status={m.match ? 'success' : 'normal'} style={{ width: 160, margin: 0 }} />
                         </div>
                       }
                     />
