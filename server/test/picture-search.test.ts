@@ -5,7 +5,7 @@ import type { UploadResult } from '@p8/contract/upload';
 import { JobRunner } from '../src/core/background-jobs.ts';
 import { parseTenantConfig } from '../src/core/tenant-config.ts';
 import { backgroundJob, pictureEmbedding } from '../src/db/schema/index.ts';
-import { PICTURE_INDEX_JOB } from '../src/modules/picture/service.ts';
+import { PICTURE_INDEX_JOB } from '../src/core/picture-index-queue.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, staffCaller, type Caller } from './basic-fixtures.ts';
 import { ok, refused } from './bill-fixtures.ts';

@@ -29,7 +29,7 @@ import type { ImportBatches } from '../../core/staged-import.ts';
 import { containsPattern, countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { route, untransactedRoute } from '../../core/route.ts';
 import type { ServiceContext, TransactingCaller } from '../../core/service-context.ts';
-import { queuePictureIndex } from '../picture/service.ts';
+import { queuePictureIndex } from '../../core/picture-index-queue.ts';
 import { readTenantConfig } from '../../core/tenant-config.ts';
 import { creatorOf } from './owner.ts';
 import { analyze, boolLabel, cellBool, cellEnum, cellEnumList, cellNumber, cellText, col, type RowHandler } from '../../core/excel-cells.ts';

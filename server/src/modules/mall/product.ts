@@ -1,4 +1,4 @@
-import { queuePictureIndex } from '../picture/service.ts';
+import { queuePictureIndex } from '../../core/picture-index-queue.ts';
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { MallProduct, MallProductCreate, MallProductRow, MallProductUpdate, MallSku, MallSkuInput, MallSkuOption, MallSpec } from '@p8/contract/mall';
 import type { Tx } from '../../db/connection.ts';

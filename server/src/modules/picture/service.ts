@@ -2,7 +2,8 @@ import { and, count, eq, gt, inArray, max } from 'drizzle-orm';
 import { readFile } from 'node:fs/promises';
 import { PICTURE_SEARCH_LIMIT, PICTURE_SEARCH_MIN_INDEXED, pictureSearchOpen, type PictureIndexStatus, type PictureMatch, type PictureSearchResult, type PictureTarget } from '@p8/contract/picture-search';
 import { UPLOAD_RULES } from '@p8/contract/upload';
-import { enqueueJob, type JobContext, type JobKind } from '../../core/background-jobs.ts';
+import type { JobContext, JobKind } from '../../core/background-jobs.ts';
+import { PICTURE_INDEX_JOB, queuePictureIndex, type PictureIndexPayload } from '../../core/picture-index-queue.ts';
 import { assignmentRangeWhere } from '../../core/assignment-range.ts';
 import { BizError } from '../../core/errors.ts';
 import type { Http, RequestCaller } from '../../core/route.ts';
@@ -27,18 +28,11 @@ import { buildIndex, rank, type PictureIndex } from './similarity.ts';
  * the records the caller may see, best first.
  */
 
-export const PICTURE_INDEX_JOB = 'picture-index';
 /** Pictures of a record that are indexed (the first ones: the first is its main picture). */
 const PICTURES_PER_RECORD = 5;
 const BATCH = 16;
 /** Tenants' indexes held in this process at once (each ≈ 5 KB per picture). */
 const CACHED_INDEXES = 8;
-
-interface IndexPayload {
-  target: PictureTarget;
-  /** Only these records (a save); absent: every record of the target (a re-index). */
-  ids?: number[];
-}
 
 const TABLE = { material, product: mallProduct } as const;
 
@@ -66,12 +60,6 @@ async function picturesOf(ctx: ServiceContext, target: PictureTarget, ids?: numb
   return new Map(found.map((r) => [r.id, [...new Set((r.images as string[]).filter((url) => localPath(ctx, url)))].slice(0, PICTURES_PER_RECORD)]));
 }
 
-/** Queues indexing of the records' pictures when the tenant's picture search for `target` is open. */
-export async function queuePictureIndex(ctx: ServiceContext, target: PictureTarget, ids?: number[]): Promise<number | undefined> {
-  if (!pictureSearchOpen(await readTenantConfig(ctx.tx, ctx.tenantId), target)) return undefined;
-  return enqueueJob(ctx, { kind: PICTURE_INDEX_JOB, subject: target, payload: { target, ...(ids ? { ids } : {}) } satisfies IndexPayload, maxAttempts: 3 });
-}
-
 /** The re-index action: every picture of the target compared with the index again. */
 export async function reindex(ctx: ServiceContext, target: PictureTarget): Promise<{ id: number }> {
   await assertOpen(ctx.tx, ctx.tenantId, target);
@@ -84,7 +72,7 @@ export function pictureIndexJobKind(): JobKind {
     kind: PICTURE_INDEX_JOB,
     maxAttempts: 3,
     async run(job: JobContext) {
-      const { target, ids } = job.payload as IndexPayload;
+      const { target, ids } = job.payload as PictureIndexPayload;
       const t = TABLE[target];
       // What to embed and what to remove: the records' pictures against the index.
       const plan = await job.caller.transaction(async (ctx) => {
