@@ -120,6 +120,10 @@ describe('quality (browser)', () => {
     await waitUntil(() => drawer.getByTestId('bill-packing-boxes').locator('tbody tr.ant-table-row').count(), (n) => n === 2, 'two boxes');
     await waitUntil(() => drawer.getByTestId('bill-packing-line-1').getAttribute('class'), (c) => !!c?.includes('green'), 'the line all boxed');
     await screenshot(page, `quality-${lang}-packing`);
+    // The boxes' labels: one each, the box code as its QR code.
+    await drawer.getByTestId('bill-packing-labels').click();
+    await page.getByTestId('label-print-sheets').locator('svg, canvas, img').first().waitFor();
+    await screenshot(page, `quality-${lang}-box-labels`);
 
     // The open rejects: the demo's 200 MCUs that failed on coplanarity, still with the supplier.
     await page.goto('/quality/openRejects');

@@ -306,6 +306,9 @@ describe('inspection packing', () => {
       [`${code}-1`, 1, 2, ['P1', 'P2']],
       ['BOX-B', 1, 2, ['P3', 'P4']],
     ]);
+    // Their labels (the box label templates), recorded as printed; a box that is not there is refused.
+    expect(await ok(api.post(`${boxes}/label/print`, { kind: 'box', templateId: null, ids: packed.map((b) => b.id), labels: 2 }))).toEqual({ labels: 2 });
+    await refused(api.post(`${boxes}/label/print`, { kind: 'box', templateId: null, ids: [999_999], labels: 1 }), 'BoxNotExist');
     await steps.pass('ShipmentInspection', check);
     // Submitted, the result is fixed: no more packing.
     expect((await pack(1, ['P9'])).body.status).not.toBe(0);

@@ -213,6 +213,7 @@ export interface InspectionBox {
   materialId: number;
   materialCode: string;
   materialName: string;
+  specification: string;
   quantity: string;
   serialNumbers: string[];
   createdAt: string;

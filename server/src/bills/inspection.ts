@@ -1,10 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { divRound, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import type { BillTypeDecl, SourceDecl } from '@p8/contract/bills/registry';
 import type { ApplicableTemplate, InspectionItem, InspectionKind, ItemValueKind, Sampling } from '@p8/contract/quality';
-import { refusal } from '../core/errors.ts';
+import { BizError, refusal } from '../core/errors.ts';
+import { inspectionBox } from '../db/schema/index.ts';
+import { loadBill } from './bill-rows.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { idArray, textList } from '../core/tree.ts';
 import { rows, type Tx } from '../db/connection.ts';
@@ -210,6 +212,16 @@ export async function inspectedOpen(tx: Tx, tenantId: number, decl: BillTypeDecl
       return [id, left > 0n ? left : 0n];
     }),
   );
+}
+
+/** Boxes of inspections of `decl`'s type the caller may read (a box label print names them). */
+export async function assertBoxesVisible(ctx: ServiceContext, decl: BillTypeDecl, ids: number[]): Promise<void> {
+  const found = await ctx.tx
+    .select({ id: inspectionBox.id, billId: inspectionBox.billId })
+    .from(inspectionBox)
+    .where(and(eq(inspectionBox.tenantId, ctx.tenantId), inArray(inspectionBox.id, ids)));
+  if (found.length !== new Set(ids).size) throw new BizError('BoxNotExist', { additional: ids.find((id) => !found.some((f) => f.id === id)) });
+  for (const billId of new Set(found.map((f) => f.billId))) await loadBill(ctx, decl, billId);
 }
 
 /** The types whose lines from a `sourceType` bill wait for `inspectionType` (their source declares it `inspectedBy`). */

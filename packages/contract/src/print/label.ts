@@ -164,8 +164,9 @@ export function labelRecords(kind: LabelKind, records: ReadonlyArray<Record<stri
       const values: Record<string, string> = {};
       for (const key of Object.keys(LABEL_FIELDS[kind])) values[key] = record[key] === null || record[key] === undefined ? '' : String(record[key]);
       if (kind === 'box') {
-        values.boxNo = `${c} / ${n}`;
-        values.perBox = perBox?.[i] ?? '';
+        // Boxes already packed (an inspection's) carry their own number and quantity.
+        values.boxNo = record.boxNo ? String(record.boxNo) : `${c} / ${n}`;
+        values.perBox = perBox?.[i] || (record.perBox ? String(record.perBox) : '');
       }
       out.push(values);
     }

@@ -96,14 +96,19 @@ export async function deleteLabelTemplates(ctx: ServiceContext, ids: number[]) {
  * locations; the print is audited (`label-template` / `print`: the kind, the template, how many records and
  * labels, a PDF as such). Nothing else is stored.
  */
-export async function recordLabelPrint(ctx: ServiceContext, kinds: readonly LabelKind[], body: LabelPrint): Promise<{ labels: number }> {
+/**
+ * A print of labels recorded (audited): the template of the kind, and the records `ids` — materials or storage
+ * locations, or what `assertRecords` checks instead (an inspection's boxes).
+ */
+export async function recordLabelPrint(ctx: ServiceContext, kinds: readonly LabelKind[], body: LabelPrint, assertRecords?: (ids: number[]) => Promise<void>): Promise<{ labels: number }> {
   if (!kinds.includes(body.kind)) throw new BizError('PleaseSelectData', { additional: body.kind });
   if (body.templateId !== null) {
     const template = await findTemplate(ctx.tx, ctx.tenantId, body.templateId);
     if (template.kind !== body.kind) throw new BizError('LabelTemplateNotExist', { additional: body.templateId });
   }
   const ids = distinct(body.ids);
-  if (body.kind === 'location') await assertIdsExist(ctx.tx, location, ctx.tenantId, ids, 'LocationNotExist');
+  if (assertRecords) await assertRecords(ids);
+  else if (body.kind === 'location') await assertIdsExist(ctx.tx, location, ctx.tenantId, ids, 'LocationNotExist');
   else await assertIdsExist(ctx.tx, material, ctx.tenantId, ids, 'MaterialNotExist');
   ctx.audit({
     action: 'print',

@@ -1,6 +1,7 @@
 import { idParamsSchema, idsSchema } from '@p8/contract/common';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, billMenuName } from '@p8/contract/bills/registry';
+import { assertBoxesVisible } from '../../bills/inspection.ts';
 import {
   billPrintSchema,
   billPrintBatchSchema,
@@ -142,6 +143,14 @@ const printTemplateRoutes = [
     route({
       method: 'POST', url, tags: printTemplateTags, summary: `Labels printed (${kinds.join(', ')}): audited with the template and how many`, permission: labelPrintCode(kinds[0]), body: labelPrintSchema,
       handler: (ctx, { body }) => recordLabelPrint(ctx, kinds, body),
+    }),
+  ),
+  // An inspection's box labels (the `box` kind), under the inspection's print button (quality's inspection packing).
+  ...BILL_TYPES.filter((decl) => decl.packs).map((decl) =>
+    route({
+      method: 'POST', url: `${billApiPath(decl)}/box/label/print`, tags: printTemplateTags, area: decl.area, summary: `Labels of ${decl.label.en.toLowerCase()} boxes printed: audited with the template and how many`,
+      permission: billButtonCode(decl, 'print'), body: labelPrintSchema,
+      handler: (ctx, { body }) => recordLabelPrint(ctx, ['box'], body, (ids) => assertBoxesVisible(ctx, decl, ids)),
     }),
   ),
   ...BILL_TYPES.filter((decl) => decl.actions.includes('print')).flatMap((decl) => [

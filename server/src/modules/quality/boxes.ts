@@ -53,12 +53,12 @@ async function editableInspection(ctx: ServiceContext, decl: BillTypeDecl, billI
 export async function listBoxes(ctx: ServiceContext, decl: BillTypeDecl, billId: number): Promise<InspectionBox[]> {
   await loadBill(ctx, decl, billId);
   const found = await ctx.tx
-    .select({ box: inspectionBox, materialCode: material.code, materialName: material.name })
+    .select({ box: inspectionBox, materialCode: material.code, materialName: material.name, specification: material.specification })
     .from(inspectionBox)
     .innerJoin(material, and(eq(material.tenantId, inspectionBox.tenantId), eq(material.id, inspectionBox.materialId)))
     .where(and(eq(inspectionBox.tenantId, ctx.tenantId), eq(inspectionBox.billId, billId)))
     .orderBy(asc(inspectionBox.lineNo), asc(inspectionBox.id));
-  return found.map(({ box, materialCode, materialName }) => ({
+  return found.map(({ box, materialCode, materialName, specification }) => ({
     id: box.id,
     code: box.code,
     billId: box.billId,
@@ -66,6 +66,7 @@ export async function listBoxes(ctx: ServiceContext, decl: BillTypeDecl, billId:
     materialId: box.materialId,
     materialCode,
     materialName,
+    specification: specification ?? '',
     quantity: box.quantity,
     serialNumbers: box.serialNumbers,
     createdAt: box.createdAt.toISOString(),

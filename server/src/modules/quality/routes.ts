@@ -63,6 +63,7 @@ const boxRoutes = BILL_TYPES.filter((decl) => decl.packs).flatMap((decl) => {
         await unpackBoxes(ctx, decl, body.billId, body.ids);
       },
     }),
+
   ];
 });
 

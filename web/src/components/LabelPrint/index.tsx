@@ -28,7 +28,20 @@ const SHEET_PAPERS: PaperKind[] = ['A4', 'A5', 'Custom'];
  * and kept as a template (the print templates' buttons), how many labels per record (copies, or boxes and
  * the quantity in each), the sheets exactly as they print, then print or download a PDF.
  */
-export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKind[]; records: ReadonlyArray<{ id: number; code: string; name: string }>; onClose: () => void }) {
+export default function LabelPrint({
+  kinds,
+  records,
+  onClose,
+  printPath,
+}: {
+  kinds: LabelKind[];
+  /** With kind `box`, records carrying `boxNo` and `perBox` are boxes already packed (an inspection's): one label each. */
+  records: ReadonlyArray<{ id: number; code: string; name: string; boxNo?: string; perBox?: string }>;
+  onClose: () => void;
+  /** Where the print is recorded, when not the kind's list (an inspection's boxes: `…/box/label/print`). */
+  printPath?: string;
+}) {
+  const packed = records.some((r) => r.boxNo !== undefined);
   const { t, i18n } = useTranslation(undefined, { keyPrefix: 'label' });
   const { t: root } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
@@ -97,7 +110,7 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
   };
   /** Records the print on the server (the list's `…_printLabel` button; audited), before the browser prints or the PDF is saved. */
   const record = (output: 'paper' | 'pdf') =>
-    http.post(`/admin/${LABEL_PRINT_SCREEN[kind].replace('_', '/')}/label/print`, { kind, templateId: template?.id ?? null, ids: records.map((r) => r.id), labels: labels.length, output }, { noLoading: true });
+    http.post(printPath ?? `/admin/${LABEL_PRINT_SCREEN[kind].replace('_', '/')}/label/print`, { kind, templateId: template?.id ?? null, ids: records.map((r) => r.id), labels: labels.length, output }, { noLoading: true });
   const print = async () => {
     await record('paper');
     job.start();
@@ -267,12 +280,19 @@ export default function LabelPrint({ kinds, records, onClose }: { kinds: LabelKi
                 columns={[
                   { title: LABEL_FIELDS[kind].code[lang], dataIndex: 'code', width: 110 },
                   { title: LABEL_FIELDS[kind].name[lang], dataIndex: 'name', ellipsis: true },
-                  {
-                    title: kind === 'box' ? t('boxes') : t('copies'),
-                    width: 90,
-                    render: (_: unknown, r: { id: number }) => <InputNumber size="small" min={0} max={MAX_LABELS} value={copies[r.id] ?? 1} onChange={(v) => setCopies((c) => ({ ...c, [r.id]: Number(v ?? 0) }))} data-testid={`label-copies-${r.id}`} />,
-                  },
-                  ...(kind === 'box'
+                  ...(packed
+                    ? [
+                        { title: LABEL_FIELDS.box.boxNo[lang], dataIndex: 'boxNo', width: 80 },
+                        { title: LABEL_FIELDS.box.perBox[lang], dataIndex: 'perBox', width: 90 },
+                      ]
+                    : [
+                        {
+                          title: kind === 'box' ? t('boxes') : t('copies'),
+                          width: 90,
+                          render: (_: unknown, r: { id: number }) => <InputNumber size="small" min={0} max={MAX_LABELS} value={copies[r.id] ?? 1} onChange={(v) => setCopies((c) => ({ ...c, [r.id]: Number(v ?? 0) }))} data-testid={`label-copies-${r.id}`} />,
+                        },
+                      ]),
+                  ...(kind === 'box' && !packed
                     ? [{ title: t('perBox'), width: 100, render: (_: unknown, r: { id: number }) => <Input size="small" value={perBox[r.id] ?? ''} onChange={(e) => setPerBox((p) => ({ ...p, [r.id]: e.target.value }))} data-testid={`label-per-box-${r.id}`} /> }]
                     : []),
                 ]}

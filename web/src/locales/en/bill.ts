@@ -106,5 +106,6 @@ export default {
     unpacked: 'Unpacked',
     unpackConfirm: 'Unpack box {{code}}?',
     fixed: 'The inspection is submitted: its boxes are fixed.',
+    labels: 'Print box labels',
   },
 };

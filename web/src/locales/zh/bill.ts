@@ -106,5 +106,6 @@ export default {
     unpacked: '已拆箱',
     unpackConfirm: '确定拆除箱 {{code}}？',
     fixed: '检验单已提交，装箱结果不可更改。',
+    labels: '打印箱标签',
   },
 };

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Button, Drawer, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
-import { DeleteOutlined, InboxOutlined } from '@ant-design/icons';
+import { DeleteOutlined, InboxOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BillLineView } from '@p8/contract/bills/api';
 import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { InspectionBox } from '@p8/contract/quality';
 import { Auth } from '../../../components/Auth/index.tsx';
+import LabelPrint from '../../../components/LabelPrint/index.tsx';
 import { feedback } from '../../../app/feedback.ts';
 import { http } from '../../../app/http.ts';
 
@@ -43,6 +44,9 @@ export default function PackingButton({ decl, id, lines, editable }: PackingButt
   const boxes = useQuery({ queryKey: ['inspection-boxes', decl.type, id], queryFn: () => http.get<InspectionBox[]>(path, { billId: id }, { noLoading: true }), enabled: open, staleTime: 0 });
   const packedOf = (lineNo: number) => (boxes.data ?? []).filter((b) => b.lineNo === lineNo).reduce((s, b) => s + Number(b.quantity), 0);
   const [busy, setBusy] = useState(false);
+  const [labelling, setLabelling] = useState(false);
+  /** The boxes as box labels: the box code as its code (its QR code), the material, `n / boxes`, what it holds. */
+  const labelled = (boxes.data ?? []).map((b, i, all) => ({ id: b.id, code: b.code, name: b.materialName, specification: b.specification, boxNo: `${i + 1} / ${all.length}`, perBox: Number(b.quantity).toString() }));
 
   const pack = async (values: PackForm) => {
     setBusy(true);
@@ -103,7 +107,15 @@ export default function PackingButton({ decl, id, lines, editable }: PackingButt
               </Form>
             </Auth>
           )}
-          {!editable && <Typography.Text type="secondary">{t('fixed')}</Typography.Text>}
+          <Space>
+            {!editable && <Typography.Text type="secondary">{t('fixed')}</Typography.Text>}
+            <Auth code={billButtonCode(decl, 'print')}>
+              <Button icon={<PrinterOutlined />} disabled={!labelled.length} onClick={() => setLabelling(true)} data-testid="bill-packing-labels">
+                {t('labels')}
+              </Button>
+            </Auth>
+          </Space>
+          {labelling && <LabelPrint kinds={['box']} records={labelled} printPath={`${path}/label/print`} onClose={() => setLabelling(false)} />}
           <Table<InspectionBox>
             size="small"
             rowKey="id"
