@@ -34,6 +34,39 @@ export interface BillRecords {
   lineRefs?: Record<string, number>;
 }
 
+/**
+ * The caller as a member of an attendance group where every day is a workday (09:00–18:00) and replacements are
+ * allowed up to 31 a month, within 31 days — unless the caller is in a group already: what a replacement
+ * clock-in request (people's `Replacement`) needs to pass its rules.
+ */
+export async function joinAttendanceGroup(api: Caller, marker = 'F'): Promise<void> {
+  const month = localDay(0).slice(0, 7);
+  if ((await api.get(`/api/admin/people/clock?month=${month}`)).body.status === 0) return;
+  const year = Number(localDay(1).slice(0, 4));
+  // Listed days keep the statutory holidays from being generated: weekly rest none, every day a workday.
+  const calendarId = await api.create('calendar', { name: `${marker}-calendar`, year, weeklyRest: 'none', days: [{ date: `${year}-12-31`, dayType: 'workday' }] });
+  const shiftId = await api.create('shift', { name: `${marker}-shift`, lateGrace: 0, earlyGrace: 0, inWindow: 60, outWindow: 60, periods: [{ start: '09:00', end: '18:00' }] });
+  await api.create('attendanceGroup', { name: `${marker}-group`, calendarId, shiftId, allowOutside: true, replacementPerMonth: 31, replacementDays: 31, replaceLateEarly: false, members: [{ staffId: api.adminId }] });
+}
+
+/** The local `yyyy-mm-dd` of `daysAgo` days before today. */
+function localDay(daysAgo: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() - daysAgo);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * A replacement request's day and time (a check the caller of joinAttendanceGroup missed): a fresh one on each
+ * call — the clock-in then the clock-out of yesterday, then of the day before… — so that walks auditing several
+ * requests in one tenant each fill a check of their own.
+ */
+let replacementSlot = 0;
+function nextReplacement(): { replaceDate: string; replaceTime: string } {
+  const slot = replacementSlot++ % 60;
+  return { replaceDate: localDay(1 + Math.floor(slot / 2)), replaceTime: slot % 2 ? '18:00' : '09:00' };
+}
+
 /** The records finance's, production's and quality's bills name: a fund account (100,000 in it), an expense and an income fee type, a process, a machine and a general template of each inspection. */
 export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
@@ -42,6 +75,7 @@ export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise
   for (const kind of InspectionKind) {
     await api.create('inspectionTemplate', { code: `${marker}-QT-${kind}`, name: `${marker} ${kind}`, inspectionKind: kind, sampling: 'All', gates: false, items: [{ name: 'Look', valueKind: 'PassFail', blocks: false }] });
   }
+  await joinAttendanceGroup(api, marker);
   return {
     fundAccount: fund.id,
     expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }),
@@ -95,6 +129,8 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
   }
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
   const kind = lineKindOf(decl);
+  // A replacement clock-in: a check the caller missed (joinAttendanceGroup), a reason.
+  if (kind === 'none' && !decl.extraAmount) return { ...header, ...nextReplacement(), replaceReason: 'Forgot to clock in', lines: [], ...overrides };
   if (kind === 'none') {
     // A bill that is its header (an opening balance): the first type, the partner of its side, the amount.
     for (const field of headerFields(decl)) {

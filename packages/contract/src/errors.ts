@@ -592,6 +592,9 @@ export const errorCatalogue = {
   ReplacementFutureDate: { zh: '不能为未来的日期补卡', en: 'A replacement cannot be for a future date' },
   ReplacementNotNeeded: { zh: '该时间没有缺卡，无需补卡', en: 'Nothing is missing at that time: no replacement is needed' },
   ReplacementRestDay: { zh: '休息日无需补卡', en: 'A rest day needs no replacement' },
+  PleaseSelectReplacementDate: { zh: '请选择补卡日期', en: 'Please select the day to replace' },
+  PleaseInputReplacementTime: { zh: '请输入补卡时间', en: 'Please enter the time to replace' },
+  PleaseInputReplacementReason: { zh: '请输入补卡原因', en: 'Please enter the reason' },
 
   // Outsourcing
   OutsourcingOrderOneProduct: { zh: '委外订单须有且仅有一行产品', en: 'An outsourcing order makes exactly one product line' },

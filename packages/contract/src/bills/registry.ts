@@ -29,7 +29,7 @@ import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
  */
 
 /** The menu areas bills live in; the first segment of their route and button codes. */
-export const BillArea = ['purchase', 'sale', 'stock', 'production', 'outsourcing', 'quality', 'finance'] as const;
+export const BillArea = ['purchase', 'sale', 'stock', 'production', 'outsourcing', 'quality', 'finance', 'people'] as const;
 export type BillArea = (typeof BillArea)[number];
 export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   purchase: { zh: '采购管理', en: 'Purchasing' },
@@ -39,6 +39,7 @@ export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   outsourcing: { zh: '委外管理', en: 'Outsourcing' },
   quality: { zh: '质量管理', en: 'Quality' },
   finance: { zh: '财务管理', en: 'Finance' },
+  people: { zh: '人事管理', en: 'People' },
 };
 
 /**

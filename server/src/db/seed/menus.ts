@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { MenuType } from '@p8/contract/menu';
-import { billTypesByArea } from '@p8/contract/bills/catalogue';
+import { BILL_TYPES, billTypesByArea } from '@p8/contract/bills/catalogue';
 import { BILL_AREA_LABELS, billButtons, billMenuName, type BillArea, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { RECORD_KINDS } from '@p8/contract/records/catalogue';
 import { RECORD_ACTIONS, recordMenuName, type RecordKindDecl } from '@p8/contract/records/registry';
@@ -120,6 +120,8 @@ const PEOPLE_MENU: MenuTemplate = {
     screen('people_clock', '考勤打卡', 'Clock in', 'AimOutlined', [{ action: 'add', title: '打卡', titleEn: 'Clock in' }]),
     screen('people_report', '考勤月报', 'Attendance report', 'BarChartOutlined', ['export']),
     ...declaredScreens('people'),
+    // Replacement clock-in requests: a bill type of the area (the bill kit's screen), in this directory.
+    ...billScreens(BILL_TYPES.filter((decl) => decl.area === 'people')),
   ],
 };
 
@@ -171,10 +173,12 @@ const MALL_MENU: MenuTemplate = {
  * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
-const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', outsourcing: 'ShareAltOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined' };
+const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', outsourcing: 'ShareAltOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined', people: 'IdcardOutlined' };
+/** Areas whose bills sit in a directory of their own menu (people: beside attendance). */
+const OWN_DIRECTORY: readonly BillArea[] = ['people'];
 
 export function billMenus(): MenuTemplate[] {
-  return billTypesByArea().map(({ area, types }) => ({
+  return billTypesByArea().filter(({ area }) => !OWN_DIRECTORY.includes(area)).map(({ area, types }) => ({
     name: area,
     path: `/${area}`,
     redirect: `/${area}/${types[0].route}`,

@@ -5,11 +5,12 @@ import { route, type ServerModule } from '../../core/route.ts';
 import { clockIn, monthReport, personMonth } from './attendance.ts';
 import { declaredPeopleDefinitions } from './records.ts';
 import { registerPeopleUsage } from './usage.ts';
+import { registerReplacementRules, replacementPunchHook } from './replacement.ts';
 
 /**
  * People (人事) under /api/admin/people: the attendance records (calendars, shifts, attendance groups, clock
- * addresses — declared), the web clock-in with the caller's month, and the month's attendance report
- * (docs/people.md).
+ * addresses — declared), the web clock-in with the caller's month, the month's attendance report, and the
+ * rules of the replacement clock-in bill (its routes are the bill engine's) (docs/people.md).
  */
 const URL = '/api/admin/people';
 const tags = ['people'];
@@ -59,6 +60,9 @@ export const peopleModule: ServerModule = {
   ],
   register(registries) {
     registerPeopleUsage(registries.recordUsage);
+    // Replacement clock-in requests (a bill type of the engine): their rules, and the punch an audit records.
+    registerReplacementRules(registries.billRules);
+    registries.billPostingHooks.register('people: replacement punch', replacementPunchHook);
     registerRecordTemplates(registries, declaredPeopleDefinitions);
   },
 };
