@@ -4,7 +4,9 @@ import { sql } from 'drizzle-orm';
 import { rows, type Database } from '../connection.ts';
 import { withServiceContext } from '../../core/service-context.ts';
 import { clockIn, localDate, midnightOf, monthDays, rulesOf } from '../../modules/people/attendance.ts';
-import { dayTypeOf } from '@p8/contract/people';
+import { Replacement } from '@p8/contract/bills/people';
+import { auditBill, createBill, submitBill } from '../../bills/service.ts';
+import { clockOf, dayTypeOf } from '@p8/contract/people';
 import { DEMO_TENANTS } from './demo.ts';
 import { demoSender, prng, type DemoAccount } from './demo-mall.ts';
 
@@ -13,7 +15,11 @@ import { demoSender, prng, type DemoAccount } from './demo-mall.ts';
  * office day shift and the workshop's two-period shift, two attendance groups — the office (the administrator)
  * and the workshop (the workers) — each with its clock address, and the punches of last month and this month
  * until yesterday: mostly on time, some late, some leaving early, a few missing the clock-out, a few absent.
- * Punches are made by the clock-in service at the address, dated in the past.
+ * Punches are made by the clock-in service at the address, dated in the past. The last workdays within the
+ * replacement time limit: the administrator missed the clock-out twice (left for the screen's replacement
+ * request), three workers once each — two of them asked for a replacement that the administrator approved (the
+ * day turns normal, the report counts it), the third's request awaits the audit. The requests go through the bill
+ * engine's services, whose time limit is the real clock's: seeded with a past `now` (tests), none are filed.
  */
 
 const OFFICE = { latitude: 22.540503, longitude: 113.934528 };
@@ -60,15 +66,23 @@ export async function seedPeopleDemo(app: FastifyInstance, database: Database, c
     const yesterday = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
     const months = [localDate(lastMonth).slice(0, 7), localDate(now).slice(0, 7)];
     const dates = months.flatMap(monthDays).filter((d) => d <= yesterday);
+    // The workers' requests to file for the days they missed the clock-out on purpose (see above).
+    const realToday = localDate(new Date());
+    const withinLimit = (date: string, days: number) => date < realToday && midnightOf(realToday).getTime() - midnightOf(date).getTime() <= days * 86_400_000;
+    const requests: Array<{ staffId: number; date: string; time: string; approve: boolean }> = [];
     for (const staffId of [me.id, ...workers]) {
       const caller = { tenantId: me.tenantId, account: { tenantId: me.tenantId, adminId: staffId, sessionId: '' }, config, registries: app.registries, log: app.log, ip: '', access: app.access };
       // One person's punches in one unit of work.
       await withServiceContext(database, caller, async (ctx) => {
         const rules = (await rulesOf(ctx.tx, ctx.tenantId, [staffId])).get(staffId)!;
         const place = rules.groupId === office ? OFFICE : WORKSHOP;
-        for (const date of dates) {
-          if (dayTypeOf(date, rules.weeklyRest, rules.listed) !== 'workday') continue;
-          const roll = random.next();
+        const workdays = dates.filter((date) => dayTypeOf(date, rules.weeklyRest, rules.listed) === 'workday');
+        const recent = workdays.filter((date) => withinLimit(date, rules.replacementDays - 1));
+        const worker = workers.indexOf(staffId);
+        const missed = staffId === me.id ? recent.slice(-2) : worker >= 0 && worker < 3 ? recent.slice(-1) : [];
+        if (worker >= 0) for (const date of missed) requests.push({ staffId, date, time: clockOf(rules.shift.periods.at(-1)!.end), approve: worker < 2 });
+        for (const date of workdays) {
+          const roll = missed.includes(date) ? 0.13 : random.next();
           if (roll < 0.03) continue; // absent
           const midnight = midnightOf(date).getTime();
           const at = (minutes: number) => new Date(midnight + minutes * 60_000);
@@ -82,6 +96,16 @@ export async function seedPeopleDemo(app: FastifyInstance, database: Database, c
           }
         }
       });
+    }
+    // The workers' replacement requests, each in its own unit of work as the worker; approved by the administrator.
+    const actingAs = (adminId: number) => ({ tenantId: me.tenantId, account: { tenantId: me.tenantId, adminId, sessionId: '' }, config, registries: app.registries, log: app.log, ip: '', access: app.access });
+    for (const request of requests) {
+      const id = await withServiceContext(database, actingAs(request.staffId), async (ctx) => {
+        const made = await createBill(ctx, Replacement, { billDate: realToday, replaceDate: request.date, replaceTime: request.time, replaceReason: '忘记打下班卡', remark: '', lines: [] });
+        await submitBill(ctx, Replacement, made.id);
+        return made.id;
+      });
+      if (request.approve) await withServiceContext(database, actingAs(me.id), (ctx) => auditBill(ctx, Replacement, id));
     }
     return true;
   } finally {
