@@ -123,7 +123,7 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
     else if (field.ref === 'customer') header[field.key] = records.customer;
     else if (field.ref === 'warehouse') header[field.key] = field.key === 'targetWarehouseId' ? records.otherWarehouse : records.warehouse;
     else if (field.kind === 'enum') header[field.key] = field.options![0].value;
-    else if (field.kind === 'text') header[field.key] = 'Zhang San';
+    else if (field.kind === 'text') header[field.key] = field.example ?? 'Zhang San';
     else if (field.kind === 'month') header[field.key] = '2026-11';
     else if (field.ref && records.lineRefs?.[field.ref]) header[field.key] = records.lineRefs[field.ref];
   }

@@ -93,6 +93,8 @@ export interface FieldDecl {
   sum?: boolean;
   /** Column width in px at 1440 px; the kit picks one from the kind when absent. */
   width?: number;
+  /** A valid value, for a text field whose values have a shape of their own (a clock time): the form's placeholder and the tests' sample. */
+  example?: string;
   /**
    * A header field that applies only for some values of another (an opening balance's customer for a
    * receivable, its supplier for a payable): the form hides it otherwise and does not send it.

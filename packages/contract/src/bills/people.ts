@@ -31,6 +31,7 @@ export const replaceTime: FieldDecl = {
   required: 'PleaseInputReplacementTime',
   list: true,
   width: 100,
+  example: '18:00',
 };
 
 export const replaceReason: FieldDecl = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_ROLES, accountOf, DEFAULT_CHART, type PostingAccount } from '../finance.ts';
 import { BILL_TYPES } from './catalogue.ts';
-import { lineKindOf, type BillTypeDecl } from './registry.ts';
+import { amountless, lineKindOf, type BillTypeDecl } from './registry.ts';
 
 /**
  * Every registered bill type declares what it posts (`postings`): finance posts from the declarations alone,
@@ -34,8 +34,7 @@ describe('declared postings', () => {
     expect(decl.postings.money?.kind === 'partner', `${decl.type}: partner posting`).toBe(decl.settlement !== undefined);
     // Lines of money (payments, fees, salaries, opening balances) move money: each declares where. A bill that is
     // its header without an amount (a replacement clock-in) moves none.
-    const moneyless = lineKindOf(decl) === 'none' && !decl.extraAmount;
-    if (lineKindOf(decl) !== 'material' && !moneyless) expect(decl.postings.money, `${decl.type}: money posting`).toBeDefined();
+    if (lineKindOf(decl) !== 'material' && !amountless(decl)) expect(decl.postings.money, `${decl.type}: money posting`).toBeDefined();
     // The inventory account is what the stock's value moves; it is never the counter of it.
     if (decl.postings.stock) {
       const counter = decl.postings.stock.counter;

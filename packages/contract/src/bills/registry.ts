@@ -508,13 +508,18 @@ export const COMMON_HEADER: readonly FieldDecl[] = [HEADER.billCode, HEADER.bill
 export const COMMON_HEADER_TAIL: readonly FieldDecl[] = [HEADER.number, HEADER.priceTotal, HEADER.taxPriceTotal, HEADER.remark, HEADER.attachments];
 /** …or these, for a type whose lines are not material lines: its total amount (no quantity, no tax). */
 export const MONEY_HEADER_TAIL: readonly FieldDecl[] = [HEADER.priceTotal, HEADER.remark, HEADER.attachments];
+/** …or these, for a bill that is its header and has no amount (a replacement clock-in request). */
+export const PLAIN_HEADER_TAIL: readonly FieldDecl[] = [HEADER.remark, HEADER.attachments];
+/** Whether a type's bills carry no amount at all: no lines and no header amount (a replacement clock-in request). */
+export const amountless = (decl: BillTypeDecl) => lineKindOf(decl) === 'none' && !decl.extraAmount;
 /** Every line has these, first and last. */
 export const COMMON_LINE: readonly FieldDecl[] = LINE_KINDS.material.common;
 export const COMMON_LINE_TAIL: readonly FieldDecl[] = [LINE.remark];
 
 /** A type's header fields in form order (the common ones included). */
 export function headerFields(decl: BillTypeDecl): FieldDecl[] {
-  return withOwn([...COMMON_HEADER, ...decl.header, ...(lineKindOf(decl) === 'material' ? COMMON_HEADER_TAIL : MONEY_HEADER_TAIL)], decl.header);
+  const tail = lineKindOf(decl) === 'material' ? COMMON_HEADER_TAIL : amountless(decl) ? PLAIN_HEADER_TAIL : MONEY_HEADER_TAIL;
+  return withOwn([...COMMON_HEADER, ...decl.header, ...tail], decl.header);
 }
 
 /** A type's line fields in grid order (the common ones of its line kind included). */

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { BillLineView, BillView } from '@p8/contract/bills/api';
-import { billApiPath, billButtonCode, BILL_ACTION_LABELS, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, BILL_ACTION_LABELS, amountless, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { MrpPlan } from '@p8/contract/bills/production';
 import { microText, roundTo, sum, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, DELIVERY_STATUS_LABELS, POSTED_STATUSES, type BillOperation, type DeliveryStatus } from '@p8/contract/bills/status';
@@ -282,7 +282,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           {/* The totals follow the lines by reference: antd's useWatch compares by JSON text, a whole bill per keystroke. */}
           <Form.Item noStyle shouldUpdate={(prev, next) => prev.lines !== next.lines || (!!decl.extraAmount && prev[decl.extraAmount] !== next[decl.extraAmount])}>
             {({ getFieldValue }) =>
-              lineKindOf(decl) === 'material' ? (
+              amountless(decl) ? null : lineKindOf(decl) === 'material' ? (
                 <Totals decl={decl} lines={getFieldValue('lines') as GridLine[] | undefined} rules={rules} digits={settings} tax={rules.tax} negative={Number(bill.data?.number ?? 0) < 0} />
               ) : (
                 <MoneyTotals decl={decl} lines={getFieldValue('lines') as MoneyLine[] | undefined} extra={decl.extraAmount ? (getFieldValue(decl.extraAmount) as string | number | null | undefined) : undefined} digits={settings.amountRetainsSmallDigit} hasLines={lineKindOf(decl) !== 'none'} />

@@ -179,7 +179,7 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     case 'serials':
       return <Select {...item} size={size} mode="tags" tokenSeparators={[',', ' ']} open={false} style={{ width: '100%' }} data-testid={testId} />;
     default:
-      return <Input {...item} size={size} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
+      return <Input {...item} size={size} placeholder={field.example} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
   }
 }
 
