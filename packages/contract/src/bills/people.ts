@@ -53,6 +53,7 @@ export const Replacement: BillTypeDecl = {
   codePrefix: 'BK',
   icon: 'FieldTimeOutlined',
   header: [replaceDate, replaceTime, replaceReason],
+  creatorColumn: { zh: '申请人', en: 'Requested by' },
   lines: [],
   lineKind: 'none',
   sources: [],

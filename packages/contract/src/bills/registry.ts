@@ -493,6 +493,11 @@ export interface BillTypeDecl {
    * when saving (the declared `amount` is then read-only) and refuses a negative result with `negative`.
    */
   lineAmount?: { plus: readonly string[]; minus: readonly string[]; negative: ErrorKey };
+  /**
+   * The list shows the bill's creator under this title, after the declared columns: a request made for oneself
+   * (a replacement clock-in), whose creator is the person it is for.
+   */
+  creatorColumn?: Label;
 }
 
 /** A line's computed amount by its type's `lineAmount`, exactly (server and web alike); undefined without one. */

@@ -108,6 +108,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
               : false,
       } satisfies ProColumn<BillRow>;
     });
+    if (decl.creatorColumn) cols.push({ prop: 'createdByName', title: labelOf(decl.creatorColumn, lang), width: 110 });
     // The status and the first progress (an order's stock-in or stock-out) stay at the right edge: at 1440 px
     // the header fields scroll beneath them rather than pushing them out of view.
     cols.push({
