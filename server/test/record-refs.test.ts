@@ -9,7 +9,7 @@ import { nameKey } from '@p8/contract/bills/fields';
 import { sampleLine, sampleNamedRecords, sampleRecordBody, type SampleNamed } from './record-samples.ts';
 import { sourcedRefs } from '../src/core/record-refs.ts';
 import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
-import { adminCaller, setTenantConfig, type Caller } from './basic-fixtures.ts';
+import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
 import { billPath, billPayload, createBillRecords, ok, refused, type BillRecords } from './bill-fixtures.ts';
 
 /*
@@ -128,10 +128,13 @@ const HAND_WRITTEN_DELETES: Record<string, { url: string; inUse: string }> = {
 
 describe.each(RECORD_KINDS.filter((decl) => everyRecordField(decl).some((f) => f.kind === 'record')).map((decl) => [decl.kind, decl] as const))('declared kind %s', (_kind, decl) => {
   let n = 0;
-  /** A record of kind `ref` made through the API: a department, a material, a declared kind's sample; staff: the caller. */
+  /**
+   * A record of kind `ref` made through the API: a department, a material, a declared kind's sample; staff: a new
+   * colleague (the caller is in an attendance group already — the bill fixtures' — and a person is in one group).
+   */
   async function referable(ref: string): Promise<number> {
     n += 1;
-    if (ref === 'staff') return api.adminId;
+    if (ref === 'staff') return (await staffCaller(ctx, t)).adminId;
     if (ref === 'department') return (await ok(api.post<{ id: number }>('/api/admin/security/dept', { name: `${decl.kind}-dept-${n}` }))).id;
     // A material (hand-written: its units) in its main unit.
     if (ref === 'material') return api.create('material', { code: `${decl.kind}-M${n}`, name: `${decl.kind}-material-${n}`, units: [{ unitId: await referable('unit'), isMain: true }] });
