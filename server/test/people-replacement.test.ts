@@ -3,6 +3,7 @@ import type { BillAuditAnswer } from '@p8/contract/bills/api';
 import { Replacement } from '@p8/contract/bills/people';
 import { billApiPath, billButtonCode } from '@p8/contract/bills/registry';
 import type { AttendanceDay, PersonMonth, ReportRow } from '@p8/contract/people';
+import type { MessageRow } from '@p8/contract/office';
 import { and, eq } from 'drizzle-orm';
 import { attendancePunch } from '../src/db/schema/index.ts';
 import { call, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
@@ -64,6 +65,7 @@ async function replacedThisMonth(date: string): Promise<number> {
   const rows = await ok(api.get<ReportRow[]>(`${P}/report?month=${date.slice(0, 7)}&pageSize=200`));
   return rows.find((r) => r.staffId === worker.adminId)!.replaced;
 }
+const inbox = async (who: Caller) => ok(who.get<MessageRow[]>('/api/admin/office/message?box=inbox&current=1&pageSize=50'));
 async function replacementPunches(): Promise<number> {
   const found = await ctx.database.withTenant(t.tenantId, (tx) => tx.select().from(attendancePunch).where(and(eq(attendancePunch.staffId, worker.adminId), eq(attendancePunch.source, 'replacement'))));
   return found.length;
@@ -147,7 +149,9 @@ describe(`replacement clock-in (${TEST_DB})`, () => {
     await ok(submit(first));
     const second = await save(DAY.absent, '18:00');
     await refused(submit(second), 'ReplacementMonthlyCountExceeded');
-    await ok(api.post(`${PATH}/refuse`, { id: first, reason: 'No' }));
+    await ok(api.post(`${PATH}/refuse`, { id: first, reason: 'Punched elsewhere' }));
+    const refusedCode = (await ok(api.get<{ billCode: string }>(`${PATH}/${first}`))).billCode;
+    expect((await inbox(worker)).find((m) => m.title === `已驳回：补卡申请 ${refusedCode}`)?.content).toContain('Punched elsewhere');
     await ok(submit(second));
     await ok(api.post(`${PATH}/refuse`, { id: second, reason: 'No' }));
     await group({ replacementPerMonth: 31 });
@@ -161,8 +165,31 @@ describe(`replacement clock-in (${TEST_DB})`, () => {
     expect((await dayOf(DAY.absent)).result).toBe('absent');
     expect(await ok(audit(id, reviewers[1]))).toMatchObject({ billStatus: 'Audit' });
     expect((await dayOf(DAY.absent)).result).toBe('missing');
+    // The message center: each reviewer was asked at submit, the requester told of the approval.
+    const { billCode } = await ok(api.get<{ billCode: string }>(`${PATH}/${id}`));
+    for (const reviewer of reviewers) expect((await inbox(reviewer)).map((m) => m.title)).toContain(`待审核：补卡申请 ${billCode}`);
+    expect((await inbox(worker)).map((m) => m.title)).toContain(`已审核：补卡申请 ${billCode}`);
+    // In English for an English reader, from the same stored notice.
+    const english = await ok(worker.get<MessageRow[]>('/api/admin/office/message?box=inbox&current=1&pageSize=50&lang=en'));
+    expect(english.map((m) => m.title)).toContain(`Approved: Replacement clock-in ${billCode}`);
     await ok(api.post(`${PATH}/abandonAudit`, { id }));
     await ok(api.put('/api/admin/system/verify', { id: rule.id, billType: Replacement.type, auditType: 'AllVerify', sequential: false, enabled: false, reviewerIds: reviewers.map((r) => r.adminId) }));
+  });
+
+  it('in order, the next reviewer is asked only once the previous one approved', async () => {
+    const rules = await ok(api.get<Array<{ id: number; billType: string }>>(`/api/admin/system/verify?billType=${Replacement.type}`));
+    const rule = rules.find((r) => r.billType === Replacement.type)!;
+    const body = { billType: Replacement.type, auditType: 'AllVerify', sequential: true, reviewerIds: reviewers.map((r) => r.adminId) };
+    await ok(api.put('/api/admin/system/verify', { id: rule.id, ...body, enabled: true }));
+    const id = await save(DAY.absent, '18:00');
+    await ok(submit(id));
+    const title = `待审核：补卡申请 ${(await ok(api.get<{ billCode: string }>(`${PATH}/${id}`))).billCode}`;
+    expect((await inbox(reviewers[0])).map((m) => m.title)).toContain(title);
+    expect((await inbox(reviewers[1])).map((m) => m.title)).not.toContain(title);
+    expect(await ok(audit(id, reviewers[0]))).toMatchObject({ billStatus: 'UnAudit' });
+    expect((await inbox(reviewers[1])).map((m) => m.title)).toContain(title);
+    await ok(reviewers[1].post(`${PATH}/refuse`, { id, reason: 'No' }));
+    await ok(api.put('/api/admin/system/verify', { id: rule.id, ...body, enabled: false }));
   });
 
   it('two requests submitted at the same moment never both pass the count', async () => {

@@ -25,6 +25,21 @@ export const NOTICES = {
       en: 'The service order “{serviceName}” was dispatched to you{appointment}: customer {customerName}, phone {customerPhone}, address: {address}.',
     },
   },
+  /** A bill under joint review waits for this reviewer (at submit; in order, when the previous one approved). */
+  billReview: {
+    title: { zh: '待审核：{typeZh} {billCode}', en: 'To review: {typeEn} {billCode}' },
+    content: { zh: '{sender} 提交的{typeZh} {billCode} 等待您审核。', en: '{typeEn} {billCode} submitted by {sender} awaits your review.' },
+  },
+  /** A bill was approved by someone other than its creator. */
+  billApproved: {
+    title: { zh: '已审核：{typeZh} {billCode}', en: 'Approved: {typeEn} {billCode}' },
+    content: { zh: '您的{typeZh} {billCode} 已由 {sender} 审核通过。', en: 'Your {typeEn} {billCode} was approved by {sender}.' },
+  },
+  /** A bill was refused by someone other than its creator. */
+  billRefused: {
+    title: { zh: '已驳回：{typeZh} {billCode}', en: 'Refused: {typeEn} {billCode}' },
+    content: { zh: '您的{typeZh} {billCode} 被 {sender} 驳回，原因：{reason}', en: 'Your {typeEn} {billCode} was refused by {sender}: {reason}' },
+  },
 } as const satisfies Record<string, NoticeText>;
 
 export type NoticeKey = keyof typeof NOTICES;

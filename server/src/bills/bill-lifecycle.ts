@@ -5,6 +5,8 @@ import { billType as findBillType } from '@p8/contract/bills/catalogue';
 import { POSTED_STATUSES, type BillOperation, type BillStatus } from '@p8/contract/bills/status';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { BizError, refusal } from '../core/errors.ts';
+import { sendNotice } from '../core/notices.ts';
+import type { NoticeKey } from '@p8/contract/notices';
 import { distinct } from '../core/ids.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
@@ -62,7 +64,17 @@ export async function submitBill(ctx: ServiceContext, decl: BillTypeDecl, id: nu
   if (decl.directNeedsSwitch) assertDirectAllowed(decl, await readTenantConfig(ctx.tx, ctx.tenantId), (await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id)).length > 0);
   await assertComplete(ctx, decl, row);
   await setStatus(ctx, row, 'submit', transition(row.billStatus as BillStatus, 'submit'), { rejectReason: null });
+  // Under joint review the reviewers hear of it: all of them, or in order the first.
+  const flow = await reviewFlowOf(ctx, decl, await readTenantConfig(ctx.tx, ctx.tenantId));
+  if (flow) await billNotice(ctx, decl, row, 'billReview', flow.sequential ? flow.reviewers.slice(0, 1) : flow.reviewers);
   ctx.audit({ action: 'submit', entity: decl.type, entityId: id });
+}
+
+/** A system notice about a bill (its type in both languages, its code, who acted) to `receivers` (the actor left out). */
+async function billNotice(ctx: ServiceContext, decl: BillTypeDecl, row: BillRow, key: NoticeKey, receivers: readonly number[], reason = '') {
+  if (!receivers.some((id) => id !== ctx.account.adminId)) return;
+  const [sender] = await accountNames(ctx, [ctx.account.adminId]);
+  await sendNotice(ctx, receivers, { key, params: { typeZh: decl.label.zh, typeEn: decl.label.en, billCode: row.billCode, sender, reason } });
 }
 
 const postingOf = (row: BillRow): PostingBill => ({ id: row.id, billType: row.billType, billCode: row.billCode, billDate: row.billDate, tenantId: row.tenantId });
@@ -114,6 +126,8 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
     const outcome = reviewOutcome(flow, await approvalsThisRound(ctx, row.id), ctx.account.adminId, 'approve');
     if (outcome.to === 'UnAudit') {
       await setStatus(ctx, row, 'audit', 'UnAudit');
+      // In order, the next reviewer hears of it now (the others heard at submit).
+      if (flow.sequential) await billNotice(ctx, decl, row, 'billReview', outcome.waiting.slice(0, 1));
       ctx.audit({ action: 'audit', entity: decl.type, entityId: id, detail: { waiting: outcome.waiting } });
       return { billStatus: 'UnAudit', message: 'WaitOthersVerify', waitingFor: await accountNames(ctx, outcome.waiting) };
     }
@@ -135,6 +149,7 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
   await setStatus(ctx, row, 'audit', to, { auditBy: ctx.account.adminId, auditTime: new Date(), rejectReason: null });
   await ctx.registries.billPostingHooks.audited(ctx, decl, row);
   await refreshSources(ctx, lines);
+  await billNotice(ctx, decl, row, 'billApproved', [row.createdBy]);
   ctx.audit({ action: 'audit', entity: decl.type, entityId: id });
   return { billStatus: to, waitingFor: [] };
 }
@@ -146,6 +161,7 @@ export async function refuseBill(ctx: ServiceContext, decl: BillTypeDecl, id: nu
   const flow = await reviewFlowOf(ctx, decl, await readTenantConfig(ctx.tx, ctx.tenantId));
   if (flow) reviewOutcome(flow, await approvalsThisRound(ctx, row.id), ctx.account.adminId, 'refuse');
   await setStatus(ctx, row, 'refuse', to, { rejectReason: reason, auditBy: ctx.account.adminId, auditTime: new Date() }, reason);
+  await billNotice(ctx, decl, row, 'billRefused', [row.createdBy], reason);
   ctx.audit({ action: 'refuse', entity: decl.type, entityId: id, detail: { reason } });
 }
 
