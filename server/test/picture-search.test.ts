@@ -140,12 +140,27 @@ describe('picture search', () => {
     expect((await search(api, await partPicture(0, 1))).body).toMatchObject({ message: 'PictureSearchCountInsufficient', additional: '9/10' });
   }, 120_000);
 
-  it("keeps each tenant's index to itself and asks for the screens that use it", async () => {
+  it("keeps each tenant's index to itself, searches the mall's products with Product, and asks for the screens that use it", async () => {
     await openSearch(apiB, { hasPictureSearchModule: true, pictureSearchType: 'Product' });
-    expect((await search(apiB, await partPicture(0, 0))).body).toMatchObject({ message: 'PictureSearchCountInsufficient', additional: '0/10' });
+    expect((await search(apiB, await partPicture(0, 0), 'product')).body).toMatchObject({ message: 'PictureSearchCountInsufficient', additional: '0/10' });
     const seen = await ctx.database.withTenant(b.tenantId, (tx) => tx.select({ id: pictureEmbedding.id }).from(pictureEmbedding));
     expect(seen).toEqual([]);
     expect(await ok(apiB.get<PictureIndexStatus>('/api/admin/picture/product/status'))).toMatchObject({ open: true, indexed: 0, pictures: 0 });
+
+    // With Product, the mall's products are indexed as they are saved and searched on their own.
+    const category = await ok(apiB.post<{ id: number }>('/api/admin/mall/category', { name: 'Parts', parentId: null }));
+    const products: number[] = [];
+    for (let part = 0; part < 10; part++) {
+      const images = [await upload(apiB, await partPicture(part + 4, 0))];
+      const made = await ok(apiB.post<{ id: number }>('/api/admin/mall/product', { categoryId: category.id, name: `Kit ${part}`, images, skus: [{ specValues: [], price: 1, stock: 1 }] }));
+      products.push(made.id);
+    }
+    await jobsDone(b);
+    expect(await ok(apiB.get<PictureIndexStatus>('/api/admin/picture/product/status'))).toMatchObject({ open: true, indexed: 10, pictures: 10 });
+    const kit = await ok(search(apiB, await partPicture(7, 0), 'product'));
+    expect(kit.matches[0]).toMatchObject({ id: products[3], name: 'Kit 3', code: '', match: true });
+    // The materials of B have no pictures: their search is still short of pictures.
+    expect((await search(apiB, await partPicture(7, 0))).body).toMatchObject({ message: 'PictureSearchCountInsufficient', additional: '0/10' });
 
     const nobody = await staffCaller(ctx, a, []);
     expect((await nobody.get('/api/admin/picture/material/status')).body.status).toBe(40300);
@@ -154,5 +169,5 @@ describe('picture search', () => {
     const clerk = await staffCaller(ctx, a, ['purchase_order']);
     expect((await clerk.get('/api/admin/picture/material/status')).body.status).toBe(0);
     expect((await clerk.post('/api/admin/picture/material/reindex')).body.status).toBe(40300);
-  });
+  }, 120_000);
 });
