@@ -82,5 +82,18 @@ describe('picture search (browser)', () => {
       (text) => text.includes(`PIC-${part}`) || text.includes(`E2E part ${part}`),
       'the line taking the chosen material',
     );
+
+    // With Product the mall's product list offers the search too; the tenant screen says what each setting does.
+    await call('PUT', '/admin/admin/tenant', { pictureSearchType: 'Product' });
+    await page.goto('/mall/product');
+    await page.getByTestId('picture-search-button').click();
+    await page.getByTestId('picture-search').getByTestId('picture-search-index').waitFor();
+    await screenshot(page, `picture-search-${lang}-products`);
+    await page.goto('/system/tenant');
+    const section = page.getByTestId('tenant-section-picture');
+    await section.scrollIntoViewIfNeeded();
+    await section.locator('.ant-radio-button-wrapper-checked').waitFor();
+    await section.screenshot({ path: await screenshot(page, `picture-search-${lang}-tenant`) });
+    await call('PUT', '/admin/admin/tenant', { pictureSearchType: 'Similarity' });
   }, 240_000);
 });
