@@ -153,4 +153,19 @@ describe('MRP plans', () => {
       ['Purchase', ids.screw, 30, '2026-12-26', '2026-12-26', '#2×30'],
     ]);
   });
+
+  it('keep stock for what open outsourcing orders still have to send their suppliers', async () => {
+    const wire = await api.create('material', { code: 'WIRE', name: 'WIRE', units: [{ unitId: ids.piece, isMain: true }] });
+    const kit = await api.create('material', { code: 'KIT', name: 'KIT', tags: ['outsource'], units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: kit, version: 'V1', isDefault: true, lines: [{ materialId: wire, quantity: 4 }] });
+    // Five kits made by the supplier from 20 wires we have yet to send them, due on 12-22.
+    const order = await saved('OutsourcingOrder', { supplierId: ids.supplier, deliveryDate: '2026-12-22', lines: [{ role: 'Product', materialId: kit, number: 5, unitPrice: 2 }] });
+    await pass('OutsourcingOrder', order);
+    const code = (await get('OutsourcingOrder', order)).billCode;
+    const plan = await saved('MrpPlan', { planBucket: 'day', lines: [{ mrpRole: 'Demand', materialId: wire, number: 1, needDate: '2026-12-20' }] });
+    expect(suggestionsOf(await get('MrpPlan', plan)).filter((s) => s[1] === wire)).toEqual([
+      ['Purchase', wire, 1, '2026-12-20', '2026-12-20', '#1×1'],
+      ['Purchase', wire, 20, '2026-12-22', '2026-12-22', `${code}×20`],
+    ]);
+  });
 });

@@ -75,16 +75,25 @@ async function openSupply(tx: Tx, tenantId: number): Promise<Map<number, Micro>>
 }
 
 /**
- * Open production orders' components not yet picked: requirements on the order's planned finish (else its
- * date) — stock the plan must keep for them. Not those of orders an MRP plan made: that plan planned them.
+ * Open orders' components not yet picked: a production order's materials for its workshop, an outsourcing
+ * order's materials still to be sent to its supplier — requirements on the order's planned finish (else its
+ * date), stock the plan must keep for them. Not those of orders an MRP plan made: that plan planned them.
  */
+const ALLOCATING: ReadonlyArray<{ type: string; lines: FieldCondition }> = [
+  { type: 'ProductionOrder', lines: PRODUCTION_LINES.materials },
+  { type: 'OutsourcingOrder', lines: OUTSOURCING_LINES.materials },
+];
+
 export function allocationsSql(tenantId: number): SQL {
-  return sql`select l.bill_id, l.material_id, (${openOf(takersOf('ProductionOrder', 'pick'))})::text as open, coalesce(b.delivery_date, b.bill_date)::text as day
+  const parts = ALLOCATING.map(
+    (a) => sql`select l.bill_id, l.material_id, (${openOf(takersOf(a.type, 'pick'))})::text as open, coalesce(b.delivery_date, b.bill_date)::text as day
         from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
-        where l.tenant_id = ${tenantId} and b.bill_type = 'ProductionOrder' and b.bill_status in ('Audit', 'Partially') and not l.closed
-          and ${conditionSql(PRODUCTION_LINES.materials, 'l', billLine)}
+        where l.tenant_id = ${tenantId} and b.bill_type = ${a.type} and b.bill_status in ('Audit', 'Partially') and not l.closed
+          and ${conditionSql(a.lines, 'l', billLine)}
           and not exists (select 1 from bill_line p join bill pb on pb.tenant_id = p.tenant_id and pb.id = p.source_bill_id
-                          where p.tenant_id = l.tenant_id and p.bill_id = l.bill_id and pb.bill_type = ${MrpPlan.type})`;
+                          where p.tenant_id = l.tenant_id and p.bill_id = l.bill_id and pb.bill_type = ${MrpPlan.type})`,
+  );
+  return sql.join(parts, sql` union all `);
 }
 
 async function allocations(tx: Tx, tenantId: number): Promise<MrpRequirement[]> {
