@@ -157,6 +157,7 @@ export async function gatedMaterials(tx: Tx, tenantId: number, kind: InspectionK
 export async function assertInspected(ctx: ServiceContext, billId: number, takes: readonly InspectedTake[]): Promise<void> {
   const { tx, tenantId } = ctx;
   const rejectsIn = await rejectWarehouses(tx, tenantId, takes.map((t) => t.warehouseId));
+  const intoRejects = (take: InspectedTake) => take.warehouseId !== null && rejectsIn.has(take.warehouseId);
   const groups = new Map<string, InspectedTake[]>();
   for (const take of takes) {
     const key = `${take.source.inspectedBy}|${take.source.type}`;
@@ -173,7 +174,7 @@ export async function assertInspected(ctx: ServiceContext, billId: number, takes
     // This bill's own lines on top of what the others took.
     for (const take of waiting) {
       const sum = taken.get(take.sourceLineId) ?? { good: 0n, rejects: 0n };
-      if (take.warehouseId !== null && rejectsIn.has(take.warehouseId)) sum.rejects += take.baseNumber;
+      if (intoRejects(take)) sum.rejects += take.baseNumber;
       else sum.good += take.baseNumber;
       taken.set(take.sourceLineId, sum);
     }
@@ -182,7 +183,7 @@ export async function assertInspected(ctx: ServiceContext, billId: number, takes
       const refs = { materialId: take.materialId };
       if (!found) throw refusal('InspectionReportNotAudit', refs, { line: take.lineNo });
       const sum = taken.get(take.sourceLineId)!;
-      if (take.warehouseId !== null && rejectsIn.has(take.warehouseId)) {
+      if (intoRejects(take)) {
         if (sum.rejects > found.rejected) throw refusal('NumberExceedRejected', refs, { line: take.lineNo, need: sum.rejects, have: found.rejected });
       } else {
         if (found.accepted === 0n) throw refusal('InspectionReportNotAudit', refs, { line: take.lineNo });

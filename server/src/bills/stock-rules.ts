@@ -81,6 +81,23 @@ export function serialRefusal(direction: 'in' | 'out', state: SerialState): Erro
   return undefined;
 }
 
+/** A serial's key in the checks below (`material|serial`), taken apart. */
+function serialKey(key: string): { materialId: number; serial: string } {
+  const bar = key.indexOf('|');
+  return { materialId: Number(key.slice(0, bar)), serial: key.slice(bar + 1) };
+}
+
+/** Serial keys as SQL `(material_id, serial)` pairs, for `(material_id, serial_number) in (…)`. */
+function serialPairs(keys: Iterable<string>) {
+  return sql.join(
+    [...keys].map((key) => {
+      const { materialId, serial } = serialKey(key);
+      return sql`(${materialId}::bigint, ${serial}::text)`;
+    }),
+    sql`, `,
+  );
+}
+
 /** Stock bill types and the posted statuses, for the queries below. */
 const OUT_TYPES = BILL_TYPES.filter((d) => d.stock === 'out' || d.stock === 'transfer' || LINE_DIRECTION[d.stock]);
 const CHECK_TYPES = BILL_TYPES.filter((d) => d.stock === 'check').map((d) => d.type);
@@ -103,13 +120,7 @@ export async function checkSerials(ctx: ServiceContext, decl: BillTypeDecl, bill
     }
   }
   if (!wanted.length) return;
-  const pairs = sql.join(
-    [...seen].map((key) => {
-      const [materialId, serial] = [Number(key.slice(0, key.indexOf('|'))), key.slice(key.indexOf('|') + 1)];
-      return sql`(${materialId}::bigint, ${serial}::text)`;
-    }),
-    sql`, `,
-  );
+  const pairs = serialPairs(seen);
   const held = await rows<{ material_id: string; serial_number: string; warehouse_id: string; location_id: string | null; quantity: string }>(
     ctx.tx,
     sql`select material_id, serial_number, warehouse_id, location_id, quantity::text from stock_balance
@@ -142,11 +153,8 @@ export async function checkSerials(ctx: ServiceContext, decl: BillTypeDecl, bill
  */
 async function assertWholeBoxes(ctx: ServiceContext, goingOut: ReadonlySet<string>): Promise<void> {
   if (!goingOut.size) return;
-  const out = sql.join(
-    [...goingOut].map((key) => sql`(${Number(key.slice(0, key.indexOf('|')))}::bigint, ${key.slice(key.indexOf('|') + 1)}::text)`),
-    sql`, `,
-  );
-  const serials = [...new Set([...goingOut].map((key) => key.slice(key.indexOf('|') + 1)))];
+  const out = serialPairs(goingOut);
+  const serials = [...new Set([...goingOut].map((key) => serialKey(key).serial))];
   const boxed = await rows<{ code: string; material_id: string; serial: string }>(
     ctx.tx,
     sql`select x.code, x.material_id, s as serial

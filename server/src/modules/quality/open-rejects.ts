@@ -5,6 +5,7 @@ import { DISPOSED_KINDS, type InspectionKind, type OpenRejectRow, type OpenRejec
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
 import { textList } from '../../core/tree.ts';
+import { inMainUnit } from './pass-rate.ts';
 
 /*
  * The open rejects: per inspected source line, what audited inspections rejected, less what the bills waiting for
@@ -29,7 +30,7 @@ export async function openRejects(ctx: ServiceContext, query: OpenRejectsQuery):
           select l.source_line_id, min(b.bill_type) as inspection_type,
                  string_agg(distinct b.bill_code, ', ') filter (where (l.extra ->> 'rejectedNumber')::numeric > 0) as inspections,
                  max(b.bill_date) filter (where (l.extra ->> 'rejectedNumber')::numeric > 0) as last_date,
-                 sum(coalesce((l.extra ->> 'rejectedNumber')::numeric, 0) * l.base_number / nullif(l.number, 0)) as rejected
+                 sum(${inMainUnit('rejectedNumber')}) as rejected
           from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
           where l.tenant_id = ${ctx.tenantId} and b.bill_type in (${textList(types)}) and b.bill_status in (${posted}) and l.source_line_id is not null
             ${query.materialId ? sql`and l.material_id = ${query.materialId}` : sql``}

@@ -12,6 +12,9 @@ import { textList } from '../../core/tree.ts';
  * and the pass rate (accepted + concession over inspected). One grouped query, paged, busiest groups first.
  */
 
+/** An inspection line's quantity field (`l.extra`) in the main unit: the field × main-unit quantity ÷ quantity. */
+export const inMainUnit = (field: string) => sql`coalesce((l.extra ->> ${field})::numeric, 0) * l.base_number / nullif(l.number, 0)`;
+
 const INSPECTION_TYPES = BILL_TYPES.filter((d) => d.inspection).map((d) => d.type);
 const PROCESS_TYPES = BILL_TYPES.filter((d) => d.inspection === 'Process' || d.inspection === 'FirstArticle' || d.inspection === 'Patrol').map((d) => d.type);
 
@@ -26,13 +29,11 @@ export async function passRate(ctx: ServiceContext, query: PassRateQuery): Promi
   const group = GROUPS[query.by];
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   const from = query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
-  // A line's field in its main unit: the field × main-unit quantity ÷ quantity.
-  const base = (field: string) => sql`coalesce((l.extra ->> ${field})::numeric, 0) * l.base_number / nullif(l.number, 0)`;
   const found = await rows<{ id: string; name: string | null; lines: string; inspected: string; accepted: string; concession: string; rejected: string; total: string }>(
     ctx.tx,
     sql`with grouped as (
           select ${group.id} as id, min(${group.name}) as name, count(*) as lines, sum(l.base_number) as inspected,
-                 sum(${base('acceptedNumber')}) as accepted, sum(${base('concessionNumber')}) as concession, sum(${base('rejectedNumber')}) as rejected
+                 sum(${inMainUnit('acceptedNumber')}) as accepted, sum(${inMainUnit('concessionNumber')}) as concession, sum(${inMainUnit('rejectedNumber')}) as rejected
           from bill_line l join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
           where l.tenant_id = ${ctx.tenantId} and b.bill_type in (${textList(group.types)}) and b.bill_status in (${textList(POSTED_STATUSES)})
             and b.bill_date between ${from} and ${to} and ${group.id} is not null
