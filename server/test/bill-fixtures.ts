@@ -6,6 +6,7 @@ import type { FieldDecl } from '@p8/contract/bills/fields';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
 import { InspectionKind } from '@p8/contract/quality';
+import { distinct } from '../src/core/ids.ts';
 
 /**
  * A valid save payload of any declared bill type, its required header fields filled by kind from the
@@ -90,11 +91,11 @@ export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise
 
 /**
  * Turns on, through the tenant config screen's API, the switches that let every declared type be entered
- * directly (each type's `directNeedsSwitch`: a sale out-stock without an order), as a walk over the
- * registry saves one of each type without a source.
+ * directly (each type's `directNeedsSwitch`: a sale out-stock without an order) and that open a type at all
+ * (`opensWith`: consumables issues), as a walk over the registry saves one of each type without a source.
  */
 export async function allowDirectBills(api: Caller): Promise<void> {
-  const switches = Object.fromEntries(BILL_TYPES.flatMap((d) => (d.directNeedsSwitch ? [[d.directNeedsSwitch, true]] : [])));
+  const switches = Object.fromEntries(BILL_TYPES.flatMap((d) => [d.directNeedsSwitch, d.opensWith?.switch].flatMap((key) => (key ? [[key, true]] : []))));
   await ok(api.put('/api/admin/admin/tenant', switches));
 }
 
@@ -105,7 +106,9 @@ export async function allowDirectBills(api: Caller): Promise<void> {
 export async function createBillRecords(api: Caller): Promise<BillRecords> {
   await allowDirectBills(api);
   const piece = await api.create('unit', { name: 'pc' });
-  const material = await api.create('material', { code: 'P1', name: 'Part', units: [{ unitId: piece, isMain: true }] });
+  // Tagged as every type's lines ask (a consumables issue takes only consumables).
+  const tags = distinct(BILL_TYPES.flatMap((d) => (d.materialTag ? [d.materialTag.tag] : [])));
+  const material = await api.create('material', { code: 'P1', name: 'Part', units: [{ unitId: piece, isMain: true }], tags });
   const product = await api.create('material', { code: 'P2', name: 'Kit', units: [{ unitId: piece, isMain: true }] });
   const component = await api.create('material', { code: 'P3', name: 'Bolt', units: [{ unitId: piece, isMain: true }] });
   const supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });

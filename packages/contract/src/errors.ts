@@ -299,6 +299,8 @@ export const errorCatalogue = {
   BatchNumberIsBoxed: { zh: '批次号已装箱', en: 'The batch number is already boxed' },
   BatchNumberExpired: { zh: '批次已过期', en: 'The batch has expired' },
   BatchAndSerialNumberConflict: { zh: '物料不能同时启用批次号和序列号', en: 'A material cannot use both batch and serial numbers' },
+  ConsumablesOutstockNotOpen: { zh: '未开启耗材出库', en: 'Consumables issues are turned off' },
+  MaterialNotConsumables: { zh: '只能领用业务属性含"耗材"的物料', en: 'Only materials tagged Consumables can be issued here' },
   ConsumablesProhibitBatchSerial: { zh: '耗材不能启用批次号或序列号', en: 'Consumables cannot use batch or serial numbers' },
 
   // Bill status and push

@@ -19,7 +19,7 @@ import { assertBillDate } from './dates.ts';
 import { movementsOf, valuationInputs } from './stock-movements.ts';
 import { assertNotInventorying, checkSerials } from './stock-rules.ts';
 import { type BillRow, type LineRow, accountNames, assertCreator, loadBill, loadLines, lockBills, lockPostedSources, progressedBillIds, recordTransition, sourceBillIdsOf, headerPayload, payloadLine } from './bill-rows.ts';
-import { assertDirectAllowed, movesStock, createBill } from './bill-save.ts';
+import { assertDirectAllowed, assertTypeOpen, movesStock, createBill } from './bill-save.ts';
 import { refreshSources } from './push-down.ts';
 
 /*
@@ -61,6 +61,7 @@ export async function submitBill(ctx: ServiceContext, decl: BillTypeDecl, id: nu
   const row = await loadBill(ctx, decl, id, true);
   assertCreator(ctx, row);
   await lockPostedSources(ctx, row);
+  if (decl.opensWith) assertTypeOpen(decl, await readTenantConfig(ctx.tx, ctx.tenantId));
   if (decl.directNeedsSwitch) assertDirectAllowed(decl, await readTenantConfig(ctx.tx, ctx.tenantId), (await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id)).length > 0);
   await assertComplete(ctx, decl, row);
   await setStatus(ctx, row, 'submit', transition(row.billStatus as BillStatus, 'submit'), { rejectReason: null });
@@ -121,6 +122,7 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
   // Before the stock rows: the same order as every other operation on these bills (lockBills).
   await lockPostedSources(ctx, row, true);
   const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  assertTypeOpen(decl, config);
   const flow = await reviewFlowOf(ctx, decl, config);
   if (flow) {
     const outcome = reviewOutcome(flow, await approvalsThisRound(ctx, row.id), ctx.account.adminId, 'approve');

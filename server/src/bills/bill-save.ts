@@ -37,6 +37,8 @@ export interface MaterialInfo {
   enabled: boolean;
   batch: boolean;
   serial: boolean;
+  /** Its business tags (sale, purchase, consumables…). */
+  tags: string[];
   mainUnitId: number | null;
   /** Ratio to the main unit by unit id. */
   ratios: Map<number, Micro>;
@@ -49,7 +51,7 @@ export const mainUnitQuantity = (line: Record<string, unknown>, materials: Map<n
 export async function loadMaterials(tx: Tx, tenantId: number, ids: number[]): Promise<Map<number, MaterialInfo>> {
   if (!ids.length) return new Map();
   const found = await tx
-    .select({ id: material.id, enabled: material.enabled, batch: material.batchNumber, serial: material.serialNumber })
+    .select({ id: material.id, enabled: material.enabled, batch: material.batchNumber, serial: material.serialNumber, tags: material.tags })
     .from(material)
     .where(and(eq(material.tenantId, tenantId), inArray(material.id, ids)));
   const units = await tx
@@ -83,6 +85,7 @@ interface PreparedLine {
  */
 async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload, config: TenantConfig, billId: number) {
   assertBillDate(String(payload.billDate), config);
+  assertTypeOpen(decl, config);
   const completeLines = ctx.registries.billRules.of(decl.type).completeLines;
   if (completeLines) payload.lines = await completeLines(ctx, decl, payload);
   assertSwitchedOn(headerFields(decl), payload, config);
@@ -120,6 +123,7 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
     const info = materials.get(Number(line.materialId));
     if (!info) throw refusal('MaterialNotExist', {}, { line: index + 1 });
     if (!info.enabled) throw refusal('MaterialIsDisabled', { materialId: info.id }, { line: index + 1 });
+    if (decl.materialTag && !info.tags.includes(decl.materialTag.tag)) throw refusal(decl.materialTag.refusal, { materialId: info.id }, { line: index + 1 });
     const unitId = (line.unitId as number | null | undefined) ?? info.mainUnitId;
     const ratio = unitId === null ? toMicro(1) : info.ratios.get(unitId);
     if (ratio === undefined) throw refusal('UnitNotExist', { materialId: info.id }, { line: index + 1 });
@@ -350,6 +354,11 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
  */
 export function assertDirectAllowed(decl: BillTypeDecl, config: TenantConfig, sourced: boolean) {
   if (!sourced && decl.directNeedsSwitch && !config[decl.directNeedsSwitch]) throw new BizError('DirectBillNotOpen', { additional: decl.directNeedsSwitch });
+}
+
+/** A type that a tenant switch opens (`opensWith`) takes no save, submit or audit while the switch is off. */
+export function assertTypeOpen(decl: BillTypeDecl, config: TenantConfig) {
+  if (decl.opensWith && !config[decl.opensWith.switch]) throw new BizError(decl.opensWith.refusal, { additional: decl.opensWith.switch });
 }
 
 /** A source bill must meet its declaration's `onlyWhen` (refund types: only exchanges to exchange bills…). */

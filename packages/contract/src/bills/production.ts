@@ -175,6 +175,34 @@ export const ProductionReturn: BillTypeDecl = {
   actions: SOURCED_ACTIONS,
 };
 
+/**
+ * Consumables issue (耗材出库): oil, gloves, cutting fluid and the like taken out of stock by a workshop for
+ * production in general, not for one order — in use only with the tenant's `openConsumablesOutstock`, and only
+ * for materials tagged consumables. Out at the moving average into manufacturing overhead (Dr 5101 / Cr 1405),
+ * which the month-end cost run allocates over the month's orders with the rest of the overhead.
+ */
+export const ConsumablesOutstock: BillTypeDecl = {
+  type: 'ConsumablesOutstock',
+  label: { zh: '耗材出库', en: 'Consumables issue' },
+  area: 'production',
+  route: 'consumables',
+  codePrefix: 'HCCK',
+  icon: 'ExperimentOutlined',
+  header: [{ ...workshop, required: 'PleaseSelectDept' }, HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED],
+  sources: [],
+  opensWith: { switch: 'openConsumablesOutstock', refusal: 'ConsumablesOutstockNotOpen' },
+  materialTag: { tag: 'consumables', refusal: 'MaterialNotConsumables' },
+  stock: 'out',
+  valuation: { out: 'average' },
+  postings: { stock: { counter: 'manufacturingOverhead' } },
+  // Overhead of its month: not audited into a costed month.
+  costRun: {},
+  progress: [],
+  switches: ['openConsumablesOutstock', 'openNegativeInventory'],
+  actions: ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'import', 'export', 'print'],
+};
+
 export const ProductionInstock: BillTypeDecl = {
   type: 'ProductionInstock',
   label: { zh: '完工入库', en: 'Completion in-stock' },
@@ -484,4 +512,4 @@ export const MrpPlan: BillTypeDecl = {
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, ProductionWaste, EquipmentMaintenance];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ConsumablesOutstock, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, ProductionWaste, EquipmentMaintenance];

@@ -8,7 +8,8 @@ import { BILL_HEADER_COLUMNS } from './fields.ts';
 import { REFUND_RULES } from './supply-chain.ts';
 import { InboundCost, LINE_DIRECTION, lineDirection, meets, OutboundCost, STOCK_SIDES } from './registry.ts';
 import { RefundType } from './status.ts';
-import { billButtons, billCreateSchema, billMenuName, headerFields, lineFields } from './registry.ts';
+import { billButtons, billCreateSchema, billMenuName, headerFields, lineFields, lineKindOf } from './registry.ts';
+import { MaterialTag } from '../basic.ts';
 
 const CONFIG_KEYS = new Set(Object.keys(tenantConfigSchema.shape));
 
@@ -65,6 +66,17 @@ describe('bill-type registry', () => {
       expect(CONFIG_KEYS.has(decl.directNeedsSwitch), decl.directNeedsSwitch).toBe(true);
       expect(decl.sources.length).toBeGreaterThan(0);
       expect(decl.switches).toContain(decl.directNeedsSwitch);
+    }
+    // A type a switch opens shows the switch on its help and refuses with a catalogued key; so does a material tag.
+    if (decl.opensWith) {
+      expect(CONFIG_KEYS.has(decl.opensWith.switch), decl.opensWith.switch).toBe(true);
+      expect(decl.switches).toContain(decl.opensWith.switch);
+      expect(errorCatalogue[decl.opensWith.refusal]).toBeDefined();
+    }
+    if (decl.materialTag) {
+      expect(MaterialTag).toContain(decl.materialTag.tag);
+      expect(lineKindOf(decl)).toBe('material');
+      expect(errorCatalogue[decl.materialTag.refusal]).toBeDefined();
     }
     for (const field of [...headerFields(decl), ...lineFields(decl)]) {
       if (field.required) expect(errorCatalogue[field.required], `${field.key} message`).toBeDefined();

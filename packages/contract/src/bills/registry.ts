@@ -4,6 +4,7 @@ import { HEADER, LINE, type FieldDecl } from './fields.ts';
 import type { ErrorKey } from '../errors.ts';
 import type { PostingAccount } from '../finance.ts';
 import type { InspectionKind } from '../quality.ts';
+import type { MaterialTag } from '../basic.ts';
 import type { BillOperation, Label, ProgressKind } from './status.ts';
 import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
 
@@ -428,6 +429,18 @@ export interface BillTypeDecl {
    * Saving or submitting one while it is off is refused with `DirectBillNotOpen`.
    */
   directNeedsSwitch?: keyof TenantConfig;
+  /**
+   * The type is in use only while this tenant switch is on (consumables issues: `openConsumablesOutstock`):
+   * saving, submitting or auditing one of its bills while it is off is refused with `refusal`; the list hides
+   * its add button and says why. Bills made before it was turned off can still be read and have their audit
+   * withdrawn.
+   */
+  opensWith?: { switch: keyof TenantConfig; refusal: ErrorKey };
+  /**
+   * Its lines take only materials carrying this business tag (consumables issues: `consumables`): another is
+   * refused with `refusal` naming the line and material, and the line's material picker offers only these.
+   */
+  materialTag?: { tag: MaterialTag; refusal: ErrorKey };
   /** Lines of two sides, one taking from the source, its twin not (exchanges). */
   pairedLines?: PairedLines;
   /**

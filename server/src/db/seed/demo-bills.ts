@@ -95,6 +95,7 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
     { materialId: material('电解电容'), number: 2000, unitPrice: 0.35, ...raw, ...at('A-02 电子料区') },
     { materialId: material('单片机'), number: 300, unitPrice: 9.8, ...raw, ...at('A-02 电子料区') },
     { materialId: material('铜芯软电线'), number: 800, unitPrice: 0.9, ...raw },
+    { materialId: material('润滑油'), number: 40, unitPrice: 45, ...raw, ...at('A-03 五金区') },
     { materialId: material('冷轧钢板'), number: 1200, unitPrice: 5.2, ...raw, ...at('A-01 钢材区') },
   ]));
   await audit('OtherInstock', await save('OtherInstock', daysAgo(30), { ...goods, remark: '期初库存' }, [
@@ -308,6 +309,13 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('EquipmentMaintenance', await save('EquipmentMaintenance', daysAgo(11), { ...maintained('SB03'), maintenanceKind: 'Planned', deliveryDate: daysAgo(11), downtimeHours: 2, remark: '吸嘴清洁、导轨润滑' }, []));
   await save('EquipmentMaintenance', daysAgo(1), { ...maintained('SB04'), maintenanceKind: 'Repair', deliveryDate: daysAgo(0), deliveryWarnDays: 3, remark: '温区三加热管故障，等待备件' }, []);
   await unit((ctx) => generateMaintenance(ctx));
+
+  // Consumables: the sheet-metal workshop's lubricating oil for the month, issued into manufacturing overhead
+  // (the month's cost run spreads it over the orders with the rest of the overhead).
+  const [sheetMetal] = await rows<{ id: number }>(database, sql`select id from department where tenant_id = ${me.tenant_id} and name = '生产一车间'`);
+  await audit('ConsumablesOutstock', await save('ConsumablesOutstock', daysAgo(6), { deptId: Number(sheetMetal.id), ...raw, remark: '冲床、折弯机日常润滑' }, [
+    { materialId: material('润滑油'), number: 3, ...raw, ...at('A-03 五金区') },
+  ]));
 
   // Planning: 60 controllers sold for delivery in three weeks and 100 boards kept in stock (an independent
   // demand), planned by one MRP run; its board suggestion became a production order (draft) and its

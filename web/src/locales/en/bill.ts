@@ -4,6 +4,7 @@ export default {
   all: 'All',
   status: 'Status',
   add: 'New {{name}}',
+  typeClosed: '{{name}} is turned off: nothing can be added or audited. An administrator can turn on “{{switchName}}” under System → Tenant config.',
   delete: 'Delete',
   deleteConfirm: 'Delete the {{count}} selected drafts?',
   merge: 'Merge',

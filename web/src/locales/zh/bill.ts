@@ -4,6 +4,7 @@ export default {
   all: '全部',
   status: '单据状态',
   add: '新增{{name}}',
+  typeClosed: '{{name}}未开启：不能新增或审核。管理员可在「系统管理 → 租户配置」中开启「{{switchName}}」。',
   delete: '删除',
   deleteConfirm: '删除所选的 {{count}} 张草稿？',
   merge: '合并',

@@ -275,7 +275,7 @@ export default {
       openSerialNumber: '物料可以按序列号逐件管理。',
       openBatchNumber: '物料可以按批次号管理（含有效期）。',
       openDirectOutstock: '可以直接录入销售出库单，无需先有销售订单或发货单。',
-      openConsumablesOutstock: '标记为耗材的物料可以通过出库单发出。',
+      openConsumablesOutstock: '启用「生产管理 → 耗材出库」：标记为耗材的物料由车间领用，按移动平均成本计入制造费用。',
       allowPurchaseInstockBeyond: '采购入库数量可以超过采购订单的未入库数量。',
       allowSaleOutstockBeyond: '销售出库数量可以超过销售订单的未出库数量。',
       allowPurchaseInstockAdditionalNumber: '采购入库明细除订单数量外，还可以录入额外数量（赠品、超收）。',

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
+import { Alert, Button, Popconfirm, Result, Space, Tabs, Tag } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined, PrinterOutlined } from '@ant-design/icons';
@@ -41,6 +41,8 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
   const lang = i18n.language;
   const { config, settings } = useTenantConfig();
   const api = billApiPath(decl).replace(/^\/api/, '');
+  // A type its tenant switch keeps closed: its bills are read, nothing new is entered (the server refuses too).
+  const closed = decl.opensWith !== undefined && config !== undefined && !config[decl.opensWith.switch];
   const tableRef = useRef<ProTableAction<BillRow>>(undefined);
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string>('all');
@@ -142,6 +144,15 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
 
   return (
     <div className="bill-screen" data-testid={`bill-screen-${decl.type}`}>
+      {closed && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="bill-type-closed"
+          message={t('bill.typeClosed', { name: labelOf(decl.label, lang), switchName: t(`system-office.tenant.switches.${decl.opensWith!.switch}`) })}
+        />
+      )}
       {/* Eleven tabs with their counts fit a 1440 px screen in either language (tighter gutter, the count in
           a quieter figure); narrower, the tab bar keeps its own overflow menu. */}
       <Tabs
@@ -174,7 +185,7 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         exportPath={decl.actions.includes('export') && can(code('export')) ? `${api}/export` : undefined}
         exportFileName={`${labelOf(decl.label, lang)}.xlsx`}
         toolbarRight={
-          decl.actions.includes('import') && (
+          decl.actions.includes('import') && !closed && (
             <Auth code={code('import')}>
               <ImportButton
                 importPath={`${api}/import`}
@@ -192,11 +203,13 @@ function BillList({ decl }: { decl: BillTypeDecl }) {
         onRow={(r) => ({ onDoubleClick: () => setOpened({ id: r.id }) })}
         toolbar={({ selectedRowKeys }) => (
           <Space>
-            <Auth code={code('add')}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpened({})} data-testid="bill-add">
-                {t('bill.add', { name: labelOf(decl.label, lang) })}
-              </Button>
-            </Auth>
+            {!closed && (
+              <Auth code={code('add')}>
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpened({})} data-testid="bill-add">
+                  {t('bill.add', { name: labelOf(decl.label, lang) })}
+                </Button>
+              </Auth>
+            )}
             {decl.actions.includes('delete') && (
               <Auth code={code('delete')}>
                 <Popconfirm

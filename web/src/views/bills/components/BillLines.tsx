@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, Form, Input, Space, Typography } from 'antd';
 import { PlusOutlined, ScanOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Material } from '@p8/contract/basic';
+import type { Material, MaterialTag } from '@p8/contract/basic';
 import type { BillLineView } from '@p8/contract/bills/api';
 import type { AmountRules } from '@p8/contract/bills/amounts';
 import { LINE_KINDS, lineKindOf, MAX_BILL_LINES, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -66,12 +66,13 @@ export const lineOfMaterial = (m: Material): LineRow => ({
 const COMPUTED = new Set(['priceTotal', 'taxUnitPrice', 'taxPriceTotal', 'baseNumber']);
 
 /** Material cell: choosing another material resets the unit to its main unit. */
-function MaterialCell({ index, value, onChange, testId }: { index: number; value?: PickedMaterial | null; onChange?: (v: PickedMaterial | null) => void; testId: string }) {
+function MaterialCell({ index, value, onChange, testId, tag }: { index: number; value?: PickedMaterial | null; onChange?: (v: PickedMaterial | null) => void; testId: string; tag?: MaterialTag }) {
   const form = Form.useFormInstance();
   return (
     <MaterialInput
       compact
       value={value}
+      tag={tag}
       data-testid={testId}
       onChange={(m) => {
         onChange?.(m);
@@ -176,7 +177,7 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
           title,
           width,
           rules: [{ required: true, message: t('error.PleaseSelectMaterial') }],
-          render: ({ index, testId }) => <MaterialCell index={index} testId={testId} />,
+          render: ({ index, testId }) => <MaterialCell index={index} testId={testId} tag={decl.materialTag?.tag} />,
         });
       } else if (field.key === 'unitId') {
         cols.push({ key: field.key, field: 'unitId', title, width, watch: 'row', render: ({ index, row, testId }) => <UnitCell index={index} row={row} testId={testId} /> });
@@ -234,7 +235,7 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
   const enterCode = async (add: (row: LineRow) => void) => {
     const text = code.trim();
     if (!text) return;
-    const page = await listPickerMaterials({ keyword: text, current: 1, pageSize: 20 });
+    const page = await listPickerMaterials({ keyword: text, current: 1, pageSize: 20, tag: decl.materialTag?.tag });
     const found = page.data.find((m) => m.code === text) ?? (page.data.length === 1 ? page.data[0] : undefined);
     if (!found) {
       feedback.message.warning(t('bill.codeNotFound', { code: text }));
@@ -291,6 +292,7 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
           />
           <MaterialPicker
             open={picking}
+            tag={decl.materialTag?.tag}
             onClose={() => setPicking(false)}
             onOk={(materials) => {
               for (const m of materials) add(lineOfMaterial(m));
