@@ -68,7 +68,7 @@ function nextReplacement(): { replaceDate: string; replaceTime: string } {
   return { replaceDate: localDay(1 + Math.floor(slot / 2)), replaceTime: slot % 2 ? '18:00' : '09:00' };
 }
 
-/** The records finance's, production's and quality's bills name: a fund account (100,000 in it), an expense and an income fee type, a process, a machine and a general template of each inspection. */
+/** The records finance's, production's and quality's bills name: a fund account (100,000 in it), an expense and an income fee type, a process, a machine, a workshop and a general template of each inspection. */
 export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
   // Every inspection has a general template (an inspection without one is refused); none holds the goods back, so
@@ -85,6 +85,8 @@ export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise
     lineRefs: {
       process: await api.create('process', { name: `${marker}-process`, pieceRate: 1.5 }),
       equipment: await api.create('equipment', { code: `${marker}-M1`, name: `${marker}-machine`, status: 'running', maintenanceDays: 30 }),
+      // The workshop a consumables issue names.
+      department: (await ok(api.post<{ id: number }>('/api/admin/security/dept', { name: `${marker}-workshop` }))).id,
     },
   };
 }
@@ -99,6 +101,9 @@ export async function allowDirectBills(api: Caller): Promise<void> {
   await ok(api.put('/api/admin/admin/tenant', switches));
 }
 
+/** The business tags every type's lines ask of their materials (a consumables issue takes only consumables): a walk's material carries them all. */
+export const WALKED_TAGS = distinct(BILL_TYPES.flatMap((d) => (d.materialTag ? [d.materialTag.tag] : [])));
+
 /**
  * The basic records a bill test needs (a unit, three materials, a supplier, a customer, two warehouses), made
  * through the API, with direct bills of every type allowed (allowDirectBills).
@@ -106,9 +111,7 @@ export async function allowDirectBills(api: Caller): Promise<void> {
 export async function createBillRecords(api: Caller): Promise<BillRecords> {
   await allowDirectBills(api);
   const piece = await api.create('unit', { name: 'pc' });
-  // Tagged as every type's lines ask (a consumables issue takes only consumables).
-  const tags = distinct(BILL_TYPES.flatMap((d) => (d.materialTag ? [d.materialTag.tag] : [])));
-  const material = await api.create('material', { code: 'P1', name: 'Part', units: [{ unitId: piece, isMain: true }], tags });
+  const material = await api.create('material', { code: 'P1', name: 'Part', units: [{ unitId: piece, isMain: true }], tags: WALKED_TAGS });
   const product = await api.create('material', { code: 'P2', name: 'Kit', units: [{ unitId: piece, isMain: true }] });
   const component = await api.create('material', { code: 'P3', name: 'Bolt', units: [{ unitId: piece, isMain: true }] });
   const supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });

@@ -4,7 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords, feedConsumed } from './bill-fixtures.ts';
+import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords, feedConsumed, WALKED_TAGS } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill
@@ -26,7 +26,7 @@ beforeAll(async () => {
   await allowDirectBills(api);
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.box = await api.create('unit', { name: 'box' });
-  ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: ids.piece, isMain: true }, { unitId: ids.box, ratio: 12 }] });
+  ids.m1 = await api.create('material', { code: 'M1', name: 'Board', units: [{ unitId: ids.piece, isMain: true }, { unitId: ids.box, ratio: 12 }], tags: WALKED_TAGS });
   ids.m2 = await api.create('material', { code: 'M2', name: 'Cable', units: [{ unitId: ids.piece, isMain: true }] });
   ids.m3 = await api.create('material', { code: 'M3', name: 'Screw', units: [{ unitId: ids.piece, isMain: true }] });
   ids.supplier = await api.create('supplier', { code: 'S1', name: 'Supplier one' });

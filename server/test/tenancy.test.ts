@@ -10,7 +10,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { starterLabel } from '@p8/contract/print/label';
 import { starterTemplate } from '@p8/contract/print/template';
-import { allowDirectBills, billPayload, createOtherBillRecords, feedingSource, sourcedLines, feedConsumed } from './bill-fixtures.ts';
+import { allowDirectBills, billPayload, createOtherBillRecords, feedingSource, sourcedLines, feedConsumed, WALKED_TAGS } from './bill-fixtures.ts';
 import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, unique, type TestContext, type TestTenant } from './harness.ts';
 
 let ctx: TestContext;
@@ -99,7 +99,7 @@ async function seedOwnRecords(): Promise<OwnRecords> {
   const columns = { type: 'system_staff', columns: [{ prop: `${marker}prop`, isShow: true, priority: 1 }] };
   expect((await call(ctx.app, 'PUT', '/api/admin/tenant/table/column/type', { token: tokenA, body: columns })).body.status).toBe(0);
   const unit = await api.create('unit', { name: `${marker}-unit` });
-  const material = await api.create('material', { code: `${marker}-M1`, name: `${marker}-material`, units: [{ unitId: unit, isMain: true }] });
+  const material = await api.create('material', { code: `${marker}-M1`, name: `${marker}-material`, units: [{ unitId: unit, isMain: true }], tags: WALKED_TAGS });
   const part = await api.create('material', { code: `${marker}-M2`, name: `${marker}-part`, units: [{ unitId: unit, isMain: true }] });
   const stock = await api.create('stock', { code: `${marker}-W`, name: `${marker}-warehouse` });
   const basic = `/api/admin/basic`;
