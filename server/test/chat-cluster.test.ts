@@ -3,13 +3,15 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceMessageRow, WsServerMessage } from '@p8/contract/service';
 import { migrateDatabase, openDatabase, type Database } from '../src/db/connection.ts';
-import { createTestDatabase, seedTenant, TEST_DB } from './harness.ts';
+import { createTestDatabase, seedStaff, seedTenant, TEST_DB } from './harness.ts';
 import { startServer, type Server } from './server-process.ts';
 
 /*
  * The chat of a service order across two server processes on one PostgreSQL and one Redis: a screen on
  * one process receives, live, the messages sent through the other (Redis pub/sub), and a screen that was
- * away reads what it missed from whichever process it comes back to. Runs in the PostgreSQL stage
+ * away reads what it missed from whichever process it comes back to. The message center's unread count
+ * (the header bell) goes the same way: a message stored or read through one process updates the
+ * receiver's bells on both. Runs in the PostgreSQL stage
  * (TEST_DB=postgres with DATABASE_URL and REDIS_URL).
  */
 const REDIS_URL = process.env.REDIS_URL;
@@ -23,7 +25,7 @@ interface Envelope<T> {
   data: T;
 }
 
-async function request<T>(server: Server, method: 'GET' | 'POST', url: string, token: string, body?: unknown): Promise<T> {
+async function request<T>(server: Server, method: 'GET' | 'POST' | 'PUT', url: string, token: string, body?: unknown): Promise<T> {
   const res = await fetch(server.url + url, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -58,7 +60,7 @@ async function screen(server: Server, token: string) {
     await waitFor((m) => m.type === 'subscribed' && m.orderId === orderId);
   };
   const messages = () => received.flatMap((m) => (m.type === 'message' ? [m.message] : []));
-  return { socket, waitFor, subscribe, messages, close: () => socket.close() };
+  return { socket, received, send, waitFor, subscribe, messages, close: () => socket.close() };
 }
 
 describe.skipIf(!enabled)('chat across two server processes sharing Redis', () => {
@@ -129,5 +131,31 @@ describe.skipIf(!enabled)('chat across two server processes sharing Redis', () =
 
     expect(stranger.messages()).toEqual([]);
     for (const s of [first, back, stranger]) s.close();
+  }, 120_000);
+
+  it("updates the receiver's bell on every process when a message is stored or read through another", async () => {
+    const t = await seedTenant(database, 'Bell');
+    const staff = await seedStaff(database, t);
+    const signIn = async (server: Server, name: string, password: string) =>
+      (await request<{ token: string }>(server, 'POST', '/api/auth/admin/name', '', { name, password })).token;
+    const adminToken = await signIn(servers[0], t.name, t.password);
+    const [onFirst, onSecond] = [await signIn(servers[0], staff.name, staff.password), await signIn(servers[1], staff.name, staff.password)];
+    const bells = [await screen(servers[0], onFirst), await screen(servers[1], onSecond)];
+    const unread = (s: (typeof bells)[number]) => s.received.flatMap((m) => (m.type === 'unread' ? [m.count] : []));
+    const shows = async (s: (typeof bells)[number], count: number) => s.waitFor(() => unread(s).at(-1) === count);
+    for (const s of bells) s.send({ type: 'inbox' });
+    for (const s of bells) await shows(s, 0);
+
+    // Stored through the first process: the bell on the second shows it, and on the first.
+    const { ids } = await request<{ ids: number[] }>(servers[0], 'POST', '/api/admin/office/message', adminToken, { receiverIds: [staff.adminId], title: '盘点通知' });
+    for (const s of bells) await shows(s, 1);
+    await request(servers[0], 'POST', '/api/admin/office/message', adminToken, { receiverIds: [staff.adminId], title: '周会' });
+    for (const s of bells) await shows(s, 2);
+    // Read through the second process: the first one's bell follows.
+    await request(servers[1], 'PUT', '/api/admin/office/message/read', onSecond, { ids });
+    await shows(bells[0], 1);
+    await request(servers[0], 'PUT', '/api/admin/office/message/read/all', onFirst);
+    await shows(bells[1], 0);
+    for (const s of bells) s.close();
   }, 120_000);
 });

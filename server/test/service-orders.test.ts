@@ -226,16 +226,27 @@ describe(`service orders (${TEST_DB})`, () => {
     }
   });
 
-  it('tells staff of a new order: an office message with newOrderNotify, an SMS with smsNotify', async () => {
+  it('tells staff of a new order: a notice to those with newOrderNotify who may open the orders, an SMS with smsNotify', async () => {
     const phone = uniquePhone();
+    // The worker wants to hear but cannot open the service orders: no notice (the SMS goes by its own switch).
     await setAdmin(ctx.database, a.tenantId, worker.adminId, { newOrderNotify: true, smsNotify: true, phone });
+    const d = await seedStaff(ctx.database, a);
+    await grant(ctx, a, d.roleId, ['service_order']);
+    await setAdmin(ctx.database, a.tenantId, d.adminId, { newOrderNotify: true });
+    const dispatcher = { adminId: d.adminId, token: await login(ctx.app, d.name, d.password) };
     const order = await place();
-    const inbox = await ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(message).where(and(eq(message.tenantId, a.tenantId), eq(message.receiverId, worker.adminId))));
-    expect(inbox.some((m) => m.title.includes(order.orderNo))).toBe(true);
-    // Stored as a notice: an English reader reads it in English.
-    const read = await ctx.app.inject({ method: 'GET', url: '/api/admin/office/message?box=inbox&pageSize=100', headers: { authorization: `Bearer ${worker.token}`, 'accept-language': 'en' } });
+    const inboxOf = (adminId: number) => ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(message).where(and(eq(message.tenantId, a.tenantId), eq(message.receiverId, adminId))));
+    expect((await inboxOf(worker.adminId)).some((m) => m.title.includes(order.orderNo))).toBe(false);
+    const [stored] = (await inboxOf(dispatcher.adminId)).filter((m) => m.title.includes(order.orderNo));
+    // From the one who placed it for the customer, stored with its notice: both languages' texts.
+    expect(stored).toMatchObject({ senderId: a.adminId, title: `新服务订单 ${order.orderNo}`, notice: { key: 'serviceOrderNew' } });
+    const read = await ctx.app.inject({ method: 'GET', url: '/api/admin/office/message?box=inbox&pageSize=100', headers: { authorization: `Bearer ${dispatcher.token}`, 'accept-language': 'en' } });
     expect((read.json() as { data: Array<{ title: string }> }).data.map((m) => m.title)).toContain(`New service order ${order.orderNo}`);
     expect(ctx.smsNotices).toContainEqual({ phone, template: 'newServiceOrder', params: { orderNo: order.orderNo, service: '空调清洗' } });
+    // Switched off: no notice, whatever the screens.
+    await setAdmin(ctx.database, a.tenantId, d.adminId, { newOrderNotify: false });
+    const later = await place();
+    expect((await inboxOf(dispatcher.adminId)).some((m) => m.title.includes(later.orderNo))).toBe(false);
     await setAdmin(ctx.database, a.tenantId, worker.adminId, { newOrderNotify: false, smsNotify: false });
   });
 

@@ -442,6 +442,8 @@ export const errorCatalogue = {
   // Office collaboration: messages and tasks
   MessageSenderReceiverSame: { zh: '发送人与接收人不能相同', en: 'The sender and receiver cannot be the same' },
   OnlyMessageSenderCanDelete: { zh: '只有发送人可以删除消息', en: 'Only the sender can delete the message' },
+  OnlyMessageReceiverCanHide: { zh: '只有接收人可以隐藏消息', en: 'Only the receiver can hide the message' },
+  NoticeProhibitDelete: { zh: '系统通知不能删除，接收人可将其隐藏', en: 'A system notice cannot be deleted; its receiver may hide it' },
   TaskNotAudit: { zh: '任务未审核', en: 'The task has not been audited' },
   TaskNotStarted: { zh: '任务未开始', en: 'The task has not started' },
   TaskNotInProgress: { zh: '只有进行中的任务可以终止或完成', en: 'Only an in-progress task can be terminated or completed' },

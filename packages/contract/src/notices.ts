@@ -12,7 +12,12 @@ interface NoticeText {
 }
 
 export const NOTICES = {
-  /** A new service order, to staff with new-order notification on. */
+  /** A new mall order, to staff with new-order notification on who may open the mall's orders. */
+  mallOrderNew: {
+    title: { zh: '新商城订单 {orderNo}', en: 'New mall order {orderNo}' },
+    content: { zh: '{customerName} 下了商城订单，共 {itemCount} 件（{firstItemName} 等），应付 {payAmount}，收货人 {consignee}。', en: '{customerName} placed a mall order of {itemCount} item(s) ({firstItemName}…), {payAmount} to pay, consignee {consignee}.' },
+  },
+  /** A new service order, to staff with new-order notification on who may open the service orders. */
   serviceOrderNew: {
     title: { zh: '新服务订单 {orderNo}', en: 'New service order {orderNo}' },
     content: { zh: '{customerName} 下了服务订单「{serviceName}」{appointment}，地址：{address}。', en: '{customerName} placed the service order “{serviceName}”{appointment}, address: {address}.' },
@@ -39,6 +44,17 @@ export const NOTICES = {
   billRefused: {
     title: { zh: '已驳回：{typeZh} {billCode}', en: 'Refused: {typeEn} {billCode}' },
     content: { zh: '您的{typeZh} {billCode} 被 {sender} 驳回，原因：{reason}', en: 'Your {typeEn} {billCode} was refused by {sender}: {reason}' },
+  },
+  /**
+   * A day's attendance anomalies (late, left early, absent, missing punches), to the person — and to their
+   * department's manager (`{person}` names them) — from the system, the day after.
+   */
+  attendanceAnomaly: {
+    title: { zh: '考勤异常：{date}', en: 'Attendance anomaly: {date}' },
+    content: {
+      zh: '{person} {date} 的考勤：{anomaliesZh}。如有疑问请申请补卡或联系考勤管理员。',
+      en: "{person}'s attendance on {date}: {anomaliesEn}. Apply for a replacement clock-in or ask the attendance administrator if this is wrong.",
+    },
   },
 } as const satisfies Record<string, NoticeText>;
 

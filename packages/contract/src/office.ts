@@ -4,8 +4,9 @@ import { richText } from './rich-text.ts';
 import { nameText, storableText } from './text.ts';
 
 /**
- * Office screens of the system area: messages between staff (sender and receiver differ; only the
- * sender deletes a message), cloud printers with their catalogued errors, and joint review rules.
+ * Office screens of the system area: the message center (messages between staff — sender and receiver
+ * differ; only the sender deletes a message, the receiver hides it — and the system's notices), cloud
+ * printers with their catalogued errors, and joint review rules.
  */
 const id = z.number().int().positive();
 
@@ -29,7 +30,8 @@ export type MessageSend = z.infer<typeof messageSendSchema>;
 
 export interface MessageRow {
   id: number;
-  senderId: number;
+  /** Null: a notice the system itself sent (senderName is then "系统" / "System"). */
+  senderId: number | null;
   senderName: string;
   receiverId: number;
   receiverName: string;
@@ -37,6 +39,8 @@ export interface MessageRow {
   content: string;
   isRead: boolean;
   readAt: string | null;
+  /** A system notice (contract notices.ts), written out in the reader's language: never deleted, only hidden. */
+  isNotice: boolean;
   createdAt: string;
 }
 

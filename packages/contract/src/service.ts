@@ -124,7 +124,7 @@ export interface ServiceMessageRow {
   createdAt: string;
 }
 
-// ---------------------------------------------------------------- the live channel (WebSocket /api/ws)
+// ---------------------------------------------------------------- the live channel (WebSocket /api/ws): order chats and the message center's unread count
 
 /** What a client sends over /api/ws. The first message must be `auth`. */
 export const wsClientMessageSchema = z.discriminatedUnion('type', [
@@ -132,6 +132,8 @@ export const wsClientMessageSchema = z.discriminatedUnion('type', [
   /** Live messages of an order from now on, after the ones since `afterId` (missed while away). */
   z.object({ type: z.literal('subscribe'), orderId: id, afterId: z.number().int().min(0).optional() }),
   z.object({ type: z.literal('unsubscribe'), orderId: id }),
+  /** The caller's unread count of the message center (the header bell), now and live after every change. */
+  z.object({ type: z.literal('inbox') }),
   z.object({ type: z.literal('ping') }),
 ]);
 export type WsClientMessage = z.infer<typeof wsClientMessageSchema>;
@@ -141,6 +143,8 @@ export type WsServerMessage =
   | { type: 'ready'; adminId: number }
   | { type: 'subscribed'; orderId: number }
   | { type: 'message'; message: ServiceMessageRow }
+  /** The caller's unread messages (after `inbox`: at once, then whenever a message of theirs is stored, read, hidden or deleted). */
+  | { type: 'unread'; count: number }
   | { type: 'pong' }
   /** Live messages may have been missed (the server's link to the other servers came back): read since the last id. */
   | { type: 'resync' }

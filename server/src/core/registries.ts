@@ -5,6 +5,7 @@ import { BillRules } from '../bills/rules.ts';
 import { AbandonAuditBlockers } from './abandon-audit-blockers.ts';
 import { JobKinds } from './background-jobs.ts';
 import { Dashboard } from './dashboard.ts';
+import { InboxSignals } from './notices.ts';
 import type { ExcelColumn } from './excel.ts';
 import { PrinterProviders } from './printer-providers.ts';
 import { RecordUsage } from './record-usage.ts';
@@ -31,6 +32,8 @@ export interface Registries {
   dashboard: Dashboard;
   /** The kinds of background jobs (imports, exports…) and who is told a job was queued: core/background-jobs.ts. */
   jobKinds: JobKinds;
+  /** Who is told that accounts' unread message counts changed (the live header bell): core/notices.ts. */
+  inbox: InboxSignals;
 }
 
 /** The import templates of one app: each module registers the templates of its imports (brand, category, supplier…). */
@@ -65,6 +68,7 @@ export const registriesPlugin = fp(async (app: FastifyInstance) => {
     billRules: new BillRules(),
     dashboard: new Dashboard(),
     jobKinds: new JobKinds(),
+    inbox: new InboxSignals(),
   };
   app.decorate('registries', registries);
   app.decorate('recordUsage', registries.recordUsage);
@@ -75,4 +79,5 @@ export const registriesPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('billRules', registries.billRules);
   app.decorate('dashboard', registries.dashboard);
   app.decorate('jobKinds', registries.jobKinds);
+  app.decorate('inbox', registries.inbox);
 });

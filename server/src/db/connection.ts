@@ -180,6 +180,16 @@ export function afterCommit(tx: Tx, hook: () => Promise<void>): void {
   hooks.push(hook);
 }
 
+/**
+ * `afterCommit` when `tx` is the handle of `withTenant` / `withSystem`; inside a savepoint, nothing (for a
+ * notification that has a fallback, such as the bell's live count). Answers whether the hook was taken.
+ */
+export function deferToCommit(tx: Tx, hook: () => Promise<void>): boolean {
+  const hooks = commitHooks.get(tx);
+  hooks?.push(hook);
+  return hooks !== undefined;
+}
+
 /** Where `migrateDatabase` notes the set of migrations it last brought the database to, all checks passed. */
 const SCHEMA_CHECK_TABLE = 'p8_schema_check';
 

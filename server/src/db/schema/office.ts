@@ -26,24 +26,34 @@ export const auditLog = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('audit_log_time_idx').on(t.tenantId, t.createdAt), tenantPolicy('audit_log')],
 ).enableRLS();
 
-/** Messages between staff of a tenant (sender ≠ receiver, only the sender deletes). */
+/**
+ * Messages of the message center: between staff of a tenant (sender ≠ receiver) and notices of the system
+ * (contract notices.ts; no sender when the system itself sends them). Only the sender deletes a message;
+ * the receiver hides it from their inbox (the sender's sent view keeps it).
+ */
 export const message = pgTable(
   'message',
   {
     tenantId: tenantId(),
     id: id(),
-    senderId: bigint('sender_id', { mode: 'number' }).notNull(),
+    /** Null: the system sent it (a scheduled notice such as an attendance anomaly), no one acting. */
+    senderId: bigint('sender_id', { mode: 'number' }),
     receiverId: bigint('receiver_id', { mode: 'number' }).notNull(),
     title: text('title').notNull(),
     content: text('content').notNull().default(''),
     /** A message the system sent (contract notices.ts): written out in the reader's language when read; title and content keep its Chinese text. */
     notice: jsonb('notice').$type<Notice>(),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    /** When the receiver hid it: gone from their inbox and unread count, still in the sender's sent view. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true, mode: 'date' }),
+    /** A notice sent once per receiver and this key (an attendance day's anomalies): a second send is dropped. */
+    onceKey: text('once_key'),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('message_receiver_idx').on(t.tenantId, t.receiverId, t.createdAt),
+    uniqueIndex('message_once_key_uq').on(t.tenantId, t.receiverId, t.onceKey).where(sql`${t.onceKey} is not null`),
     index('message_sender_idx').on(t.tenantId, t.senderId, t.createdAt),
     tenantPolicy('message'),
   ],

@@ -21,6 +21,8 @@ import { parseList, runPage, countAll, type ListSpec } from '../../core/list-que
 import type { At, ServiceContext } from '../../core/service-context.ts';
 import { cents, customerOf, operatorName, yuan } from './common.ts';
 import { iso } from '../../core/envelope.ts';
+import { newOrderListeners, sendNotice } from '../../core/notices.ts';
+import type { Notice } from '@p8/contract/notices';
 
 /*
  * Mall → orders. An order takes its SKUs' stock when it is placed — one conditional UPDATE per SKU
@@ -289,6 +291,20 @@ export async function createOrder(ctx: ServiceContext, body: MallOrderCreate, so
   await ctx.tx.insert(mallOrderItem).values(items.map((i) => ({ ...i, orderId: created.id })));
   await log(ctx, created.id, 'create', null, 'PendingPayment', body.buyerRemark, at);
   ctx.audit({ action: 'create', entity: 'mall-order', entityId: created.id, detail: { orderNo: created.orderNo, source, payAmount: yuan(pay) } });
+  // The staff who handle orders hear of it (core/notices.ts `newOrderListeners`): from the system when the
+  // customer placed it in the mall, from the one acting when staff placed it for a customer (not told themselves).
+  const notice: Notice = {
+    key: 'mallOrderNew',
+    params: {
+      orderNo: created.orderNo,
+      customerName: customer.name || body.consignee,
+      itemCount: String(items.reduce((n, i) => n + i.quantity, 0)),
+      firstItemName: items[0].productName,
+      payAmount: yuan(pay).toFixed(2),
+      consignee: body.consignee,
+    },
+  };
+  await sendNotice(ctx, await newOrderListeners(ctx.tx, ctx.tenantId, 'mall_order'), notice, { at, ...(source === 'mall' ? { from: 'system' } : {}) });
   return created;
 }
 

@@ -8,13 +8,21 @@ import type { AuthContext } from '../../core/auth.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { assertAllFound } from '../../core/ids.ts';
 import { countAll, parseList, runPage, type ListSpec } from '../../core/list-query.ts';
+import { announceUnread } from '../../core/notices.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { assertStaffOfTenant } from './staff.ts';
 
 /*
- * Messages between staff of a tenant: sender and receiver differ; only the sender deletes a message.
+ * The message center: messages between staff of a tenant (sender and receiver differ) and the system's
+ * notices (core/notices.ts). Only the sender deletes a message they wrote — gone for both sides; the
+ * receiver hides what they received — gone from their inbox and unread count, still in the sender's sent
+ * view. A notice is never deleted (it records what happened: a review request, an order), only hidden.
  * Everyone reads their own inbox and outbox; sending and deleting need their button codes (routes.ts).
+ * Every change of someone's unread messages reaches their open screens live after the commit.
  */
+
+/** The sender's name of a notice the system itself sent. */
+const SYSTEM_SENDER: Record<NoticeLang, string> = { zh: '系统', en: 'System' };
 
 const sender = alias(admin, 'sender');
 const receiver = alias(admin, 'receiver');
@@ -43,6 +51,7 @@ const selection = {
   content: message.content,
   notice: message.notice,
   readAt: message.readAt,
+  hiddenAt: message.hiddenAt,
   createdAt: message.createdAt,
 };
 
@@ -53,11 +62,12 @@ const toRow = (m: Selected, lang: NoticeLang): MessageRow => ({
   ...(m.notice ? renderNotice(m.notice, lang) : { title: m.title, content: m.content }),
   id: m.id,
   senderId: m.senderId,
-  senderName: m.senderName || m.senderAccount || '',
+  senderName: m.senderId === null ? SYSTEM_SENDER[lang] : m.senderName || m.senderAccount || '',
   receiverId: m.receiverId,
   receiverName: m.receiverName || m.receiverAccount || '',
   isRead: m.readAt !== null,
   readAt: m.readAt ? m.readAt.toISOString() : null,
+  isNotice: m.notice !== null,
   createdAt: m.createdAt.toISOString(),
 });
 
@@ -73,7 +83,10 @@ function fromWithNames(tx: Tx) {
 function boxConditions(auth: AuthContext, query: Record<string, unknown>): SQL[] {
   const box = query.box === undefined || query.box === '' ? 'inbox' : String(query.box);
   if (!MessageBox.includes(box as MessageBox)) throw new BizError('BadRequest', { additional: 'box' });
-  const conditions = [eq(message.tenantId, auth.tenantId), eq(box === 'inbox' ? message.receiverId : message.senderId, auth.adminId)];
+  const conditions =
+    box === 'inbox'
+      ? [eq(message.tenantId, auth.tenantId), eq(message.receiverId, auth.adminId), isNull(message.hiddenAt)]
+      : [eq(message.tenantId, auth.tenantId), eq(message.senderId, auth.adminId)];
   const isRead = query.isRead === undefined || query.isRead === '' ? undefined : String(query.isRead);
   if (isRead !== undefined) {
     if (!['true', 'false', '1', '0'].includes(isRead)) throw new BizError('BadRequest', { additional: 'isRead' });
@@ -92,15 +105,15 @@ export async function unreadCount(ctx: ServiceContext): Promise<{ count: number 
   const [row] = await ctx.tx
     .select({ count: count() })
     .from(message)
-    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt)));
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt), isNull(message.hiddenAt)));
   return { count: Number(row?.count ?? 0) };
 }
 
-/** A message the caller sent or received. */
+/** A message the caller sent, or received and did not hide. */
 export async function getMessage(ctx: ServiceContext, id: number, lang: NoticeLang = 'zh'): Promise<MessageRow> {
   const { adminId } = ctx.account;
   const [row] = await fromWithNames(ctx.tx)
-    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.id, id), or(eq(message.senderId, adminId), eq(message.receiverId, adminId))))
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.id, id), or(eq(message.senderId, adminId), and(eq(message.receiverId, adminId), isNull(message.hiddenAt)))))
     .limit(1);
   if (!row) throw new BizError('DataNotExist');
   return toRow(row, lang);
@@ -114,23 +127,33 @@ export async function sendMessage(ctx: ServiceContext, { receiverIds, title, con
     .insert(message)
     .values(receiverIds.map((receiverId) => ({ tenantId: ctx.tenantId, senderId: ctx.account.adminId, receiverId, title, content })))
     .returning({ id: message.id });
+  announceUnread(ctx, receiverIds);
   return { ids: inserted.map((m) => m.id) };
 }
 
-/** Marks messages of the caller's inbox read; a message of someone else's inbox is refused. */
-export async function markRead(ctx: ServiceContext, ids: number[]): Promise<{ updated: number }> {
+/** The caller's received messages among `ids`: all must exist, and all be in the caller's inbox (else `refusal`). */
+async function ownReceived(ctx: ServiceContext, ids: number[], refusal: (notMine: number[]) => Error) {
   const found = await ctx.tx
-    .select({ id: message.id, receiverId: message.receiverId })
+    .select({ id: message.id, receiverId: message.receiverId, hiddenAt: message.hiddenAt })
     .from(message)
     .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids)));
   assertAllFound(ids, found, 'DataNotExist');
   const notMine = found.filter((m) => m.receiverId !== ctx.account.adminId);
-  if (notMine.length) throw forbidden('Forbidden', notMine.map((m) => m.id).join(','));
+  if (notMine.length) throw refusal(notMine.map((m) => m.id));
+  // A hidden message is gone for its receiver: as if it did not exist.
+  const hidden = found.find((m) => m.hiddenAt !== null);
+  if (hidden) throw new BizError('DataNotExist', { additional: hidden.id });
+}
+
+/** Marks messages of the caller's inbox read; a message of someone else's inbox is refused. */
+export async function markRead(ctx: ServiceContext, ids: number[]): Promise<{ updated: number }> {
+  await ownReceived(ctx, ids, (notMine) => forbidden('Forbidden', notMine.join(',')));
   const rows = await ctx.tx
     .update(message)
     .set({ readAt: new Date() })
     .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids), isNull(message.readAt)))
     .returning({ id: message.id });
+  if (rows.length) announceUnread(ctx, [ctx.account.adminId]);
   return { updated: rows.length };
 }
 
@@ -138,18 +161,34 @@ export async function markAllRead(ctx: ServiceContext): Promise<{ updated: numbe
   const rows = await ctx.tx
     .update(message)
     .set({ readAt: new Date() })
-    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt)))
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt), isNull(message.hiddenAt)))
     .returning({ id: message.id });
+  if (rows.length) announceUnread(ctx, [ctx.account.adminId]);
   return { updated: rows.length };
 }
 
-/** Deletes messages the caller sent (all or nothing). */
+/** Hides messages of the caller's inbox (all or nothing): the receiver's way to remove one; the sender still sees it. */
+export async function hideMessages(ctx: ServiceContext, ids: number[]): Promise<{ updated: number }> {
+  await ownReceived(ctx, ids, (notMine) => new BizError('OnlyMessageReceiverCanHide', { additional: notMine.join(',') }));
+  const rows = await ctx.tx
+    .update(message)
+    .set({ hiddenAt: new Date() })
+    .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids), eq(message.receiverId, ctx.account.adminId), isNull(message.hiddenAt)))
+    .returning({ id: message.id });
+  announceUnread(ctx, [ctx.account.adminId]);
+  return { updated: rows.length };
+}
+
+/** Deletes messages the caller wrote and sent (all or nothing): gone for their receivers too. */
 export async function deleteMessages(ctx: ServiceContext, ids: number[]) {
   const found = await ctx.tx
-    .select({ id: message.id, senderId: message.senderId })
+    .select({ id: message.id, senderId: message.senderId, receiverId: message.receiverId, hiddenAt: message.hiddenAt, notice: message.notice })
     .from(message)
     .where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids)));
   assertAllFound(ids, found, 'DataNotExist');
   if (found.some((m) => m.senderId !== ctx.account.adminId)) throw new BizError('OnlyMessageSenderCanDelete');
+  const notice = found.find((m) => m.notice !== null);
+  if (notice) throw new BizError('NoticeProhibitDelete', { additional: notice.id });
   await ctx.tx.delete(message).where(and(eq(message.tenantId, ctx.tenantId), inArray(message.id, ids), eq(message.senderId, ctx.account.adminId)));
+  announceUnread(ctx, found.filter((m) => m.hiddenAt === null).map((m) => m.receiverId));
 }

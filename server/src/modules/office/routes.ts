@@ -19,7 +19,7 @@ import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { feieProvider, yilianyunProvider } from '../../core/printer-providers.ts';
-import { deleteMessages, getMessage, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
+import { deleteMessages, getMessage, hideMessages, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
 import { langOf } from '../../core/excel.ts';
 import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, printerChoices, testPrint, updatePrinter } from './printers.ts';
 import {
@@ -69,6 +69,11 @@ const messageRoutes = [
     handler: (ctx, { body }) => markRead(ctx, body.ids),
   }),
   route({ method: 'PUT', url: `${MESSAGE}/read/all`, tags: messageTags, summary: 'Mark my whole inbox read', handler: (ctx) => markAllRead(ctx) }),
+  // The receiver's own inbox, like marking read: hidden for them, still in the sender's sent view.
+  route({
+    method: 'PUT', url: `${MESSAGE}/hide`, tags: messageTags, summary: 'Hide messages of my inbox (the sender still sees them)', body: idsSchema,
+    handler: (ctx, { body }) => hideMessages(ctx, body.ids),
+  }),
   route({
     method: 'DELETE', url: MESSAGE, tags: messageTags, summary: 'Delete messages I sent', permission: 'system_message_delete', body: idsSchema,
     handler: (ctx, { body }) => deleteMessages(ctx, body.ids),

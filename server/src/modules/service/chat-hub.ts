@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
@@ -8,11 +8,12 @@ import type { Database } from '../../db/connection.ts';
 import type { AuthContext } from '../../core/auth.ts';
 import { BizError } from '../../core/errors.ts';
 import { withServiceContext, type Caller } from '../../core/service-context.ts';
+import { unreadCount } from '../office/messages.ts';
 import { listOrderMessages } from './messages.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Live delivery of service-order chat messages to every server process's open screens. */
+    /** Live delivery of service-order chat messages (and the message center's unread counts) to every server process's open screens. */
     chat: ChatHub;
   }
 }
@@ -31,9 +32,17 @@ export interface ChatHub {
  * in-process otherwise — and each process hands it to its own sockets subscribed to that tenant and order.
  * A socket sees its own tenant's orders only: the subscription is checked under the tenant's RLS and the
  * delivery keyed by tenant.
+ *
+ * The same socket carries the message center's unread count (the header bell): after `{ type: 'inbox' }`
+ * the client gets `{ type: 'unread', count }` at once and again whenever a message of theirs is stored,
+ * read, hidden or deleted. The change is announced after its commit (core/notices.ts `announceUnread`) as
+ * the tenant and account ids only, through the same pub/sub; each process that holds sockets of those
+ * accounts reads their count under the tenant's RLS (one read at a time per account, a change meanwhile
+ * read once more after it) and sends it to them. After a lost link to Redis every held count is read again.
  */
 
 const CHANNEL = 'service-chat';
+const INBOX_CHANNEL = 'inbox-unread';
 /** Close codes: 4401 not signed in (or the session ended), 4400 a broken protocol. */
 const CLOSE_UNAUTHORIZED = 4401;
 const AUTH_TIMEOUT_MS = 10_000;
@@ -45,9 +54,12 @@ interface Client {
   socket: WebSocket;
   auth?: AuthContext;
   orders: Set<number>;
+  /** Subscribed to its account's unread count. */
+  inbox: boolean;
 }
 
 const keyOf = (tenantId: number, orderId: number) => `${tenantId}:${orderId}`;
+const accountKeyOf = (tenantId: number, adminId: number) => `${tenantId}:${adminId}`;
 
 function send(socket: WebSocket, message: WsServerMessage) {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -77,14 +89,71 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
       if (client.auth?.tenantId === parsed.tenantId) send(client.socket, { type: 'message', message: parsed.message });
     }
   });
+
+  // The unread counts: the sockets subscribed per account, and the reads under way per account.
+  const inboxes = new Map<string, Set<Client>>();
+  const reading = new Map<string, { again: boolean }>();
+  const refreshUnread = (tenantId: number, adminId: number) => {
+    const key = accountKeyOf(tenantId, adminId);
+    const under = reading.get(key);
+    if (under) {
+      // A read is under way and may have missed this change: it reads once more when done.
+      under.again = true;
+      return;
+    }
+    const run = { again: false };
+    reading.set(key, run);
+    void (async () => {
+      try {
+        do {
+          run.again = false;
+          const [holder] = inboxes.get(key) ?? [];
+          if (!holder?.auth) return;
+          const { count } = await withServiceContext(database, callerOf(holder.auth, app.log, ''), (ctx) => unreadCount(ctx));
+          for (const client of inboxes.get(key) ?? []) {
+            if (client.auth?.tenantId === tenantId && client.auth.adminId === adminId) send(client.socket, { type: 'unread', count });
+          }
+        } while (run.again);
+      } catch (error) {
+        app.log.warn({ err: error, tenantId, adminId }, 'unread count not read');
+      } finally {
+        reading.delete(key);
+      }
+    })();
+  };
+  await app.shared.subscribe(INBOX_CHANNEL, (raw) => {
+    let parsed: { tenantId: number; adminIds: number[] };
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (!Number.isSafeInteger(parsed.tenantId) || !Array.isArray(parsed.adminIds)) return;
+    for (const adminId of parsed.adminIds) if (inboxes.has(accountKeyOf(parsed.tenantId, adminId))) refreshUnread(parsed.tenantId, adminId);
+  });
+  app.registries.inbox.listen((tenantId, adminIds) => app.shared.publish(INBOX_CHANNEL, JSON.stringify({ tenantId, adminIds })));
+
   // Messages published while this process's link to Redis was down are lost to it: its screens read them.
   app.shared.onResync(() => {
     for (const client of clients) if (client.auth) send(client.socket, { type: 'resync' });
+    for (const key of inboxes.keys()) {
+      const [tenantId, adminId] = key.split(':').map(Number);
+      refreshUnread(tenantId, adminId);
+    }
   });
 
   app.decorate('chat', {
     publish: (tenantId, message) => app.shared.publish(CHANNEL, JSON.stringify({ tenantId, message })),
   } satisfies ChatHub);
+
+  const leaveInbox = (client: Client) => {
+    if (!client.inbox || !client.auth) return;
+    client.inbox = false;
+    const key = accountKeyOf(client.auth.tenantId, client.auth.adminId);
+    const set = inboxes.get(key);
+    set?.delete(client);
+    if (set && !set.size) inboxes.delete(key);
+  };
 
   const unsubscribe = (client: Client, orderId: number) => {
     client.orders.delete(orderId);
@@ -95,15 +164,9 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
     if (set && !set.size) subscribers.delete(key);
   };
 
-  const callerOf = (client: Client, request: FastifyRequest): Caller => ({
-    tenantId: client.auth!.tenantId,
-    account: client.auth!,
-    config,
-    registries: app.registries,
-    access: app.access,
-    log: request.log,
-    ip: request.ip,
-  });
+  function callerOf(auth: AuthContext, log: FastifyBaseLogger, ip: string): Caller {
+    return { tenantId: auth.tenantId, account: auth, config, registries: app.registries, access: app.access, log, ip };
+  }
 
   async function handle(client: Client, request: FastifyRequest, message: WsClientMessage) {
     switch (message.type) {
@@ -126,7 +189,7 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
         const key = keyOf(client.auth.tenantId, orderId);
         subscribers.set(key, (subscribers.get(key) ?? new Set()).add(client));
         try {
-          const backlog = await withServiceContext(database, callerOf(client, request), (ctx) => listOrderMessages(ctx, { orderId, afterId: afterId ?? 0 }));
+          const backlog = await withServiceContext(database, callerOf(client.auth, request.log, request.ip), (ctx) => listOrderMessages(ctx, { orderId, afterId: afterId ?? 0 }));
           send(client.socket, { type: 'subscribed', orderId });
           if (afterId !== undefined) for (const m of backlog) send(client.socket, { type: 'message', message: m });
         } catch (error) {
@@ -142,6 +205,17 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
       case 'unsubscribe':
         unsubscribe(client, message.orderId);
         return;
+      case 'inbox': {
+        if (!client.auth) throw new BizError('Unauthorized', { status: 40100 });
+        // Registered before the count is read, so a change committed in between is sent after it.
+        if (!client.inbox) {
+          client.inbox = true;
+          const key = accountKeyOf(client.auth.tenantId, client.auth.adminId);
+          inboxes.set(key, (inboxes.get(key) ?? new Set()).add(client));
+        }
+        refreshUnread(client.auth.tenantId, client.auth.adminId);
+        return;
+      }
     }
   }
 
@@ -156,7 +230,7 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
       throw new BizError('BadRequest', { additional: 'WebSocket upgrade required' });
     },
     wsHandler: (socket, request) => {
-      const client: Client = { socket, orders: new Set() };
+      const client: Client = { socket, orders: new Set(), inbox: false };
       clients.add(client);
       let bearerToken = bearerOf(request);
       const authTimer = setTimeout(() => {
@@ -192,6 +266,7 @@ export const chatPlugin = fp(async (app: FastifyInstance, opts: { database: Data
         clearTimeout(authTimer);
         clearInterval(sessionTimer);
         for (const orderId of [...client.orders]) unsubscribe(client, orderId);
+        leaveInbox(client);
         clients.delete(client);
       });
     },

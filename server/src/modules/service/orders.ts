@@ -16,10 +16,11 @@ import {
   type ServiceOrderSource,
   type ServiceOrderStep,
 } from '@p8/contract/service';
-import { renderNotice, type Notice, type NoticeKey } from '@p8/contract/notices';
+import type { Notice, NoticeKey } from '@p8/contract/notices';
 import { systemSettingsSchema } from '@p8/contract/tenant-config';
-import { admin, message, serviceOrder, serviceOrderLog, serviceStaff, systemSetting } from '../../db/schema/index.ts';
+import { admin, serviceOrder, serviceOrderLog, serviceStaff, systemSetting } from '../../db/schema/index.ts';
 import { nextBillCode } from '../../core/code-generator.ts';
+import { newOrderListeners, sendNotice } from '../../core/notices.ts';
 import { callerScope, creatorDeptId } from '../../core/data-scope.ts';
 import { BizError, forbidden } from '../../core/errors.ts';
 import { callerPermissions } from '../../core/permissions.ts';
@@ -214,7 +215,10 @@ async function writeLog(ctx: ServiceContext, orderId: number, action: ServiceOrd
   await ctx.tx.insert(serviceOrderLog).values({ tenantId: ctx.tenantId, orderId, action, fromStatus, toStatus, adminId: ctx.account.adminId, remark: remark ?? null, createdAt: at });
 }
 
-/** Who hears of a new order: an office message to staff with newOrderNotify; an SMS to staff with smsNotify. */
+/**
+ * Who hears of a new order: a notice in the message center to staff with newOrderNotify who may open the
+ * service orders (core/notices.ts `newOrderListeners`); an SMS to staff with smsNotify.
+ */
 export interface NewOrderNotice {
   orderNo: string;
   serviceName: string;
@@ -222,9 +226,9 @@ export interface NewOrderNotice {
   smsPhones: string[];
 }
 
-/** An office message about an order, kept as a notice so that each reader reads it in their language (its Chinese text beside it). */
-function orderNotice(key: NoticeKey, order: Order) {
-  const notice: Notice = {
+/** A notice about an order: each reader reads it in their language. */
+function orderNotice(key: NoticeKey, order: Order): Notice {
+  return {
     key,
     params: {
       orderNo: order.orderNo,
@@ -236,20 +240,15 @@ function orderNotice(key: NoticeKey, order: Order) {
       slotTime: order.slotTime ?? '',
     },
   };
-  return { ...renderNotice(notice, 'zh'), notice };
 }
 
 async function notifyNewOrder(ctx: ServiceContext, order: Order): Promise<NewOrderNotice> {
   const listeners = await ctx.tx
-    .select({ id: admin.id, phone: admin.phone, newOrderNotify: admin.newOrderNotify, smsNotify: admin.smsNotify })
+    .select({ id: admin.id, phone: admin.phone, smsNotify: admin.smsNotify })
     .from(admin)
     .where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.enabled, true)));
-  // A message's sender and receiver differ: the one who placed the order is not told of it.
-  const receivers = listeners.filter((a) => a.newOrderNotify && a.id !== ctx.account.adminId);
-  if (receivers.length) {
-    const notice = orderNotice('serviceOrderNew', order);
-    await ctx.tx.insert(message).values(receivers.map((r) => ({ tenantId: ctx.tenantId, senderId: ctx.account.adminId, receiverId: r.id, ...notice })));
-  }
+  // A customer's own (online) order comes from the system; staff placing one for a customer are not told of it.
+  await sendNotice(ctx, await newOrderListeners(ctx.tx, ctx.tenantId, 'service_order'), orderNotice('serviceOrderNew', order), order.source === 'online' ? { from: 'system' } : {});
   const [settings] = await ctx.tx
     .select({ value: systemSetting.value })
     .from(systemSetting)
@@ -353,7 +352,7 @@ export async function dispatchOrder(ctx: ServiceContext, { id, staffId, remark }
   // The assignee hears of it in the message center (the header bell), dispatched or re-dispatched; not when
   // they dispatched it to themselves (a message's sender and receiver differ).
   if (staffId !== ctx.account.adminId) {
-    await ctx.tx.insert(message).values({ tenantId: ctx.tenantId, senderId: ctx.account.adminId, receiverId: staffId, ...orderNotice('serviceOrderDispatched', order), createdAt: at });
+    await sendNotice(ctx, [staffId], orderNotice('serviceOrderDispatched', order), { at });
   }
   return row;
 }
