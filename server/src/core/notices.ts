@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { renderNotice, type Notice } from '@p8/contract/notices';
 import { deferToCommit, type Tx } from '../db/connection.ts';
 import { admin, message } from '../db/schema/index.ts';
@@ -60,6 +60,15 @@ export class InboxSignals {
   async changed(tenantId: number, adminIds: number[]): Promise<void> {
     if (this.listener && adminIds.length) await this.listener(tenantId, adminIds);
   }
+}
+
+/** The unread messages of an account's inbox (hidden ones not counted): the bell's number. */
+export async function unreadCount(ctx: ServiceContext): Promise<{ count: number }> {
+  const [row] = await ctx.tx
+    .select({ count: count() })
+    .from(message)
+    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt), isNull(message.hiddenAt)));
+  return { count: Number(row?.count ?? 0) };
 }
 
 /**

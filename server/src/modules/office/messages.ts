@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { renderNotice, type NoticeLang } from '@p8/contract/notices';
 import { MessageBox, type MessageRow, type MessageSend } from '@p8/contract/office';
@@ -99,14 +99,6 @@ export async function listMessages(ctx: ServiceContext, query: Record<string, un
   const parsed = parseList(listSpec, query, boxConditions(ctx.account, query));
   const page = await runPage(parsed, fromWithNames(ctx.tx).$dynamic(), ctx.tx.select(countAll()).from(message).$dynamic());
   return { data: page.data.map((m) => toRow(m, lang)), pagination: page.pagination };
-}
-
-export async function unreadCount(ctx: ServiceContext): Promise<{ count: number }> {
-  const [row] = await ctx.tx
-    .select({ count: count() })
-    .from(message)
-    .where(and(eq(message.tenantId, ctx.tenantId), eq(message.receiverId, ctx.account.adminId), isNull(message.readAt), isNull(message.hiddenAt)));
-  return { count: Number(row?.count ?? 0) };
 }
 
 /** A message the caller sent, or received and did not hide. */

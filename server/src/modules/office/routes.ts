@@ -19,7 +19,8 @@ import { listQuerySchema } from '../../core/list-query.ts';
 import { recordRoutes } from '../../core/record-routes.ts';
 import { route, untransactedRoute, type ServerModule } from '../../core/route.ts';
 import { feieProvider, yilianyunProvider } from '../../core/printer-providers.ts';
-import { deleteMessages, getMessage, hideMessages, listMessages, markAllRead, markRead, sendMessage, unreadCount } from './messages.ts';
+import { deleteMessages, getMessage, hideMessages, listMessages, markAllRead, markRead, sendMessage } from './messages.ts';
+import { unreadCount } from '../../core/notices.ts';
 import { langOf } from '../../core/excel.ts';
 import { createPrinter, deletePrinters, enablePrinters, getPrinter, listPrinters, printerChoices, testPrint, updatePrinter } from './printers.ts';
 import {

@@ -8,7 +8,7 @@ import type { Database } from '../../db/connection.ts';
 import type { AuthContext } from '../../core/auth.ts';
 import { BizError } from '../../core/errors.ts';
 import { withServiceContext, type Caller } from '../../core/service-context.ts';
-import { unreadCount } from '../office/messages.ts';
+import { unreadCount } from '../../core/notices.ts';
 import { listOrderMessages } from './messages.ts';
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Button, Descriptions, Drawer, Empty, Popconfirm, Skeleton, Space, Tag, Typography, type ButtonProps } from 'antd';
-import { CheckCircleOutlined, DeleteOutlined, RollbackOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DeleteOutlined, EyeInvisibleOutlined, RollbackOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -22,6 +22,8 @@ export interface MessageDrawerProps {
   /** A message changed (read) or went (deleted): the list reloads. */
   onChanged: () => void;
   onDelete: (row: MessageRow) => Promise<void>;
+  /** The receiver hides it from their inbox (the sender still sees it). */
+  onHide?: (row: MessageRow) => Promise<void>;
   onReply?: (row: MessageRow) => void;
 }
 
@@ -30,7 +32,7 @@ export interface MessageDrawerProps {
  * only what its schema knows — no scripts or handlers from another user's HTML). Opening an unread
  * message of my inbox marks it read.
  */
-export default function MessageDrawer({ row, onClose, onChanged, onDelete, onReply }: MessageDrawerProps) {
+export default function MessageDrawer({ row, onClose, onChanged, onDelete, onHide, onReply }: MessageDrawerProps) {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const me = useAuthStore((s) => s.userInfo?.id);
   const queryClient = useQueryClient();
@@ -50,7 +52,8 @@ export default function MessageDrawer({ row, onClose, onChanged, onDelete, onRep
       .catch(() => undefined);
   }, [row, me, queryClient, onChanged]);
 
-  const mine = !!message && message.senderId === me;
+  // A notice is never deleted (its receiver hides it); a notice of the system has nobody to reply to.
+  const mine = !!message && message.senderId === me && !message.isNotice;
   const incoming = !!message && message.receiverId === me;
 
   return (
@@ -64,7 +67,14 @@ export default function MessageDrawer({ row, onClose, onChanged, onDelete, onRep
       extra={
         message && (
           <Space>
-            {incoming && onReply && (
+            {incoming && onHide && (
+              <Popconfirm title={t('message.hideConfirm', { title: message.title })} onConfirm={() => onHide(message).catch(() => undefined)} okButtonProps={{ ...({ 'data-testid': 'message-drawer-hide-confirm' } as ButtonProps) }}>
+                <Button icon={<EyeInvisibleOutlined />} data-testid="message-drawer-hide">
+                  {t('message.hide')}
+                </Button>
+              </Popconfirm>
+            )}
+            {incoming && onReply && message.senderId !== null && (
               <Auth code="system_message_send">
                 <Button icon={<RollbackOutlined />} onClick={() => onReply(message)} data-testid="message-reply">
                   {t('message.reply')}

@@ -1,17 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ServiceMessageRow, WsClientMessage, WsServerMessage } from '@p8/contract/service';
-import { API_BASE } from '../../app/http.ts';
+import { LIVE_BACKOFF as BACKOFF, liveSocketUrl as socketUrl } from '../../app/live-socket.ts';
 import { getToken } from '../../stores/auth.ts';
 
 export type ChatState = 'connecting' | 'live' | 'offline';
-
-/** Reconnect delays (ms): quick at first, then every 10 s while the server stays away. */
-const BACKOFF = [500, 1000, 2000, 5000, 10_000];
-
-function socketUrl(): string {
-  const { protocol, host } = window.location;
-  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}${API_BASE}/ws`;
-}
 
 /**
  * The messages of an order's chat, live: one WebSocket to /api/ws, signed in with the session's token,

@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { MessageRow } from '@p8/contract/office';
 import { listMessages } from '../../components/Message/api/list-messages.ts';
-import { UNREAD_COUNT_QUERY_KEY, useUnreadCount } from '../../components/Message/api/get-unread-count.ts';
+import { UNREAD_COUNT_QUERY_KEY, useUnreadCount, useUnreadLive } from '../../components/Message/api/get-unread-count.ts';
+import { useLiveUnread } from '../../components/Message/use-live-unread.ts';
 import { useMenuStore } from '../../stores/menu.ts';
 
 // The drawer brings the read-only rich-text view: loaded when a message is opened, not with the shell.
@@ -21,13 +22,16 @@ const LATEST_QUERY_KEY = ['office', 'message', 'bell'] as const;
  * The inbox of every signed-in user, in the header: the unread count, the newest unread messages, each
  * opened (and so read) in the message drawer, and the way to the message screen for those who may open
  * it. A message reaches every colleague, whatever the receiver's roles grant — without this, someone
- * whose roles lack the message screen never saw what was sent to them.
+ * whose roles lack the message screen never saw what was sent to them. The count is live (use-live-unread.ts):
+ * a message stored for the user, or read or hidden elsewhere, shows at once without a reload.
  */
 export default function MessageBell() {
   const { t } = useTranslation(undefined, { keyPrefix: 'layout.header' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  useLiveUnread();
   const count = useUnreadCount();
+  const live = useUnreadLive((s) => s.live);
   const [open, setOpen] = useState(false);
   const [tipOpen, setTipOpen] = useState(false);
   const [reading, setReading] = useState<MessageRow | null>(null);
@@ -96,7 +100,7 @@ export default function MessageBell() {
       >
         {/* The tooltip hides while the list is open (it covered the list's corner). */}
         <Tooltip title={t('messages')} placement="bottom" open={tipOpen && !open} onOpenChange={setTipOpen}>
-          <Button type="text" className="p8-tool" aria-label={t('messages')} data-testid="message-bell">
+          <Button type="text" className="p8-tool" aria-label={t('messages')} data-testid="message-bell" data-live={live ? 'true' : 'false'}>
             <Badge count={count} size="small" overflowCount={99} data-testid="message-bell-count">
               <BellOutlined />
             </Badge>

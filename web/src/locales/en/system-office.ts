@@ -352,6 +352,13 @@ export default {
     noContent: 'No content',
     notReadYet: 'Not read yet',
     deleteConfirm: 'Delete the message "{{title}}"? The receiver will no longer see it.',
+    hide: 'Hide',
+    hideSelected: 'Hide selected',
+    hideConfirm: 'Hide the message "{{title}}" from your inbox? The sender still sees it.',
+    hideSelectedConfirm: 'Hide {{count}} messages from your inbox? Their senders still see them.',
+    hidden: '{{count}} messages hidden',
+    notice: 'Notice',
+    noticeTip: 'A system notice: it cannot be deleted; its receiver may hide it.',
   },
   setting: {
     title: 'System settings',

@@ -352,6 +352,13 @@ export default {
     noContent: '无内容',
     notReadYet: '尚未阅读',
     deleteConfirm: '确定删除消息“{{title}}”吗？接收人将不再看到它。',
+    hide: '隐藏',
+    hideSelected: '隐藏所选',
+    hideConfirm: '从收件箱隐藏消息“{{title}}”？发送人仍可看到。',
+    hideSelectedConfirm: '从收件箱隐藏 {{count}} 条消息？发送人仍可看到。',
+    hidden: '已隐藏 {{count}} 条消息',
+    notice: '通知',
+    noticeTip: '系统通知：不能删除，接收人可将其隐藏。',
   },
   setting: {
     title: '系统设置',

@@ -1,6 +1,6 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { App, Badge, Button, Card, Popconfirm, Segmented, Space, Tabs, Tag, Typography, type ButtonProps } from 'antd';
-import { CheckOutlined, DeleteOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
+import { CheckOutlined, DeleteOutlined, EyeInvisibleOutlined, EyeOutlined, InboxOutlined, SendOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MessageBox, MessageRow } from '@p8/contract/office';
@@ -11,6 +11,7 @@ import { UNREAD_COUNT_QUERY_KEY, useUnreadCount } from '../../../components/Mess
 import { listMessages } from '../../../components/Message/api/list-messages.ts';
 import { markAllRead } from './api/mark-all-read.ts';
 import { markRead } from '../../../components/Message/api/mark-read.ts';
+import { hideMessages } from '../../../components/Message/api/hide-messages.ts';
 import MessageDrawer from '../../../components/Message/MessageDrawer.tsx';
 import SendDialog, { type SendDialogState } from './components/send-dialog.tsx';
 import './message.css';
@@ -31,7 +32,11 @@ const preview = (html: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** System → messages: my inbox and sent messages between staff of the tenant. */
+/**
+ * System → messages, the message center: my inbox (messages of colleagues and the system's notices) and my
+ * sent messages. The receiver hides what they received; the sender deletes what they wrote (a notice is
+ * never deleted). The inbox follows the live unread count: a new message shows without a reload.
+ */
 export default function MessagePage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
   const { message } = App.useApp();
@@ -67,6 +72,21 @@ export default function MessagePage() {
     reload();
   };
 
+  const hide = async (ids: number[]) => {
+    const { updated } = await hideMessages(ids);
+    message.success(t('message.hidden', { count: updated }));
+    table.current?.clearSelection();
+    reload();
+  };
+
+  // A message came or went elsewhere (the live count changed): the inbox shows it.
+  const seen = useRef(unread);
+  useEffect(() => {
+    if (seen.current === unread) return;
+    seen.current = unread;
+    if (box === 'inbox') table.current?.reload();
+  }, [unread, box]);
+
   const remove = async (ids: number[]) => {
     await deleteMessages(ids);
     message.success(t('common.deleted'));
@@ -75,6 +95,8 @@ export default function MessagePage() {
   };
 
   const reply = (row: MessageRow) => {
+    // A notice of the system has nobody to answer.
+    if (row.senderId === null) return;
     setOpened(null);
     setSend({
       open: true,
@@ -96,6 +118,11 @@ export default function MessagePage() {
       render: (_, row) => (
         <Space size={6} className={['p8-message-title', inbox && !row.isRead ? 'is-unread' : ''].join(' ')}>
           {inbox && <Badge status={row.isRead ? 'default' : 'processing'} />}
+          {row.isNotice && (
+            <Tag color="blue" title={t('message.noticeTip')} style={{ marginInlineEnd: 0 }} data-testid={`row-notice-${row.id}`}>
+              {t('message.notice')}
+            </Tag>
+          )}
           <Typography.Link onClick={() => setOpened(row)} data-testid={`row-open-${row.id}`} ellipsis style={{ maxWidth: 230 }}>
             {row.title}
           </Typography.Link>
@@ -132,7 +159,7 @@ export default function MessagePage() {
         title: t('common.operation'),
         fixed: 'right',
         hideInSetting: true,
-        width: inbox ? 190 : 170,
+        width: inbox ? 260 : 170,
         render: (_, row) => (
           <Space size={0}>
             <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => setOpened(row)} data-testid={`row-view-${row.id}`}>
@@ -143,8 +170,15 @@ export default function MessagePage() {
                 {t('message.markRead')}
               </Button>
             )}
-            {/* Only the sender deletes: my sent messages only. */}
-            {!inbox && (
+            {inbox && (
+              <Popconfirm title={t('message.hideConfirm', { title: row.title })} onConfirm={() => hide([row.id]).catch(() => undefined)} okButtonProps={testId(`row-hide-confirm-${row.id}`)}>
+                <Button type="link" size="small" icon={<EyeInvisibleOutlined />} data-testid={`row-hide-${row.id}`}>
+                  {t('message.hide')}
+                </Button>
+              </Popconfirm>
+            )}
+            {/* Only the sender deletes: my sent messages only, never a notice. */}
+            {!inbox && !row.isNotice && (
               <Auth code="system_message_delete">
                 <Popconfirm
                   title={t('message.deleteConfirm', { title: row.title })}
@@ -235,6 +269,16 @@ export default function MessagePage() {
                 <Button onClick={() => void readAll().catch(() => undefined)} data-testid="message-read-all">
                   {t('message.markAllRead')}
                 </Button>
+                <Popconfirm
+                  title={t('message.hideSelectedConfirm', { count: selectedRowKeys.length })}
+                  disabled={!selectedRowKeys.length}
+                  onConfirm={() => hide(selectedRowKeys.map(Number)).catch(() => undefined)}
+                  okButtonProps={testId('message-hide-selected-confirm')}
+                >
+                  <Button icon={<EyeInvisibleOutlined />} disabled={!selectedRowKeys.length} data-testid="message-hide-selected">
+                    {t('message.hideSelected')}
+                  </Button>
+                </Popconfirm>
                 {unread > 0 && (
                   <Typography.Text type="secondary" data-testid="message-unread-count">
                     {t('message.unreadCount', { count: unread })}
@@ -265,6 +309,10 @@ export default function MessagePage() {
         onReply={reply}
         onDelete={async (row) => {
           await remove([row.id]);
+          setOpened(null);
+        }}
+        onHide={async (row) => {
+          await hide([row.id]);
           setOpened(null);
         }}
       />
