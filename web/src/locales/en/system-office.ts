@@ -356,7 +356,7 @@ export default {
     hideSelected: 'Hide selected',
     hideConfirm: 'Hide the message "{{title}}" from your inbox? The sender still sees it.',
     hideSelectedConfirm: 'Hide {{count}} messages from your inbox? Their senders still see them.',
-    hidden: '{{count}} messages hidden',
+    hidden: '{{count}} message(s) hidden',
     notice: 'Notice',
     noticeTip: 'A system notice: it cannot be deleted; its receiver may hide it.',
   },
