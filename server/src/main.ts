@@ -7,6 +7,7 @@ import { seedMallDemo } from './db/seed/demo-mall.ts';
 import { seedFinanceDemo } from './db/seed/demo-finance.ts';
 import { seedServiceDemo } from './db/seed/demo-service.ts';
 import { startUnpaidOrderJob } from './modules/mall/unpaid-orders.ts';
+import { startAttendanceNotices } from './modules/people/attendance-notices.ts';
 import { startUploadSweep } from './core/upload-sweep.ts';
 import { startJobSweep } from './core/background-jobs.ts';
 import { seedDemoBills } from './db/seed/demo-bills.ts';
@@ -36,6 +37,8 @@ async function main() {
   let mallSeed: Promise<unknown> = Promise.resolve();
   // Mall orders left unpaid past the tenant's time are cancelled, their stock given back (every minute).
   const stopUnpaidOrderJob = startUnpaidOrderJob({ database, config, registries: app.registries, access: app.access, log: app.log });
+  // Yesterday's attendance anomalies told to each person and their department's leader (two minutes after start, then hourly; once per person-day).
+  const stopAttendanceNotices = startAttendanceNotices({ database, config, registries: app.registries, access: app.access, log: app.log });
   // Uploads no record names, older than UPLOAD_ORPHAN_HOURS, are removed (a minute after start, then daily).
   const stopUploadSweep = startUploadSweep({ database, config, log: app.log });
   // Finished background jobs older than JOB_RETENTION_DAYS are removed with their files (a minute after start, then hourly).
@@ -59,6 +62,7 @@ async function main() {
       // The running background jobs roll back and go back to the queue for another process (app.close would too).
       await app.jobs.stop();
       await stopUnpaidOrderJob();
+      await stopAttendanceNotices();
       await stopUploadSweep();
       await stopJobSweep();
       // app.close() stops accepting connections, closes the idle kept-alive ones, waits for in-flight requests

@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MallCategoryNode, MallLottery, MallLotteryRecord, MallOrder, MallOrderCounts, MallOrderRow, MallProduct, MallProductRow, MallSkuOption, MallFeedback } from '@p8/contract/mall';
-import { mallSku } from '../src/db/schema/index.ts';
+import { mallSku, message } from '../src/db/schema/index.ts';
+import { withServiceContext } from '../src/core/service-context.ts';
 import { prizeAt } from '../src/modules/mall/lottery.ts';
-import { call, login, seedStaff, seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
+import { createOrder } from '../src/modules/mall/order.ts';
+import { call, login, seedStaff, seedTenant, setAdmin, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { mallApi } from './mall-fixtures.ts';
 import { grant } from './office-fixtures.ts';
 
@@ -160,6 +162,28 @@ describe(`mall orders (${TEST_DB})`, () => {
     expect((await api.refused('PUT', `${M}/order/cancel`, { id: order.id })).message).toBe('MallOrderStatusError');
     expect(await stockOf(s1.id)).toEqual(before1);
     expect(cancelled.logs.map((l) => l.action)).toEqual(['create', 'cancel']);
+  });
+
+  it('tells the staff who handle orders of a new one: newOrderNotify on and the order screen, in the reader’s language', async () => {
+    const [sku] = product.skus;
+    const handler = await seedStaff(ctx.database, a);
+    await grant(ctx, a, handler.roleId, ['mall_order']);
+    const bystander = await seedStaff(ctx.database, a);
+    for (const s of [handler, bystander]) await setAdmin(ctx.database, a.tenantId, s.adminId, { newOrderNotify: true });
+    const noticesTo = (adminId: number) => ctx.database.withTenant(a.tenantId, (tx) => tx.select().from(message).where(and(eq(message.tenantId, a.tenantId), eq(message.receiverId, adminId))));
+    // Placed by the administrator for a customer: from them, to the handler only (the bystander cannot open the orders).
+    const order = await api.order(customer, [{ skuId: sku.id, quantity: 2 }]);
+    const [told] = (await noticesTo(handler.adminId)).filter((m) => m.title.includes(order.orderNo));
+    expect(told).toMatchObject({ senderId: a.adminId, title: `新商城订单 ${order.orderNo}`, notice: { key: 'mallOrderNew', params: { itemCount: '2', payAmount: order.payAmount.toFixed(2) } } });
+    expect((await noticesTo(bystander.adminId)).filter((m) => m.title.includes(order.orderNo))).toEqual([]);
+    const token = await login(ctx.app, handler.name, handler.password);
+    const en = await ctx.app.inject({ method: 'GET', url: `/api/admin/office/message/${told.id}`, headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' } });
+    expect((en.json() as { data: { title: string; content: string } }).data).toMatchObject({ title: `New mall order ${order.orderNo}`, content: expect.stringContaining('2 item(s)') });
+    // Placed by the customer in the mall: from the system.
+    const caller = { tenantId: a.tenantId, account: { tenantId: a.tenantId, adminId: a.adminId, sessionId: '' }, config: ctx.config, registries: ctx.app.registries, log: ctx.app.log, ip: '', access: ctx.app.access };
+    const own = await withServiceContext(ctx.database, caller, (c) => createOrder(c, { customerId: customer, consignee: '李四', phone: '13800000001', address: '杭州市', items: [{ skuId: sku.id, quantity: 1 }], freightAmount: 0, discountAmount: 0, buyerRemark: '' }, 'mall'));
+    expect((await noticesTo(handler.adminId)).find((m) => m.title.includes(own.orderNo))).toMatchObject({ senderId: null });
+    for (const s of [handler, bystander]) await setAdmin(ctx.database, a.tenantId, s.adminId, { newOrderNotify: false });
   });
 
   it('keeps what orders took while the product was being edited (the change typed applies to the stock there is now)', async () => {

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterCommit, type Database, type Tx } from '../db/connection.ts';
+import { adminRole, role } from '../db/schema/index.ts';
 import { accessChangesOf, type AccessInvalidator } from './access-cache.ts';
 import type { AuthContext } from './auth.ts';
 import { writeAudit, type AuditEntry } from './audit.ts';
@@ -72,4 +74,23 @@ export async function withServiceContext<T>(database: Database, caller: Caller, 
     if (accessChanges.length) afterCommit(tx, () => caller.access.changed(accessChanges));
     return result;
   });
+}
+
+/**
+ * The caller a tenant's periodic work acts as (the unpaid-order sweep, the attendance notices): its first
+ * super administrator, so that the audit log names an account of the tenant. Undefined when it has none.
+ */
+export async function superAdminCaller(deps: Pick<Caller, 'config' | 'registries' | 'log' | 'access'> & { database: Database }, tenantId: number): Promise<Caller | undefined> {
+  const adminId = await deps.database.withTenant(tenantId, async (tx) => {
+    const [first] = await tx
+      .select({ id: adminRole.adminId })
+      .from(adminRole)
+      .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
+      .where(and(eq(adminRole.tenantId, tenantId), eq(role.isSuper, true)))
+      .orderBy(asc(adminRole.adminId))
+      .limit(1);
+    return first?.id;
+  });
+  if (adminId === undefined) return undefined;
+  return { tenantId, account: { tenantId, adminId, sessionId: '' }, config: deps.config, registries: deps.registries, log: deps.log, ip: '', access: deps.access };
 }

@@ -2,10 +2,10 @@ import { and, asc, eq, lt } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
-import { adminRole, mallOrder, role, systemSetting } from '../../db/schema/index.ts';
+import { mallOrder, systemSetting } from '../../db/schema/index.ts';
 import type { AccessInvalidator } from '../../core/access-cache.ts';
 import type { Registries } from '../../core/registries.ts';
-import { withServiceContext, type Caller } from '../../core/service-context.ts';
+import { superAdminCaller, withServiceContext } from '../../core/service-context.ts';
 import { cancelOrder } from './order.ts';
 
 /*
@@ -61,18 +61,8 @@ export async function cancelUnpaidOrders(deps: UnpaidOrderJobDeps, { now = new D
 }
 
 async function cancelTenantOrders(deps: UnpaidOrderJobDeps, tenantId: number, cutoff: Date, { now, batchSize, maxBatches }: Required<SweepOptions>): Promise<number> {
-  const adminId = await deps.database.withTenant(tenantId, async (tx) => {
-    const [first] = await tx
-      .select({ id: adminRole.adminId })
-      .from(adminRole)
-      .innerJoin(role, and(eq(role.tenantId, adminRole.tenantId), eq(role.id, adminRole.roleId)))
-      .where(and(eq(adminRole.tenantId, tenantId), eq(role.isSuper, true)))
-      .orderBy(asc(adminRole.adminId))
-      .limit(1);
-    return first?.id;
-  });
-  if (adminId === undefined) return 0;
-  const caller: Caller = { tenantId, account: { tenantId, adminId, sessionId: '' }, config: deps.config, registries: deps.registries, log: deps.log, ip: '', access: deps.access };
+  const caller = await superAdminCaller(deps, tenantId);
+  if (!caller) return 0;
   let cancelled = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const done = await withServiceContext(deps.database, caller, async (ctx) => {

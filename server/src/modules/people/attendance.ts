@@ -33,7 +33,8 @@ const ms = (minutes: number) => minutes * 60_000;
 export const midnightOf = (date: string) => new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
 /** The local `yyyy-mm-dd` of an instant. */
 export const localDate = (at: Date) => `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
-const nextDate = (date: string, days = 1) => {
+/** The `yyyy-mm-dd` `days` after `date` (before it when negative). */
+export const nextDate = (date: string, days = 1) => {
   const d = midnightOf(date);
   d.setDate(d.getDate() + days);
   return localDate(d);
@@ -192,6 +193,28 @@ export async function personDay(ctx: ServiceContext, rules: GroupRules, staffId:
   return judgeDays(rules, [date], punches, now)[0];
 }
 
+/**
+ * Every enabled member of an enabled group, with their day `date` judged (the attendance notices of the
+ * next day: attendance-notices.ts). A day whose last check is still open has no result yet.
+ */
+export async function membersDay(ctx: ServiceContext, date: string, now = new Date()): Promise<Array<{ staffId: number; staffName: string; day: AttendanceDay }>> {
+  const { tx, tenantId } = ctx;
+  const staffName = sql<string>`coalesce(nullif(${admin.realName}, ''), ${admin.name})`;
+  const members = await tx
+    .select({ staffId: attendanceGroupMember.staffId, staffName })
+    .from(attendanceGroupMember)
+    .innerJoin(attendanceGroup, and(eq(attendanceGroup.tenantId, attendanceGroupMember.tenantId), eq(attendanceGroup.id, attendanceGroupMember.recordId)))
+    .innerJoin(admin, and(eq(admin.tenantId, attendanceGroupMember.tenantId), eq(admin.id, attendanceGroupMember.staffId)))
+    .where(and(eq(attendanceGroupMember.tenantId, tenantId), eq(attendanceGroup.enabled, true), eq(admin.enabled, true)))
+    .orderBy(asc(attendanceGroupMember.staffId));
+  if (!members.length) return [];
+  const rules = await rulesOf(tx, tenantId, members.map((m) => m.staffId));
+  const punches = await punchesOf(tx, tenantId, members.map((m) => m.staffId), midnightOf(nextDate(date, -1)), midnightOf(nextDate(date, 2)));
+  return members.flatMap((m) => {
+    const own = rules.get(m.staffId);
+    return own ? [{ staffId: m.staffId, staffName: m.staffName, day: judgeDays(own, [date], punches.get(m.staffId) ?? [], now)[0] }] : [];
+  });
+}
 
 /**
  * The month's report: every member of an enabled group (or of one group), with their days counted by result,
