@@ -8,6 +8,7 @@ import { seedFinanceDemo } from './db/seed/demo-finance.ts';
 import { seedServiceDemo } from './db/seed/demo-service.ts';
 import { startUnpaidOrderJob } from './modules/mall/unpaid-orders.ts';
 import { startAttendanceNotices } from './modules/people/attendance-notices.ts';
+import { seedMessagesDemo } from './db/seed/demo-messages.ts';
 import { startUploadSweep } from './core/upload-sweep.ts';
 import { startJobSweep } from './core/background-jobs.ts';
 import { seedDemoBills } from './db/seed/demo-bills.ts';
@@ -97,6 +98,12 @@ async function main() {
       .then(
         (seeded) => seeded && app.log.info('seeded the base content and service orders of 演示制造有限公司'),
         (error: unknown) => app.log.error({ err: error }, 'the service demo could not be seeded'),
+      )
+      // Last: the administrator's unread messages of several kinds (new orders told from now on).
+      .then(() => seedMessagesDemo(app, database, config))
+      .then(
+        (seeded) => seeded && app.log.info('seeded the messages of 演示制造有限公司'),
+        (error: unknown) => app.log.error({ err: error }, 'the message demo could not be seeded'),
       );
   }
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -10,6 +10,8 @@ import { seedMallDemo } from '../src/db/seed/demo-mall.ts';
 import { seedFinanceDemo } from '../src/db/seed/demo-finance.ts';
 import { seedServiceDemo } from '../src/db/seed/demo-service.ts';
 import { seedPeopleDemo } from '../src/db/seed/demo-people.ts';
+import { seedMessagesDemo } from '../src/db/seed/demo-messages.ts';
+import type { MessageRow } from '@p8/contract/office';
 import type { PersonMonth, ReportRow } from '@p8/contract/people';
 import { ServiceOrderStatus, type ServiceMessageRow, type ServiceOrderCounts, type ServiceOrderRow } from '@p8/contract/service';
 import type { AgreementRow, SwiperRow, TimeSettings } from '@p8/contract/base';
@@ -247,4 +249,17 @@ describe(`demo records (${TEST_DB})`, () => {
     }
     expect(counts.service).toBeGreaterThanOrEqual(120);
   });
+
+  it("gives the first demo tenant's administrator unread messages of several kinds, once", async () => {
+    expect(await seedMessagesDemo(ctx.app, ctx.database, ctx.config)).toBe(true);
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const inbox = (await call<MessageRow[]>(ctx.app, 'GET', '/api/admin/office/message?box=inbox&isRead=false&pageSize=100', { token })).body.data;
+    // A colleague's message, a new service order, a new mall order, and the attendance job's notice (from the system).
+    expect(inbox.some((m) => !m.isNotice && m.title === '本周五下午盘点')).toBe(true);
+    expect(inbox.some((m) => m.title.startsWith('新服务订单'))).toBe(true);
+    expect(inbox.some((m) => m.title.startsWith('新商城订单'))).toBe(true);
+    expect(inbox.some((m) => m.title.startsWith('考勤异常') && m.senderId === null)).toBe(true);
+    expect((await call<{ count: number }>(ctx.app, 'GET', '/api/admin/office/message/unread/count', { token })).body.data.count).toBe(inbox.length);
+    expect(await seedMessagesDemo(ctx.app, ctx.database, ctx.config)).toBe(false);
+  }, 60_000);
 });
