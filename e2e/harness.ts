@@ -93,8 +93,8 @@ function templateDataDir(): string | undefined {
   }
 }
 
-/** What the server logs when the last part of the demo (the service orders) is seeded, or failed. */
-const DEMO_DONE = /seeded the base content and service orders|could not be seeded/;
+/** What the server logs when the last part of the demo (the messages, after the service orders) is seeded, or failed. */
+const DEMO_DONE = /seeded the messages of|could not be seeded/;
 
 /**
  * Migrates and seeds an embedded database once, by starting the server on `dataDir` and stopping it

@@ -154,3 +154,36 @@ describe.skipIf(Boolean(skip))('message center: the live bell across two server 
     await screenshot(zh, 'message-center-read-zh');
   }, 180_000);
 });
+
+describe("message center: the demo administrator's bell", () => {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    server = await startServer('bell-demo');
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await server?.stop();
+  }, 60_000);
+
+  it('shows unread messages of several kinds, in Chinese and in English', async () => {
+    for (const [locale, label, texts] of [
+      ['zh-CN', 'zh', ['本周五下午盘点', '新服务订单', '新商城订单', '考勤异常']],
+      ['en-US', 'en', ['本周五下午盘点', 'New service order', 'New mall order', 'Attendance anomaly']],
+    ] as const) {
+      const page = await openSignedInPage(browser!, server!, contexts, `bell-demo-${label}`, { name: 'admin', password: 'admin123' }, { locale });
+      await page.locator('[data-testid="message-bell"][data-live="true"]').waitFor({ timeout: 30_000 });
+      expect(await bellCount(page)).toBeGreaterThanOrEqual(4);
+      await page.getByTestId('message-bell').click();
+      const list = page.getByTestId('message-bell-list');
+      for (const text of texts) await list.getByText(text).first().waitFor();
+      await screenshot(page, `message-center-demo-bell-${label}`);
+      await page.keyboard.press('Escape');
+    }
+  }, 120_000);
+});
