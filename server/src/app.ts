@@ -46,6 +46,7 @@ import { productionModule } from './modules/production/routes.ts';
 import { qualityModule } from './modules/quality/routes.ts';
 import { outsourcingModule } from './modules/outsourcing/routes.ts';
 import { peopleModule } from './modules/people/routes.ts';
+import { tasksModule } from './modules/tasks/routes.ts';
 import { homeModule } from './modules/home/routes.ts';
 
 export interface AppDeps {
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Quality: its inspections' own rules and its templates.
     qualityModule,
     peopleModule,
+    tasksModule,
     // Finance: after the bills, whose audits it posts to the ledger.
     financeModule,
     baseModule,

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { openConfiguredDatabase, saveDemoImage } from './db/open.ts';
 import { demoRecordsMissing, seedDemoRecords } from './db/seed/demo-records.ts';
 import { demoPeopleMissing, seedPeopleDemo } from './db/seed/demo-people.ts';
+import { demoOfficeMissing, seedOfficeDemo } from './db/seed/demo-office.ts';
 import { seedMallDemo } from './db/seed/demo-mall.ts';
 import { seedFinanceDemo } from './db/seed/demo-finance.ts';
 import { seedServiceDemo } from './db/seed/demo-service.ts';
@@ -11,6 +12,7 @@ import { startAttendanceNotices } from './modules/people/attendance-notices.ts';
 import { seedMessagesDemo } from './db/seed/demo-messages.ts';
 import { startUploadSweep } from './core/upload-sweep.ts';
 import { startJobSweep } from './core/background-jobs.ts';
+import { startTaskReminders } from './modules/tasks/reminders.ts';
 import { seedDemoBills } from './db/seed/demo-bills.ts';
 
 /** Reads the config, opens and migrates the database, seeds the demo tenants, listens. */
@@ -30,6 +32,8 @@ async function main() {
   }
   // Its attendance (groups, shifts, two months of punches), through the clock-in service, into the image too.
   if (config.seedDemo && (await demoPeopleMissing(database)) && (await seedPeopleDemo(app, database, config))) console.log('seeded the demo attendance of 演示制造有限公司');
+  // Its tasks in every stage (written, in review, audited, in progress with notes, completed, terminated), through the services.
+  if (config.seedDemo && (await demoOfficeMissing(database)) && (await seedOfficeDemo(app, database, config))) console.log('seeded the demo tasks of 演示制造有限公司');
   // A fresh embedded database just seeded: the next fresh start of this code copies it (db/image.ts).
   await saveDemoImage(opened);
 
@@ -44,6 +48,8 @@ async function main() {
   const stopUploadSweep = startUploadSweep({ database, config, log: app.log });
   // Finished background jobs older than JOB_RETENTION_DAYS are removed with their files (a minute after start, then hourly).
   const stopJobSweep = startJobSweep({ database, config, log: app.log });
+  // Tasks' reminders before their due date and once overdue, to each assignee (a minute after start, then every ten minutes).
+  const stopTaskReminders = startTaskReminders({ database, config, registries: app.registries, access: app.access, log: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -66,6 +72,7 @@ async function main() {
       await stopAttendanceNotices();
       await stopUploadSweep();
       await stopJobSweep();
+      await stopTaskReminders();
       // app.close() stops accepting connections, closes the idle kept-alive ones, waits for in-flight requests
       // to finish (each answered with Connection: close) and runs the onClose hooks.
       await app.close();

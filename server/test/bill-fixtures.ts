@@ -135,6 +135,8 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
   }
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
   const kind = lineKindOf(decl);
+  // A task: its title, due date and the caller as its assignee.
+  if (decl.type === 'Task') return { ...header, title: 'Check the press', dueDate: '2026-11-30', assigneeIds: [records.staff], lines: [], ...overrides };
   // A replacement clock-in: a check the caller missed (joinAttendanceGroup), a reason.
   if (kind === 'none' && !decl.extraAmount) return { ...header, ...nextReplacement(), replaceReason: 'Forgot to clock in', lines: [], ...overrides };
   if (kind === 'none') {

@@ -12,6 +12,8 @@ import { seedServiceDemo } from '../src/db/seed/demo-service.ts';
 import { seedPeopleDemo } from '../src/db/seed/demo-people.ts';
 import { seedMessagesDemo } from '../src/db/seed/demo-messages.ts';
 import type { MessageRow } from '@p8/contract/office';
+import { seedOfficeDemo } from '../src/db/seed/demo-office.ts';
+import { TaskStage, type TaskBoard } from '@p8/contract/tasks';
 import type { PersonMonth, ReportRow } from '@p8/contract/people';
 import { ServiceOrderStatus, type ServiceMessageRow, type ServiceOrderCounts, type ServiceOrderRow } from '@p8/contract/service';
 import type { AgreementRow, SwiperRow, TimeSettings } from '@p8/contract/base';
@@ -70,6 +72,18 @@ describe(`demo records (${TEST_DB})`, () => {
     const mine = (await get<PersonMonth>('clock?month=2026-10')).data;
     expect(mine.days.find((d) => d.date === '2026-10-01')).toMatchObject({ dayType: 'holiday', result: 'rest' });
     expect(await seedPeopleDemo(ctx.app, ctx.database, ctx.config, now)).toBe(false);
+  }, 120_000);
+
+  it('gives the first demo tenant tasks in every stage through the services, once', async () => {
+    const now = new Date(2026, 10, 20, 12);
+    expect(await seedOfficeDemo(ctx.app, ctx.database, ctx.config, now)).toBe(true);
+    const token = await login(ctx.app, 'admin', 'admin123');
+    const board = (await call<TaskBoard>(ctx.app, 'GET', '/api/admin/office/task/board', { token })).body.data;
+    for (const stage of TaskStage) expect(board.columns.find((c) => c.stage === stage)!.tasks.length, stage).toBeGreaterThan(0);
+    const progress = board.columns.find((c) => c.stage === 'InProgress')!.tasks;
+    expect(progress.some((task) => task.overdue)).toBe(true);
+    expect(progress.every((task) => (task.percent ?? 0) > 0)).toBe(true);
+    expect(await seedOfficeDemo(ctx.app, ctx.database, ctx.config, now)).toBe(false);
   }, 120_000);
 
   it('gives the first demo tenant its money through the services: accounts, bills paid and received in part, an advance, a fee; verify empty', async () => {

@@ -600,6 +600,22 @@ export const errorCatalogue = {
   PleaseInputReplacementTime: { zh: '请输入补卡时间', en: 'Please enter the time to replace' },
   PleaseInputReplacementReason: { zh: '请输入补卡原因', en: 'Please enter the reason' },
 
+  // Tasks (office)
+  PleaseInputTaskTitle: { zh: '请输入任务标题', en: 'Please enter the task title' },
+  TaskTitleTooLong: { zh: '任务标题最多 100 个字', en: 'A task title has at most 100 characters' },
+  PleaseSelectTaskAssignee: { zh: '请选择执行人', en: 'Please select the assignees' },
+  TaskAssigneeRepeat: { zh: '执行人不能重复', en: 'An assignee is listed only once' },
+  TaskAssigneesTooMany: { zh: '执行人最多 50 个', en: 'A task has at most 50 assignees' },
+  PleaseSelectTaskDueDate: { zh: '请选择截止日期', en: 'Please select the due date' },
+  TaskDueBeforeBillDate: { zh: '截止日期不能早于单据日期', en: 'The due date cannot be before the bill date' },
+  TaskRemindDaysOutOfRange: { zh: '提前提醒天数须为 0 到 30 的整数', en: 'Remind days must be a whole number from 0 to 30' },
+  TaskNotExist: { zh: '任务不存在', en: 'The task does not exist' },
+  TaskAlreadyStarted: { zh: '任务已开始，不能再次开始', en: 'The task has already started' },
+  OnlyTaskMemberCanOperate: { zh: '只有任务的执行人、创建人或有“管理全部任务”权限的人可以操作', en: 'Only the task\'s assignees, its creator or holders of "Manage every task" can do this' },
+  TaskStartedProhibitAbandonAudit: { zh: '任务已开始，不能反审核', en: 'The task has started: its audit cannot be withdrawn' },
+  PleaseInputTerminateReason: { zh: '请输入终止原因', en: 'Please enter the reason for terminating' },
+  PleaseInputProgressNote: { zh: '请输入进展内容', en: 'Please enter the progress note' },
+
   // Outsourcing
   OutsourcingOrderOneProduct: { zh: '委外订单须有且仅有一行产品', en: 'An outsourcing order makes exactly one product line' },
   OutsourcingMaterialShort: { zh: '供应商处的委外物料不足', en: 'Not enough of the material is at the supplier for this order' },

@@ -4,7 +4,7 @@ import { NOTICES, renderNotice, type NoticeKey } from './notices.ts';
 describe('system notices', () => {
   it('write every notice out in both languages, every placeholder filled', () => {
     const params = { orderNo: 'FW1', serviceName: 'S', customerName: 'C', customerPhone: 'P', address: 'A', appointmentDate: '2026-12-01', slotTime: '09:00-10:00', typeZh: '补卡申请', typeEn: 'Replacement clock-in', billCode: 'BK1', sender: 'Li', reason: 'R',
-      itemCount: '3', firstItemName: 'T-shirt', payAmount: '99.00', consignee: 'Z', date: '2026-11-28', person: 'Wang', anomaliesZh: '迟到', anomaliesEn: 'late' };
+      itemCount: '3', firstItemName: 'T-shirt', payAmount: '99.00', consignee: 'Z', date: '2026-11-28', person: 'Wang', anomaliesZh: '迟到', anomaliesEn: 'late', title: 'T1', dueDate: '2026-12-01' };
     // What each notice must show of its values, in both languages.
     const shows: Record<NoticeKey, string[]> = {
       mallOrderNew: ['3', 'T-shirt', '99.00', 'Z'],
@@ -14,6 +14,11 @@ describe('system notices', () => {
       billApproved: ['BK1'],
       billRefused: ['BK1', 'R'],
       attendanceAnomaly: ['2026-11-28', 'Wang'],
+      taskAssigned: ['BK1', 'T1', '2026-12-01', 'Li'],
+      taskDueSoon: ['BK1', 'T1', '2026-12-01'],
+      taskOverdue: ['BK1', 'T1', '2026-12-01'],
+      taskCompleted: ['BK1', 'T1', 'Li'],
+      taskTerminated: ['BK1', 'T1', 'R'],
     };
     for (const key of Object.keys(NOTICES) as NoticeKey[]) {
       for (const lang of ['zh', 'en'] as const) {

@@ -56,6 +56,31 @@ export const NOTICES = {
       en: "{person}'s attendance on {date}: {anomaliesEn}. Apply for a replacement clock-in or ask the attendance administrator if this is wrong.",
     },
   },
+  /** A task was audited: to each of its assignees (docs/office.md). */
+  taskAssigned: {
+    title: { zh: '新任务：{title}', en: 'New task: {title}' },
+    content: { zh: '{sender} 给您安排了任务 {billCode}「{title}」，截止日期 {dueDate}。', en: '{sender} assigned you the task {billCode} “{title}”, due {dueDate}.' },
+  },
+  /** A task not finished comes within its reminder days of its due date: once to each assignee. */
+  taskDueSoon: {
+    title: { zh: '任务即将到期：{title}', en: 'Task due soon: {title}' },
+    content: { zh: '任务 {billCode}「{title}」将于 {dueDate} 到期，请及时处理。', en: 'The task {billCode} “{title}” is due on {dueDate}.' },
+  },
+  /** A task not finished is past its due date: once to each assignee. */
+  taskOverdue: {
+    title: { zh: '任务已逾期：{title}', en: 'Task overdue: {title}' },
+    content: { zh: '任务 {billCode}「{title}」已于 {dueDate} 到期，仍未完成。', en: 'The task {billCode} “{title}” was due on {dueDate} and is not finished.' },
+  },
+  /** A task was completed by someone other than its creator: to the creator. */
+  taskCompleted: {
+    title: { zh: '任务已完成：{title}', en: 'Task completed: {title}' },
+    content: { zh: '{sender} 完成了任务 {billCode}「{title}」。', en: '{sender} completed the task {billCode} “{title}”.' },
+  },
+  /** A task was terminated by someone other than its creator: to the creator. */
+  taskTerminated: {
+    title: { zh: '任务已终止：{title}', en: 'Task terminated: {title}' },
+    content: { zh: '{sender} 终止了任务 {billCode}「{title}」，原因：{reason}', en: '{sender} terminated the task {billCode} “{title}”: {reason}' },
+  },
 } as const satisfies Record<string, NoticeText>;
 
 export type NoticeKey = keyof typeof NOTICES;

@@ -2,9 +2,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { BillTransitionView } from '@p8/contract/bills/api';
 import { lineCountsFor } from '@p8/contract/bills/catalogue';
 import { microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { nameKey } from '@p8/contract/bills/fields';
+import { nameKey, staffListNamesKey } from '@p8/contract/bills/fields';
 import type { FieldDecl } from '@p8/contract/bills/fields';
-import { lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { headerFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, type BillStatus } from '@p8/contract/bills/status';
 import { refNames } from '../core/record-refs.ts';
 import type { ServiceContext } from '../core/service-context.ts';
@@ -56,6 +56,7 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
     ...header,
     ...(extra as Record<string, unknown>),
     ...named.header,
+    ...(await staffListNames(ctx, decl, extra as Record<string, unknown>)),
     number: n(row.number),
     priceTotal: n(row.priceTotal),
     taxPriceTotal: n(row.taxPriceTotal),
@@ -140,6 +141,20 @@ async function namedRecords(ctx: ServiceContext, decl: BillTypeDecl, header: Rec
     header: Object.fromEntries(headRefs.map((f) => nameOf(f, header))),
     lines: lineValues.map((values) => Object.fromEntries(lineRefs.map((f) => nameOf(f, values)))),
   };
+}
+
+/**
+ * The names of the staff a `staffList` field names (a task's assignees), in its order, beside it: `assigneeIds` →
+ * `assigneeNames` (the form's select shows them before any search lists them).
+ */
+async function staffListNames(ctx: ServiceContext, decl: BillTypeDecl, extra: Record<string, unknown>): Promise<Record<string, string[]>> {
+  const answer: Record<string, string[]> = {};
+  for (const f of headerFields(decl).filter((field) => field.kind === 'staffList')) {
+    const ids = Array.isArray(extra[f.key]) ? (extra[f.key] as unknown[]).map(Number) : [];
+    const names = await refNames(ctx.tx, ctx.tenantId, 'staff', ids);
+    answer[staffListNamesKey(f.key)] = ids.map((id) => names.get(id) ?? '');
+  }
+  return answer;
 }
 
 /** GET {path}/:id/timeline */

@@ -115,12 +115,29 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
   return { columns, rows };
 }
 
+/** Rich text's HTML as the plain text a cell shows: tags dropped, paragraphs and breaks as line breaks, entities read. */
+function richTextPlain(html: string): string {
+  return html
+    .replace(/<\/(p|div|h[1-6]|li)>|<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
 /** The exported text of each record the rows name, by kind and id. */
 type Names = Map<string, Map<number, string>>;
 
 function exportValue(field: FieldDecl, value: unknown, names: Names, lang: Lang): unknown {
   if (value === null || value === undefined || value === '') return null;
   if (field.kind === 'record') return names.get(field.ref!)?.get(Number(value)) ?? null;
+  // Several staff by name (a task's assignees); rich text as its plain text.
+  if (field.kind === 'staffList') return Array.isArray(value) ? value.map((id) => names.get('staff')?.get(Number(id)) ?? `#${String(id)}`).join(', ') : null;
+  if (field.kind === 'richText') return richTextPlain(String(value));
   if (field.kind === 'enum') return enumLabel(field, value, lang);
   if (field.kind === 'serials') return Array.isArray(value) ? value.join(',') : value;
   // Readings as "item: value" pairs (an inspection line's), a pass / fail item as ✓ / ✗.
@@ -138,10 +155,12 @@ async function exportNames(ctx: ServiceContext, decl: BillTypeDecl, found: Array
     ids.get(ref)!.add(Number(id));
   };
   const headRefs = headerFields(decl).filter((f) => f.kind === 'record');
+  const headLists = headerFields(decl).filter((f) => f.kind === 'staffList');
   const lineRefs = lineFields(decl).filter((f) => f.kind === 'record');
   for (const { head, line } of found) {
     const headValues = { ...(head.extra as Record<string, unknown>), ...head } as Record<string, unknown>;
     for (const field of headRefs) add(field.ref!, headValues[field.key]);
+    for (const field of headLists) for (const id of Array.isArray(headValues[field.key]) ? (headValues[field.key] as unknown[]) : []) add('staff', id);
     if (!line) continue;
     const lineValues = { ...(line.extra as Record<string, unknown>), ...line } as Record<string, unknown>;
     for (const field of lineRefs) add(field.ref!, lineValues[field.key]);

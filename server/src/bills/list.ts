@@ -29,11 +29,13 @@ function listSpecOf(decl: BillTypeDecl): ListSpec {
   for (const field of headerFields(decl)) {
     if (field.kind === 'attachments') continue;
     const column = (bill as unknown as Record<string, AnyPgColumn | undefined>)[field.key];
-    // A type's own header field is kept in `extra`: it filters by its text there, when it declares a search.
-    if (!column && !(field.search === 'eq' && field.kind === 'enum')) continue;
+    // A type's own header field is kept in `extra`: it filters by its text there, when it declares a search —
+    // an enum by its value, a text by what it contains (a task's title).
+    if (!column && !((field.search === 'eq' && field.kind === 'enum') || (field.search === 'contains' && field.kind === 'text'))) continue;
     fields[field.key] = {
       column: column ?? sql`(${bill.extra} ->> ${field.key})`,
-      filter: field.search ? SEARCH_FILTER[field.search] : undefined,
+      // A text in `extra` has no trigram index to narrow by: a plain case-insensitive contains.
+      filter: field.search ? (column ? SEARCH_FILTER[field.search] : field.search === 'contains' ? 'like' : SEARCH_FILTER[field.search]) : undefined,
       sortable: field.sortable,
       sum: field.sum,
     };

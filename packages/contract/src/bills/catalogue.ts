@@ -4,6 +4,7 @@ import { INVOICE_BILLS } from './invoices.ts';
 import { MONEY_BILLS } from './money.ts';
 import { SALARY_BILLS } from './salary.ts';
 import { PEOPLE_BILLS } from './people.ts';
+import { OFFICE_BILLS } from './office.ts';
 import { PRODUCTION_BILLS } from './production.ts';
 import { QUALITY_BILLS } from './quality.ts';
 import { OUTSOURCING_BILLS } from './outsourcing.ts';
@@ -13,7 +14,7 @@ import { SUPPLY_CHAIN_BILLS } from './supply-chain.ts';
  * Every declared bill type. Production, outsourcing, finance, quality and people bills join this list
  * as their declarations are written; nothing else needs to learn about them.
  */
-export const BILL_TYPES: readonly BillTypeDecl[] = [...SUPPLY_CHAIN_BILLS, ...PRODUCTION_BILLS, ...OUTSOURCING_BILLS, ...QUALITY_BILLS, ...MONEY_BILLS, ...SALARY_BILLS, ...INVOICE_BILLS, ...PEOPLE_BILLS];
+export const BILL_TYPES: readonly BillTypeDecl[] = [...SUPPLY_CHAIN_BILLS, ...PRODUCTION_BILLS, ...OUTSOURCING_BILLS, ...QUALITY_BILLS, ...MONEY_BILLS, ...SALARY_BILLS, ...INVOICE_BILLS, ...PEOPLE_BILLS, ...OFFICE_BILLS];
 
 const byType = new Map(BILL_TYPES.map((decl) => [decl.type, decl]));
 const byMenu = new Map(BILL_TYPES.map((decl) => [billMenuName(decl), decl]));

@@ -22,7 +22,8 @@ import { AssemblyType, ASSEMBLY_TYPE_LABELS, ExchangeType, EXCHANGE_TYPE_LABELS,
  * amount digits) / percent / date / month (`YYYY-MM`) / enum (one of `options`) / record (the id of a record of
  * the kind `ref` names: a supplier, a warehouse, a fund account, a process…) / batch (a batch number text) /
  * serials (a list of serial numbers) / attachments (uploaded file urls) / bill (a bill this line settles,
- * chosen by push down) / readings (an inspection line's reading per item of its template).
+ * chosen by push down) / readings (an inspection line's reading per item of its template) / richText (HTML
+ * written in the rich-text editor) / staffList (several staff ids).
  */
 export type FieldKind =
   | 'text'
@@ -42,10 +43,17 @@ export type FieldKind =
   | 'attachments'
   | 'bill'
   /** An inspection line's readings: one per item of its template (quality's `Reading`). */
-  | 'readings';
+  | 'readings'
+  /** Rich text (sanitised HTML, the web's rich-text editor): a task's content. */
+  | 'richText'
+  /** Several staff members by id, chosen in one select: a task's assignees (checked by its type's rules). */
+  | 'staffList';
 
 /** The key beside a record field's id that carries the record's name, in answers (`supplierId` → `supplierName`). */
 export const nameKey = (key: string) => key.replace(/Id$/, 'Name');
+
+/** The key beside a `staffList` field that carries the staff's names, in answers (`assigneeIds` → `assigneeNames`). */
+export const staffListNamesKey = (key: string) => key.replace(/Ids$/, 'Names');
 
 /** How a list filters by the field: exact value, contains-text, one of several ids, or a date range. */
 export type FieldSearch = 'eq' | 'contains' | 'in' | 'dateRange';

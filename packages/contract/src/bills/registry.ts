@@ -30,7 +30,7 @@ import { divRound, roundTo, sum, toMicro, type Micro } from './decimal.ts';
  */
 
 /** The menu areas bills live in; the first segment of their route and button codes. */
-export const BillArea = ['purchase', 'sale', 'stock', 'production', 'outsourcing', 'quality', 'finance', 'people'] as const;
+export const BillArea = ['purchase', 'sale', 'stock', 'production', 'outsourcing', 'quality', 'finance', 'people', 'office'] as const;
 export type BillArea = (typeof BillArea)[number];
 export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   purchase: { zh: '采购管理', en: 'Purchasing' },
@@ -41,6 +41,7 @@ export const BILL_AREA_LABELS: Record<BillArea, Label> = {
   quality: { zh: '质量管理', en: 'Quality' },
   finance: { zh: '财务管理', en: 'Finance' },
   people: { zh: '人事管理', en: 'People' },
+  office: { zh: '办公协同', en: 'Office' },
 };
 
 /**
@@ -511,6 +512,11 @@ export interface BillTypeDecl {
    * (a replacement clock-in), whose creator is the person it is for.
    */
   creatorColumn?: Label;
+  /**
+   * Buttons beyond the engine's actions, served by the type's module (a task's start, progress note, completion,
+   * termination): seeded under the type's screen with the codes `<area>_<route>_<action>`.
+   */
+  ownButtons?: ReadonlyArray<{ action: string; label: Label }>;
 }
 
 /** A line's computed amount by its type's `lineAmount`, exactly (server and web alike); undefined without one. */

@@ -12,3 +12,4 @@ export * from './dashboard.ts';
 export * from './outsourcing.ts';
 export * from './quality.ts';
 export * from './picture.ts';
+export * from './tasks.ts';

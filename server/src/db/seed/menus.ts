@@ -173,7 +173,7 @@ const MALL_MENU: MenuTemplate = {
  * screen per bill type and its buttons (`<area>_<route>_<action>`, the codes its routes check). Each
  * screen's component (`purchase/order/index`) opens the web's one bill kit (web/src/views/bills).
  */
-const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', outsourcing: 'ShareAltOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined', people: 'IdcardOutlined' };
+const AREA_ICONS: Record<BillArea, string> = { purchase: 'ShoppingOutlined', sale: 'ShopOutlined', stock: 'InboxOutlined', production: 'ToolOutlined', outsourcing: 'ShareAltOutlined', quality: 'SafetyCertificateOutlined', finance: 'AccountBookOutlined', people: 'IdcardOutlined', office: 'CarryOutOutlined' };
 /** Areas whose bills sit in a directory of their own menu (people: beside attendance). */
 const OWN_DIRECTORY: readonly BillArea[] = ['people'];
 
@@ -193,6 +193,7 @@ export function billMenus(): MenuTemplate[] {
       ...(area === 'production' ? PRODUCTION_SCREENS : []),
       ...(area === 'quality' ? QUALITY_SCREENS : []),
       ...(area === 'outsourcing' ? OUTSOURCING_SCREENS : []),
+      ...(area === 'office' ? OFFICE_SCREENS : []),
     ],
   }));
 }
@@ -201,7 +202,11 @@ export function billMenus(): MenuTemplate[] {
 function billScreens(types: readonly BillTypeDecl[]): MenuTemplate[] {
   return types.map((decl) => ({
     ...screen(billMenuName(decl), decl.label.zh, decl.label.en, decl.icon, []),
-    children: billButtons(decl).map((b) => ({ name: b.code, title: b.label.zh, titleEn: b.label.en, type: 'Button' as const })),
+    children: [
+      ...billButtons(decl).map((b) => ({ name: b.code, title: b.label.zh, titleEn: b.label.en, type: 'Button' as const })),
+      // Buttons the type's module serves (a task's start, progress note, completion, termination).
+      ...(decl.ownButtons ?? []).map((b) => ({ name: `${billMenuName(decl)}_${b.action}`, title: b.label.zh, titleEn: b.label.en, type: 'Button' as const })),
+    ],
   }));
 }
 
@@ -229,6 +234,9 @@ const QUALITY_SCREENS: MenuTemplate[] = [
 
 /** Outsourcing's screens beside its bills: what each supplier holds of the materials sent to it. */
 const OUTSOURCING_SCREENS: MenuTemplate[] = [screen('outsourcing_atSupplier', '委外物料结存', 'Materials at suppliers', 'DatabaseOutlined', ['export'])];
+
+/** Office's screens beside its tasks: the board of tasks by stage (docs/office.md). */
+const OFFICE_SCREENS: MenuTemplate[] = [screen('office_taskBoard', '任务看板', 'Task board', 'ProjectOutlined', [])];
 
 /** Base content of the customer side (swiper, agreements, business hours and slots, public system config). */
 const BASE_MENU: MenuTemplate = {

@@ -12,6 +12,8 @@ import {
   billLine,
   outsourcingConsumption,
   inspectionBox,
+  officeTask,
+  officeTaskNote,
   pictureEmbedding,
   billTransition,
   bom,
@@ -127,6 +129,9 @@ export const TENANT_TABLES: ReadonlyArray<readonly [PgTable, TableFate]> = [
   [pictureEmbedding, basic],
   // Outsourcing receipts' consumption of the materials at the supplier (it names bills and their lines).
   [outsourcingConsumption, business()],
+  // Tasks' work state and progress notes (they belong to their bills).
+  [officeTask, business()],
+  [officeTaskNote, business()],
   // Inspection packing: the boxes of inspections' accepted goods (they belong to their bills).
   [inspectionBox, business()],
   // The mall's orders, draws and customers' feedback (they name customers, products and SKUs).

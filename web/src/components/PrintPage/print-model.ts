@@ -1,6 +1,6 @@
 import type { BillView } from '@p8/contract/bills/api';
 import { microText, sum, toMicro } from '@p8/contract/bills/decimal';
-import { nameKey } from '@p8/contract/bills/fields';
+import { nameKey, staffListNamesKey } from '@p8/contract/bills/fields';
 import { headerFields, lineFields, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BILL_STATUS_LABELS } from '@p8/contract/bills/status';
 import { CELL_BORDER, CELL_PADDING, clampRowHeight, headerRow, linesHeight, paginate, rowHeight, type PageSlice } from '@p8/contract/print/paginate';
@@ -91,7 +91,16 @@ export function headerText(decl: BillTypeDecl, bill: Record<string, unknown>, ke
   const field = headerFields(decl).find((f) => f.key === key);
   if (!field) return shown(bill[key], key.endsWith('At') || key.endsWith('Time') ? 'date' : 'text', undefined, ctx);
   if (field.kind === 'record') return String(bill[nameKey(key)] ?? '');
+  // Several staff by their names (a task's assignees); rich text as its text.
+  if (field.kind === 'staffList') return ((bill[staffListNamesKey(key)] as string[] | undefined) ?? []).join('、');
+  if (field.kind === 'richText') return richTextAsText(String(bill[key] ?? ''));
   return shown(bill[key], field.kind, field.options, ctx);
+}
+
+/** Rich text's HTML as printed text: paragraphs and breaks as line breaks, the tags dropped, entities read. */
+function richTextAsText(html: string): string {
+  const doc = new DOMParser().parseFromString(html.replace(/<\/(p|div|h[1-6]|li)>|<br\s*\/?>/gi, '\n'), 'text/html');
+  return (doc.body.textContent ?? '').trim();
 }
 
 /** A line's cell as printed: the material by code, name and specification, a record by its name. */

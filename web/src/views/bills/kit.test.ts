@@ -10,7 +10,7 @@ import { amountRules, billTypeByScreen, fieldRefusal, lineAmountRefusal, billTyp
 const ALL_ON = { openTaxRate: true, openDiscount: true, openBatchNumber: true, openSerialNumber: true, openShelves: true, openSaleOrderBomSelect: true };
 /** A valid value of a required field, as the form holds it (pickers as records). */
 const sample = (f: FieldDecl): unknown =>
-  f.example ?? (f.kind === 'date' ? '2026-11-24' : f.kind === 'month' ? '2026-11' : f.kind === 'enum' ? f.options![0].value : ['text', 'textarea', 'batch'].includes(f.kind) ? 'x' : f.kind === 'number' ? 1 : { id: 3, name: 'x' });
+  f.example ?? (f.kind === 'date' ? '2026-11-24' : f.kind === 'month' ? '2026-11' : f.kind === 'enum' ? f.options![0].value : ['text', 'textarea', 'batch'].includes(f.kind) ? 'x' : f.kind === 'number' ? 1 : f.kind === 'staffList' ? [3, 4] : { id: 3, name: 'x' });
 const DIGITS = { numberRetainsSmallDigit: 3, amountRetainsSmallDigit: 2 };
 
 describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill kit for %s', (_type, decl) => {

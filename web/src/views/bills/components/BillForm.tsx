@@ -266,7 +266,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
           <FormChangedContext.Provider value={unsaved.changed}>
           <Row gutter={16}>
             {header.map((field) => (
-              <Col span={field.kind === 'textarea' ? 12 : 6} key={field.key}>
+              <Col span={field.kind === 'richText' ? 24 : field.kind === 'textarea' || field.kind === 'staffList' ? 12 : 6} key={field.key}>
                 <Form.Item
                   name={field.key}
                   label={labelOf(field.label, lang)}

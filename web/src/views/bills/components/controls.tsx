@@ -1,8 +1,10 @@
-import { DatePicker, Input, Select } from 'antd';
+import { DatePicker, Form, Input, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import type { FieldDecl } from '@p8/contract/bills/fields';
+import { staffListNamesKey, type FieldDecl } from '@p8/contract/bills/fields';
+import RichText from '../../../components/RichText/index.tsx';
+import StaffSelect from '../../../components/Pickers/StaffSelect.tsx';
 import SupplierPicker from '../../../components/Pickers/SupplierPicker.tsx';
 import CustomerPicker from '../../../components/Pickers/CustomerPicker.tsx';
 import WarehousePicker from '../../../components/Pickers/WarehousePicker.tsx';
@@ -176,11 +178,24 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     case 'record':
       // Partners and warehouses are picked in the kit's dialogs (kept as `Picked`); every other kind by id.
       return DIALOG_PICKED.has(field.ref!) ? <RecordPick kind={field.ref as 'supplier'} {...(pass as ValueProps<Picked>)} /> : <RecordRefControl refKind={field.ref!} {...(pass as ValueProps<number>)} />;
+    case 'richText':
+      return <RichText {...(item as { value?: string; onChange?: (html: string) => void; disabled?: boolean })} height={200} maxHeight={480} data-testid={testId} />;
+    case 'staffList':
+      return <StaffListControl field={field} testId={testId} {...(item as { value?: number[]; onChange?: (ids: number[]) => void; disabled?: boolean; id?: string })} />;
     case 'serials':
       return <Select {...item} size={size} mode="tags" tokenSeparators={[',', ' ']} open={false} style={{ width: '100%' }} data-testid={testId} />;
     default:
       return <Input {...item} size={size} placeholder={field.example} maxLength={field.kind === 'batch' ? 100 : 500} data-testid={testId} />;
   }
+}
+
+/** Several staff members (a task's assignees): the names a loaded bill answers beside the ids show before any search lists them. */
+function StaffListControl({ field, testId, value, onChange, disabled, id }: { field: FieldDecl; testId: string; value?: number[]; onChange?: (ids: number[]) => void; disabled?: boolean; id?: string }) {
+  const form = Form.useFormInstance();
+  const names = (form.getFieldValue(staffListNamesKey(field.key)) as string[] | undefined) ?? [];
+  const stored = (form.getFieldValue(field.key) as number[] | undefined) ?? [];
+  const known = stored.map((staffId, i) => ({ id: staffId, label: names[i] || `#${staffId}` }));
+  return <StaffSelect mode="multiple" id={id} value={value ?? []} onChange={onChange} disabled={disabled} known={known} data-testid={testId} />;
 }
 
 /** A calendar date kept as `YYYY-MM-DD` text (what the API sends and takes), or a month as `YYYY-MM`. */
