@@ -96,7 +96,13 @@ describe(`demo records (${TEST_DB})`, () => {
     expect(receivable.some((r) => r.open === '460.000000')).toBe(true);
     expect((await get<Array<{ open: string }>>('payable')).map((p) => p.open)).toContain('2100.000000');
     // Payments, receipts and the fee are audited bills of the engine.
-    expect((await get<Array<{ billStatus: string }>>('receipt')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit', 'Audit', 'Audit']);
+    // (The fifth: the export customer's USD receipt, docs/cross-border.md.)
+    expect((await get<Array<{ billStatus: string }>>('receipt')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit', 'Audit', 'Audit', 'Audit']);
+    // Cross-border: dollars and euros with two weeks of rates, the USD sale received at another day's rate (6603).
+    const currencies = await call<Array<{ code: string }>>(ctx.app, 'GET', '/api/admin/basic/currency?current=1&pageSize=10', { token });
+    expect(currencies.body.data.map((c) => c.code).sort()).toEqual(['EUR', 'USD']);
+    const trial = await get<{ accounts: Array<{ code: string; balance: string }> }>('trialBalance');
+    expect(trial.accounts.find((a) => a.code === '6603')?.balance ?? '0').not.toMatch(/^0(\.0+)?$/);
     expect((await get<Array<{ billStatus: string }>>('payment')).map((r) => r.billStatus)).toEqual(['Audit', 'Audit']);
     // Opening balances of partners: audited bills; one opening receivable received in part, one payable paid.
     const openings = await get<Array<{ id: number; billStatus: string; beginningType: string; priceTotal: number }>>('beginning?pageSize=50');

@@ -252,7 +252,8 @@ const declaredImportFile = (decl: RecordKindDecl) => {
   const cell = (f: RecordFieldDecl, p: string, i: number) => {
     if (f.kind === 'enum') return f.options![0].label.zh;
     // A value of a shape of its own (a date, a year, a clock time) or a number: a valid sample; text unique per row.
-    if (f.examples?.length || ['number', 'quantity', 'amount'].includes(f.kind)) return sampleValue(f, p, {});
+    // (The i-th of its examples: a unique key of an example field, an exchange rate's day, differs per row.)
+    if (f.examples?.length || ['number', 'quantity', 'amount'].includes(f.kind)) return sampleValue(f, p, {}, i);
     if (f.kind !== 'record') return `${p}-${i}-${f.key}`;
     // The record `prepare` made, by what its kind exports (its code, else its title).
     const named = recordKind(f.ref!)!;

@@ -1,3 +1,4 @@
+import { exportDocuments } from '@p8/contract/print/export-documents';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
@@ -53,7 +54,9 @@ describe(`print templates (${TEST_DB})`, () => {
     for (const decl of BILL_TYPES.filter((d) => d.actions.includes('print'))) {
       const res = await call<PrintTemplateChoice[]>(ctx.app, 'GET', `${billApiPath(decl)}/print/templates?lang=en`, { token });
       expect(res.body.status, decl.type).toBe(0);
-      expect(res.body.data, decl.type).toEqual([{ id: null, name: `${decl.label.en} · standard`, isDefault: true, layout: starterTemplate(decl, 'en') }]);
+      // …and a commercial sale bill its export documents, built in (docs/cross-border.md).
+      const exported = exportDocuments(decl).map((d) => ({ id: null, builtIn: d.key, name: d.name.en, isDefault: false, layout: d.layout }));
+      expect(res.body.data, decl.type).toEqual([{ id: null, name: `${decl.label.en} · standard`, isDefault: true, layout: starterTemplate(decl, 'en') }, ...exported]);
     }
   });
 

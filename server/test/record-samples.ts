@@ -39,12 +39,22 @@ export function sampleValue(field: RecordFieldDecl, seed: string, named: SampleN
  */
 export function sampleRecordBody(decl: RecordKindDecl, seed: string, named: SampleNamed = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  // A field of a unique key that declares examples (an exchange rate's day) takes one by the seed, so that
+  // samples of different seeds do not clash.
+  const keyed = new Set(decl.unique.flatMap((u) => u.fields));
   for (const field of decl.fields) {
-    const value = sampleValue(field, seed, named);
+    const value = sampleValue(field, seed, named, keyed.has(field.key) ? seedIndex(seed) : 0);
     if (value !== undefined) body[field.key] = value;
   }
   if (decl.lines && sampledLines(decl)) body[decl.lines.key] = Array.from({ length: Math.max(1, decl.lines.min) }, (_, index) => sampleLine(decl, seed, named, index));
   return body;
+}
+
+/** A whole number from a seed (the same seed, the same number). */
+function seedIndex(seed: string): number {
+  let h = 0;
+  for (const ch of seed) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h;
 }
 
 /**

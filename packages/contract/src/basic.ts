@@ -267,6 +267,9 @@ export const partnerSchemas = createAndUpdate(
     bankAccount: text(50),
     invoiceTitle: text(100),
     managerId: id.nullable(),
+    /** Cross-border (docs/cross-border.md): the country, and the currency its bills default to (none: CNY). */
+    country: text(50),
+    currencyId: id.nullable(),
     sort,
     remark,
     contacts: z.array(contactSchema).max(50),
@@ -292,6 +295,10 @@ export interface Partner {
   invoiceTitle: string;
   managerId: number | null;
   managerName: string | null;
+  country: string;
+  currencyId: number | null;
+  /** The currency's code (USD), or null for CNY. */
+  currencyCode: string | null;
   /**
    * Read-only: the sum of the partner's audited opening balances (finance's `Beginning` bills) — a
    * customer's opening receivable, a supplier's opening payable. Entered as opening-balance bills.
@@ -402,6 +409,12 @@ export const materialSchemas = createAndUpdate(
     volume: dimension,
     area: dimension,
     materialQuality: text(100),
+    /** Cross-border (docs/cross-border.md): customs code, English name, net / gross weight (kg) per main unit, country of origin. */
+    hsCode: storableText().trim().regex(/^[0-9.]{0,20}$/, { message: 'HsCodeInvalid' }),
+    englishName: text(200),
+    netWeight: dimension,
+    grossWeight: dimension,
+    originCountry: text(50),
     images: z.array(storableText().trim().min(1).max(500)).max(MATERIAL_MAX_IMAGES, { message: 'UploadImageCountExceeded' }),
     batchNumber: z.boolean(),
     serialNumber: z.boolean(),
@@ -459,6 +472,11 @@ export interface Material {
   volume: number | null;
   area: number | null;
   materialQuality: string;
+  hsCode: string;
+  englishName: string;
+  netWeight: number | null;
+  grossWeight: number | null;
+  originCountry: string;
   images: string[];
   batchNumber: boolean;
   serialNumber: boolean;

@@ -620,6 +620,18 @@ export const errorCatalogue = {
   OutsourcingOrderOneProduct: { zh: '委外订单须有且仅有一行产品', en: 'An outsourcing order makes exactly one product line' },
   OutsourcingMaterialShort: { zh: '供应商处的委外物料不足', en: 'Not enough of the material is at the supplier for this order' },
 
+  // Cross-border commerce: currencies, exchange rates, foreign-currency bills (docs/cross-border.md)
+  CurrencyNotExist: { zh: '币种不存在', en: 'The currency does not exist' },
+  CurrencyInUseProhibitDelete: { zh: '币种已被使用（汇率、往来单位或单据），禁止删除', en: 'The currency is in use (rates, partners or bills) and cannot be deleted' },
+  CurrencyIsBase: { zh: '人民币（CNY）是本位币，无需添加为外币', en: 'CNY is the base currency and is not added as a foreign currency' },
+  ExchangeRateNotExist: { zh: '汇率不存在', en: 'The exchange rate does not exist' },
+  ExchangeRateInUseProhibitDelete: { zh: '汇率已被使用，禁止删除', en: 'The exchange rate is in use and cannot be deleted' },
+  ExchangeRateRepeat: { zh: '该币种当天的汇率已存在', en: 'The currency already has a rate on that day' },
+  ExchangeRateOutOfRange: { zh: '汇率须大于 0 且不超过 1000000', en: 'An exchange rate is above 0 and at most 1,000,000' },
+  ExchangeRateNotFound: { zh: '该币种在单据日期当天及之前没有汇率，请先维护汇率', en: 'The currency has no exchange rate on or before the bill date: enter its rate first' },
+  HsCodeInvalid: { zh: 'HS 编码只能包含数字和小数点，最多 20 位', en: 'An HS code holds digits and dots only, at most 20' },
+  SettleCurrencyMismatch: { zh: '收付款单的币种须与所结算单据的币种一致', en: "A payment or receipt is in the currency of the bills it settles" },
+
   // Bill dates
   BillDateTooFarAhead: { zh: '单据日期超出允许的提前天数（见租户配置“单据日期最多提前天数”）', en: 'The bill date is further ahead than the tenant allows (tenant config: "days a bill date may be ahead")' },
 } as const satisfies Record<string, CatalogueText>;

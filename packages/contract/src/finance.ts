@@ -51,6 +51,8 @@ export const DEFAULT_CHART = [
   { code: '6301', label: { zh: '营业外收入', en: 'Non-operating income (stock gains)' }, kind: 'income' },
   { code: '6401', label: { zh: '主营业务成本', en: 'Cost of goods sold' }, kind: 'expense' },
   { code: '6602', label: { zh: '管理费用', en: 'Administrative expenses' }, kind: 'expense' },
+  // 财务费用—汇兑损益: a foreign receivable or payable settled at another rate than its bill's (docs/cross-border.md).
+  { code: '6603', label: { zh: '财务费用-汇兑损益', en: 'Financial expenses (exchange gains and losses)' }, kind: 'expense' },
   { code: '6711', label: { zh: '营业外支出', en: 'Non-operating expenses (stock losses)' }, kind: 'expense' },
 ] as const satisfies readonly ChartAccount[];
 export type AccountCode = (typeof DEFAULT_CHART)[number]['code'];
@@ -78,6 +80,7 @@ export const ACCOUNT_ROLES = {
   revenue: '6001',
   otherIncome: '6051',
   administrativeExpenses: '6602',
+  exchangeDifference: '6603',
   salariesPayable: '2211',
   withheldFromSalaries: '2241',
   openingEquity: '3001',
@@ -242,6 +245,13 @@ export interface PrepaidBalanceRow {
 }
 
 /** One line of a partner's running ledger (`GET /finance/<receivable | payable | prepaid>/ledger`), amounts as exact decimal text. */
+/** A partner's open bills in one foreign currency (docs/cross-border.md): in the currency, and in CNY at their rates. */
+export interface OpenInCurrency {
+  currencyCode: string;
+  open: string;
+  openBase: string;
+}
+
 export interface PartnerLedgerLine {
   id: number;
   date: string;

@@ -1,3 +1,4 @@
+import { billRate } from '@p8/contract/bills/currency';
 import { and, asc, eq, inArray, ne, notInArray } from 'drizzle-orm';
 import type { BillAuditAnswer } from '@p8/contract/bills/api';
 import { fieldShown, headerFields, lineDirection, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -143,6 +144,8 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
     await assertNotInventorying(ctx, decl, row.id, lines);
     await checkSerials(ctx, decl, row.id, lines, false);
     const inputs = await valuationInputs(ctx.tx, ctx.tenantId, decl, lines);
+    // A bill in a foreign currency values its goods in CNY at its rate (docs/cross-border.md).
+    if (decl.currency) inputs.rate = billRate(header);
     // A type valued by its own rule (an outsourcing receipt: the materials it consumed at the supplier and its fee).
     const valuing = decl.valuation?.in === 'rule' ? ctx.registries.billRules.of(decl.type).valuing : undefined;
     if (valuing) inputs.ruleCost = await valuing(ctx, decl, row, lines);

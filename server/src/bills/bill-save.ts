@@ -22,6 +22,7 @@ import { assertBillDate } from './dates.ts';
 import { assertInspected, type InspectedTake } from './inspection.ts';
 import { checkSerials } from './stock-rules.ts';
 import { linkSettlements, prepareMoneyLines } from './settlement-lines.ts';
+import { settleBillCurrency } from './currency.ts';
 
 import { type BillRow, HEADER_COLUMNS, LINE_COLUMNS, type LineRow, POSTED, assertCreator, loadBill, lockBills, recordTransition } from './bill-rows.ts';
 
@@ -99,6 +100,11 @@ async function prepare(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPay
     const value = payload[field.key] ?? (field.key === 'remark' ? '' : field.key === 'attachments' ? [] : null);
     if (HEADER_COLUMNS.has(field.key)) header[field.key] = value;
     else if (value !== null) extra[field.key] = value;
+  }
+  // A commercial bill's currency and rate: the partner's currency, the bill date's rate (docs/cross-border.md).
+  if (decl.currency) {
+    const settled = lineKindOf(decl) === 'settlement' ? payload.lines.map((l) => l.sourceBillId).filter((id): id is number => typeof id === 'number') : [];
+    await settleBillCurrency(ctx, header, extra, settled);
   }
   if (lineKindOf(decl) !== 'material') {
     const money = prepareMoneyLines(ctx, decl, payload, config, billId);

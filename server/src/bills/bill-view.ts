@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { BillTransitionView } from '@p8/contract/bills/api';
 import { lineCountsFor } from '@p8/contract/bills/catalogue';
-import { microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { microNumber, microText, mul, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { nameKey, staffListNamesKey } from '@p8/contract/bills/fields';
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { headerFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -35,6 +35,12 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
       materialName: material.name,
       specification: material.specification,
       unitName: unit.name,
+      // What export documents print of the material (types declaring `currency`, docs/cross-border.md).
+      englishName: material.englishName,
+      hsCode: material.hsCode,
+      originCountry: material.originCountry,
+      netWeightEach: sql<string | null>`${material.netWeight}::text`,
+      grossWeightEach: sql<string | null>`${material.grossWeight}::text`,
       sourceBillCode: sql<string | null>`(select b.bill_code from bill b where b.tenant_id = ${billLine.tenantId} and b.id = ${billLine.sourceBillId})`,
       sourceBillType: sql<string | null>`(select b.bill_type from bill b where b.tenant_id = ${billLine.tenantId} and b.id = ${billLine.sourceBillId})`,
     })
@@ -65,14 +71,17 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     auditTime: row.auditTime?.toISOString() ?? null,
-    lines: lines.map(({ line, ...names }, index) => {
+    lines: lines.map(({ line, englishName, hsCode, originCountry, netWeightEach, grossWeightEach, ...names }, index) => {
       const p = progress.get(line.id);
+      const weight = (each: string | null) => (each === null ? null : microNumber(mul(toMicro(each), toMicro(line.baseNumber))));
+      const exported = decl.currency ? { englishName, hsCode, originCountry, netWeight: weight(netWeightEach), grossWeight: weight(grossWeightEach) } : {};
       const { extra: lineExtra, tenantId: _t, billId: _b, ...rest } = line;
       return {
         ...rest,
         ...(lineExtra as Record<string, unknown>),
         ...named.lines[index],
         ...names,
+        ...exported,
         number: n(line.number),
         baseNumber: n(line.baseNumber),
         giftNumber: n(line.giftNumber),

@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
 import { downstreamTypes, lineCountsFor, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
-import { lineKindOf, meets, offeredBase, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { lineKindOf, meets, offeredBase, type BillTypeDecl, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import { BizError } from '../core/errors.ts';
 import { distinct } from '../core/ids.ts';
@@ -27,6 +27,14 @@ import { inspectedOpen } from './inspection.ts';
 // ---------------------------------------------------------------- push down and progress
 
 /**
+ * The header fields a pushed-down draft takes from its source: the declared ones, and the currency when both
+ * types are commercial bills (docs/cross-border.md) — not the rate: the new bill takes its own date's.
+ */
+function copiedHeader(decl: BillTypeDecl, sourceDecl: BillTypeDecl, source: SourceDecl): readonly string[] {
+  return decl.currency && sourceDecl.currency ? [...source.header, 'currencyId'] : source.header;
+}
+
+/**
  * POST {target path}/pushDown: a new draft of `decl` from open lines of audited `sourceType` bills, each
  * taking its open quantity (in the source line's unit) or the quantity asked for in `numbers`, with the
  * fields the declaration copies.
@@ -47,8 +55,10 @@ export async function pushDown(
     // Settlement lines take whole bills: the ids are the source bills', each line settles what is open of one.
     const { heads, lines } = await settlementPushLines(ctx, sourceType, ids);
     for (const key of source.header) if (new Set(heads.map((h) => (h as Record<string, unknown>)[key])).size > 1) throw new BizError(key === 'supplierId' ? 'MergeBillDifferentSupplier' : 'MergeBillDifferentCustomer');
+    // One payment or receipt settles bills of one currency (docs/cross-border.md).
+    if (new Set(heads.map((h) => (h.extra as Record<string, unknown>).currencyId ?? null)).size > 1) throw new BizError('SettleCurrencyMismatch');
     const copied = headerPayload(sourceDecl, heads[0]);
-    return createBill(ctx, decl, { ...source.defaults, ...Object.fromEntries(source.header.map((key) => [key, copied[key]])), billDate: localDay(), lines });
+    return createBill(ctx, decl, { ...source.defaults, ...Object.fromEntries(copiedHeader(decl, sourceDecl, source).map((key) => [key, copied[key]])), billDate: localDay(), lines });
   }
   const found = (await ctx.tx
     .select({ line: billLine, head: bill })
@@ -97,7 +107,7 @@ export async function pushDown(
     });
   }
   if (!lines.length) throw new BizError('BillAllPushed', { additional: first.billCode });
-  const header = Object.fromEntries(source.header.map((key) => [key, copied[key]]));
+  const header = Object.fromEntries(copiedHeader(decl, sourceDecl, source).map((key) => [key, copied[key]]));
   const paired = decl.pairedLines;
   if (paired) {
     // Each line taken (the goods exchanged) with its twin beside it (the replacement), which takes nothing.

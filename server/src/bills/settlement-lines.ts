@@ -117,6 +117,8 @@ export async function linkSettlements(ctx: ServiceContext, decl: BillTypeDecl, b
     const head = { ...source, ...(source.extra as Record<string, unknown>) } as Record<string, unknown>;
     if (!meets(sourceDecl.onlyWhen, head)) throw new BizError(sourceDecl.onlyWhenRefusal ?? 'SettleBillNotOpen', { additional: source.billCode });
     for (const key of sourceDecl.header) if (header[key] != null && head[key] !== header[key]) throw new BizError('SettleBillNotOpen', { additional: source.billCode });
+    // A payment or receipt is in the currency of the bills it settles (docs/cross-border.md).
+    if (decl.currency && (head.currencyId ?? null) !== (header.currencyId ?? null)) throw new BizError('SettleCurrencyMismatch', { additional: source.billCode });
     const amount = settledAmountOf(source);
     if (amount === 0n || amount > 0n !== line.amount > 0n) throw new BizError('SettleAmountSignMismatch', { additional: source.billCode });
     const open = amount - (taken.get(source.id) ?? 0n);

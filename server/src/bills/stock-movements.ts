@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { div, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { div, mul, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { lineDirection, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { idList } from '../core/tree.ts';
@@ -28,6 +28,8 @@ export interface ValuationInputs {
   estimate: Map<number, Micro>;
   /** Per line of the bill: the unit cost its type's own valuation rule gave it (valuation `rule`). */
   ruleCost?: ReadonlyMap<number, Micro>;
+  /** A bill in a foreign currency: its rate, so that a line's own price values the goods in CNY (docs/cross-border.md). */
+  rate?: Micro;
 }
 
 const NO_INPUTS: ValuationInputs = { sourceCost: new Map(), estimate: new Map() };
@@ -154,7 +156,8 @@ export function movementsOf(decl: BillTypeDecl, lines: readonly MovementLine[], 
   /** The line's own price per main unit (none when it has no amount). */
   const priceOf = (line: MovementLine): Micro | undefined => {
     const base = toMicro(line.baseNumber);
-    return base > 0n && toMicro(line.priceTotal) > 0n ? div(toMicro(line.priceTotal), base) : undefined;
+    const amount = inputs.rate === undefined ? toMicro(line.priceTotal) : mul(toMicro(line.priceTotal), inputs.rate);
+    return base > 0n && amount > 0n ? div(amount, base) : undefined;
   };
   const sourceCost = (line: MovementLine) => (line.sourceLineId ? inputs.sourceCost.get(line.sourceLineId) : undefined);
   /** How a plain inbound line is valued by the declaration (undefined: the current average). */

@@ -101,6 +101,8 @@ export interface FieldDecl {
   sum?: boolean;
   /** Column width in px at 1440 px; the kit picks one from the kind when absent. */
   width?: number;
+  /** With kind `number`: the decimal places it takes (an exchange rate's six); whole numbers without. */
+  precision?: number;
   /** A valid value, for a text field whose values have a shape of their own (a clock time): the form's placeholder and the tests' sample. */
   example?: string;
   /**

@@ -58,6 +58,7 @@ const settlesOpening = (partner: 'supplierId' | 'customerId'): SourceDecl => ({
 
 export const Payment: BillTypeDecl = {
   type: 'Payment',
+  currency: true,
   label: { zh: '付款单', en: 'Payment' },
   area: 'finance',
   route: 'payment',
@@ -77,6 +78,7 @@ export const Payment: BillTypeDecl = {
 
 export const Receipt: BillTypeDecl = {
   type: 'Receipt',
+  currency: true,
   label: { zh: '收款单', en: 'Receipt' },
   area: 'finance',
   route: 'receipt',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantConfig } from '../tenant-config.ts';
 import { HEADER, LINE, type FieldDecl } from './fields.ts';
+import { CURRENCY_FIELDS } from './currency.ts';
 import type { ErrorKey } from '../errors.ts';
 import type { PostingAccount } from '../finance.ts';
 import type { InspectionKind } from '../quality.ts';
@@ -508,6 +509,12 @@ export interface BillTypeDecl {
    */
   lineAmount?: { plus: readonly string[]; minus: readonly string[]; negative: ErrorKey };
   /**
+   * A commercial bill that may be in a foreign currency (docs/cross-border.md): the registry adds its
+   * `currencyId` and `exchangeRate` header fields (`CURRENCY_FIELDS`), the engine defaults them from the partner
+   * and the bill date's rate, and finance books its amounts in CNY at the rate.
+   */
+  currency?: true;
+  /**
    * The list shows the bill's creator under this title, after the declared columns: a request made for oneself
    * (a replacement clock-in), whose creator is the person it is for.
    */
@@ -543,7 +550,7 @@ export const COMMON_LINE_TAIL: readonly FieldDecl[] = [LINE.remark];
 /** A type's header fields in form order (the common ones included). */
 export function headerFields(decl: BillTypeDecl): FieldDecl[] {
   const tail = lineKindOf(decl) === 'material' ? COMMON_HEADER_TAIL : amountless(decl) ? PLAIN_HEADER_TAIL : MONEY_HEADER_TAIL;
-  return withOwn([...COMMON_HEADER, ...decl.header, ...tail], decl.header);
+  return withOwn([...COMMON_HEADER, ...decl.header, ...(decl.currency ? CURRENCY_FIELDS : []), ...tail], decl.header);
 }
 
 /** A type's line fields in grid order (the common ones of its line kind included). */

@@ -102,6 +102,7 @@ export const PurchaseRequisition: BillTypeDecl = {
 
 export const PurchaseOrder: BillTypeDecl = {
   type: 'PurchaseOrder',
+  currency: true,
   label: { zh: '采购订单', en: 'Purchase order' },
   area: 'purchase',
   route: 'order',
@@ -120,6 +121,7 @@ export const PurchaseOrder: BillTypeDecl = {
 
 export const PurchaseInstock: BillTypeDecl = {
   type: 'PurchaseInstock',
+  currency: true,
   label: { zh: '采购入库', en: 'Purchase in-stock' },
   area: 'purchase',
   route: 'instock',
@@ -149,6 +151,7 @@ export const PurchaseInstock: BillTypeDecl = {
 
 export const PurchaseRefund: BillTypeDecl = {
   type: 'PurchaseRefund',
+  currency: true,
   label: { zh: '采购退换', en: 'Purchase refund or exchange' },
   area: 'purchase',
   route: 'refund',
@@ -171,6 +174,7 @@ export const PurchaseRefund: BillTypeDecl = {
 
 export const SaleQuotation: BillTypeDecl = {
   type: 'SaleQuotation',
+  currency: true,
   label: { zh: '销售报价', en: 'Sale quotation' },
   area: 'sale',
   route: 'quotation',
@@ -205,6 +209,7 @@ const bomChoice: FieldDecl = {
 
 export const SaleOrder: BillTypeDecl = {
   type: 'SaleOrder',
+  currency: true,
   label: { zh: '销售订单', en: 'Sale order' },
   area: 'sale',
   route: 'order',
@@ -223,6 +228,7 @@ export const SaleOrder: BillTypeDecl = {
 
 export const SaleShip: BillTypeDecl = {
   type: 'SaleShip',
+  currency: true,
   label: { zh: '销售发货', en: 'Sale shipping notice' },
   area: 'sale',
   route: 'ship',
@@ -242,6 +248,7 @@ export const SaleShip: BillTypeDecl = {
 
 export const SaleOutstock: BillTypeDecl = {
   type: 'SaleOutstock',
+  currency: true,
   label: { zh: '销售出库', en: 'Sale out-stock' },
   area: 'sale',
   route: 'outstock',
@@ -281,6 +288,7 @@ export const SaleOutstock: BillTypeDecl = {
 
 export const SaleRefund: BillTypeDecl = {
   type: 'SaleRefund',
+  currency: true,
   label: { zh: '销售退换', en: 'Sale refund or exchange' },
   area: 'sale',
   route: 'refund',

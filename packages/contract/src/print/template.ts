@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { billType } from '../bills/catalogue.ts';
 import { headerFields, lineFields, lineKindOf, type BillTypeDecl } from '../bills/registry.ts';
+import { EXPORT_LINE_FIELDS } from '../bills/currency.ts';
 import type { Label } from '../bills/status.ts';
 import type { ErrorKey } from '../errors.ts';
 import { nameText, storableText } from '../text.ts';
@@ -100,7 +101,8 @@ export type PrintBand = z.infer<typeof bandSchema>;
 
 /** The line table: its columns (line field keys, or `#` for the line number) in order, with widths. */
 export const tableSchema = z.object({
-  columns: z.array(z.object({ key: z.string().min(1).max(60), width: z.number().finite().min(3).max(600) })).min(1).max(40),
+  /** `title`: the column's own header text (an export document's English headers); the field's label without. */
+  columns: z.array(z.object({ key: z.string().min(1).max(60), width: z.number().finite().min(3).max(600), title: storableText().max(60).optional() })).min(1).max(40),
   fontSize: z.number().finite().min(5).max(36).default(9),
   font: z.enum(FontFamily).optional(),
   /** A subtotal row at the foot of every page but the last (summed columns only). */
@@ -150,7 +152,7 @@ export function printableHeaderFields(decl: BillTypeDecl): Array<{ key: string; 
 export function printableLineFields(decl: BillTypeDecl): Array<{ key: string; label: Label; kind: string; sum: boolean }> {
   return [
     { key: LINE_NO_COLUMN, label: { zh: '序号', en: 'No.' }, kind: 'number', sum: false },
-    ...lineFields(decl)
+    ...[...lineFields(decl), ...(decl.currency ? EXPORT_LINE_FIELDS : [])]
       .filter((f) => f.kind !== 'attachments' && f.kind !== 'serials' && f.kind !== 'readings')
       .map((f) => ({ key: f.key, label: f.label, kind: f.kind, sum: f.sum === true })),
   ];
@@ -194,18 +196,10 @@ export function presetPaper(kind: Exclude<PaperKind, 'Custom'>): Paper {
   return { kind, width: size.width, height: size.height, orientation: 'portrait', margin: { top: m, right: m, bottom: m, left: m } };
 }
 
-/**
- * The starter template of a bill type, from its declaration: the tenant's logo and the type's title, its
- * code as text and as QR code, every header field two to a row, the table of its line fields (widths in
- * proportion to their list widths), and a footer with the amount in capitals, who made and audited it,
- * print time and user, and the page number. Texts in the language asked for.
- */
-export function starterTemplate(decl: BillTypeDecl, lang: 'zh' | 'en'): PrintLayout {
-  const paper = presetPaper('A4');
-  const inner = paper.width - paper.margin.left - paper.margin.right;
-  const text = (l: Label) => l[lang];
+/** Makes a built-in layout's elements, numbered in order (`text-1`, `field-2`…), 10 pt, left, unless told. */
+export function elementMaker() {
   let serial = 0;
-  const el = (type: ElementType, x: number, y: number, w: number, h: number, rest: Partial<PrintElement> = {}): PrintElement => ({
+  return (type: ElementType, x: number, y: number, w: number, h: number, rest: Partial<PrintElement> = {}): PrintElement => ({
     id: `${type}-${++serial}`,
     type,
     x,
@@ -217,6 +211,19 @@ export function starterTemplate(decl: BillTypeDecl, lang: 'zh' | 'en'): PrintLay
     align: 'left',
     ...rest,
   });
+}
+
+/**
+ * The starter template of a bill type, from its declaration: the tenant's logo and the type's title, its
+ * code as text and as QR code, every header field two to a row, the table of its line fields (widths in
+ * proportion to their list widths), and a footer with the amount in capitals, who made and audited it,
+ * print time and user, and the page number. Texts in the language asked for.
+ */
+export function starterTemplate(decl: BillTypeDecl, lang: 'zh' | 'en'): PrintLayout {
+  const paper = presetPaper('A4');
+  const inner = paper.width - paper.margin.left - paper.margin.right;
+  const text = (l: Label) => l[lang];
+  const el = elementMaker();
   const header: PrintElement[] = [
     el('image', 0, 0, 30, 12),
     // The company under its logo: name, slogan and phone (the tenant's settings).
@@ -351,8 +358,14 @@ export type BillPrintBillsQuery = z.infer<typeof billPrintBillsQuery>;
 
 /** A template a bill can print with: a stored one, or the type's starter (`id` null). */
 export interface PrintTemplateChoice {
+  /** The tenant's template; null: a built-in one (the starter, an export document). */
   id: number | null;
+  /** A built-in export document's key (docs/cross-border.md); none for the starter and the tenant's templates. */
+  builtIn?: string;
   name: string;
   isDefault: boolean;
   layout: PrintLayout;
 }
+
+/** What tells the print dialog's choices apart: the template's id, a built-in document's key, null for the starter. */
+export const choiceKey = (c: Pick<PrintTemplateChoice, 'id' | 'builtIn'>): number | string | null => c.id ?? c.builtIn ?? null;

@@ -3,6 +3,7 @@ import { CATEGORY_MAX_LEVEL, FEE_KIND_LABELS, FeeKind } from '../basic.ts';
 import { codeText, nameText, storableText } from '../text.ts';
 import { attendanceGroup, calendar, clockAddress, shift } from './people.ts';
 import { inspectionTemplate } from './quality.ts';
+import { currency, exchangeRate } from './currency.ts';
 import type { RecordFieldDecl, RecordKindDecl } from './registry.ts';
 
 /*
@@ -408,7 +409,7 @@ const category: RecordKindDecl = {
 };
 
 /** Every declared record kind, in the menu's order within its area (the menu template may place one by hand). */
-const DECLARED = [brand, attribute, fee, paytype, unit, process, routing, team, equipment, category, calendar, shift, attendanceGroup, clockAddress, inspectionTemplate] as const;
+const DECLARED = [brand, attribute, fee, paytype, unit, process, routing, team, equipment, category, calendar, shift, attendanceGroup, clockAddress, inspectionTemplate, currency, exchangeRate] as const;
 export const RECORD_KINDS: readonly RecordKindDecl[] = DECLARED;
 
 /**

@@ -217,6 +217,9 @@ export const partner = pgTable(
     managerId: bigintRef('manager_id'),
     openingReceivable: amount('opening_receivable').notNull().default(0),
     openingPayable: amount('opening_payable').notNull().default(0),
+    /** Cross-border: the partner's country (ISO 3166 alpha-2 or a name) and the currency its bills default to (none: CNY). */
+    country: text('country').notNull().default(''),
+    currencyId: bigintRef('currency_id'),
     remark: remark(),
     sort: sort(),
     enabled: enabled(),
@@ -455,6 +458,12 @@ export const material = pgTable(
     taxRate: amount('tax_rate'),
     /** Custom attribute values keyed by attribute id. */
     customAttributes: jsonb('custom_attributes').$type<Record<string, string>>().notNull().default({}),
+    /** Cross-border: the customs code (HS), the English name, net and gross weight (kg) and the country of origin. */
+    hsCode: text('hs_code').notNull().default(''),
+    englishName: text('english_name').notNull().default(''),
+    netWeight: amount('net_weight'),
+    grossWeight: amount('gross_weight'),
+    originCountry: text('origin_country').notNull().default(''),
     remark: remark(),
     enabled: enabled(),
     deptId: bigintRef('dept_id'),
@@ -900,11 +909,36 @@ export const inspectionTemplateItem = pgTable(
   (t) => [...recordLineKeys('inspection_template_item', inspectionTemplate, t)],
 ).enableRLS();
 
+/** Currencies (declared record `currency`, docs/cross-border.md): the foreign currencies a tenant trades in. */
+export const currency = pgTable(
+  'currency',
+  {
+    ...recordCommonColumns(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    symbol: text('symbol').notNull().default(''),
+  },
+  (t) => [...recordCommonKeys('currency', t), uniqueIndex('currency_code_uq').on(t.tenantId, t.code), uniqueIndex('currency_name_uq').on(t.tenantId, t.name)],
+).enableRLS();
+
+/** Exchange rates (declared record `exchangeRate`): CNY per unit of a currency on a day; a bill takes the latest on or before its date. */
+export const exchangeRate = pgTable(
+  'exchange_rate',
+  {
+    ...recordCommonColumns(),
+    currencyId: bigintRef('currency_id').notNull(),
+    rateDate: date('rate_date', { mode: 'string' }).notNull(),
+    rate: numeric('rate', { precision: 20, scale: 6, mode: 'number' }).notNull(),
+    source: text('source').notNull().default(''),
+  },
+  (t) => [...recordCommonKeys('exchange_rate', t), uniqueIndex('exchange_rate_day_uq').on(t.tenantId, t.currencyId, t.rateDate)],
+).enableRLS();
+
 /**
  * The table of each declared record kind (packages/contract/src/records/catalogue.ts), by kind: the record
  * kit (core/declared-records.ts) reads and writes it, "clear data" empties it by the kind's category.
  */
-const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category, calendar: attendanceCalendar, shift, attendanceGroup, clockAddress, inspectionTemplate } as const;
+const DECLARED_RECORD_TABLES = { unit, brand, paytype: payType, fee: feeType, attribute, process, routing, team, equipment, category, calendar: attendanceCalendar, shift, attendanceGroup, clockAddress, inspectionTemplate, currency, exchangeRate } as const;
 
 /** The line table of each declared kind that has lines (its declaration's `lines`). */
 const DECLARED_RECORD_LINE_TABLES = { routing: routingStep, team: teamMember, calendar: attendanceCalendarDay, shift: shiftPeriod, attendanceGroup: attendanceGroupMember, inspectionTemplate: inspectionTemplateItem } as const;

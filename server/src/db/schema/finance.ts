@@ -146,6 +146,12 @@ export const finBillOpen = pgTable(
     billDate: day('bill_date').notNull(),
     amount: money('amount').notNull(),
     settled: money('settled').notNull().default('0'),
+    /**
+     * A bill in a foreign currency (docs/cross-border.md): its currency and rate. `amount` and `settled` are in the
+     * currency; the ledger holds them in CNY at `rate` (what is left on the partner: toBase(amount) − toBase(settled)).
+     */
+    currencyId: ref('currency_id'),
+    rate: money('rate'),
     /** Not settled in full (kept by PostgreSQL): the aging report's index holds these rows only. */
     unsettled: boolean('unsettled').generatedAlwaysAs(sql`settled <> amount`).notNull(),
   },

@@ -20,12 +20,49 @@ interface Envelope<T> {
   data: T;
 }
 
+type Api = <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => Promise<T>;
+
+/**
+ * Cross-border commerce (docs/cross-border.md): US dollar and euro with a rate for each of the last two weeks, the
+ * motor's export data, an export customer in USD, a USD sale order pushed down to an out-stock and received at a
+ * later day's rate — the exchange difference posts to 6603.
+ */
+async function seedCrossBorder(api: Api, ids: { motor: number; warehouse: number; bank: number }) {
+  const usd = (await api<{ id: number }>('POST', '/basic/currency', { code: 'USD', name: '美元', symbol: '$' })).id;
+  const eur = (await api<{ id: number }>('POST', '/basic/currency', { code: 'EUR', name: '欧元', symbol: '€' })).id;
+  for (let offset = 13; offset >= 0; offset--) {
+    const step = (13 - offset) * 5;
+    await api('POST', '/basic/exchangeRate', { currencyId: usd, rateDate: DAY(offset), rate: Number(((7100 + step) / 1000).toFixed(4)) });
+    await api('POST', '/basic/exchangeRate', { currencyId: eur, rateDate: DAY(offset), rate: Number(((7700 - step) / 1000).toFixed(4)) });
+  }
+  await api('PUT', '/basic/material', { id: ids.motor, englishName: 'Brushless DC motor', hsCode: '8501.31', netWeight: 1.2, grossWeight: 1.45, originCountry: 'CN' });
+  const customer = (await api<{ id: number }>('POST', '/basic/customer', { code: 'EX001', name: 'Pacific Trading LLC', country: 'US', currencyId: usd, contacts: [], addresses: [] })).id;
+  const audited = async (path: string, body: Record<string, unknown>) => {
+    const { id } = await api<{ id: number }>('POST', path, body);
+    await api('POST', `${path}/submit`, { id });
+    await api('POST', `${path}/audit`, { id });
+    return id;
+  };
+  const order = await audited('/sale/order', { billDate: DAY(8), customerId: customer, deliveryDate: DAY(5), lines: [{ materialId: ids.motor, number: 10, unitPrice: 48.5 }], remark: 'Export order, FOB Shanghai' });
+  const lines = (await api<{ lines: Array<{ id: number }> }>('GET', `/sale/order/${order}`)).lines;
+  const draft = await api<{ id: number }>('POST', '/sale/outstock/pushDown', { sourceType: 'SaleOrder', sourceLineIds: lines.map((l) => l.id) });
+  const detail = await api<Record<string, unknown> & { lines: Array<Record<string, unknown>> }>('GET', `/sale/outstock/${draft.id}`);
+  await api('PUT', '/sale/outstock', { ...pick(detail), id: draft.id, billDate: DAY(6), warehouseId: ids.warehouse, lines: detail.lines.map((l) => ({ id: l.id, sourceLineId: l.sourceLineId, materialId: l.materialId, unitId: l.unitId, number: l.number, unitPrice: l.unitPrice, warehouseId: ids.warehouse })) });
+  await api('POST', '/sale/outstock/submit', { id: draft.id });
+  await api('POST', '/sale/outstock/audit', { id: draft.id });
+  // Received four days later at that day's rate: a different rate, so an exchange difference.
+  await audited('/finance/receipt', { billDate: DAY(2), customerId: customer, receiptType: 'OrdinaryReceipt', fundAccountId: ids.bank, lines: [{ sourceBillId: draft.id, amount: '485.00' }], remark: 'T/T received' });
+}
+
+/** The header of a bill's detail as a save sends it (the fields the out-stock form keeps). */
+const pick = (detail: Record<string, unknown>) => ({ customerId: detail.customerId, currencyId: detail.currencyId, handlerId: detail.handlerId ?? null, remark: detail.remark ?? '' });
+
 const DAY = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
 
 /** Seeds the demo finance; false when the tenant already has fund accounts or lacks its basic records. */
 export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
   const demo = DEMO_TENANTS[0];
-  const call = async <T>(method: 'GET' | 'POST', url: string, body?: unknown, token?: string): Promise<Envelope<T>> => {
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, token?: string): Promise<Envelope<T>> => {
     const res = await app.inject({ method, url: `/api${url}`, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(body === undefined ? {} : { payload: body as object }) });
     const envelope = res.json<Envelope<T>>();
     if (envelope.status !== 0) throw new Error(`demo finance: ${method} ${url} refused: ${envelope.message} ${JSON.stringify(envelope.additional ?? '')}`);
@@ -33,7 +70,7 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
   };
   const token = (await call<{ token: string }>('POST', '/auth/admin/name', { name: demo.adminName, password: demo.password })).data.token;
   try {
-    const api = async <T>(method: 'GET' | 'POST', url: string, body?: unknown) => (await call<T>(method, `/admin${url}`, body, token)).data;
+    const api: Api = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => (await call<T>(method, `/admin${url}`, body, token)).data;
     if ((await api<unknown[]>('GET', '/finance/account')).length) return false;
     const find = async (record: string, name: string) => (await api<Array<{ id: number; name: string }>>('GET', `/basic/${record}?current=1&pageSize=100`)).find((r) => r.name === name)?.id;
     const motor = await find('material', '直流无刷电机');
@@ -96,6 +133,8 @@ export async function seedFinanceDemo(app: FastifyInstance): Promise<boolean> {
       const paid = staff.length > 1 ? sum(nets.slice(0, -1)) : roundTo(nets[0] / 2n, 2);
       await posted('/finance/salaryPayment', { billDate: DAY(1), fundAccountId: bank, lines: settle(salary, microText(paid)), remark: '代发工资' });
     }
+
+    await seedCrossBorder(api, { motor, warehouse: warehouse.id, bank });
 
     const differences = await api<unknown[]>('POST', '/finance/verify');
     if (differences.length) throw new Error(`demo finance: verify found ${JSON.stringify(differences)}`);

@@ -1,5 +1,6 @@
 import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
 import { RECORD_KINDS, recordKind } from '@p8/contract/records/catalogue';
+import { BASE_CURRENCY } from '@p8/contract/records/currency';
 import type { Tx } from '../../db/connection.ts';
 import { category, declaredRecordLineTable, declaredRecordTable, material } from '../../db/schema/index.ts';
 import { declaredRecordDefinition, type DeclaredRecordHooks, type DeclaredRecordLineTable, type DeclaredRecordTable } from '../../core/declared-records.ts';
@@ -30,6 +31,12 @@ async function refuseDroppingHeldValues(tx: Tx, tenantId: number, attributeId: n
 }
 
 const HOOKS: Record<string, DeclaredRecordHooks> = {
+  // The base currency is no record: a bill without a currency is in CNY (docs/cross-border.md).
+  currency: {
+    async beforeSave(_ctx, body) {
+      if (body.code === BASE_CURRENCY) throw new BizError('CurrencyIsBase', { additional: body.code });
+    },
+  },
   attribute: {
     async beforeUpdate({ tx, tenantId }, id, body) {
       if (Array.isArray(body.values)) await refuseDroppingHeldValues(tx, tenantId, id, body.values as string[]);

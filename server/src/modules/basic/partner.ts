@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { partnerSchemas, type Address, type Contact, type PartnerCreate, type PartnerDetail, type PartnerKind, type PartnerUpdate, type PickerQuery } from '@p8/contract/basic';
 import type { Tx } from '../../db/connection.ts';
-import { admin, district, partner, partnerAddress, partnerContact } from '../../db/schema/index.ts';
+import { admin, currency, district, partner, partnerAddress, partnerContact } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codeOrNext, codesStoredIn } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
@@ -27,6 +27,9 @@ const managerName = sql<string | null>`(select coalesce(nullif(a.real_name, ''),
 const defaultContactName = sql<string | null>`(select c.name from ${partnerContact} c where c.tenant_id = ${q('partner', 'tenant_id')} and c.partner_id = ${q('partner', 'id')} order by c.is_default desc, c.sort, c.id limit 1)`;
 const defaultAddress = sql<string | null>`(select d.address from ${partnerAddress} d where d.tenant_id = ${q('partner', 'tenant_id')} and d.partner_id = ${q('partner', 'id')} order by d.is_default desc, d.sort, d.id limit 1)`;
 
+// The partner's currency code (docs/cross-border.md); null: CNY.
+const currencyCode = sql<string | null>`(select c.code from ${currency} c where c.tenant_id = ${q('partner', 'tenant_id')} and c.id = ${q('partner', 'currency_id')})`;
+
 const selection = {
   id: partner.id,
   kind: partner.kind,
@@ -41,6 +44,9 @@ const selection = {
   invoiceTitle: partner.invoiceTitle,
   managerId: partner.managerId,
   managerName,
+  country: partner.country,
+  currencyId: partner.currencyId,
+  currencyCode,
   contactName: defaultContactName,
   address: defaultAddress,
   openingReceivable: partner.openingReceivable,
@@ -72,6 +78,15 @@ const spec: ListSpec = {
   dateColumn: partner.createdAt,
   defaultOrder: [asc(partner.sort), desc(partner.id)],
 };
+
+/** An imported currency cell: a currency's code (none or CNY: the base currency), refused when the tenant has no such currency. */
+function currencyOfCell(currencies: Map<string, number>, code: string | undefined): number | null {
+  const clean = code?.trim().toUpperCase();
+  if (!clean || clean === 'CNY') return null;
+  const id = currencies.get(clean);
+  if (id === undefined) throw new BizError('CurrencyNotExist', { additional: code });
+  return id;
+}
 
 /** At most one default contact / address; the first one when none is marked. */
 function withOneDefault<T extends { isDefault?: boolean }>(list: T[]): T[] {
@@ -117,6 +132,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
     if (body.code) await assertFree(tx, tenantId, 'code', body.code);
     await assertFree(tx, tenantId, 'name', body.name);
     await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
+    await assertIdsExist(tx, currency, tenantId, [body.currencyId], 'CurrencyNotExist');
     const { contacts, addresses, ...fields } = body;
     const code = await codeOrNext(tx, tenantId, kind, body.code, codesStoredIn(tx, partner, partner.code, [eq(partner.tenantId, tenantId), eq(partner.kind, kind)]));
     const [row] = await tx
@@ -184,6 +200,7 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
       if (body.code !== undefined) await assertFree(tx, tenantId, 'code', body.code, body.id);
       if (body.name !== undefined) await assertFree(tx, tenantId, 'name', body.name, body.id);
       await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
+      await assertIdsExist(tx, currency, tenantId, [body.currencyId], 'CurrencyNotExist');
       const { id, contacts, addresses, ...fields } = body;
       await tx
         .update(partner)
@@ -233,12 +250,15 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
         col('bankAccount', '银行账号', 'Bank account', false, 20),
         col('invoiceTitle', '发票抬头', 'Invoice title', false, 24),
         col('manager', '负责人(账号或姓名)', 'Manager (account or name)', false, 20),
+        col('country', '国家/地区', 'Country', false, 16),
+        col('currency', '币种(代码)', 'Currency (code)', false, 14),
         col('sort', '排序', 'Sort'),
         col('remark', '备注', 'Remark', false, 30),
       ],
       async importer(ctx) {
         const owner = await creatorOf(ctx);
         const staff = await staffResolver(ctx.tx, ctx.tenantId);
+        const currencies = new Map((await ctx.tx.select({ id: currency.id, code: currency.code }).from(currency).where(eq(currency.tenantId, ctx.tenantId))).map((c) => [c.code, c.id]));
         return async (savepoint, row) => {
           const d = row.data;
           const manager = cellText(d.manager);
@@ -256,6 +276,8 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
             bankAccount: cellText(d.bankAccount),
             invoiceTitle: cellText(d.invoiceTitle),
             managerId: manager ? staff(manager) : undefined,
+            country: cellText(d.country),
+            currencyId: currencyOfCell(currencies, cellText(d.currency)),
             sort: cellNumber(d.sort),
             remark: cellText(d.remark),
             contacts: contactName ? [{ name: contactName, phone: phone ?? '', email: cellText(d.email) ?? '', isDefault: true }] : [],
@@ -275,6 +297,8 @@ function partnerDefinition(kind: PartnerKind): RecordDefinition<PartnerCreate, P
         col('bankAccount', '银行账号', 'Bank account', false, 20),
         col('invoiceTitle', '发票抬头', 'Invoice title', false, 24),
         col('managerName', '负责人', 'Manager'),
+        col('country', '国家/地区', 'Country', false, 16),
+        col('currencyCode', '币种(代码)', 'Currency (code)', false, 14),
         col(openingProp, openingTitle.zh, openingTitle.en),
         col('enabled', '启用', 'Enabled'),
         col('remark', '备注', 'Remark', false, 30),

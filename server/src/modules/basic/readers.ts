@@ -31,5 +31,7 @@ export const READERS: Record<string, RecordReaders> = {
   bom: { picker: ['sale_order'] },
   // A BOM names the routing its product is made by.
   routing: { picker: ['basic_bom'] },
+  // A supplier's or customer's currency (docs/cross-border.md); the bill screens read it as their forms name it.
+  currency: { picker: ['basic_supplier', 'basic_customer'] },
 };
 

@@ -1,3 +1,4 @@
+import { toBase } from '@p8/contract/bills/currency';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { DEFAULT_CHART, type AccountCode, type FinanceDifference } from '@p8/contract/finance';
@@ -255,14 +256,19 @@ export async function verifyLedger(ctx: ServiceContext, checks: readonly LedgerC
   }
 
   // An open receivable / payable of a bill equals what its bill postings left on the partner's account.
-  const openSums = await rows<{ bill_id: string; open: string; ledger: string }>(
+  // A bill in a foreign currency leaves its open amount at its own rate (docs/cross-border.md): toBase(amount) − toBase(settled).
+  const openSums = await rows<{ bill_id: string; amount: string; settled: string; rate: string | null; ledger: string }>(
     ctx.tx,
-    sql`select o.bill_id, (o.amount - o.settled)::text as open,
+    sql`select o.bill_id, o.amount::text, o.settled::text, o.rate::text,
                coalesce((select sum(case when o.kind = 'receivable' then l.debit - l.credit else l.credit - l.debit end) from fin_posting_line l
                          where l.tenant_id = o.tenant_id and l.bill_id = o.bill_id and l.account_code = case when o.kind = 'receivable' then '1122' else '2202' end), 0)::text as ledger
         from fin_bill_open o where o.tenant_id = ${t}`,
   );
-  for (const s of openSums) if (toMicro(s.open) !== toMicro(s.ledger)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'open', stored: microText(toMicro(s.open)), ledger: microText(toMicro(s.ledger)) });
+  for (const s of openSums) {
+    const rate = s.rate === null ? undefined : toMicro(s.rate);
+    const open = toBase(toMicro(s.amount), rate) - toBase(toMicro(s.settled), rate);
+    if (open !== toMicro(s.ledger)) differences.push({ kind: 'billSettlement', ref: Number(s.bill_id), field: 'open', stored: microText(open), ledger: microText(toMicro(s.ledger)) });
+  }
 
   // The inventory account holds what the stock is worth: Σ the stock ledger's values (moving average).
   const [inventory] = await rows<{ stock: string; ledger: string }>(

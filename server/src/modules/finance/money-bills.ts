@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { billRate, toBase } from '@p8/contract/bills/currency';
 import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { Beginning, Fee, Income, Payment, Receipt } from '@p8/contract/bills/money';
 import type { BillTypeDecl, MoneyPostingDecl } from '@p8/contract/bills/registry';
-import { accountOf, BEGINNING_SHAPES, MONEY_TYPE_SHAPES, normalSide, type BeginningType, type FinanceDifference, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
+import { accountOf, ACCOUNT_ROLES, BEGINNING_SHAPES, MONEY_TYPE_SHAPES, normalSide, type BeginningType, type FinanceDifference, type MoneyType, type MoneyTypeShape } from '@p8/contract/finance';
 import { BizError, refusal } from '../../core/errors.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { rows } from '../../db/connection.ts';
@@ -80,12 +81,12 @@ const settlingRules: BillTypeRules = {
     if (draft.total <= 0n) throw new BizError('AmountMustGreaterThanZero');
     await assertOpeningSettlement(ctx, rule, draft.lines.map((l) => l.sourceBillId).filter((id): id is number => id !== null));
     if (rule.fund && draft.header.fundAccountId) await usableFund(ctx, draft.header.fundAccountId as number);
-    if (rule.balance === 'consume') await assertBalanceCovers(ctx, s, draft.header[s.partnerKey], draft.total);
+    if (rule.balance === 'consume') await assertBalanceCovers(ctx, s, draft.header[s.partnerKey], toBase(draft.total, billRate(draft.header)));
   },
   async completing(ctx, decl, header) {
     const { s, rule } = settling(decl, header);
     if (rule.fund) await usableFund(ctx, header.fundAccountId as number | null);
-    if (rule.balance === 'consume') await assertBalanceCovers(ctx, s, header[s.partnerKey], toMicro(String(header.priceTotal)));
+    if (rule.balance === 'consume') await assertBalanceCovers(ctx, s, header[s.partnerKey], toBase(toMicro(String(header.priceTotal)), billRate(header)));
   },
   exceedRefusal(header) {
     const type = (header.payType ?? header.receiptType) as MoneyType;
@@ -247,7 +248,15 @@ async function lockSettled(ctx: ServiceContext, ids: number[]) {
  * (Cr fund) or, for a deduction, against the balance (Cr 1123). A settled bill comes off `open` against its
  * normal side, so the declared accounts say which way the money goes.
  */
-function settlingLines(decl: BillTypeDecl, rule: MoneyRule, partnerId: number, fund: { id: number; code: PostingLineInput['account'] } | undefined, amount: Micro, allocations: Array<{ billId: number; amount: Micro }>): PostingLineInput[] {
+function settlingLines(
+  decl: BillTypeDecl,
+  rule: MoneyRule,
+  partnerId: number,
+  fund: { id: number; code: PostingLineInput['account'] } | undefined,
+  amount: Micro,
+  allocations: Array<{ billId: number; amount: Micro }>,
+  money: { rate: Micro | undefined; settledBase: ReadonlyMap<number, Micro> },
+): PostingLineInput[] {
   const m = moneyPosting(decl, 'settle');
   const open = accountOf(m.open);
   const balance = accountOf(m.balance);
@@ -255,11 +264,16 @@ function settlingLines(decl: BillTypeDecl, rule: MoneyRule, partnerId: number, f
   const reduces = -normalSide(open);
   const out = (value: Micro) => sides(value * reduces);
   const back = (value: Micro) => (reduces > 0n ? { credit: value } : { debit: value });
-  const lines: PostingLineInput[] = allocations.map((a) => ({ account: open, partnerId, billId: a.billId, ...out(a.amount) }));
+  // In CNY (docs/cross-border.md): each bill comes off at its own rate (what settleBills answers), the money and
+  // any balance move at this bill's rate, and what that leaves is the exchange difference.
+  const lines: PostingLineInput[] = allocations.map((a) => ({ account: open, partnerId, billId: a.billId, ...out(money.settledBase.get(a.billId) ?? a.amount) }));
   const surplus = amount - sum(allocations.map((a) => a.amount));
-  if (rule.balance === 'raise' || (rule.surplusToBalance && surplus > 0n)) lines.push({ account: balance, partnerId, ...out(surplus) });
-  if (rule.balance === 'consume') lines.push({ account: balance, partnerId, ...back(amount) });
-  else lines.push({ account: fund!.code, fundAccountId: fund!.id, ...back(amount) });
+  const total = toBase(amount, money.rate);
+  if (rule.balance === 'raise' || (rule.surplusToBalance && surplus > 0n)) lines.push({ account: balance, partnerId, ...out(toBase(surplus, money.rate)) });
+  if (rule.balance === 'consume') lines.push({ account: balance, partnerId, ...back(total) });
+  else lines.push({ account: fund!.code, fundAccountId: fund!.id, ...back(total) });
+  const unbalanced = sum(lines.map((l) => (l.debit ?? 0n) - (l.credit ?? 0n)));
+  if (unbalanced !== 0n) lines.push({ account: ACCOUNT_ROLES.exchangeDifference, partnerId, ...sides(-unbalanced) });
   return lines;
 }
 
@@ -276,9 +290,10 @@ export async function postMoneyBill(ctx: ServiceContext, decl: BillTypeDecl, row
     const partnerId = header[s.partnerKey] as number;
     const allocations = lines.map((l) => ({ billId: l.sourceBillId!, amount: l.amount }));
     await lockSettled(ctx, allocations.map((a) => a.billId).sort((a, b) => a - b));
-    await settleBills(ctx, { kind: s.kind, partnerId }, allocations, 1n, rule.exceed);
+    const settledBase = await settleBills(ctx, { kind: s.kind, partnerId }, allocations, 1n, rule.exceed);
     const fund = rule.fund ? await usableFund(ctx, header.fundAccountId as number | null) : undefined;
-    await post(ctx, { ...posting, memo: String(header[s.typeKey]), lines: settlingLines(decl, rule, partnerId, fund, amount, allocations) });
+    const posted = settlingLines(decl, rule, partnerId, fund, amount, allocations, { rate: billRate(header), settledBase });
+    await post(ctx, { ...posting, memo: String(header[s.typeKey]), lines: posted });
     return;
   }
   // A fee or income: each line on the declared account on its normal side (an expense debited, an income

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { microText, toMicro } from '@p8/contract/bills/decimal';
 import type { Pagination } from '@p8/contract/envelope';
-import { AGING_BUCKETS, DEFAULT_CHART, type PartnerLedgerLine, type PrepaidBalanceRow } from '@p8/contract/finance';
+import { AGING_BUCKETS, DEFAULT_CHART, type OpenInCurrency, type PartnerLedgerLine, type PrepaidBalanceRow } from '@p8/contract/finance';
+import { BASE_DIGITS } from '@p8/contract/bills/currency';
 import type { ServiceContext } from '../../core/service-context.ts';
 import { countAll, parseList, runPage, statisticsSelection, type ListSpec } from '../../core/list-query.ts';
 import { rows } from '../../db/connection.ts';
@@ -28,17 +29,23 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+/**
+ * What an open bill leaves on its partner in CNY: a bill in a foreign currency at its own rate, each of its amount
+ * and its settled part rounded to the fen as settlement posts them (docs/cross-border.md).
+ */
+const OPEN_BASE = sql.raw(`case when o.rate is null then o.amount - o.settled else round(o.amount * o.rate, ${BASE_DIGITS}) - round(o.settled * o.rate, ${BASE_DIGITS}) end`);
+
 /** The aging report's statement (also run by bench/ledger.ts as its bare baseline). */
 export function agingSql(tenantId: number, side: Side, query: { partnerId?: number; asOf?: string }): SQL {
   const asOf = query.asOf ?? today();
-  const bucket = (from: number, to: number) => sql`coalesce(sum(o.amount - o.settled) filter (where (${asOf}::date - o.bill_date) between ${from} and ${Number.isFinite(to) ? to : 2147483647}), 0)::text`;
+  const bucket = (from: number, to: number) => sql`coalesce(sum(${OPEN_BASE}) filter (where (${asOf}::date - o.bill_date) between ${from} and ${Number.isFinite(to) ? to : 2147483647}), 0)::text`;
   return sql`select p.id as partner_id, p.code as partner_code, p.name as partner_name,
                coalesce(b.${sql.raw(side)}, 0)::text as balance, coalesce(b.${sql.raw(SIDE[side].balance)}, 0)::text as other_balance,
                a.open, a.d0_30, a.d31_60, a.d61_90, a.d90
         from partner p
         left join fin_partner_balance b on b.tenant_id = p.tenant_id and b.partner_id = p.id
         left join (
-          select o.partner_id, coalesce(sum(o.amount - o.settled), 0)::text as open,
+          select o.partner_id, coalesce(sum(${OPEN_BASE}), 0)::text as open,
                  ${bucket(AGING_BUCKETS[0].from, AGING_BUCKETS[0].to)} as d0_30, ${bucket(AGING_BUCKETS[1].from, AGING_BUCKETS[1].to)} as d31_60,
                  ${bucket(AGING_BUCKETS[2].from, AGING_BUCKETS[2].to)} as d61_90, ${bucket(AGING_BUCKETS[3].from, AGING_BUCKETS[3].to)} as d90
           from fin_bill_open o where o.tenant_id = ${tenantId} and o.kind = ${side} and o.unsettled and o.bill_date <= ${asOf}::date group by o.partner_id
@@ -57,7 +64,9 @@ export function agingSql(tenantId: number, side: Side, query: { partnerId?: numb
  */
 export async function partnerAging(ctx: ServiceContext, side: Side, query: { partnerId?: number; asOf?: string }) {
   const found = await rows<Record<string, string>>(ctx.tx, agingSql(ctx.tenantId, side, query));
+  const foreign = await openByCurrency(ctx, side, query);
   return found.map((r) => ({
+    currencies: foreign.get(Number(r.partner_id)) ?? [],
     partnerId: Number(r.partner_id),
     partnerCode: r.partner_code,
     partnerName: r.partner_name,
@@ -69,6 +78,29 @@ export async function partnerAging(ctx: ServiceContext, side: Side, query: { par
     d61_90: text(r.d61_90),
     d90: text(r.d90),
   }));
+}
+
+/**
+ * Per partner, what bills in a foreign currency leave open, per currency: in the currency and in CNY at the bills'
+ * rates (docs/cross-border.md). The partial index of open bills reads them.
+ */
+async function openByCurrency(ctx: ServiceContext, side: Side, query: { partnerId?: number; asOf?: string }) {
+  const asOf = query.asOf ?? today();
+  const found = await rows<{ partner_id: string; code: string; open: string; open_base: string }>(
+    ctx.tx,
+    sql`select o.partner_id, c.code, sum(o.amount - o.settled)::text as open, sum(${OPEN_BASE})::text as open_base
+        from fin_bill_open o join currency c on c.tenant_id = o.tenant_id and c.id = o.currency_id
+        where o.tenant_id = ${ctx.tenantId} and o.kind = ${side} and o.unsettled and o.currency_id is not null and o.bill_date <= ${asOf}::date
+          ${query.partnerId ? sql`and o.partner_id = ${query.partnerId}` : sql``}
+        group by o.partner_id, c.code order by c.code`,
+  );
+  const byPartner = new Map<number, OpenInCurrency[]>();
+  for (const f of found) {
+    const list = byPartner.get(Number(f.partner_id)) ?? [];
+    list.push({ currencyCode: f.code, open: text(f.open), openBase: text(f.open_base) });
+    byPartner.set(Number(f.partner_id), list);
+  }
+  return byPartner;
 }
 
 /** The account whose lines make a partner's balance of that kind, and the sign that raises it (+1: a debit). */

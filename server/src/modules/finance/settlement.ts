@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { billRate, toBase } from '@p8/contract/bills/currency';
 import { abs, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { meets, type BillTypeDecl } from '@p8/contract/bills/registry';
 import type { SettledStatus } from '@p8/contract/finance';
@@ -39,8 +40,13 @@ export function settles(decl: BillTypeDecl, row: BillRow): decl is BillTypeDecl 
  * payable (a refund's is negative); 0 for a bill that opens none. Output VAT on sales, input VAT on purchases.
  */
 export function settlementTax(decl: BillTypeDecl, row: BillRow): Micro {
-  return settles(decl, row) ? (toMicro(row.taxPriceTotal) - toMicro(row.priceTotal)) * BigInt(decl.settlement.sign) : 0n;
+  if (!settles(decl, row)) return 0n;
+  const rate = rateOfRow(row);
+  return (toBase(toMicro(row.taxPriceTotal), rate) - toBase(toMicro(row.priceTotal), rate)) * BigInt(decl.settlement.sign);
 }
+
+/** A bill row's exchange rate (docs/cross-border.md), undefined for a bill in CNY. */
+export const rateOfRow = (row: BillRow): Micro | undefined => billRate({ ...(row.extra as Record<string, unknown>) });
 
 /** The receivable / payable a bill row opens, or undefined (no settlement effect, no partner). */
 function openingOf(decl: BillTypeDecl, row: BillRow): { kind: 'receivable' | 'payable'; partnerId: number; amount: Micro } | undefined {
@@ -62,13 +68,15 @@ export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: 
   await openBill(ctx, row, open);
   if (open.amount === 0n) return;
   const ref = { partnerId: open.partnerId, billId: row.id };
+  // In CNY: a bill in a foreign currency at its rate, rounded to the fen (docs/cross-border.md).
+  const amount = toBase(open.amount, rateOfRow(row));
   await post(ctx, {
     date: row.billDate,
     sourceKind: 'bill',
     sourceId: row.id,
     sourceCode: row.billCode,
     memo: decl.type,
-    lines: partnerBillLines(decl, open.amount, settlementTax(decl, row)).map((l) => ({ account: l.account, ...sides(l.amount), ...(l.partner ? ref : {}) })),
+    lines: partnerBillLines(decl, amount, settlementTax(decl, row)).map((l) => ({ account: l.account, ...sides(l.amount), ...(l.partner ? ref : {}) })),
   });
 }
 
@@ -76,8 +84,15 @@ export async function billAudited(ctx: ServiceContext, decl: BillTypeDecl, row: 
 export async function openBill(ctx: ServiceContext, row: BillRow, open: { kind: 'receivable' | 'payable'; partnerId: number; amount: Micro }) {
   await ctx.tx
     .insert(finBillOpen)
-    .values({ tenantId: ctx.tenantId, billId: row.id, partnerId: open.partnerId, kind: open.kind, billDate: row.billDate, amount: microText(open.amount), settled: '0' });
+    .values({ tenantId: ctx.tenantId, billId: row.id, partnerId: open.partnerId, kind: open.kind, billDate: row.billDate, amount: microText(open.amount), settled: '0', ...currencyOfRow(row) });
   await setBillSettlement(ctx.tx, ctx.tenantId, row.id, settledStatus(open.amount, 0n));
+}
+
+/** What `fin_bill_open` keeps of a bill's currency: its currency and rate, none for a bill in CNY. */
+function currencyOfRow(row: BillRow): { currencyId?: number; rate?: string } {
+  const rate = rateOfRow(row);
+  const currencyId = (row.extra as Record<string, unknown>).currencyId;
+  return rate === undefined || typeof currencyId !== 'number' ? {} : { currencyId, rate: microText(rate) };
 }
 
 /** Abandon audit (the blocker let it through): the posting reversed, the open amount gone. */
@@ -107,7 +122,8 @@ export async function settledBlocker(tx: Tx, tenantId: number, billId: number) {
 
 /**
  * Settles (or, with `direction` -1, un-settles) amounts of open bills under row locks taken in bill order:
- * each amount must have its bill's sign and stay within what is open, else `exceed` is thrown. The bills'
+ * each amount must have its bill's sign and stay within what is open, else `exceed` is thrown. Answers per bill
+ * the amount in CNY that comes off the partner's account (for a bill in a foreign currency, at its own rate). The bills'
  * settlement progress is the engine's (by the amounts of audited settlement lines); this keeps the open
  * amounts the ledger and the reports read, and refuses again under the lock what saving let through.
  */
@@ -117,8 +133,9 @@ export async function settleBills(
   allocations: Array<{ billId: number; amount: Micro }>,
   direction: 1n | -1n,
   exceed: 'PayAmountExceedUnpaid' | 'ReceiptAmountExceedUnreceived' | 'DeductionAmountExceedUnsettled' | 'SettlementAmountExceedUnsettled',
-): Promise<void> {
-  if (!allocations.length) return;
+): Promise<Map<number, Micro>> {
+  const base = new Map<number, Micro>();
+  if (!allocations.length) return base;
   const ids = allocations.map((a) => a.billId);
   if (new Set(ids).size !== ids.length) throw new BizError('SettleBillRepeat');
   const found = await ctx.tx
@@ -141,5 +158,10 @@ export async function settleBills(
       .update(finBillOpen)
       .set({ settled: microText(settled) })
       .where(and(eq(finBillOpen.tenantId, ctx.tenantId), eq(finBillOpen.billId, a.billId)));
+    // What comes off the partner's account in CNY: at the bill's own rate, cumulatively rounded, so that what is
+    // left is always toBase(amount) − toBase(settled) and a bill settled in full leaves nothing.
+    const rate = open.rate === null ? undefined : toMicro(open.rate);
+    base.set(a.billId, (toBase(settled, rate) - toBase(toMicro(open.settled), rate)) * direction);
   }
+  return base;
 }

@@ -1,3 +1,4 @@
+import { exportDocuments } from '@p8/contract/print/export-documents';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { billType } from '@p8/contract/bills/catalogue';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
@@ -206,9 +207,13 @@ export async function printTemplatesOfType(ctx: ServiceContext, type: string, la
     .from(printTemplate)
     .where(and(eq(printTemplate.tenantId, ctx.tenantId), eq(printTemplate.billType, type), eq(printTemplate.enabled, true)))
     .orderBy(desc(printTemplate.isDefault), asc(printTemplate.id));
-  if (rows.length) return rows.map((t) => ({ id: t.id, name: t.name, isDefault: t.isDefault, layout: t.layout }));
   const decl = billType(type)!;
-  return [{ id: null, name: `${decl.label[lang]} · ${lang === 'zh' ? '标准模板' : 'standard'}`, isDefault: true, layout: starterTemplate(decl, lang) }];
+  // The export documents of a commercial sale bill (docs/cross-border.md), unless the tenant keeps one of that name.
+  const builtIn = exportDocuments(decl)
+    .filter((d) => !rows.some((r) => r.name === d.name[lang]))
+    .map((d): PrintTemplateChoice => ({ id: null, builtIn: d.key, name: d.name[lang], isDefault: false, layout: d.layout }));
+  if (rows.length) return [...rows.map((t) => ({ id: t.id, name: t.name, isDefault: t.isDefault, layout: t.layout })), ...builtIn];
+  return [{ id: null, name: `${decl.label[lang]} · ${lang === 'zh' ? '标准模板' : 'standard'}`, isDefault: true, layout: starterTemplate(decl, lang) }, ...builtIn];
 }
 
 /** A template named for a print must be one of the bill's type (null: the type's starter). */

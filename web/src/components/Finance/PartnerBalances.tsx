@@ -38,6 +38,22 @@ export default function PartnerBalances({ side }: { side: 'receivable' | 'payabl
       amountColumn('balance', t(`report.balance.${side}`)),
       amountColumn(other, t(`report.${other}`)),
       amountColumn('open', t('report.open')),
+      {
+        // Bills in a foreign currency: what is open in each currency, beside CNY (docs/cross-border.md).
+        prop: 'currencies',
+        title: t('report.openForeign'),
+        width: 170,
+        render: (_, r) =>
+          r.currencies?.length ? (
+            <span data-testid={`finance-${side}-foreign-${r.partnerId}`}>
+              {r.currencies.map((c) => (
+                <div key={c.currencyCode}>{`${c.currencyCode} ${formatMoney(c.open)}`}</div>
+              ))}
+            </span>
+          ) : (
+            '-'
+          ),
+      },
       ...AGING_BUCKETS.map((b) => amountColumn(b.key, b.label[language])),
     ],
     [t, side, other, language],

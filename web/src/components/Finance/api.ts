@@ -1,4 +1,4 @@
-import type { PartnerLedgerLine, PrepaidBalanceRow, TransferCreate } from '@p8/contract/finance';
+import type { OpenInCurrency, PartnerLedgerLine, PrepaidBalanceRow, TransferCreate } from '@p8/contract/finance';
 import type { PagedResult, QueryParams } from '../../app/http.ts';
 import { http } from '../../app/http.ts';
 
@@ -11,6 +11,8 @@ export interface PartnerBalanceRow {
   advance?: string;
   prepaid?: string;
   open: string;
+  /** Open bills in a foreign currency, per currency (in the currency and in CNY). */
+  currencies?: OpenInCurrency[];
   d0_30: string;
   d31_60: string;
   d61_90: string;

@@ -6,6 +6,7 @@ import NumberInput from '../NumberInput/index.tsx';
 import StaffSelect from '../Pickers/StaffSelect.tsx';
 import type { FormMode } from '../FormDialog/index.tsx';
 import CodeField from '../RecordKit/CodeField.tsx';
+import RecordRefControl from '../RecordKit/RecordRefControl.tsx';
 import { RecordFormDialog, type RecordDialogProps } from '../RecordKit/RecordDialog.tsx';
 import { createPartner } from './api/create-partner.ts';
 import { updatePartner } from './api/update-partner.ts';
@@ -112,6 +113,16 @@ function PartnerTabs({ kind, form, mode, managerName, managerId }: { kind: Partn
                       <Col xs={24} md={12}>
                         <Form.Item name="invoiceTitle" label={t('partner.invoiceTitle')} rules={[{ max: 100 }]}>
                           <Input maxLength={100} data-testid="partner-form-invoiceTitle" />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={24} md={12}>
+                        <Form.Item name="country" label={t('partner.country')} tooltip={t('partner.countryTip')} rules={[{ max: 50 }]}>
+                          <Input maxLength={50} data-testid="partner-form-country" />
+                        </Form.Item>
+                      </Col>
+                      <Col xs={24} md={12}>
+                        <Form.Item name="currencyId" label={t('partner.currency')} tooltip={t('partner.currencyTip')}>
+                          <RecordRefControl refKind="currency" data-testid="partner-form-currency" />
                         </Form.Item>
                       </Col>
                       <Col xs={24} md={12}>

@@ -103,6 +103,8 @@ export default function PartnerPage({ kind }: { kind: PartnerKind }) {
       { prop: 'openingReceivable', title: t('partner.openingReceivable'), valueType: 'amount', sortable: true, sum: true, width: 130 },
       { prop: 'openingPayable', title: t('partner.openingPayable'), valueType: 'amount', sortable: true, sum: true, width: 130 },
       recordColumns.status<PartnerRow>({ record, writes, column: { width: 80 } }),
+      { prop: 'country', title: t('partner.country'), width: 100, render: dash },
+      { prop: 'currencyCode', title: t('partner.currency'), width: 80, render: dash },
       { prop: 'taxNumber', title: t('partner.taxNumber'), search: true, width: 180, render: dash },
       {
         prop: 'bankName',

@@ -39,6 +39,9 @@ export interface PartnerForm {
   bankName?: string;
   bankAccount?: string;
   managerId?: number | null;
+  /** Cross-border: the country, and the currency its bills default to (none: CNY). */
+  country?: string;
+  currencyId?: number | null;
   /** Shown, never sent: the sum of the partner's audited opening balances (finance). */
   openingReceivable?: number | null;
   openingPayable?: number | null;
@@ -59,6 +62,8 @@ const EMPTY: PartnerForm = {
   bankName: '',
   bankAccount: '',
   managerId: null,
+  country: '',
+  currencyId: null,
   openingReceivable: 0,
   openingPayable: 0,
   sort: 0,
@@ -80,6 +85,8 @@ export function formOf(detail: PartnerDetail | undefined, districts: DistrictNod
     bankName: detail.bankName,
     bankAccount: detail.bankAccount,
     managerId: detail.managerId,
+    country: detail.country,
+    currencyId: detail.currencyId,
     openingReceivable: Number(detail.openingReceivable),
     openingPayable: Number(detail.openingPayable),
     sort: detail.sort,
@@ -113,6 +120,8 @@ export function payloadOf(values: PartnerForm): PartnerCreate {
     bankName: text(values.bankName),
     bankAccount: text(values.bankAccount),
     managerId: values.managerId ?? null,
+    country: text(values.country),
+    currencyId: values.currencyId ?? null,
     sort: values.sort ?? 0,
     remark: text(values.remark),
     contacts,

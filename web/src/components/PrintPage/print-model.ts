@@ -1,4 +1,5 @@
 import type { BillView } from '@p8/contract/bills/api';
+import { EXPORT_LINE_FIELDS } from '@p8/contract/bills/currency';
 import { microText, sum, toMicro } from '@p8/contract/bills/decimal';
 import { nameKey, staffListNamesKey } from '@p8/contract/bills/fields';
 import { headerFields, lineFields, type BillTypeDecl } from '@p8/contract/bills/registry';
@@ -109,7 +110,7 @@ function cellText(decl: BillTypeDecl, line: Record<string, unknown>, index: numb
   if (key === 'materialId') return [line.materialCode, line.materialName, line.specification].filter(Boolean).join(' ');
   if (key === 'unitId') return String(line.unitName ?? '');
   if (key === 'sourceBillId') return String(line.sourceBillCode ?? '');
-  const field = lineFields(decl).find((f) => f.key === key);
+  const field = lineFields(decl).find((f) => f.key === key) ?? (decl.currency ? EXPORT_LINE_FIELDS.find((f) => f.key === key) : undefined);
   if (!field) return '';
   if (field.kind === 'record') return String(line[nameKey(key)] ?? '');
   return shown(line[key], field.kind, field.options, ctx);
@@ -130,7 +131,7 @@ export function buildPrintModel(layout: PrintLayout, decl: BillTypeDecl, bill: P
     .filter((c) => known.has(c.key))
     .map((c) => {
       const f = known.get(c.key)!;
-      return { key: c.key, label: f.label[ctx.lang], width: c.width, numeric: numericKinds.has(f.kind) && c.key !== LINE_NO_COLUMN, sum: f.sum };
+      return { key: c.key, label: c.title ?? f.label[ctx.lang], width: c.width, numeric: numericKinds.has(f.kind) && c.key !== LINE_NO_COLUMN, sum: f.sum };
     });
   const widths = columns.map((c) => c.width);
   const fontSize = layout.table.fontSize;

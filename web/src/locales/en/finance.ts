@@ -25,6 +25,7 @@ export default {
   },
   report: {
     asOf: 'Aging as of',
+    openForeign: 'Open in foreign currency',
     partnerCode: 'Code',
     partner: { receivable: 'Customer', payable: 'Supplier' },
     balance: { receivable: 'Receivable', payable: 'Payable' },

@@ -25,6 +25,7 @@ export default {
   },
   report: {
     asOf: '账龄截止日',
+    openForeign: '外币未结',
     partnerCode: '编码',
     partner: { receivable: '客户', payable: '供应商' },
     balance: { receivable: '应收余额', payable: '应付余额' },

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { BillView } from '@p8/contract/bills/api';
 import { billApiPath, type BillTypeDecl } from '@p8/contract/bills/registry';
-import type { PrintOutput } from '@p8/contract/print/template';
+import { choiceKey, type PrintOutput } from '@p8/contract/print/template';
 import type { TenantConfigView } from '@p8/contract/tenant-config';
 import { http, saveBlob } from '../../../app/http.ts';
 import PrintPages, { buildPrintModel, companyOf, pageRules, type PrintContext } from '../../../components/PrintPage/index.tsx';
@@ -52,8 +52,8 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
   const queryClient = useQueryClient();
   const user = useAuthStore((s) => s.userInfo);
   const templates = useQuery(printTemplatesQuery(decl, lang));
-  const [chosen, setChosen] = useState<number | null | undefined>(undefined);
-  const template = templates.data?.find((c) => c.id === chosen) ?? templates.data?.[0];
+  const [chosen, setChosen] = useState<number | string | null | undefined>(undefined);
+  const template = templates.data?.find((c) => choiceKey(c) === chosen) ?? templates.data?.[0];
   const [printedAt, setPrintedAt] = useState(() => dayjs().format('YYYY-MM-DD HH:mm'));
 
   const ctx: PrintContext = useMemo(
@@ -209,9 +209,9 @@ export default function PrintPreview({ decl, bills, config, digits, lang, onClos
         <Select
           style={{ minWidth: 260 }}
           loading={templates.isFetching}
-          value={template?.id ?? null}
-          onChange={(value: number | null) => setChosen(value)}
-          options={(templates.data ?? []).map((c) => ({ value: c.id, label: c.isDefault ? t('bill.printDefault', { name: c.name }) : c.name }))}
+          value={template ? choiceKey(template) : null}
+          onChange={(value: number | string | null) => setChosen(value)}
+          options={(templates.data ?? []).map((c) => ({ value: choiceKey(c), label: c.isDefault ? t('bill.printDefault', { name: c.name }) : c.name }))}
           data-testid="bill-print-template"
         />
         {bills.length === 1 && bills[0].printCount ? <Typography.Text type="secondary">{t('bill.printedTimes', { count: Number(bills[0].printCount) })}</Typography.Text> : null}

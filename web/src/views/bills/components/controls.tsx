@@ -159,7 +159,7 @@ export function FieldControl({ field, lang, size, testId, ...item }: { field: Fi
     case 'textarea':
       return <Input.TextArea {...item} autoSize={{ minRows: 1, maxRows: 4 }} maxLength={500} data-testid={testId} />;
     case 'number':
-      return <NumberInput integer min={0} style={{ width: '100%' }} {...pass} />;
+      return <NumberInput integer={field.precision === undefined} precision={field.precision} min={0} style={{ width: '100%' }} {...pass} />;
     case 'quantity':
       return <NumberInput min={0} style={{ width: '100%' }} {...pass} />;
     case 'price':

@@ -30,6 +30,11 @@ export interface MaterialForm {
   partKind: PartKind;
   tags: MaterialTag[];
   materialQuality?: string;
+  hsCode?: string;
+  englishName?: string;
+  netWeight?: number | null;
+  grossWeight?: number | null;
+  originCountry?: string;
   remark?: string;
   units: UnitRow[];
   length?: number | null;
@@ -84,6 +89,11 @@ export function formOfMaterial(m: MaterialDetail): MaterialForm {
     partKind: m.partKind,
     tags: m.tags,
     materialQuality: m.materialQuality,
+    hsCode: m.hsCode,
+    englishName: m.englishName,
+    netWeight: m.netWeight,
+    grossWeight: m.grossWeight,
+    originCountry: m.originCountry,
     remark: m.remark,
     units: m.units.map((u) => ({ id: u.id, unitId: u.unitId, unitName: u.unitName, ratio: u.ratio, barcode: u.barcode, isMain: u.isMain, enabled: u.enabled })),
     length: m.length,
@@ -168,6 +178,11 @@ export default function MaterialDialog({ categories, onSaved, ...dialog }: Mater
       partKind: values.partKind,
       tags: values.tags ?? [],
       materialQuality: values.materialQuality?.trim() ?? '',
+      hsCode: values.hsCode?.trim() ?? '',
+      englishName: values.englishName?.trim() ?? '',
+      netWeight: values.netWeight ?? null,
+      grossWeight: values.grossWeight ?? null,
+      originCountry: values.originCountry?.trim() ?? '',
       remark: values.remark?.trim() ?? '',
       ...Object.fromEntries(DIMENSIONS.map((d) => [d, values[d] ?? null])),
       batchNumber: !!values.batchNumber,
@@ -350,6 +365,32 @@ function MaterialFormBody({ mode, tab, onTab, reveal, categories, openTaxRate, i
           <Col xs={24} md={12}>
             <Form.Item name="materialQuality" label={t('basic.material.quality')}>
               <Input maxLength={100} placeholder={t('basic.material.qualityPlaceholder')} data-testid="material-quality" />
+            </Form.Item>
+          </Col>
+          {/* Cross-border (docs/cross-border.md): what export documents print. */}
+          <Col xs={24} md={12}>
+            <Form.Item name="englishName" label={t('basic.material.englishName')} rules={[{ max: 200 }]}>
+              <Input maxLength={200} data-testid="material-english-name" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="hsCode" label={t('basic.material.hsCode')} tooltip={t('basic.material.hsCodeTip')} rules={[{ pattern: /^[0-9.]{0,20}$/, message: t('error.HsCodeInvalid') }]}>
+              <Input maxLength={20} data-testid="material-hs-code" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="netWeight" label={t('basic.material.netWeight')}>
+              <NumberInput min={0} max={1e13} suffix="kg" data-testid="material-net-weight" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="grossWeight" label={t('basic.material.grossWeight')}>
+              <NumberInput min={0} max={1e13} suffix="kg" data-testid="material-gross-weight" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name="originCountry" label={t('basic.material.originCountry')} rules={[{ max: 50 }]}>
+              <Input maxLength={50} data-testid="material-origin-country" />
             </Form.Item>
           </Col>
           <Col span={24}>
