@@ -43,7 +43,8 @@ async function seedCrossBorder(api: Api, ids: { motor: number; warehouse: number
     await api('POST', `${path}/audit`, { id });
     return id;
   };
-  const order = await audited('/sale/order', { billDate: DAY(8), customerId: customer, deliveryDate: DAY(5), lines: [{ materialId: ids.motor, number: 10, unitPrice: 48.5 }], remark: 'Export order, FOB Shanghai' });
+  // Five motors: the demo's stock keeps enough for the browser suites' own sales.
+  const order = await audited('/sale/order', { billDate: DAY(8), customerId: customer, deliveryDate: DAY(5), lines: [{ materialId: ids.motor, number: 5, unitPrice: 48.5 }], remark: 'Export order, FOB Shanghai' });
   const lines = (await api<{ lines: Array<{ id: number }> }>('GET', `/sale/order/${order}`)).lines;
   const draft = await api<{ id: number }>('POST', '/sale/outstock/pushDown', { sourceType: 'SaleOrder', sourceLineIds: lines.map((l) => l.id) });
   const detail = await api<Record<string, unknown> & { lines: Array<Record<string, unknown>> }>('GET', `/sale/outstock/${draft.id}`);
@@ -51,7 +52,7 @@ async function seedCrossBorder(api: Api, ids: { motor: number; warehouse: number
   await api('POST', '/sale/outstock/submit', { id: draft.id });
   await api('POST', '/sale/outstock/audit', { id: draft.id });
   // Received four days later at that day's rate: a different rate, so an exchange difference.
-  await audited('/finance/receipt', { billDate: DAY(2), customerId: customer, receiptType: 'OrdinaryReceipt', fundAccountId: ids.bank, lines: [{ sourceBillId: draft.id, amount: '485.00' }], remark: 'T/T received' });
+  await audited('/finance/receipt', { billDate: DAY(2), customerId: customer, receiptType: 'OrdinaryReceipt', fundAccountId: ids.bank, lines: [{ sourceBillId: draft.id, amount: '242.50' }], remark: 'T/T received' });
 }
 
 /** The header of a bill's detail as a save sends it (the fields the out-stock form keeps). */
