@@ -323,7 +323,7 @@ export interface PartnerDetail extends Partner {
 // ---------------------------------------------------------------- warehouses and locations
 
 export const warehouseSchemas = createAndUpdate(
-  { code, name, address: text(200), managerId: id.nullable(), phone, rejects: z.boolean(), sort, remark },
+  { code, name, address: text(200), managerId: id.nullable(), phone, rejects: z.boolean(), customerId: id.nullable(), sort, remark },
   ['name'],
   { code: newCode },
 );
@@ -337,6 +337,12 @@ export interface Warehouse {
   phone: string;
   /** A reject warehouse (不良品仓): it takes inspections' rejects, and planning leaves its stock out. */
   rejects: boolean;
+  /**
+   * The customer whose materials it keeps (受托加工仓, entrusted machining): goods there are the customer's, held at
+   * no value, and move only on that customer's bills. Null: the company's own warehouse.
+   */
+  customerId: number | null;
+  customerName: string | null;
   sort: number;
   remark: string;
   enabled: boolean;

@@ -51,7 +51,7 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   hasPictureSearchModule: { read: 'picture search is open (its routes refuse, its buttons are hidden without it); pictures are indexed as they are saved', in: [PICTURE, 'server/src/modules/picture/service.ts', 'web/src/components/PictureSearch/index.tsx'] },
   pictureSearchType: { read: 'what picture search matches: the materials (Similarity), or the mall products too (Product)', in: [PICTURE, 'server/src/modules/picture/service.ts'] },
   pictureSearchSimilarity: { read: 'picture search marks results at or above it as matches', in: ['server/src/modules/picture/service.ts'] },
-  openEntrustMachining: { notBuilt: 'production' },
+  openEntrustMachining: { read: 'entrusted machining is open: its receipt and return types (opensWith), the customer an order, its picks and returns machine for (a field switch)', in: [PRODUCTION, SAVE, LIFECYCLE, 'server/src/bills/stock-rules.ts'] },
   openSaleOrderBomSelect: { read: 'a sale order line may name a BOM of its material (the line field declares the switch); off, a BOM is refused', in: [DECLARED, SAVE, 'server/src/modules/basic/bom.ts'] },
   defaultDateSearch: { read: 'the date range list searches start with', in: [KIT, 'web/src/components/ProTable/query.ts'] },
   billDateMaxDaysAhead: { read: 'a bill dated further ahead is refused', in: ['server/src/bills/dates.ts'] },

@@ -18,7 +18,7 @@ import { transition } from './state-machine.ts';
 import { postMovements, reversePosting, type PostingBill } from './stock.ts';
 import { assertBillDate } from './dates.ts';
 import { movementsOf, valuationInputs } from './stock-movements.ts';
-import { assertNotInventorying, checkSerials } from './stock-rules.ts';
+import { assertCustomerStock, assertNotInventorying, checkSerials } from './stock-rules.ts';
 import { type BillRow, type LineRow, accountNames, assertCreator, loadBill, loadLines, lockBills, lockPostedSources, progressedBillIds, recordTransition, sourceBillIdsOf, headerPayload, payloadLine } from './bill-rows.ts';
 import { assertDirectAllowed, assertTypeOpen, movesStock, createBill } from './bill-save.ts';
 import { refreshSources } from './push-down.ts';
@@ -149,7 +149,9 @@ export async function auditBill(ctx: ServiceContext, decl: BillTypeDecl, id: num
     // A type valued by its own rule (an outsourcing receipt: the materials it consumed at the supplier and its fee).
     const valuing = decl.valuation?.in === 'rule' ? ctx.registries.billRules.of(decl.type).valuing : undefined;
     if (valuing) inputs.ruleCost = await valuing(ctx, decl, row, lines);
-    await postMovements(ctx.tx, postingOf(row), movementsOf(decl, lines, inputs), config.openNegativeInventory);
+    const movements = movementsOf(decl, lines, inputs);
+    await assertCustomerStock(ctx, decl, row.customerId, movements);
+    await postMovements(ctx.tx, postingOf(row), movements, config.openNegativeInventory);
   }
   await setStatus(ctx, row, 'audit', to, { auditBy: ctx.account.adminId, auditTime: new Date(), rejectReason: null });
   await ctx.registries.billPostingHooks.audited(ctx, decl, row);

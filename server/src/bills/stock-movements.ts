@@ -170,6 +170,8 @@ export function movementsOf(decl: BillTypeDecl, lines: readonly MovementLine[], 
         return sourceCost(line);
       case 'rule':
         return inputs.ruleCost?.get(line.id);
+      case 'nothing':
+        return 0n;
       default:
         return undefined;
     }

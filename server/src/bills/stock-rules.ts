@@ -5,17 +5,17 @@ import { microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { LINE_DIRECTION, lineDirection, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import type { ErrorKey } from '@p8/contract/errors';
-import { BizError } from '../core/errors.ts';
+import { BizError, refusal } from '../core/errors.ts';
 import type { ServiceContext } from '../core/service-context.ts';
 import { rows } from '../db/connection.ts';
-import { pickBatches } from './stock-math.ts';
-import { textList } from '../core/tree.ts';
+import { pickBatches, type Movement } from './stock-math.ts';
+import { idArray, textList } from '../core/tree.ts';
 
 /**
  * The stock rules a bill meets beyond the balance arithmetic of stock-math.ts: serial numbers (each one
  * a unit that exists, is where the bill takes it from, is not in stock twice, and is not packed into
- * another open out bill), the stock-check lock (a material being counted does not move), and the
- * first-expiry-first-out batch suggestion of the line grid.
+ * another open out bill), the stock-check lock (a material being counted does not move), a customer's
+ * consignment stock (entrusted machining), and the first-expiry-first-out batch suggestion of the line grid.
  */
 
 /** The part of a bill line these rules read (a stored line or one about to be saved). */
@@ -247,4 +247,32 @@ export async function suggestBatches(ctx: ServiceContext, query: BatchSuggestQue
     picks: picks.map((p) => ({ batchNumber: p.batchNumber, expirationDate: p.expirationDate, locationId: p.locationId, available: microText(p.quantity), take: microText(p.take) })),
     short: microText(short),
   };
+}
+
+/**
+ * A customer's consignment warehouse (entrusted machining: a warehouse naming the customer) keeps the
+ * customer's materials, not the company's. So every movement in or out of one must be on a bill naming that
+ * customer (its orders' picks and returns copy the order's customer), else `EntrustedStockOtherCustomer` — a
+ * stock check counts what is there whoever it belongs to; goods come into one only at no value
+ * (`EntrustedStockHasValue`: at a price, a source's cost or a transfer's), so its moving average stays zero and
+ * nothing of it reaches the ledger; and a type declaring `customerStock` moves nothing but its customer's
+ * (`EntrustWarehouseNotCustomers`). Checked as the bill is audited, on the movements it is about to post.
+ */
+export async function assertCustomerStock(ctx: ServiceContext, decl: BillTypeDecl, customerId: number | null, movements: readonly Movement[]): Promise<void> {
+  const warehouseIds = [...new Set(movements.map((m) => m.key.warehouseId))];
+  if (!warehouseIds.length) return;
+  const found = await rows<{ id: string; customer_id: string }>(
+    ctx.tx,
+    sql`select id, customer_id from warehouse where tenant_id = ${ctx.tenantId} and customer_id is not null and id = any(${idArray(warehouseIds)})`,
+  );
+  const ownerOf = new Map(found.map((r) => [Number(r.id), Number(r.customer_id)]));
+  if (!ownerOf.size && !decl.customerStock) return;
+  for (const m of movements) {
+    const owner = ownerOf.get(m.key.warehouseId);
+    const about = { lineId: m.lineId, materialId: m.key.materialId, warehouseId: m.key.warehouseId };
+    if (decl.customerStock && (owner === undefined || owner !== customerId)) throw refusal('EntrustWarehouseNotCustomers', about);
+    if (owner === undefined || decl.stock === 'check') continue;
+    if (owner !== customerId) throw refusal('EntrustedStockOtherCustomer', about);
+    if (m.quantity > 0n && ((m.unitCost !== undefined && m.unitCost !== 0n) || m.costFrom)) throw refusal('EntrustedStockHasValue', about);
+  }
 }

@@ -82,6 +82,19 @@ const pieceRate: FieldDecl = { ...LINE.unitPrice, label: { zh: '计件单价', e
 const workshop: FieldDecl = { ...HEADER.deptId, label: { zh: '生产车间', en: 'Workshop' }, list: true };
 const plannedFinish: FieldDecl = { ...HEADER.deliveryDate, label: { zh: '计划完工日期', en: 'Planned finish' } };
 
+/**
+ * The customer an order machines for (受托加工, with `openEntrustMachining`): its picks may take that customer's
+ * materials from its consignment warehouse (at no value) and its returns put them back there.
+ */
+const entrustingCustomer: FieldDecl = {
+  ...HEADER.customerId,
+  label: { zh: '受托客户', en: 'Machining for' },
+  required: undefined,
+  switch: 'openEntrustMachining',
+  offRefusal: 'EntrustMachiningNotOpen',
+  width: 160,
+};
+
 /** Material moved between stock and work in progress: Dr 5001 / Cr 1405 out, the other way in. */
 const WORK_IN_PROGRESS: BillPostingsDecl = { stock: { counter: 'workInProgress' } };
 
@@ -96,7 +109,7 @@ export const ProductionOrder: BillTypeDecl = {
   route: 'order',
   codePrefix: 'SCDD',
   icon: 'ToolOutlined',
-  header: [workshop, HEADER.handlerId, plannedFinish, HEADER.deliveryWarnDays],
+  header: [workshop, entrustingCustomer, HEADER.handlerId, plannedFinish, HEADER.deliveryWarnDays],
   lines: [role, bom, LINE.warehouseId, processStep, team, pieceRate],
   // Its quantity is what it makes.
   totalsOf: PRODUCTION_LINES.products,
@@ -119,7 +132,7 @@ export const ProductionOrder: BillTypeDecl = {
   // Its status follows the products completed (the first kind); the materials show what was picked, the
   // process steps what was reported and dispatched.
   progress: ['instock', 'pick', 'report', 'dispatch', 'inspection'],
-  switches: ['allowProductionInstockBeyond', 'allowProductionClaimBeyond', 'completionNeedAllPickOutstock'],
+  switches: ['allowProductionInstockBeyond', 'allowProductionClaimBeyond', 'completionNeedAllPickOutstock', 'openEntrustMachining'],
   actions: ORDER_ACTIONS,
 };
 
@@ -130,7 +143,7 @@ export const ProductionPick: BillTypeDecl = {
   route: 'pick',
   codePrefix: 'SCLL',
   icon: 'ExportOutlined',
-  header: [workshop, HEADER.warehouseId, HEADER.handlerId],
+  header: [workshop, entrustingCustomer, HEADER.warehouseId, HEADER.handlerId],
   lines: [...PLACED],
   sources: [
     {
@@ -138,7 +151,7 @@ export const ProductionPick: BillTypeDecl = {
       drives: 'pick',
       closedRefusal: 'ProductionOrderCompleted',
       fromLines: PRODUCTION_LINES.materials,
-      header: ['deptId'],
+      header: ['deptId', 'customerId'],
       lines: ['warehouseId'],
       beyondSwitch: 'allowProductionClaimBeyond',
     },
@@ -150,7 +163,7 @@ export const ProductionPick: BillTypeDecl = {
   postings: WORK_IN_PROGRESS,
   costRun: {},
   progress: ['return'],
-  switches: ['allowProductionClaimBeyond', 'openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  switches: ['allowProductionClaimBeyond', 'openEntrustMachining', 'openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
   actions: SOURCED_ACTIONS,
 };
 
@@ -161,9 +174,9 @@ export const ProductionReturn: BillTypeDecl = {
   route: 'return',
   codePrefix: 'SCTL',
   icon: 'RollbackOutlined',
-  header: [workshop, HEADER.warehouseId, HEADER.handlerId],
+  header: [workshop, entrustingCustomer, HEADER.warehouseId, HEADER.handlerId],
   lines: [...PLACED],
-  sources: [{ type: 'ProductionPick', drives: 'return', header: ['deptId', 'warehouseId'], lines: PLACE_KEYS }],
+  sources: [{ type: 'ProductionPick', drives: 'return', header: ['deptId', 'customerId', 'warehouseId'], lines: PLACE_KEYS }],
   sourceRequired: true,
   stock: 'in',
   // Back at the cost the pick took it out at, off the order's work in progress.
@@ -171,7 +184,7 @@ export const ProductionReturn: BillTypeDecl = {
   postings: WORK_IN_PROGRESS,
   costRun: {},
   progress: [],
-  switches: ['openBatchNumber', 'openSerialNumber'],
+  switches: ['openEntrustMachining', 'openBatchNumber', 'openSerialNumber'],
   actions: SOURCED_ACTIONS,
 };
 
@@ -201,6 +214,62 @@ export const ConsumablesOutstock: BillTypeDecl = {
   progress: [],
   switches: ['openConsumablesOutstock', 'openNegativeInventory'],
   actions: ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'import', 'export', 'print'],
+};
+
+const ENTRUST_OPEN = { switch: 'openEntrustMachining', refusal: 'EntrustMachiningNotOpen' } as const;
+/** A customer's materials move at no value: their stock postings are empty. */
+const NO_VALUE: BillPostingsDecl = { stock: { counter: 'inventory' } };
+
+/**
+ * Entrusted-machining receipt (受托加工收料): a customer's own materials received for machining, into that
+ * customer's consignment warehouse (a warehouse naming the customer) at no value — they are not the company's
+ * stock and post nothing to the ledger. Orders machining for the customer pick them (at no value) into their
+ * work in progress; what is left goes back on an entrusted-machining return. The finished goods carry only the
+ * company's own cost (its materials, labour, overhead) and go to the customer on a sale out-stock priced at the
+ * processing fee, which a sale invoice bills.
+ */
+export const EntrustReceipt: BillTypeDecl = {
+  type: 'EntrustReceipt',
+  label: { zh: '受托加工收料', en: 'Entrusted materials receipt' },
+  area: 'production',
+  route: 'entrustReceipt',
+  codePrefix: 'STSL',
+  icon: 'InboxOutlined',
+  header: [HEADER.customerId, HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED],
+  sources: [],
+  opensWith: ENTRUST_OPEN,
+  customerStock: true,
+  stock: 'in',
+  valuation: { in: 'nothing' },
+  // At no value nothing is posted: the customer's materials are not the company's. Declared like every stock
+  // type's (the ledger checks walk it), against inventory itself.
+  postings: NO_VALUE,
+  progress: ['return'],
+  switches: ['openEntrustMachining', 'openBatchNumber', 'openSerialNumber'],
+  actions: ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'import', 'export', 'print'],
+};
+
+/** Entrusted-machining return (受托加工退料): the customer's unused materials sent back from its consignment warehouse. */
+export const EntrustReturn: BillTypeDecl = {
+  type: 'EntrustReturn',
+  label: { zh: '受托加工退料', en: 'Entrusted materials return' },
+  area: 'production',
+  route: 'entrustReturn',
+  codePrefix: 'STTL',
+  icon: 'RollbackOutlined',
+  header: [HEADER.customerId, HEADER.warehouseId, HEADER.handlerId],
+  lines: [...PLACED],
+  sources: [{ type: 'EntrustReceipt', drives: 'return', header: ['customerId', 'warehouseId'], lines: PLACE_KEYS }],
+  sourceRequired: true,
+  opensWith: ENTRUST_OPEN,
+  customerStock: true,
+  stock: 'out',
+  valuation: { out: 'average' },
+  postings: NO_VALUE,
+  progress: [],
+  switches: ['openEntrustMachining', 'openNegativeInventory', 'openBatchNumber', 'openSerialNumber'],
+  actions: SOURCED_ACTIONS,
 };
 
 export const ProductionInstock: BillTypeDecl = {
@@ -512,4 +581,4 @@ export const MrpPlan: BillTypeDecl = {
 };
 
 /** Production in menu order. */
-export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ConsumablesOutstock, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, ProductionWaste, EquipmentMaintenance];
+export const PRODUCTION_BILLS: readonly BillTypeDecl[] = [IndependentDemand, MrpPlan, ProductionOrder, ProductionPick, ProductionReturn, ConsumablesOutstock, EntrustReceipt, EntrustReturn, ProcessDispatch, ProcessReport, ProcessAccounting, ProductionInstock, ProductionWaste, EquipmentMaintenance];

@@ -106,13 +106,15 @@ export type StockEffect = 'in' | 'out' | 'transfer' | 'check' | 'assembly' | 'ex
  * - `rule`: at the unit cost the type's own valuation rule gives each line (`BillTypeRules.valuing`, registered
  *   by the module the type belongs to): an outsourcing completion comes in at the materials it consumed at the
  *   supplier plus its processing fee. A line the rule gives no cost comes in at the current average.
+ * - `nothing`: at no value — goods that are not the company's (a customer's materials received for entrusted
+ *   machining, kept in that customer's warehouse).
  *
  * Lines going out of stock (`out`):
  * - `average`: at the current moving average.
  * - `source`: at the cost the source line's goods came in at (a return to the supplier leaves at what the
  *   purchase brought it in at); a line without a source at the current average.
  */
-export const InboundCost = ['price', 'source', 'average', 'taken', 'workInProgress', 'rule'] as const;
+export const InboundCost = ['price', 'source', 'average', 'taken', 'workInProgress', 'rule', 'nothing'] as const;
 export type InboundCost = (typeof InboundCost)[number];
 export const OutboundCost = ['average', 'source'] as const;
 export type OutboundCost = (typeof OutboundCost)[number];
@@ -443,6 +445,11 @@ export interface BillTypeDecl {
    * refused with `refusal` naming the line and material, and the line's material picker offers only these.
    */
   materialTag?: { tag: MaterialTag; refusal: ErrorKey };
+  /**
+   * Its lines move only the header customer's consignment stock (entrusted machining's receipts and returns):
+   * each line's warehouse must be one keeping that customer's materials (`EntrustWarehouseNotCustomers`).
+   */
+  customerStock?: true;
   /** Lines of two sides, one taking from the source, its twin not (exchanges). */
   pairedLines?: PairedLines;
   /**

@@ -315,6 +315,11 @@ export const warehouse = pgTable(
      * planning (MRP nets only the other warehouses).
      */
     rejects: boolean('rejects').notNull().default(false),
+    /**
+     * The customer whose materials it keeps for entrusted machining (受托加工仓): they are held at no value and
+     * move only on that customer's bills (bills/stock-rules.ts). Null: the company's own warehouse.
+     */
+    customerId: bigintRef('customer_id'),
     remark: remark(),
     sort: sort(),
     enabled: enabled(),

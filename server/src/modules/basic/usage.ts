@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { heldBy, type RecordUsage, type UsageChecker } from '../../core/record-usage.ts';
-import { bom, bomLine, declaredRecordLineTable, declaredRecordTable, location, material, materialUnit, partner, partnerAddress } from '../../db/schema/index.ts';
+import { bom, bomLine, declaredRecordLineTable, declaredRecordTable, location, material, materialUnit, partner, partnerAddress, warehouse } from '../../db/schema/index.ts';
 import { registerDeclaredRecordUsage, type DeclaredRecordLineTable, type DeclaredRecordTable } from '../../core/declared-records.ts';
 
 /**
@@ -36,6 +36,8 @@ export function registerBasicUsage(usage: RecordUsage) {
   usage.register('routing', 'basic: BOMs', heldBy(bom, bom.routingId));
   // A warehouse with storage locations is in use: its locations go first.
   usage.register('stock', 'basic: locations', heldBy(location, location.warehouseId));
+  // A customer whose consignment warehouse (entrusted machining) names it.
+  usage.register('customer', 'basic: consignment warehouses', heldBy(warehouse, warehouse.customerId));
   usage.register('district', 'basic: partner addresses', heldBy(partnerAddress, partnerAddress.districtId));
   // A supplier's or customer's currency (docs/cross-border.md).
   usage.register('currency', 'basic: partners', heldBy(partner, partner.currencyId));

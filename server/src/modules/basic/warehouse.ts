@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { locationSchemas, warehouseSchemas, type Location, type PickerQuery, type WarehouseDetail } from '@p8/contract/basic';
 import type { Tx } from '../../db/connection.ts';
-import { admin, location, warehouse } from '../../db/schema/index.ts';
+import { admin, location, partner, warehouse } from '../../db/schema/index.ts';
 import { assignmentOf, assignmentRangeWhere, forgetAssignments } from '../../core/assignment-range.ts';
 import { codeOrNext, codesStoredIn } from '../../core/code-generator.ts';
 import { BizError } from '../../core/errors.ts';
@@ -27,6 +27,7 @@ interface WarehouseInput {
   managerId?: number | null;
   phone?: string;
   rejects?: boolean;
+  customerId?: number | null;
   sort?: number;
   remark?: string;
 }
@@ -39,6 +40,7 @@ interface LocationInput {
 }
 
 const managerName = sql<string | null>`(select coalesce(nullif(a.real_name, ''), a.name) from ${admin} a where a.tenant_id = ${q('warehouse', 'tenant_id')} and a.id = ${q('warehouse', 'manager_id')})`;
+const customerName = sql<string | null>`(select p.name from ${partner} p where p.tenant_id = ${q('warehouse', 'tenant_id')} and p.id = ${q('warehouse', 'customer_id')})`;
 const warehouseSelection = {
   id: warehouse.id,
   code: warehouse.code,
@@ -48,6 +50,8 @@ const warehouseSelection = {
   managerName,
   phone: warehouse.phone,
   rejects: warehouse.rejects,
+  customerId: warehouse.customerId,
+  customerName,
   sort: warehouse.sort,
   remark: warehouse.remark,
   enabled: warehouse.enabled,
@@ -65,6 +69,7 @@ const warehouseSpec: ListSpec = {
     address: { column: warehouse.address, filter: 'like' },
     managerId: { column: warehouse.managerId, filter: 'in' },
     rejects: { column: warehouse.rejects, filter: 'bool', sortable: true },
+    customerId: { column: warehouse.customerId, filter: 'in' },
     enabled: { column: warehouse.enabled, filter: 'bool', sortable: true },
     sort: { column: warehouse.sort, sortable: true },
     createdAt: { column: warehouse.createdAt, sortable: true },
@@ -82,6 +87,16 @@ async function assertWarehouseFree(tx: Tx, tenantId: number, field: 'code' | 'na
   if (taken) throw new BizError(field === 'code' ? 'CodeRepeat' : 'NameRepeat', { additional: value });
 }
 
+/** A consignment warehouse's customer is an existing customer of the tenant. */
+async function assertCustomer(tx: Tx, tenantId: number, customerId: number | null | undefined) {
+  if (!customerId) return;
+  const [found] = await tx
+    .select({ id: partner.id })
+    .from(partner)
+    .where(and(eq(partner.tenantId, tenantId), eq(partner.id, customerId), eq(partner.kind, 'customer')));
+  if (!found) throw new BizError('CustomerNotExist', { additional: customerId });
+}
+
 async function warehouseWhere({ tx, tenantId, account }: ServiceContext): Promise<Array<SQL | undefined>> {
   return [eq(warehouse.tenantId, tenantId), await assignmentRangeWhere(tx, account, 'stock', warehouse.id)];
 }
@@ -91,6 +106,7 @@ async function createWarehouse(ctx: ServiceContext, body: WarehouseInput, owner?
   if (body.code) await assertWarehouseFree(tx, tenantId, 'code', body.code);
   await assertWarehouseFree(tx, tenantId, 'name', body.name!);
   await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');
+  await assertCustomer(tx, tenantId, body.customerId);
   const [row] = await tx
     .insert(warehouse)
     .values({
@@ -101,6 +117,7 @@ async function createWarehouse(ctx: ServiceContext, body: WarehouseInput, owner?
       managerId: body.managerId ?? null,
       phone: body.phone ?? '',
       rejects: body.rejects ?? false,
+      customerId: body.customerId ?? null,
       sort: body.sort ?? 0,
       remark: body.remark ?? '',
       ...(owner ?? (await creatorOf(ctx))),
@@ -135,6 +152,9 @@ export const warehouseDefinition: RecordDefinition<WarehouseInput, WarehouseInpu
     const before = await warehouseDetail(ctx, body.id);
     // What is in a warehouse was received for what it is (good goods or rejects): it changes only when empty.
     if (body.rejects !== undefined && body.rejects !== before.rejects) await refuseIfHoldingStock(tx, tenantId, 'warehouseId', [body.id], 'WarehouseRejectsChangeHoldingStock');
+    // …and for whom: the company's own goods, or one customer's materials held at no value.
+    if (body.customerId !== undefined && (body.customerId ?? null) !== before.customerId) await refuseIfHoldingStock(tx, tenantId, 'warehouseId', [body.id], 'WarehouseCustomerChangeHoldingStock');
+    await assertCustomer(tx, tenantId, body.customerId);
     if (body.code !== undefined) await assertWarehouseFree(tx, tenantId, 'code', body.code, body.id);
     if (body.name !== undefined) await assertWarehouseFree(tx, tenantId, 'name', body.name, body.id);
     await assertIdsExist(tx, admin, tenantId, [body.managerId], 'AdminNotExist');

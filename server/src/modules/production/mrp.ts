@@ -128,12 +128,12 @@ async function boms(tx: Tx, tenantId: number, chosen: number[]) {
   return { byId, defaults };
 }
 
-/** Planning data and stock on hand of `ids`, in one query: a reject warehouse's stock is not there to plan with. */
+/** Planning data and stock on hand of `ids`, in one query: a reject warehouse's stock is not there to plan with, nor a customer's consignment stock (entrusted machining). */
 export function planningSql(tenantId: number, ids: number[]): SQL {
   return sql`select m.id, m.lead_time_days, m.lot_policy, m.lot_size::text, m.safety_stock::text, 'outsource' = any(m.tags) as outsource,
                coalesce((select sum(s.quantity) from stock_balance s
                          where s.tenant_id = m.tenant_id and s.material_id = m.id
-                           and not exists (select 1 from warehouse w where w.tenant_id = s.tenant_id and w.id = s.warehouse_id and w.rejects)), 0)::text as on_hand
+                           and not exists (select 1 from warehouse w where w.tenant_id = s.tenant_id and w.id = s.warehouse_id and (w.rejects or w.customer_id is not null))), 0)::text as on_hand
         from material m where m.tenant_id = ${tenantId} and m.id = any(${idArray(ids)})`;
 }
 

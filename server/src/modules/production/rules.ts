@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { EquipmentMaintenance, MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder } from '@p8/contract/bills/production';
+import { EquipmentMaintenance, MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn } from '@p8/contract/bills/production';
 import { planLines } from './mrp.ts';
 import { orderLinesFromBoms } from '../../core/bom-explosion.ts';
 import { maintainableMachine } from './maintenance.ts';
@@ -31,7 +31,9 @@ import type { Tx } from '../../db/connection.ts';
  * - a pick or return whose value a later completion of its order took into stock keeps its audit
  *   (`ProductionCompletedProhibitAbandonAudit`): withdrawn, the order's work in progress would go below what
  *   its completions absorbed. Withdraw the completions first;
- * - piece-rate accounting pays a team's pieces to its members by their shares.
+ * - piece-rate accounting pays a team's pieces to its members by their shares;
+ * - a pick or return machines for the customer its source bills machine for (entrusted machining): the customer
+ *   decides whose consignment stock it may move (bills/stock-rules.ts `assertCustomerStock`).
  */
 
 /**
@@ -152,6 +154,22 @@ async function picksComplete(ctx: ServiceContext, _decl: unknown, header: Record
   if (open) throw new BizError('NotAllPickOutstockProhibitCompletion', { additional: open.bill_code });
 }
 
+/**
+ * Submit and audit of a pick or a return: its customer (entrusted machining) is the one of every bill it comes
+ * from — an order for a customer picks that customer's materials, an order of the company's own picks none.
+ */
+async function customerOfSources(ctx: ServiceContext, _decl: unknown, header: Record<string, unknown>): Promise<void> {
+  const [other] = await rows<{ bill_code: string }>(
+    ctx.tx,
+    sql`select s.bill_code from bill s
+        where s.tenant_id = ${ctx.tenantId}
+          and s.id in (select l.source_bill_id from bill_line l where l.tenant_id = ${ctx.tenantId} and l.bill_id = ${Number(header.id)})
+          and s.customer_id is distinct from ${(header.customerId as number | null | undefined) ?? null}::bigint
+        limit 1`,
+  );
+  if (other) throw new BizError('EntrustCustomerNotSources', { additional: other.bill_code });
+}
+
 /** Types whose value stays in an order's work in progress (picks, returns) and those that take it into stock (completions). */
 const FEEDING = BILL_TYPES.filter((d) => d.postings.stock?.counter === 'workInProgress' && d.valuation?.in !== 'workInProgress').map((d) => d.type);
 const ABSORBING = BILL_TYPES.filter((d) => d.valuation?.in === 'workInProgress').map((d) => d.type);
@@ -216,6 +234,8 @@ export function registerProductionBlockers(blockers: AbandonAuditBlockers): void
 export function registerProductionRules(rules: BillRules): void {
   rules.register(ProductionOrder.type, { completeLines: orderLinesFromBoms });
   rules.register(ProductionInstock.type, { completing: picksComplete });
+  rules.register(ProductionPick.type, { completing: customerOfSources });
+  rules.register(ProductionReturn.type, { completing: customerOfSources });
   // A report names the machine a step ran on (its hours of use): not a scrapped one.
   rules.register(ProcessReport.type, { completeLines: async (ctx, decl, payload) => reportsFollowSteps(ctx, decl, { ...payload, lines: await machinesInService(ctx, decl, payload) }) });
   rules.register(MrpPlan.type, { completeLines: planLines });
