@@ -310,6 +310,27 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await save('EquipmentMaintenance', daysAgo(1), { ...maintained('SB04'), maintenanceKind: 'Repair', deliveryDate: daysAgo(0), deliveryWarnDays: 3, remark: '温区三加热管故障，等待备件' }, []);
   await unit((ctx) => generateMaintenance(ctx));
 
+  // Entrusted machining: 精工数控 sent 200 castings (kept at no value in its consignment store); an order machines
+  // 100 end caps for it, picking 100 castings and our own screws; completed, the caps went back at the
+  // processing fee of 12.00 each; 100 castings wait for the next order.
+  const precision = partner('精工数控');
+  const consigned = { warehouseId: warehouse('客供料仓(精工数控)') };
+  await audit('EntrustReceipt', await save('EntrustReceipt', daysAgo(10), { customerId: precision, ...consigned, remark: '端盖铸件来料' }, [{ materialId: material('端盖铸件毛坯'), number: 200, ...consigned }]));
+  const capsOrder = await audit('ProductionOrder', await save('ProductionOrder', daysAgo(9), { customerId: precision, deliveryDate: daysAgo(2), remark: '精工数控受托加工' }, [
+    { role: 'Product', materialId: material('机床主轴端盖'), number: 100, ...goods },
+  ]));
+  const capsLines = await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, capsOrder)).lines as Array<Record<string, unknown>>);
+  const capsMaterial = (name: string) => capsLines.find((l) => l.role === 'Material' && Number(l.materialId) === material(name))!;
+  await audit('ProductionPick', await save('ProductionPick', daysAgo(8), { customerId: precision }, [
+    { materialId: material('端盖铸件毛坯'), number: 100, sourceLineId: Number(capsMaterial('端盖铸件毛坯').id), ...consigned },
+    { materialId: material('内六角螺钉'), number: 400, sourceLineId: Number(capsMaterial('内六角螺钉').id), ...raw, ...at('A-03 五金区') },
+  ]));
+  const capsProduct = capsLines.find((l) => l.role === 'Product')!;
+  await audit('ProductionInstock', await save('ProductionInstock', daysAgo(4), { ...goods }, [{ materialId: material('机床主轴端盖'), number: 100, sourceLineId: Number(capsProduct.id), ...goods, ...at('C-03 待发区') }]));
+  await audit('SaleOutstock', await save('SaleOutstock', daysAgo(3), { customerId: precision, ...goods, remark: '端盖加工费' }, [
+    { materialId: material('机床主轴端盖'), number: 100, unitPrice: 12, ...goods, ...at('C-03 待发区') },
+  ]));
+
   // Consumables: the sheet-metal workshop's lubricating oil for the month, issued into manufacturing overhead
   // (the month's cost run spreads it over the orders with the rest of the overhead).
   const [sheetMetal] = await rows<{ id: number }>(database, sql`select id from department where tenant_id = ${me.tenant_id} and name = '生产一车间'`);

@@ -67,6 +67,9 @@ const MATERIALS: DemoMaterial[] = [
   { key: 'bracket', name: '电机安装支架', specification: 'ZJ-57', category: '钢材', brand: '演示自制', unit: '件', tags: ['outsource'], partKind: 'customized' },
   { key: 'carton', name: '包装纸箱', specification: '400×300×200mm', category: '包装材料', unit: '个', tags: ['purchase'], purchasePrice: 3.5 },
   { key: 'oil', name: '润滑油', specification: '1L', category: '耗材', unit: '桶', tags: ['purchase', 'consumables'], purchasePrice: 45 },
+  // Entrusted machining (受托加工): 精工数控 supplies the castings, we machine its end caps for a fee.
+  { key: 'casting', name: '端盖铸件毛坯', specification: 'HT200 Φ120', category: '钢材', unit: '件', tags: ['entrust'] },
+  { key: 'endcap', name: '机床主轴端盖', specification: 'DG-120 精加工', category: '钢材', brand: '演示自制', unit: '件', tags: ['sale', 'production'], partKind: 'customized' },
 ];
 /** BOMs: product, then lines of material and quantity per one product. */
 /** The products' BOMs: the product, the routing it is made by (ROUTINGS below), its components. */
@@ -75,6 +78,8 @@ const BOMS: Array<[string, string, Array<[string, number]>]> = [
   ['controller', 'GYLX01', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
   // Outsourced: the supplier does the work, so no routing.
   ['bracket', '', [['steel', 0.5], ['screw', 4]]],
+  // Machined from the customer's casting, fixed with four of our screws.
+  ['endcap', '', [['casting', 1], ['screw', 4]]],
 ];
 const SUPPLIERS = [
   { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行' },
@@ -88,7 +93,7 @@ const CUSTOMERS = [
   { name: '苏州精工数控机床有限公司', shortName: '精工数控', phone: '0512-65432198', contact: ['赵磊', '13962134503', '设备部经理'], bankName: '中国银行苏州工业园区支行' },
   { name: '广州云帆智能装备有限公司', shortName: '云帆智能', phone: '020-38765432', contact: ['黄思远', '13711223304', '总经理'], bankName: '中国建设银行广州天河支行' },
 ];
-const WAREHOUSES: Array<{ name: string; address: string; locations: string[]; rejects?: boolean }> = [
+const WAREHOUSES: Array<{ name: string; address: string; locations: string[]; rejects?: boolean; customer?: string }> = [
   { name: '原料仓', address: '厂区一号库房', locations: ['A-01 钢材区', 'A-02 电子料区', 'A-03 五金区'] },
   { name: '半成品仓', address: '厂区二号库房', locations: ['B-01 板卡区'] },
   { name: '成品仓', address: '厂区三号库房', locations: ['C-01 控制器区', 'C-02 电机区', 'C-03 待发区'] },
@@ -96,6 +101,8 @@ const WAREHOUSES: Array<{ name: string; address: string; locations: string[]; re
   { name: '废品仓', address: '厂区东侧棚库', locations: [], rejects: true },
   // Goods inspections rejected, held until they go back to the supplier.
   { name: '不良品仓', address: '厂区二号库房西侧', locations: [], rejects: true },
+  // 精工数控's castings for entrusted machining: theirs, kept at no value.
+  { name: '客供料仓(精工数控)', address: '厂区一号库房东侧', locations: [], customer: '精工数控' },
 ];
 const FEES: Array<[string, FeeKind, boolean?]> = [
   ['运输费', 'expense'],
@@ -238,10 +245,11 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
       return { ...fields, contacts: [{ name: contact[0], phone: contact[1], position: contact[2], isDefault: true }] };
     };
     for (const s of SUPPLIERS) await create('supplier', partner(s));
-    for (const c of CUSTOMERS) await create('customer', partner(c));
+    const customerIds = new Map<string, number>();
+    for (const c of CUSTOMERS) customerIds.set(c.shortName, await create('customer', partner(c)));
 
     for (const [sort, w] of WAREHOUSES.entries()) {
-      const warehouseId = await create('stock', { name: w.name, address: w.address, rejects: w.rejects ?? false, sort });
+      const warehouseId = await create('stock', { name: w.name, address: w.address, rejects: w.rejects ?? false, customerId: w.customer ? customerIds.get(w.customer) : null, sort });
       for (const [locationSort, name] of w.locations.entries()) await create('location', { warehouseId, name, sort: locationSort });
     }
     for (const [sort, [name, kind, overhead]] of FEES.entries()) await create('fee', { name, kind, sort, overhead: !!overhead });

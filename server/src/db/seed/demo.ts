@@ -10,7 +10,7 @@ import { createTenant } from '../../modules/tenant/service.ts';
 export const DEMO_TENANTS = [
   // Its demo bills keep stock on storage locations, and its finance demo sells from stock without a sale
   // order before it: locations and direct out-stocks are on.
-  { tenantName: '演示制造有限公司', adminName: 'admin', password: 'admin123', phone: '13800000001', realName: '管理员', config: { openShelves: true, openDirectOutstock: true, openConsumablesOutstock: true } },
+  { tenantName: '演示制造有限公司', adminName: 'admin', password: 'admin123', phone: '13800000001', realName: '管理员', config: { openShelves: true, openDirectOutstock: true, openConsumablesOutstock: true, openEntrustMachining: true } },
   { tenantName: '示范贸易有限公司', adminName: 'admin2', password: 'admin123', phone: '13800000002', realName: '管理员二' },
 ];
 

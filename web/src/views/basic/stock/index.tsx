@@ -51,6 +51,7 @@ export default function WarehousePage() {
       { prop: 'managerName', title: t('stock.manager'), width: 110, render: dash },
       { prop: 'phone', title: t('stock.phone'), width: 140, render: dash },
       { prop: 'rejects', title: t('stock.rejects'), width: 100, render: (_: unknown, row: Warehouse) => (row.rejects ? <Tag color="orange">{t('stock.rejects')}</Tag> : dash(null)) },
+      { prop: 'customerName', title: t('stock.customer'), width: 160, render: (_: unknown, row: Warehouse) => (row.customerName ? <Tag color="purple">{row.customerName}</Tag> : dash(null)) },
       { prop: 'sort', title: t('common.sort'), sortable: true, width: 80, align: 'right' },
       // Closing a warehouse takes it out of new bills: confirmed first.
       recordColumns.status<Warehouse>({

@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { Warehouse } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import StaffSelect from '../../../../components/Pickers/StaffSelect.tsx';
+import RecordInput from '../../../../components/Pickers/RecordInput.tsx';
+import CustomerPicker from '../../../../components/Pickers/CustomerPicker.tsx';
+import { pickPartners } from '../../../../components/Pickers/api/pick-partners.ts';
 import CodeField from '../../../../components/RecordKit/CodeField.tsx';
 import { RecordFormDialog, type RecordDialogProps } from '../../../../components/RecordKit/RecordDialog.tsx';
 import { PHONE_PATTERN } from '../../../../components/Partner/partner-form.ts';
@@ -16,8 +19,28 @@ export interface WarehouseForm {
   managerId?: number | null;
   phone?: string;
   rejects?: boolean;
+  customer?: { id: number; name: string } | null;
   sort?: number | null;
   remark?: string;
+}
+
+/** The customer a consignment warehouse keeps materials for (entrusted machining); empty: the company's own. */
+function CustomerField({ value, onChange, disabled }: { value?: { id: number; name: string } | null; onChange?: (v: { id: number; name: string } | null) => void; disabled?: boolean }) {
+  const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
+  return (
+    <RecordInput
+      label={value?.name ?? ''}
+      search={(keyword, pageSize) => pickPartners('customer', { keyword, current: 1, pageSize }).then((page) => page.data)}
+      optionLabel={(row) => `${row.code} · ${row.name}`}
+      onChoose={(row) => onChange?.({ id: row.id, name: row.name })}
+      onClear={() => onChange?.(null)}
+      picker={({ keyword, onClose }) => <CustomerPicker open keyword={keyword} multiple={false} onClose={onClose} onOk={([r]) => r && onChange?.({ id: r.id, name: r.name })} />}
+      disabled={disabled}
+      placeholder={t('stock.customerPlaceholder')}
+      buttonLabel={t('stock.customer')}
+      data-testid="stock-form-customer"
+    />
+  );
 }
 
 
@@ -28,17 +51,18 @@ const bodyOf = (values: WarehouseForm) => ({
   managerId: values.managerId ?? null,
   phone: values.phone?.trim() ?? '',
   rejects: values.rejects ?? false,
+  customerId: values.customer?.id ?? null,
   sort: values.sort ?? 0,
   remark: values.remark?.trim() ?? '',
 });
 
-/** Add / edit / view a warehouse: code and name (unique), address, manager, phone, reject warehouse or not, sort, remark. */
+/** Add / edit / view a warehouse: code and name (unique), address, manager, phone, reject warehouse or not, the customer it keeps materials for, sort, remark. */
 export default function WarehouseDialog(dialog: RecordDialogProps<Warehouse>) {
   const { t } = useTranslation(undefined, { keyPrefix: 'basic-partner' });
   const { record } = dialog.state;
   const initialValues: WarehouseForm = record
-    ? { code: record.code, name: record.name, address: record.address, managerId: record.managerId, phone: record.phone, rejects: record.rejects, sort: record.sort, remark: record.remark }
-    : { code: '', name: '', address: '', managerId: null, phone: '', rejects: false, sort: 0, remark: '' };
+    ? { code: record.code, name: record.name, address: record.address, managerId: record.managerId, phone: record.phone, rejects: record.rejects, customer: record.customerId ? { id: record.customerId, name: record.customerName ?? '' } : null, sort: record.sort, remark: record.remark }
+    : { code: '', name: '', address: '', managerId: null, phone: '', rejects: false, customer: null, sort: 0, remark: '' };
   const known = record?.managerId && record.managerName ? [{ id: record.managerId, label: record.managerName }] : [];
 
   return (
@@ -80,6 +104,11 @@ export default function WarehouseDialog(dialog: RecordDialogProps<Warehouse>) {
         <Col xs={24} md={12}>
           <Form.Item name="rejects" label={t('stock.rejects')} tooltip={t('stock.rejectsTip')} valuePropName="checked">
             <Switch data-testid="stock-form-rejects" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="customer" label={t('stock.customer')} tooltip={t('stock.customerTip')}>
+            <CustomerField disabled={dialog.state.mode === 'view'} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
