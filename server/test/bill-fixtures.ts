@@ -28,6 +28,8 @@ export interface BillRecords {
   incomeFee?: number;
   /** Salaries: the staff member paid (the caller's own account will do). */
   staff?: number;
+  /** Entrusted machining: a customer and its consignment warehouse (the types declaring `customerStock` move only its goods). */
+  consignment?: { customer: number; warehouse: number };
   /**
    * Records that fields name by kind, set on each line field naming that kind (a production order's process lines:
    * a process) and on each required header field (a maintenance's machine).
@@ -68,8 +70,8 @@ function nextReplacement(): { replaceDate: string; replaceTime: string } {
   return { replaceDate: localDay(1 + Math.floor(slot / 2)), replaceTime: slot % 2 ? '18:00' : '09:00' };
 }
 
-/** The records finance's, production's and quality's bills name: a fund account (100,000 in it), an expense and an income fee type, a process, a machine, a workshop and a general template of each inspection. */
-export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs'>>> {
+/** The records finance's, production's and quality's bills name: a fund account (100,000 in it), an expense and an income fee type, a process, a machine, a workshop, a customer's consignment warehouse and a general template of each inspection. */
+export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise<Required<Pick<BillRecords, 'fundAccount' | 'expenseFee' | 'incomeFee' | 'staff' | 'lineRefs' | 'consignment'>>> {
   const fund = await ok(api.post<{ id: number }>('/api/admin/finance/account', { name: `${marker}-fund`, kind: 'bank', openingBalance: 100000, openingDate: '2026-01-01' }));
   // Every inspection has a general template (an inspection without one is refused); none holds the goods back, so
   // the walks take what they like — quality.test.ts tests the templates that do.
@@ -77,7 +79,9 @@ export async function createOtherBillRecords(api: Caller, marker = 'F'): Promise
     await api.create('inspectionTemplate', { code: `${marker}-QT-${kind}`, name: `${marker} ${kind}`, inspectionKind: kind, sampling: 'All', gates: false, items: [{ name: 'Look', valueKind: 'PassFail', blocks: false }] });
   }
   await joinAttendanceGroup(api, marker);
+  const entrusting = await api.create('customer', { code: `${marker}-CE`, name: `${marker}-entrusting customer` });
   return {
+    consignment: { customer: entrusting, warehouse: await api.create('stock', { code: `${marker}-WC`, name: `${marker}-consignment`, customerId: entrusting }) },
     fundAccount: fund.id,
     expenseFee: await api.create('fee', { name: `${marker}-freight`, kind: 'expense' }),
     incomeFee: await api.create('fee', { name: `${marker}-interest`, kind: 'income' }),
@@ -133,6 +137,8 @@ export function billPayload(decl: BillTypeDecl, records: BillRecords, overrides:
     else if (field.kind === 'month') header[field.key] = '2026-11';
     else if (field.ref && records.lineRefs?.[field.ref]) header[field.key] = records.lineRefs[field.ref];
   }
+  // A customer's materials (entrusted machining) go only to and from its consignment warehouse.
+  if (decl.customerStock && records.consignment) Object.assign(header, { customerId: records.consignment.customer, warehouseId: records.consignment.warehouse });
   if (decl.stock !== 'none') header.warehouseId ??= records.warehouse;
   const kind = lineKindOf(decl);
   // A task: its title, due date and the caller as its assignee.

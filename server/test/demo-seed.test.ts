@@ -36,21 +36,21 @@ describe(`demo records (${TEST_DB})`, () => {
     const list = async <T>(record: string) => (await call<T[]>(ctx.app, 'GET', `/api/admin/basic/${record}?current=1&pageSize=100`, { token })).body;
 
     const materials = await list<Material>('material');
-    expect(materials.data).toHaveLength(15);
+    expect(materials.data).toHaveLength(17);
     // Codes came from the numbering service, units and categories from the records seeded before them.
     expect(materials.data.every((m) => /^WL\d{6}$/.test(m.code) && m.mainUnitName && m.categoryName)).toBe(true);
     const customers = await list<Partner>('customer');
     expect(customers.data.map((c) => c.code).sort()).toEqual(['KH000001', 'KH000002', 'KH000003', 'KH000004']);
     expect((await list('supplier')).data).toHaveLength(4);
-    expect((await list('stock')).data).toHaveLength(5);
+    expect((await list('stock')).data).toHaveLength(6);
     expect((await list('location')).data).toHaveLength(7);
-    expect((await list<Bom>('bom')).data).toHaveLength(3);
+    expect((await list<Bom>('bom')).data).toHaveLength(4);
     expect((await list('fee')).data).toHaveLength(5);
     expect((await list('paytype')).data).toHaveLength(5);
 
     // A second start leaves the records alone.
     expect(await seedDemoRecords(ctx.app)).toBe(false);
-    expect((await list<Material>('material')).data).toHaveLength(15);
+    expect((await list<Material>('material')).data).toHaveLength(17);
 
     const other = await login(ctx.app, 'admin2', 'admin123');
     expect((await call<Material[]>(ctx.app, 'GET', '/api/admin/basic/material', { token: other })).body.data).toEqual([]);
@@ -152,7 +152,7 @@ describe(`demo records (${TEST_DB})`, () => {
       for (const [status, count] of Object.entries(tabs)) if (status !== 'all' && count > 0) seen.add(status);
     }
     expect([...seen].sort()).toEqual(BillStatus.filter((s) => s !== 'UnAudit').sort());
-    const stock = await get<Array<{ materialName: string; warehouseName: string; locationName: string | null; quantity: string }>>('stock/current?pageSize=200');
+    const stock = await get<Array<{ materialName: string; warehouseName: string; locationName: string | null; quantity: string; amount: string }>>('stock/current?pageSize=200');
     const motors = stock.filter((r) => r.materialName === '直流无刷电机' && r.locationName === 'C-02 电机区');
     // 40 opening − 10 − 8 sold + 2 returned, at C-02.
     expect(motors).toEqual([expect.objectContaining({ warehouseName: '成品仓', locationName: 'C-02 电机区', quantity: '24.000000' })]);
@@ -167,8 +167,13 @@ describe(`demo records (${TEST_DB})`, () => {
       ['半成品仓', 'B-01 板卡区', '38.000000'],
       ['废品仓', null, '2.000000'],
     ]);
-    // (400 screws sent to the supplier making the motor brackets.)
-    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17600.000000']]);
+    // (400 screws sent to the supplier making the motor brackets, 400 picked for the end caps machined for 精工数控.)
+    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17200.000000']]);
+    // Entrusted machining: 100 of 精工数控's 200 castings left in its consignment store, at no value; the 100 end caps went back.
+    expect(stock.filter((r) => r.materialName === '端盖铸件毛坯').map((r) => [r.warehouseName, r.quantity, Number(r.amount)])).toEqual([['客供料仓(精工数控)', '100.000000', 0]]);
+    expect(stock.filter((r) => r.materialName === '机床主轴端盖')).toEqual([]);
+    // Consumables: 3 of the 40 barrels of oil issued to the sheet-metal workshop.
+    expect(stock.filter((r) => r.materialName === '润滑油').map((r) => r.quantity)).toEqual(['37.000000']);
     // Outsourcing: 100 brackets ordered, 60 accepted (5 of them sent back) — the order part received; the supplier
     // holds the steel and screws of the 39 still to make and of the 5 returned: 50 − 0.5 × 61 + 0.5 × 61 × 5 ÷ 60.
     expect(stock.find((r) => r.materialName === '电机安装支架')?.quantity).toBe('55.000000');

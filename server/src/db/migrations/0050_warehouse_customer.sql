@@ -1,1 +1,0 @@
-ALTER TABLE "warehouse" ADD COLUMN "customer_id" bigint;
