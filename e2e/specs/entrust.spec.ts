@@ -44,6 +44,7 @@ describe('entrusted machining and consumables (browser)', () => {
     const consignment = warehouses.find((w) => w.customerName === '苏州精工数控机床有限公司')!;
     const raw = warehouses.find((w) => w.name === '原料仓')!.id;
     const goods = warehouses.find((w) => w.name === '成品仓')!.id;
+    const screwPlace = (await call<Named[]>('GET', '/admin/basic/location?current=1&pageSize=50')).find((l) => l.name === 'A-03 五金区')!.id;
     const today = new Date().toISOString().slice(0, 10);
     const pass = async (route: string, id: number) => {
       for (const step of ['submit', 'audit']) await call('POST', `/admin/production/${route}/${step}`, { id });
@@ -64,7 +65,7 @@ describe('entrusted machining and consumables (browser)', () => {
     const pick = await call<{ id: number }>('POST', '/admin/production/pick', {
       billDate: today,
       customerId: customer,
-      lines: lines.map((l) => ({ materialId: l.materialId, number: l.number, sourceLineId: l.id, warehouseId: l.materialId === material('端盖铸件毛坯') ? consignment.id : raw })),
+      lines: lines.map((l) => (l.materialId === material('端盖铸件毛坯') ? { materialId: l.materialId, number: l.number, sourceLineId: l.id, warehouseId: consignment.id } : { materialId: l.materialId, number: l.number, sourceLineId: l.id, warehouseId: raw, locationId: screwPlace })),
     });
     await pass('pick', pick.id);
     await page.goto('/production/pick');

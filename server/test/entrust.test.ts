@@ -25,6 +25,7 @@ interface Bill {
   id: number;
   billStatus: string;
   customerId?: number | null;
+  customerName?: string | null;
   lines: Line[];
 }
 const { get, pass, saved } = billSteps<Bill>(() => api, DAY);
@@ -100,6 +101,7 @@ describe(`entrusted machining (${TEST_DB})`, () => {
       ],
     });
     await pass('ProductionPick', pick);
+    expect(await get('ProductionPick', pick)).toMatchObject({ customerId: ids.acme, customerName: 'Acme Motors' });
     expect(await stockOf(api, ids.blank, ids.acmeStore)).toBe(40);
     // Only the company's bolts are work in progress: 20 × 2.00.
     expect((await balances())['5001'] - (before['5001'] ?? 0)).toBeCloseTo(40, 6);

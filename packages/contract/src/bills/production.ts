@@ -217,8 +217,11 @@ export const ConsumablesOutstock: BillTypeDecl = {
 };
 
 const ENTRUST_OPEN = { switch: 'openEntrustMachining', refusal: 'EntrustMachiningNotOpen' } as const;
-/** A customer's materials move at no value: their stock postings are empty. */
-const NO_VALUE: BillPostingsDecl = { stock: { counter: 'inventory' } };
+/**
+ * A customer's materials move at no value, so their stock postings are empty; the counter a value would post
+ * against is the suspense account (待处理财产损溢), where any value that ever came would stand out.
+ */
+const NO_VALUE: BillPostingsDecl = { stock: { counter: 'pendingDisposal' } };
 
 /**
  * Entrusted-machining receipt (受托加工收料): a customer's own materials received for machining, into that
@@ -242,8 +245,7 @@ export const EntrustReceipt: BillTypeDecl = {
   customerStock: true,
   stock: 'in',
   valuation: { in: 'nothing' },
-  // At no value nothing is posted: the customer's materials are not the company's. Declared like every stock
-  // type's (the ledger checks walk it), against inventory itself.
+  // At no value nothing is posted: the customer's materials are not the company's.
   postings: NO_VALUE,
   progress: ['return'],
   switches: ['openEntrustMachining', 'openBatchNumber', 'openSerialNumber'],

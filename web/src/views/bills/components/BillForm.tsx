@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { BillLineView, BillView } from '@p8/contract/bills/api';
-import { billApiPath, billButtonCode, BILL_ACTION_LABELS, amountless, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
+import { billApiPath, billButtonCode, BILL_ACTION_LABELS, amountless, headerFields, lineKindOf, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { MrpPlan } from '@p8/contract/bills/production';
 import { microText, roundTo, sum, toMicro } from '@p8/contract/bills/decimal';
 import { BILL_OPERATION_LABELS, BILL_STATUS_LABELS, DELIVERY_OPERATION_LABELS, DELIVERY_STATUS_LABELS, POSTED_STATUSES, type BillOperation, type DeliveryStatus } from '@p8/contract/bills/status';
@@ -46,7 +46,9 @@ interface BillFormProps {
 /** A loaded bill as the form holds it: pickers as `{ id, name }`, lines with their material. */
 function formValues(decl: BillTypeDecl, bill: BillView): Record<string, unknown> {
   const values: Record<string, unknown> = { ...bill };
-  for (const field of formHeaderFields(decl, undefined)) {
+  // Every declared header field, whatever the tenant's switches: a field behind a switch (an order's customer
+  // machined for) is shown once the config has loaded, and must hold its picked record by then.
+  for (const field of headerFields(decl)) {
     if (field.kind === 'record' && DIALOG_PICKED.has(field.ref!) && bill[field.key]) {
       values[field.key] = { id: bill[field.key], name: bill[field.key.replace(/Id$/, 'Name')] ?? `#${String(bill[field.key])}` };
     }
