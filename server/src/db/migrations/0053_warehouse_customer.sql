@@ -1,0 +1,1 @@
+ALTER TABLE "warehouse" ADD COLUMN "customer_id" bigint;
