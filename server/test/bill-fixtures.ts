@@ -322,3 +322,10 @@ export async function stockOf(api: Caller, materialId: number, warehouseId: numb
   const page = await ok(api.get<Array<{ quantity: string }>>(`/api/admin/stock/current?materialId=${materialId}&warehouseId=${warehouseId}&pageSize=200`));
   return page.reduce((s, r) => s + Number(r.quantity), 0);
 }
+
+/** The trial balance's balance per account code (natural side positive); its debit and credit totals agree. */
+export async function trialBalances(api: Caller): Promise<Record<string, number>> {
+  const trial = await ok(api.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
+  expect(trial.debitTotal).toBe(trial.creditTotal);
+  return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
+}

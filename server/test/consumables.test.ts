@@ -3,7 +3,7 @@ import type { BackgroundJobView } from '@p8/contract/system';
 import type { CostPeriodDetail } from '@p8/contract/production-cost';
 import { seedTenant, startTestApp, TEST_DB, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { billPath, billSteps, financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
+import { billPath, billSteps, financeVerifyEmpty, ok, refused, stockOf, trialBalances, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * Consumables issues (PGlite; PostgreSQL with TEST_DB=postgres): open only with the tenant's
@@ -19,10 +19,7 @@ const steps = billSteps<{ id: number; billStatus: string }>(() => api, DAY);
 const issues = billPath('ConsumablesOutstock');
 const setSwitch = (on: boolean) => ok(api.put('/api/admin/admin/tenant', { openConsumablesOutstock: on }));
 
-async function balances() {
-  const trial = await ok(api.get<{ accounts: Array<{ code: string; balance: string }> }>('/api/admin/finance/trialBalance'));
-  return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
-}
+const balances = () => trialBalances(api);
 
 async function runCost(period: string) {
   const { id } = await ok(api.post<{ id: number }>('/api/admin/production/cost/run', { period, basis: 'hours' }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedTenant, startTestApp, TEST_DB, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
+import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, stockOf, trialBalances, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * Entrusted machining (受托加工; PGlite, PostgreSQL with TEST_DB=postgres): a customer's materials come into that
@@ -30,11 +30,7 @@ interface Bill {
 }
 const { get, pass, saved } = billSteps<Bill>(() => api, DAY);
 const switches = (patch: Record<string, boolean>) => ok(api.put('/api/admin/admin/tenant', patch));
-async function balances() {
-  const trial = await ok(api.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
-  expect(trial.debitTotal).toBe(trial.creditTotal);
-  return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
-}
+const balances = () => trialBalances(api);
 const refusedAt = async (type: string, id: number, step: 'submit' | 'audit', key: string) => {
   if (step === 'audit') await ok(api.post(`${path(type)}/submit`, { id }));
   await refused(api.post(`${path(type)}/${step}`, { id }), key);
