@@ -250,6 +250,7 @@ export default {
       reply: 'Reply',
       status: 'Status',
       submit: 'Submit',
+      progress: 'Progress note',
       audit: 'Audit',
       refuse: 'Refuse',
       abandonAudit: 'Withdraw audit',

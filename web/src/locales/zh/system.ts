@@ -250,6 +250,7 @@ export default {
       reply: '回复',
       status: '状态',
       submit: '提交',
+      progress: '进度汇报',
       audit: '审核',
       refuse: '驳回',
       abandonAudit: '反审核',
