@@ -45,12 +45,26 @@ const today = () => {
 describe.each(LANGUAGES)('attendance in $lang', ({ lang, locale, clocked, geoDenied, late, absent }) => {
   it('clocks in at the office with the position granted: a punch on today’s row', async () => {
     const page = await clockPage(lang, locale, { geolocation: OFFICE, permissions: ['geolocation'] });
-    const row = page.getByTestId(`my-days-${today()}`);
-    const before = await row.locator('.ant-tag').count();
-    await page.getByTestId('clock-in').click();
-    await page.locator('.ant-message').getByText(clocked).first().waitFor();
-    await waitUntil(() => row.locator('.ant-tag').count(), (n) => n > before, 'the punch on today’s row');
-    await screenshot(page, `attendance-clock-${lang}`);
+    // A punch belongs to the day whose shift window holds it (09:00–18:00 and its windows): at night, when CI may
+    // run, it would belong to no day. The office group works a shift of the whole day while this test clocks in.
+    const token = await storedToken(page);
+    const groups = await api<Array<{ id: number; shiftId: number }>>(suite.server, 'GET', '/admin/people/attendanceGroup?name=' + encodeURIComponent('行政办公室'), undefined, token);
+    const group = groups.data[0];
+    const allDay = await api<{ id: number }>(suite.server, 'POST', '/admin/people/shift', { name: `全天班 ${lang}`, lateGrace: 0, earlyGrace: 0, inWindow: 0, outWindow: 0, periods: [{ start: '00:00', end: '23:59' }] }, token);
+    expect(allDay.status).toBe(0);
+    expect((await api(suite.server, 'PUT', '/admin/people/attendanceGroup', { id: group.id, shiftId: allDay.data.id }, token)).status).toBe(0);
+    try {
+      await page.reload();
+      const row = page.getByTestId(`my-days-${today()}`);
+      await row.waitFor();
+      const before = await row.locator('.ant-tag').count();
+      await page.getByTestId('clock-in').click();
+      await page.locator('.ant-message').getByText(clocked).first().waitFor();
+      await waitUntil(() => row.locator('.ant-tag').count(), (n) => n > before, 'the punch on today’s row');
+      await screenshot(page, `attendance-clock-${lang}`);
+    } finally {
+      await api(suite.server, 'PUT', '/admin/people/attendanceGroup', { id: group.id, shiftId: group.shiftId }, token);
+    }
   });
 
   it('refuses a punch far from every address once the group no longer records outside ones', async () => {
