@@ -5,6 +5,8 @@ import { billApiPath, headerFields, lineFields, lineKindOf, meets, type BillType
 import type { FieldDecl } from '@p8/contract/bills/fields';
 import { MONEY_TYPE_SHAPES, type FinanceDifference } from '@p8/contract/finance';
 import type { Caller } from './basic-fixtures.ts';
+import type { TestContext } from './harness.ts';
+import type { BackgroundJobView } from '@p8/contract/system';
 import { InspectionKind } from '@p8/contract/quality';
 import { distinct } from '../src/core/ids.ts';
 
@@ -328,4 +330,22 @@ export async function trialBalances(api: Caller): Promise<Record<string, number>
   const trial = await ok(api.get<{ accounts: Array<{ code: string; balance: string }>; debitTotal: string; creditTotal: string }>('/api/admin/finance/trialBalance'));
   expect(trial.debitTotal).toBe(trial.creditTotal);
   return Object.fromEntries(trial.accounts.map((a) => [a.code, Number(a.balance)]));
+}
+
+/**
+ * Runs the month-end cost of `period` as the background job it is (started, then polled until it ends, the
+ * job runner stopped again) and answers the finished job, succeeded or failed.
+ */
+export async function runCostJob(ctx: TestContext, api: Caller, period: string, basis?: string): Promise<BackgroundJobView> {
+  const { id } = await ok(api.post<{ id: number }>('/api/admin/production/cost/run', basis === undefined ? { period } : { period, basis }));
+  ctx.app.jobs.start();
+  try {
+    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      const job = await ok(api.get<BackgroundJobView>(`/api/admin/system/jobs/${id}`));
+      if (job.status === 'succeeded' || job.status === 'failed') return job;
+      if (Date.now() > deadline) throw new Error(`cost run still ${job.status}`);
+    }
+  } finally {
+    await ctx.app.jobs.stop();
+  }
 }

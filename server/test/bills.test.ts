@@ -4,7 +4,7 @@ import { BILL_TYPES, billType } from '@p8/contract/bills/catalogue';
 import { billApiPath, billButtonCode, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { seedTenant, startTestApp, TEST_DB, type TestContext, type TestTenant } from './harness.ts';
 import { adminCaller, setTenantConfig, staffCaller, type Caller } from './basic-fixtures.ts';
-import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords, feedConsumed, WALKED_TAGS } from './bill-fixtures.ts';
+import { allowDirectBills, billPath, billPayload, createOtherBillRecords, feedingSource, ok, refused, sourcedLines, stockOf, verifyEmpty as verifyFixture, type BillRecords, feedConsumed, runCostJob, WALKED_TAGS } from './bill-fixtures.ts';
 
 /*
  * The bill engine through the API, on PGlite and on PostgreSQL (TEST_DB=postgres): every declared bill
@@ -105,17 +105,8 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill type %
 
 /** Runs the month-end cost of `period` (a background job) and waits for it to succeed. */
 async function costed(period: string) {
-  const { id } = await ok(api.post<{ id: number }>('/api/admin/production/cost/run', { period }));
-  ctx.app.jobs.start();
-  try {
-    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
-      const job = await ok(api.get<{ status: string; errorKey: string | null }>(`/api/admin/system/jobs/${id}`));
-      if (job.status === 'succeeded') return;
-      if (job.status === 'failed' || Date.now() > deadline) throw new Error(`cost run ${job.status} ${job.errorKey}`);
-    }
-  } finally {
-    await ctx.app.jobs.stop();
-  }
+  const job = await runCostJob(ctx, api, period);
+  if (job.status !== 'succeeded') throw new Error(`cost run ${job.status} ${job.errorKey}`);
 }
 
 describe.each(BILL_TYPES.filter((decl) => decl.costRun).map((decl) => [decl.type, decl] as const))('bill type %s, read by the month-end cost run', (_type, decl) => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BackgroundJobView } from '@p8/contract/system';
 import type { CostPeriodDetail } from '@p8/contract/production-cost';
 import { seedTenant, startTestApp, TEST_DB, type TestContext } from './harness.ts';
 import { adminCaller, type Caller } from './basic-fixtures.ts';
-import { billPath, billSteps, financeVerifyEmpty, ok, refused, stockOf, trialBalances, verifyEmpty } from './bill-fixtures.ts';
+import { billPath, billSteps, financeVerifyEmpty, ok, refused, runCostJob, stockOf, trialBalances, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * Consumables issues (PGlite; PostgreSQL with TEST_DB=postgres): open only with the tenant's
@@ -20,20 +19,6 @@ const issues = billPath('ConsumablesOutstock');
 const setSwitch = (on: boolean) => ok(api.put('/api/admin/admin/tenant', { openConsumablesOutstock: on }));
 
 const balances = () => trialBalances(api);
-
-async function runCost(period: string) {
-  const { id } = await ok(api.post<{ id: number }>('/api/admin/production/cost/run', { period, basis: 'hours' }));
-  ctx.app.jobs.start();
-  try {
-    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
-      const job = await ok(api.get<BackgroundJobView>(`/api/admin/system/jobs/${id}`));
-      if (job.status === 'succeeded' || job.status === 'failed') return job;
-      if (Date.now() > deadline) throw new Error(`cost run still ${job.status}`);
-    }
-  } finally {
-    await ctx.app.jobs.stop();
-  }
-}
 
 beforeAll(async () => {
   ctx = await startTestApp();
@@ -79,7 +64,7 @@ describe(`consumables issues (${TEST_DB})`, () => {
     await verifyEmpty(api);
     await financeVerifyEmpty(api);
     // No order made anything in October: the pool stays unallocated, whole.
-    expect((await runCost('2026-10')).status).toBe('succeeded');
+    expect((await runCostJob(ctx, api, '2026-10', 'hours')).status).toBe('succeeded');
     const period = await ok(api.get<CostPeriodDetail>('/api/admin/production/cost/2026-10'));
     expect(Number(period.overhead)).toBeCloseTo(180, 6);
     // Costed, the issue keeps its audit until the run is cancelled.

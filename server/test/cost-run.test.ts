@@ -5,7 +5,7 @@ import { seedTenant, startTestApp, type TestContext, type TestTenant } from './h
 import { withServiceContext, type Caller as ServiceCaller } from '../src/core/service-context.ts';
 import { runCost as runCostNow } from '../src/modules/finance/cost-run.ts';
 import { adminCaller, staffCaller, type Caller } from './basic-fixtures.ts';
-import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, verifyEmpty } from './bill-fixtures.ts';
+import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, runCostJob, verifyEmpty } from './bill-fixtures.ts';
 
 /*
  * The month-end cost run through the API (PGlite; PostgreSQL with TEST_DB=postgres), on two past months so the
@@ -52,19 +52,7 @@ async function costLedgerCount() {
 }
 
 /** Runs the period's cost as a background job and waits for it. */
-async function runCost(period: string, basis = 'hours') {
-  const { id } = await ok(api.post<{ id: number }>('/api/admin/production/cost/run', { period, basis }));
-  ctx.app.jobs.start();
-  try {
-    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
-      const job = await ok(api.get<BackgroundJobView>(`/api/admin/system/jobs/${id}`));
-      if (job.status === 'succeeded' || job.status === 'failed') return job;
-      if (Date.now() > deadline) throw new Error(`cost run still ${job.status}`);
-    }
-  } finally {
-    await ctx.app.jobs.stop();
-  }
-}
+const runCost = (period: string, basis = 'hours') => runCostJob(ctx, api, period, basis);
 const detail = (period: string) => ok(api.get<CostPeriodDetail>(`/api/admin/production/cost/${period}`));
 
 /** An audited order of `number` controllers with all its boards picked and its step reported `good` by the worker in 5 hours, accounted. */
