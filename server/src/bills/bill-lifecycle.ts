@@ -62,12 +62,13 @@ export async function submitBill(ctx: ServiceContext, decl: BillTypeDecl, id: nu
   const row = await loadBill(ctx, decl, id, true);
   assertCreator(ctx, row);
   await lockPostedSources(ctx, row);
-  if (decl.opensWith) assertTypeOpen(decl, await readTenantConfig(ctx.tx, ctx.tenantId));
-  if (decl.directNeedsSwitch) assertDirectAllowed(decl, await readTenantConfig(ctx.tx, ctx.tenantId), (await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id)).length > 0);
+  const config = await readTenantConfig(ctx.tx, ctx.tenantId);
+  assertTypeOpen(decl, config);
+  if (decl.directNeedsSwitch) assertDirectAllowed(decl, config, (await sourceBillIdsOf(ctx.tx, ctx.tenantId, row.id)).length > 0);
   await assertComplete(ctx, decl, row);
   await setStatus(ctx, row, 'submit', transition(row.billStatus as BillStatus, 'submit'), { rejectReason: null });
   // Under joint review the reviewers hear of it: all of them, or in order the first.
-  const flow = await reviewFlowOf(ctx, decl, await readTenantConfig(ctx.tx, ctx.tenantId));
+  const flow = await reviewFlowOf(ctx, decl, config);
   if (flow) await billNotice(ctx, decl, row, 'billReview', flow.sequential ? flow.reviewers.slice(0, 1) : flow.reviewers);
   ctx.audit({ action: 'submit', entity: decl.type, entityId: id });
 }
