@@ -2,8 +2,8 @@
 /**
  * `npm test`: every check the project has, in order, stopping at the first failure.
  *   1. typecheck (tsc per workspace)   2. lint
- *   3. unit + server integration on PGlite
- *   4. the same server integration suite on PostgreSQL (only when DATABASE_URL is set)
+ *   3. unit + server integration on PGlite (with DATABASE_URL set: only the embedded engine's own files)
+ *   4. the whole server integration suite on PostgreSQL (only when DATABASE_URL is set)
  *   5. end-to-end in Chromium against the real server
  * The last line is always `N passed, N failed`: tests summed over the vitest runs (a test file that
  * fails before any of its tests run, or a run that fails outside any test, counts as one failed test,
@@ -128,12 +128,15 @@ function finish(code, reason) {
 const stages = [
   { name: 'typecheck (tsc per workspace)', command: 'npm', args: ['run', '--silent', 'typecheck'] },
   { name: 'lint (eslint)', command: 'npm', args: ['run', '--silent', 'lint'] },
+  // With PostgreSQL at hand the server suite runs whole there (what production runs on), and on PGlite
+  // only the files of the embedded engine's own paths (vitest.config.ts, EMBEDDED_ENGINE_FILES) — the
+  // end-to-end stage runs the product itself on PGlite. Without it, everything runs on PGlite.
   {
-    name: 'unit + server integration on PGlite',
+    name: process.env.DATABASE_URL ? "unit + the embedded engine's server files on PGlite" : 'unit + server integration on PGlite',
     vitest: 'pglite',
     command: 'npx',
     args: ['vitest', 'run'],
-    env: { TEST_DB: 'pglite' },
+    env: { TEST_DB: 'pglite', ...(process.env.DATABASE_URL ? { P8_SERVER_SUITE: 'embedded' } : {}) },
   },
   ...(process.env.DATABASE_URL
     ? [
