@@ -33,9 +33,10 @@ if (skip) console.log(`[e2e] message-center.spec.ts skipped: ${skip}`);
 
 /** The number on the header bell (0 when it shows none). */
 async function bellCount(page: Page): Promise<number> {
-  const badge = page.getByTestId('message-bell-count').locator('.ant-scroll-number');
-  if (!(await badge.count())) return 0;
-  return Number((await badge.getAttribute('title')) ?? 0);
+  // One read of the page: between a count() and a getAttribute() the badge may go (its last unread read),
+  // and getAttribute would then wait for it to come back.
+  const title = await page.getByTestId('message-bell-count').locator('.ant-scroll-number').evaluateAll((badges) => badges[0]?.getAttribute('title'));
+  return Number(title ?? 0);
 }
 
 /** Waits until the bell shows `count`, delivered live (the page was not reloaded meanwhile). */
