@@ -243,6 +243,56 @@ describe('production orders', () => {
     await refused(api.post(path('ProductionOrder'), { billDate: DAY, lines: [{ role: 'Product', materialId: kit, number: 1 }, { role: 'Process', materialId: kit, number: 1 }] }), 'PleaseSelectProcess');
   });
 
+  it('send rework back to its step: reported again there, never passed on, earning nothing, shown on the order', async () => {
+    const cut = await api.create('process', { name: 'Trim', pieceRate: 0.5 });
+    const solder = await api.create('process', { name: 'Weld', pieceRate: 1.2 });
+    const routing = await api.create('routing', { name: 'Trim then weld', steps: [{ processId: cut }, { processId: solder }] });
+    const frame = await api.create('material', { code: 'FR', name: 'Frame', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: frame, version: 'V1', isDefault: true, routingId: routing, lines: [{ materialId: ids.a, quantity: 1 }] });
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: frame, number: 10 }] });
+    await pass('ProductionOrder', id);
+    const [, , trim, weld] = (await get('ProductionOrder', id)).lines;
+    const line = (step: Line, figures: Record<string, number>) => ({ materialId: frame, processId: step.processId, unitPrice: step.unitPrice, sourceLineId: step.id, ...figures });
+    // 8 trimmed good, 1.5 sent back for rework: the rework earns nothing.
+    const first = await saved('ProcessReport', { lines: [line(trim, { number: 8, reworkNumber: 1.5 })] });
+    expect((await get('ProcessReport', first)).lines.map((l) => [l.number, (l as Line & { reworkNumber: number }).reworkNumber, l.priceTotal])).toEqual([[8, 1.5, 4]]);
+    await pass('ProcessReport', first);
+    // The rework is still at the trim step: 8 taken + 1 + 1.5 of rework is beyond the order's 10.
+    const beyond = await api.post<unknown>(path('ProcessReport'), { billDate: DAY, lines: [line(trim, { number: 1, reworkNumber: 1.5 })] });
+    expect(beyond.body).toMatchObject({ message: 'NumberExceedReportable', details: { line: 1, need: '10.500000', have: '10.000000' } });
+    // Rework is not passed on: the weld step reports at most the 8 good, good and rework together.
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [line(weld, { number: 6, reworkNumber: 2.5 })] }), 'NumberExceedReportable');
+    // A line of rework only (no good piece), and a line of nothing.
+    const weldBack = await saved('ProcessReport', { lines: [line(weld, { number: 5 }), line(weld, { number: 0, reworkNumber: 3 })] });
+    await pass('ProcessReport', weldBack);
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [line(weld, { number: 0 })] }), 'PleaseInputNumber');
+    // The order's steps show their reports' figures; the weld step is partly reported (its rework is not done).
+    let o = await get('ProductionOrder', id);
+    const figures = (l: Line) => {
+      const { reportedGood, reportedScrap, reportedRework } = l as Line & Record<string, number>;
+      return [reportedGood, reportedScrap, reportedRework, l.progress.report.state];
+    };
+    expect([o.lines[2], o.lines[3]].map(figures)).toEqual([
+      [8, 0, 1.5, 'PartialReport'],
+      [5, 0, 3, 'PartialReport'],
+    ]);
+    expect(o.lines[0]).not.toHaveProperty('reportedGood');
+    // The reworked pieces come back and are reported good: the three at weld (8 passed, 5 taken), the 1.5 and the
+    // last half at trim; then nothing more is reportable at weld until trim passes more.
+    const again = await saved('ProcessReport', { lines: [line(weld, { number: 3 }), line(trim, { number: 2 })] });
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [line(weld, { number: 0, reworkNumber: 0.5 })] }), 'NumberExceedReportable');
+    await pass('ProcessReport', again);
+    o = await get('ProductionOrder', id);
+    expect([o.lines[2], o.lines[3]].map(figures)).toEqual([
+      [10, 0, 1.5, 'AllReport'],
+      [8, 0, 3, 'PartialReport'],
+    ]);
+    // Piece-rate accounting is offered the good pieces only: the rework-only line offers nothing.
+    const offered = await ok(api.get<Array<{ sourceLineId: number; openNumber: string }>>(`${path('ProcessAccounting')}/sources?sourceType=ProcessReport&pageSize=200`));
+    const weldLines = (await get('ProcessReport', weldBack)).lines;
+    expect(offered.filter((l) => weldLines.some((w) => w.id === l.sourceLineId)).map((l) => Number(l.openNumber))).toEqual([5]);
+  });
+
   it('stock the scrap a report counted at its scrap value, off the order\'s work in progress, never beyond the scrap', async () => {
     const stamp = await api.create('process', { name: 'Stamp', pieceRate: 1 });
     const routing = await api.create('routing', { name: 'Stamping', steps: [{ processId: stamp }] });

@@ -14,7 +14,7 @@ import { progressState } from './progress.ts';
 import { settlementLineViews } from './settlement-lines.ts';
 import { type BillRow, type LineRow, loadBill } from './bill-rows.ts';
 import { namedRecordFields } from './bill-save.ts';
-import { lineProgress } from './push-down.ts';
+import { lineProgress, lineTallies } from './push-down.ts';
 
 /*
  * What a bill answers: the detail with its lines, the names of the records it names, progress and book
@@ -51,6 +51,7 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
     .orderBy(asc(billLine.lineNo));
   const settled = lineKindOf(decl) === 'settlement' ? await settlementLineViews(ctx, row.id, lines.map((l) => l.line)) : new Map<number, Record<string, unknown>>();
   const progress = new Map((await lineProgress(ctx.tx, ctx.tenantId, decl, lines.map((l) => l.line as LineRow))).map((p) => [p.lineId, p]));
+  const tallies = await lineTallies(ctx.tx, ctx.tenantId, decl, lines.map((l) => l.line as LineRow));
   const book = decl.stock === 'check' ? await bookNumbers(ctx, row) : undefined;
   const [creator] = await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.createdBy)));
   const [auditor] = row.auditBy ? await ctx.tx.select({ name: admin.name, realName: admin.realName }).from(admin).where(and(eq(admin.tenantId, ctx.tenantId), eq(admin.id, row.auditBy))) : [];
@@ -92,6 +93,8 @@ export async function getBill(ctx: ServiceContext, decl: BillTypeDecl, id: numbe
         priceTotal: n(line.priceTotal),
         taxPriceTotal: n(line.taxPriceTotal),
         ...(book ? { bookNumber: microNumber(book.get(Number(line.id)) ?? 0n) } : {}),
+        // What downstream bills tallied on the line (a production order's step: its reports' good, scrap and rework).
+        ...tallies.get(line.id),
         // Lines of money: their amount, and for settlement lines the bill settled with what was open of it.
         ...(lineKindOf(decl) === 'material' ? {} : { amount: microText(toMicro(line.priceTotal)), ...(line.sourceBillId ? settled.get(line.sourceBillId) : {}) }),
         progress: Object.fromEntries(

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
 import { downstreamTypes, lineCountsFor, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
-import { div, microNumber, microText, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { div, microNumber, microText, mul, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { lineKindOf, meets, offeredBase, type BillTypeDecl, type SourceDecl } from '@p8/contract/bills/registry';
 import { POSTED_STATUSES, PROGRESS_STATES, type BillStatus, type ProgressKind } from '@p8/contract/bills/status';
 import { BizError } from '../core/errors.ts';
@@ -219,6 +219,42 @@ export async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl,
     for (const r of rolled.filter((r) => r.sourceLineId === line.id)) add(r.kind, r.done, r.taken);
     return { lineId: line.id, number: toMicro(line.baseNumber), offered: offeredOf(line), kinds };
   });
+}
+
+/**
+ * The figures downstream types tally on a bill's lines (\`SourceDecl.tallies\`), per line id and field, in each
+ * line's unit: the sums of the declared fields over the posted downstream lines made from it (each in the main
+ * unit, as an offered field is: scaled by the downstream line's ratio), brought back to the line's unit. A line
+ * the tallying type does not take from (\`fromLines\`) gets none; one it does, every declared field (0 when none).
+ */
+export async function lineTallies(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: LineRow[]): Promise<Map<number, Record<string, number>>> {
+  const out = new Map<number, Record<string, number>>();
+  const tallying = downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type && s.tallies).map((s) => ({ type: d.type, source: s })));
+  for (const { type, source } of tallying) {
+    const taking = lines.filter((l) => meets(source.fromLines, l.extra as Record<string, unknown>));
+    if (!taking.length) continue;
+    const entries = Object.entries(source.tallies!);
+    const base = (field: string) =>
+      field === 'number' ? sql`d.base_number` : sql`coalesce((d.extra ->> ${field})::numeric * d.base_number / nullif(d.number, 0), (d.extra ->> ${field})::numeric, 0)`;
+    const found = await rows<Record<string, string>>(
+      tx,
+      sql`select d.source_line_id::text as line, ${sql.join(entries.map(([, field], i) => sql`sum(${base(field)})::text as ${sql.identifier(`t${i}`)}`), sql`, `)}
+          from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+          where d.tenant_id = ${tenantId} and db.bill_type = ${type} and db.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})
+            and d.source_line_id in (${sql.join(taking.map((l) => sql`${l.id}`), sql`, `)})
+          group by d.source_line_id`,
+    );
+    const byLine = new Map(found.map((r) => [Number(r.line), r]));
+    for (const line of taking) {
+      const sums = byLine.get(line.id);
+      const [number, lineBase] = [toMicro(line.number), toMicro(line.baseNumber)];
+      // Back to the line's unit: × its quantity ÷ its main-unit quantity (the same unit: as it is).
+      const inUnit = (main: Micro) => (lineBase === 0n || number === lineBase ? main : div(mul(main, number), lineBase));
+      const figures = Object.fromEntries(entries.map(([key], i) => [key, microNumber(inUnit(toMicro(sums?.[`t${i}`] ?? '0')))]));
+      out.set(line.id, { ...out.get(line.id), ...figures });
+    }
+  }
+  return out;
 }
 
 /**

@@ -78,6 +78,20 @@ const machine: FieldDecl = { key: 'equipmentId', label: { zh: '设备', en: 'Mac
 /** What a worker earns per good piece of the step (the routing step's, else the process's). */
 const pieceRate: FieldDecl = { ...LINE.unitPrice, label: { zh: '计件单价', en: 'Piece rate' } };
 
+/**
+ * What a process report line counts of its step (工序汇报, as 金蝶 / 用友 report a step): the **good** pieces (the
+ * line's quantity) pass to the next step and earn the piece rate; the **scrapped** ones leave production (a waste
+ * in-stock takes them); the **rework** pieces (返工) neither pass on nor leave: they go back to the step and are
+ * reported again there once reworked, so they never use up what the step may report, and they earn nothing. A
+ * line reports any of the three (a line of rework only has no good pieces). The reportable-quantity rule (the
+ * production module's `reportsFollowSteps`), the order's step figures and the shop-floor screen read these keys.
+ */
+export const REPORT_QUANTITIES = { good: 'number', scrap: 'scrapNumber', rework: 'reworkNumber' } as const;
+
+/** A production order step's figures, tallied from its audited reports (`SourceDecl.tallies`). */
+const reported = (key: string, zh: string, en: string): FieldDecl => ({ key, label: { zh, en }, kind: 'quantity', schema: quantitySchema, readOnly: true, width: 100 });
+const STEP_TALLIES = { reportedGood: REPORT_QUANTITIES.good, reportedScrap: REPORT_QUANTITIES.scrap, reportedRework: REPORT_QUANTITIES.rework } as const;
+
 /** The workshop that makes it: the department of the order, copied to its picks and completions. */
 const workshop: FieldDecl = { ...HEADER.deptId, label: { zh: '生产车间', en: 'Workshop' }, list: true };
 const plannedFinish: FieldDecl = { ...HEADER.deliveryDate, label: { zh: '计划完工日期', en: 'Planned finish' } };
@@ -110,7 +124,18 @@ export const ProductionOrder: BillTypeDecl = {
   codePrefix: 'SCDD',
   icon: 'ToolOutlined',
   header: [workshop, entrustingCustomer, HEADER.handlerId, plannedFinish, HEADER.deliveryWarnDays],
-  lines: [role, bom, LINE.warehouseId, processStep, team, pieceRate],
+  lines: [
+    role,
+    bom,
+    LINE.warehouseId,
+    processStep,
+    team,
+    pieceRate,
+    // A step's audited reports: what it passed on, scrapped and sent back for rework.
+    reported('reportedGood', '已报合格', 'Reported good'),
+    reported('reportedScrap', '已报报废', 'Reported scrap'),
+    reported('reportedRework', '返工数量', 'Rework'),
+  ],
   // Its quantity is what it makes.
   totalsOf: PRODUCTION_LINES.products,
   sources: [
@@ -315,17 +340,30 @@ export const ProcessReport: BillTypeDecl = {
   header: [workshop, HEADER.handlerId],
   lines: [
     { ...processStep, required: 'PleaseSelectProcess' },
+    // The good pieces; 0 on a line that reports only scrap or rework (\`REPORT_QUANTITIES\`).
+    { ...LINE.number, label: { zh: '合格数量', en: 'Good' }, schema: quantitySchema },
     team,
     worker,
-    { key: 'scrapNumber', label: { zh: '报废数量', en: 'Scrapped' }, kind: 'quantity', schema: quantitySchema, width: 100 },
+    { key: REPORT_QUANTITIES.scrap, label: { zh: '报废数量', en: 'Scrapped' }, kind: 'quantity', schema: quantitySchema, width: 100 },
+    { key: REPORT_QUANTITIES.rework, label: { zh: '返工数量', en: 'Rework' }, kind: 'quantity', schema: quantitySchema, width: 100 },
     { key: 'hours', label: { zh: '工时', en: 'Hours' }, kind: 'quantity', schema: quantitySchema, width: 90 },
     // The machine the step ran on: its hours count towards the machine's maintenance by hours of use.
     machine,
     pieceRate,
-    // The quantity is the good pieces; they earn the piece rate: the piece wage.
+    // The good pieces earn the piece rate: the piece wage (rework earns nothing until it is reported good).
     { ...LINE.priceTotal, label: { zh: '计件工资', en: 'Piece wage' } },
   ],
-  sources: [{ type: 'ProductionOrder', drives: 'report', fromLines: PRODUCTION_LINES.processes, closedRefusal: 'ProductionOrderCompleted', header: ['deptId'], lines: ['processId', 'teamId', 'unitPrice'] }],
+  sources: [
+    {
+      type: 'ProductionOrder',
+      drives: 'report',
+      fromLines: PRODUCTION_LINES.processes,
+      closedRefusal: 'ProductionOrderCompleted',
+      header: ['deptId'],
+      lines: ['processId', 'teamId', 'unitPrice'],
+      tallies: STEP_TALLIES,
+    },
+  ],
   // A report is of a step of an order.
   sourceRequired: true,
   stock: 'none',

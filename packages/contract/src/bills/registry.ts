@@ -316,6 +316,14 @@ export interface SourceDecl {
    */
   offers?: string;
   /**
+   * Figures this type's posted lines add up on the source line they came from, shown beside the progress it
+   * drives: the source's line field ← this type's line field (in the line's unit, converted to the main unit as
+   * the quantity is; `number` is the quantity itself). The source declares those fields read-only; the engine
+   * fills them when it answers the source bill, over the lines `fromLines` gives this type. A production order's
+   * step shows its reports' good, scrapped and rework pieces.
+   */
+  tallies?: Readonly<Record<string, string>>;
+  /**
    * The inspection this bill waits for (an inspection type pushed down from the same source lines): where the
    * template that applies to a line's material at that inspection says the goods wait for it (`gates`), the line
    * takes at most what audited inspections of its source line accepted (accepted + concession) less what bills

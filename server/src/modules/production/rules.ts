@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
-import { EquipmentMaintenance, MrpPlan, PRODUCTION_LINES, ProcessAccounting, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn } from '@p8/contract/bills/production';
+import { EquipmentMaintenance, MrpPlan, PRODUCTION_LINES, ProcessAccounting, REPORT_QUANTITIES, ProcessDispatch, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn } from '@p8/contract/bills/production';
 import { planLines } from './mrp.ts';
 import { orderLinesFromBoms } from '../../core/bom-explosion.ts';
 import { maintainableMachine } from './maintenance.ts';
@@ -24,7 +24,7 @@ import type { Tx } from '../../db/connection.ts';
  * - a production order makes at least one product; saved with products only, it takes its materials from each
  *   product's BOM (the line's, else the product's default enabled BOM), as 金蝶 makes the 用料清单 from the BOM,
  *   and its process steps from the BOM's routing (with the piece rate of each step);
- * - a process report takes no more of a step than the previous step passed, and keeps its audit while the
+ * - a process report takes no more of a step than the previous step passed (rework pieces go back to the step), and keeps its audit while the
  *   next step relies on what it passed (`BillReportedProhibitAbandonAudit`);
  * - with `completionNeedAllPickOutstock`, a completion in-stock is submitted and audited only once every
  *   order it completes has picked all its materials;
@@ -37,25 +37,32 @@ import type { Tx } from '../../db/connection.ts';
  */
 
 /**
- * A process report's lines: each step is reported at most what the order's previous step passed (its audited
- * good quantity, and what this report reports of it) less what reports of any status took of this step
- * already — the first step up to the order (the engine's open quantity). Nothing passed yet: `PreviousProcessNotReported`; more: `NumberExceedReportable`.
+ * A process report's lines (\`REPORT_QUANTITIES\`): each reports good, scrapped or rework pieces of a step (none of
+ * them: \`PleaseInputNumber\`). A step is reported at most what the order's previous step passed (its audited good
+ * quantity, and what this report reports of it) less what reports of any status took of this step already — the
+ * first step up to the order (the engine's open quantity holds its good pieces). Only good pieces take: rework
+ * goes back to the step and is reported again, so it is weighed against what is still reportable now (good and
+ * rework of this report together) and takes nothing from later reports. Nothing passed yet:
+ * \`PreviousProcessNotReported\`; more: \`NumberExceedReportable\`, with the line and the figures (main unit, exact).
  * The order is locked first, as the engine locks a source, so two reports of one order are weighed one after
  * the other and audits of the previous step (which lock it too) cannot slip between.
  */
 async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
+  const units = await loadMaterials(ctx.tx, ctx.tenantId, [...new Set(payload.lines.map((l) => Number(l.materialId)))]);
+  const pieces = (line: BillPayload['lines'][number], key: string) => mainUnitQuantity({ ...line, number: line[key] ?? 0 }, units);
+  const nothing = payload.lines.findIndex((l) => Object.values(REPORT_QUANTITIES).every((key) => pieces(l, key) === 0n));
+  if (nothing >= 0) throw refusal('PleaseInputNumber', {}, { line: nothing + 1 });
   const sourceIds = [...new Set(payload.lines.flatMap((l) => (typeof l.sourceLineId === 'number' ? [l.sourceLineId] : [])))];
   if (!sourceIds.length) return payload.lines;
   const orders = await rows<{ bill_id: string }>(ctx.tx, sql`select distinct bill_id from bill_line where tenant_id = ${ctx.tenantId} and id in (${idList(sourceIds)})`);
   await lockBills(ctx, orders.map((o) => Number(o.bill_id)));
   const own = Number((payload as { id?: unknown }).id ?? 0);
-  const units = await loadMaterials(ctx.tx, ctx.tenantId, [...new Set(payload.lines.map((l) => Number(l.materialId)))]);
   const reported = (line: SQL, statuses: SQL) =>
     sql`coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
           where d.tenant_id = ${ctx.tenantId} and d.source_line_id = ${line} and db.bill_type = ${decl.type} and db.id <> ${own} and ${statuses}), 0)::text`;
-  const steps = await rows<{ id: string; previous: string | null; passed: string; taken: string }>(
+  const steps = await rows<{ id: string; previous: string | null; quantity: string; passed: string; taken: string }>(
     ctx.tx,
-    sql`select s.id, p.id as previous,
+    sql`select s.id, p.id as previous, s.base_number::text as quantity,
                ${reported(sql`p.id`, sql`db.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})`)} as passed,
                ${reported(sql`s.id`, sql`db.bill_status <> 'Merged'`)} as taken
         from bill_line s
@@ -70,16 +77,22 @@ async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, paylo
   const byId = new Map(steps.map((r) => [Number(r.id), r]));
   // What this report itself passes on: a step reported in it counts for the next one reported beside it.
   const here = new Map<number, Micro>();
-  for (const line of payload.lines) if (typeof line.sourceLineId === 'number') here.set(line.sourceLineId, (here.get(line.sourceLineId) ?? 0n) + mainUnitQuantity(line, units));
+  for (const line of payload.lines) if (typeof line.sourceLineId === 'number') here.set(line.sourceLineId, (here.get(line.sourceLineId) ?? 0n) + pieces(line, REPORT_QUANTITIES.good));
   const asked = new Map<number, Micro>();
+  const reworked = new Map<number, Micro>();
   payload.lines.forEach((line, index) => {
     const step = typeof line.sourceLineId === 'number' ? byId.get(line.sourceLineId) : undefined;
-    if (!step || step.previous === null) return;
-    const total = (asked.get(Number(step.id)) ?? toMicro(step.taken)) + mainUnitQuantity(line, units);
-    asked.set(Number(step.id), total);
-    const passed = toMicro(step.passed) + (here.get(Number(step.previous)) ?? 0n);
+    if (!step) return;
+    const id = Number(step.id);
+    const good = (asked.get(id) ?? toMicro(step.taken)) + pieces(line, REPORT_QUANTITIES.good);
+    const rework = (reworked.get(id) ?? 0n) + pieces(line, REPORT_QUANTITIES.rework);
+    asked.set(id, good);
+    reworked.set(id, rework);
+    // The first step's good pieces are the engine's (its open quantity); its rework comes from what is still open of the order.
+    if (step.previous === null && rework === 0n) return;
+    const passed = step.previous === null ? toMicro(step.quantity) : toMicro(step.passed) + (here.get(Number(step.previous)) ?? 0n);
     if (passed <= 0n) throw refusal('PreviousProcessNotReported', {}, { line: index + 1 });
-    if (total > passed) throw refusal('NumberExceedReportable', { materialId: Number(line.materialId) }, { line: index + 1, need: total, have: passed });
+    if (good + rework > passed) throw refusal('NumberExceedReportable', { materialId: Number(line.materialId) }, { line: index + 1, need: good + rework, have: passed });
   });
   return payload.lines;
 }
