@@ -9,9 +9,9 @@ import { api, DEMO, storedToken, waitUntil, type Suite } from './harness.ts';
 
 export type Lang = 'zh' | 'en';
 
-/** The demo administrator's shell at 1440 px, in the language asked (English through the header's switch). */
-export async function demoPage(suite: Suite, lang: Lang, locale: string): Promise<Page> {
-  const page = await suite.signedInPage(DEMO, { locale, viewport: { width: 1440, height: 900 } });
+/** The demo administrator's shell at 1440 px (or the viewport given: a tablet's), in the language asked (English through the header's switch). */
+export async function demoPage(suite: Suite, lang: Lang, locale: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
+  const page = await suite.signedInPage(DEMO, { locale, viewport });
   if (lang === 'en') {
     await page.getByTestId('header-lang').click();
     await page.getByTestId('lang-en').click();

@@ -8,8 +8,8 @@ import { demoPage, pageCaller, searchPushDown, type Lang } from '../bill-steps.t
  * Production in Chromium, in zh and en: a production order saved with its product only shows the materials
  * it took from the product's BOM; the pick screen's push down offers that order's materials and not its
  * product; the pick is audited on its form, a step of the order is reported on the report screen, and the
- * order list shows its materials all picked. The demo's costed month, and a machine's maintenance generated from
- * its plan and audited.
+ * order list shows its materials all picked. A step reported with rework on the shop floor's tablet screen and
+ * seen on the order. The demo's costed month, and a machine's maintenance generated from its plan and audited.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -120,6 +120,59 @@ describe('production (browser)', () => {
     const row = page.locator('tr', { hasText: order.billCode });
     await waitUntil(() => row.textContent(), (text) => !!text?.includes(allPicked), 'the order picked');
     await screenshot(page, `production-${lang}-orders`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("reports a step with rework on the shop floor's tablet screen (zh landscape, en portrait) and shows it on the order", async () => {
+    const zh = await demoPage(suite, 'zh', 'zh-CN', { width: 1024, height: 768 });
+    const pageErrors: string[] = [];
+    zh.on('pageerror', (error) => pageErrors.push(error.message));
+    const call = await pageCaller(suite, zh);
+    const board = (await call<Named[]>('GET', '/admin/basic/material?current=1&pageSize=200')).find((m) => m.name === '控制板组件')!.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const order = await call<{ id: number; billCode: string }>('POST', '/admin/production/order', { billDate: today, remark: 'E2E tablet', lines: [{ role: 'Product', materialId: board, number: 4 }] });
+    for (const step of ['submit', 'audit']) await call('POST', `/admin/production/order/${step}`, { id: order.id });
+    const stepAt = (await call<{ lines: OrderLine[] }>('GET', `/admin/production/order/${order.id}`)).lines.findIndex((l) => l.role === 'Process');
+    // The steps of the order: the demo administrator holds the report screen, so "all open steps" (nothing is dispatched to them).
+    const find = async (page: typeof zh, all: string) => {
+      await page.goto('/production/quickReport');
+      await page.getByTestId('quick-report-scope').getByText(all).click();
+      const search = page.getByTestId('quick-report-search');
+      const input = (await search.evaluate((el) => el.tagName)) === 'INPUT' ? search : search.locator('input');
+      await input.fill(order.billCode);
+      await input.press('Enter');
+      const card = page.getByTestId(`quick-report-step-${order.billCode}-1`);
+      await card.waitFor();
+      return card;
+    };
+    const card = await find(zh, '全部工序');
+    await screenshot(zh, 'production-zh-quick-report');
+    await card.click();
+    const panel = zh.getByTestId('quick-report-panel');
+    await panel.getByTestId('quick-report-good').locator('input').fill('3');
+    await panel.getByTestId('quick-report-rework').locator('input').fill('1');
+    await panel.getByTestId('quick-report-hours').locator('input').fill('1.5');
+    await screenshot(zh, 'production-zh-quick-report-panel');
+    await panel.getByTestId('quick-report-submit').click();
+    await panel.getByTestId('quick-report-done').waitFor();
+    await screenshot(zh, 'production-zh-quick-report-done');
+    // Reported and audited: the order's step shows its 3 good and 1 back for rework.
+    await zh.goto('/production/order');
+    await zh.getByTestId(`bill-open-${order.id}`).click();
+    const form = zh.getByTestId('bill-form');
+    await waitUntil(() => form.getByTestId(`bill-line-${stepAt}-reportedRework`).textContent(), (text) => Number(text) === 1, 'the rework on the step');
+    expect(Number(await form.getByTestId(`bill-line-${stepAt}-reportedGood`).textContent())).toBe(3);
+    await screenshot(zh, 'production-zh-quick-report-order');
+
+    // English, a tablet upright: the step's card shows the rework waiting at it.
+    const en = await demoPage(suite, 'en', 'en-US', { width: 768, height: 1024 });
+    en.on('pageerror', (error) => pageErrors.push(error.message));
+    const enCard = await find(en, 'All open steps');
+    await waitUntil(() => enCard.textContent(), (text) => !!text?.includes('Rework'), 'the step card in English');
+    await screenshot(en, 'production-en-quick-report');
+    await enCard.click();
+    await en.getByTestId('quick-report-panel').getByTestId('quick-report-good').waitFor();
+    await screenshot(en, 'production-en-quick-report-panel');
     expect(pageErrors).toEqual([]);
   });
 

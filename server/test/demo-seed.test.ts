@@ -167,6 +167,13 @@ describe(`demo records (${TEST_DB})`, () => {
       ['半成品仓', 'B-01 板卡区', '38.000000'],
       ['废品仓', null, '2.000000'],
     ]);
+    // The 50 boards' steps show their reports: 2 scrapped at the first, 3 sent back for rework at the last (30 good).
+    const boardOrder = (await get<Array<{ id: number; remark: string }>>('production/order?pageSize=50')).find((b) => b.remark === '月度备货')!;
+    const boardSteps = (await get<{ lines: Array<Record<string, unknown>> }>(`production/order/${boardOrder.id}`)).lines.filter((l) => l.role === 'Process');
+    expect([boardSteps[0], boardSteps.at(-1)!].map((l) => [l.reportedGood, l.reportedScrap, l.reportedRework])).toEqual([
+      [50, 2, 0],
+      [30, 0, 3],
+    ]);
     // (400 screws sent to the supplier making the motor brackets, 400 picked for the end caps machined for 精工数控.)
     expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17200.000000']]);
     // Entrusted machining: 100 of 精工数控's 200 castings left in its consignment store, at no value; the 100 end caps went back.

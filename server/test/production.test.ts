@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedTenant, startTestApp, type TestContext } from './harness.ts';
-import { adminCaller, type Caller } from './basic-fixtures.ts';
+import { seedTenant, startTestApp, type TestContext, type TestTenant } from './harness.ts';
+import { adminCaller, staffCaller, type Caller } from './basic-fixtures.ts';
+import type { FloorStep } from '@p8/contract/shop-floor';
 import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, stockOf, verifyEmpty } from './bill-fixtures.ts';
 
 /*
@@ -12,6 +13,7 @@ import { billPath as path, billSteps, financeVerifyEmpty, ok, refused, stockOf, 
  */
 
 let ctx: TestContext;
+let tenant: TestTenant;
 let api: Caller;
 const DAY = '2026-11-24';
 const ids = { piece: 0, product: 0, a: 0, b: 0, w: 0, bom: 0 };
@@ -56,7 +58,7 @@ async function order(number: number) {
 
 beforeAll(async () => {
   ctx = await startTestApp();
-  const t = await seedTenant(ctx.database, 'Production');
+  const t = (tenant = await seedTenant(ctx.database, 'Production'));
   api = await adminCaller(ctx, t);
   ids.piece = await api.create('unit', { name: 'pc' });
   ids.product = await api.create('material', { code: 'P', name: 'Controller', units: [{ unitId: ids.piece, isMain: true }] });
@@ -291,6 +293,41 @@ describe('production orders', () => {
     const offered = await ok(api.get<Array<{ sourceLineId: number; openNumber: string }>>(`${path('ProcessAccounting')}/sources?sourceType=ProcessReport&pageSize=200`));
     const weldLines = (await get('ProcessReport', weldBack)).lines;
     expect(offered.filter((l) => weldLines.some((w) => w.id === l.sourceLineId)).map((l) => Number(l.openNumber))).toEqual([5]);
+  });
+
+  it("list a worker's dispatched steps on the shop floor's quick report, every open step for the report screen's holders", async () => {
+    const worker = await staffCaller(ctx, tenant, ['production_quickReport', 'production_report_add', 'production_report_submit']);
+    const press = await api.create('process', { name: 'Press', pieceRate: 0.3 });
+    const pack = await api.create('process', { name: 'Pack', pieceRate: 0.1 });
+    const crew = await api.create('team', { code: 'FL', name: 'Floor crew', members: [{ staffId: worker.adminId, share: 1 }] });
+    const routing = await api.create('routing', { name: 'Press then pack', steps: [{ processId: press, teamId: crew }, { processId: pack }] });
+    const lid = await api.create('material', { code: 'LID', name: 'Lid', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: lid, version: 'V1', isDefault: true, routingId: routing, lines: [{ materialId: ids.a, quantity: 1 }] });
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: lid, number: 10 }] });
+    await pass('ProductionOrder', id);
+    const o = (await get('ProductionOrder', id)) as Bill & { billCode: string };
+    const [, , pressStep, packStep] = o.lines;
+    const steps = async (who: Caller, all = false) =>
+      (await ok(who.get<FloorStep[]>(`/api/admin/production/quickReport/${all ? 'allSteps' : 'steps'}?keyword=${o.billCode}`))).map((s) => [s.processName, s.stepNo, s.reportable, s.reportedGood, s.reportedRework, s.dispatchedTo]);
+    // Nothing dispatched to the worker yet; the report screen's holder sees the open first step (the second has nothing passed).
+    expect(await steps(worker)).toEqual([]);
+    expect(await steps(api, true)).toEqual([['Press', 1, '10.000000', '0.000000', '0.000000', []]]);
+    await refused(worker.get('/api/admin/production/quickReport/allSteps'), 'Forbidden');
+    // The pressing dispatched to the worker's crew: theirs.
+    await pass('ProcessDispatch', await saved('ProcessDispatch', { lines: [{ materialId: lid, number: 10, processId: press, teamId: crew, sourceLineId: pressStep.id }, { materialId: lid, number: 10, processId: pack, sourceLineId: packStep.id }] }));
+    expect(await steps(worker)).toEqual([['Press', 1, '10.000000', '0.000000', '0.000000', ['Floor crew']]]);
+    // The worker reports 6 good and 2 for rework through the engine's routes, as the screen does, and submits it.
+    const report = await ok(worker.post<{ id: number }>(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: lid, number: 6, reworkNumber: 2, processId: press, teamId: crew, staffId: worker.adminId, unitPrice: 0.3, sourceLineId: pressStep.id }] }));
+    await ok(worker.post(`${path('ProcessReport')}/submit`, { id: report.id }));
+    // Still reportable: the 4 the draft does not take (the 2 for rework among them); beyond it, refused for the worker too.
+    expect(await steps(worker)).toEqual([['Press', 1, '4.000000', '0.000000', '0.000000', ['Floor crew']]]);
+    await refused(worker.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: lid, number: 3, reworkNumber: 2, processId: press, sourceLineId: pressStep.id }] }), 'NumberExceedReportable');
+    await ok(api.post(`${path('ProcessReport')}/audit`, { id: report.id }));
+    expect(await steps(worker)).toEqual([['Press', 1, '4.000000', '6.000000', '2.000000', ['Floor crew']]]);
+    expect((await steps(api, true)).map((s) => [s[0], s[2]])).toEqual([
+      ['Press', '4.000000'],
+      ['Pack', '6.000000'],
+    ]);
   });
 
   it('stock the scrap a report counted at its scrap value, off the order\'s work in progress, never beyond the scrap', async () => {

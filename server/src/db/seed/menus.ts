@@ -217,8 +217,12 @@ const STOCK_REPORTS: MenuTemplate[] = [
   screen('stock_summary', '收发汇总', 'In / out summary', 'BarChartOutlined', ['export']),
 ];
 
-/** Production's screens beside its bills: the month-end cost run (run it, cancel it, export a period's figures). */
+/**
+ * Production's screens beside its bills: the month-end cost run (run it, cancel it, export a period's figures),
+ * and the shop floor's quick report (a tablet screen; the report it makes takes the process report's buttons).
+ */
 const PRODUCTION_SCREENS: MenuTemplate[] = [
+  screen('production_quickReport', '快速报工', 'Quick report', 'TabletOutlined', []),
   screen('production_cost', '成本核算', 'Cost accounting', 'CalculatorOutlined', [
     { action: 'run', title: '成本计算', titleEn: 'Run costing' },
     { action: 'cancel', title: '反核算', titleEn: 'Cancel costing' },

@@ -1,17 +1,18 @@
 import type { ServerModule } from '../../core/route.ts';
 import { mrpRunJobKind, mrpRunRoutes } from './mrp-run.ts';
 import { maintenanceRoutes } from './maintenance.ts';
+import { floorRoutes } from './floor.ts';
 import { registerProductionBlockers, registerProductionRules } from './rules.ts';
 
 /**
  * Production (docs/production.md): its bills are declarations of the bill registry (contract
  * bills/production.ts) and get their routes, screens and lifecycle from the engine; this module adds their
- * own rules, MRP runs as background jobs (mrp-run.ts) and maintenance work orders generated from the
- * machines' plans (maintenance.ts).
+ * own rules, MRP runs as background jobs (mrp-run.ts), maintenance work orders generated from the
+ * machines' plans (maintenance.ts) and the shop floor's list of steps to report (floor.ts).
  */
 export const productionModule: ServerModule = {
   name: 'production',
-  routes: [...mrpRunRoutes, ...maintenanceRoutes],
+  routes: [...mrpRunRoutes, ...maintenanceRoutes, ...floorRoutes],
   register(registries) {
     registerProductionRules(registries.billRules);
     registerProductionBlockers(registries.abandonAuditBlockers);

@@ -1,4 +1,4 @@
-/** Production's own screens beside its bills: the month-end cost run. */
+/** Production's own screens beside its bills: the month-end cost run and the shop floor's quick report. */
 export default {
   cost: {
     title: 'Cost of {{period}}',
@@ -26,5 +26,32 @@ export default {
     unitCost: 'Unit cost',
     perpetual: 'Cost at completion',
     closing: 'Closing WIP',
+  },
+  quickReport: {
+    scan: 'Scan or type an order code, a product or a process, then Enter',
+    mine: 'Dispatched to me',
+    all: 'All open steps',
+    refresh: 'Refresh',
+    noneMine: 'No reportable step is dispatched to you or your team',
+    noneOpen: 'No step is open for reporting',
+    stepNo: 'Step {{no}}',
+    reportable: 'Reportable',
+    quantity: 'Step quantity',
+    good: 'Good',
+    scrap: 'Scrapped',
+    rework: 'Rework',
+    hours: 'Hours',
+    dispatchedTo: 'Dispatched to {{names}}',
+    planFinish: 'finish by {{date}}',
+    reworkHint: 'Rework pieces are not passed on and earn no piece wage: they stay at this step and are reported again once reworked.',
+    byMe: 'Reported by me ({{name}})',
+    byTeam: "By the team (shared by the members' shares)",
+    noPermission: 'You may not add process reports',
+    reportAudit: 'Report and audit',
+    reportSubmit: 'Report and submit',
+    reportSave: 'Save the report',
+    reported: 'Reported: {{code}}',
+    reportedStatus: 'Status: {{status}}',
+    next: 'Report another',
   },
 };

@@ -1,4 +1,4 @@
-/** Production's own screens beside its bills: the month-end cost run. */
+/** Production's own screens beside its bills: the month-end cost run and the shop floor's quick report. */
 export default {
   cost: {
     title: '{{period}} 成本计算单',
@@ -26,5 +26,32 @@ export default {
     unitCost: '单位成本',
     perpetual: '入库时成本',
     closing: '期末在产成本',
+  },
+  quickReport: {
+    scan: '扫描或输入生产订单号、产品、工序，回车查找',
+    mine: '派给我的',
+    all: '全部工序',
+    refresh: '刷新',
+    noneMine: '没有派给你或你的班组、可汇报的工序',
+    noneOpen: '没有可汇报的工序',
+    stepNo: '第 {{no}} 道',
+    reportable: '可汇报',
+    quantity: '工序数量',
+    good: '合格',
+    scrap: '报废',
+    rework: '返工',
+    hours: '工时',
+    dispatchedTo: '派工：{{names}}',
+    planFinish: '计划完工 {{date}}',
+    reworkHint: '返工数量不转下道、不计件，留在本工序，返工后再汇报。',
+    byMe: '本人报工（{{name}}）',
+    byTeam: '班组报工（按成员系数分配）',
+    noPermission: '你没有新增工序汇报的权限',
+    reportAudit: '报工并审核',
+    reportSubmit: '报工并提交',
+    reportSave: '保存报工',
+    reported: '已报工：{{code}}',
+    reportedStatus: '状态：{{status}}',
+    next: '继续报工',
   },
 };
