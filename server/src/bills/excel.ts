@@ -18,6 +18,8 @@ import { refExportedNames, RefResolver } from '../core/record-refs.ts';
 import { parsedListQuery } from './list.ts';
 import { createBill } from './service.ts';
 import { settlementExportViews } from './settlement-lines.ts';
+import { lineTallies } from './push-down.ts';
+import type { LineRow } from './bill-rows.ts';
 
 /**
  * Bills as .xlsx, for every type from its declaration: one row per line, the bill's header fields repeated
@@ -95,9 +97,11 @@ export async function billExportRows(ctx: ServiceContext, decl: BillTypeDecl, qu
   // amount and what was open of it before this bill).
   const moneyLines = lineKindOf(decl) !== 'material';
   const settled = lineKindOf(decl) === 'settlement' ? await settlementExportViews(ctx, found.flatMap(({ head, line }) => (line ? [{ ...line, billStatus: head.billStatus }] : []))) : undefined;
+  // What downstream bills tallied on the lines (a production order's steps: their reports' figures), as the form shows them.
+  const tallies = await lineTallies(ctx.tx, ctx.tenantId, decl, found.flatMap(({ line }) => (line ? [line as LineRow] : [])));
   const rows = found.map(({ head, line }) => {
     const headValues = { ...head, ...(head.extra as Record<string, unknown>) } as Record<string, unknown>;
-    const lineValues = (line ? { ...line, ...(line.extra as Record<string, unknown>) } : {}) as Record<string, unknown>;
+    const lineValues = (line ? { ...line, ...(line.extra as Record<string, unknown>), ...tallies.get(line.id) } : {}) as Record<string, unknown>;
     if (line && moneyLines) lineValues.amount = line.priceTotal;
     if (line?.sourceBillId && settled) Object.assign(lineValues, settled.get(`${line.billId}:${line.sourceBillId}`));
     // A bill counting negative (pushed down from a `negative` source: a red-letter invoice) exports its lines'

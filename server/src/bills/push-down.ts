@@ -222,10 +222,10 @@ export async function lineProgress(tx: Tx, tenantId: number, decl: BillTypeDecl,
 }
 
 /**
- * The figures downstream types tally on a bill's lines (\`SourceDecl.tallies\`), per line id and field, in each
+ * The figures downstream types tally on a bill's lines (`SourceDecl.tallies`), per line id and field, in each
  * line's unit: the sums of the declared fields over the posted downstream lines made from it (each in the main
  * unit, as an offered field is: scaled by the downstream line's ratio), brought back to the line's unit. A line
- * the tallying type does not take from (\`fromLines\`) gets none; one it does, every declared field (0 when none).
+ * the tallying type does not take from (`fromLines`) gets none; one it does, every declared field (0 when none).
  */
 export async function lineTallies(tx: Tx, tenantId: number, decl: BillTypeDecl, lines: LineRow[]): Promise<Map<number, Record<string, number>>> {
   const out = new Map<number, Record<string, number>>();

@@ -340,7 +340,7 @@ export const ProcessReport: BillTypeDecl = {
   header: [workshop, HEADER.handlerId],
   lines: [
     { ...processStep, required: 'PleaseSelectProcess' },
-    // The good pieces; 0 on a line that reports only scrap or rework (\`REPORT_QUANTITIES\`).
+    // The good pieces; 0 on a line that reports only scrap or rework (`REPORT_QUANTITIES`).
     { ...LINE.number, label: { zh: '合格数量', en: 'Good' }, schema: quantitySchema },
     team,
     worker,

@@ -24,8 +24,8 @@ const STEP_LIMIT = 100;
 /**
  * The open steps of audited production orders in the caller's data scope (the engine's push-down picker shows
  * the same orders): `mine` those an audited dispatch gave to the caller or to a team they are a member of.
- * A step is open while something is reportable on it, or while reworked pieces wait at it (reportable covers
- * them: rework takes nothing).
+ * A step is open while something is reportable on it — reworked pieces waiting at it among them (rework takes
+ * nothing). The first `STEP_LIMIT` by order date.
  */
 export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mine: boolean): Promise<FloorStep[]> {
   const scope = await billScope(ctx, 'b');
@@ -38,7 +38,7 @@ export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mi
           from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
           where d.tenant_id = s.tenant_id and d.source_line_id = s.id and db.bill_type = ${ProcessReport.type}
             and ${statuses === 'posted' ? sql`db.bill_status in (${posted})` : sql`db.bill_status <> 'Merged'`}), 0)::text`;
-  // The step's audited dispatch lines (\`g\`).
+  // The step's audited dispatch lines (`g`).
   const dispatches = (joins = sql``) => sql`from bill_line g join bill gb on gb.tenant_id = g.tenant_id and gb.id = g.bill_id ${joins}
       where g.tenant_id = s.tenant_id and g.source_line_id = s.id and gb.bill_type = ${ProcessDispatch.type} and gb.bill_status in (${posted})`;
   const found = await rows<Record<string, string | null>>(
@@ -47,7 +47,9 @@ export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mi
           select s.id, b.id as order_id, b.bill_code, b.bill_date::text, b.dept_id, s.material_id, m.code as material_code, m.name as material_name,
                  m.specification, s.unit_id, u.name as unit_name, (s.extra ->> 'processId') as process_id, pr.name as process_name,
                  (s.extra ->> 'teamId') as team_id, s.unit_price::text as piece_rate, s.number::text as number, s.base_number::text as base_number,
-                 row_number() over (partition by s.bill_id, s.material_id order by s.line_no) as step_no,
+                 -- Its place among the product's steps (counted over the order, whatever the keyword leaves out).
+                 (select count(*) from bill_line q where q.tenant_id = s.tenant_id and q.bill_id = s.bill_id and q.material_id = s.material_id
+                    and ${conditionSql(PRODUCTION_LINES.processes, 'q', billLine)} and q.line_no <= s.line_no) as step_no,
                  p.id as previous,
                  ${sum(REPORT_QUANTITIES.good, 'posted')} as good, ${sum(REPORT_QUANTITIES.scrap, 'posted')} as scrap,
                  ${sum(REPORT_QUANTITIES.rework, 'posted')} as rework, ${sum(REPORT_QUANTITIES.good, 'taken')} as taken,
@@ -79,46 +81,42 @@ export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mi
             ${keyword ? sql`and (b.bill_code ilike ${keyword} or m.code ilike ${keyword} or m.name ilike ${keyword} or pr.name ilike ${keyword})` : sql``}
         ) o
         where not o.closed ${mine ? sql`and o.mine` : sql``}
-        order by o.bill_date, o.order_id, o.step_no, o.id`,
+          and (case when o.previous is null then o.base_number::numeric else o.passed::numeric end) > o.taken::numeric
+        order by o.bill_date, o.order_id, o.step_no, o.id
+        limit ${STEP_LIMIT}`,
   );
-  return found
-    .map((r): FloorStep & { open: boolean } => {
-      const [number, base] = [toMicro(r.number!), toMicro(r.base_number!)];
-      // Figures in the step's unit: the main-unit sums × its quantity ÷ its main-unit quantity.
-      const inUnit = (main: Micro) => (base === 0n || number === base ? main : div(mul(main, number), base));
-      // What the report's rule weighs: the previous step's audited good pieces (the first step: the order's), less the good pieces taken.
-      const reportable = (r.previous === null ? base : toMicro(r.passed!)) - toMicro(r.taken!);
-      return {
-        open: reportable > 0n,
-        sourceLineId: Number(r.id),
-        orderId: Number(r.order_id),
-        orderCode: r.bill_code!,
-        orderDate: r.bill_date!,
-        deptId: r.dept_id === null ? null : Number(r.dept_id),
-        materialId: Number(r.material_id),
-        materialCode: r.material_code!,
-        materialName: r.material_name!,
-        specification: r.specification ?? '',
-        unitId: r.unit_id === null ? null : Number(r.unit_id),
-        unitName: r.unit_name,
-        processId: Number(r.process_id),
-        processName: r.process_name ?? '',
-        stepNo: Number(r.step_no),
-        teamId: r.team_id === null ? null : Number(r.team_id),
-        pieceRate: microText(toMicro(r.piece_rate!)),
-        quantity: microText(number),
-        reportedGood: microText(inUnit(toMicro(r.good!))),
-        reportedScrap: microText(inUnit(toMicro(r.scrap!))),
-        reportedRework: microText(inUnit(toMicro(r.rework!))),
-        reportable: microText(inUnit(reportable)),
-        dispatchedTo: ((r.dispatched_to as unknown as string[] | null) ?? []).filter(Boolean).sort(),
-        planFinish: r.plan_finish,
-      };
-    })
-    // Reworked pieces waiting at a step are reportable (rework takes nothing), so an open step is one with something reportable.
-    .filter((s) => s.open)
-    .slice(0, STEP_LIMIT)
-    .map(({ open: _open, ...step }) => step);
+  return found.map((r): FloorStep => {
+    const [number, base] = [toMicro(r.number!), toMicro(r.base_number!)];
+    // Figures in the step's unit: the main-unit sums × its quantity ÷ its main-unit quantity.
+    const inUnit = (main: Micro) => (base === 0n || number === base ? main : div(mul(main, number), base));
+    // What the report's rule weighs: the previous step's audited good pieces (the first step: the order's), less the good pieces taken.
+    const reportable = (r.previous === null ? base : toMicro(r.passed!)) - toMicro(r.taken!);
+    return {
+      sourceLineId: Number(r.id),
+      orderId: Number(r.order_id),
+      orderCode: r.bill_code!,
+      orderDate: r.bill_date!,
+      deptId: r.dept_id === null ? null : Number(r.dept_id),
+      materialId: Number(r.material_id),
+      materialCode: r.material_code!,
+      materialName: r.material_name!,
+      specification: r.specification ?? '',
+      unitId: r.unit_id === null ? null : Number(r.unit_id),
+      unitName: r.unit_name,
+      processId: Number(r.process_id),
+      processName: r.process_name ?? '',
+      stepNo: Number(r.step_no),
+      teamId: r.team_id === null ? null : Number(r.team_id),
+      pieceRate: microText(toMicro(r.piece_rate!)),
+      quantity: microText(number),
+      reportedGood: microText(inUnit(toMicro(r.good!))),
+      reportedScrap: microText(inUnit(toMicro(r.scrap!))),
+      reportedRework: microText(inUnit(toMicro(r.rework!))),
+      reportable: microText(inUnit(reportable)),
+      dispatchedTo: ((r.dispatched_to as unknown as string[] | null) ?? []).filter(Boolean).sort(),
+      planFinish: r.plan_finish,
+    };
+  });
 }
 
 const URL = `${billApiPath(ProcessReport).replace(/\/report$/, '')}/quickReport`;

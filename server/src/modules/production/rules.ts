@@ -37,13 +37,13 @@ import type { Tx } from '../../db/connection.ts';
  */
 
 /**
- * A process report's lines (\`REPORT_QUANTITIES\`): each reports good, scrapped or rework pieces of a step (none of
- * them: \`PleaseInputNumber\`). A step is reported at most what the order's previous step passed (its audited good
+ * A process report's lines (`REPORT_QUANTITIES`): each reports good, scrapped or rework pieces of a step (none of
+ * them: `PleaseInputNumber`). A step is reported at most what the order's previous step passed (its audited good
  * quantity, and what this report reports of it) less what reports of any status took of this step already — the
  * first step up to the order (the engine's open quantity holds its good pieces). Only good pieces take: rework
  * goes back to the step and is reported again, so it is weighed against what is still reportable now (good and
  * rework of this report together) and takes nothing from later reports. Nothing passed yet:
- * \`PreviousProcessNotReported\`; more: \`NumberExceedReportable\`, with the line and the figures (main unit, exact).
+ * `PreviousProcessNotReported`; more: `NumberExceedReportable`, with the line and the figures (main unit, exact).
  * The order is locked first, as the engine locks a source, so two reports of one order are weighed one after
  * the other and audits of the previous step (which lock it too) cannot slip between.
  */
