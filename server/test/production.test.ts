@@ -297,36 +297,39 @@ describe('production orders', () => {
 
   it("list a worker's dispatched steps on the shop floor's quick report, every open step for the report screen's holders", async () => {
     const worker = await staffCaller(ctx, tenant, ['production_quickReport', 'production_report_add', 'production_report_submit']);
-    const press = await api.create('process', { name: 'Press', pieceRate: 0.3 });
-    const pack = await api.create('process', { name: 'Pack', pieceRate: 0.1 });
+    const mould = await api.create('process', { name: 'Mould', pieceRate: 0.3 });
+    const box = await api.create('process', { name: 'Box', pieceRate: 0.1 });
     const crew = await api.create('team', { code: 'FL', name: 'Floor crew', members: [{ staffId: worker.adminId, share: 1 }] });
-    const routing = await api.create('routing', { name: 'Press then pack', steps: [{ processId: press, teamId: crew }, { processId: pack }] });
+    const routing = await api.create('routing', { name: 'Mould then box', steps: [{ processId: mould, teamId: crew }, { processId: box }] });
     const lid = await api.create('material', { code: 'LID', name: 'Lid', units: [{ unitId: ids.piece, isMain: true }] });
     await api.create('bom', { materialId: lid, version: 'V1', isDefault: true, routingId: routing, lines: [{ materialId: ids.a, quantity: 1 }] });
     const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: lid, number: 10 }] });
     await pass('ProductionOrder', id);
     const o = (await get('ProductionOrder', id)) as Bill & { billCode: string };
-    const [, , pressStep, packStep] = o.lines;
+    const [, , mouldStep, boxStep] = o.lines;
     const steps = async (who: Caller, all = false) =>
       (await ok(who.get<FloorStep[]>(`/api/admin/production/quickReport/${all ? 'allSteps' : 'steps'}?keyword=${o.billCode}`))).map((s) => [s.processName, s.stepNo, s.reportable, s.reportedGood, s.reportedRework, s.dispatchedTo]);
     // Nothing dispatched to the worker yet; the report screen's holder sees the open first step (the second has nothing passed).
     expect(await steps(worker)).toEqual([]);
-    expect(await steps(api, true)).toEqual([['Press', 1, '10.000000', '0.000000', '0.000000', []]]);
-    await refused(worker.get('/api/admin/production/quickReport/allSteps'), 'Forbidden');
-    // The pressing dispatched to the worker's crew: theirs.
-    await pass('ProcessDispatch', await saved('ProcessDispatch', { lines: [{ materialId: lid, number: 10, processId: press, teamId: crew, sourceLineId: pressStep.id }, { materialId: lid, number: 10, processId: pack, sourceLineId: packStep.id }] }));
-    expect(await steps(worker)).toEqual([['Press', 1, '10.000000', '0.000000', '0.000000', ['Floor crew']]]);
+    expect(await steps(api, true)).toEqual([['Mould', 1, '10.000000', '0.000000', '0.000000', []]]);
+    // Every open step takes the report screen (a worker who may add reports holds it); the quick report's alone does not.
+    const looker = await staffCaller(ctx, tenant, ['production_quickReport']);
+    expect(await steps(looker)).toEqual([]);
+    await refused(looker.get('/api/admin/production/quickReport/allSteps'), 'Forbidden');
+    // The moulding dispatched to the worker's crew: theirs.
+    await pass('ProcessDispatch', await saved('ProcessDispatch', { lines: [{ materialId: lid, number: 10, processId: mould, teamId: crew, sourceLineId: mouldStep.id }, { materialId: lid, number: 10, processId: box, sourceLineId: boxStep.id }] }));
+    expect(await steps(worker)).toEqual([['Mould', 1, '10.000000', '0.000000', '0.000000', ['Floor crew']]]);
     // The worker reports 6 good and 2 for rework through the engine's routes, as the screen does, and submits it.
-    const report = await ok(worker.post<{ id: number }>(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: lid, number: 6, reworkNumber: 2, processId: press, teamId: crew, staffId: worker.adminId, unitPrice: 0.3, sourceLineId: pressStep.id }] }));
+    const report = await ok(worker.post<{ id: number }>(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: lid, number: 6, reworkNumber: 2, processId: mould, teamId: crew, staffId: worker.adminId, unitPrice: 0.3, sourceLineId: mouldStep.id }] }));
     await ok(worker.post(`${path('ProcessReport')}/submit`, { id: report.id }));
     // Still reportable: the 4 the draft does not take (the 2 for rework among them); beyond it, refused for the worker too.
-    expect(await steps(worker)).toEqual([['Press', 1, '4.000000', '0.000000', '0.000000', ['Floor crew']]]);
-    await refused(worker.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: lid, number: 3, reworkNumber: 2, processId: press, sourceLineId: pressStep.id }] }), 'NumberExceedReportable');
+    expect(await steps(worker)).toEqual([['Mould', 1, '4.000000', '0.000000', '0.000000', ['Floor crew']]]);
+    await refused(worker.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: lid, number: 3, reworkNumber: 2, processId: mould, sourceLineId: mouldStep.id }] }), 'NumberExceedReportable');
     await ok(api.post(`${path('ProcessReport')}/audit`, { id: report.id }));
-    expect(await steps(worker)).toEqual([['Press', 1, '4.000000', '6.000000', '2.000000', ['Floor crew']]]);
+    expect(await steps(worker)).toEqual([['Mould', 1, '4.000000', '6.000000', '2.000000', ['Floor crew']]]);
     expect((await steps(api, true)).map((s) => [s[0], s[2]])).toEqual([
-      ['Press', '4.000000'],
-      ['Pack', '6.000000'],
+      ['Mould', '4.000000'],
+      ['Box', '6.000000'],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from './text.ts';
 
 /*
  * The shop floor's quick report (工序汇报 · 快速报工, docs/production.md): a tablet screen listing the process
@@ -12,7 +13,7 @@ export const QUICK_REPORT_SCREEN = 'production_quickReport';
 
 export const floorStepsQuerySchema = z.object({
   /** An order code (typed or scanned), a product's code or name, or a process's name. */
-  keyword: z.string().trim().max(64, { message: 'ParamError' }).optional(),
+  keyword: storableText().trim().max(64, { message: 'ParamError' }).optional(),
 });
 export type FloorStepsQuery = z.infer<typeof floorStepsQuerySchema>;
 
