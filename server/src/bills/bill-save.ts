@@ -241,19 +241,23 @@ export function namedRecordFields(decl: BillTypeDecl): { header: FieldDecl[]; li
  */
 async function assertNamedRecords(ctx: ServiceContext, decl: BillTypeDecl, header: Record<string, unknown>, lines: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
   const wanted = new Map<string, NamedRecord[]>();
-  const add = (field: FieldDecl, values: Record<string, unknown>, line?: number) => {
-    const id = values[field.key];
+  const add = (field: FieldDecl, valueOf: (key: string) => unknown, line?: number) => {
+    const id = valueOf(field.key);
     if (typeof id !== 'number') return;
-    const parent = field.within ? ((values[field.within] ?? header[field.within]) as number | null | undefined) : undefined;
+    const parent = field.within ? ((valueOf(field.within) ?? header[field.within]) as number | null | undefined) : undefined;
     const items = wanted.get(field.ref!);
     if (items) items.push({ id, parent, line });
     else wanted.set(field.ref!, [{ id, parent, line }]);
   };
   const named = namedRecordFields(decl);
-  for (const field of named.header) add(field, header);
+  for (const field of named.header) add(field, (key) => header[key]);
   for (const { values } of lines) {
-    const flat = { ...(values.extra as Record<string, unknown>), ...values } as Record<string, unknown>;
-    for (const field of named.lines) add(field, flat, values.lineNo);
+    // A line's column, else its extra field — read in place: a merged copy of every line (22,000 for a large
+    // MRP plan) cost a second of the save in objects the collector then had to sweep.
+    const row = values as Record<string, unknown>;
+    const extra = values.extra as Record<string, unknown>;
+    const valueOf = (key: string) => (row[key] !== undefined ? row[key] : extra?.[key]);
+    for (const field of named.lines) add(field, valueOf, values.lineNo);
   }
   for (const [ref, items] of wanted) await assertRefsExist(ctx.tx, ctx.tenantId, ref, items);
 }
