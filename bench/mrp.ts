@@ -9,7 +9,13 @@
  * - **bare**: the same input statements (the builders `mrp.ts` runs, rendered by drizzle's dialect) over a bare
  *   `pg` pool in one RLS transaction — what reading the inputs costs at the least.
  *
+ * - **push down**: the last plan submitted and audited, then BENCH_MRP_PUSH of its suggestions (1,000; half make,
+ *   half buy) pushed down one bill each — production orders (their materials and steps from the suggestion's
+ *   BOM) and purchase requisitions, one request after another through `POST …/pushDown` — and as many again in
+ *   two bills (one production order, one requisition).
+ *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/mrp.ts
+ *   BENCH_MRP_MATERIALS=20000 BENCH_MRP_DEMANDS=10000 … (the larger size of docs/production.md's targets)
  *
  * The seed is written set-based (BOMs are data, not bills): materials, main units, BOMs and lines.
  */
@@ -27,6 +33,7 @@ const DEPTH = num('BENCH_MRP_DEPTH', 8);
 const DEMANDS = num('BENCH_MRP_DEMANDS', 2000);
 const DATES = num('BENCH_MRP_DATES', 5);
 const ROUNDS = num('BENCH_ROUNDS', 3);
+const PUSH = num('BENCH_MRP_PUSH', 1000);
 const COMPONENTS = 4;
 const ADMIN = 'bench_mrp';
 
@@ -90,11 +97,17 @@ try {
   const appTimes: number[] = [];
   const bareTimes: number[] = [];
   let suggestions = 0;
+  let planId = 0;
+  const post = async <T>(path: string, body: unknown): Promise<T> => {
+    const res = await fetch(`${url}/api/admin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const answer = (await res.json()) as { status: number; message: string; data: T };
+    if (answer.status !== 0) throw new Error(`${path} refused: ${answer.message}`);
+    return answer.data;
+  };
   for (let round = 0; round < ROUNDS + 1; round++) {
     let at = performance.now();
-    const res = await fetch(`${url}/api/admin/production/mrp`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(payload) });
-    const body = (await res.json()) as { status: number; message: string; data: { id: number } };
-    if (body.status !== 0) throw new Error(`plan refused: ${body.message}`);
+    const body = { data: await post<{ id: number }>('production/mrp', payload) };
+    planId = body.data.id;
     const appMs = performance.now() - at;
     at = performance.now();
     await bare();
@@ -111,6 +124,31 @@ try {
   console.log('|---|---|');
   console.log(`| app: POST a plan (inputs, netting, plan and suggestions written) | ${median(appTimes).toFixed(0)} |`);
   console.log(`| bare: the input statements over a bare pool | ${median(bareTimes).toFixed(0)} |`);
+  if (PUSH > 0) {
+    // The last plan, audited; its suggestions pushed down one bill each, then as many in two bills.
+    let at = performance.now();
+    await post('production/mrp/submit', { id: planId });
+    await post('production/mrp/audit', { id: planId });
+    const auditMs = performance.now() - at;
+    const lines = await scratch.bare!.query<{ id: string; role: string }>(`select id, extra->>'mrpRole' as role from bill_line where tenant_id = $1 and bill_id = $2 order by line_no`, [t, planId]);
+    const byRole = (role: string) => lines.rows.filter((l) => l.role === role).map((l) => Number(l.id));
+    const [make, buy] = [byRole('Produce'), byRole('Purchase')];
+    const half = Math.floor(PUSH / 2);
+    if (make.length < 2 * half || buy.length < 2 * (PUSH - half)) throw new Error(`the plan has ${make.length} make and ${buy.length} buy suggestions, fewer than twice BENCH_MRP_PUSH's halves`);
+    const targets = [
+      { path: 'production/order/pushDown', ids: make.slice(0, half), more: make.slice(half, 2 * half) },
+      { path: 'purchase/requisition/pushDown', ids: buy.slice(0, PUSH - half), more: buy.slice(PUSH - half, 2 * (PUSH - half)) },
+    ];
+    at = performance.now();
+    for (const target of targets) for (const id of target.ids) await post(target.path, { sourceType: 'MrpPlan', sourceLineIds: [id] });
+    const oneEachMs = performance.now() - at;
+    at = performance.now();
+    for (const target of targets) await post(target.path, { sourceType: 'MrpPlan', sourceLineIds: target.more });
+    const twoBillsMs = performance.now() - at;
+    console.log(`| submit and audit the plan | ${auditMs.toFixed(0)} |`);
+    console.log(`| push down ${PUSH} suggestions (${half} make, ${PUSH - half} buy), one bill each | ${oneEachMs.toFixed(0)} |`);
+    console.log(`| push down ${PUSH} more in two bills | ${twoBillsMs.toFixed(0)} |`);
+  }
   await app.close();
 } finally {
   await scratch.close();
