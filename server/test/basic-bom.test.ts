@@ -209,6 +209,49 @@ describe(`multi-level BOM (${TEST_DB})`, () => {
     await api.put('/api/admin/admin/tenant', { openBomStatistics: false });
   });
 
+  it("keeps each material's low-level code as BOMs are saved, made default, disabled, enabled and deleted", async () => {
+    const [top, sub, part, screw, wire, spare] = await Promise.all(['LLC Top', 'LLC Sub', 'LLC Part', 'LLC Screw', 'LLC Wire', 'LLC Spare'].map((name) => material(name)));
+    const codes = async () => {
+      const rows = (await api.get<Array<{ id: number; lowLevelCode: number }>>(`/api/admin/basic/material?keyword=LLC&pageSize=50`)).body.data;
+      const byId = new Map(rows.map((r) => [r.id, r.lowLevelCode]));
+      return [top, sub, part, screw, wire, spare].map((id) => byId.get(id));
+    };
+    // Top = Sub + Screw: both on level 1.
+    const topBom = await api.create('bom', { materialId: top, version: 'V1', lines: [{ materialId: sub, quantity: 1 }, { materialId: screw, quantity: 2 }] });
+    expect(await codes()).toEqual([0, 1, 0, 1, 0, 0]);
+    // Sub = Part + Screw: the screw's deepest level is now 2 (under the sub), a part's too.
+    const subBom = await api.create('bom', { materialId: sub, version: 'V1', lines: [{ materialId: part, quantity: 1 }, { materialId: screw, quantity: 4 }] });
+    expect(await codes()).toEqual([0, 1, 2, 2, 0, 0]);
+    // A deeper BOM: Part = Wire, level 3.
+    await api.create('bom', { materialId: part, version: 'V1', lines: [{ materialId: wire, quantity: 2 }] });
+    expect(await codes()).toEqual([0, 1, 2, 2, 3, 0]);
+    // Shown with the BOM (its material's code) and in the structure (each node's).
+    expect((await api.get<Bom>(`${url}/${subBom}`)).body.data.lowLevelCode).toBe(1);
+    const tree = (await api.get<BomTreeNode>(`${url}/${topBom}/tree`)).body.data;
+    expect([tree.lowLevelCode, ...tree.children.map((c) => c.lowLevelCode), tree.children[0].children[0].children[0].lowLevelCode]).toEqual([0, 1, 2, 3]);
+    // A version that is not the default changes nothing; made the default, its lines are the structure.
+    const subV2 = await api.create('bom', { materialId: sub, version: 'V2', lines: [{ materialId: spare, quantity: 1 }] });
+    expect(await codes()).toEqual([0, 1, 2, 2, 3, 0]);
+    await api.put(url, { id: subV2, isDefault: true });
+    expect(await codes()).toEqual([0, 1, 0, 1, 1, 2]);
+    await api.put(url, { id: subBom, isDefault: true });
+    expect(await codes()).toEqual([0, 1, 2, 2, 3, 0]);
+    // Disabled, the sub's BOM is no structure: its part drops to the top, the wire below it to 1.
+    await api.put(`${url}/enable`, { ids: [subBom], enabled: false });
+    expect(await codes()).toEqual([0, 1, 0, 1, 1, 0]);
+    await api.put(`${url}/enable`, { ids: [subBom], enabled: true });
+    expect(await codes()).toEqual([0, 1, 2, 2, 3, 0]);
+    // Lines edited: the screw leaves the sub.
+    await api.put(url, { id: subBom, lines: [{ materialId: part, quantity: 1 }] });
+    expect(await codes()).toEqual([0, 1, 2, 1, 3, 0]);
+    // The top's BOM deleted: everything moves up a level.
+    expect((await api.del(url, { ids: [topBom] })).body.status).toBe(0);
+    expect(await codes()).toEqual([0, 0, 1, 0, 2, 0]);
+    // A cycle is still refused, codes untouched.
+    expect((await api.post(url, { materialId: wire, version: 'V1', lines: [{ materialId: sub, quantity: 1 }] })).body.message).toBe('BomCycleDetected');
+    expect(await codes()).toEqual([0, 0, 1, 0, 2, 0]);
+  });
+
   it("answers BomNotExist for another tenant's BOM", async () => {
     const other = await seedTenant(ctx.database, 'BomOther');
     const otherApi = await adminCaller(ctx, other);

@@ -493,6 +493,8 @@ export interface Material {
   lotPolicy: LotPolicy;
   /** The minimum or fixed lot of `lotPolicy`, in the main unit. */
   lotSize: number | null;
+  /** Its low-level code, kept by the BOMs (read-only): the deepest level it appears at under the enabled default BOMs, 0 = top. */
+  lowLevelCode: number;
   purchasePrice: number | null;
   salePrice: number | null;
   retailPrice: number | null;
@@ -551,6 +553,8 @@ export interface Bom {
   materialCode: string;
   materialName: string;
   specification: string;
+  /** Its material's low-level code: the deepest level the material appears at under the enabled default BOMs (0 = top). */
+  lowLevelCode: number;
   version: string;
   quantity: number;
   isDefault: boolean;
@@ -586,6 +590,8 @@ export interface BomTreeNode {
   materialName: string;
   specification: string;
   unitName: string | null;
+  /** The material's stored low-level code (its deepest level in any structure; this node's `level` is its level in this one). */
+  lowLevelCode: number;
   /** Per one parent of the level above (line quantity ÷ that BOM's quantity). */
   quantity: number;
   lossRate: number;

@@ -605,6 +605,8 @@ export const MrpPlan: BillTypeDecl = {
   ],
   // Its quantity is what it suggests.
   totalsOf: MRP_LINES.suggestions,
+  // A plan over a whole factory's open demand: up to 20,000 demand lines (its suggestions, the run's, come on top).
+  maxLines: 20000,
   sources: [
     // Planning does not use up what the order may still ship, nor what production puts into production.
     { type: 'SaleOrder', drives: 'plan', apart: true, header: [], lines: ['bomId'], lineDefaults: { mrpRole: 'Demand' } },

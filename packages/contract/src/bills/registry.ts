@@ -501,6 +501,8 @@ export interface BillTypeDecl {
    * lists the spare parts it used, and may have used none.
    */
   minLines?: 0 | 1;
+  /** Most lines a save may send when it differs from `MAX_BILL_LINES`: an MRP plan over a whole factory's open demand. */
+  maxLines?: number;
   /**
    * Its delivery date is a date the work is due by, and the bill is done when it is audited (a maintenance work
    * order): the early warning lists it while it is not yet audited (kind `maintenance`), never as a delivery.
@@ -658,7 +660,7 @@ export function billCreateSchema(decl: BillTypeDecl) {
     lines: z
       .array(billLineSchema(decl), { error: 'BillItemsEmpty' })
       .min(decl.minLines ?? LINE_KINDS[lineKindOf(decl)].minLines, { message: 'BillItemsEmpty' })
-      .max(MAX_BILL_LINES),
+      .max(decl.maxLines ?? MAX_BILL_LINES),
   });
 }
 

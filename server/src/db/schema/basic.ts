@@ -456,6 +456,11 @@ export const material = pgTable(
     leadTimeDays: integer('lead_time_days').notNull().default(0),
     lotPolicy: text('lot_policy').notNull().default('lotForLot'),
     lotSize: amount('lot_size'),
+    /**
+     * Its low-level code: the deepest level it appears at under the enabled default BOMs (0 = top, in none), kept
+     * by every BOM save, enable, disable and delete (modules/basic/bom-levels.ts).
+     */
+    lowLevelCode: integer('low_level_code').notNull().default(0),
     purchasePrice: amount('purchase_price'),
     salePrice: amount('sale_price'),
     retailPrice: amount('retail_price'),

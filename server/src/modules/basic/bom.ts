@@ -27,6 +27,7 @@ import type { ServiceContext } from '../../core/service-context.ts';
 import { boolLabel, cellBool, cellNumber, cellText, col } from '../../core/excel-cells.ts';
 import { EXPORT_MAX_ROWS, q } from './kit.ts';
 import { inSavepoint, type RecordDefinition } from '../../core/record-routes.ts';
+import { changingBoms, lockBomStructure } from './bom-levels.ts';
 
 /*
  * Bills of materials: a parent material made (in `quantity`) from lines of child materials with their
@@ -34,7 +35,8 @@ import { inSavepoint, type RecordDefinition } from '../../core/record-routes.ts'
  * material is the default, and multi-level structures follow each child's default (enabled) BOM. A BOM
  * may contain neither its own material nor, through its children's default BOMs, anything that contains
  * it again (BomCycleDetected). On PGlite the import is staged (core/staged-import.ts): the defaults it sets
- * wait in `import_default` until it is published (`makeImportDefault`, `publishImportedDefaults`).
+ * wait in `import_default` until it is published (`makeImportDefault`, `publishImportedDefaults`). Every write
+ * keeps the low-level codes of the materials below it (bom-levels.ts), the tenant's BOM writes taking turns.
  */
 
 /** A line's material, beside the BOM's own (`material`) in one query. */
@@ -49,6 +51,7 @@ const selection = {
   materialCode: material.code,
   materialName: material.name,
   specification: material.specification,
+  lowLevelCode: material.lowLevelCode,
   version: bom.version,
   quantity: bom.quantity,
   isDefault: bom.isDefault,
@@ -168,14 +171,20 @@ async function makeImportDefault(tx: Tx, tenantId: number, materialId: number, b
     .where(and(eq(bom.tenantId, tenantId), eq(bom.materialId, materialId), or(eq(bom.importDefault, true), eq(bom.id, bomId))));
 }
 
-/** Publishing a staged BOM import: the defaults it set replace their materials' ones, set-based. */
+/**
+ * Publishing a staged BOM import: the defaults it set replace their materials' ones, set-based, and the codes
+ * below every material it gave a BOM are computed again.
+ */
 async function publishImportedDefaults({ tx, tenantId }: ServiceContext, importJob: number) {
-  await tx.execute(sql`update bom o set is_default = false from bom n
-    where n.tenant_id = ${tenantId} and n.import_job = ${importJob} and n.import_default and o.tenant_id = ${tenantId} and o.material_id = n.material_id and o.is_default`);
-  await tx
-    .update(bom)
-    .set({ isDefault: true, importDefault: false })
-    .where(and(eq(bom.tenantId, tenantId), eq(bom.importJob, importJob), eq(bom.importDefault, true)));
+  const parents = (await tx.selectDistinct({ id: bom.materialId }).from(bom).where(and(eq(bom.tenantId, tenantId), eq(bom.importJob, importJob)))).map((b) => b.id);
+  await changingBoms(tx, tenantId, parents, async () => {
+    await tx.execute(sql`update bom o set is_default = false from bom n
+      where n.tenant_id = ${tenantId} and n.import_job = ${importJob} and n.import_default and o.tenant_id = ${tenantId} and o.material_id = n.material_id and o.is_default`);
+    await tx
+      .update(bom)
+      .set({ isDefault: true, importDefault: false })
+      .where(and(eq(bom.tenantId, tenantId), eq(bom.importJob, importJob), eq(bom.importDefault, true)));
+  });
 }
 
 /** The routing a BOM names is an enabled routing of the tenant (`RoutingNotExist`). */
@@ -196,7 +205,11 @@ async function hasDefault(tx: Tx, tenantId: number, materialId: number, exceptId
 }
 
 /** Creates a BOM; `staged`: in a staged import (its default waits for the publishing, `makeImportDefault`). */
-async function createBom({ tx, tenantId, account }: ServiceContext, body: BomCreate, staged = false): Promise<{ id: number }> {
+async function createBom(ctx: ServiceContext, body: BomCreate, staged = false): Promise<{ id: number }> {
+  return changingBoms(ctx.tx, ctx.tenantId, [body.materialId], () => insertBom(ctx, body, staged));
+}
+
+async function insertBom({ tx, tenantId, account }: ServiceContext, body: BomCreate, staged: boolean): Promise<{ id: number }> {
   await checkLines(tx, tenantId, body.materialId, body.lines);
   await assertRoutingExists(tx, tenantId, body.routingId);
   await assertVersionFree(tx, tenantId, body.materialId, body.version);
@@ -251,7 +264,7 @@ interface Structure {
   lines: Map<number, Array<{ materialId: number; quantity: number; lossRate: number; unitId: number | null }>>;
   /** Default enabled BOM of each material met. */
   defaults: Map<number, number>;
-  materials: Map<number, { code: string; name: string; specification: string; mainUnitName: string | null }>;
+  materials: Map<number, { code: string; name: string; specification: string; lowLevelCode: number; mainUnitName: string | null }>;
   /** `${materialId}:${unitId}` → ratio to the main unit; unit names by id. */
   ratios: Map<string, number>;
   unitNames: Map<number, string>;
@@ -295,7 +308,7 @@ async function loadStructure(tx: Tx, tenantId: number, rootId: number): Promise<
   }
   const ids = [...materialIds];
   const mats = await tx
-    .select({ id: material.id, code: material.code, name: material.name, specification: material.specification })
+    .select({ id: material.id, code: material.code, name: material.name, specification: material.specification, lowLevelCode: material.lowLevelCode })
     .from(material)
     .where(and(eq(material.tenantId, tenantId), inArray(material.id, ids)));
   const units = await tx
@@ -325,6 +338,7 @@ function treeOf(s: Structure, bomId: number, level: number, path: Set<number>): 
       materialCode: m?.code ?? '',
       materialName: m?.name ?? '',
       specification: m?.specification ?? '',
+      lowLevelCode: m?.lowLevelCode ?? 0,
       unitName: l.unitId == null ? (m?.mainUnitName ?? null) : (s.unitNames.get(l.unitId) ?? null),
       quantity: round6(l.quantity / header.quantity),
       lossRate: l.lossRate,
@@ -363,6 +377,24 @@ const importColumns = [
   col('remark', '备注', 'Remark', false, 30),
 ];
 
+/** An update's writes, the BOM read (`current`) and its material (`materialId`, perhaps a new one) known. */
+async function updateBom({ tx, tenantId }: ServiceContext, body: BomUpdate, current: BomDetail, materialId: number) {
+  const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, unitId: l.unitId, remark: l.remark }));
+  await checkLines(tx, tenantId, materialId, lines);
+  await assertRoutingExists(tx, tenantId, body.routingId);
+  if (body.version !== undefined || materialId !== current.materialId) await assertVersionFree(tx, tenantId, materialId, body.version ?? current.version, body.id);
+  await tx
+    .update(bom)
+    .set({ materialId, version: body.version, quantity: body.quantity, routingId: body.routingId, remark: body.remark, isDefault: materialId !== current.materialId ? false : undefined, updatedAt: new Date() })
+    .where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
+  if (body.lines) {
+    await tx.delete(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, body.id)));
+    await writeLines(tx, tenantId, body.id, body.lines);
+  }
+  if (body.isDefault === true) await makeDefault(tx, tenantId, materialId, body.id);
+  else if (body.isDefault === false) await tx.update(bom).set({ isDefault: false }).where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
+}
+
 export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
   record: 'bom',
   entity: 'bom',
@@ -381,34 +413,27 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
   create: createBom,
   async update(ctx, body) {
     const { tx, tenantId } = ctx;
+    // Taken before the BOM is read: a save waiting for another one reads what it wrote.
+    await lockBomStructure(tx, tenantId);
     const current = await detail(ctx, body.id);
     const materialId = body.materialId ?? current.materialId;
-    const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, unitId: l.unitId, remark: l.remark }));
-    await checkLines(tx, tenantId, materialId, lines);
-    await assertRoutingExists(tx, tenantId, body.routingId);
-    if (body.version !== undefined || materialId !== current.materialId) await assertVersionFree(tx, tenantId, materialId, body.version ?? current.version, body.id);
-    await tx
-      .update(bom)
-      .set({ materialId, version: body.version, quantity: body.quantity, routingId: body.routingId, remark: body.remark, isDefault: materialId !== current.materialId ? false : undefined, updatedAt: new Date() })
-      .where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
-    if (body.lines) {
-      await tx.delete(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, body.id)));
-      await writeLines(tx, tenantId, body.id, body.lines);
-    }
-    if (body.isDefault === true) await makeDefault(tx, tenantId, materialId, body.id);
-    else if (body.isDefault === false) await tx.update(bom).set({ isDefault: false }).where(and(eq(bom.tenantId, tenantId), eq(bom.id, body.id)));
+    await changingBoms(tx, tenantId, [...new Set([current.materialId, materialId])], () => updateBom(ctx, body, current, materialId));
   },
   async remove({ tx, tenantId, registries }, ids) {
-    const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+    await lockBomStructure(tx, tenantId);
+    const found = await tx.select({ id: bom.id, materialId: bom.materialId }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
     assertAllFound(ids, found, 'BomNotExist');
     // Production orders and MRP plans register their references with the usage registry.
     await registries.recordUsage.refuseIfInUse(tx, tenantId, 'bom', ids);
-    await tx.delete(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+    await changingBoms(tx, tenantId, [...new Set(found.map((b) => b.materialId))], () => tx.delete(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids))));
   },
   async enable({ tx, tenantId }, ids, enabled) {
-    const found = await tx.select({ id: bom.id }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+    await lockBomStructure(tx, tenantId);
+    const found = await tx.select({ id: bom.id, materialId: bom.materialId }).from(bom).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
     assertAllFound(ids, found, 'BomNotExist');
-    await tx.update(bom).set({ enabled, updatedAt: new Date() }).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids)));
+    await changingBoms(tx, tenantId, [...new Set(found.map((b) => b.materialId))], () =>
+      tx.update(bom).set({ enabled, updatedAt: new Date() }).where(and(eq(bom.tenantId, tenantId), inArray(bom.id, ids))),
+    );
   },
   excel: {
     template: 'bom',
@@ -451,8 +476,10 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
           return;
         }
         const lines = await savepoint.select({ materialId: bomLine.materialId }).from(bomLine).where(and(eq(bomLine.tenantId, tenantId), eq(bomLine.bomId, existing.id)));
-        await checkLines(savepoint, tenantId, parentId, [...lines.map((l) => ({ ...line, materialId: l.materialId, unitId: null })), line]);
-        await writeLines(savepoint, tenantId, existing.id, [line], lines.length);
+        await changingBoms(savepoint, tenantId, [parentId], async () => {
+          await checkLines(savepoint, tenantId, parentId, [...lines.map((l) => ({ ...line, materialId: l.materialId, unitId: null })), line]);
+          await writeLines(savepoint, tenantId, existing.id, [line], lines.length);
+        });
       };
     },
     exportColumns: [
@@ -512,6 +539,7 @@ async function bomTree({ tx, tenantId }: ServiceContext, id: number): Promise<Bo
     materialCode: m?.code ?? '',
     materialName: m?.name ?? '',
     specification: m?.specification ?? '',
+    lowLevelCode: m?.lowLevelCode ?? 0,
     unitName: m?.mainUnitName ?? null,
     quantity: root.quantity,
     lossRate: 0,

@@ -85,6 +85,7 @@ const selection = {
   leadTimeDays: t.leadTimeDays,
   lotPolicy: t.lotPolicy,
   lotSize: t.lotSize,
+  lowLevelCode: t.lowLevelCode,
   purchasePrice: t.purchasePrice,
   salePrice: t.salePrice,
   retailPrice: t.retailPrice,
@@ -700,6 +701,8 @@ const exportColumns = [
   col('leadTimeDays', '提前期(天)', 'Lead time (days)'),
   col('lotPolicy', '批量规则', 'Lot policy'),
   col('lotSize', '批量', 'Lot size'),
+  // Kept by the BOMs: exported to read, not imported.
+  col('lowLevelCode', '低位码', 'Low-level code'),
   col('purchasePrice', '采购价', 'Purchase price'),
   col('salePrice', '销售价', 'Sale price'),
   col('retailPrice', '零售价', 'Retail price'),

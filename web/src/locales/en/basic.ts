@@ -83,6 +83,8 @@ export default {
     lotPolicy: 'Lot policy',
     lotPolicyTip: 'How MRP sizes its suggestions: exactly what is short, at least a minimum lot, or whole fixed lots',
     lotSize: 'Lot size',
+    lowLevelCode: 'Low-level code',
+    lowLevelCodeTip: 'The deepest level this material appears at in the BOM structures (0 = a top product or used in none); kept by the BOMs, MRP plans level by level',
     lotSizeRequired: 'Please enter the lot size',
     days: 'days',
     stock: 'Stock',

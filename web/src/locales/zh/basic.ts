@@ -83,6 +83,8 @@ export default {
     lotPolicy: '批量规则',
     lotPolicyTip: 'MRP 建议的数量：按需、至少一个最小批量、或固定批量的整数倍',
     lotSize: '批量',
+    lowLevelCode: '低位码',
+    lowLevelCodeTip: '物料在各 BOM 结构中出现的最深层级（0 为顶层产品或未被使用），随 BOM 保存自动维护，MRP 按此逐层计算',
     lotSizeRequired: '请输入批量',
     days: '天',
     stock: '库存',

@@ -52,6 +52,8 @@ export interface MaterialForm {
   leadTimeDays?: number | null;
   lotPolicy?: LotPolicy;
   lotSize?: number | null;
+  /** Kept by the BOMs: shown, never sent. */
+  lowLevelCode?: number;
   purchasePrice?: number | null;
   salePrice?: number | null;
   retailPrice?: number | null;
@@ -111,6 +113,7 @@ export function formOfMaterial(m: MaterialDetail): MaterialForm {
     leadTimeDays: m.leadTimeDays,
     lotPolicy: m.lotPolicy,
     lotSize: m.lotSize,
+    lowLevelCode: m.lowLevelCode,
     purchasePrice: m.purchasePrice,
     salePrice: m.salePrice,
     retailPrice: m.retailPrice,
@@ -490,6 +493,13 @@ function MaterialFormBody({ mode, tab, onTab, reveal, categories, openTaxRate, i
               ) : null
             }
           </Form.Item>
+          {mode !== 'add' && (
+            <Col xs={24} md={12}>
+              <Form.Item name="lowLevelCode" label={t('basic.material.lowLevelCode')} tooltip={t('basic.material.lowLevelCodeTip')}>
+                <NumberInput integer disabled data-testid="material-low-level-code" />
+              </Form.Item>
+            </Col>
+          )}
         </Row>
       ),
     },
