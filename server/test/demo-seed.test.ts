@@ -36,7 +36,7 @@ describe(`demo records (${TEST_DB})`, () => {
     const list = async <T>(record: string) => (await call<T[]>(ctx.app, 'GET', `/api/admin/basic/${record}?current=1&pageSize=100`, { token })).body;
 
     const materials = await list<Material>('material');
-    expect(materials.data).toHaveLength(17);
+    expect(materials.data).toHaveLength(19);
     // Codes came from the numbering service, units and categories from the records seeded before them.
     expect(materials.data.every((m) => /^WL\d{6}$/.test(m.code) && m.mainUnitName && m.categoryName)).toBe(true);
     const customers = await list<Partner>('customer');
@@ -44,13 +44,13 @@ describe(`demo records (${TEST_DB})`, () => {
     expect((await list('supplier')).data).toHaveLength(4);
     expect((await list('stock')).data).toHaveLength(6);
     expect((await list('location')).data).toHaveLength(7);
-    expect((await list<Bom>('bom')).data).toHaveLength(4);
+    expect((await list<Bom>('bom')).data).toHaveLength(5);
     expect((await list('fee')).data).toHaveLength(5);
     expect((await list('paytype')).data).toHaveLength(5);
 
     // A second start leaves the records alone.
     expect(await seedDemoRecords(ctx.app)).toBe(false);
-    expect((await list<Material>('material')).data).toHaveLength(17);
+    expect((await list<Material>('material')).data).toHaveLength(19);
 
     const other = await login(ctx.app, 'admin2', 'admin123');
     expect((await call<Material[]>(ctx.app, 'GET', '/api/admin/basic/material', { token: other })).body.data).toEqual([]);
@@ -152,19 +152,20 @@ describe(`demo records (${TEST_DB})`, () => {
       for (const [status, count] of Object.entries(tabs)) if (status !== 'all' && count > 0) seen.add(status);
     }
     expect([...seen].sort()).toEqual(BillStatus.filter((s) => s !== 'UnAudit').sort());
-    const stock = await get<Array<{ materialName: string; warehouseName: string; locationName: string | null; quantity: string; amount: string }>>('stock/current?pageSize=200');
+    const stock = await get<Array<{ materialName: string; warehouseName: string; locationName: string | null; quantity: string; unitCost: string; amount: string }>>('stock/current?pageSize=200');
+    const costedPeriod = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 2, 1)).toISOString().slice(0, 7);
     const motors = stock.filter((r) => r.materialName === '直流无刷电机' && r.locationName === 'C-02 电机区');
     // 40 opening − 10 − 8 sold + 2 returned, at C-02.
     expect(motors).toEqual([expect.objectContaining({ warehouseName: '成品仓', locationName: 'C-02 电机区', quantity: '24.000000' })]);
-    // The stock check counted 790 of 800 m of wire; the withdrawn out-stock took nothing.
-    expect(stock.find((r) => r.materialName === '铜芯软电线')?.quantity).toBe('790.000000');
+    // The stock check counted 775 of the 785 m of wire the works' order left; the withdrawn out-stock took nothing.
+    expect(stock.find((r) => r.materialName === '铜芯软电线')?.quantity).toBe('775.000000');
     // 50,000 resistors: the withdrawn out-stock took none, production picked 24 for each of 50 boards this month and
     // of the 10 of the costed month.
     expect(stock.find((r) => r.materialName === '贴片电阻')?.quantity).toBe('48560.000000');
-    // 30 of the 50 boards completed into the semi-finished store, and 8 of the costed month's 10.
+    // 30 of the 50 boards completed into the semi-finished store; the costed month's 10 went into its works.
     // (And the 2 scrapped at the first step, in the waste store.)
     expect(stock.filter((r) => r.materialName === '控制板组件').map((r) => [r.warehouseName, r.locationName, r.quantity])).toEqual([
-      ['半成品仓', 'B-01 板卡区', '38.000000'],
+      ['半成品仓', 'B-01 板卡区', '30.000000'],
       ['废品仓', null, '2.000000'],
     ]);
     // The 50 boards' steps show their reports: 2 scrapped at the first, 3 sent back for rework at the last (30 good).
@@ -174,8 +175,21 @@ describe(`demo records (${TEST_DB})`, () => {
       [50, 2, 0],
       [30, 0, 3],
     ]);
-    // (400 screws sent to the supplier making the motor brackets, 400 picked for the end caps machined for 精工数控.)
-    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17200.000000']]);
+    // The costed month's three levels: 9 works completed and picked by the controllers' order, the scrapped one in
+    // the waste store; 8 controllers completed, at the full cost the month's run gave them.
+    expect(stock.filter((r) => r.materialName === '控制器机芯').map((r) => [r.warehouseName, r.quantity])).toEqual([['废品仓', '1.000000']]);
+    const controllers = stock.filter((r) => r.materialName === '步进电机控制器');
+    expect(controllers.map((r) => [r.warehouseName, r.locationName, r.quantity])).toEqual([['成品仓', 'C-01 控制器区', '8.000000']]);
+    const costs = await get<{ orders: Array<{ materialName: string; completed: string; unitCost: string }> }>(`production/cost/${costedPeriod}`);
+    expect(costs.orders.map((o) => [o.materialName, o.completed])).toEqual([
+      ['控制板组件', '10.000000'],
+      ['控制器机芯', '9.000000'],
+      ['步进电机控制器', '8.000000'],
+    ]);
+    expect(controllers[0].unitCost).toBe(costs.orders[2].unitCost);
+    // (400 screws sent to the supplier making the motor brackets, 400 picked for the end caps machined for 精工数控,
+    // 80 for the costed month's 10 works.)
+    expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17120.000000']]);
     // Entrusted machining: 100 of 精工数控's 200 castings left in its consignment store, at no value; the 100 end caps went back.
     expect(stock.filter((r) => r.materialName === '端盖铸件毛坯').map((r) => [r.warehouseName, r.quantity, Number(r.amount)])).toEqual([['客供料仓(精工数控)', '100.000000', 0]]);
     expect(stock.filter((r) => r.materialName === '机床主轴端盖')).toEqual([]);

@@ -87,21 +87,131 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   const goods = { warehouseId: warehouse('成品仓') };
   const at = (name: string) => ({ locationId: location(name) });
 
-  // Opening stock, a month ago.
-  await audit('OtherInstock', await save('OtherInstock', daysAgo(30), { ...raw, remark: '期初库存' }, [
+  // The month before last: the demo's first month, costed (below).
+  const costed = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 2, 1)).toISOString().slice(0, 7);
+  const on = (day: number) => `${costed}-${String(day).padStart(2, '0')}`;
+
+  // Opening stock, on the first day of that month.
+  await audit('OtherInstock', await save('OtherInstock', on(1), { ...raw, remark: '期初库存' }, [
     { materialId: material('内六角螺钉'), number: 20000, unitPrice: 0.08, ...raw, ...at('A-03 五金区') },
     { materialId: material('六角螺母'), number: 10000, unitPrice: 0.03, ...raw, ...at('A-03 五金区') },
     { materialId: material('贴片电阻'), number: 50000, unitPrice: 0.005, ...raw, ...at('A-02 电子料区') },
     { materialId: material('电解电容'), number: 2000, unitPrice: 0.35, ...raw, ...at('A-02 电子料区') },
     { materialId: material('单片机'), number: 300, unitPrice: 9.8, ...raw, ...at('A-02 电子料区') },
+    { materialId: material('电源芯片'), number: 100, unitPrice: 2.6, ...raw, ...at('A-02 电子料区') },
     { materialId: material('铜芯软电线'), number: 800, unitPrice: 0.9, ...raw },
     { materialId: material('润滑油'), number: 40, unitPrice: 45, ...raw, ...at('A-03 五金区') },
     { materialId: material('冷轧钢板'), number: 1200, unitPrice: 5.2, ...raw, ...at('A-01 钢材区') },
   ]));
-  await audit('OtherInstock', await save('OtherInstock', daysAgo(30), { ...goods, remark: '期初库存' }, [
+  await audit('OtherInstock', await save('OtherInstock', on(1), { ...goods, remark: '期初库存' }, [
     { materialId: material('直流无刷电机'), number: 40, unitPrice: 210, ...goods, ...at('C-02 电机区') },
     { materialId: material('包装纸箱'), number: 300, unitPrice: 3.5, ...goods, ...at('C-03 待发区') },
   ]));
+
+  /** Piece-rate accounting lines of an audited report's lines: a crew's line shared by its members (工序核算). */
+  const accountingOf = async (reportId: number): Promise<Line[]> =>
+    ((await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, reportId)).lines)) as Array<Record<string, unknown>>).map((l) => ({
+      materialId: Number(l.materialId),
+      number: Number(l.number),
+      processId: Number(l.processId),
+      teamId: l.teamId == null ? null : Number(l.teamId),
+      staffId: null,
+      unitPrice: Number(l.unitPrice),
+      hours: l.hours == null ? null : Number(l.hours),
+      sourceLineId: Number(l.id),
+    }));
+
+  // A costed month (the month before last, before last month's audited salaries): the controller made end to end on
+  // its three-level BOM (controller → works → board → bought materials). 10 controllers sold; one MRP plan makes a
+  // production order per made level and a requisition of the terminals nothing has, bought and received; each
+  // level picked, its steps reported by the crews with hours, completed lower level first, so that the works'
+  // order picks the boards just completed and the controllers' order the works; a works scrapped at its last
+  // step goes to the waste store; the crews' piece wages accounted, the workshop's power and water paid
+  // (overhead). The month-end cost run gives each level its full cost (materials, piece wages, overhead) and
+  // carries the controller still unfinished into the next month.
+  const semiStore = { warehouseId: warehouse('半成品仓') };
+  const chainSale = await audit('SaleOrder', await save('SaleOrder', on(2), { customerId: partner('云帆智能'), remark: '首批控制器' }, [{ materialId: material('步进电机控制器'), number: 10, unitPrice: 680 }]));
+  const [chainSaleLine] = await lineIds('SaleOrder', chainSale);
+  const chainPlan = await audit('MrpPlan', await save('MrpPlan', on(3), { remark: `${costed} 生产计划` }, [{ mrpRole: 'Demand', materialId: material('步进电机控制器'), number: 10, sourceLineId: chainSaleLine }]));
+  const planned = (await unit(async (ctx) => (await getBill(ctx, billType('MrpPlan')!, chainPlan)).lines as Array<Record<string, unknown>>)).filter((l) => l.mrpRole !== 'Demand');
+  /** The plan's suggestion to make `name`: one production order of it, audited, and its lines. */
+  const orderOf = async (name: string, store: { warehouseId: number }) => {
+    const made = planned.find((l) => l.mrpRole === 'Produce' && Number(l.materialId) === material(name));
+    if (!made) throw new Error(`demo bills: the ${costed} plan does not make ${name}`);
+    const id = await audit('ProductionOrder', await save('ProductionOrder', on(3), { remark: 'MRP 建议' }, [{ role: 'Product', materialId: material(name), number: Number(made.number), bomId: made.bomId, ...store, sourceLineId: Number(made.id) }]));
+    const lines = (await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, id)).lines)) as Array<Record<string, unknown>>;
+    return { id, product: lines.find((l) => l.role === 'Product')!, materials: lines.filter((l) => l.role === 'Material'), steps: lines.filter((l) => l.role === 'Process') };
+  };
+  const boardOrder = await orderOf('控制板组件', semiStore);
+  const coreOrder = await orderOf('控制器机芯', semiStore);
+  const controllerOrder = await orderOf('步进电机控制器', goods);
+  // What nothing in stock covers (the terminals): requisitioned, ordered from 明光电子, received.
+  const toBuy = planned.filter((l) => l.mrpRole === 'Purchase');
+  const requisition = await audit('PurchaseRequisition', await save('PurchaseRequisition', on(3), { remark: 'MRP 建议' }, toBuy.map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), sourceLineId: Number(l.id) }))));
+  const requisitioned = (await unit(async (ctx) => (await getBill(ctx, billType('PurchaseRequisition')!, requisition)).lines)) as Array<Record<string, unknown>>;
+  const listPrice = new Map([[material('接线端子'), 0.6]]);
+  const price = (materialId: number) => {
+    const found = listPrice.get(materialId);
+    if (found === undefined) throw new Error(`demo bills: the ${costed} plan buys material ${materialId}, which has no price here`);
+    return found;
+  };
+  const chainPurchase = await audit('PurchaseOrder', await save('PurchaseOrder', on(4), { supplierId: partner('明光电子') }, requisitioned.map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), unitPrice: price(Number(l.materialId)), sourceLineId: Number(l.id) }))));
+  const boughtLines = (await unit(async (ctx) => (await getBill(ctx, billType('PurchaseOrder')!, chainPurchase)).lines)) as Array<Record<string, unknown>>;
+  await audit('PurchaseInstock', await save('PurchaseInstock', on(8), { supplierId: partner('明光电子'), ...raw }, boughtLines.map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), unitPrice: Number(l.unitPrice), sourceLineId: Number(l.id), ...raw, ...at('A-02 电子料区') }))));
+  // Where each material lies: the bought ones in the raw store's shelves, the made ones where they were completed.
+  const shelfOf: Record<number, Record<string, unknown>> = {
+    [material('冷轧钢板')]: { ...raw, ...at('A-01 钢材区') },
+    [material('内六角螺钉')]: { ...raw, ...at('A-03 五金区') },
+    [material('六角螺母')]: { ...raw, ...at('A-03 五金区') },
+    [material('铜芯软电线')]: { ...raw },
+    [material('包装纸箱')]: { ...goods, ...at('C-03 待发区') },
+    [material('控制板组件')]: { ...semiStore, ...at('B-01 板卡区') },
+    [material('控制器机芯')]: { ...semiStore, ...at('B-01 板卡区') },
+  };
+  /** Picks an order's materials (`cap`: no more than that of each, what the level below completed). */
+  const pick = async (order: typeof boardOrder, day: number, cap = Infinity) =>
+    audit('ProductionPick', await save('ProductionPick', on(day), { ...raw }, order.materials.map((l) => ({ materialId: Number(l.materialId), number: Math.min(Number(l.number), cap), sourceLineId: Number(l.id), ...(shelfOf[Number(l.materialId)] ?? { ...raw, ...at('A-02 电子料区') }) }))));
+  /** Reports an order's steps (good pieces per step, the last step's scrap), six hours each, and accounts it. */
+  const reportSteps = async (order: typeof boardOrder, day: number, good: number[], scrapLast = 0) =>
+    audit('ProcessReport', await save('ProcessReport', on(day), {}, order.steps.map((l, i) => ({
+      materialId: Number(l.materialId),
+      number: good[i],
+      ...(scrapLast && i === order.steps.length - 1 ? { scrapNumber: scrapLast } : {}),
+      processId: Number(l.processId),
+      teamId: l.teamId == null ? null : Number(l.teamId),
+      unitPrice: Number(l.unitPrice),
+      hours: 6,
+      sourceLineId: Number(l.id),
+    }))));
+  const complete = async (order: typeof boardOrder, day: number, number: number, place: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    audit('ProductionInstock', await save('ProductionInstock', on(day), { warehouseId: place.warehouseId }, [{ materialId: Number(order.product.materialId), number, sourceLineId: Number(order.product.id), ...place, ...extra }]));
+  // The boards: 10 picked, reported by the electronics crew, all completed.
+  await pick(boardOrder, 5);
+  const boardReport = await reportSteps(boardOrder, 8, [10, 10, 10]);
+  await complete(boardOrder, 10, 10, shelfOf[material('控制板组件')]);
+  // The works: the boards just completed and the bought terminals picked; cut and bent by the sheet-metal crew,
+  // wired by the electronics crew, who scrapped one; 9 completed, the scrapped one into the waste store.
+  await pick(coreOrder, 11);
+  const coreReport = await reportSteps(coreOrder, 14, [10, 10, 9], 1);
+  await complete(coreOrder, 16, 9, shelfOf[material('控制器机芯')]);
+  const [, , scrappedWorks] = await lineIds('ProcessReport', coreReport);
+  const wasteStore = { warehouseId: warehouse('废品仓') };
+  await audit('ProductionWaste', await save('ProductionWaste', on(16), { ...wasteStore, remark: '接线短路报废机芯' }, [{ materialId: material('控制器机芯'), number: 1, unitPrice: 8, sourceLineId: scrappedWorks, ...wasteStore }]));
+  // The controllers: the 9 works and their cartons picked, assembled, aged and packed by the final crew; 8 completed.
+  await pick(controllerOrder, 17, 9);
+  const controllerReport = await reportSteps(controllerOrder, 22, [9, 9, 8]);
+  await complete(controllerOrder, 24, 8, { ...goods, ...at('C-01 控制器区') });
+  await audit('ProcessAccounting', await save('ProcessAccounting', on(25), { salaryPeriod: costed, remark: '首批控制器计件' }, [
+    ...(await accountingOf(boardReport)),
+    ...(await accountingOf(coreReport)),
+    ...(await accountingOf(controllerReport)),
+  ]));
+  const [powerFee] = await rows<{ id: number }>(database, sql`select id from fee_type where tenant_id = ${me.tenant_id} and overhead order by id limit 1`);
+  const [bank] = await rows<{ id: number }>(database, sql`select id from fin_fund_account where tenant_id = ${me.tenant_id} and enabled order by id limit 1`);
+  if (powerFee && bank) {
+    await audit('Fee', await save('Fee', on(25), { fundAccountId: Number(bank.id), remark: `${costed} 车间水电` }, [{ feeTypeId: Number(powerFee.id), amount: '120.00' } as unknown as Line]));
+  }
+  await unit((ctx) => runCost(ctx, costed, 'hours'));
 
   // Purchases: an order received whole, then partly refunded; an order received in part.
   const electronics = await audit('PurchaseOrder', await save('PurchaseOrder', daysAgo(25), { supplierId: partner('明光电子') }, [
@@ -175,54 +285,11 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('StockTransfer', await save('StockTransfer', daysAgo(9), { ...raw, targetWarehouseId: warehouse('半成品仓') }, [
     { materialId: material('内六角螺钉'), number: 2000, ...raw, ...at('A-03 五金区'), targetWarehouseId: warehouse('半成品仓'), targetLocationId: location('B-01 板卡区') },
   ]));
-  await audit('StockCheck', await save('StockCheck', daysAgo(5), { ...raw, remark: '月度盘点' }, [{ materialId: material('铜芯软电线'), number: 790, ...raw }]));
+  await audit('StockCheck', await save('StockCheck', daysAgo(5), { ...raw, remark: '月度盘点' }, [{ materialId: material('铜芯软电线'), number: 775, ...raw }]));
   const withdrawn = await audit('OtherOutstock', await save('OtherOutstock', daysAgo(4), { ...raw, remark: '研发领用' }, [
     { materialId: material('贴片电阻'), number: 5000, unitPrice: 0.005, ...raw, ...at('A-02 电子料区') },
   ]));
   await unit((ctx) => abandonAudit(ctx, billType('OtherOutstock')!, withdrawn));
-
-  /** Piece-rate accounting lines of an audited report's lines: a crew's line shared by its members (工序核算). */
-  const accountingOf = async (reportId: number): Promise<Line[]> =>
-    ((await unit(async (ctx) => (await getBill(ctx, billType('ProcessReport')!, reportId)).lines)) as Array<Record<string, unknown>>).map((l) => ({
-      materialId: Number(l.materialId),
-      number: Number(l.number),
-      processId: Number(l.processId),
-      teamId: l.teamId == null ? null : Number(l.teamId),
-      staffId: null,
-      unitPrice: Number(l.unitPrice),
-      hours: l.hours == null ? null : Number(l.hours),
-      sourceLineId: Number(l.id),
-    }));
-
-  // A costed month (the month before last, before last month's audited salaries): 10 control boards ordered,
-  // picked, their steps reported by the crews with hours and accounted, the workshop's power and water paid
-  // (overhead), 8 completed; the month-end cost run gives the boards their full cost (materials, piece wages,
-  // overhead) and carries the 2 unfinished into the next month.
-  const costed = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 2, 1)).toISOString().slice(0, 7);
-  const on = (day: number) => `${costed}-${String(day).padStart(2, '0')}`;
-  const semiStore = { warehouseId: warehouse('半成品仓') };
-  const earlier = await audit('ProductionOrder', await save('ProductionOrder', on(6), { remark: '试产批' }, [{ role: 'Product', materialId: material('控制板组件'), number: 10, ...semiStore }]));
-  const earlierLines = await unit(async (ctx) => (await getBill(ctx, billType('ProductionOrder')!, earlier)).lines as Array<Record<string, unknown>>);
-  const roleOf = (role: string) => earlierLines.filter((l) => l.role === role);
-  await audit('ProductionPick', await save('ProductionPick', on(7), { ...raw }, roleOf('Material').map((l) => ({ materialId: Number(l.materialId), number: Number(l.number), sourceLineId: Number(l.id), ...raw, ...at('A-02 电子料区') }))));
-  const earlierReport = await audit('ProcessReport', await save('ProcessReport', on(12), {}, roleOf('Process').map((l, i, all) => ({
-    materialId: Number(l.materialId),
-    number: i === all.length - 1 ? 8 : 10,
-    processId: Number(l.processId),
-    teamId: l.teamId == null ? null : Number(l.teamId),
-    unitPrice: Number(l.unitPrice),
-    hours: 6,
-    sourceLineId: Number(l.id),
-  }))));
-  await audit('ProcessAccounting', await save('ProcessAccounting', on(14), { salaryPeriod: costed, remark: '试产批计件' }, await accountingOf(earlierReport)));
-  const [powerFee] = await rows<{ id: number }>(database, sql`select id from fee_type where tenant_id = ${me.tenant_id} and overhead order by id limit 1`);
-  const [bank] = await rows<{ id: number }>(database, sql`select id from fin_fund_account where tenant_id = ${me.tenant_id} and enabled order by id limit 1`);
-  if (powerFee && bank) {
-    await audit('Fee', await save('Fee', on(25), { fundAccountId: Number(bank.id), remark: `${costed} 车间水电` }, [{ feeTypeId: Number(powerFee.id), amount: '120.00' } as unknown as Line]));
-  }
-  const earlierProduct = roleOf('Product')[0];
-  await audit('ProductionInstock', await save('ProductionInstock', on(20), { ...semiStore }, [{ materialId: Number(earlierProduct.materialId), number: 8, sourceLineId: Number(earlierProduct.id), ...semiStore, ...at('B-01 板卡区') }]));
-  await unit((ctx) => runCost(ctx, costed, 'hours'));
 
   // Production: 50 control boards ordered (their materials from the board's BOM, their steps from its routing),
   // every material picked, the steps reported, 30 boards completed into the semi-finished store at the work in

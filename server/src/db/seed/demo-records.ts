@@ -7,7 +7,7 @@ import { DEMO_TENANTS } from './demo.ts';
 /*
  * The basic records of the first demo tenant (演示制造有限公司, a small maker of motor controllers): units,
  * brands, categories, materials with their units, suppliers, customers, warehouses with locations, fee and
- * pay types, the processes, work teams, machines and routings of the workshop and three BOMs (one outsourced). They are created through the application's own API, signed in as the tenant's
+ * pay types, the processes, work teams, machines and routings of the workshop and five BOMs (the controller's three levels deep; one outsourced). They are created through the application's own API, signed in as the tenant's
  * administrator, so every rule, generated code, assignment and audit entry is the same as a user's —
  * nothing is inserted behind the services' back. Runs once: a tenant that already has units is left alone.
  */
@@ -46,7 +46,7 @@ const BRANDS = ['华锐', '明光电子', '恒通五金', '演示自制'];
 /** Parent → children; top level first. */
 const CATEGORIES: Array<[string, string[]]> = [
   ['原材料', ['钢材', '电子元器件', '紧固件', '线缆']],
-  ['半成品', ['电路板组件']],
+  ['半成品', ['电路板组件', '机芯组件']],
   ['成品', ['电机控制器', '电机']],
   ['辅料', ['包装材料', '耗材']],
 ];
@@ -60,7 +60,10 @@ const MATERIALS: DemoMaterial[] = [
   { key: 'mcu', name: '单片机', specification: 'STM32F103C8T6', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 9.8, safetyStock: 200, batchNumber: true, planning: { leadTimeDays: 10, lotPolicy: 'fixed', lotSize: 100 } },
   { key: 'regulator', name: '电源芯片', specification: 'LM2596S-5.0', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 2.6, planning: { leadTimeDays: 7 } },
   { key: 'wire', name: '铜芯软电线', specification: 'RV 0.75mm²', category: '线缆', unit: '米', more: [['卷', 100]], tags: ['purchase'], purchasePrice: 0.9 },
+  { key: 'terminal', name: '接线端子', specification: 'KF301-3P 5.0mm', category: '电子元器件', brand: '明光电子', unit: '个', tags: ['purchase'], purchasePrice: 0.6, planning: { leadTimeDays: 5 } },
   { key: 'board', name: '控制板组件', specification: 'PCBA-A1', category: '电路板组件', brand: '演示自制', unit: '件', tags: ['production'], partKind: 'customized', planning: { leadTimeDays: 2 } },
+  // The controller's works: the board in its sheet-metal case, wired to its terminals (made, not sold).
+  { key: 'core', name: '控制器机芯', specification: 'SMC-200-M', category: '机芯组件', brand: '演示自制', unit: '件', tags: ['production'], partKind: 'customized', planning: { leadTimeDays: 2 } },
   { key: 'controller', name: '步进电机控制器', specification: 'SMC-200', model: 'SMC-200', category: '电机控制器', brand: '演示自制', unit: '台', tags: ['sale', 'production'], salePrice: 680, serialNumber: true, planning: { leadTimeDays: 3 } },
   { key: 'motor', name: '直流无刷电机', specification: '57BL 90W', model: 'BL-57', category: '电机', brand: '演示自制', unit: '台', more: [['箱', 4]], tags: ['sale', 'purchase'], purchasePrice: 210, salePrice: 320 },
   // Made by 恒通五金 from our steel and screws, for a processing fee (委外).
@@ -71,11 +74,14 @@ const MATERIALS: DemoMaterial[] = [
   { key: 'casting', name: '端盖铸件毛坯', specification: 'HT200 Φ120', category: '钢材', unit: '件', tags: ['entrust'] },
   { key: 'endcap', name: '机床主轴端盖', specification: 'DG-120 精加工', category: '钢材', brand: '演示自制', unit: '件', tags: ['sale', 'production'], partKind: 'customized' },
 ];
-/** BOMs: product, then lines of material and quantity per one product. */
-/** The products' BOMs: the product, the routing it is made by (ROUTINGS below), its components. */
+/**
+ * The products' BOMs: the product, the routing it is made by (ROUTINGS below), its components. The controller
+ * is three levels deep: controller → works (sub-assembly) → board (part) → purchased materials.
+ */
 const BOMS: Array<[string, string, Array<[string, number]>]> = [
   ['board', 'GYLX02', [['mcu', 1], ['regulator', 1], ['resistor', 24], ['capacitor', 4]]],
-  ['controller', 'GYLX01', [['board', 1], ['screw', 8], ['nut', 8], ['steel', 0.6], ['wire', 1.5], ['carton', 1]]],
+  ['core', 'GYLX03', [['board', 1], ['steel', 0.6], ['screw', 8], ['nut', 8], ['wire', 1.5], ['terminal', 2]]],
+  ['controller', 'GYLX01', [['core', 1], ['carton', 1]]],
   // Outsourced: the supplier does the work, so no routing.
   ['bracket', '', [['steel', 0.5], ['screw', 4]]],
   // Machined from the customer's casting, fixed with four of our screws.
@@ -145,13 +151,8 @@ const ROUTINGS: Array<[string, string, string, Array<[string, string, number | n
   [
     'GYLX01',
     '控制器标准工艺',
-    '钣金外壳 → 电路板 → 总装测试 → 包装',
+    '机芯装配 → 老化测试 → 包装',
     [
-      ['GX01', 'BZ01', null],
-      ['GX02', 'BZ01', null],
-      ['GX03', 'BZ02', null],
-      ['GX04', 'BZ02', null],
-      ['GX05', 'BZ02', null],
       ['GX06', 'BZ03', null],
       ['GX07', 'BZ03', 4],
       ['GX08', 'BZ03', null],
@@ -165,6 +166,16 @@ const ROUTINGS: Array<[string, string, string, Array<[string, string, number | n
       ['GX03', 'BZ02', null],
       ['GX04', 'BZ02', 0.1],
       ['GX05', 'BZ02', null],
+    ],
+  ],
+  [
+    'GYLX03',
+    '机芯装配工艺',
+    '钣金外壳下料折弯，装入电路板并焊接端子线',
+    [
+      ['GX01', 'BZ01', null],
+      ['GX02', 'BZ01', null],
+      ['GX04', 'BZ02', 0.2],
     ],
   ],
 ];
