@@ -109,12 +109,12 @@ describe.each(LANGUAGES)('declared records in $lang', ({ lang, locale, name, cod
 
   it('opens a demo routing with its steps, and adds one with two steps in order', async () => {
     await page.goto('/basic/routing');
-    const demo = page.locator('tbody tr', { hasText: 'GYLX01' });
+    const demo = page.locator('tbody tr', { hasText: 'GYLX03' });
     await demo.waitFor();
     await demo.getByTestId(/^row-view-/).click();
     const dialog = page.getByTestId('routing-dialog');
-    // The steps come from the detail: eight, the first the sheet-metal cut, each naming its team.
-    await dialog.getByTestId('routing-steps-7-processId').waitFor();
+    // The steps come from the detail (the controller's works): three, the first the sheet-metal cut, each naming its team.
+    await dialog.getByTestId('routing-steps-2-processId').waitFor();
     await expect.poll(() => dialog.getByTestId('routing-steps-0-processId').textContent()).toContain('钣金下料');
     await screenshot(page, `declared-routing-view-${lang}`);
     await page.keyboard.press('Escape');
