@@ -80,6 +80,7 @@ describe('production (browser)', () => {
     const form = zh.getByTestId('bill-form');
     await waitUntil(() => form.getByTestId(`bill-line-${stepAt}-reportedRework`).textContent(), (text) => Number(text) === 1, 'the rework on the step');
     expect(Number(await form.getByTestId(`bill-line-${stepAt}-reportedGood`).textContent())).toBe(3);
+    await form.getByTestId(`bill-line-${stepAt}-reportedRework`).scrollIntoViewIfNeeded();
     await screenshot(zh, 'production-zh-quick-report-order');
 
     // English, a tablet upright: the step's card shows the rework waiting at it.

@@ -45,7 +45,7 @@ export default {
     planFinish: 'finish by {{date}}',
     reworkHint: 'Rework pieces are not passed on and earn no piece wage: they stay at this step and are reported again once reworked.',
     byMe: 'Reported by me ({{name}})',
-    byTeam: "By the team (shared by the members' shares)",
+    byTeam: 'By the team (shared)',
     noPermission: 'You may not add process reports',
     reportAudit: 'Report and audit',
     reportSubmit: 'Report and submit',

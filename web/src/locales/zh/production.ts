@@ -45,7 +45,7 @@ export default {
     planFinish: '计划完工 {{date}}',
     reworkHint: '返工数量不转下道、不计件，留在本工序，返工后再汇报。',
     byMe: '本人报工（{{name}}）',
-    byTeam: '班组报工（按成员系数分配）',
+    byTeam: '班组报工（按系数分配）',
     noPermission: '你没有新增工序汇报的权限',
     reportAudit: '报工并审核',
     reportSubmit: '报工并提交',

@@ -12,6 +12,7 @@ import { useAuth } from '../../../components/Auth/index.tsx';
 import { errorText } from '../../../app/http.ts';
 import useTenantConfig from '../../../hooks/useTenantConfig.ts';
 import { useAuthStore } from '../../../stores/auth.ts';
+import { useMenuStore } from '../../../stores/menu.ts';
 import { useGlobalStore } from '../../../stores/global.ts';
 import { getFloorSteps, getReport, reportStep, saveReport } from './api.ts';
 import './quick-report.css';
@@ -29,7 +30,8 @@ const figure = (v: string | number) => String(Number(v));
 export default function QuickReportPage() {
   const { t } = useTranslation(undefined, { keyPrefix: 'production.quickReport' });
   const can = useAuth();
-  const mayAll = can(billMenuName(ProcessReport));
+  // Every open step takes the report screen (its menu, as the server's route checks it).
+  const mayAll = useMenuStore((s) => s.flatMenuList.some((m) => m.name === billMenuName(ProcessReport)));
   const [all, setAll] = useState(false);
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');
