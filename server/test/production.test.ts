@@ -293,6 +293,13 @@ describe('production orders', () => {
     const offered = await ok(api.get<Array<{ sourceLineId: number; openNumber: string }>>(`${path('ProcessAccounting')}/sources?sourceType=ProcessReport&pageSize=200`));
     const weldLines = (await get('ProcessReport', weldBack)).lines;
     expect(offered.filter((l) => weldLines.some((w) => w.id === l.sourceLineId)).map((l) => Number(l.openNumber))).toEqual([5]);
+    // Two reports at once, each 3 good and 2 for rework of 5: weighed one after the other under the order's lock
+    // (PostgreSQL), the second finds 3 taken — one is saved, the other refused.
+    const small = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: frame, number: 5 }] });
+    await pass('ProductionOrder', small);
+    const [, , smallTrim] = (await get('ProductionOrder', small)).lines;
+    const both = await Promise.all([0, 1].map(() => api.post<unknown>(path('ProcessReport'), { billDate: DAY, lines: [line(smallTrim, { number: 3, reworkNumber: 2 })] })));
+    expect(both.map((r) => (r.body as { message: string }).message).sort()).toEqual(['NumberExceedReportable', 'Success']);
   });
 
   it("list a worker's dispatched steps on the shop floor's quick report, every open step for the report screen's holders", async () => {
