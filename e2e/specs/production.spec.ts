@@ -126,6 +126,33 @@ describe('production (browser)', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it.each<[Lang, string, string]>([
+    ['zh', 'zh-CN', '低位码'],
+    ['en', 'en-US', 'Low-level code'],
+  ])("shows each material's low-level code on the BOM list and in its structure (%s)", async (lang, locale, header) => {
+    const page = await demoPage(suite, lang, locale);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const call = await pageCaller(suite, page);
+    const boms = await call<Array<{ id: number; materialName: string; lowLevelCode: number }>>('GET', '/admin/basic/bom?current=1&pageSize=50');
+    const bomOf = (name: string) => boms.find((b) => b.materialName === name)!;
+    // The controller is made of its core, the core of the control board, the board of the MCU (levels 0 to 3).
+    expect(['步进电机控制器', '控制器机芯', '控制板组件'].map((name) => bomOf(name).lowLevelCode)).toEqual([0, 1, 2]);
+    await page.goto('/basic/bom');
+    const table = page.getByTestId('bom-table');
+    await table.getByRole('columnheader', { name: header }).waitFor();
+    await table.getByTestId(`row-tree-${bomOf('步进电机控制器').id}`).waitFor();
+    await screenshot(page, `production-${lang}-bom-list`);
+    await table.getByTestId(`row-tree-${bomOf('步进电机控制器').id}`).click();
+    const tree = page.getByTestId('bom-tree-table');
+    await tree.getByRole('columnheader', { name: header }).waitFor();
+    await tree.getByText('单片机', { exact: true }).waitFor();
+    const drawer = page.locator('.ant-drawer-content-wrapper').filter({ visible: true });
+    await waitUntil(async () => (await drawer.boundingBox())?.x ?? 9999, (x) => x <= 1440 - 900, 'the drawer to slide in');
+    await screenshot(page, `production-${lang}-bom-structure`);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('throws away the attachment of a bill closed unsaved (the file answers 404 afterwards)', async () => {
     const page = await demoPage(suite, 'zh', 'zh-CN');
     await page.goto('/production/order');

@@ -66,7 +66,7 @@ export default function BomPage() {
       { prop: 'materialCode', title: t('basic.bom.materialCode'), search: true, sortable: true, lockSetting: true, width: 150, fixed: 'left' },
       { prop: 'materialName', title: t('basic.bom.materialName'), search: true, sortable: true, width: 180, ellipsis: true },
       { prop: 'specification', title: t('basic.material.specification'), width: 130, ellipsis: true, render: (v) => (v as string) || '—' },
-      { prop: 'lowLevelCode', title: t('basic.material.lowLevelCode'), width: 100, align: 'right' },
+      { prop: 'lowLevelCode', title: t('basic.material.lowLevelCode'), width: 130, align: 'right' },
       { prop: 'version', title: t('basic.bom.version'), search: true, sortable: true, width: 110 },
       { prop: 'quantity', title: t('basic.bom.quantity'), valueType: 'number', width: 100 },
       {

@@ -158,7 +158,7 @@ export default function MaterialPage() {
       { prop: 'batchNumber', title: t('basic.material.batchNumber'), width: 100, align: 'center', search: true, valueEnum: yesNo },
       { prop: 'serialNumber', title: t('basic.material.serialNumber'), width: 110, align: 'center', search: true, valueEnum: yesNo },
       { prop: 'safetyStock', title: t('basic.material.safetyStock'), valueType: 'number', sortable: true, width: 110 },
-      { prop: 'lowLevelCode', title: t('basic.material.lowLevelCode'), width: 100, align: 'right' },
+      { prop: 'lowLevelCode', title: t('basic.material.lowLevelCode'), width: 130, align: 'right' },
       { prop: 'stockQuantity', title: t('basic.material.stock'), valueType: 'number', sortable: true, sum: true, width: 110 },
       { prop: 'purchasePrice', title: t('basic.material.purchasePrice'), valueType: 'amount', sortable: true, width: 110 },
       { prop: 'salePrice', title: t('basic.material.salePrice'), valueType: 'amount', sortable: true, width: 110 },

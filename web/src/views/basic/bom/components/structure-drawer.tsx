@@ -115,7 +115,7 @@ function TreeView({ bom }: { bom: Bom }) {
       ),
     },
     { key: 'specification', dataIndex: 'specification', title: t('basic.material.specification'), width: 130, ellipsis: true, render: (v: string) => v || '—' },
-    { key: 'lowLevelCode', dataIndex: 'lowLevelCode', title: t('basic.material.lowLevelCode'), width: 90, align: 'right' },
+    { key: 'lowLevelCode', dataIndex: 'lowLevelCode', title: t('basic.material.lowLevelCode'), width: 120, align: 'right' },
     {
       key: 'quantity',
       title: t('basic.bom.tree.quantity'),
