@@ -6,7 +6,7 @@ import { demoPage, pageCaller, type Lang } from '../bill-steps.ts';
  * Entrusted machining and consumables issues in Chromium, in zh and en, on the first demo tenant: 精工数控's
  * consignment warehouse on the warehouse list and form; a receipt of its castings, an order machining end caps
  * for it and the pick taking its castings (no value) with our screws, through the API as signed in, then the
- * pick's form showing whom it machines for; the consumables issue list, and with the switch off its notice
+ * pick's form showing whom it machines for, and the statement of the customer's materials naming that order; the consumables issue list, and with the switch off its notice
  * instead of an add button.
  */
 let suite: Suite;
@@ -61,7 +61,8 @@ describe('entrusted machining and consumables (browser)', () => {
     await pass('entrustReceipt', receipt.id);
     const order = await call<{ id: number }>('POST', '/admin/production/order', { billDate: today, customerId: customer, remark: `E2E ${lang}`, lines: [{ role: 'Product', materialId: material('机床主轴端盖'), number: 10, warehouseId: goods }] });
     await pass('order', order.id);
-    const lines = (await call<{ lines: OrderLine[] }>('GET', `/admin/production/order/${order.id}`)).lines.filter((l) => l.role === 'Material');
+    const made = await call<{ billCode: string; lines: OrderLine[] }>('GET', `/admin/production/order/${order.id}`);
+    const lines = made.lines.filter((l) => l.role === 'Material');
     const pick = await call<{ id: number }>('POST', '/admin/production/pick', {
       billDate: today,
       customerId: customer,
@@ -76,6 +77,12 @@ describe('entrusted machining and consumables (browser)', () => {
     expect(await form.textContent()).toContain('苏州精工数控机床有限公司');
     await screenshot(page, `entrust-${lang}-pick`);
     await form.getByTestId('bill-close').click();
+
+    // The statement of the customer's materials names the order among those that consumed its castings.
+    await page.goto('/production/entrustStatement');
+    const castings = page.getByTestId('production-entrust-statement').locator('tr', { hasText: '端盖铸件毛坯' });
+    await waitUntil(() => castings.textContent(), (text) => !!text?.includes(made.billCode), 'the order on the entrusted materials statement');
+    await screenshot(page, `entrust-${lang}-statement`);
 
     // Consumables: the demo's issue is listed; switched off, the list says so and offers no add button.
     await page.goto('/production/consumables');

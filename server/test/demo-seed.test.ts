@@ -193,6 +193,9 @@ describe(`demo records (${TEST_DB})`, () => {
     // Entrusted machining: 100 of 精工数控's 200 castings left in its consignment store, at no value; the 100 end caps went back.
     expect(stock.filter((r) => r.materialName === '端盖铸件毛坯').map((r) => [r.warehouseName, r.quantity, Number(r.amount)])).toEqual([['客供料仓(精工数控)', '100.000000', 0]]);
     expect(stock.filter((r) => r.materialName === '机床主轴端盖')).toEqual([]);
+    const entrusted = await get<Array<{ customerName: string; materialName: string; received: string; consumed: string; returned: string; closing: string; orders: string }>>('production/entrustStatement');
+    expect(entrusted.map((r) => [r.customerName, r.materialName, ...[r.received, r.consumed, r.returned, r.closing].map(Number)])).toEqual([['苏州精工数控机床有限公司', '端盖铸件毛坯', 200, 100, 0, 100]]);
+    expect(entrusted[0].orders).toMatch(/^SCDD/);
     // Consumables: 3 of the 40 barrels of oil issued to the sheet-metal workshop.
     expect(stock.filter((r) => r.materialName === '润滑油').map((r) => r.quantity)).toEqual(['37.000000']);
     // Outsourcing: 100 brackets ordered, 60 accepted (5 of them sent back) — the order part received; the supplier

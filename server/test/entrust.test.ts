@@ -140,4 +140,34 @@ describe(`entrusted machining (${TEST_DB})`, () => {
     await verifyEmpty(api);
     await financeVerifyEmpty(api);
   });
+
+  it("states each customer's materials: opening, received, consumed by the orders named, returned, held", async () => {
+    // One more order of 3 for Acme: 3 blanks picked, 1 brought back by a production return.
+    const third = await order(3, ids.acme);
+    const pick = await saved('ProductionPick', { customerId: ids.acme, lines: [{ materialId: ids.blank, number: 3, sourceLineId: materialLine(third, ids.blank).id, warehouseId: ids.acmeStore }] });
+    await pass('ProductionPick', pick);
+    const picked = await get('ProductionPick', pick);
+    const back = await saved('ProductionReturn', { customerId: ids.acme, warehouseId: ids.acmeStore, lines: [{ materialId: ids.blank, number: 1, sourceLineId: picked.lines[0].id, warehouseId: ids.acmeStore }] });
+    await pass('ProductionReturn', back);
+    const codes = (await ok(api.get<Array<{ billCode: string; customerId: number | null }>>(`${path('ProductionOrder')}?pageSize=50`))).filter((o) => o.customerId === ids.acme).map((o) => o.billCode);
+    type Row = { customerName: string; materialCode: string; opening: string; received: string; consumed: string; returned: string; other: string; closing: string; orders: string | null };
+    const figures = ['opening', 'received', 'consumed', 'returned', 'other', 'closing'] as const;
+    const statement = async (query: string) =>
+      (await ok(api.get<Row[]>(`/api/admin/production/entrustStatement?customerId=${ids.acme}&${query}`))).map((r) => ({ ...r, ...Object.fromEntries(figures.map((f) => [f, Number(r[f])])) }));
+    const [row] = await statement('');
+    // 50 received, 10 + 3 − 1 consumed, 5 returned: 33 held, as current stock shows.
+    expect(row).toMatchObject({ customerName: 'Acme Motors', materialCode: 'BLANK', opening: 0, received: 50, consumed: 12, returned: 5, other: 0, closing: 33 });
+    expect(await stockOf(api, ids.blank, ids.acmeStore)).toBe(33);
+    // The orders that consumed, by code; none of another customer's.
+    expect(row.orders?.split(', ').every((code) => codes.includes(code))).toBe(true);
+    expect(row.orders?.split(', ')).toHaveLength(2);
+    // A later period opens with what was held and moves nothing.
+    const [later] = await statement('startDate=2026-11-21');
+    expect(later).toMatchObject({ opening: 33, received: 0, consumed: 0, returned: 0, closing: 33, orders: null });
+    // Beta holds nothing: no row.
+    expect(await ok(api.get<Row[]>(`/api/admin/production/entrustStatement?customerId=${ids.beta}`))).toEqual([]);
+    const exported = await api.download('/api/admin/production/entrustStatement/export', { customerId: ids.acme });
+    expect(exported.status).toBe(200);
+    expect(String(exported.headers['content-type'])).toContain('spreadsheet');
+  });
 });

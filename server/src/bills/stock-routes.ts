@@ -1,13 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { parseDateValue, storableText } from '@p8/contract/text';
-import { BizError } from '../core/errors.ts';
 import { billType } from '@p8/contract/bills/catalogue';
-import { exportXlsx, langOf, sendXlsx, type ExcelColumn, type Lang } from '../core/excel.ts';
-import { route, untransactedRoute, type RouteDeclaration } from '../core/route.ts';
+import type { ExcelColumn, Lang } from '../core/excel.ts';
+import { allOf, likePattern, reportDay, reportId, reportPage, reportRoutes, reportSorts, reportText, type Report } from '../core/report-routes.ts';
+import { route, type RouteDeclaration } from '../core/route.ts';
 import { MATERIAL_BILL_SCREENS } from '../core/screens.ts';
-import type { ServiceContext } from '../core/service-context.ts';
-import { rows } from '../db/connection.ts';
 import { batchSuggestQuerySchema, earlyWarningQuerySchema } from '@p8/contract/bills/api';
 import { earlyWarning } from './early-warning.ts';
 import { verifyStock } from './stock.ts';
@@ -21,39 +18,15 @@ import { suggestBatches } from './stock-rules.ts';
  * (`POST …/export`, button code `stock_<report>_export`).
  */
 
-const id = z.coerce.number().int().positive().optional();
-const page = { current: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) };
-const day = storableText().refine((v) => parseDateValue(v.slice(0, 10)) !== undefined, { message: 'DateOutOfRange' }).optional();
-const text = (max: number) => storableText().trim().max(max).optional();
-const direction = z.enum(['asc', 'desc']).optional();
-/** `<prop>Sort=asc|desc` for each sortable column of a report (the list kit's sort parameters). */
-const sorts = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [`${k}Sort`, direction])) as Record<`${K}Sort`, typeof direction>;
-
-/** A report: its filters and sortable columns, the rows of a query, the columns of its export. */
-interface Report<Q extends z.ZodObject> {
-  name: 'current' | 'ledger' | 'summary';
-  summary: string;
-  query: Q;
-  /** Sortable column → the SQL it sorts by (an alias of the select). */
-  sortable: Record<string, string>;
-  /** The default order (after any requested sort). */
-  order: string;
-  select(ctx: ServiceContext, q: z.infer<Q>): SQL;
-  columns: ExcelColumn[];
-  filename: { zh: string; en: string };
-}
-
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const and = (parts: Array<SQL | undefined>) => sql.join(parts.filter((p): p is SQL => p !== undefined), sql` and `);
+const tags = ['stock'];
+const id = reportId;
+const page = reportPage;
+const day = reportDay;
+const text = reportText;
+const sorts = reportSorts;
+const like = likePattern;
+const and = allOf;
 const keyword = (alias: string, v: string | undefined) => (v ? sql`(${sql.raw(alias)}.code ilike ${like(v)} or ${sql.raw(alias)}.name ilike ${like(v)})` : undefined);
-
-/** Requested sorts first (whitelisted columns only), then the report's own order. */
-function orderOf(report: Report<z.ZodObject>, q: Record<string, unknown>): SQL {
-  const requested = Object.entries(report.sortable)
-    .filter(([key]) => q[`${key}Sort`])
-    .map(([key, column]) => `${column} ${q[`${key}Sort`] === 'desc' ? 'desc' : 'asc'}`);
-  return sql.raw([...requested, report.order].join(', '));
-}
 
 /** The export columns the reports share, titled once. */
 const COLUMN = {
@@ -69,7 +42,9 @@ const COLUMN = {
 } satisfies Record<string, ExcelColumn>;
 
 const current: Report<z.ZodObject> = {
-  name: 'current',
+  url: '/api/admin/stock/current',
+  tags,
+  screen: 'stock_current',
   summary: 'Current stock by warehouse, location, batch and serial number',
   query: z.object({ ...page, materialId: id, warehouseId: id, locationId: id, batchNumber: text(100), keyword: text(100), ...sorts(['materialCode', 'warehouseName', 'quantity']) }),
   sortable: { materialCode: '"materialCode"', warehouseName: '"warehouseName"', quantity: 'b.quantity' },
@@ -120,7 +95,11 @@ const current: Report<z.ZodObject> = {
 };
 
 const ledger: Report<z.ZodObject> = {
-  name: 'ledger',
+  url: '/api/admin/stock/ledger',
+  tags,
+  screen: 'stock_ledger',
+  period: ['start', 'end'],
+  exportRow: (row, lang) => billTypeName(row, lang),
   summary: 'Stock ledger entries, newest first',
   query: z.object({
     ...page, materialId: id, warehouseId: id, locationId: id, billType: text(64), billCode: text(64), batchNumber: text(100), keyword: text(100), start: day, end: day,
@@ -172,7 +151,10 @@ const ledger: Report<z.ZodObject> = {
  * period's out, it is not stock that came in — so a bill audited and withdrawn adds nothing to either.
  */
 const summary: Report<z.ZodObject> = {
-  name: 'summary',
+  url: '/api/admin/stock/summary',
+  tags,
+  screen: 'stock_summary',
+  period: ['start', 'end'],
   summary: 'Stock in / out summary of a period per material and warehouse',
   query: z.object({ ...page, materialId: id, warehouseId: id, keyword: text(100), start: day, end: day, ...sorts(['materialCode', 'warehouseName', 'inQuantity', 'outQuantity', 'closing']) }),
   sortable: { materialCode: '"materialCode"', warehouseName: '"warehouseName"', inQuantity: 's."inQuantity"::numeric', outQuantity: 's."outQuantity"::numeric', closing: 's.closing::numeric' },
@@ -209,59 +191,14 @@ const summary: Report<z.ZodObject> = {
   filename: { zh: '收发汇总', en: 'Stock in-out summary' },
 };
 
-const REPORTS = [current, ledger, summary];
-/** Most rows one export writes (a larger stock is filtered first). */
-const EXPORT_LIMIT = 50_000;
+/** A ledger row's bill type by its name in the export's language. */
+const billTypeName = (row: Record<string, unknown>, lang: Lang) => {
+  const decl = typeof row.billType === 'string' ? billType(row.billType) : undefined;
+  return { billTypeName: decl ? decl.label[lang] : row.billType };
+};
 
-function checkPeriod(q: Record<string, unknown>) {
-  if (typeof q.start === 'string' && typeof q.end === 'string' && q.start.slice(0, 10) > q.end.slice(0, 10)) throw new BizError('StartDateAfterEndDate');
-}
-
-/**
- * Ids as numbers on both databases: PostgreSQL answers bigint columns of a raw query as strings (PGlite as
- * numbers), so a report row's `id` and `…Id` values are made numbers here.
- */
-export function withNumberIds<T extends Record<string, unknown>>(row: T): T {
-  const out: Record<string, unknown> = { ...row };
-  for (const [key, value] of Object.entries(row)) if ((key === 'id' || key.endsWith('Id')) && typeof value === 'string') out[key] = Number(value);
-  return out as T;
-}
-
-async function paged(ctx: ServiceContext, report: Report<z.ZodObject>, q: Record<string, unknown>) {
-  checkPeriod(q);
-  const current = q.current as number;
-  const pageSize = q.pageSize as number;
-  const found = await rows<{ total?: unknown }>(ctx.tx, sql`${report.select(ctx, q)} order by ${orderOf(report, q)} limit ${pageSize} offset ${(current - 1) * pageSize}`);
-  return { data: found.map(({ total: _total, ...row }) => withNumberIds(row)), pagination: { current, pageSize, total: Number(found[0]?.total ?? 0) } };
-}
-
-async function exportRows(ctx: ServiceContext, report: Report<z.ZodObject>, q: Record<string, unknown>, lang: Lang) {
-  checkPeriod(q);
-  const found = await rows<Record<string, unknown>>(ctx.tx, sql`${report.select(ctx, q)} order by ${orderOf(report, q)} limit ${EXPORT_LIMIT}`);
-  return found.map((row) => {
-    const decl = typeof row.billType === 'string' ? billType(row.billType) : undefined;
-    return { ...withNumberIds(row), billTypeName: decl ? decl.label[lang] : row.billType };
-  });
-}
-
-const tags = ['stock'];
 export const stockRoutes: RouteDeclaration[] = [
-  ...REPORTS.flatMap((report) => {
-    const url = `/api/admin/stock/${report.name}`;
-    // Exports take the list's query without paging (the export button posts it as the body).
-    const exportQuery = report.query.omit({ current: true, pageSize: true }).extend({ lang: text(10) });
-    return [
-      route({ method: 'GET', url, tags, summary: report.summary, permission: `stock_${report.name}`, query: report.query, page: true, handler: (ctx, { query }) => paged(ctx, report, query) }),
-      untransactedRoute({
-        method: 'POST', url: `${url}/export`, tags, summary: `${report.summary}, as .xlsx`, permission: `stock_${report.name}_export`, query: exportQuery, body: exportQuery.optional(),
-        async handler(caller, { query, body }, { request, reply }) {
-          const lang = langOf(request);
-          const found = await caller.transaction((ctx) => exportRows(ctx, report, { ...query, ...(body ?? {}) }, lang));
-          return sendXlsx(reply, await exportXlsx(report.columns, found, lang), report.filename[lang]);
-        },
-      }),
-    ];
-  }),
+  ...[current, ledger, summary].flatMap((report) => reportRoutes(report)),
   route({
     method: 'GET', url: '/api/admin/stock/batches/suggest', tags, summary: 'Batches an out line should take, first expiry first out', picker: MATERIAL_BILL_SCREENS, query: batchSuggestQuerySchema,
     handler: (ctx, { query }) => suggestBatches(ctx, query),

@@ -219,7 +219,8 @@ const STOCK_REPORTS: MenuTemplate[] = [
 
 /**
  * Production's screens beside its bills: the month-end cost run (run it, cancel it, export a period's figures),
- * and the shop floor's quick report (a tablet screen; the report it makes takes the process report's buttons).
+ * the shop floor's quick report (a tablet screen; the report it makes takes the process report's buttons) and the
+ * statement of entrusted materials.
  */
 const PRODUCTION_SCREENS: MenuTemplate[] = [
   screen('production_quickReport', '快速报工', 'Quick report', 'TabletOutlined', []),
@@ -227,6 +228,8 @@ const PRODUCTION_SCREENS: MenuTemplate[] = [
     { action: 'run', title: '成本计算', titleEn: 'Run costing' },
     { action: 'cancel', title: '反核算', titleEn: 'Cancel costing' },
   ]),
+  // What each customer's consignment warehouses received, consumed, returned and hold (entrusted machining).
+  screen('production_entrustStatement', '受托加工材料对账', 'Entrusted materials', 'AuditOutlined', ['export']),
 ];
 
 /** Quality's screens beside its inspections: the inspection templates (declared records), the pass rate and the open rejects. */

@@ -1,12 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { storableText } from '@p8/contract/text';
-import { exportXlsx, langOf, sendXlsx, type ExcelColumn } from '../../core/excel.ts';
-import { route, untransactedRoute, type RouteDeclaration } from '../../core/route.ts';
+import type { ExcelColumn } from '../../core/excel.ts';
+import { allOf, likePattern, reportId, reportPage, reportRoutes, reportSorts, reportText } from '../../core/report-routes.ts';
+import type { RouteDeclaration } from '../../core/route.ts';
 import type { ServiceContext } from '../../core/service-context.ts';
-import { rows } from '../../db/connection.ts';
 import { billScope } from '../../bills/list.ts';
-import { withNumberIds } from '../../bills/stock-routes.ts';
 import { atSupplierSql } from './rules.ts';
 
 /*
@@ -16,47 +14,32 @@ import { atSupplierSql } from './rules.ts';
  * exported as .xlsx (`outsourcing_atSupplier_export`).
  */
 
-const id = z.coerce.number().int().positive().optional();
-const text = (max: number) => storableText().trim().max(max).optional();
-const direction = z.enum(['asc', 'desc']).optional();
 const SORTABLE = { billCode: 'o.bill_code', supplierName: 's.name', materialCode: 'm.code', quantity: 'h.quantity::numeric', amount: 'h.amount::numeric' } as const;
 
 export const atSupplierQuerySchema = z.object({
-  current: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(10),
-  supplierId: id,
-  orderId: id,
-  materialId: id,
+  ...reportPage,
+  supplierId: reportId,
+  orderId: reportId,
+  materialId: reportId,
   /** The order's code (contains). */
-  billCode: text(50),
+  billCode: reportText(50),
   /** Material code or name (contains). */
-  keyword: text(100),
+  keyword: reportText(100),
   /** Only what a supplier still holds (not zero). */
   held: z.enum(['true', 'false']).optional(),
-  ...(Object.fromEntries(Object.keys(SORTABLE).map((k) => [`${k}Sort`, direction])) as Record<`${keyof typeof SORTABLE}Sort`, typeof direction>),
+  ...reportSorts(Object.keys(SORTABLE) as Array<keyof typeof SORTABLE>),
 });
 type Query = z.infer<typeof atSupplierQuerySchema>;
 
-const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const all = (parts: Array<SQL | undefined>) => sql.join(parts.filter((p): p is SQL => p !== undefined), sql` and `);
-
 async function select(ctx: ServiceContext, q: Omit<Query, 'current' | 'pageSize'>): Promise<SQL> {
   const scope = await billScope(ctx, 'o');
-  const orders = all([
+  const orders = allOf([
     sql`o.bill_status not in ('Merged')`,
     scope,
     q.supplierId ? sql`o.supplier_id = ${q.supplierId}` : undefined,
     q.orderId ? sql`o.id = ${q.orderId}` : undefined,
-    q.billCode ? sql`o.bill_code ilike ${like(q.billCode)}` : undefined,
+    q.billCode ? sql`o.bill_code ilike ${likePattern(q.billCode)}` : undefined,
   ]);
-  const order = [
-    ...Object.entries(SORTABLE).flatMap(([key, column]) => {
-      const dir = q[`${key as keyof typeof SORTABLE}Sort`];
-      return dir ? [`${column} ${dir}`] : [];
-    }),
-    'o.bill_code desc',
-    'm.code',
-  ].join(', ');
   return sql`select h.order_id as "orderId", o.bill_code as "billCode", o.bill_date::text as "billDate", o.supplier_id as "supplierId", s.name as "supplierName",
              h.material_id as "materialId", m.code as "materialCode", m.name as "materialName", m.specification, u.name as "unitName",
              h.sent, h.returned, h.consumed, h.quantity, h.amount, count(*) over () as total
@@ -66,13 +49,12 @@ async function select(ctx: ServiceContext, q: Omit<Query, 'current' | 'pageSize'
       join material m on m.tenant_id = o.tenant_id and m.id = h.material_id::bigint
       left join material_unit mu on mu.tenant_id = m.tenant_id and mu.material_id = m.id and mu.is_main
       left join unit u on u.tenant_id = m.tenant_id and u.id = mu.unit_id
-      where ${all([
+      where ${allOf([
         sql`true`,
         q.materialId ? sql`h.material_id::bigint = ${q.materialId}` : undefined,
-        q.keyword ? sql`(m.code ilike ${like(q.keyword)} or m.name ilike ${like(q.keyword)})` : undefined,
+        q.keyword ? sql`(m.code ilike ${likePattern(q.keyword)} or m.name ilike ${likePattern(q.keyword)})` : undefined,
         q.held === 'true' ? sql`h.quantity::numeric <> 0` : undefined,
-      ])}
-      order by ${sql.raw(order)}`;
+      ])}`;
 }
 
 const COLUMNS: ExcelColumn[] = [
@@ -90,26 +72,16 @@ const COLUMNS: ExcelColumn[] = [
   { prop: 'amount', title: { zh: '结存金额', en: 'Value' } },
 ];
 const FILENAME = { zh: '委外物料结存', en: 'Materials at suppliers' };
-const EXPORT_LIMIT = 50_000;
 
-async function paged(ctx: ServiceContext, q: Query) {
-  const { current, pageSize, ...filters } = q;
-  const found = await rows<{ total?: unknown }>(ctx.tx, sql`${await select(ctx, filters)} limit ${pageSize} offset ${(current - 1) * pageSize}`);
-  return { data: found.map(({ total: _total, ...row }) => withNumberIds(row)), pagination: { current, pageSize, total: Number(found[0]?.total ?? 0) } };
-}
-
-const URL = '/api/admin/outsourcing/atSupplier';
-const tags = ['outsourcing'];
-const exportQuery = atSupplierQuerySchema.omit({ current: true, pageSize: true }).extend({ lang: text(10) });
-
-export const atSupplierRoutes: RouteDeclaration[] = [
-  route({ method: 'GET', url: URL, tags, summary: 'Materials at suppliers: per outsourcing order and material, sent, returned, consumed, held and its value', permission: 'outsourcing_atSupplier', query: atSupplierQuerySchema, page: true, handler: (ctx, { query }) => paged(ctx, query) }),
-  untransactedRoute({
-    method: 'POST', url: `${URL}/export`, tags, summary: 'Materials at suppliers, as .xlsx', permission: 'outsourcing_atSupplier_export', query: exportQuery, body: exportQuery.optional(),
-    async handler(caller, { query, body }, { request, reply }) {
-      const lang = langOf(request);
-      const found = await caller.transaction(async (ctx) => (await rows<Record<string, unknown>>(ctx.tx, sql`${await select(ctx, { ...query, ...(body ?? {}) })} limit ${EXPORT_LIMIT}`)).map((r) => withNumberIds(r)));
-      return sendXlsx(reply, await exportXlsx(COLUMNS, found, lang), FILENAME[lang]);
-    },
-  }),
-];
+export const atSupplierRoutes: RouteDeclaration[] = reportRoutes({
+  url: '/api/admin/outsourcing/atSupplier',
+  tags: ['outsourcing'],
+  summary: 'Materials at suppliers: per outsourcing order and material, sent, returned, consumed, held and its value',
+  screen: 'outsourcing_atSupplier',
+  query: atSupplierQuerySchema,
+  sortable: SORTABLE,
+  order: 'o.bill_code desc, m.code',
+  select,
+  columns: COLUMNS,
+  filename: FILENAME,
+});

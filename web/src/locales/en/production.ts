@@ -1,4 +1,4 @@
-/** Production's own screens beside its bills: the month-end cost run and the shop floor's quick report. */
+/** Production's own screens beside its bills: the month-end cost run, the shop floor's quick report and the statement of entrusted materials. */
 export default {
   cost: {
     title: 'Cost of {{period}}',
@@ -53,5 +53,22 @@ export default {
     reported: 'Reported: {{code}}',
     reportedStatus: 'Status: {{status}}',
     next: 'Report another',
+  },
+  entrustStatement: {
+    period: 'Period',
+    customer: 'Customer',
+    keyword: 'Material',
+    keywordHint: 'Material code or name',
+    materialCode: 'Material code',
+    materialName: 'Material',
+    specification: 'Specification',
+    unit: 'Unit',
+    opening: 'Opening',
+    received: 'Received',
+    consumed: 'Consumed',
+    returned: 'Returned',
+    other: 'Other',
+    orders: 'Consumed by orders',
+    closing: 'Closing',
   },
 };

@@ -1,4 +1,4 @@
-/** Production's own screens beside its bills: the month-end cost run and the shop floor's quick report. */
+/** Production's own screens beside its bills: the month-end cost run, the shop floor's quick report and the statement of entrusted materials. */
 export default {
   cost: {
     title: '{{period}} 成本计算单',
@@ -53,5 +53,22 @@ export default {
     reported: '已报工：{{code}}',
     reportedStatus: '状态：{{status}}',
     next: '继续报工',
+  },
+  entrustStatement: {
+    period: '期间',
+    customer: '客户',
+    keyword: '物料',
+    keywordHint: '物料编码或名称',
+    materialCode: '物料编码',
+    materialName: '物料名称',
+    specification: '规格',
+    unit: '单位',
+    opening: '期初结存',
+    received: '本期收料',
+    consumed: '生产耗用',
+    returned: '退回客户',
+    other: '其他',
+    orders: '耗用订单',
+    closing: '期末结存',
   },
 };
