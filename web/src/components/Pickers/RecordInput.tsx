@@ -140,7 +140,21 @@ export default function RecordInput<T extends { id: number; code: string }>(prop
 
   return (
     <>
-      <Space.Compact style={{ width: '100%' }} aria-busy={busy || undefined}>
+      <Space.Compact
+        style={{ width: '100%' }}
+        aria-busy={busy || undefined}
+        // Enter while the search for what is typed now has not answered: the open list still shows an earlier
+        // text's matches, and the list would take its highlighted row on its own Enter (a code typed fast and
+        // Enter took the record of its first letters). Stopped before the list sees it: the answer decides —
+        // the exact code or the only match, else the picker on the typed text. Header fields only: in a line grid
+        // the grid's own Enter (which waits for the search before moving on) must still see the key.
+        onKeyDownCapture={(event) => {
+          if (!opensOnKeys || event.key !== 'Enter' || !busy || typed === null || !typed.trim()) return;
+          event.preventDefault();
+          event.stopPropagation();
+          wait(true);
+        }}
+      >
         <AutoComplete
           ref={field}
           size={size}
