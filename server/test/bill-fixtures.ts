@@ -199,16 +199,19 @@ export function sourcedLines(decl: BillTypeDecl, lines: Array<Record<string, unk
   if (lineKindOf(decl) === 'settlement') return [{ sourceBillId: source.id, amount: '40' }];
   // The first source line this type takes (a pick takes a production order's material line), with its material.
   const taken = source.lines.find((l) => meets(decl.sources[0].fromLines, l)) ?? source.lines[0];
-  return lines.map((l) => ({ ...l, materialId: taken.materialId ?? l.materialId, sourceLineId: taken.id }));
+  // At most the source line's quantity (a report line of one good piece offers one to account).
+  const most = (n: unknown) => (typeof n === 'number' && typeof taken.number === 'number' ? Math.min(n, taken.number) : n);
+  return lines.map((l) => ({ ...l, materialId: taken.materialId ?? l.materialId, sourceLineId: taken.id, number: most(l.number) }));
 }
 
 /** The line fields of `decl` naming a kind `records.lineRefs` gives, with its record; a required staff member (a worker) the staff's; the fields downstream types take instead of the quantity. */
 function lineRefs(decl: BillTypeDecl, records: BillRecords): Record<string, number> {
   const refOf = (f: FieldDecl) => records.lineRefs?.[f.ref!] ?? (f.ref === 'staff' && f.required ? records.staff : undefined);
-  // A field a downstream type takes instead of the quantity (a report's scrapped pieces for a waste in-stock): as
-  // many as the line's quantity, so that the downstream walk has something to take.
-  const offered = downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type && s.offers).map((s) => [s.offers!, 2] as const));
-  return { ...Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && refOf(f) ? [[f.key, refOf(f)!]] : []))), ...Object.fromEntries(offered) };
+  // A field a downstream type takes instead of the quantity (a report's scrapped pieces for a waste in-stock): one
+  // piece of the line's two, so that the downstream walk has something to take and the line still reports no more
+  // than its source holds (a step's good and scrapped pieces both take of what it may report).
+  const offered = downstreamTypes(decl.type).flatMap((d) => d.sources.filter((s) => s.type === decl.type && s.offers).map((s) => [s.offers!, 1] as const));
+  return { ...Object.fromEntries(lineFields(decl).flatMap((f) => (f.ref && refOf(f) ? [[f.key, refOf(f)!]] : []))), ...Object.fromEntries(offered), ...(offered.length ? { number: 1 } : {}) };
 }
 
 /**

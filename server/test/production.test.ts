@@ -218,7 +218,7 @@ describe('production orders', () => {
     expect(now.lines[2].progress.report.state).toBe('AllReport');
     expect(now.lines[3].progress.report.state).toBe('PartialReport');
     // A step cannot be reported beyond the order.
-    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 1, processId: cut, sourceLineId: cutLine.id }] }), 'NumberExceedSourceBill');
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: kit, number: 1, processId: cut, sourceLineId: cutLine.id }] }), 'NumberExceedReportable');
     const rest = await saved('ProcessReport', { lines: [{ materialId: kit, number: 4, processId: solder, unitPrice: 1.2, sourceLineId: solderLine.id }] });
     await pass('ProcessReport', rest);
     now = await get('ProductionOrder', id);
@@ -355,6 +355,9 @@ describe('production orders', () => {
     // Seven good, three scrapped.
     const report = await saved('ProcessReport', { lines: [{ materialId: plate, number: 7, scrapNumber: 3, processId: stamp, unitPrice: 1, sourceLineId: step.id }] });
     await pass('ProcessReport', report);
+    // The three scrapped came into the step and left production there: none of the 10 is left to report.
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: plate, number: 1, processId: stamp, unitPrice: 1, sourceLineId: step.id }] }), 'NumberExceedReportable');
+    await refused(api.post(path('ProcessReport'), { billDate: DAY, lines: [{ materialId: plate, number: 0, scrapNumber: 1, processId: stamp, unitPrice: 1, sourceLineId: step.id }] }), 'NumberExceedReportable');
     const [reported] = (await get('ProcessReport', report)).lines;
     // The waste in-stock's picker offers the three scrapped, not the seven good.
     const offered = await ok(api.get<Array<{ sourceLineId: number; number: string; openNumber: string }>>(`${path('ProductionWaste')}/sources?sourceType=ProcessReport&pageSize=50`));
@@ -388,8 +391,12 @@ describe('production orders', () => {
     const finished = await ok(api.get<Array<{ quantity: string; amount: string }>>(`/api/admin/stock/current?materialId=${plate}&warehouseId=${ids.w}&pageSize=200`));
     // Beside the scrap's 1.50 in the same warehouse.
     expect(finished.reduce((sum, row) => sum + Number(row.amount), 0)).toBeCloseTo(12.95 + 1.5, 6);
-    // A report line without scrap offers nothing to stock: no waste state on it.
-    const clean = await saved('ProcessReport', { lines: [{ materialId: plate, number: 1, processId: stamp, unitPrice: 1, sourceLineId: step.id }] });
+    // A report line without scrap offers nothing to stock: no waste state on it (another order's step: this one has
+    // nothing left to report, its 10 taken by 7 good and 3 scrapped).
+    const another = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: plate, number: 1, warehouseId: ids.w }] });
+    await pass('ProductionOrder', another);
+    const anotherStep = (await get('ProductionOrder', another)).lines.find((l) => l.role === 'Process')!;
+    const clean = await saved('ProcessReport', { lines: [{ materialId: plate, number: 1, processId: stamp, unitPrice: 1, sourceLineId: anotherStep.id }] });
     await pass('ProcessReport', clean);
     expect((await get('ProcessReport', clean)).progress.waste).toBeUndefined();
     await verifyEmpty(api);

@@ -328,13 +328,14 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('PatrolInspection', await save('PatrolInspection', daysAgo(5), { remark: '上午巡检' }, [
     { materialId: steps[0].materialId, number: 5, processId: steps[0].processId, sourceLineId: steps[0].id, readings: [{ item: 1, passed: true }, { item: 2, passed: true }] },
   ]));
-  // The workshop's reports, by the crews of the routing: every step of the 50 boards but the last done, the last
-  // for 30 of them; two boards scrapped at the first step, three sent back for rework at the last (返工: they stay
-  // at that step, to be reported again once reworked, and earn nothing yet).
+  // The workshop's reports, by the crews of the routing: two of the 50 boards scrapped at the first step, the 48
+  // left through every step but the last, the last done for 30 of them and three sent back for rework there (返工:
+  // they stay at that step, to be reported again once reworked, and earn nothing yet).
+  const scrapped = 2;
   const report = await audit('ProcessReport', await save('ProcessReport', daysAgo(4), {}, steps.map((step, i) => ({
     materialId: step.materialId,
-    number: i === steps.length - 1 ? 30 : step.number,
-    ...(i === 0 ? { scrapNumber: 2 } : {}),
+    number: i === steps.length - 1 ? 30 : step.number - scrapped,
+    ...(i === 0 ? { scrapNumber: scrapped } : {}),
     ...(i === steps.length - 1 ? { reworkNumber: 3 } : {}),
     processId: step.processId,
     teamId: step.teamId,

@@ -40,9 +40,10 @@ import type { Tx } from '../../db/connection.ts';
  * A process report's lines (`REPORT_QUANTITIES`): each reports good, scrapped or rework pieces of a step (none of
  * them: `PleaseInputNumber`). A step is reported at most what the order's previous step passed (its audited good
  * quantity, and what this report reports of it) less what reports of any status took of this step already — the
- * first step up to the order (the engine's open quantity holds its good pieces). Only good pieces take: rework
- * goes back to the step and is reported again, so it is weighed against what is still reportable now (good and
- * rework of this report together) and takes nothing from later reports. Nothing passed yet:
+ * first step up to the order's quantity of it. Good and scrapped pieces take: a piece scrapped at a step came into it
+ * and leaves production there, so it can no more be reported good at that step than a good one can twice. Rework
+ * goes back to the step and is reported again, so it is weighed against what is still reportable now (with this
+ * report's good and scrapped pieces) and takes nothing from later reports. Nothing passed yet:
  * `PreviousProcessNotReported`; more: `NumberExceedReportable`, with the line and the figures (main unit, exact).
  * The order is locked first, as the engine locks a source, so two reports of one order are weighed one after
  * the other and audits of the previous step (which lock it too) cannot slip between.
@@ -57,14 +58,20 @@ async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, paylo
   const orders = await rows<{ bill_id: string }>(ctx.tx, sql`select distinct bill_id from bill_line where tenant_id = ${ctx.tenantId} and id in (${idList(sourceIds)})`);
   await lockBills(ctx, orders.map((o) => Number(o.bill_id)));
   const own = Number((payload as { id?: unknown }).id ?? 0);
-  const reported = (line: SQL, statuses: SQL) =>
-    sql`coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
+  // Good pieces (main unit), and with `scrap` the scrapped ones too, in the line's unit times its ratio.
+  const reported = (line: SQL, statuses: SQL, scrap = false) =>
+    sql`coalesce((select sum(d.base_number ${
+      scrap
+        ? sql`+ coalesce((d.extra->>${REPORT_QUANTITIES.scrap})::numeric, 0)
+            * coalesce((select mu.ratio from material_unit mu where mu.tenant_id = d.tenant_id and mu.material_id = d.material_id and mu.unit_id = d.unit_id), 1)`
+        : sql``
+    }) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
           where d.tenant_id = ${ctx.tenantId} and d.source_line_id = ${line} and db.bill_type = ${decl.type} and db.id <> ${own} and ${statuses}), 0)::text`;
   const steps = await rows<{ id: string; previous: string | null; quantity: string; passed: string; taken: string }>(
     ctx.tx,
     sql`select s.id, p.id as previous, s.base_number::text as quantity,
                ${reported(sql`p.id`, sql`db.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})`)} as passed,
-               ${reported(sql`s.id`, sql`db.bill_status <> 'Merged'`)} as taken
+               ${reported(sql`s.id`, sql`db.bill_status <> 'Merged'`, true)} as taken
         from bill_line s
         left join lateral (
           select p.id from bill_line p
@@ -84,15 +91,13 @@ async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, paylo
     const step = typeof line.sourceLineId === 'number' ? byId.get(line.sourceLineId) : undefined;
     if (!step) return;
     const id = Number(step.id);
-    const good = (asked.get(id) ?? toMicro(step.taken)) + pieces(line, REPORT_QUANTITIES.good);
+    const taken = (asked.get(id) ?? toMicro(step.taken)) + pieces(line, REPORT_QUANTITIES.good) + pieces(line, REPORT_QUANTITIES.scrap);
     const rework = (reworked.get(id) ?? 0n) + pieces(line, REPORT_QUANTITIES.rework);
-    asked.set(id, good);
+    asked.set(id, taken);
     reworked.set(id, rework);
-    // The first step's good pieces are the engine's (its open quantity); its rework comes from what is still open of the order.
-    if (step.previous === null && rework === 0n) return;
     const passed = step.previous === null ? toMicro(step.quantity) : toMicro(step.passed) + (here.get(Number(step.previous)) ?? 0n);
     if (passed <= 0n) throw refusal('PreviousProcessNotReported', {}, { line: index + 1 });
-    if (good + rework > passed) throw refusal('NumberExceedReportable', { materialId: Number(line.materialId) }, { line: index + 1, need: good + rework, have: passed });
+    if (taken + rework > passed) throw refusal('NumberExceedReportable', { materialId: Number(line.materialId) }, { line: index + 1, need: taken + rework, have: passed });
   });
   return payload.lines;
 }
