@@ -2,7 +2,8 @@
  * The month-end cost run at size: one tenant with BENCH_COST_ORDERS production orders (2,000) of last month,
  * each with a product, one process step and BENCH_COST_MATERIALS material lines (48), all picked (one ledger
  * entry per line), its step reported (2 hours) and accounted, 6 of its 10 completed — ≈ 100,000 stock ledger
- * lines. Measured, BENCH_ROUNDS times (3), medians:
+ * lines; every other order picks the product of the order before it as its first material, so the run costs two
+ * levels and hands 1,000 sub-assemblies' differences on. Measured, BENCH_ROUNDS times (3), medians:
  *
  * - **app, first run**: `POST /api/admin/production/cost/run` and the background job until it succeeded (after a
  *   cancel, so every round computes and posts every order's adjustment and 2,000 value entries);
@@ -17,7 +18,7 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
-import { completionLinesSql, labourByOrderSql, ledgerByOrderSql, reportsByStepSql } from '../server/src/modules/finance/cost-run.ts';
+import { completionLinesSql, consumptionSql, labourByOrderSql, ledgerByOrderSql, reportsByStepSql } from '../server/src/modules/finance/cost-run.ts';
 import { BENCH_PASSWORD } from './material-fixture.ts';
 import { bareTransaction, listeningApp, scratchDatabase } from './scratch-database.ts';
 
@@ -56,7 +57,7 @@ try {
     await bills('ProcessReport', 'R', 15);
     await bills('ProcessAccounting', 'A', 16, sql`jsonb_build_object('salaryPeriod', ${period}::text)`);
     await bills('ProductionInstock', 'I', 20);
-    // Order lines: the product (10), the step, the materials (2 each).
+    // Order lines: the product (10), the step, the materials (2 each; for every other order the first is another's product).
     await tx.execute(sql`
       with o as (select id, right(bill_code, 6)::int as n from bill where tenant_id = ${t} and bill_type = 'ProductionOrder'),
            w as (select id from warehouse where tenant_id = ${t}), u as (select id from unit where tenant_id = ${t})
@@ -66,7 +67,9 @@ try {
       select ${T}, o.id, 2, (select id from material where tenant_id = ${t} and code = 'P' || lpad((1 + o.n % 200)::text, 5, '0')), u.id, 10, 10, null, '{"role":"Process"}'::jsonb from o, u
       union all
       select ${T}, o.id, 2 + c.k, m.id, u.id, 2, 2, w.id, '{"role":"Material"}'::jsonb
-      from o cross join generate_series(1, ${MATERIALS}) c(k) join material m on m.tenant_id = ${t} and m.code = 'C' || lpad(c.k::text, 5, '0'), w, u`);
+      from o cross join generate_series(1, ${MATERIALS}) c(k)
+      -- Two levels: an odd order's first material is the product of the even order before it (a sub-assembly).
+      join material m on m.tenant_id = ${t} and m.code = case when c.k = 1 and o.n % 2 = 1 then 'P' || lpad((1 + (o.n - 1) % 200)::text, 5, '0') else 'C' || lpad(c.k::text, 5, '0') end, w, u`);
     // Each downstream bill's lines take from the order of the same number.
     const sourced = (type: string, prefix: string, role: string, number: number, price: string, extra: string) =>
       tx.execute(sql`
@@ -118,7 +121,9 @@ try {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  const statements = [ledgerByOrderSql(t, period), labourByOrderSql(t, period), reportsByStepSql(t, period), completionLinesSql(t, period)].map((s) => dialect.sqlToQuery(s));
+  // Where the completed products went (the run's step-by-step costing reads it for the products it completed).
+  const products = (await scratch.bare!.query<{ id: string }>(`select id from material where tenant_id = $1 and code like 'P%'`, [t])).rows.map((r) => Number(r.id));
+  const statements = [ledgerByOrderSql(t, period), labourByOrderSql(t, period), reportsByStepSql(t, period), completionLinesSql(t, period), consumptionSql(t, period, products)].map((s) => dialect.sqlToQuery(s));
   const bare = async () => {
     const at = performance.now();
     await bareTransaction(scratch, t, statements);
@@ -133,6 +138,9 @@ try {
     const repeat = await run();
     if (Number(repeat.result.adjusted) !== 0) throw new Error(`a run again adjusted ${repeat.result.adjusted}`);
     const bareMs = await bare();
+    // The two levels were costed as such: every sub-assembly's consumer took its difference in.
+    const [{ n: rolled }] = (await scratch.bare!.query<{ n: string }>('select count(*) as n from cost_order where tenant_id = $1 and period = $2 and rolled_in <> 0', [t, period])).rows;
+    if (Number(rolled) !== ORDERS / 2) throw new Error(`${rolled} orders took a sub-assembly's difference in, not ${ORDERS / 2}`);
     await call('/api/admin/production/cost/cancel', { period });
     orders = fresh.result.orders;
     if (round === 0) continue; // warm-up

@@ -180,13 +180,18 @@ describe(`demo records (${TEST_DB})`, () => {
     expect(stock.filter((r) => r.materialName === '控制器机芯').map((r) => [r.warehouseName, r.quantity])).toEqual([['废品仓', '1.000000']]);
     const controllers = stock.filter((r) => r.materialName === '步进电机控制器');
     expect(controllers.map((r) => [r.warehouseName, r.locationName, r.quantity])).toEqual([['成品仓', 'C-01 控制器区', '8.000000']]);
-    const costs = await get<{ orders: Array<{ materialName: string; completed: string; unitCost: string }> }>(`production/cost/${costedPeriod}`);
+    const costs = await get<{ orders: Array<{ materialName: string; completed: string; unitCost: string; finished: string; perpetual: string; rolledIn: string }> }>(`production/cost/${costedPeriod}`);
     expect(costs.orders.map((o) => [o.materialName, o.completed])).toEqual([
       ['控制板组件', '10.000000'],
       ['控制器机芯', '9.000000'],
       ['步进电机控制器', '8.000000'],
     ]);
     expect(controllers[0].unitCost).toBe(costs.orders[2].unitCost);
+    // Costed level by level: each level's month's products were all picked by the level above, so what the run
+    // added to their cost is all in the material of the order above (none to cost of sales).
+    const [boards, works, stepper] = costs.orders.map((o) => ({ added: Number(o.finished) - Number(o.perpetual), rolledIn: Number(o.rolledIn) }));
+    expect(boards.added).toBeGreaterThan(0);
+    expect([works.rolledIn, stepper.rolledIn]).toEqual([boards.added, works.added].map((n) => Number(n.toFixed(6))));
     // (400 screws sent to the supplier making the motor brackets, 400 picked for the end caps machined for 精工数控,
     // 80 for the costed month's 10 works.)
     expect(stock.filter((r) => r.materialName === '内六角螺钉').map((r) => [r.warehouseName, r.quantity]).sort()).toEqual([['半成品仓', '2000.000000'], ['原料仓', '17120.000000']]);

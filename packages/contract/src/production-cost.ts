@@ -63,6 +63,8 @@ export interface CostOrderRow {
   /** Work in progress brought into the period. */
   opening: string;
   material: string;
+  /** Of `material`, what the run added to the cost of the sub-assemblies the order picked (逐步结转). */
+  rolledIn: string;
   labour: string;
   overhead: string;
   /** What the period finished: its completions' cost, and per unit. */

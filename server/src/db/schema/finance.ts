@@ -257,11 +257,13 @@ export const costOrder = pgTable(
     finishedOverhead: money('finished_overhead').notNull(),
     /** What the completions took into stock when they were audited (the order's work in progress then). */
     perpetual: money('perpetual').notNull(),
+    /** Of `material`, what the run added to the sub-assemblies it picked this period (their costing, 逐步结转). */
+    rolledIn: money('rolled_in').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.period, t.orderId] }), index('cost_order_order_idx').on(t.tenantId, t.orderId, t.period), tenantPolicy('cost_order')],
 ).enableRLS();
 
-/** What the runs of a period put onto one completion line: into stock (1405) and, for goods gone since, cost of sales. */
+/** What the runs of a period put onto one completion line: into stock (1405), into the orders that picked its goods, and, for goods sold or issued since, cost of sales. */
 export const costLine = pgTable(
   'cost_line',
   {
@@ -275,6 +277,8 @@ export const costLine = pgTable(
     cost: money('cost').notNull(),
     toStock: money('to_stock').notNull().default('0'),
     toSales: money('to_sales').notNull().default('0'),
+    /** Into the material of the orders that picked the goods this period: moves within 5001, so posts nothing. */
+    toProduction: money('to_production').notNull().default('0'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.period, t.billLineId] }), index('cost_line_bill_idx').on(t.tenantId, t.billId), tenantPolicy('cost_line')],
 ).enableRLS();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toMicro } from '@p8/contract/bills/decimal';
-import { allocate, allocateOverhead, costOrder, DEFAULT_DEGREE, degreeOf, totalOf, type OrderCostInput } from './cost-math.ts';
+import { allocate, allocateOverhead, costingSequence, costOrder, DEFAULT_DEGREE, degreeOf, totalOf, type OrderCostInput } from './cost-math.ts';
 
 const m = (n: number) => toMicro(n);
 const order = (patch: Partial<OrderCostInput>): OrderCostInput => ({
@@ -66,5 +66,21 @@ describe('overhead', () => {
     const byOutput = allocateOverhead(m(15), [a, b], 'quantity');
     expect(byOutput.overhead).toEqual([m(10), m(5)]);
     expect(allocateOverhead(m(7), [order({ hours: 0n })], 'hours')).toEqual({ overhead: [0n], unallocated: m(7) });
+  });
+});
+
+describe('the costing sequence (逐步结转)', () => {
+  const orders = (...levels: Array<[number, number]>) => levels.map(([orderId, level]) => ({ orderId, level }));
+  it('costs deeper products first, then older orders', () => {
+    expect(costingSequence(orders([1, 0], [2, 2], [3, 1], [4, 2]), new Map())).toEqual([2, 4, 3, 1]);
+  });
+  it('costs an order after the orders whose products it picked, whatever the codes say', () => {
+    // Order 1 (level 2) picked what order 3 (level 0) made: a part picked by hand, a code not recomputed.
+    const after = new Map([[1, new Set([3])], [2, new Set([1])]]);
+    expect(costingSequence(orders([1, 2], [2, 1], [3, 0]), after)).toEqual([3, 1, 2]);
+  });
+  it('breaks a circle at its deepest, oldest order and still costs every order once', () => {
+    const after = new Map([[1, new Set([2])], [2, new Set([1])], [3, new Set([2, 99])]]);
+    expect(costingSequence(orders([1, 1], [2, 1], [3, 0]), after)).toEqual([1, 2, 3]);
   });
 });

@@ -130,3 +130,35 @@ export function costOrder(input: OrderCostInput, overhead: Micro): OrderCost {
 
 /** The total of an element record. */
 export const totalOf = (by: ByElement): Micro => by.material + by.labour + by.overhead;
+
+/**
+ * The order in which a month's orders are costed (逐步结转): an order after every order whose products it picked
+ * in the month, so what the run adds to a sub-assembly's cost reaches the order that consumed it before that order
+ * is costed. `after` lists, per order, the orders whose completed products it picked. Among orders ready together,
+ * the deeper product first (the larger low-level code), then the older order — the low-level codes alone give this
+ * order whenever the BOMs describe what was picked; the picks decide where they do not (a part picked by hand, a
+ * code not yet recomputed). Picks that go round in a circle (an order consuming what a later one of its own
+ * consumers made) cannot all be honoured: the circle is broken at its deepest, oldest order.
+ */
+export function costingSequence(orders: ReadonlyArray<{ orderId: number; level: number }>, after: ReadonlyMap<number, ReadonlySet<number>>): number[] {
+  const rank = (a: { orderId: number; level: number }, b: { orderId: number; level: number }) => b.level - a.level || a.orderId - b.orderId;
+  const known = new Set(orders.map((o) => o.orderId));
+  const waiting = new Map<number, number>();
+  const consumers = new Map<number, number[]>();
+  for (const o of orders) {
+    const before = [...(after.get(o.orderId) ?? [])].filter((id) => id !== o.orderId && known.has(id));
+    waiting.set(o.orderId, before.length);
+    for (const id of before) consumers.set(id, [...(consumers.get(id) ?? []), o.orderId]);
+  }
+  const remaining = [...orders].sort(rank);
+  const sequence: number[] = [];
+  const done = new Set<number>();
+  while (sequence.length < orders.length) {
+    // The first ready order in rank; none ready means a circle: the first in rank goes anyway.
+    const next = remaining.find((o) => !done.has(o.orderId) && waiting.get(o.orderId) === 0) ?? remaining.find((o) => !done.has(o.orderId))!;
+    done.add(next.orderId);
+    sequence.push(next.orderId);
+    for (const id of consumers.get(next.orderId) ?? []) waiting.set(id, (waiting.get(id) ?? 0) - 1);
+  }
+  return sequence;
+}

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
+import { max, microText, sum, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { POSTED_STATUSES } from '@p8/contract/bills/status';
 import { PRODUCTION_LINES, ProcessAccounting, ProcessReport, ProductionInstock, ProductionOrder, ProductionPick, ProductionReturn, ProductionWaste } from '@p8/contract/bills/production';
 import type { BillTypeDecl } from '@p8/contract/bills/registry';
@@ -16,7 +16,7 @@ import { billLine } from '../../db/schema/index.ts';
 import { localDay } from '../../bills/stock-rules.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { sides } from './postings.ts';
-import { allocate, allocateOverhead, costOrder as costOfOrder, COST_ELEMENTS, totalOf, type ByElement, type OrderCostInput, type OverheadBasis } from './cost-math.ts';
+import { allocate, allocateOverhead, costingSequence, costOrder as costOfOrder, COST_ELEMENTS, totalOf, type ByElement, type OrderCost, type OrderCostInput, type OverheadBasis } from './cost-math.ts';
 import { overheadFeeTypes } from './money-bills.ts';
 import { lockKey } from '../../core/advisory-lock.ts';
 
@@ -29,7 +29,8 @@ import { lockKey } from '../../core/advisory-lock.ts';
  * the work in progress the order brought in, splits each element between what the month finished and what is
  * still unfinished by equivalent units (cost-math.ts), and writes the difference between the finished cost and
  * what the completions took in onto each completion line: into stock (value-only stock ledger entries, 1405)
- * for the goods still on hand, into cost of sales (6401) for those already gone, against 5001; the overhead
+ * for the goods still on hand, into the material of the orders that picked them this month (costed after, level by
+ * level: 逐步结转), into cost of sales (6401) for those sold or issued, against 5001; the overhead
  * allocated moves 5101 → 5001. The period becomes Calculated. A second run posts only what changed (nothing,
  * when nothing did); cancelling takes back exactly what the runs posted. While a period is calculated the bills
  * it read keep their audit and none is audited into it (`costRunHook`). All under the period's lock.
@@ -138,6 +139,44 @@ export function completionLinesSql(tenantId: number, period: string): SQL {
           order by e.bill_id, e.bill_line_id`;
 }
 
+/**
+ * Where the products the period completed went in the period: per material, what each production order picked of
+ * it less what it returned (`order_id`), and all else that took it out of stock (`order_id` null: sales, other
+ * issues, a stock count's loss). Netted per bill line first, so a withdrawn bill counts nothing and a transfer
+ * between warehouses (its line out of one and into the other) neither.
+ */
+export function consumptionSql(tenantId: number, period: string, materialIds: readonly number[]): SQL {
+  const { start, end } = periodRange(period);
+  const idArray = sql`array[${sql.join(materialIds.map((id) => sql`${id}::bigint`), sql`, `)}]`;
+  return sql`with moved as (
+          select e.material_id, e.bill_type, e.bill_line_id, sum(e.quantity) as quantity
+          from stock_ledger e
+          where e.tenant_id = ${tenantId} and e.material_id = any(${idArray}) and e.bill_date between ${start} and ${end}
+          group by 1, 2, 3)
+        select mv.material_id,
+               case mv.bill_type when ${ProductionPick.type} then d.source_bill_id when ${ProductionReturn.type} then s.source_bill_id end as order_id,
+               (-sum(mv.quantity))::text as quantity
+        from moved mv
+        join bill_line d on d.tenant_id = ${tenantId} and d.id = mv.bill_line_id
+        left join bill_line s on s.tenant_id = d.tenant_id and s.id = d.source_line_id
+        where mv.quantity < 0 or mv.bill_type = ${ProductionReturn.type}
+        group by 1, 2`;
+}
+
+/** Per completed material, what each order consumed of it in the period and what went elsewhere (`consumptionSql`). */
+async function consumption(tx: Tx, tenantId: number, period: string, completions: readonly CompletionLine[]) {
+  const consumed = new Map<number, { byOrder: Map<number, Micro>; elsewhere: Micro }>();
+  const materialIds = [...new Set(completions.map((c) => c.materialId))];
+  if (!materialIds.length) return consumed;
+  for (const r of await rows<{ material_id: string; order_id: string | null; quantity: string }>(tx, consumptionSql(tenantId, period, materialIds))) {
+    const entry = consumed.get(Number(r.material_id)) ?? { byOrder: new Map<number, Micro>(), elsewhere: 0n };
+    if (r.order_id === null) entry.elsewhere += m(r.quantity);
+    else entry.byOrder.set(Number(r.order_id), m(r.quantity));
+    consumed.set(Number(r.material_id), entry);
+  }
+  return consumed;
+}
+
 /** What the period's bills say of each order (the run's inputs), and the completion lines it values. */
 async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: boolean) {
   const { end } = periodRange(period);
@@ -160,12 +199,15 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
   for (const r of labour) if (r.order_id !== null) ids.add(Number(r.order_id));
   for (const r of reports) if (toMicro(r.hours) !== 0n) ids.add(Number(r.order_id));
   for (const [id, closing] of closingBefore) if (totalOf(closing) !== 0n || closing.material !== 0n) ids.add(id);
-  if (!ids.size) return { inputs: [] as OrderCostInput[], orders: new Map<number, { code: string; materialId: number | null }>(), completions: [] as CompletionLine[] };
+  if (!ids.size) return { inputs: [] as OrderCostInput[], orders: new Map<number, CostedOrder>(), completions: [] as CompletionLine[] };
 
   const idArray = sql`array[${sql.join([...ids].map((id) => sql`${id}::bigint`), sql`, `)}]`;
-  const orderRows = await rows<{ id: string; bill_code: string; planned: string; steps: string; material_id: string | null; closed: boolean }>(
+  const orderRows = await rows<{ id: string; bill_code: string; planned: string; steps: string; material_id: string | null; level: number | null; closed: boolean }>(
     tx,
     sql`select o.id, o.bill_code,
+               -- the deepest of its products in the BOMs (the costing sequence's order among orders ready together)
+               (select max(pm.low_level_code) from bill_line l join material pm on pm.tenant_id = l.tenant_id and pm.id = l.material_id
+                 where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'l', billLine)}) as level,
                coalesce((select sum(l.base_number) from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'l', billLine)}), 0)::text as planned,
                (select count(*) from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.processes, 'l', billLine)})::text as steps,
                (select l.material_id from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'l', billLine)} order by l.line_no limit 1) as material_id,
@@ -185,7 +227,7 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
     stepsOf.set(Number(r.order_id), entry);
   }
   const inputs: OrderCostInput[] = [];
-  const orders = new Map<number, { code: string; materialId: number | null }>();
+  const orders = new Map<number, CostedOrder>();
   for (const o of orderRows) {
     const id = Number(o.id);
     const l = ledgerOf.get(id);
@@ -209,7 +251,7 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
     const idle = totalOf(opening) === 0n && input.material === 0n && input.labour === 0n && input.hours === 0n && input.completed === 0n && m(l?.perpetual) === 0n;
     if (idle) continue;
     inputs.push(input);
-    orders.set(id, { code: o.bill_code, materialId: o.material_id === null ? null : Number(o.material_id) });
+    orders.set(id, { code: o.bill_code, materialId: o.material_id === null ? null : Number(o.material_id), level: o.level ?? 0 });
   }
   const completions = (
     await rows<{ bill_id: string; bill_line_id: string; bill_code: string; order_id: string; material_id: string; warehouse_id: string; quantity: string; amount: string }>(tx, completionLinesSql(tenantId, period))
@@ -226,6 +268,14 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
     }),
   );
   return { inputs, orders, completions };
+}
+
+interface CostedOrder {
+  code: string;
+  /** Its first product (the figures' product column). */
+  materialId: number | null;
+  /** The largest low-level code of its products. */
+  level: number;
 }
 
 interface CompletionLine {
@@ -272,33 +322,70 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
   const { inputs, orders, completions } = await gather(tx, tenantId, period, previousCalculated);
   const pool = await overheadPool(tx, tenantId, period);
   const { overhead, unallocated } = allocateOverhead(pool, inputs, basis);
-  const costs = inputs.map((input, i) => costOfOrder(input, overhead[i]));
-  await progress?.(Math.floor(costs.length / 2), costs.length);
+  const overheadOf = new Map(inputs.map((input, i) => [input.orderId, overhead[i]]));
+  const inputOf = new Map(inputs.map((input) => [input.orderId, input]));
 
-  // Each completion line's cost: its order's finished cost by quantity; what it takes beyond what is on it.
+  // What the period's runs already put onto each completion line, and rolled into each order from its sub-assemblies.
+  const calculated = current?.status === CALCULATED;
   const applied = new Map(
-    (await tx.select().from(costLine).where(and(eq(costLine.tenantId, tenantId), eq(costLine.period, period)))).map((l) => [l.billLineId, { toStock: m(l.toStock), toSales: m(l.toSales) }]),
+    (await tx.select().from(costLine).where(and(eq(costLine.tenantId, tenantId), eq(costLine.period, period)))).map((l) => [l.billLineId, { toStock: m(l.toStock), toSales: m(l.toSales), toProduction: m(l.toProduction) }]),
+  );
+  const rolledIn = new Map<number, Micro>(
+    calculated ? (await tx.select({ orderId: costOrder.orderId, rolledIn: costOrder.rolledIn }).from(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, period)))).map((r) => [r.orderId, m(r.rolledIn)]) : [],
   );
   const onHand = await stockOnHand(tx, tenantId, completions);
   const linesOf = new Map<number, CompletionLine[]>();
   for (const c of completions) linesOf.set(c.orderId, [...(linesOf.get(c.orderId) ?? []), c]);
-  const lineCosts: Array<CompletionLine & { cost: Micro; toStock: Micro; toSales: Micro; stockPart: Micro; salesPart: Micro }> = [];
-  for (const cost of costs) {
-    const lines = linesOf.get(cost.orderId) ?? [];
+
+  // Step by step (逐步结转): an order is costed after the orders whose products it picked this month, and what the
+  // run adds to those products' cost follows them into the orders that consumed them.
+  const consumed = await consumption(tx, tenantId, period, completions);
+  const makersOf = new Map<number, Set<number>>();
+  for (const c of completions) makersOf.set(c.materialId, (makersOf.get(c.materialId) ?? new Set()).add(c.orderId));
+  const after = new Map<number, Set<number>>();
+  for (const [materialId, use] of consumed) {
+    for (const [orderId, picked] of use.byOrder) if (picked > 0n) for (const maker of makersOf.get(materialId) ?? []) after.set(orderId, (after.get(orderId) ?? new Set()).add(maker));
+  }
+  const sequence = costingSequence(
+    inputs.map((input) => ({ orderId: input.orderId, level: orders.get(input.orderId)?.level ?? 0 })),
+    after,
+  );
+  const position = new Map(sequence.map((id, at) => [id, at]));
+
+  const costs: Array<OrderCost & { rolledIn: Micro }> = [];
+  const lineCosts: Array<CompletionLine & { cost: Micro; toStock: Micro; toSales: Micro; toProduction: Micro; stockPart: Micro; salesPart: Micro }> = [];
+  for (const [at, orderId] of sequence.entries()) {
+    const input = inputOf.get(orderId)!;
+    const received = rolledIn.get(orderId) ?? 0n;
+    const cost = { ...costOfOrder({ ...input, material: input.material + received }, overheadOf.get(orderId) ?? 0n), rolledIn: received };
+    costs.push(cost);
+    // Each completion line's cost: its order's finished cost by quantity; what it takes beyond what is on it.
+    const lines = linesOf.get(orderId) ?? [];
     const parts = allocate(totalOf(cost.finished), lines.map((l) => l.quantity));
     lines.forEach((line, i) => {
-      const was = applied.get(line.billLineId) ?? { toStock: 0n, toSales: 0n };
-      const diff = parts[i] - line.perpetual - was.toStock - was.toSales;
-      // What the line brought in that is still on the shelf takes its share into stock; the rest was sold.
+      const was = applied.get(line.billLineId) ?? { toStock: 0n, toSales: 0n, toProduction: 0n };
+      const diff = parts[i] - line.perpetual - was.toStock - was.toSales - was.toProduction;
+      // What the line brought in that is still on the shelf takes its share into stock.
       const key = `${line.materialId}|${line.warehouseId}`;
       const covered = onHand.get(key) ?? 0n;
       const held = covered <= 0n ? 0n : covered >= line.quantity ? line.quantity : covered;
       onHand.set(key, covered - held);
       const stockPart = line.quantity === 0n ? 0n : (diff * held) / line.quantity;
-      const salesPart = diff - stockPart;
-      lineCosts.push({ ...line, cost: parts[i], toStock: was.toStock + stockPart, toSales: was.toSales + salesPart, stockPart, salesPart });
+      // What is gone is shared by where the month's issues of the product went: the orders that picked it and are
+      // costed after this one take theirs into their material; sales and every other issue, cost of sales.
+      const gone = diff - stockPart;
+      const use = consumed.get(line.materialId);
+      const takers = [...(use?.byOrder ?? [])].filter(([id, picked]) => picked > 0n && (position.get(id) ?? -1) > at);
+      const elsewhere = max(0n, use?.elsewhere ?? 0n) + sum([...(use?.byOrder ?? [])].filter(([id, picked]) => picked > 0n && !((position.get(id) ?? -1) > at)).map(([, picked]) => picked));
+      const shares = allocate(gone, [...takers.map(([, picked]) => picked), elsewhere]);
+      const productionPart = sum(shares.slice(0, takers.length));
+      takers.forEach(([id], k) => rolledIn.set(id, (rolledIn.get(id) ?? 0n) + shares[k]));
+      const salesPart = gone - productionPart;
+      lineCosts.push({ ...line, cost: parts[i], toStock: was.toStock + stockPart, toSales: was.toSales + salesPart, toProduction: was.toProduction + productionPart, stockPart, salesPart });
     });
   }
+  await progress?.(Math.floor(costs.length / 2), costs.length);
+
   const allocatedBefore = current?.status === CALCULATED ? m(current.overhead) - m(current.unallocated) : 0n;
   const allocatedNow = pool - unallocated;
   const toStock = sum(lineCosts.map((l) => l.stockPart));
@@ -321,13 +408,14 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
   await tx.delete(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, period)));
   for (let i = 0; i < costs.length; i += 500) {
     await tx.insert(costOrder).values(
-      costs.slice(i, i + 500).map((c, j) => {
-        const input = inputs[i + j];
+      costs.slice(i, i + 500).map((c) => {
+        const input = inputOf.get(c.orderId)!;
         return {
           tenantId,
           period,
           orderId: c.orderId,
           orderCode: orders.get(c.orderId)?.code ?? '',
+          rolledIn: microText(c.rolledIn),
           materialId: orders.get(c.orderId)?.materialId ?? null,
           planned: microText(input.planned),
           completed: microText(input.completed),
@@ -362,6 +450,7 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
         cost: microText(l.cost),
         toStock: microText(l.toStock),
         toSales: microText(l.toSales),
+        toProduction: microText(l.toProduction),
       })),
     );
   }
@@ -486,6 +575,7 @@ export async function getCostPeriod(ctx: ServiceContext, period: string): Promis
       hours: r.hours ?? '0',
       opening: microText(totalOf(opening)),
       material: microText(periodCost.material),
+      rolledIn: r.rolled_in ?? '0',
       labour: microText(periodCost.labour),
       overhead: microText(periodCost.overhead),
       finished: microText(finishedTotal),

@@ -20,6 +20,7 @@ export default {
     degree: 'Degree',
     opening: 'Opening WIP',
     material: 'Material',
+    rolledIn: 'Sub-assembly roll-up',
     labour: 'Labour',
     overhead: 'Overhead',
     finished: 'Finished cost',

@@ -20,6 +20,7 @@ export default {
     degree: '完工程度',
     opening: '期初在产成本',
     material: '本期材料',
+    rolledIn: '其中半成品结转',
     labour: '本期人工',
     overhead: '本期制造费用',
     finished: '完工成本',

@@ -42,6 +42,7 @@ export default function CostAccountingPage() {
       { prop: 'degree', title: t('degree'), width: 100, align: 'right', render: (v) => `${Math.round(Number(v) * 100)}%` },
       { prop: 'opening', title: t('opening'), width: 120, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'material', title: t('material'), width: 120, align: 'right', render: (v) => formatMoney(v as string) },
+      { prop: 'rolledIn', title: t('rolledIn'), width: 140, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'labour', title: t('labour'), width: 120, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'overhead', title: t('overhead'), width: 120, align: 'right', render: (v) => formatMoney(v as string) },
       { prop: 'finished', title: t('finished'), width: 130, align: 'right', render: (v) => formatMoney(v as string) },
