@@ -18,7 +18,7 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createTenant } from '../server/src/modules/tenant/service.ts';
-import { completionLinesSql, consumptionSql, labourByOrderSql, ledgerByOrderSql, reportsByStepSql } from '../server/src/modules/finance/cost-run.ts';
+import { completionLinesSql, consumptionSql, labourByUnitSql, ledgerByUnitSql, reportsByStepSql } from '../server/src/modules/finance/cost-run.ts';
 import { BENCH_PASSWORD } from './material-fixture.ts';
 import { bareTransaction, listeningApp, scratchDatabase } from './scratch-database.ts';
 
@@ -123,7 +123,7 @@ try {
   };
   // Where the completed products went (the run's step-by-step costing reads it for the products it completed).
   const products = (await scratch.bare!.query<{ id: string }>(`select id from material where tenant_id = $1 and code like 'P%'`, [t])).rows.map((r) => Number(r.id));
-  const statements = [ledgerByOrderSql(t, period), labourByOrderSql(t, period), reportsByStepSql(t, period), completionLinesSql(t, period), consumptionSql(t, period, products)].map((s) => dialect.sqlToQuery(s));
+  const statements = [ledgerByUnitSql(t, period), labourByUnitSql(t, period), reportsByStepSql(t, period), completionLinesSql(t, period), consumptionSql(t, period, products)].map((s) => dialect.sqlToQuery(s));
   const bare = async () => {
     const at = performance.now();
     await bareTransaction(scratch, t, statements);

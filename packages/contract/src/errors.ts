@@ -402,6 +402,7 @@ export const errorCatalogue = {
 
   // Production
   ProductionOrderNeedsProduct: { zh: '生产订单至少需要一行产品', en: 'A production order needs at least one product line' },
+  MaterialProductNotOnOrder: { zh: '用料的所属产品须是本订单的产品', en: 'A material line can only be for a product of this order' },
   LeadTimeOutOfRange: { zh: '提前期须为0到3650天', en: 'The lead time must be 0 to 3650 days' },
   MrpPlanNeedsDemand: { zh: 'MRP计划至少需要一行需求', en: 'An MRP plan needs at least one demand line' },
   MrpRunRunning: { zh: '该MRP计划已在运算中，请等待本次运算结束', en: 'MRP is already running for this plan; wait for that run to finish' },

@@ -47,11 +47,12 @@ export interface CostPeriodRow {
   calculatedBy: string;
 }
 
-/** One order's cost of a calculated period. */
+/** One product's cost on one order in a calculated period (an order making several products has a row for each). */
 export interface CostOrderRow {
   orderId: number;
   orderCode: string;
-  materialId: number | null;
+  /** The product. */
+  materialId: number;
   materialCode: string;
   materialName: string;
   planned: string;

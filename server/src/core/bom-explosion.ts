@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { div, microNumber, mul, roundTo, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { PRODUCTION_LINES } from '@p8/contract/bills/production';
-import { meets, type BillPayload } from '@p8/contract/bills/registry';
+import { meets, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { BizError, refusal } from './errors.ts';
 import type { ServiceContext } from './service-context.ts';
 import { idList } from './tree.ts';
@@ -23,11 +23,16 @@ const isProcess = (line: Line) => meets(PRODUCTION_LINES.processes, line);
  * process steps from the BOM's routing, where the order was saved without any of them (given by hand, they
  * are kept as given). The BOM is the product line's, else the product's default enabled BOM.
  */
-export async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, payload: BillPayload): Promise<BillPayload['lines']> {
+export async function orderLinesFromBoms(ctx: ServiceContext, decl: BillTypeDecl, payload: BillPayload): Promise<BillPayload['lines']> {
   const products = payload.lines.filter(isProduct);
   if (!products.length) throw new BizError('ProductionOrderNeedsProduct');
   const unnamed = payload.lines.findIndex((l) => isProcess(l) && !l.processId);
   if (unnamed >= 0) throw refusal('PleaseSelectProcess', {}, { line: unnamed + 1 });
+  // A type whose material lines say which product they are for (a production order: its cost run needs it).
+  const tagsProduct = decl.lines.some((f) => f.key === 'productId');
+  const productIds = new Set(products.map((l) => Number(l.materialId)));
+  const stranger = payload.lines.findIndex((l) => isMaterial(l) && l.productId != null && !productIds.has(Number(l.productId)));
+  if (stranger >= 0) throw refusal('MaterialProductNotOnOrder', {}, { line: stranger + 1 });
   const wantMaterials = !payload.lines.some(isMaterial);
   const wantSteps = !payload.lines.some(isProcess);
   if (!wantMaterials && !wantSteps) return payload.lines;
@@ -74,7 +79,14 @@ export async function orderLinesFromBoms(ctx: ServiceContext, _decl: unknown, pa
     for (const c of components.filter((r) => Number(r.bom_id) === bomId)) {
       // Per BOM quantity of the product, with the component's loss: made ÷ per × quantity × (1 + loss %).
       const need: Micro = mul(mul(div(made, toMicro(c.per)), toMicro(c.quantity)), toMicro(1) + div(toMicro(c.loss_rate), toMicro(100)));
-      materials.push({ role: 'Material', materialId: Number(c.material_id), unitId: c.unit_id === null ? null : Number(c.unit_id), number: microNumber(roundTo(need, 6)), warehouseId: null });
+      materials.push({
+        role: 'Material',
+        materialId: Number(c.material_id),
+        unitId: c.unit_id === null ? null : Number(c.unit_id),
+        number: microNumber(roundTo(need, 6)),
+        warehouseId: null,
+        ...(tagsProduct ? { productId: Number(line.materialId) } : {}),
+      });
     }
     // Every step makes the whole quantity of the product, in the product line's unit.
     for (const step of steps.filter((r) => Number(r.bom_id) === bomId)) {

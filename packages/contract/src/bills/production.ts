@@ -42,6 +42,13 @@ const role: FieldDecl = {
  */
 const bom: FieldDecl = { key: 'bomId', label: { zh: 'BOM', en: 'BOM' }, kind: 'record', ref: 'bom', within: 'materialId', schema: z.number().int().positive(), width: 140 };
 
+/**
+ * The product a material line is for, when the order makes several: the order's own product it goes into.
+ * Set when the order takes its materials from the products' BOMs, chosen by hand otherwise; the month-end cost
+ * run charges what is picked for the line to that product, and shares a line for none by the products' quantity.
+ */
+const forProduct: FieldDecl = { key: 'productId', label: { zh: '所属产品', en: 'For product' }, kind: 'record', ref: 'material', schema: z.number().int().positive(), width: 180 };
+
 /** Which lines of a production order each downstream type takes. */
 export const PRODUCTION_LINES = {
   products: { field: 'role', values: ['Product'] },
@@ -127,6 +134,7 @@ export const ProductionOrder: BillTypeDecl = {
   lines: [
     role,
     bom,
+    forProduct,
     LINE.warehouseId,
     processStep,
     team,

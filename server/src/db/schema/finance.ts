@@ -231,7 +231,7 @@ export const costPeriod = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.period] }), tenantPolicy('cost_period')],
 ).enableRLS();
 
-/** One order's cost of a calculated period: opening, the period's and closing work in progress per element. */
+/** One product's cost on one order in a calculated period: opening, the period's and closing work in progress per element. */
 export const costOrder = pgTable(
   'cost_order',
   {
@@ -239,7 +239,8 @@ export const costOrder = pgTable(
     period: text('period').notNull(),
     orderId: ref('order_id').notNull(),
     orderCode: text('order_code').notNull(),
-    materialId: ref('material_id'),
+    /** The product of the order these figures are of: the run costs each product of an order apart. */
+    materialId: ref('material_id').notNull(),
     planned: money('planned').notNull(),
     completed: money('completed').notNull(),
     unfinished: money('unfinished').notNull(),
@@ -260,7 +261,7 @@ export const costOrder = pgTable(
     /** Of `material`, what the run added to the sub-assemblies it picked this period (their costing, 逐步结转). */
     rolledIn: money('rolled_in').notNull().default('0'),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.period, t.orderId] }), index('cost_order_order_idx').on(t.tenantId, t.orderId, t.period), tenantPolicy('cost_order')],
+  (t) => [primaryKey({ columns: [t.tenantId, t.period, t.orderId, t.materialId] }), index('cost_order_order_idx').on(t.tenantId, t.orderId, t.period), tenantPolicy('cost_order')],
 ).enableRLS();
 
 /** What the runs of a period put onto one completion line: into stock (1405), into the orders that picked its goods, and, for goods sold or issued since, cost of sales. */

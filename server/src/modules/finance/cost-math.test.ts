@@ -4,7 +4,9 @@ import { allocate, allocateOverhead, costingSequence, costOrder, DEFAULT_DEGREE,
 
 const m = (n: number) => toMicro(n);
 const order = (patch: Partial<OrderCostInput>): OrderCostInput => ({
+  key: '1|1',
   orderId: 1,
+  productId: 1,
   opening: { material: 0n, labour: 0n, overhead: 0n },
   material: 0n,
   labour: 0n,
@@ -70,17 +72,28 @@ describe('overhead', () => {
 });
 
 describe('the costing sequence (逐步结转)', () => {
-  const orders = (...levels: Array<[number, number]>) => levels.map(([orderId, level]) => ({ orderId, level }));
+  const units = (...levels: Array<[number, number]>) => levels.map(([orderId, level]) => ({ key: `${orderId}|1`, orderId, level }));
+  const after = (edges: Record<number, number[]>) => new Map(Object.entries(edges).map(([k, v]) => [`${k}|1`, new Set(v.map((o) => `${o}|1`))]));
+  const orders = (keys: string[]) => keys.map((k) => Number(k.split('|')[0]));
   it('costs deeper products first, then older orders', () => {
-    expect(costingSequence(orders([1, 0], [2, 2], [3, 1], [4, 2]), new Map())).toEqual([2, 4, 3, 1]);
+    expect(orders(costingSequence(units([1, 0], [2, 2], [3, 1], [4, 2]), new Map()))).toEqual([2, 4, 3, 1]);
   });
-  it('costs an order after the orders whose products it picked, whatever the codes say', () => {
+  it('costs a product after the products it picked, whatever the codes say', () => {
     // Order 1 (level 2) picked what order 3 (level 0) made: a part picked by hand, a code not recomputed.
-    const after = new Map([[1, new Set([3])], [2, new Set([1])]]);
-    expect(costingSequence(orders([1, 2], [2, 1], [3, 0]), after)).toEqual([3, 1, 2]);
+    expect(orders(costingSequence(units([1, 2], [2, 1], [3, 0]), after({ 1: [3], 2: [1] })))).toEqual([3, 1, 2]);
   });
-  it('breaks a circle at its deepest, oldest order and still costs every order once', () => {
-    const after = new Map([[1, new Set([2])], [2, new Set([1])], [3, new Set([2, 99])]]);
-    expect(costingSequence(orders([1, 1], [2, 1], [3, 0]), after)).toEqual([1, 2, 3]);
+  it('breaks a circle at its deepest, oldest unit and still costs every unit once', () => {
+    expect(orders(costingSequence(units([1, 1], [2, 1], [3, 0]), after({ 1: [2], 2: [1], 3: [2, 99] })))).toEqual([1, 2, 3]);
+  });
+  it('keeps the products of one order apart: one may wait for another order while the other goes first', () => {
+    const found = costingSequence(
+      [
+        { key: '1|10', orderId: 1, level: 0 },
+        { key: '1|11', orderId: 1, level: 0 },
+        { key: '2|20', orderId: 2, level: 0 },
+      ],
+      new Map([['1|11', new Set(['2|20'])]]),
+    );
+    expect(found).toEqual(['1|10', '2|20', '1|11']);
   });
 });

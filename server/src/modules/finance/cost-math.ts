@@ -20,8 +20,15 @@ export type ByElement = Record<CostElement, Micro>;
 export const DEFAULT_DEGREE: Micro = 500_000n;
 const ONE: Micro = 1_000_000n;
 
+/**
+ * What the run costs as one: one product of one production order (an order making several products costs each
+ * apart — the materials picked for it, the wages and hours of its steps, its completions).
+ */
 export interface OrderCostInput {
+  /** `orderId|productId` (`unitKey`). */
+  key: string;
   orderId: number;
+  productId: number;
   /** Work in progress the order brings into the period, per element. */
   opening: ByElement;
   /** Materials picked less returned in the period (at the cost they left the shelf). */
@@ -42,7 +49,9 @@ export interface OrderCostInput {
 }
 
 export interface OrderCost {
+  key: string;
   orderId: number;
+  productId: number;
   unfinished: Micro;
   /** Degree of completion of the unfinished units for labour and overhead (0..1 in millionths). */
   degree: Micro;
@@ -51,6 +60,9 @@ export interface OrderCost {
   finished: ByElement;
   closing: ByElement;
 }
+
+/** The key of one product of one order, the run's costing unit. */
+export const unitKey = (orderId: number, productId: number): string => `${orderId}|${productId}`;
 
 /** `amount × part ÷ whole`, rounded half away from zero (0 when `whole` is 0). */
 export function share(amount: Micro, part: Micro, whole: Micro): Micro {
@@ -125,40 +137,42 @@ export function costOrder(input: OrderCostInput, overhead: Micro): OrderCost {
     finished[element] = input.completed <= 0n ? 0n : unfinished === 0n ? pool : share(pool, input.completed, units);
     closing[element] = pool - finished[element];
   }
-  return { orderId: input.orderId, unfinished, degree, opening: input.opening, period, finished, closing };
+  return { key: input.key, orderId: input.orderId, productId: input.productId, unfinished, degree, opening: input.opening, period, finished, closing };
 }
 
 /** The total of an element record. */
 export const totalOf = (by: ByElement): Micro => by.material + by.labour + by.overhead;
 
 /**
- * The order in which a month's orders are costed (逐步结转): an order after every order whose products it picked
- * in the month, so what the run adds to a sub-assembly's cost reaches the order that consumed it before that order
- * is costed. `after` lists, per order, the orders whose completed products it picked. Among orders ready together,
- * the deeper product first (the larger low-level code), then the older order — the low-level codes alone give this
- * order whenever the BOMs describe what was picked; the picks decide where they do not (a part picked by hand, a
- * code not yet recomputed). Picks that go round in a circle (an order consuming what a later one of its own
- * consumers made) cannot all be honoured: the circle is broken at its deepest, oldest order.
+ * The order in which a month's products are costed (逐步结转): each order's product after every product whose
+ * completions it picked in the month, so what the run adds to a sub-assembly's cost reaches the product that
+ * consumed it before that one is costed. `after` lists, per unit, the units whose completed products it picked.
+ * Among units ready together, the deeper product first (the larger low-level code), then the older order — the
+ * low-level codes alone give this order whenever the BOMs describe what was picked; the picks decide where they
+ * do not (a part picked by hand, a code not yet recomputed). Picks that go round in a circle (an order consuming
+ * what a later one of its own consumers made) cannot all be honoured: the circle is broken at its deepest, oldest
+ * unit.
  */
-export function costingSequence(orders: ReadonlyArray<{ orderId: number; level: number }>, after: ReadonlyMap<number, ReadonlySet<number>>): number[] {
-  const rank = (a: { orderId: number; level: number }, b: { orderId: number; level: number }) => b.level - a.level || a.orderId - b.orderId;
-  const known = new Set(orders.map((o) => o.orderId));
-  const waiting = new Map<number, number>();
-  const consumers = new Map<number, number[]>();
-  for (const o of orders) {
-    const before = [...(after.get(o.orderId) ?? [])].filter((id) => id !== o.orderId && known.has(id));
-    waiting.set(o.orderId, before.length);
-    for (const id of before) consumers.set(id, [...(consumers.get(id) ?? []), o.orderId]);
+export function costingSequence(units: ReadonlyArray<{ key: string; orderId: number; level: number }>, after: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  type Unit = (typeof units)[number];
+  const rank = (a: Unit, b: Unit) => b.level - a.level || a.orderId - b.orderId || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const known = new Set(units.map((u) => u.key));
+  const waiting = new Map<string, number>();
+  const consumers = new Map<string, string[]>();
+  for (const u of units) {
+    const before = [...(after.get(u.key) ?? [])].filter((key) => key !== u.key && known.has(key));
+    waiting.set(u.key, before.length);
+    for (const key of before) consumers.set(key, [...(consumers.get(key) ?? []), u.key]);
   }
-  const remaining = [...orders].sort(rank);
-  const sequence: number[] = [];
-  const done = new Set<number>();
-  while (sequence.length < orders.length) {
-    // The first ready order in rank; none ready means a circle: the first in rank goes anyway.
-    const next = remaining.find((o) => !done.has(o.orderId) && waiting.get(o.orderId) === 0) ?? remaining.find((o) => !done.has(o.orderId))!;
-    done.add(next.orderId);
-    sequence.push(next.orderId);
-    for (const id of consumers.get(next.orderId) ?? []) waiting.set(id, (waiting.get(id) ?? 0) - 1);
+  const remaining = [...units].sort(rank);
+  const sequence: string[] = [];
+  const done = new Set<string>();
+  while (sequence.length < units.length) {
+    // The first ready unit in rank; none ready means a circle: the first in rank goes anyway.
+    const next = remaining.find((u) => !done.has(u.key) && waiting.get(u.key) === 0) ?? remaining.find((u) => !done.has(u.key))!;
+    done.add(next.key);
+    sequence.push(next.key);
+    for (const key of consumers.get(next.key) ?? []) waiting.set(key, (waiting.get(key) ?? 0) - 1);
   }
   return sequence;
 }

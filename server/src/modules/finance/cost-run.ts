@@ -16,7 +16,7 @@ import { billLine } from '../../db/schema/index.ts';
 import { localDay } from '../../bills/stock-rules.ts';
 import { post, reverseSource, type PostingLineInput } from './ledger.ts';
 import { sides } from './postings.ts';
-import { allocate, allocateOverhead, costingSequence, costOrder as costOfOrder, COST_ELEMENTS, totalOf, type ByElement, type OrderCost, type OrderCostInput, type OverheadBasis } from './cost-math.ts';
+import { allocate, allocateOverhead, costingSequence, costOrder as costOfOrder, COST_ELEMENTS, totalOf, unitKey, type ByElement, type OrderCost, type OrderCostInput, type OverheadBasis } from './cost-math.ts';
 import { overheadFeeTypes } from './money-bills.ts';
 import { lockKey } from '../../core/advisory-lock.ts';
 
@@ -85,16 +85,21 @@ const zero = (): ByElement => ({ material: 0n, labour: 0n, overhead: 0n });
 const m = (text: string | null | undefined) => toMicro(text ?? '0');
 
 /**
- * The run's input statements (exported for bench/cost-run.ts, which times them over a bare pool): per order, what
- * the stock ledger moved for its picks, returns and scrap stocked (material) and completions (what they took in, and
- * how many), before and in the period — a return reaches its order through its pick's line, scrap through its report's.
+ * The run's input statements (exported for bench/cost-run.ts, which times them over a bare pool): per order and
+ * product, what the stock ledger moved for its picks, returns and scrap stocked (material) and completions (what
+ * they took in, and how many), before and in the period. A pick reaches its order through the order's material line,
+ * and its product through the line's `productId` (none: shared by the order's products); a return through its
+ * pick's line; scrap through its report's line, and its product is the scrapped one; a completion's is what it
+ * takes in.
  */
-export function ledgerByOrderSql(tenantId: number, period: string): SQL {
+export function ledgerByUnitSql(tenantId: number, period: string): SQL {
   const { start, end } = periodRange(period);
   const stockTypes = [ProductionPick.type, ProductionReturn.type, ProductionInstock.type, ProductionWaste.type];
-  // A return reaches its order through its pick's line, a waste in-stock through its report's.
   const throughSource = [ProductionReturn.type, ProductionWaste.type];
   return sql`select case when e.bill_type in (${sql.join(throughSource.map((t) => sql`${t}`), sql`, `)}) then s.source_bill_id else d.source_bill_id end as order_id,
+               case e.bill_type when ${ProductionPick.type} then nullif(s.extra->>'productId', '')::bigint
+                                when ${ProductionReturn.type} then nullif(s2.extra->>'productId', '')::bigint
+                                else d.material_id end as product_id,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as material_before,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date >= ${start}), 0)::text as material,
                coalesce(sum(e.amount) filter (where e.bill_type = ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as perpetual_before,
@@ -104,23 +109,25 @@ export function ledgerByOrderSql(tenantId: number, period: string): SQL {
         from stock_ledger e
         join bill_line d on d.tenant_id = e.tenant_id and d.id = e.bill_line_id
         left join bill_line s on s.tenant_id = d.tenant_id and s.id = d.source_line_id
+        -- a return's pick line's own source: the order's material line, which says the product
+        left join bill_line s2 on e.bill_type = ${ProductionReturn.type} and s2.tenant_id = s.tenant_id and s2.id = s.source_line_id
         where e.tenant_id = ${tenantId} and e.bill_type in (${sql.join(stockTypes.map((t) => sql`${t}`), sql`, `)}) and e.bill_date <= ${end}
-        group by 1`;
+        group by 1, 2`;
 }
 
-/** Per order, the piece wages of the period's audited accounting (accounting line → report line → order). */
-export function labourByOrderSql(tenantId: number, period: string): SQL {
-  return sql`select r.source_bill_id as order_id, sum(a.price_total)::text as wage
+/** Per order and product, the piece wages of the period's audited accounting (accounting line → report line, of the step's product). */
+export function labourByUnitSql(tenantId: number, period: string): SQL {
+  return sql`select r.source_bill_id as order_id, r.material_id as product_id, sum(a.price_total)::text as wage
         from bill_line a join bill ab on ab.tenant_id = a.tenant_id and ab.id = a.bill_id
         join bill_line r on r.tenant_id = a.tenant_id and r.id = a.source_line_id
         where a.tenant_id = ${tenantId} and ab.bill_type = ${ProcessAccounting.type} and ab.bill_status in (${inPosted}) and ab.extra->>'salaryPeriod' = ${period}
-        group by 1`;
+        group by 1, 2`;
 }
 
-/** Per order and step, the good quantity reported up to the period's end and the hours reported in it. */
+/** Per order and step (of one product), the good quantity reported up to the period's end and the hours reported in it. */
 export function reportsByStepSql(tenantId: number, period: string): SQL {
   const { start, end } = periodRange(period);
-  return sql`select r.source_bill_id as order_id, r.source_line_id as step_id, sum(r.base_number)::text as good,
+  return sql`select r.source_bill_id as order_id, r.source_line_id as step_id, min(r.material_id) as product_id, sum(r.base_number)::text as good,
                coalesce(sum(coalesce(nullif(r.extra->>'hours', '')::numeric, 0)) filter (where rb.bill_date >= ${start}), 0)::text as hours
         from bill_line r join bill rb on rb.tenant_id = r.tenant_id and rb.id = r.bill_id
         where r.tenant_id = ${tenantId} and rb.bill_type = ${ProcessReport.type} and rb.bill_status in (${inPosted}) and rb.bill_date <= ${end}
@@ -141,7 +148,7 @@ export function completionLinesSql(tenantId: number, period: string): SQL {
 
 /**
  * Where the products the period completed went in the period: per material, what each production order picked of
- * it less what it returned (`order_id`), and all else that took it out of stock (`order_id` null: sales, other
+ * it less what it returned (`order_id`, and `product_id` the product its material line is for), and all else that took it out of stock (`order_id` null: sales, other
  * issues, a stock count's loss). Netted per bill line first, so a withdrawn bill counts nothing and a transfer
  * between warehouses (its line out of one and into the other) neither.
  */
@@ -155,103 +162,164 @@ export function consumptionSql(tenantId: number, period: string, materialIds: re
           group by 1, 2, 3)
         select mv.material_id,
                case mv.bill_type when ${ProductionPick.type} then d.source_bill_id when ${ProductionReturn.type} then s.source_bill_id end as order_id,
+               case mv.bill_type when ${ProductionPick.type} then nullif(s.extra->>'productId', '')::bigint when ${ProductionReturn.type} then nullif(s2.extra->>'productId', '')::bigint end as product_id,
                (-sum(mv.quantity))::text as quantity
         from moved mv
         join bill_line d on d.tenant_id = ${tenantId} and d.id = mv.bill_line_id
         left join bill_line s on s.tenant_id = d.tenant_id and s.id = d.source_line_id
+        left join bill_line s2 on mv.bill_type = ${ProductionReturn.type} and s2.tenant_id = s.tenant_id and s2.id = s.source_line_id
         where mv.quantity < 0 or mv.bill_type = ${ProductionReturn.type}
-        group by 1, 2`;
+        group by 1, 2, 3`;
 }
 
-/** Per completed material, what each order consumed of it in the period and what went elsewhere (`consumptionSql`). */
-async function consumption(tx: Tx, tenantId: number, period: string, completions: readonly CompletionLine[]) {
-  const consumed = new Map<number, { byOrder: Map<number, Micro>; elsewhere: Micro }>();
+/** Per completed material, what each order's product consumed of it in the period and what went elsewhere (`consumptionSql`). */
+async function consumption(tx: Tx, tenantId: number, period: string, completions: readonly CompletionLine[], units: OrderUnits) {
+  const consumed = new Map<number, { byUnit: Map<string, Micro>; elsewhere: Micro }>();
   const materialIds = [...new Set(completions.map((c) => c.materialId))];
   if (!materialIds.length) return consumed;
-  for (const r of await rows<{ material_id: string; order_id: string | null; quantity: string }>(tx, consumptionSql(tenantId, period, materialIds))) {
-    const entry = consumed.get(Number(r.material_id)) ?? { byOrder: new Map<number, Micro>(), elsewhere: 0n };
-    if (r.order_id === null) entry.elsewhere += m(r.quantity);
-    else entry.byOrder.set(Number(r.order_id), m(r.quantity));
+  for (const r of await rows<{ material_id: string; order_id: string | null; product_id: string | null; quantity: string }>(tx, consumptionSql(tenantId, period, materialIds))) {
+    const entry = consumed.get(Number(r.material_id)) ?? { byUnit: new Map<string, Micro>(), elsewhere: 0n };
+    // An order the run does not cost (nothing else of it this month) consumed it too: not a product the run can hand it to.
+    const parts = r.order_id === null ? [] : units.spread(Number(r.order_id), r.product_id === null ? null : Number(r.product_id), m(r.quantity));
+    if (!parts.length) entry.elsewhere += m(r.quantity);
+    for (const [key, quantity] of parts) entry.byUnit.set(key, (entry.byUnit.get(key) ?? 0n) + quantity);
     consumed.set(Number(r.material_id), entry);
   }
   return consumed;
 }
 
-/** What the period's bills say of each order (the run's inputs), and the completion lines it values. */
+/** The month's costing units — each product of each order — and how a figure of an order goes to them. */
+class OrderUnits {
+  private readonly products = new Map<number, Array<{ productId: number; planned: Micro }>>();
+
+  add(orderId: number, productId: number, planned: Micro) {
+    this.products.set(orderId, [...(this.products.get(orderId) ?? []), { productId, planned }]);
+  }
+
+  /**
+   * `value` of an order: all to its product `productId`, or — for none, or one it does not make (a line edited
+   * since) — shared by its products' planned quantities (the last taking the rounding). Nothing for an order the
+   * run does not cost.
+   */
+  spread(orderId: number, productId: number | null, value: Micro): Array<[string, Micro]> {
+    const products = this.products.get(orderId) ?? [];
+    if (productId !== null && products.some((p) => p.productId === productId)) return [[unitKey(orderId, productId), value]];
+    const weights = products.map((p) => p.planned);
+    const parts = allocate(value, sum(weights) === 0n ? weights.map((_, i) => (i === 0 ? 1n : 0n)) : weights);
+    return products.map((p, i) => [unitKey(orderId, p.productId), parts[i]]);
+  }
+}
+
+/** What the period's bills say of each order's products (the run's inputs), and the completion lines it values. */
 async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: boolean) {
   const { end } = periodRange(period);
-  const ledger = await rows<{ order_id: string; material_before: string; material: string; perpetual_before: string; perpetual: string; completed_before: string; completed: string }>(tx, ledgerByOrderSql(tenantId, period));
-  const labour = await rows<{ order_id: string; wage: string }>(tx, labourByOrderSql(tenantId, period));
-  const reports = await rows<{ order_id: string; step_id: string; good: string; hours: string }>(tx, reportsByStepSql(tenantId, period));
-  const previous = openingFromRun ? await tx.select().from(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, previousPeriod(period)))) : [];
-  const closingBefore = new Map(
-    previous.map((p) => [
-      p.orderId,
-      {
-        material: m(p.openingMaterial) + m(p.material) - m(p.finishedMaterial),
-        labour: m(p.openingLabour) + m(p.labour) - m(p.finishedLabour),
-        overhead: m(p.openingOverhead) + m(p.overhead) - m(p.finishedOverhead),
-      } satisfies ByElement,
-    ]),
+  const ledger = await rows<{ order_id: string | null; product_id: string | null; material_before: string; material: string; perpetual_before: string; perpetual: string; completed_before: string; completed: string }>(
+    tx,
+    ledgerByUnitSql(tenantId, period),
   );
+  const labour = await rows<{ order_id: string | null; product_id: string; wage: string }>(tx, labourByUnitSql(tenantId, period));
+  const reports = await rows<{ order_id: string; step_id: string; product_id: string; good: string; hours: string }>(tx, reportsByStepSql(tenantId, period));
+  const previous = openingFromRun ? await tx.select().from(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, previousPeriod(period)))) : [];
+  const units = new OrderUnits();
   const ids = new Set<number>();
   for (const r of ledger) if (r.order_id !== null) ids.add(Number(r.order_id));
   for (const r of labour) if (r.order_id !== null) ids.add(Number(r.order_id));
   for (const r of reports) if (toMicro(r.hours) !== 0n) ids.add(Number(r.order_id));
-  for (const [id, closing] of closingBefore) if (totalOf(closing) !== 0n || closing.material !== 0n) ids.add(id);
-  if (!ids.size) return { inputs: [] as OrderCostInput[], orders: new Map<number, CostedOrder>(), completions: [] as CompletionLine[] };
+  for (const p of previous) ids.add(p.orderId);
+  if (!ids.size) return { inputs: [] as OrderCostInput[], costed: new Map<string, CostedUnit>(), completions: [] as CompletionLine[], units };
 
   const idArray = sql`array[${sql.join([...ids].map((id) => sql`${id}::bigint`), sql`, `)}]`;
-  const orderRows = await rows<{ id: string; bill_code: string; planned: string; steps: string; material_id: string | null; level: number | null; closed: boolean }>(
+  const unitRows = await rows<{ id: string; bill_code: string; product_id: string; planned: string; steps: string; level: number | null; closed: boolean }>(
     tx,
-    sql`select o.id, o.bill_code,
-               -- the deepest of its products in the BOMs (the costing sequence's order among orders ready together)
-               (select max(pm.low_level_code) from bill_line l join material pm on pm.tenant_id = l.tenant_id and pm.id = l.material_id
-                 where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'l', billLine)}) as level,
-               coalesce((select sum(l.base_number) from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'l', billLine)}), 0)::text as planned,
-               (select count(*) from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.processes, 'l', billLine)})::text as steps,
-               (select l.material_id from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'l', billLine)} order by l.line_no limit 1) as material_id,
+    sql`select o.id, o.bill_code, p.material_id as product_id, sum(p.base_number)::text as planned,
+               -- how deep the product sits in the BOMs (the costing sequence's order among units ready together)
+               max(pm.low_level_code) as level,
+               (select count(*) from bill_line l where l.tenant_id = o.tenant_id and l.bill_id = o.id and l.material_id = p.material_id and ${conditionSql(PRODUCTION_LINES.processes, 'l', billLine)})::text as steps,
                -- closed by hand by the period's end (a later closing does not change a past period)
                (o.bill_status = 'ManualCompletion' and exists (select 1 from bill_transition t where t.tenant_id = o.tenant_id and t.bill_id = o.id
                   and t.operation = 'manualCompletion' and t.created_at < ${end}::date + 1)) as closed
-        from bill o where o.tenant_id = ${tenantId} and o.id = any(${idArray}) and o.bill_type = ${ProductionOrder.type}
-        order by o.id`,
+        from bill o
+        join bill_line p on p.tenant_id = o.tenant_id and p.bill_id = o.id and ${conditionSql(PRODUCTION_LINES.products, 'p', billLine)}
+        left join material pm on pm.tenant_id = p.tenant_id and pm.id = p.material_id
+        where o.tenant_id = ${tenantId} and o.id = any(${idArray}) and o.bill_type = ${ProductionOrder.type}
+        group by o.tenant_id, o.id, o.bill_code, o.bill_status, p.material_id
+        order by o.id, min(p.line_no)`,
   );
-  const ledgerOf = new Map(ledger.filter((r) => r.order_id !== null).map((r) => [Number(r.order_id), r]));
-  const labourOf = new Map(labour.map((r) => [Number(r.order_id), m(r.wage)]));
-  const stepsOf = new Map<number, { good: Micro[]; hours: Micro }>();
-  for (const r of reports) {
-    const entry = stepsOf.get(Number(r.order_id)) ?? { good: [], hours: 0n };
-    entry.good.push(m(r.good));
-    entry.hours += m(r.hours);
-    stepsOf.set(Number(r.order_id), entry);
+  for (const u of unitRows) units.add(Number(u.id), Number(u.product_id), m(u.planned));
+
+  // Every figure onto its units.
+  const FIGURES = ['material_before', 'material', 'perpetual_before', 'perpetual', 'completed_before', 'completed'] as const;
+  const ledgerOf = new Map<string, Record<(typeof FIGURES)[number], Micro>>();
+  for (const r of ledger) {
+    if (r.order_id === null) continue;
+    for (const figure of FIGURES) {
+      for (const [key, value] of units.spread(Number(r.order_id), r.product_id === null ? null : Number(r.product_id), m(r[figure]))) {
+        const entry = ledgerOf.get(key) ?? { material_before: 0n, material: 0n, perpetual_before: 0n, perpetual: 0n, completed_before: 0n, completed: 0n };
+        entry[figure] += value;
+        ledgerOf.set(key, entry);
+      }
+    }
   }
+  const labourOf = new Map<string, Micro>();
+  for (const r of labour) {
+    if (r.order_id === null) continue;
+    for (const [key, value] of units.spread(Number(r.order_id), Number(r.product_id), m(r.wage))) labourOf.set(key, (labourOf.get(key) ?? 0n) + value);
+  }
+  const stepsOf = new Map<string, { good: Micro[]; hours: Micro }>();
+  for (const r of reports) {
+    for (const [key, hours] of units.spread(Number(r.order_id), Number(r.product_id), m(r.hours))) {
+      const entry = stepsOf.get(key) ?? { good: [], hours: 0n };
+      if (key === unitKey(Number(r.order_id), Number(r.product_id))) entry.good.push(m(r.good));
+      entry.hours += hours;
+      stepsOf.set(key, entry);
+    }
+  }
+  const closingBefore = new Map<string, ByElement>();
+  for (const p of previous) {
+    const closing = {
+      material: m(p.openingMaterial) + m(p.material) - m(p.finishedMaterial),
+      labour: m(p.openingLabour) + m(p.labour) - m(p.finishedLabour),
+      overhead: m(p.openingOverhead) + m(p.overhead) - m(p.finishedOverhead),
+    } satisfies ByElement;
+    for (const element of COST_ELEMENTS) {
+      for (const [key, value] of units.spread(p.orderId, p.materialId, closing[element])) {
+        const entry = closingBefore.get(key) ?? zero();
+        entry[element] += value;
+        closingBefore.set(key, entry);
+      }
+    }
+  }
+
   const inputs: OrderCostInput[] = [];
-  const orders = new Map<number, CostedOrder>();
-  for (const o of orderRows) {
-    const id = Number(o.id);
-    const l = ledgerOf.get(id);
-    const steps = stepsOf.get(id);
-    const stepCount = Number(o.steps);
+  const costed = new Map<string, CostedUnit>();
+  for (const u of unitRows) {
+    const orderId = Number(u.id);
+    const productId = Number(u.product_id);
+    const key = unitKey(orderId, productId);
+    const l = ledgerOf.get(key);
+    const steps = stepsOf.get(key);
+    const stepCount = Number(u.steps);
     // Steps never reported count as nothing passed.
     const stepsReported = stepCount ? [...(steps?.good ?? []), ...Array<Micro>(Math.max(0, stepCount - (steps?.good.length ?? 0))).fill(0n)] : [];
-    const opening = openingFromRun ? (closingBefore.get(id) ?? zero()) : { ...zero(), material: m(l?.material_before) - m(l?.perpetual_before) };
+    const opening = openingFromRun ? (closingBefore.get(key) ?? zero()) : { ...zero(), material: (l?.material_before ?? 0n) - (l?.perpetual_before ?? 0n) };
     const input: OrderCostInput = {
-      orderId: id,
+      key,
+      orderId,
+      productId,
       opening,
-      material: m(l?.material),
-      labour: labourOf.get(id) ?? 0n,
+      material: l?.material ?? 0n,
+      labour: labourOf.get(key) ?? 0n,
       hours: steps?.hours ?? 0n,
-      planned: m(o.planned),
-      completedBefore: m(l?.completed_before),
-      completed: m(l?.completed),
-      closed: o.closed,
+      planned: m(u.planned),
+      completedBefore: l?.completed_before ?? 0n,
+      completed: l?.completed ?? 0n,
+      closed: u.closed,
       stepsReported,
     };
-    const idle = totalOf(opening) === 0n && input.material === 0n && input.labour === 0n && input.hours === 0n && input.completed === 0n && m(l?.perpetual) === 0n;
+    const idle = totalOf(opening) === 0n && opening.material === 0n && input.material === 0n && input.labour === 0n && input.hours === 0n && input.completed === 0n && (l?.perpetual ?? 0n) === 0n;
     if (idle) continue;
     inputs.push(input);
-    orders.set(id, { code: o.bill_code, materialId: o.material_id === null ? null : Number(o.material_id), level: o.level ?? 0 });
+    costed.set(key, { code: u.bill_code, orderId, productId, level: u.level ?? 0 });
   }
   const completions = (
     await rows<{ bill_id: string; bill_line_id: string; bill_code: string; order_id: string; material_id: string; warehouse_id: string; quantity: string; amount: string }>(tx, completionLinesSql(tenantId, period))
@@ -267,14 +335,15 @@ async function gather(tx: Tx, tenantId: number, period: string, openingFromRun: 
       perpetual: m(r.amount),
     }),
   );
-  return { inputs, orders, completions };
+  return { inputs, costed, completions, units };
 }
 
-interface CostedOrder {
+/** One product of one order the run costs. */
+interface CostedUnit {
   code: string;
-  /** Its first product (the figures' product column). */
-  materialId: number | null;
-  /** The largest low-level code of its products. */
+  orderId: number;
+  productId: number;
+  /** The product's low-level code. */
   level: number;
 }
 
@@ -283,6 +352,7 @@ interface CompletionLine {
   billLineId: number;
   billCode: string;
   orderId: number;
+  /** The product it took in. */
   materialId: number;
   warehouseId: number;
   quantity: Micro;
@@ -319,72 +389,82 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
     if (earlier) throw new BizError('CostPeriodPreviousNotCalculated', { additional: before });
   }
   const current = await periodRow(tx, tenantId, period);
-  const { inputs, orders, completions } = await gather(tx, tenantId, period, previousCalculated);
+  const { inputs, costed, completions, units } = await gather(tx, tenantId, period, previousCalculated);
   const pool = await overheadPool(tx, tenantId, period);
   const { overhead, unallocated } = allocateOverhead(pool, inputs, basis);
-  const overheadOf = new Map(inputs.map((input, i) => [input.orderId, overhead[i]]));
-  const inputOf = new Map(inputs.map((input) => [input.orderId, input]));
+  const overheadOf = new Map(inputs.map((input, i) => [input.key, overhead[i]]));
+  const inputOf = new Map(inputs.map((input) => [input.key, input]));
 
-  // What the period's runs already put onto each completion line, and rolled into each order from its sub-assemblies.
+  // What the period's runs already put onto each completion line, and rolled into each product from its sub-assemblies.
   const calculated = current?.status === CALCULATED;
   const applied = new Map(
     (await tx.select().from(costLine).where(and(eq(costLine.tenantId, tenantId), eq(costLine.period, period)))).map((l) => [l.billLineId, { toStock: m(l.toStock), toSales: m(l.toSales), toProduction: m(l.toProduction) }]),
   );
-  const rolledIn = new Map<number, Micro>(
-    calculated ? (await tx.select({ orderId: costOrder.orderId, rolledIn: costOrder.rolledIn }).from(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, period)))).map((r) => [r.orderId, m(r.rolledIn)]) : [],
+  const rolledIn = new Map<string, Micro>(
+    calculated
+      ? (await tx.select({ orderId: costOrder.orderId, materialId: costOrder.materialId, rolledIn: costOrder.rolledIn }).from(costOrder).where(and(eq(costOrder.tenantId, tenantId), eq(costOrder.period, period)))).map((r) => [
+          unitKey(r.orderId, r.materialId),
+          m(r.rolledIn),
+        ])
+      : [],
   );
   const onHand = await stockOnHand(tx, tenantId, completions);
-  const linesOf = new Map<number, CompletionLine[]>();
-  for (const c of completions) linesOf.set(c.orderId, [...(linesOf.get(c.orderId) ?? []), c]);
+  // A completion line is its product's (the product it takes in is one the order makes).
+  const linesOf = new Map<string, CompletionLine[]>();
+  for (const c of completions) {
+    const key = units.spread(c.orderId, c.materialId, 0n)[0]?.[0];
+    if (key) linesOf.set(key, [...(linesOf.get(key) ?? []), c]);
+  }
 
-  // Step by step (逐步结转): an order is costed after the orders whose products it picked this month, and what the
-  // run adds to those products' cost follows them into the orders that consumed them.
-  const consumed = await consumption(tx, tenantId, period, completions);
-  const makersOf = new Map<number, Set<number>>();
-  for (const c of completions) makersOf.set(c.materialId, (makersOf.get(c.materialId) ?? new Set()).add(c.orderId));
-  const after = new Map<number, Set<number>>();
+  // Step by step (逐步结转): a product is costed after the products whose completions it picked this month, and what
+  // the run adds to their cost follows them into the products that consumed them.
+  const consumed = await consumption(tx, tenantId, period, completions, units);
+  const makersOf = new Map<number, Set<string>>();
+  for (const [key, lines] of linesOf) for (const c of lines) makersOf.set(c.materialId, (makersOf.get(c.materialId) ?? new Set()).add(key));
+  const after = new Map<string, Set<string>>();
   for (const [materialId, use] of consumed) {
-    for (const [orderId, picked] of use.byOrder) if (picked > 0n) for (const maker of makersOf.get(materialId) ?? []) after.set(orderId, (after.get(orderId) ?? new Set()).add(maker));
+    for (const [key, picked] of use.byUnit) if (picked > 0n) for (const maker of makersOf.get(materialId) ?? []) after.set(key, (after.get(key) ?? new Set()).add(maker));
   }
   const sequence = costingSequence(
-    inputs.map((input) => ({ orderId: input.orderId, level: orders.get(input.orderId)?.level ?? 0 })),
+    inputs.map((input) => ({ key: input.key, orderId: input.orderId, level: costed.get(input.key)?.level ?? 0 })),
     after,
   );
-  const position = new Map(sequence.map((id, at) => [id, at]));
+  const position = new Map(sequence.map((key, at) => [key, at]));
 
   const costs: Array<OrderCost & { rolledIn: Micro }> = [];
   const lineCosts: Array<CompletionLine & { cost: Micro; toStock: Micro; toSales: Micro; toProduction: Micro; stockPart: Micro; salesPart: Micro }> = [];
-  for (const [at, orderId] of sequence.entries()) {
-    const input = inputOf.get(orderId)!;
-    const received = rolledIn.get(orderId) ?? 0n;
-    const cost = { ...costOfOrder({ ...input, material: input.material + received }, overheadOf.get(orderId) ?? 0n), rolledIn: received };
+  for (const [at, key] of sequence.entries()) {
+    const input = inputOf.get(key)!;
+    const received = rolledIn.get(key) ?? 0n;
+    const cost = { ...costOfOrder({ ...input, material: input.material + received }, overheadOf.get(key) ?? 0n), rolledIn: received };
     costs.push(cost);
-    // Each completion line's cost: its order's finished cost by quantity; what it takes beyond what is on it.
-    const lines = linesOf.get(orderId) ?? [];
+    // Each completion line's cost: its product's finished cost by quantity; what it takes beyond what is on it.
+    const lines = linesOf.get(key) ?? [];
     const parts = allocate(totalOf(cost.finished), lines.map((l) => l.quantity));
     lines.forEach((line, i) => {
       const was = applied.get(line.billLineId) ?? { toStock: 0n, toSales: 0n, toProduction: 0n };
       const diff = parts[i] - line.perpetual - was.toStock - was.toSales - was.toProduction;
       // What the line brought in that is still on the shelf takes its share into stock.
-      const key = `${line.materialId}|${line.warehouseId}`;
-      const covered = onHand.get(key) ?? 0n;
+      const place = `${line.materialId}|${line.warehouseId}`;
+      const covered = onHand.get(place) ?? 0n;
       const held = covered <= 0n ? 0n : covered >= line.quantity ? line.quantity : covered;
-      onHand.set(key, covered - held);
+      onHand.set(place, covered - held);
       const stockPart = line.quantity === 0n ? 0n : (diff * held) / line.quantity;
-      // What is gone is shared by where the month's issues of the product went: the orders that picked it and are
+      // What is gone is shared by where the month's issues of the product went: the products that picked it and are
       // costed after this one take theirs into their material; sales and every other issue, cost of sales.
       const gone = diff - stockPart;
-      const use = consumed.get(line.materialId);
-      const takers = [...(use?.byOrder ?? [])].filter(([id, picked]) => picked > 0n && (position.get(id) ?? -1) > at);
-      const elsewhere = max(0n, use?.elsewhere ?? 0n) + sum([...(use?.byOrder ?? [])].filter(([id, picked]) => picked > 0n && !((position.get(id) ?? -1) > at)).map(([, picked]) => picked));
+      const picks = [...(consumed.get(line.materialId)?.byUnit ?? [])].filter(([, picked]) => picked > 0n);
+      const takers = picks.filter(([taker]) => (position.get(taker) ?? -1) > at);
+      const elsewhere = max(0n, consumed.get(line.materialId)?.elsewhere ?? 0n) + sum(picks.filter(([taker]) => !((position.get(taker) ?? -1) > at)).map(([, picked]) => picked));
       const shares = allocate(gone, [...takers.map(([, picked]) => picked), elsewhere]);
       const productionPart = sum(shares.slice(0, takers.length));
-      takers.forEach(([id], k) => rolledIn.set(id, (rolledIn.get(id) ?? 0n) + shares[k]));
+      takers.forEach(([taker], k) => rolledIn.set(taker, (rolledIn.get(taker) ?? 0n) + shares[k]));
       const salesPart = gone - productionPart;
       lineCosts.push({ ...line, cost: parts[i], toStock: was.toStock + stockPart, toSales: was.toSales + salesPart, toProduction: was.toProduction + productionPart, stockPart, salesPart });
     });
   }
   await progress?.(Math.floor(costs.length / 2), costs.length);
+  const orderCount = new Set(costs.map((c) => c.orderId)).size;
 
   const allocatedBefore = current?.status === CALCULATED ? m(current.overhead) - m(current.unallocated) : 0n;
   const allocatedNow = pool - unallocated;
@@ -409,14 +489,14 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
   for (let i = 0; i < costs.length; i += 500) {
     await tx.insert(costOrder).values(
       costs.slice(i, i + 500).map((c) => {
-        const input = inputOf.get(c.orderId)!;
+        const input = inputOf.get(c.key)!;
         return {
           tenantId,
           period,
           orderId: c.orderId,
-          orderCode: orders.get(c.orderId)?.code ?? '',
+          orderCode: costed.get(c.key)?.code ?? '',
           rolledIn: microText(c.rolledIn),
-          materialId: orders.get(c.orderId)?.materialId ?? null,
+          materialId: c.productId,
           planned: microText(input.planned),
           completed: microText(input.completed),
           unfinished: microText(c.unfinished),
@@ -431,7 +511,7 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
           finishedMaterial: microText(c.finished.material),
           finishedLabour: microText(c.finished.labour),
           finishedOverhead: microText(c.finished.overhead),
-          perpetual: microText(sum((linesOf.get(c.orderId) ?? []).map((l) => l.perpetual))),
+          perpetual: microText(sum((linesOf.get(c.key) ?? []).map((l) => l.perpetual))),
         };
       }),
     );
@@ -459,7 +539,7 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
     basis,
     overhead: microText(pool),
     unallocated: microText(unallocated),
-    orders: costs.length,
+    orders: orderCount,
     calculatedAt: new Date(),
     calculatedBy: ctx.account.adminId,
     updatedAt: new Date(),
@@ -469,10 +549,10 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
     .values({ tenantId, period, ...values })
     .onConflictDoUpdate({ target: [costPeriod.tenantId, costPeriod.period], set: values });
   await progress?.(costs.length, costs.length);
-  ctx.audit({ action: 'costRun', entity: 'costPeriod', entityId: period, detail: { basis, orders: costs.length } });
+  ctx.audit({ action: 'costRun', entity: 'costPeriod', entityId: period, detail: { basis, orders: orderCount } });
   return {
     period,
-    orders: costs.length,
+    orders: orderCount,
     overhead: microText(pool),
     unallocated: microText(unallocated),
     finished: microText(sum(costs.map((c) => totalOf(c.finished)))),
@@ -553,7 +633,7 @@ export async function getCostPeriod(ctx: ServiceContext, period: string): Promis
     sql`select c.*, m.name as material_name, m.code as material_code
         from cost_order c left join material m on m.tenant_id = c.tenant_id and m.id = c.material_id
         where c.tenant_id = ${ctx.tenantId} and c.period = ${period}
-        order by c.order_code`,
+        order by c.order_code, m.code`,
   );
   const orders = found.map((r): CostOrderRow => {
     const el = (prefix: string) => Object.fromEntries(COST_ELEMENTS.map((e) => [e, m(r[`${prefix}${e}`])])) as ByElement;
@@ -565,7 +645,7 @@ export async function getCostPeriod(ctx: ServiceContext, period: string): Promis
     return {
       orderId: Number(r.order_id),
       orderCode: r.order_code ?? '',
-      materialId: r.material_id === null ? null : Number(r.material_id),
+      materialId: Number(r.material_id),
       materialName: r.material_name ?? '',
       materialCode: r.material_code ?? '',
       planned: r.planned ?? '0',

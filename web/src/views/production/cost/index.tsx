@@ -155,14 +155,14 @@ export default function CostAccountingPage() {
       )}
       <ProTable<CostOrderRow>
         columns={columns}
-        rowKey="orderId"
+        rowKey={(r) => `${r.orderId}|${r.materialId}`}
         pagination={false}
         search={false}
         title={t('title', { period: key })}
         actionRef={table}
         data-testid="cost-orders"
         request={load}
-        scroll={{ x: 1600 }}
+        scroll={{ x: 1740 }}
       />
     </Space>
   );
