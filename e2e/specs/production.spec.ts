@@ -31,6 +31,7 @@ interface OrderLine {
   processId?: number;
   teamId?: number | null;
   unitPrice?: number;
+  productId?: number | null;
 }
 interface PlanLine {
   id: number;
@@ -264,6 +265,11 @@ describe('production (browser)', () => {
     expect(product).toMatchObject({ materialId: board, number: 5 });
     // The board's BOM for 5: a chip, a regulator, 24 resistors and 4 capacitors each.
     expect(orderLines.filter((l) => l.role === 'Material').map((l) => l.number)).toEqual([5, 5, 120, 20]);
+    // Each material line is for the board (所属产品 / For product: what the month's cost run charges it to).
+    expect(orderLines.filter((l) => l.role === 'Material').map((l) => l.productId)).toEqual([board, board, board, board]);
+    const forProduct = orderForm.getByTestId(`bill-line-${orderLines.findIndex((l) => l.role === 'Material')}-productId`);
+    await forProduct.scrollIntoViewIfNeeded();
+    await waitUntil(() => forProduct.textContent(), (text) => !!text?.includes('控制板组件'), 'the material line names its product');
     await submitAuditAndClose(orderForm);
 
     // Set-up through the API: every material picked from the raw store's shelf, every step reported.

@@ -260,6 +260,25 @@ async function assertNamedRecords(ctx: ServiceContext, decl: BillTypeDecl, heade
     for (const field of named.lines) add(field, valueOf, values.lineNo);
   }
   for (const [ref, items] of wanted) await assertRefsExist(ctx.tx, ctx.tenantId, ref, items);
+  assertLinesNameTheirOwn(decl, lines);
+}
+
+/** Every line field naming another line of the bill (`ofLines`) names the material of one of them, else its refusal. */
+function assertLinesNameTheirOwn(decl: BillTypeDecl, lines: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
+  const fields = decl.lines.filter((f) => f.ofLines);
+  if (!fields.length) return;
+  const read = (values: typeof billLine.$inferInsert, key: string) => {
+    const row = values as Record<string, unknown>;
+    return row[key] !== undefined ? row[key] : (values.extra as Record<string, unknown> | null)?.[key];
+  };
+  for (const field of fields) {
+    const { lines: named, refusal: key } = field.ofLines!;
+    const offered = new Set(lines.filter(({ values }) => named.values.includes(String(read(values, named.field) ?? ''))).map(({ values }) => Number(values.materialId)));
+    for (const { values } of lines) {
+      const value = read(values, field.key);
+      if (typeof value === 'number' && !offered.has(value)) throw refusal(key, {}, { line: values.lineNo });
+    }
+  }
 }
 
 async function linkLines(ctx: ServiceContext, decl: BillTypeDecl, billId: number, prepared: Awaited<ReturnType<typeof prepare>>, config: TenantConfig) {

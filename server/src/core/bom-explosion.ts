@@ -30,9 +30,6 @@ export async function orderLinesFromBoms(ctx: ServiceContext, decl: BillTypeDecl
   if (unnamed >= 0) throw refusal('PleaseSelectProcess', {}, { line: unnamed + 1 });
   // A type whose material lines say which product they are for (a production order: its cost run needs it).
   const tagsProduct = decl.lines.some((f) => f.key === 'productId');
-  const productIds = new Set(products.map((l) => Number(l.materialId)));
-  const stranger = payload.lines.findIndex((l) => isMaterial(l) && l.productId != null && !productIds.has(Number(l.productId)));
-  if (stranger >= 0) throw refusal('MaterialProductNotOnOrder', {}, { line: stranger + 1 });
   const wantMaterials = !payload.lines.some(isMaterial);
   const wantSteps = !payload.lines.some(isProcess);
   if (!wantMaterials && !wantSteps) return payload.lines;

@@ -110,6 +110,12 @@ export interface FieldDecl {
    * receivable, its supplier for a payable): the form hides it otherwise and does not send it.
    */
   shownWhen?: { field: string; values: readonly string[] };
+  /**
+   * A line field naming another line of the same bill by its material (a production order's material line names
+   * the product it is for): its value is the `materialId` of one of the bill's lines whose field `lines.field` is one
+   * of `lines.values`. The grid offers those lines' materials; the engine refuses any other value with `refusal`.
+   */
+  ofLines?: { lines: { field: string; values: readonly string[] }; refusal: ErrorKey };
 }
 
 // ---------------------------------------------------------------- value schemas

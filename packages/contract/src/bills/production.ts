@@ -47,7 +47,15 @@ const bom: FieldDecl = { key: 'bomId', label: { zh: 'BOM', en: 'BOM' }, kind: 'r
  * Set when the order takes its materials from the products' BOMs, chosen by hand otherwise; the month-end cost
  * run charges what is picked for the line to that product, and shares a line for none by the products' quantity.
  */
-const forProduct: FieldDecl = { key: 'productId', label: { zh: '所属产品', en: 'For product' }, kind: 'record', ref: 'material', schema: z.number().int().positive(), width: 180 };
+const forProduct: FieldDecl = {
+  key: 'productId',
+  label: { zh: '所属产品', en: 'For product' },
+  kind: 'record',
+  ref: 'material',
+  schema: z.number().int().positive(),
+  ofLines: { lines: { field: 'role', values: ['Product'] }, refusal: 'MaterialProductNotOnOrder' },
+  width: 180,
+};
 
 /** Which lines of a production order each downstream type takes. */
 export const PRODUCTION_LINES = {

@@ -41,4 +41,16 @@ describe('record references', () => {
       expect(parentField!.kind === 'record' && parentField!.ref).toBe(parent);
     },
   );
+
+  it.each(everyField.filter(({ field }) => field.ref === 'material' || field.ofLines).map(({ decl, part, field }) => [`${decl.type} ${part} ${field.key}`, part, field] as const))(
+    '%s is a line\'s own material, or names one of its bill\'s lines by its material (the only two ways the kit shows a material)',
+    (_name, part, field) => {
+      if (field.key === 'materialId') return expect(field.ofLines).toBeUndefined();
+      expect(part).toBe('line');
+      expect(field.ref).toBe('material');
+      expect(field.ofLines, `${field.key} needs ofLines`).toBeDefined();
+      expect(isErrorKey(field.ofLines!.refusal), field.ofLines!.refusal).toBe(true);
+      expect(field.ofLines!.lines.values.length).toBeGreaterThan(0);
+    },
+  );
 });

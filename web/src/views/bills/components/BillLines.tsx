@@ -21,7 +21,7 @@ import { gridFields, labelOf, lineFigures, liveLineAmount } from '../kit.ts';
 import BatchCell from './BatchCell.tsx';
 import ReadingsCell from './ReadingsCell.tsx';
 import { fieldRules } from './field-rules.ts';
-import { BomField, FieldControl, LocationField, UnitField, type Picked } from './controls.tsx';
+import { BomField, FieldControl, LineOfBillSelect, LocationField, UnitField, type Picked } from './controls.tsx';
 
 /** A line as the form holds it: the declared fields, the material and pickers as records, the unit's ratio. */
 export type LineRow = Record<string, unknown> & {
@@ -184,6 +184,8 @@ export default function BillLines({ decl, config, rules, view, lang }: BillLines
       } else if (field.kind === 'readings') {
         // An inspection line's readings, against the template its material (and step) takes.
         cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <ReadingsCell decl={decl} materialId={row.materialId?.id} processId={row.processId as number | null | undefined} view={view} testId={testId} /> });
+      } else if (field.ofLines) {
+        cols.push({ key: field.key, field: field.key, title, width, watch: 'none', render: ({ testId }) => <LineOfBillSelect field={field} disabled={view} size="small" data-testid={testId} /> });
       } else if (field.ref === 'bom') {
         cols.push({ key: field.key, field: field.key, title, width, watch: 'row', render: ({ row, testId }) => <BomField materialId={row.materialId?.id} disabled={view} data-testid={testId} /> });
       } else if (field.ref === 'location') {

@@ -151,6 +151,40 @@ export function BomField({ materialId, ...props }: ValueProps<number> & { materi
   );
 }
 
+/**
+ * A line field naming another line of the bill by its material (`ofLines`: a production order's material line
+ * names the product it is for): the materials of the bill's lines that meet the declaration, as the form holds them
+ * now — a product added above is offered at once.
+ */
+export function LineOfBillSelect({ field, ...props }: ValueProps<number> & { field: FieldDecl }) {
+  const form = Form.useFormInstance();
+  const condition = field.ofLines!.lines;
+  // Only the offered materials are watched (a string, so the cell re-renders only when they change).
+  const offered = Form.useWatch((values: { lines?: Array<Record<string, unknown>> }) => {
+    const seen = new Map<number, string>();
+    for (const line of values.lines ?? []) {
+      const material = line.materialId as { id?: number; code?: string; name?: string } | null | undefined;
+      if (material?.id && condition.values.includes(String(line[condition.field] ?? ''))) seen.set(material.id, `${material.code ?? ''} ${material.name ?? ''}`.trim());
+    }
+    return JSON.stringify([...seen]);
+  }, form);
+  const options = (JSON.parse(offered ?? '[]') as Array<[number, string]>).map(([value, label]) => ({ value, label }));
+  if (props.value && !options.some((o) => o.value === props.value)) options.push({ value: props.value, label: `#${props.value}` });
+  return (
+    <Select
+      size={props.size}
+      value={props.value ?? undefined}
+      onChange={(v?: number) => props.onChange?.(v ?? null)}
+      options={options}
+      allowClear
+      disabled={props.disabled}
+      popupMatchSelectWidth={false}
+      style={{ width: '100%' }}
+      data-testid={props['data-testid']}
+    />
+  );
+}
+
 /** The control of a declared field by its kind (header form and line grid alike). */
 export function FieldControl({ field, lang, size, testId, ...item }: { field: FieldDecl; lang: string; size?: 'small' | 'middle'; testId: string; value?: never; onChange?: never; id?: string }) {
   // Rendered by Form.Item, which hands value / onChange (and id, status…) in `item`: passed on to the control.
