@@ -272,7 +272,7 @@ describe(`BOM export (${TEST_DB})`, () => {
     const desk = await material('ExpBom Desk');
     const bulb = await material('Bulb3', [{ unitId: pcs, isMain: true }, { unitId: box, ratio: 10 }]);
     const cord = await material('Cord3');
-    const lampV1 = { materialId: lamp, version: 'V1', quantity: 2, lines: [{ materialId: bulb, quantity: 1.5, lossRate: 2, unitId: box, remark: 'glass' }, { materialId: cord, quantity: 3 }] };
+    const lampV1 = { materialId: lamp, version: 'V1', quantity: 2, lines: [{ materialId: bulb, quantity: 1.5, lossRate: 2, unitId: box, remark: 'glass' }, { materialId: cord, quantity: 3, itemType: 'Consumable' }] };
     await api.create('bom', lampV1);
     await api.create('bom', { materialId: lamp, version: 'V2', lines: [{ materialId: cord, quantity: 1 }] });
     const deskV1 = await api.create('bom', { materialId: desk, version: 'V1', lines: [{ materialId: lamp, quantity: 1 }, { materialId: bulb, quantity: 4 }] });
@@ -292,6 +292,7 @@ describe(`BOM export (${TEST_DB})`, () => {
       child === bulbCode ? 'Bulb3' : child === cordCode ? 'Cord3' : 'ExpBom Lamp',
       childQuantity,
       lossRate,
+      parent === lampCode && version === 'V1' && child === cordCode ? 'Consumable' : 'Standard',
       unitName,
       enabled,
       remark,
@@ -299,7 +300,7 @@ describe(`BOM export (${TEST_DB})`, () => {
     const deskLines = [row(deskCode, 'V1', 1, 'Yes', lampCode, 1, 0, '', 'No', ''), row(deskCode, 'V1', 1, 'Yes', bulbCode, 4, 0, '', 'No', '')];
     const lampV2Lines = [row(lampCode, 'V2', 1, 'No', cordCode, 1, 0, '', 'Yes', '')];
     const lampV1Lines = [row(lampCode, 'V1', 2, 'Yes', bulbCode, 1.5, 2, 'box', 'Yes', 'glass'), row(lampCode, 'V1', 2, 'Yes', cordCode, 3, 0, '', 'Yes', '')];
-    const header = ['Parent material code', 'Parent name', 'BOM version', 'Parent quantity', 'Default', 'Routing (code or name)', 'Component material code', 'Component name', 'Component quantity', 'Loss rate (%)', 'Unit', 'Enabled', 'Remark'];
+    const header = ['Parent material code', 'Parent name', 'BOM version', 'Parent quantity', 'Default', 'Routing (code or name)', 'Component material code', 'Component name', 'Component quantity', 'Loss rate (%)', 'Item type (Standard/Consumable)', 'Unit', 'Enabled', 'Remark'];
 
     // Newest first by default; sorted by version, equal versions stay newest first; lines never interleave.
     expect(await exportRows({})).toEqual([header, ...deskLines, ...lampV2Lines, ...lampV1Lines]);

@@ -187,10 +187,10 @@ describe(`imports (${TEST_DB})`, () => {
     const boms = await api.upload<ImportResult>(
       `${url('bom')}/import`,
       await xlsx(
-        ['父件物料编码', 'BOM版本', '父件数量', '子件物料编码', '子件用量', '损耗率(%)'],
+        ['父件物料编码', 'BOM版本', '父件数量', '子件物料编码', '子件用量', '损耗率(%)', '子项类型(标准件/耗材)'],
         [
           ['BP', 'V1', 1, 'BC1', 2, 5],
-          ['BP', 'V1', '', 'BC2', 3, ''],
+          ['BP', 'V1', '', 'BC2', 3, '', '耗材'],
           ['BP', 'V1', '', 'BC2', 1, ''], // same component twice
           ['BP', 'V1', '', 'BP', 1, ''], // itself
           ['BP', 'V1', '', 'BC1', 0, ''], // quantity 0
@@ -206,6 +206,9 @@ describe(`imports (${TEST_DB})`, () => {
     ]);
     const list = (await api.get<Array<{ id: number; lineCount: number; isDefault: boolean }>>(`${url('bom')}?materialCode=BP`)).body.data;
     expect(list).toEqual([expect.objectContaining({ lineCount: 2, isDefault: true })]);
+    // A consumable line (子项类型 耗材) keeps its type.
+    const imported = (await api.get<{ lines: Array<{ itemType: string }> }>(`${url('bom')}/${list[0].id}`)).body.data;
+    expect(imported.lines.map((l) => l.itemType)).toEqual(['Standard', 'Consumable']);
 
     const items = await api.upload<ImportResult>(
       `${url('material')}/unit/import`,

@@ -23,6 +23,7 @@ interface Line {
   materialId: number;
   role?: string;
   bomId?: number | null;
+  itemType?: string;
   processId?: number;
   unitPrice?: number;
   priceTotal?: number;
@@ -438,6 +439,29 @@ describe('production orders', () => {
     const [packing] = (await get('ProcessDispatch', next)).lines;
     const sent = await api.put<unknown>(path('ProcessDispatch'), { id: next, billDate: DAY, lines: [{ ...packing, equipmentId: machine }] });
     expect(sent.body).toMatchObject({ message: 'EquipmentScrapped', details: { line: 1 } });
+  });
+
+  it('pick the consumables of their BOM (子项类型 耗材) beyond the requirement only with openConsumablesOutstock', async () => {
+    const glue = await api.create('material', { code: 'GLUE', name: 'Glue', units: [{ unitId: ids.piece, isMain: true }] });
+    const gadget = await api.create('material', { code: 'GADGET', name: 'Gadget', units: [{ unitId: ids.piece, isMain: true }] });
+    await api.create('bom', { materialId: gadget, version: 'V1', isDefault: true, lines: [{ materialId: ids.a, quantity: 1 }, { materialId: glue, quantity: 0.5, itemType: 'Consumable' }] });
+    const opening = await saved('OtherInstock', { warehouseId: ids.w, lines: [{ materialId: glue, number: 20, unitPrice: 1 }] });
+    await pass('OtherInstock', opening);
+    const id = await saved('ProductionOrder', { lines: [{ role: 'Product', materialId: gadget, number: 4, warehouseId: ids.w }] });
+    await pass('ProductionOrder', id);
+    const [, boards, glueLine] = (await get('ProductionOrder', id)).lines;
+    // The order's material lines keep their BOM line's type.
+    expect([boards.itemType, glueLine.itemType, glueLine.number]).toEqual(['Standard', 'Consumable', 2]);
+    const pick = (lines: Array<[Line, number]>) => api.post<{ id: number }>(path('ProductionPick'), { billDate: DAY, warehouseId: ids.w, lines: lines.map(([l, number]) => ({ materialId: l.materialId, number, sourceLineId: l.id })) });
+    await switches({ openConsumablesOutstock: false, allowProductionClaimBeyond: false });
+    await refused(pick([[glueLine, 3]]), 'NumberExceedSourceBill');
+    await switches({ openConsumablesOutstock: true });
+    // Consumables as the work uses them; the standard parts still no more than the order needs.
+    await refused(pick([[glueLine, 3], [boards, 5]]), 'NumberExceedSourceBill');
+    const taken = (await ok(pick([[glueLine, 3], [boards, 4]]))).id;
+    await pass('ProductionPick', taken);
+    expect(await stockOf(api, glue, ids.w)).toBe(17);
+    await switches({ openConsumablesOutstock: false });
   });
 
   it('complete beyond the order only with allowProductionInstockBeyond, and only when all is picked with completionNeedAllPickOutstock', async () => {

@@ -519,12 +519,25 @@ export const materialUnitEnableSchema = enableSchema;
 
 // ---------------------------------------------------------------- bills of materials
 
+/**
+ * 子项类型 of a BOM line: a **standard** part, counted to the piece, or a **consumable** (耗材: glue, solder paste,
+ * cutting fluid) whose use varies — a production order takes it as a material line of the same type, and with the
+ * tenant's `openConsumablesOutstock` its picks may take more of it than the order needs.
+ */
+export const BomItemType = ['Standard', 'Consumable'] as const;
+export type BomItemType = (typeof BomItemType)[number];
+export const BOM_ITEM_TYPE_LABELS: Record<BomItemType, { zh: string; en: string }> = {
+  Standard: { zh: '标准件', en: 'Standard' },
+  Consumable: { zh: '耗材', en: 'Consumable' },
+};
+
 export const bomLineSchema = z.object({
   materialId: z.number({ error: 'PleaseSelectMaterial' }).int().positive({ message: 'PleaseSelectMaterial' }),
   /** Per `bom.quantity` of the parent. */
   quantity: z.number({ error: 'PleaseInputNumber' }).finite().positive({ message: 'NumberMustGreaterThanZero' }).max(1e9),
   /** Percent, 0–100. */
   lossRate: percent.default(0),
+  itemType: z.enum(BomItemType, { error: 'ParamError' }).default('Standard'),
   unitId: id.nullable().default(null),
   remark: remark.default(''),
 });
@@ -575,6 +588,7 @@ export interface BomLine {
   specification: string;
   quantity: number;
   lossRate: number;
+  itemType: BomItemType;
   unitId: number | null;
   unitName: string | null;
   remark: string;

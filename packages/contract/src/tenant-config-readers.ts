@@ -38,7 +38,10 @@ export const CONFIG_READERS: Record<keyof TenantConfig, ConfigReader> = {
   openSerialNumber: { read: 'serial numbers of serial-managed materials are asked for and tracked', in: [SAVE] },
   openBatchNumber: { read: 'batch numbers of batch-managed materials are asked for and tracked', in: [SAVE] },
   openDirectOutstock: { read: 'a sale out-stock without a sale order or shipping notice may be saved and submitted (the type declares directNeedsSwitch)', in: [DECLARED, SAVE] },
-  openConsumablesOutstock: { read: 'consumables issues are open (the type declares opensWith): off, saving, submitting and auditing one is refused and its list offers no add', in: [PRODUCTION, SAVE, LIFECYCLE, 'web/src/views/bills/index.tsx'] },
+  openConsumablesOutstock: {
+    read: "consumables issues are open (the type declares opensWith): off, saving, submitting and auditing one is refused and its list offers no add; on, a production pick may take a consumables line of its order beyond the requirement (the source's freeLines)",
+    in: [PRODUCTION, SAVE, LIFECYCLE, 'web/src/views/bills/index.tsx'],
+  },
   allowPurchaseInstockBeyond: { read: 'a purchase in-stock may take beyond what is open of its order (the source declares beyondSwitch)', in: [DECLARED, SAVE] },
   allowSaleOutstockBeyond: { read: 'a sale out-stock may take beyond what is open of its order or notice (beyondSwitch)', in: [DECLARED, SAVE] },
   numberRetainsSmallDigit: { read: 'quantities are rounded to these digits and shown with them', in: [SAVE, KIT] },

@@ -363,7 +363,8 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
     assertSourceMeets(sourceDecl, source.head);
     // What the line offers this type: its quantity, or the field the source declares (a report's scrapped pieces).
     const open = openQuantity(offeredBase(sourceDecl, { ...source, extra: source.extra as Record<string, unknown> }), taken.get(source.id) ?? 0n, source.closed);
-    checkTake(line.baseNumber, open, Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]), {
+    const free = Boolean(sourceDecl.freeLines && config[sourceDecl.freeLines.switch] && meets(sourceDecl.freeLines.lines, source.extra as Record<string, unknown>));
+    checkTake(line.baseNumber, open, free || Boolean(sourceDecl.beyondSwitch && config[sourceDecl.beyondSwitch]), {
       line: line.values.lineNo,
       refs: { materialId: source.materialId, billId: source.billId },
     });

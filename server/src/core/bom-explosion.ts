@@ -30,6 +30,8 @@ export async function orderLinesFromBoms(ctx: ServiceContext, decl: BillTypeDecl
   if (unnamed >= 0) throw refusal('PleaseSelectProcess', {}, { line: unnamed + 1 });
   // A type whose material lines say which product they are for (a production order: its cost run needs it).
   const tagsProduct = decl.lines.some((f) => f.key === 'productId');
+  // And which are consumables (its picks may take those freely).
+  const typesItems = decl.lines.some((f) => f.key === 'itemType');
   const wantMaterials = !payload.lines.some(isMaterial);
   const wantSteps = !payload.lines.some(isProcess);
   if (!wantMaterials && !wantSteps) return payload.lines;
@@ -48,9 +50,9 @@ export async function orderLinesFromBoms(ctx: ServiceContext, decl: BillTypeDecl
   const bomIds = [...new Set(chosen.flatMap((c) => (c.bomId ? [c.bomId] : [])))];
   if (!bomIds.length) return payload.lines;
   const components = wantMaterials
-    ? await rows<{ bom_id: string; per: string; material_id: string; unit_id: string | null; quantity: string; loss_rate: string }>(
+    ? await rows<{ bom_id: string; per: string; material_id: string; unit_id: string | null; quantity: string; loss_rate: string; item_type: string }>(
         ctx.tx,
-        sql`select l.bom_id, b.quantity::text as per, l.material_id, l.unit_id, l.quantity::text, l.loss_rate::text
+        sql`select l.bom_id, b.quantity::text as per, l.material_id, l.unit_id, l.quantity::text, l.loss_rate::text, l.item_type
             from bom_line l join bom b on b.tenant_id = l.tenant_id and b.id = l.bom_id
             where l.tenant_id = ${ctx.tenantId} and l.bom_id in (${idList(bomIds)})
             order by l.bom_id, l.sort, l.id`,
@@ -83,6 +85,7 @@ export async function orderLinesFromBoms(ctx: ServiceContext, decl: BillTypeDecl
         number: microNumber(roundTo(need, 6)),
         warehouseId: null,
         ...(tagsProduct ? { productId: Number(line.materialId) } : {}),
+        ...(typesItems ? { itemType: c.item_type } : {}),
       });
     }
     // Every step makes the whole quantity of the product, in the product line's unit.

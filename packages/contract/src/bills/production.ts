@@ -5,6 +5,7 @@ import { POSTS_NOTHING, type BillAction, type BillPostingsDecl, type BillTypeDec
 import type { Label } from './status.ts';
 import { PLACED, PLACE_KEYS } from './supply-chain.ts';
 import { salaryPeriod } from './salary.ts';
+import { BOM_ITEM_TYPE_LABELS, BomItemType } from '../basic.ts';
 
 /**
  * The production bills (docs/production.md): a production order names the products to make and the
@@ -55,6 +56,19 @@ const forProduct: FieldDecl = {
   schema: z.number().int().positive(),
   ofLines: { lines: { field: 'role', values: ['Product'] }, refusal: 'MaterialProductNotOnOrder' },
   width: 180,
+};
+
+/**
+ * 子项类型 of a production order's material line, from its BOM line: a standard part, or a consumable (耗材) that
+ * the order's picks may take beyond its requirement while the tenant's `openConsumablesOutstock` is on.
+ */
+const itemType: FieldDecl = {
+  key: 'itemType',
+  label: { zh: '子项类型', en: 'Item type' },
+  kind: 'enum',
+  schema: z.enum(BomItemType, { error: 'ParamError' }),
+  options: BomItemType.map((value) => ({ value, label: BOM_ITEM_TYPE_LABELS[value] })),
+  width: 110,
 };
 
 /** Which lines of a production order each downstream type takes. */
@@ -143,6 +157,7 @@ export const ProductionOrder: BillTypeDecl = {
     role,
     bom,
     forProduct,
+    itemType,
     LINE.warehouseId,
     processStep,
     team,
@@ -195,6 +210,8 @@ export const ProductionPick: BillTypeDecl = {
       header: ['deptId', 'customerId'],
       lines: ['warehouseId'],
       beyondSwitch: 'allowProductionClaimBeyond',
+      // Consumables (耗材) are picked as the work uses them, more than the BOM said if need be.
+      freeLines: { lines: { field: 'itemType', values: ['Consumable'] }, switch: 'openConsumablesOutstock' },
     },
   ],
   // What is picked is charged to its order's work in progress: a pick names the order.

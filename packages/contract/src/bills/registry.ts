@@ -264,6 +264,11 @@ export interface SourceDecl {
   lines: readonly string[];
   /** Tenant switch allowing a line's quantity beyond the source's open quantity. */
   beyondSwitch?: keyof TenantConfig;
+  /**
+   * Source lines that may be taken beyond their open quantity while a switch is on, whatever `beyondSwitch` says
+   * (a production order's consumables lines with `openConsumablesOutstock`).
+   */
+  freeLines?: { lines: FieldCondition; switch: keyof TenantConfig };
   /** Tenant switch allowing lines without a source line (additional quantities) in a pushed-down bill. */
   additionalSwitch?: keyof TenantConfig;
   /** Only source bills whose header matches (e.g. exchange refunds push only to exchange bills). */

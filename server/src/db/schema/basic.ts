@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { BomItemType } from '@p8/contract/basic';
 import {
   bigint,
   boolean,
@@ -583,6 +584,8 @@ export const bomLine = pgTable(
     quantity: amount('quantity').notNull(),
     /** Loss rate in percent (0–100). */
     lossRate: amount('loss_rate').notNull().default(0),
+    /** 子项类型: a standard part, or a consumable (耗材) the production order's picks may take freely (`BomItemType`). */
+    itemType: text('item_type').$type<BomItemType>().notNull().default('Standard'),
     unitId: bigintRef('unit_id'),
     remark: remark(),
     sort: sort(),

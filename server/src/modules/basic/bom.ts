@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
+  BOM_ITEM_TYPE_LABELS,
+  BomItemType,
   bomSchemas,
   explodeQuerySchema,
   idParamsSchema,
@@ -233,6 +235,7 @@ const lineSelection = {
   specification: component.specification,
   quantity: bomLine.quantity,
   lossRate: bomLine.lossRate,
+  itemType: bomLine.itemType,
   unitId: bomLine.unitId,
   unitName: unit.name,
   remark: bomLine.remark,
@@ -373,13 +376,22 @@ const importColumns = [
   col('childCode', '子件物料编码', 'Component material code', true, 18),
   col('childQuantity', '子件用量', 'Component quantity', true),
   col('lossRate', '损耗率(%)', 'Loss rate (%)'),
+  col('itemType', '子项类型(标准件/耗材)', 'Item type (Standard/Consumable)', false, 16),
   col('unit', '单位', 'Unit'),
   col('remark', '备注', 'Remark', false, 30),
 ];
 
+/** A workbook's item type (either language's label, or the value itself); empty: standard. */
+function itemTypeOfCell(text: string | undefined): BomItemType {
+  if (!text) return 'Standard';
+  const found = BomItemType.find((t) => t === text || BOM_ITEM_TYPE_LABELS[t].zh === text || BOM_ITEM_TYPE_LABELS[t].en.toLowerCase() === text.toLowerCase());
+  if (!found) throw new BizError('ParamError', { additional: text });
+  return found;
+}
+
 /** An update's writes, the BOM read (`current`) and its material (`materialId`, perhaps a new one) known. */
 async function updateBom({ tx, tenantId }: ServiceContext, body: BomUpdate, current: BomDetail, materialId: number) {
-  const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, unitId: l.unitId, remark: l.remark }));
+  const lines: BomLineInput[] = body.lines ?? current.lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity, lossRate: l.lossRate, itemType: l.itemType, unitId: l.unitId, remark: l.remark }));
   await checkLines(tx, tenantId, materialId, lines);
   await assertRoutingExists(tx, tenantId, body.routingId);
   if (body.version !== undefined || materialId !== current.materialId) await assertVersionFree(tx, tenantId, materialId, body.version ?? current.version, body.id);
@@ -459,7 +471,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
         const unitText = cellText(d.unit);
         const unitId = unitText ? units.get(unitText) : null;
         if (unitId === undefined) throw new BizError('UnitNotExist', { additional: unitText });
-        const line = bomSchemas.create.shape.lines.element.parse({ materialId: childId, quantity: cellNumber(d.childQuantity), lossRate: cellNumber(d.lossRate), unitId, remark: cellText(d.remark) });
+        const line = bomSchemas.create.shape.lines.element.parse({ materialId: childId, quantity: cellNumber(d.childQuantity), lossRate: cellNumber(d.lossRate), itemType: itemTypeOfCell(cellText(d.itemType)), unitId, remark: cellText(d.remark) });
         const version = cellText(d.version);
         if (!version) throw new BizError('PleaseInputBomVersion');
         const [existing] = await savepoint
@@ -493,6 +505,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
       col('childName', '子件名称', 'Component name', false, 20),
       col('childQuantity', '子件用量', 'Component quantity'),
       col('lossRate', '损耗率(%)', 'Loss rate (%)'),
+      col('itemType', '子项类型(标准件/耗材)', 'Item type (Standard/Consumable)', false, 16),
       col('unit', '单位', 'Unit'),
       col('enabled', '启用', 'Enabled'),
       col('remark', '备注', 'Remark', false, 30),
@@ -521,6 +534,7 @@ export const bomDefinition: RecordDefinition<BomCreate, BomUpdate> = {
         childName: line.materialName,
         childQuantity: line.quantity,
         lossRate: line.lossRate,
+        itemType: BOM_ITEM_TYPE_LABELS[line.itemType][lang],
         unit: line.unitName ?? '',
         remark: line.remark,
       }));

@@ -192,6 +192,7 @@ export default {
     line: {
       material: 'Material',
       quantity: 'Quantity',
+      itemType: 'Item type',
       lossRate: 'Loss rate',
       need: 'Per parent',
       needTip: 'Needed for one parent, losses included = quantity ÷ parent quantity × (1 + loss rate)',

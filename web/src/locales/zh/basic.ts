@@ -192,6 +192,7 @@ export default {
     line: {
       material: '物料',
       quantity: '用量',
+      itemType: '子项类型',
       lossRate: '损耗率',
       need: '单件需求',
       needTip: '每 1 个父件需要的数量（含损耗）= 用量 ÷ 父件数量 × (1 + 损耗率)',

@@ -39,6 +39,7 @@ export function formOfBom(b: BomDetail): BomForm {
       specification: l.specification,
       quantity: l.quantity,
       lossRate: l.lossRate,
+      itemType: l.itemType,
       unitId: l.unitId,
       unitName: l.unitName,
       remark: l.remark,
@@ -73,7 +74,7 @@ export default function BomDialog({ onSaved, ...dialog }: BomDialogProps) {
       isDefault: !!values.isDefault,
       routingId: values.routingId ?? null,
       remark: values.remark?.trim() ?? '',
-      lines: lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity!, lossRate: l.lossRate ?? 0, unitId: l.unitId ?? null, remark: l.remark?.trim() ?? '' })),
+      lines: lines.map((l) => ({ materialId: l.materialId, quantity: l.quantity!, lossRate: l.lossRate ?? 0, itemType: l.itemType ?? 'Standard', unitId: l.unitId ?? null, remark: l.remark?.trim() ?? '' })),
     };
     if (mode === 'add') await addBom(body);
     else await updateBom({ ...body, id: dialog.initialValues!.id! });

@@ -3,7 +3,7 @@ import { Button, Form, Input, Select, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Material } from '@p8/contract/basic';
+import { BOM_ITEM_TYPE_LABELS, BomItemType, type Material } from '@p8/contract/basic';
 import LineGrid, { type LineColumn } from '../../../../components/LineGrid/index.tsx';
 import MaterialPicker from '../../../../components/Pickers/MaterialPicker.tsx';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
@@ -19,6 +19,8 @@ export interface LineRow {
   specification: string;
   quantity?: number;
   lossRate?: number;
+  /** 子项类型: standard, or a consumable the orders' picks may take freely. */
+  itemType?: BomItemType;
   unitId?: number | null;
   /** Shown while the material's units load (and for a unit since removed). */
   unitName?: string | null;
@@ -35,6 +37,8 @@ export const lineOfMaterial = (m: Material): LineRow => ({
   specification: m.specification,
   quantity: 1,
   lossRate: 0,
+  // A material tagged consumables (耗材) comes in as a consumable line; the user may change either.
+  itemType: m.tags?.includes('consumables') ? 'Consumable' : 'Standard',
   unitId: m.mainUnitId,
   unitName: m.mainUnitName,
   remark: '',
@@ -76,10 +80,11 @@ interface LinesEditorProps {
  * The lines of a BOM on the shared LineGrid: materials chosen with the MaterialPicker (several at once;
  * a material appears once and never the parent itself), each with its quantity (> 0) per the parent
  * quantity, loss rate (0–100 %), unit and remark. Test ids: `bom-line-add`,
- * `bom-line-<n>-material|quantity|loss|unit|remark|remove`.
+ * `bom-line-<n>-material|quantity|loss|itemType|unit|remark|remove`.
  */
 export default function LinesEditor({ view, parentId, parentQuantity }: LinesEditorProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
   const { settings } = useTenantConfig();
   const form = Form.useFormInstance();
   const [picking, setPicking] = useState(false);
@@ -141,6 +146,13 @@ export default function LinesEditor({ view, parentId, parentQuantity }: LinesEdi
         },
       },
       {
+        key: 'itemType',
+        field: 'itemType',
+        title: t('basic.bom.line.itemType'),
+        width: 110,
+        render: ({ testId }) => <Select size="small" options={BomItemType.map((value) => ({ value, label: BOM_ITEM_TYPE_LABELS[value][lang] }))} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={testId} />,
+      },
+      {
         key: 'unit',
         field: 'unitId',
         title: t('basic.bom.line.unit'),
@@ -157,7 +169,7 @@ export default function LinesEditor({ view, parentId, parentQuantity }: LinesEdi
         render: ({ testId }) => <Input size="small" maxLength={500} data-testid={testId} />,
       },
     ],
-    [t, parentQuantity, settings.numberRetainsSmallDigit],
+    [t, lang, parentQuantity, settings.numberRetainsSmallDigit],
   );
 
   return (

@@ -1,0 +1,1 @@
+ALTER TABLE "bom_line" ADD COLUMN "item_type" text DEFAULT 'Standard' NOT NULL;
