@@ -15,7 +15,6 @@ import type { ServiceContext } from '../core/service-context.ts';
 import { readTenantConfig } from '../core/tenant-config.ts';
 import { type Tx } from '../db/connection.ts';
 import { bill, billLine, material, materialUnit } from '../db/schema/index.ts';
-import { billScope } from './list.ts';
 import { checkTake, openQuantity } from './progress.ts';
 import { allows, transition } from './state-machine.ts';
 import { assertBillDate } from './dates.ts';
@@ -24,7 +23,7 @@ import { checkSerials } from './stock-rules.ts';
 import { linkSettlements, prepareMoneyLines } from './settlement-lines.ts';
 import { settleBillCurrency } from './currency.ts';
 
-import { type BillRow, HEADER_COLUMNS, LINE_COLUMNS, type LineRow, POSTED, assertCreator, loadBill, lockBills, recordTransition } from './bill-rows.ts';
+import { type BillRow, HEADER_COLUMNS, LINE_COLUMNS, type LineRow, POSTED, assertCreator, linesWithBills, loadBill, lockBills, recordTransition } from './bill-rows.ts';
 
 /*
  * Saving bills, for every type of the registry: a payload checked against the type, the tenant's switches and
@@ -324,26 +323,8 @@ export async function linkSources(ctx: ServiceContext, decl: BillTypeDecl, billI
   const ids = distinct(lines.map((l) => l.sourceLineId).filter((id): id is number => id !== null));
   assertDirectAllowed(decl, config, ids.length > 0);
   if (!ids.length) return false;
-  // The lines by their key alone, then their bills: joined in one locking select, a planner whose statistics
-  // still counted a handful of bills walked every line of each bill for the few asked (26 ms a push after four
-  // 22,000-line MRP plans, growing with them; bench/README.md "mrp").
-  const sourceLines = await ctx.tx
-    .select({ id: billLine.id, billId: billLine.billId, materialId: billLine.materialId, number: billLine.number, baseNumber: billLine.baseNumber, closed: billLine.closed, extra: billLine.extra })
-    .from(billLine)
-    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids)))
-    .orderBy(billLine.id)
-    .for('update');
-  // A source outside the caller's data scope is not there for them (as in the push-down picker).
-  const heads = new Map(
-    (await ctx.tx
-      .select()
-      .from(bill)
-      .where(and(eq(bill.tenantId, ctx.tenantId), inArray(bill.id, distinct(sourceLines.map((l) => l.billId))), await billScope(ctx)))).map((h) => [h.id, h]),
-  );
-  const sources = sourceLines.flatMap((l) => {
-    const head = heads.get(l.billId);
-    return head ? [{ ...l, billType: head.billType, billStatus: head.billStatus, head }] : [];
-  });
+  // Locked: two drafts saved at once cannot both take the same open quantity.
+  const sources = (await linesWithBills(ctx, ids, true)).map(({ line, head }) => ({ ...line, billType: head.billType, billStatus: head.billStatus, head }));
   const byId = new Map(sources.map((s) => [s.id, s]));
   const taken = new Map<number, Micro>();
   for (const sourceType of distinct(sources.map((s) => s.billType))) {
@@ -450,17 +431,27 @@ export function sharingTypes(decl: BillTypeDecl, sourceType: string): string[] {
 
 /**
  * Main-unit quantity taken from each source line by downstream lines of `types` (any status but Merged),
- * other than `exceptBillId`'s.
+ * other than `exceptBillId`'s. The downstream lines by their source key, then their bills by theirs: joined,
+ * a planner whose statistics still counted a handful of bills drove the join from the bill side and probed
+ * the lines once for every bill of the tenant (1.5 ms a push down after 1,000 of them, growing with each;
+ * bench/README.md "mrp"). A line nothing took from yet costs the first lookup only.
  */
 export async function takenBySource(tx: Tx, tenantId: number, sourceLineIds: number[], types: string[], exceptBillId = 0): Promise<Map<number, Micro>> {
   if (!sourceLineIds.length || !types.length) return new Map();
-  const found = await tx
-    .select({ sourceLineId: billLine.sourceLineId, taken: sql<string>`sum(${billLine.baseNumber})::text` })
+  const downstream = await tx
+    .select({ billId: billLine.billId, sourceLineId: billLine.sourceLineId, baseNumber: billLine.baseNumber })
     .from(billLine)
-    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
-    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, sourceLineIds), ne(billLine.billId, exceptBillId), ne(bill.billStatus, 'Merged'), inArray(bill.billType, types)))
-    .groupBy(billLine.sourceLineId);
-  return new Map(found.map((f) => [Number(f.sourceLineId), toMicro(f.taken)]));
+    .where(and(eq(billLine.tenantId, tenantId), inArray(billLine.sourceLineId, sourceLineIds), ne(billLine.billId, exceptBillId)));
+  if (!downstream.length) return new Map();
+  const counted = new Set(
+    (await tx
+      .select({ id: bill.id })
+      .from(bill)
+      .where(and(eq(bill.tenantId, tenantId), inArray(bill.id, distinct(downstream.map((d) => d.billId))), ne(bill.billStatus, 'Merged'), inArray(bill.billType, types)))).map((b) => b.id),
+  );
+  const taken = new Map<number, Micro>();
+  for (const d of downstream) if (counted.has(d.billId)) taken.set(d.sourceLineId!, (taken.get(d.sourceLineId!) ?? 0n) + toMicro(d.baseNumber));
+  return taken;
 }
 
 /** POST {path}: a new bill in status Saved. */

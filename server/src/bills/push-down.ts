@@ -15,7 +15,7 @@ import { openQuantity, overallProgress } from './progress.ts';
 import { allows, progressStatus } from './state-machine.ts';
 import { localDay } from './stock-rules.ts';
 import { openSourceBills, settlementPushLines, settlementState } from './settlement-lines.ts';
-import { type BillRow, type LineRow, POSTED, loadLines, recordTransition, sourceBillIdsOf, headerPayload, payloadLine } from './bill-rows.ts';
+import { type LineRow, POSTED, linesWithBills, loadLines, recordTransition, sourceBillIdsOf, headerPayload, payloadLine } from './bill-rows.ts';
 import { assertSourceMeets, conditionSql, createBill, drivingSql, loadMaterials, sharingTypes, switchedOffLineKeys, takenBySource } from './bill-save.ts';
 import { inspectedOpen } from './inspection.ts';
 
@@ -60,12 +60,8 @@ export async function pushDown(
     const copied = headerPayload(sourceDecl, heads[0]);
     return createBill(ctx, decl, { ...source.defaults, ...Object.fromEntries(copiedHeader(decl, sourceDecl, source).map((key) => [key, copied[key]])), billDate: localDay(), lines });
   }
-  const found = (await ctx.tx
-    .select({ line: billLine, head: bill })
-    .from(billLine)
-    .innerJoin(bill, and(eq(bill.tenantId, billLine.tenantId), eq(bill.id, billLine.billId)))
-    .where(and(eq(billLine.tenantId, ctx.tenantId), inArray(billLine.id, ids), eq(bill.billType, sourceType), await billScope(ctx)))
-    .orderBy(billLine.billId, billLine.lineNo)) as Array<{ line: LineRow; head: BillRow }>;
+  // By their keys (linesWithBills), in the source bills' line order.
+  const found = (await linesWithBills(ctx, ids)).filter((f) => f.head.billType === sourceType).sort((a, b) => a.line.billId - b.line.billId || a.line.lineNo - b.line.lineNo);
   if (found.length !== ids.length) throw new BizError('SourceBillNotExist', { additional: ids.find((id) => !found.some((f) => f.line.id === id)) });
   // Lines of a role this type does not take (a production order's products, for a pick) are not its source.
   const other = found.find((f) => !meets(source.fromLines, f.line.extra as Record<string, unknown>));
