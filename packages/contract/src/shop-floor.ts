@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storableText } from './text.ts';
+import type { SourceLineMaterial } from './bills/api.ts';
 
 /*
  * The shop floor's quick report (工序汇报 · 快速报工, docs/production.md): a tablet screen listing the process
@@ -23,19 +24,13 @@ export type FloorStepsQuery = z.infer<typeof floorStepsQuerySchema>;
  * what the previous step passed (the order's quantity for the first step) less the good pieces reports of any
  * status took, the same figure the report's rule weighs.
  */
-export interface FloorStep {
+export interface FloorStep extends SourceLineMaterial {
   sourceLineId: number;
   orderId: number;
   orderCode: string;
   orderDate: string;
   /** The order's workshop: the report's, as push down copies it. */
   deptId: number | null;
-  materialId: number;
-  materialCode: string;
-  materialName: string;
-  specification: string;
-  unitId: number | null;
-  unitName: string | null;
   processId: number;
   processName: string;
   /** 1-based, among the product's steps on the order. */

@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import type { BillSourceBill, BillSourceLine } from '@p8/contract/bills/api';
+import type { BillSourceBill, BillSourceLine, SourceLineMaterial } from '@p8/contract/bills/api';
 import { downstreamTypes, lineCountsFor, passesProgressOn, progressRollups, billType as findBillType } from '@p8/contract/bills/catalogue';
 import { div, microNumber, microText, mul, toMicro, type Micro } from '@p8/contract/bills/decimal';
 import { lineKindOf, meets, offeredBase, type BillTypeDecl, type SourceDecl } from '@p8/contract/bills/registry';
@@ -291,6 +291,26 @@ const onlyWhenSql = (decl: BillTypeDecl, sourceType: string): SQL => {
   return onlyWhen ? conditionSql(onlyWhen, 'b') : sql`true`;
 };
 
+/**
+ * A source line's material and unit (`SourceLineMaterial`) in SQL, for the line aliased `line`: the joins (its
+ * material as `m`, its unit as `u`, which a keyword filter may name), the columns they give, and their row as
+ * the API answers it — the push-down picker's, and the shop floor's step list (modules/production/floor.ts).
+ */
+export const sourceLineMaterialSql = (line: string) => ({
+  joins: sql.raw(`join material m on m.tenant_id = ${line}.tenant_id and m.id = ${line}.material_id
+          left join unit u on u.tenant_id = ${line}.tenant_id and u.id = ${line}.unit_id`),
+  columns: sql.raw(`${line}.material_id, m.code as material_code, m.name as material_name, m.specification, ${line}.unit_id, u.name as unit_name`),
+});
+
+export const sourceLineMaterial = (r: Record<string, string | null>): SourceLineMaterial => ({
+  materialId: Number(r.material_id),
+  materialCode: r.material_code!,
+  materialName: r.material_name!,
+  specification: r.specification ?? '',
+  unitId: r.unit_id === null ? null : Number(r.unit_id),
+  unitName: r.unit_name,
+});
+
 /** GET {target path}/sources: open lines of audited bills of a source type, for the push-down picker. */
 export async function openSourceLines(
   ctx: ServiceContext,
@@ -316,16 +336,16 @@ export async function openSourceLines(
   const open = sql`${offered} - coalesce((select sum(d.base_number) from bill_line d join bill db on db.tenant_id = d.tenant_id and db.id = d.bill_id
       where d.tenant_id = l.tenant_id and d.source_line_id = l.id and db.bill_status <> 'Merged'
         and db.bill_type in (${sql.join(sharingTypes(decl, query.sourceType!).map((t) => sql`${t}`), sql`, `)})), 0)`;
+  const material = sourceLineMaterialSql('l');
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select * from (
-          select b.id as source_bill_id, b.bill_code, b.bill_date::text, p.name as partner_name, l.id as source_line_id, l.material_id, m.code as material_code,
-                 m.name as material_name, m.specification, l.unit_id, u.name as unit_name, (${offeredNumber})::text as number, (${offered})::text as base_number, (${open})::text as open_base,
+          select b.id as source_bill_id, b.bill_code, b.bill_date::text, p.name as partner_name, l.id as source_line_id, ${material.columns},
+                 (${offeredNumber})::text as number, (${offered})::text as base_number, (${open})::text as open_base,
                  count(*) over () as total
           from bill_line l
           join bill b on b.tenant_id = l.tenant_id and b.id = l.bill_id
-          join material m on m.tenant_id = l.tenant_id and m.id = l.material_id
-          left join unit u on u.tenant_id = l.tenant_id and u.id = l.unit_id
+          ${material.joins}
           left join partner p on p.tenant_id = b.tenant_id and p.id = coalesce(b.supplier_id, b.customer_id)
           where ${where} and (${open}) > 0
         ) o order by o.bill_date, o.source_bill_id, o.source_line_id
@@ -346,12 +366,7 @@ export async function openSourceLines(
         sourceBillDate: r.bill_date!,
         partnerName: r.partner_name,
         sourceLineId: Number(r.source_line_id),
-        materialId: Number(r.material_id),
-        materialCode: r.material_code!,
-        materialName: r.material_name!,
-        specification: r.specification ?? '',
-        unitId: r.unit_id === null ? null : Number(r.unit_id),
-        unitName: r.unit_name,
+        ...sourceLineMaterial(r),
         number: microText(toMicro(r.number!)),
         takenNumber: microText(div(toMicro(r.base_number!) - wholeOpen, ratio)),
         openNumber: microText(div(openBase, ratio)),

@@ -78,19 +78,23 @@ export interface BillSourceBill {
   openAmount: string;
 }
 
-/** One open source line of the push-down picker. Quantities are decimal strings. */
-export interface BillSourceLine {
-  sourceBillId: number;
-  sourceBillCode: string;
-  sourceBillDate: string;
-  partnerName: string | null;
-  sourceLineId: number;
+/** A source line's material and unit, as the push-down picker and the shop floor's step list show them. */
+export interface SourceLineMaterial {
   materialId: number;
   materialCode: string;
   materialName: string;
   specification: string;
   unitId: number | null;
   unitName: string | null;
+}
+
+/** One open source line of the push-down picker. Quantities are decimal strings. */
+export interface BillSourceLine extends SourceLineMaterial {
+  sourceBillId: number;
+  sourceBillCode: string;
+  sourceBillDate: string;
+  partnerName: string | null;
+  sourceLineId: number;
   number: string;
   /** Taken by downstream bills of this kind (any status). */
   takenNumber: string;

@@ -11,6 +11,8 @@ import { rows } from '../../db/connection.ts';
 import { billLine } from '../../db/schema/index.ts';
 import { conditionSql } from '../../bills/bill-save.ts';
 import { billScope } from '../../bills/list.ts';
+import { sourceLineMaterial, sourceLineMaterialSql } from '../../bills/push-down.ts';
+import { previousStepSql } from './rules.ts';
 
 /*
  * The shop floor's quick report (docs/production.md, "The shop-floor screen"): the open steps a worker may report.
@@ -41,11 +43,11 @@ export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mi
   // The step's audited dispatch lines (`g`).
   const dispatches = (joins = sql``) => sql`from bill_line g join bill gb on gb.tenant_id = g.tenant_id and gb.id = g.bill_id ${joins}
       where g.tenant_id = s.tenant_id and g.source_line_id = s.id and gb.bill_type = ${ProcessDispatch.type} and gb.bill_status in (${posted})`;
+  const material = sourceLineMaterialSql('s');
   const found = await rows<Record<string, string | null>>(
     ctx.tx,
     sql`select * from (
-          select s.id, b.id as order_id, b.bill_code, b.bill_date::text, b.dept_id, s.material_id, m.code as material_code, m.name as material_name,
-                 m.specification, s.unit_id, u.name as unit_name, (s.extra ->> 'processId') as process_id, pr.name as process_name,
+          select s.id, b.id as order_id, b.bill_code, b.bill_date::text, b.dept_id, ${material.columns}, (s.extra ->> 'processId') as process_id, pr.name as process_name,
                  (s.extra ->> 'teamId') as team_id, s.unit_price::text as piece_rate, s.number::text as number, s.base_number::text as base_number,
                  -- Its place among the product's steps (counted over the order, whatever the keyword leaves out).
                  (select count(*) from bill_line q where q.tenant_id = s.tenant_id and q.bill_id = s.bill_id and q.material_id = s.material_id
@@ -66,15 +68,9 @@ export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mi
                  s.closed
           from bill_line s
           join bill b on b.tenant_id = s.tenant_id and b.id = s.bill_id
-          join material m on m.tenant_id = s.tenant_id and m.id = s.material_id
-          left join unit u on u.tenant_id = s.tenant_id and u.id = s.unit_id
+          ${material.joins}
           left join process pr on pr.tenant_id = s.tenant_id and pr.id = (s.extra ->> 'processId')::bigint
-          left join lateral (
-            select p.id from bill_line p
-            where p.tenant_id = s.tenant_id and p.bill_id = s.bill_id and p.material_id = s.material_id
-              and ${conditionSql(PRODUCTION_LINES.processes, 'p', billLine)} and p.line_no < s.line_no
-            order by p.line_no desc limit 1
-          ) p on true
+          ${previousStepSql('s', 'p')}
           where s.tenant_id = ${ctx.tenantId} and b.bill_type = ${ProductionOrder.type} and b.bill_status in ('Audit', 'Partially')
             and ${conditionSql(PRODUCTION_LINES.processes, 's', billLine)}
             ${scope ? sql`and ${scope}` : sql``}
@@ -97,12 +93,7 @@ export async function floorSteps(ctx: ServiceContext, query: FloorStepsQuery, mi
       orderCode: r.bill_code!,
       orderDate: r.bill_date!,
       deptId: r.dept_id === null ? null : Number(r.dept_id),
-      materialId: Number(r.material_id),
-      materialCode: r.material_code!,
-      materialName: r.material_name!,
-      specification: r.specification ?? '',
-      unitId: r.unit_id === null ? null : Number(r.unit_id),
-      unitName: r.unit_name,
+      ...sourceLineMaterial(r),
       processId: Number(r.process_id),
       processName: r.process_name ?? '',
       stepNo: Number(r.step_no),

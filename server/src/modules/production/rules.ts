@@ -37,6 +37,21 @@ import type { Tx } from '../../db/connection.ts';
  */
 
 /**
+ * The process step before the step line aliased `step` (the same product's process line of its order with the
+ * highest line number below it), as a lateral join whose row `as` has its `id` — null at the first step. The
+ * report's rule and the shop floor's list both weigh a step against what this one passed.
+ */
+export function previousStepSql(step: string, as: string): SQL {
+  const [s, p] = [sql.raw(step), sql.raw(as)];
+  return sql`left join lateral (
+          select ${p}.id from bill_line ${p}
+          where ${p}.tenant_id = ${s}.tenant_id and ${p}.bill_id = ${s}.bill_id and ${p}.material_id = ${s}.material_id
+            and ${conditionSql(PRODUCTION_LINES.processes, as, billLine)} and ${p}.line_no < ${s}.line_no
+          order by ${p}.line_no desc limit 1
+        ) ${p} on true`;
+}
+
+/**
  * A process report's lines (`REPORT_QUANTITIES`): each reports good, scrapped or rework pieces of a step (none of
  * them: `PleaseInputNumber`). A step is reported at most what the order's previous step passed (its audited good
  * quantity, and what this report reports of it) less what reports of any status took of this step already — the
@@ -73,12 +88,7 @@ async function reportsFollowSteps(ctx: ServiceContext, decl: BillTypeDecl, paylo
                ${reported(sql`p.id`, sql`db.bill_status in (${sql.join(POSTED_STATUSES.map((st) => sql`${st}`), sql`, `)})`)} as passed,
                ${reported(sql`s.id`, sql`db.bill_status <> 'Merged'`, true)} as taken
         from bill_line s
-        left join lateral (
-          select p.id from bill_line p
-          where p.tenant_id = s.tenant_id and p.bill_id = s.bill_id and p.material_id = s.material_id
-            and ${conditionSql(PRODUCTION_LINES.processes, 'p', billLine)} and p.line_no < s.line_no
-          order by p.line_no desc limit 1
-        ) p on true
+        ${previousStepSql('s', 'p')}
         where s.tenant_id = ${ctx.tenantId} and s.id in (${idList(sourceIds)})`,
   );
   const byId = new Map(steps.map((r) => [Number(r.id), r]));
