@@ -168,7 +168,7 @@ describe('basic records', () => {
 
     await page.goto('/basic/bom');
     const dialog = page.getByTestId('bom-dialog');
-    const addBom = async (parent: string, lines: Array<[string, string]>, routing?: string) => {
+    const addBom = async (parent: string, lines: Array<[string, string, string?]>, routing?: string) => {
       await page.getByTestId('bom-add').click();
       await dialog.getByTestId('bom-material-pick').click();
       await pickMaterials(page, parent, [materials[parent].id]);
@@ -178,7 +178,14 @@ describe('basic records', () => {
         'E2E-',
         lines.map(([code]) => materials[code].id),
       );
-      for (const [index, [, quantity]] of lines.entries()) await dialog.getByTestId(`bom-line-${index}-quantity`).fill(quantity);
+      for (const [index, [, quantity, itemType]] of lines.entries()) {
+        await dialog.getByTestId(`bom-line-${index}-quantity`).fill(quantity);
+        if (!itemType) continue;
+        // 子项类型: a consumable line (耗材).
+        await dialog.getByTestId(`bom-line-${index}-itemType`).click();
+        await page.locator('.ant-select-dropdown:visible').getByText(itemType, { exact: true }).click();
+        await screenshot(page, 'basic-bom-item-type');
+      }
       if (routing) {
         await dialog.getByTestId('bom-routing').click();
         await page.locator('.ant-select-dropdown:visible').getByText(routing, { exact: true }).click();
@@ -189,7 +196,7 @@ describe('basic records', () => {
     // The sub-assembly first (4 × L1 and 0.5 × L2 per one), then the top level (2 × SUB, 3 × L3).
     await addBom('E2E-SUB', [
       ['E2E-L1', '4'],
-      ['E2E-L2', '0.5'],
+      ['E2E-L2', '0.5', '耗材'],
     ]);
     await addBom(
       'E2E-TOP',
@@ -203,6 +210,11 @@ describe('basic records', () => {
     const boms = await waitUntil(() => call<Bom[]>('GET', '/admin/basic/bom?current=1&pageSize=50'), (l) => l.length >= 2, 'both BOMs');
     const top = boms.find((b) => b.materialCode === 'E2E-TOP')!;
     expect(top).toBeTruthy();
+    const sub = await call<{ lines: Array<{ materialCode: string; itemType: string }> }>('GET', `/admin/basic/bom/${boms.find((b) => b.materialCode === 'E2E-SUB')!.id}`);
+    expect(sub.lines.map((l) => [l.materialCode, l.itemType])).toEqual([
+      ['E2E-L1', 'Standard'],
+      ['E2E-L2', 'Consumable'],
+    ]);
     expect(top.routingName).toBe('E2E总装路线');
     await page.getByTestId(`row-explode-${top.id}`).click();
     const explode = page.getByTestId('bom-explode');
