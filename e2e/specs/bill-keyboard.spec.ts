@@ -1,12 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { api, screenshot, startSuite, storedToken, TIME_SCALE, waitUntil, type Suite } from '../harness.ts';
 import { demoPage } from '../bill-steps.ts';
 
 /**
  * The bill form without the mouse, and forms that ask before throwing typed work away, in Chinese and in
  * English: a purchase order's lines entered with the keyboard only (a material's code typed and Enter,
- * Enter / Tab from cell to cell, a new line past the last cell, Ctrl+S to save); the header's supplier
+ * Enter / Tab from cell to cell, a new line past the last cell, Ctrl+S to save); a line's code typed on after
+ * its first letters' matches showed and Enter before the search answers takes that code's material, not the
+ * row the earlier list highlighted; the header's supplier
  * picked with the keyboard (Enter opens the picker, arrows and Enter choose, Esc closes, a typed code takes
  * its supplier); Esc and Close on a bill
  * with unsaved changes ask first (keep editing keeps it, discard closes), an untouched bill closes at once;
@@ -137,6 +139,56 @@ describe.each(LANGUAGES)('keyboard and unsaved changes in $lang', ({ lang, local
     await form.getByTestId('bill-close').click();
     await form.waitFor({ state: 'detached' });
     expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+  }, 120_000);
+
+  it("takes a line's material by the code typed, not the row highlighted in the list its first letters left open, when Enter comes before the search answers", async () => {
+    interface Coded { id: number; code: string; name: string }
+    await signIn();
+    const picker = (keyword: string) => call<Coded[]>('GET', `/admin/basic/material/picker?current=1&pageSize=10&keyword=${encodeURIComponent(keyword)}`);
+    const materials = await call<Coded[]>('GET', '/admin/basic/material/picker?current=1&pageSize=50');
+    // A material whose code is no other's, and the first letters of it whose matches list another material first:
+    // the row the open list highlights while the rest of the code is still being searched.
+    let target: Coded | undefined;
+    let prefix = '';
+    let stale: Coded | undefined;
+    for (const m of materials.filter((m) => !materials.some((o) => o !== m && o.code.toLowerCase().includes(m.code.toLowerCase())))) {
+      for (let k = 1; k < m.code.length && !target; k++) {
+        const [first] = await picker(m.code.slice(0, k));
+        if (first && first.id !== m.id && first.code.toLowerCase() !== m.code.slice(0, k).toLowerCase()) [target, prefix, stale] = [m, m.code.slice(0, k), first];
+      }
+      if (target) break;
+    }
+    expect(target, 'a material whose first letters list another one first').toBeTruthy();
+
+    const form = await newOrder();
+    await form.getByTestId('bill-line-add').focus();
+    await page.keyboard.press('Enter');
+    const material0 = form.getByTestId('bill-line-0-materialId');
+    await waitUntil(() => focusedIn(material0), Boolean, 'the focus in the new line');
+    await page.keyboard.type(prefix);
+    await page.getByTestId(`bill-line-0-materialId-option-${stale!.id}`).waitFor();
+    // The searches for the longer text answer late (a slow network): Enter comes while that list is still open.
+    const slow = async (route: Route) => {
+      const keyword = new URL(route.request().url()).searchParams.get('keyword') ?? '';
+      if (keyword.length > prefix.length) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/api/admin/basic/material/picker?*', slow);
+    try {
+      await page.keyboard.type(target!.code.slice(prefix.length));
+      await page.keyboard.press('Enter');
+      await waitUntil(() => material0.locator('input').inputValue(), (text) => text.startsWith(target!.code), `the typed code's material (${target!.code}), not ${stale!.code}`);
+    } finally {
+      await page.unroute('**/api/admin/basic/material/picker?*', slow);
+    }
+    // Taken, Enter moved on to the next cell as usual.
+    await waitUntil(() => focusedIn(material0), (inside) => !inside, 'the focus past the material');
+    await screenshot(page, `bill-keyboard-${lang}-typed-fast`);
+    await form.getByTestId('bill-close').click();
+    const question = page.locator('.ant-modal-confirm').filter({ hasText: discard });
+    await question.waitFor();
+    await question.getByTestId('discard-ok').click();
+    await form.waitFor({ state: 'detached' });
   }, 120_000);
 
   it("fills a bill's header with the keyboard: Enter opens the picker, arrows and Enter choose, Esc closes, a typed code takes its record", async () => {

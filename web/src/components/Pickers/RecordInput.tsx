@@ -41,7 +41,7 @@ export interface RecordInputProps<T extends { id: number; code: string }> {
  * A form field holding one record, entered without the mouse: typing a code, name or barcode lists the
  * matches under it (the picker's search) — arrows move, Enter or Tab takes the highlighted one (the exact
  * code, else the first), and Enter typed before the answer arrived takes the exact code or the only match
- * once it does; Esc drops what was typed. F4 (and the button) open the picker dialog, searching what was
+ * once it does (never a row of the list an earlier text left open); Esc drops what was typed. F4 (and the button) open the picker dialog, searching what was
  * typed. While a search runs the field says it is busy (`aria-busy`): a line grid waits for it (and for an
  * open list to close) before Enter moves on. MaterialInput (a bill's line material) and the bill header's
  * partner and warehouse fields are this one mechanism.
@@ -146,10 +146,12 @@ export default function RecordInput<T extends { id: number; code: string }>(prop
         // Enter while the search for what is typed now has not answered: the open list still shows an earlier
         // text's matches, and the list would take its highlighted row on its own Enter (a code typed fast and
         // Enter took the record of its first letters). Stopped before the list sees it: the answer decides —
-        // the exact code or the only match, else the picker on the typed text. Header fields only: in a line grid
-        // the grid's own Enter (which waits for the search before moving on) must still see the key.
+        // the exact code or the only match, else (a header field) the picker on the typed text, or (a grid
+        // cell) the list of the answer's matches. Header fields and line cells alike: a line grid around the
+        // field has seen the key already (its capture handler runs first, on an ancestor) and waits for the
+        // search, then for the list to close, before it moves on.
         onKeyDownCapture={(event) => {
-          if (!opensOnKeys || event.key !== 'Enter' || !busy || typed === null || !typed.trim()) return;
+          if (event.key !== 'Enter' || !busy || typed === null || !typed.trim()) return;
           event.preventDefault();
           event.stopPropagation();
           wait(true);
