@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalogue } from '@p8/contract/errors';
 import { TASK_STAGE_LABELS } from '@p8/contract/tasks';
-import { screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
+import { api, screenshot, startSuite, storedToken, waitUntil, type Suite } from '../harness.ts';
 import { demoPage, pageCaller, submitAuditAndClose, type Lang } from '../bill-steps.ts';
 
 /**
  * Tasks (docs/office.md) as the demo administrator: a task written on the task list (title, rich-text content,
  * an assignee, a due date), saved, submitted and audited; on the board it is "not started", started, given a
- * progress note with a percentage and completed. Withdrawing the audit of the started task is refused with the
- * catalogued message. In Chinese and English.
+ * progress note with a percentage and completed. Not started, its form offers withdrawing the audit; started, it
+ * does not, and the server refuses the withdrawal with the catalogued key. In Chinese and English.
  */
 
 let suite: Suite;
@@ -54,6 +53,11 @@ describe('tasks (browser)', () => {
     const [saved] = await call<Array<{ id: number; billCode: string }>>('GET', `/admin/office/task?title=${encodeURIComponent(title)}&current=1&pageSize=10`);
     expect(saved, 'the task in the list').toBeTruthy();
 
+    // Audited and not started yet, the task's form offers withdrawing the audit.
+    await page.getByTestId(`bill-open-${saved.id}`).click();
+    await page.getByTestId('bill-form').getByTestId('bill-op-abandonAudit').waitFor();
+    await page.getByTestId('bill-form').getByTestId('bill-close').click();
+
     await page.goto('/office/taskBoard');
     const card = page.getByTestId('task-column-NotStarted').getByTestId(`task-card-${saved.billCode}`);
     await card.click();
@@ -69,13 +73,17 @@ describe('tasks (browser)', () => {
     await waitUntil(() => drawer.getByTestId('task-percent').textContent(), (text) => !!text?.includes('60'), 'the percentage of the note');
     await screenshot(page, `tasks-drawer-${lang}`);
 
-    // Started, the task keeps its audit: the list's withdrawal is refused with the catalogued message.
+    // Started, the task keeps its audit: its form offers no withdrawal (the type declares the hold), and the
+    // server refuses one with the catalogued message.
     await page.goto('/office/task');
     await page.getByTestId(`bill-open-${saved.id}`).click();
-    await page.getByTestId('bill-op-abandonAudit').click();
-    await page.getByText(errorCatalogue.TaskStartedProhibitAbandonAudit[lang]).first().waitFor();
-    await screenshot(page, `tasks-refused-${lang}`);
-    await page.getByTestId('bill-form').getByTestId('bill-close').click();
+    const form2 = page.getByTestId('bill-form');
+    await form2.getByTestId('bill-status').waitFor();
+    expect(await form2.getByTestId('bill-op-abandonAudit').count()).toBe(0);
+    await screenshot(page, `tasks-kept-audit-${lang}`);
+    const refused = await api(suite.server, 'POST', '/admin/office/task/abandonAudit', { id: saved.id }, await storedToken(page));
+    expect(refused.message).toBe('TaskStartedProhibitAbandonAudit');
+    await form2.getByTestId('bill-close').click();
 
     await page.goto('/office/taskBoard');
     await page.getByTestId('task-column-InProgress').getByTestId(`task-card-${saved.billCode}`).click();

@@ -136,6 +136,8 @@ describe(`tasks (${TEST_DB})`, () => {
     await refused(worker.post(`${PATH}/terminate`, { id, reason: 'x' }), 'TaskNotInProgress');
     await refused(worker.post(`${PATH}/progress`, { id, text: 'x' }), 'TaskNotInProgress');
     await refused(worker.post(`${PATH}/start`, { id }), 'TaskAlreadyStarted');
+    // Completed, it keeps its audit all the more.
+    await refused(api.post(`${PATH}/abandonAudit`, { id }), 'TaskStartedProhibitAbandonAudit');
 
     // Withdrawn before it started, a task is a draft again: no stage.
     const withdrawn = await auditedTask();
@@ -149,6 +151,7 @@ describe(`tasks (${TEST_DB})`, () => {
     await refused(lead.post(`${PATH}/terminate`, { id: other, reason: ' ' }), 'PleaseInputTerminateReason');
     expect(await ok(lead.post<TaskDetail>(`${PATH}/terminate`, { id: other, reason: 'Machine sold' }))).toMatchObject({ stage: 'Terminated', reason: 'Machine sold' });
     await refused(lead.post(`${PATH}/complete`, { id: other }), 'TaskNotInProgress');
+    await refused(api.post(`${PATH}/abandonAudit`, { id: other }), 'TaskStartedProhibitAbandonAudit');
   });
 
   it('only its assignees, its creator or a holder of manage act; each button needs its code', async () => {

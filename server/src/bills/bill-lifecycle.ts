@@ -4,6 +4,7 @@ import type { BillAuditAnswer } from '@p8/contract/bills/api';
 import { fieldShown, headerFields, lineDirection, type BillPayload, type BillTypeDecl } from '@p8/contract/bills/registry';
 import { billType as findBillType } from '@p8/contract/bills/catalogue';
 import { POSTED_STATUSES, type BillOperation, type BillStatus } from '@p8/contract/bills/status';
+import { auditHold } from '@p8/contract/bills/state-rules';
 import type { TenantConfig } from '@p8/contract/tenant-config';
 import { BizError, refusal } from '../core/errors.ts';
 import { sendNotice } from '../core/notices.ts';
@@ -189,6 +190,9 @@ export async function abandonAudit(ctx: ServiceContext, decl: BillTypeDecl, id: 
   const to = transition(row.billStatus as BillStatus, 'abandonAudit');
   // Its sources' progress rolls back below: locked now, before the stock rows (lockBills).
   await lockBills(ctx, await progressedBillIds(ctx, row.id));
+  // What the bill's own values hold, as its type declares (a started task): the form does not offer it either.
+  const hold = auditHold(decl, { ...row, ...(row.extra as Record<string, unknown>) });
+  if (hold) throw new BizError(hold, { additional: row.billCode });
   // What other modules hang on the bill (payments, invoices, MRP use, cost accounting…):
   // core/abandon-audit-blockers.ts. Asked first, as they name the reason better than "has downstream bills".
   await ctx.registries.abandonAuditBlockers.refuseIfBlocked(ctx.tx, ctx.tenantId, row.id, row.billCode);

@@ -3,7 +3,7 @@ import { richText } from '../rich-text.ts';
 import { storableText } from '../text.ts';
 import { dateSchema, type FieldDecl } from './fields.ts';
 import { POSTS_NOTHING, type BillTypeDecl } from './registry.ts';
-import { TASK_PRIORITY_LABELS, TASK_STAGE_LABELS, TaskPriority } from '../tasks.ts';
+import { TASK_PRIORITY_LABELS, TASK_STAGE_LABELS, TaskPriority, type TaskState } from '../tasks.ts';
 
 /**
  * Office bills (docs/office.md):
@@ -11,7 +11,8 @@ import { TASK_PRIORITY_LABELS, TASK_STAGE_LABELS, TaskPriority } from '../tasks.
  *   engine so that it is numbered, audited (plainly or through joint review), withdrawn, listed, exported and
  *   printed like any bill; once audited, its own work state — not started → in progress → completed or
  *   terminated, with progress notes — is the office module's (server/src/modules/office/tasks.ts), and a started
- *   task keeps its audit.
+ *   task keeps its audit (`keepsAuditWhen` on the stage it lists: the engine refuses the withdrawal, the form
+ *   does not offer it).
  */
 
 const staffId = z.number().int().positive();
@@ -107,6 +108,8 @@ export const Task: BillTypeDecl = {
   progress: [],
   switches: [],
   actions: ['add', 'update', 'delete', 'submit', 'audit', 'abandonAudit', 'export', 'print'],
+  // A started task keeps its audit: withdrawing it would take the work back to a draft under its assignees.
+  keepsAuditWhen: { when: { field: 'taskStage', values: ['InProgress', 'Completed', 'Terminated'] satisfies TaskState[] }, refusal: 'TaskStartedProhibitAbandonAudit' },
   ownButtons: [
     { action: 'start', label: { zh: '开始', en: 'Start' } },
     { action: 'progress', label: { zh: '进展', en: 'Progress note' } },

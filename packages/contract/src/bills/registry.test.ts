@@ -73,6 +73,15 @@ describe('bill-type registry', () => {
       expect(decl.switches).toContain(decl.opensWith.switch);
       expect(errorCatalogue[decl.opensWith.refusal]).toBeDefined();
     }
+    // What keeps a bill's audit is one of its own header fields (read-only: the user cannot clear it), refused
+    // with a catalogued key, and only for a type whose audit can be withdrawn at all.
+    if (decl.keepsAuditWhen) {
+      const field = headerFields(decl).find((f) => f.key === decl.keepsAuditWhen!.when.field);
+      expect(field?.readOnly, `${decl.type} keeps its audit by ${decl.keepsAuditWhen.when.field}`).toBe(true);
+      if (field?.options) for (const value of decl.keepsAuditWhen.when.values) expect(field.options.map((o) => o.value)).toContain(value);
+      expect(errorCatalogue[decl.keepsAuditWhen.refusal]).toBeDefined();
+      expect(decl.actions).toContain('abandonAudit');
+    }
     if (decl.materialTag) {
       expect(MaterialTag).toContain(decl.materialTag.tag);
       expect(lineKindOf(decl)).toBe('material');

@@ -441,6 +441,12 @@ export interface BillTypeDecl {
    */
   heldSourceRefusal?: ErrorKey;
   /**
+   * Header values under which an audited bill keeps its audit (a task once started: its `taskStage` is in
+   * progress, completed or terminated): withdrawing the audit is refused with `refusal`, and the bill form does
+   * not offer it (`auditHold` in state-rules.ts, asked by the engine and by the web kit alike).
+   */
+  keepsAuditWhen?: { when: FieldCondition; refusal: ErrorKey };
+  /**
    * A "direct" bill of this type — one none of whose lines comes from a source line — is allowed only while
    * this tenant switch is on (a sale out-stock without a sale order or shipping notice: `openDirectOutstock`).
    * Saving or submitting one while it is off is refused with `DirectBillNotOpen`.

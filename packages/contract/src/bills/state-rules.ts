@@ -1,3 +1,5 @@
+import type { ErrorKey } from '../errors.ts';
+import type { BillTypeDecl } from './registry.ts';
 import type { BillOperation, BillStatus, DeliveryStatus } from './status.ts';
 
 /**
@@ -48,4 +50,16 @@ export function allowedOperations(status: BillStatus): BillOperation[] {
  */
 export function deliveryBlocksAbandon(delivery: DeliveryStatus | null | undefined): boolean {
   return !!delivery && delivery !== 'NotDelivered';
+}
+
+/**
+ * What keeps an audited bill's audit by its own values, as its type declares it (`keepsAuditWhen`: a started
+ * task): the refusal the server's withdrawal answers, and the reason the web kit hides the button; none when
+ * the type declares nothing or the bill's values do not meet it. `values`: the bill's header (its `extra`
+ * fields included), as stored or as the form shows it.
+ */
+export function auditHold(decl: Pick<BillTypeDecl, 'keepsAuditWhen'>, values: Record<string, unknown>): ErrorKey | undefined {
+  const hold = decl.keepsAuditWhen;
+  // The registry's `meets`, not imported: this file stays pure data without the registry's schemas.
+  return hold && hold.when.values.includes(String(values[hold.when.field] ?? '')) ? hold.refusal : undefined;
 }

@@ -1,7 +1,7 @@
 import { idParamsSchema } from '@p8/contract/common';
 import { taskBoardQuerySchema, taskIdSchema, taskProgressSchema, taskTerminateSchema } from '@p8/contract/tasks';
 import { inArea, route, type ServerModule } from '../../core/route.ts';
-import { addProgressNote, assigneeUsage, finishTask, registerTaskRules, startedTaskBlocker, startTask, TASK_CODES, taskAssignedHook, taskBoard, taskDetail } from './tasks.ts';
+import { addProgressNote, assigneeUsage, finishTask, registerTaskRules, startTask, TASK_CODES, taskAssignedHook, taskBoard, taskDetail } from './tasks.ts';
 
 /**
  * Tasks (任务) under /api/admin/office/task (docs/office.md). The task's bill routes (list, add, edit, submit,
@@ -50,7 +50,6 @@ export const tasksModule: ServerModule = {
   register(registries) {
     registerTaskRules(registries.billRules);
     registries.billPostingHooks.register('office: task assigned', taskAssignedHook);
-    registries.abandonAuditBlockers.register('office: started task', startedTaskBlocker);
     registries.recordUsage.register('staff', 'office: task assignees', assigneeUsage);
   },
 };

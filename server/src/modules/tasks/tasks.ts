@@ -32,8 +32,9 @@ import { localDay } from '../../bills/stock-rules.ts';
  * Tasks (docs/office.md). A task is the bill type `Task` (contract bills/office.ts): the engine numbers, saves,
  * submits, audits (joint review included), withdraws, lists, exports and prints it. This module adds what the
  * engine does not know: the rules of its fields, the work state once audited (start → complete | terminate, the
- * transitions of contract tasks.ts), progress notes, the board, the notices, and the hold a started task has on
- * its audit. Every operation here runs in its route's one transaction, on the task row locked.
+ * transitions of contract tasks.ts), progress notes, the board, the notices. The hold a started task has on its
+ * audit is its declaration's (`keepsAuditWhen` on the stage listed here, `setListedStage`), which the engine
+ * asks. Every operation here runs in its route's one transaction, on the task row locked.
  */
 
 /** The button codes of a task's own operations (`<area>_<route>_<action>`, seeded from the declaration's ownButtons). */
@@ -106,12 +107,6 @@ export const taskAssignedHook: BillPostingHook = {
     if (decl.type === Task.type) await setListedStage(ctx, row.id, null);
   },
 };
-
-/** A started task keeps its audit: withdrawing it would take the work back to a draft under its assignees. */
-export async function startedTaskBlocker(tx: Tx, tenantId: number, billId: number) {
-  const [row] = await tx.select({ state: officeTask.state }).from(officeTask).where(and(eq(officeTask.tenantId, tenantId), eq(officeTask.billId, billId)));
-  return row ? ('TaskStartedProhibitAbandonAudit' as const) : undefined;
-}
 
 /** Staff named as assignees keep their accounts (as creators of bills do). */
 export async function assigneeUsage(tx: Tx, tenantId: number, ids: number[]) {

@@ -87,6 +87,24 @@ describe.each(BILL_TYPES.map((decl) => [decl.type, decl] as const))('bill kit fo
     expect(offeredOperations(decl, 'Audit', 'InDelivery').abandonAudit).toBe(false);
     expect(offeredOperations(decl, 'Audit', 'Arrived').abandonAudit).toBe(false);
   });
+
+  it("hides withdrawing the audit where the type's own values keep it, as the server refuses it", () => {
+    const hold = decl.keepsAuditWhen;
+    if (!hold) return;
+    const field = headerFields(decl).find((f) => f.key === hold.when.field)!;
+    for (const { value } of field.options ?? hold.when.values.map((v) => ({ value: v }))) {
+      const kept = hold.when.values.includes(value);
+      expect(offeredOperations(decl, 'Audit', 'NotDelivered', { [hold.when.field]: value }).abandonAudit, `${hold.when.field} ${value}`).toBe(!kept);
+    }
+  });
+});
+
+describe('audit holds', () => {
+  it('a started, completed or terminated task keeps its audit; one not started yet offers the withdrawal', () => {
+    const task = BILL_TYPES.find((d) => d.type === 'Task')!;
+    const offered = (taskStage: string) => offeredOperations(task, 'Audit', 'NotDelivered', { taskStage }).abandonAudit;
+    expect(['NotStarted', 'InProgress', 'Completed', 'Terminated'].map(offered)).toEqual([true, false, false, false]);
+  });
 });
 
 describe('live totals', () => {

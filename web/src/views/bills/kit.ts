@@ -1,6 +1,6 @@
 import { BILL_TYPES } from '@p8/contract/bills/catalogue';
 import { billScreenPath, computedLineAmount, countsInTotals, fieldShown, headerFields, lineFields, type BillAction, type BillTypeDecl } from '@p8/contract/bills/registry';
-import { allows, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
+import { allows, auditHold, deliveryBlocksAbandon } from '@p8/contract/bills/state-rules';
 import type { BillOperation, BillStatus, DeliveryStatus } from '@p8/contract/bills/status';
 import { billTotals, lineAmounts, type AmountRules } from '@p8/contract/bills/amounts';
 import { MAX_MICRO, microNumber, type Micro } from '@p8/contract/bills/decimal';
@@ -176,11 +176,11 @@ export function savePayload(decl: BillTypeDecl, values: Record<string, unknown>,
 }
 
 /**
- * Operations offered on a bill in a status (and, for the types with delivery, its delivery status): the
- * contract's state table, the same the server's state machine checks, and the type's buttons. A new bill
- * offers only saving.
+ * Operations offered on a bill in a status (and, for the types with delivery, its delivery status; for a type
+ * whose own values keep its audit, those values — the bill as read): the contract's state table and audit
+ * holds, the same the server checks, and the type's buttons. A new bill offers only saving.
  */
-export function offeredOperations(decl: BillTypeDecl, status: BillStatus | undefined, delivery?: DeliveryStatus | null) {
+export function offeredOperations(decl: BillTypeDecl, status: BillStatus | undefined, delivery?: DeliveryStatus | null, values: Record<string, unknown> = {}) {
   const has = (a: BillAction) => decl.actions.includes(a);
   const can = (op: BillOperation, action: BillAction) => !!status && allows(status, op) && has(action);
   return {
@@ -188,7 +188,7 @@ export function offeredOperations(decl: BillTypeDecl, status: BillStatus | undef
     submit: can('submit', 'submit'),
     audit: can('audit', 'audit'),
     refuse: can('refuse', 'audit'),
-    abandonAudit: can('abandonAudit', 'abandonAudit') && !deliveryBlocksAbandon(delivery),
+    abandonAudit: can('abandonAudit', 'abandonAudit') && !deliveryBlocksAbandon(delivery) && !auditHold(decl, values),
     manualCompletion: can('manualCompletion', 'manualCompletion'),
     delete: can('delete', 'delete'),
   };

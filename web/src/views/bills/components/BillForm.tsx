@@ -86,7 +86,7 @@ export default function BillForm({ decl, id, onClose, onChanged, onOpen }: BillF
     });
   const status = bill.data?.billStatus;
   const delivery = ((bill.data as { deliveryStatus?: DeliveryStatus | null } | undefined)?.deliveryStatus ?? 'NotDelivered') as DeliveryStatus;
-  const offered = offeredOperations(decl, id ? status : undefined, delivery);
+  const offered = offeredOperations(decl, id ? status : undefined, delivery, bill.data as Record<string, unknown> | undefined);
   const editable = offered.save;
   const rules = useMemo(() => amountRules(decl, settings, config), [decl, settings, config]);
   const allHeader = useMemo(() => formHeaderFields(decl, config), [decl, config]);
