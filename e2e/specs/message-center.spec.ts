@@ -12,6 +12,7 @@ import {
   screenshot,
   sharedBackendSettings,
   startServer,
+  storedToken,
   uniqueName,
   waitUntil,
   type Account,
@@ -25,7 +26,9 @@ import {
  * dispatcher's bell without a reload; reading and hiding in the English message center bring it down; a
  * message from the dispatcher rings the Chinese administrator's bell on the other process.
  *
- * Needs DATABASE_URL and REDIS_URL (CI sets both); without them it is skipped with the reason printed.
+ * Needs DATABASE_URL and REDIS_URL (CI sets both); without them it is skipped with the reason printed. The
+ * demo administrator's bell, on the embedded database, lists unread messages of several kinds, and its drawer
+ * hides a message from the inbox as the message screen does.
  */
 const settings = sharedBackendSettings();
 const skip = 'skip' in settings ? settings.skip : undefined;
@@ -184,6 +187,38 @@ describe("message center: the demo administrator's bell", () => {
       const list = page.getByTestId('message-bell-list');
       for (const text of texts) await list.getByText(text).first().waitFor();
       await screenshot(page, `message-center-demo-bell-${label}`);
+      await page.keyboard.press('Escape');
+    }
+  }, 120_000);
+
+  it("hides a message of the inbox from the bell's drawer, as the message screen does, in Chinese and in English", async () => {
+    for (const [locale, label, hidden] of [
+      ['zh-CN', 'zh', '已隐藏 1 条消息'],
+      ['en-US', 'en', '1 message hidden'],
+    ] as const) {
+      const page = await openSignedInPage(browser!, server!, contexts, `bell-hide-${label}`, { name: 'admin', password: 'admin123' }, { locale });
+      const token = await storedToken(page);
+      const inbox = async () => (await api<MessageRow[]>(server!, 'GET', '/admin/office/message?box=inbox&current=1&pageSize=200', undefined, token)).data.map((m) => m.id);
+      await page.locator('[data-testid="message-bell"][data-live="true"]').waitFor({ timeout: 30_000 });
+      const before = await bellCount(page);
+      await page.getByTestId('message-bell').click();
+      const item = page.getByTestId('message-bell-list').locator('[data-testid^="message-bell-item-"]').first();
+      const id = Number((await item.getAttribute('data-testid'))!.replace('message-bell-item-', ''));
+      expect(await inbox()).toContain(id);
+      await item.click();
+      const drawer = page.getByTestId('message-drawer');
+      await drawer.getByTestId('message-drawer-title').waitFor();
+      await drawer.getByTestId('message-drawer-hide').click();
+      await screenshot(page, `message-center-bell-hide-${label}`);
+      await page.getByTestId('message-drawer-hide-confirm').click();
+      await page.locator('.ant-message').getByText(hidden).waitFor();
+      await drawer.waitFor({ state: 'hidden' });
+      expect(await inbox()).not.toContain(id);
+      // Opened, it was read; hidden, it is gone from the bell.
+      await waitUntil(() => bellCount(page), (n) => n === before - 1, 'the bell one fewer');
+      await page.getByTestId('message-bell').click();
+      await page.getByTestId('message-bell-list').waitFor();
+      expect(await page.getByTestId(`message-bell-item-${id}`).count()).toBe(0);
       await page.keyboard.press('Escape');
     }
   }, 120_000);

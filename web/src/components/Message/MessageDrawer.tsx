@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Button, Descriptions, Drawer, Empty, Popconfirm, Skeleton, Space, Tag, Typography, type ButtonProps } from 'antd';
+import { App, Button, Descriptions, Drawer, Empty, Popconfirm, Skeleton, Space, Tag, Typography, type ButtonProps } from 'antd';
 import { CheckCircleOutlined, DeleteOutlined, EyeInvisibleOutlined, RollbackOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import Auth from '../Auth/index.tsx';
 import RichText from '../RichText/index.tsx';
 import { useAuthStore } from '../../stores/auth.ts';
 import { getMessage } from './api/get-message.ts';
+import { hideMessages } from './api/hide-messages.ts';
 import { UNREAD_COUNT_QUERY_KEY } from './api/get-unread-count.ts';
 import { markRead } from './api/mark-read.ts';
 import './message.css';
@@ -19,21 +20,22 @@ export interface MessageDrawerProps {
   /** The message shown (the row it was opened from: shown at once, then refreshed). */
   row: MessageRow | null;
   onClose: () => void;
-  /** A message changed (read) or went (deleted): the list reloads. */
+  /** A message changed (read) or went (deleted, hidden): the list reloads. */
   onChanged: () => void;
   onDelete: (row: MessageRow) => Promise<void>;
-  /** The receiver hides it from their inbox (the sender still sees it). */
-  onHide?: (row: MessageRow) => Promise<void>;
   onReply?: (row: MessageRow) => void;
 }
 
 /**
  * One message: who, when, read state and the content (rendered by the read-only editor, which keeps
  * only what its schema knows — no scripts or handlers from another user's HTML). Opening an unread
- * message of my inbox marks it read.
+ * message of my inbox marks it read. Its receiver hides it from their inbox here, wherever it was opened
+ * (the message screen, the header's bell): the same rule as the screen's rows — the receiver's own inbox,
+ * no button code (`PUT /admin/office/message/hide`); the drawer closes and `onChanged` tells the opener.
  */
-export default function MessageDrawer({ row, onClose, onChanged, onDelete, onHide, onReply }: MessageDrawerProps) {
+export default function MessageDrawer({ row, onClose, onChanged, onDelete, onReply }: MessageDrawerProps) {
   const { t } = useTranslation(undefined, { keyPrefix: 'system-office' });
+  const { message: toast } = App.useApp();
   const me = useAuthStore((s) => s.userInfo?.id);
   const queryClient = useQueryClient();
   const detail = useQuery({ queryKey: ['office', 'message', row?.id], queryFn: () => getMessage(row!.id), enabled: !!row, staleTime: 0 });
@@ -52,6 +54,14 @@ export default function MessageDrawer({ row, onClose, onChanged, onDelete, onHid
       .catch(() => undefined);
   }, [row, me, queryClient, onChanged]);
 
+  const hide = async (shown: MessageRow) => {
+    const { updated } = await hideMessages([shown.id]);
+    toast.success(t('message.hidden', { count: updated }));
+    void queryClient.invalidateQueries({ queryKey: UNREAD_COUNT_QUERY_KEY });
+    onChanged();
+    onClose();
+  };
+
   // A notice is never deleted (its receiver hides it); a notice of the system has nobody to reply to.
   const mine = !!message && message.senderId === me && !message.isNotice;
   const incoming = !!message && message.receiverId === me;
@@ -67,8 +77,8 @@ export default function MessageDrawer({ row, onClose, onChanged, onDelete, onHid
       extra={
         message && (
           <Space>
-            {incoming && onHide && (
-              <Popconfirm title={t('message.hideConfirm', { title: message.title })} onConfirm={() => onHide(message).catch(() => undefined)} okButtonProps={{ ...({ 'data-testid': 'message-drawer-hide-confirm' } as ButtonProps) }}>
+            {incoming && (
+              <Popconfirm title={t('message.hideConfirm', { title: message.title })} onConfirm={() => hide(message).catch(() => undefined)} okButtonProps={{ ...({ 'data-testid': 'message-drawer-hide-confirm' } as ButtonProps) }}>
                 <Button icon={<EyeInvisibleOutlined />} data-testid="message-drawer-hide">
                   {t('message.hide')}
                 </Button>

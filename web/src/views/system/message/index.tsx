@@ -311,10 +311,6 @@ export default function MessagePage() {
           await remove([row.id]);
           setOpened(null);
         }}
-        onHide={async (row) => {
-          await hide([row.id]);
-          setOpened(null);
-        }}
       />
       <SendDialog
         state={send}
