@@ -88,7 +88,7 @@ function ImportDialog({ open, onClose, importPath, templateUrl, template, title,
       duration: IMPORT_NOTICE_SECONDS,
       description: (
         <div data-testid="import-result">
-          <div>{t('kit.import.result', { total: result.total, success: result.successCount, error: result.errorCount })}</div>
+          <div>{t('kit.import.result', { count: result.total, success: result.successCount, error: result.errorCount })}</div>
           {lines.length > 0 && (
             <ul style={{ margin: '6px 0 0', paddingInlineStart: 18, maxHeight: 220, overflow: 'auto' }}>
               {lines.map((line, i) => (

@@ -124,7 +124,8 @@ export default {
   },
   assign: {
     title: 'Assign "{{name}}"',
-    titleMany: 'Assign {{count}} records',
+    titleMany_one: 'Assign {{count}} record',
+    titleMany_other: 'Assign {{count}} records',
     depts: 'Departments',
     deptTip: 'Everyone in these departments may use it (sub-departments not included)',
     staff: 'Staff',

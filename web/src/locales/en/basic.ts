@@ -218,7 +218,8 @@ export default {
     searchPlaceholder: 'Search by name or code',
     path: 'Path',
     loading: 'Loading…',
-    matchesTip: '{{count}} matches (at most 50 are shown: type more of the name to narrow them)',
+    matchesTip_one: '{{count}} match',
+    matchesTip_other: '{{count}} matches (at most 50 are shown: type more of the name to narrow them)',
     placeholder: 'Province / city / county / town',
   },
   district: {
@@ -244,6 +245,7 @@ export default {
     valuePlaceholder: 'Type a value and press Enter; separate several with commas',
     addValue: 'Add',
     noValues: 'No values: materials enter any text',
-    valuesCount: '{{count}} values (at most {{max}})',
+    valuesCount_one: '{{count}} value (at most {{max}})',
+    valuesCount_other: '{{count}} values (at most {{max}})',
   },
 };

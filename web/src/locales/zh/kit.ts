@@ -90,7 +90,7 @@ export default {
     reading: '正在读取文件：已读 {{done}} 行…',
     rows: '正在导入：{{done}} / {{total}} 行…',
     resultTitle: '导入结果',
-    result: '共 {{total}} 条，成功 {{success}} 条，失败 {{error}} 条',
+    result: '共 {{count}} 条，成功 {{success}} 条，失败 {{error}} 条',
     rowError: '第 {{row}} 行：{{message}}',
     rowColumnError: '第 {{row}} 行「{{column}}」：{{message}}',
     rowCellError: '第 {{row}} 行「{{column}}」“{{value}}”：{{message}}',

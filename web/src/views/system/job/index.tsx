@@ -37,7 +37,7 @@ export function jobAbout(job: Pick<BackgroundJobView, 'kind' | 'subject' | 'titl
 /** A succeeded job's outcome: an import's counts, an export's file name, an MRP run's suggestions. */
 function jobOutcome(job: BackgroundJobView, t: TFunction): string {
   const result = job.result as { fileName?: string; total?: number; successCount?: number; errorCount?: number } | null;
-  if (job.kind === 'import' && typeof result?.total === 'number') return t('kit.import.result', { total: result.total, success: result.successCount ?? 0, error: result.errorCount ?? 0 });
+  if (job.kind === 'import' && typeof result?.total === 'number') return t('kit.import.result', { count: result.total, success: result.successCount ?? 0, error: result.errorCount ?? 0 });
   if (job.kind === 'mrp') return t('system.job.mrpResult', { count: (job.result as { suggestions?: number } | null)?.suggestions ?? 0 });
   return result?.fileName ?? t('system.job.done');
 }
