@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, screenshot, startSuite, waitUntil, type Suite } from '../harness.ts';
@@ -11,7 +12,8 @@ import { demoPage, pageCaller, searchPushDown, submitAuditAndClose, type Lang } 
  * picked and reported (through the API: set-up), completed on the completion screen, the month costed on the
  * cost screen, and the boards' unit cost from that run on the current-stock screen. A step reported with rework
  * on the shop floor's tablet screen and seen on the order. A machine's maintenance generated from its plan and
- * audited; a bill's attachment thrown away.
+ * audited; a bill's attachment thrown away. The low-level code on the material list, the BOM list and a BOM's
+ * structure, its header on one line in either language.
  */
 let suite: Suite;
 beforeAll(async () => {
@@ -22,6 +24,23 @@ afterAll(() => suite?.close());
 interface Named {
   id: number;
   name: string;
+}
+
+/** On how many lines a table's column header shows `text` (the lines of its text node). */
+async function headerLines(table: Locator, text: string): Promise<number> {
+  return table
+    .getByRole('columnheader', { name: text })
+    .first()
+    .evaluate((th, wanted) => {
+      const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.includes(wanted)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      }
+      return 0;
+    }, text);
 }
 interface OrderLine {
   id: number;
@@ -130,7 +149,7 @@ describe('production (browser)', () => {
   it.each<[Lang, string, string]>([
     ['zh', 'zh-CN', '低位码'],
     ['en', 'en-US', 'Low-level code'],
-  ])("shows each material's low-level code on the BOM list and in its structure (%s)", async (lang, locale, header) => {
+  ])("shows each material's low-level code on the material and BOM lists and in a BOM's structure, its header on one line (%s)", async (lang, locale, header) => {
     const page = await demoPage(suite, lang, locale);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -139,10 +158,17 @@ describe('production (browser)', () => {
     const bomOf = (name: string) => boms.find((b) => b.materialName === name)!;
     // The controller is made of its core, the core of the control board, the board of the MCU (levels 0 to 3).
     expect(['步进电机控制器', '控制器机芯', '控制板组件'].map((name) => bomOf(name).lowLevelCode)).toEqual([0, 1, 2]);
+    await page.goto('/basic/material');
+    const materials = page.getByTestId('material-table');
+    await materials.getByRole('columnheader', { name: header }).waitFor();
+    await materials.locator('tbody tr.ant-table-row').first().waitFor();
+    expect(await headerLines(materials, header), `${header} on one line (material list)`).toBe(1);
+    await screenshot(page, `production-${lang}-material-list`);
     await page.goto('/basic/bom');
     const table = page.getByTestId('bom-table');
     await table.getByRole('columnheader', { name: header }).waitFor();
     await table.getByTestId(`row-tree-${bomOf('步进电机控制器').id}`).waitFor();
+    expect(await headerLines(table, header), `${header} on one line (BOM list)`).toBe(1);
     await screenshot(page, `production-${lang}-bom-list`);
     await table.getByTestId(`row-tree-${bomOf('步进电机控制器').id}`).click();
     const tree = page.getByTestId('bom-tree-table');
@@ -150,6 +176,7 @@ describe('production (browser)', () => {
     await tree.getByText('单片机', { exact: true }).waitFor();
     const drawer = page.locator('.ant-drawer-content-wrapper').filter({ visible: true });
     await waitUntil(async () => (await drawer.boundingBox())?.x ?? 9999, (x) => x <= 1440 - 900, 'the drawer to slide in');
+    expect(await headerLines(tree, header), `${header} on one line (BOM structure)`).toBe(1);
     await screenshot(page, `production-${lang}-bom-structure`);
     expect(pageErrors).toEqual([]);
   });

@@ -309,7 +309,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
       title: columnTitle,
       // Every column has a width (the scroll width is their sum); a number is never cut by an ellipsis
       // nor wrapped (`p8-pro-table-num`), it widens its column instead.
-      width: columnWidth({ title: columnTitle, width: rest.width, sortable, numeric, valueType }),
+      width: columnWidth({ title: columnTitle, width: rest.width, sortable, numeric, align: rest.align, valueType }),
       ellipsis: numeric ? false : rest.ellipsis,
       className: numeric ? ['p8-pro-table-num', rest.className].filter(Boolean).join(' ') : rest.className,
       align: rest.align ?? (numeric ? 'right' : undefined),

@@ -54,6 +54,14 @@ describe('table column widths', () => {
     expect(columnWidth({ title: 'Qty', numeric: true })).toBe(120);
   });
 
+  it('widens a column of short values aligned right or centre to its header on one line, in either language', () => {
+    // The low-level code of the BOM and material lists: 130 px for 低位码, too narrow for its English header.
+    expect(columnWidth({ title: 'Low-level code', width: 130, align: 'right' })).toBe(32 + 14 * 8);
+    expect(columnWidth({ title: '低位码', width: 130, align: 'right' })).toBe(130);
+    expect(columnWidth({ title: 'Serial number', width: 110, align: 'center', sortable: true })).toBe(32 + 13 * 8 + 24);
+    expect(columnWidth({ title: 'Remark', width: 90, align: 'left' })).toBe(90);
+  });
+
   it('keeps a declared width for other columns and derives one for the rest', () => {
     expect(columnWidth({ title: 'A very long remark header', width: 90 })).toBe(90);
     expect(columnWidth({ title: 'Created at', valueType: 'dateTime' })).toBe(170);

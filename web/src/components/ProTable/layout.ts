@@ -102,6 +102,11 @@ export interface ColumnShape {
   sortable?: boolean;
   /** Right-aligned number (amount, quantity): never narrower than its header on one line. */
   numeric?: boolean;
+  /**
+   * A column aligned right or centre shows short values (a figure, a level, a yes / no): like a number's, never
+   * narrower than its header on one line — its values cannot be what widens it ("Low-level code" over 0 to 3).
+   */
+  align?: 'left' | 'right' | 'center';
   valueType?: string;
 }
 
@@ -111,16 +116,18 @@ const DEFAULT_NUMBER_WIDTH = 120;
 const DEFAULT_TEXT_WIDTH = 100;
 
 /**
- * Width of a column: the declared one, or one from what it shows. A numeric column is never narrower
- * than its header label on one line (plus the sort arrows), so its right-aligned figures sit under a
- * readable title. The width is where the column starts: the table lays out automatically, so a longer
- * figure still widens its column (numbers do not wrap) instead of being cut.
+ * Width of a column: the declared one, or one from what it shows. A numeric column, and any column of short
+ * values aligned right or centre, is never narrower than its header label on one line (plus the sort
+ * arrows), so its figures sit under a readable title in either language (a width chosen for the Chinese
+ * header is widened for a longer English one). The width is where the column starts: the table lays out
+ * automatically, so a longer figure still widens its column (numbers do not wrap) instead of being cut.
  */
 export function columnWidth(column: ColumnShape): number {
   const header = CELL_PADDING + textWidth(column.title) + (column.sortable ? SORTER : 0);
   const declared = typeof column.width === 'number' ? column.width : undefined;
   if (column.valueType === 'index') return declared ?? DEFAULT_WIDTH.index;
   if (column.numeric) return Math.max(declared ?? DEFAULT_NUMBER_WIDTH, header);
+  if (declared !== undefined && (column.align === 'right' || column.align === 'center')) return Math.max(declared, header);
   if (declared !== undefined) return declared;
   return Math.max(DEFAULT_WIDTH[column.valueType ?? ''] ?? DEFAULT_TEXT_WIDTH, header);
 }

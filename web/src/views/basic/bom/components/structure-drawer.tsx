@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Bom, BomRequirement, BomTreeNode } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { formatNumber } from '../../../../components/ProTable/format.ts';
+import { columnWidth, tableScrollWidth } from '../../../../components/ProTable/layout.ts';
 import { useTenantConfig } from '../../../../hooks/useTenantConfig.ts';
 import { LEVEL_COLORS } from '../../../../components/Tree/tree-utils.ts';
 import { explodeBom } from '../api/explode-bom.ts';
@@ -99,7 +100,7 @@ function TreeView({ bom }: { bom: Bom }) {
   const [folded, setFolded] = useState<string[]>([]);
   const expanded = allKeys.filter((k) => !folded.includes(k));
 
-  const columns: TableColumnType<TreeRow>[] = [
+  const declared: TableColumnType<TreeRow>[] = [
     {
       key: 'material',
       title: t('basic.bom.line.material'),
@@ -132,6 +133,8 @@ function TreeView({ bom }: { bom: Bom }) {
       render: (_, row) => (row.bomVersion ? <Tag color="blue">{row.bomVersion}</Tag> : <Typography.Text type="secondary">{t('basic.bom.tree.leaf')}</Typography.Text>),
     },
   ];
+  // The list kit's rule: a column of short values is never narrower than its header on one line (English).
+  const columns = declared.map((c) => ({ ...c, width: columnWidth({ title: String(c.title), width: c.width, align: c.align }) }));
 
   if (tree.isError) return <Empty description={t('basic.common.loadFailed')} />;
   return (
@@ -155,7 +158,7 @@ function TreeView({ bom }: { bom: Bom }) {
         columns={columns}
         dataSource={rows}
         pagination={false}
-        scroll={{ x: 840 }}
+        scroll={{ x: tableScrollWidth(columns.map((c) => c.width)) }}
         expandable={{
           expandedRowKeys: expanded,
           onExpand: (open, row) => setFolded((keys) => (open ? keys.filter((k) => k !== row.key) : [...keys, row.key])),
