@@ -37,7 +37,7 @@ async function headerLines(table: Locator, text: string): Promise<number> {
         if (!node.textContent?.includes(wanted)) continue;
         const range = document.createRange();
         range.selectNodeContents(node);
-        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
       }
       return 0;
     }, text);

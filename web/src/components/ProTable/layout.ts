@@ -106,7 +106,7 @@ export interface ColumnShape {
    * A column aligned right or centre shows short values (a figure, a level, a yes / no): like a number's, never
    * narrower than its header on one line — its values cannot be what widens it ("Low-level code" over 0 to 3).
    */
-  align?: 'left' | 'right' | 'center';
+  align?: 'left' | 'right' | 'center' | 'start' | 'end' | 'justify' | 'match-parent';
   valueType?: string;
 }
 
@@ -127,7 +127,7 @@ export function columnWidth(column: ColumnShape): number {
   const declared = typeof column.width === 'number' ? column.width : undefined;
   if (column.valueType === 'index') return declared ?? DEFAULT_WIDTH.index;
   if (column.numeric) return Math.max(declared ?? DEFAULT_NUMBER_WIDTH, header);
-  if (declared !== undefined && (column.align === 'right' || column.align === 'center')) return Math.max(declared, header);
+  if (declared !== undefined && (column.align === 'right' || column.align === 'end' || column.align === 'center')) return Math.max(declared, header);
   if (declared !== undefined) return declared;
   return Math.max(DEFAULT_WIDTH[column.valueType ?? ''] ?? DEFAULT_TEXT_WIDTH, header);
 }
