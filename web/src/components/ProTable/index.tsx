@@ -14,7 +14,7 @@ import { columnSettingsQueryKey, getColumnSettings, getStatistics, saveColumnSet
 import { applyColumnSettings, defaultColumnSettings, mergeColumnSettings } from './column-settings.ts';
 import ColumnSettingsDrawer from './ColumnSettingsDrawer.tsx';
 import { formatCell, formatNumber, digitsFor, valueAt } from './format.ts';
-import { columnWidth, tableScrollWidth } from './layout.ts';
+import { columnWidth, headerOnOneLine, tableScrollWidth } from './layout.ts';
 import Pager from './Pager.tsx';
 import { filterParams, initialSearchValues, listParams, resolvePageSize, searchFieldsOf, sortFromAntd, type SortState } from './query.ts';
 import { clearSearchCache, readSearchCache, writeSearchCache } from './search-cache.ts';
@@ -311,7 +311,7 @@ function ProTableBody<T extends object>(props: ProTableProps<T> & { settings: Ki
       // nor wrapped (`p8-pro-table-num`), it widens its column instead.
       width: columnWidth({ title: columnTitle, width: rest.width, sortable, numeric, align: rest.align, valueType }),
       ellipsis: numeric ? false : rest.ellipsis,
-      className: numeric ? ['p8-pro-table-num', rest.className].filter(Boolean).join(' ') : rest.className,
+      className: [numeric ? 'p8-pro-table-num' : '', headerOnOneLine({ numeric, align: rest.align }) ? 'p8-header-one-line' : '', rest.className].filter(Boolean).join(' ') || undefined,
       align: rest.align ?? (numeric ? 'right' : undefined),
       sorter: sortable ? true : undefined,
       sortOrder: sortable ? (sort?.prop === prop ? (sort.order === 'asc' ? 'ascend' : 'descend') : null) : undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnWidth, searchGrid, searchLayout, tableScrollWidth, textWidth } from './layout.ts';
+import { columnWidth, headerOnOneLine, searchGrid, searchLayout, tableScrollWidth, textWidth } from './layout.ts';
 
 describe('search form layout', () => {
   it('makes cells of at least 240 px on the form\'s own width, 24 divisible by their number', () => {
@@ -60,6 +60,8 @@ describe('table column widths', () => {
     expect(columnWidth({ title: '低位码', width: 130, align: 'right' })).toBe(130);
     expect(columnWidth({ title: 'Serial number', width: 110, align: 'center', sortable: true })).toBe(32 + 13 * 8 + 24);
     expect(columnWidth({ title: 'Remark', width: 90, align: 'left' })).toBe(90);
+    // Kept on one line whatever the automatic layout does with the room.
+    expect([headerOnOneLine({ align: 'right' }), headerOnOneLine({ align: 'center' }), headerOnOneLine({ numeric: true }), headerOnOneLine({ align: 'left' }), headerOnOneLine({})]).toEqual([true, true, true, false, false]);
   });
 
   it('keeps a declared width for other columns and derives one for the rest', () => {

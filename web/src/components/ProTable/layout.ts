@@ -122,12 +122,22 @@ const DEFAULT_TEXT_WIDTH = 100;
  * header is widened for a longer English one). The width is where the column starts: the table lays out
  * automatically, so a longer figure still widens its column (numbers do not wrap) instead of being cut.
  */
+/**
+ * Whether a column's header stays on one line whatever the table does with the room (the class
+ * `p8-header-one-line` on its cells): a number's, or a column of short values aligned right or centre. The
+ * table lays out automatically, so a wide neighbour (the actions of an English row) would otherwise squeeze
+ * such a column below its declared width, down to its header's longest word ("Low-level" / "code").
+ */
+export function headerOnOneLine(column: Pick<ColumnShape, 'numeric' | 'align'>): boolean {
+  return !!column.numeric || column.align === 'right' || column.align === 'end' || column.align === 'center';
+}
+
 export function columnWidth(column: ColumnShape): number {
   const header = CELL_PADDING + textWidth(column.title) + (column.sortable ? SORTER : 0);
   const declared = typeof column.width === 'number' ? column.width : undefined;
   if (column.valueType === 'index') return declared ?? DEFAULT_WIDTH.index;
   if (column.numeric) return Math.max(declared ?? DEFAULT_NUMBER_WIDTH, header);
-  if (declared !== undefined && (column.align === 'right' || column.align === 'end' || column.align === 'center')) return Math.max(declared, header);
+  if (declared !== undefined && headerOnOneLine(column)) return Math.max(declared, header);
   if (declared !== undefined) return declared;
   return Math.max(DEFAULT_WIDTH[column.valueType ?? ''] ?? DEFAULT_TEXT_WIDTH, header);
 }

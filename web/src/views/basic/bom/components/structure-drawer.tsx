@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import type { Bom, BomRequirement, BomTreeNode } from '@p8/contract/basic';
 import NumberInput from '../../../../components/NumberInput/index.tsx';
 import { formatNumber } from '../../../../components/ProTable/format.ts';
-import { columnWidth, tableScrollWidth } from '../../../../components/ProTable/layout.ts';
+import { columnWidth, headerOnOneLine, tableScrollWidth } from '../../../../components/ProTable/layout.ts';
+import '../../../../components/ProTable/pro-table.css';
 import { useTenantConfig } from '../../../../hooks/useTenantConfig.ts';
 import { LEVEL_COLORS } from '../../../../components/Tree/tree-utils.ts';
 import { explodeBom } from '../api/explode-bom.ts';
@@ -134,7 +135,7 @@ function TreeView({ bom }: { bom: Bom }) {
     },
   ];
   // The list kit's rule: a column of short values is never narrower than its header on one line (English).
-  const columns = declared.map((c) => ({ ...c, width: columnWidth({ title: String(c.title), width: c.width, align: c.align }) }));
+  const columns = declared.map((c) => ({ ...c, width: columnWidth({ title: String(c.title), width: c.width, align: c.align }), className: headerOnOneLine(c) ? 'p8-header-one-line' : undefined }));
 
   if (tree.isError) return <Empty description={t('basic.common.loadFailed')} />;
   return (
