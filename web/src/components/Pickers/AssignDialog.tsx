@@ -76,7 +76,7 @@ function AssignBody({ open, onClose, onSubmit, initial, knownStaff, title, ...re
       footer={
         <>
           <Typography.Text type="secondary" style={{ float: 'left', lineHeight: '32px' }} data-testid={`${testId}-summary`}>
-            {t('assign.summary', { depts: deptIds.length, staff: adminIds.length })}
+            {t('assign.summary', { count: deptIds.length, staff: adminIds.length })}
           </Typography.Text>
           <Button onClick={onClose} disabled={saving} data-testid={`${testId}-cancel`}>
             {t('picker.cancel')}

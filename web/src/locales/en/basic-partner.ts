@@ -135,7 +135,8 @@ export default {
     replaceTip: 'Saving replaces the current assignment of the chosen records; choosing nothing removes it.',
     rangeTip: 'Assignment range is on: staff see only records assigned to them or their department; the super administrator sees all.',
     saved: 'Assignment saved',
-    summary: 'Chosen: {{depts}} department(s), {{staff}} staff',
+    summary_one: 'Chosen: {{count}} department, {{staff}} staff',
+    summary_other: 'Chosen: {{count}} departments, {{staff}} staff',
     loading: 'Reading the current assignment…',
   },
   staff: {

@@ -134,7 +134,7 @@ export default {
     replaceTip: '保存后将替换所选记录原有的分配；都不选表示取消分配。',
     rangeTip: '已开启分配范围：员工只能看到分配给自己或所在部门的记录，超级管理员不受限。',
     saved: '已保存分配',
-    summary: '已选 {{depts}} 个部门、{{staff}} 名员工',
+    summary: '已选 {{count}} 个部门、{{staff}} 名员工',
     loading: '正在读取当前分配…',
   },
   staff: {
