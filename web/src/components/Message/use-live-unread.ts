@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { WsClientMessage, WsServerMessage } from '@p8/contract/service';
 import { LIVE_BACKOFF, liveSocketUrl } from '../../app/live-socket.ts';
 import { getToken } from '../../stores/auth.ts';
-import { UNREAD_COUNT_QUERY_KEY, useUnreadLive } from './api/get-unread-count.ts';
+import { liveUnreadCount, UNREAD_COUNT_QUERY_KEY, useUnreadLive } from './api/get-unread-count.ts';
 
 /**
  * Keeps the unread count (the header bell, the message screen's badge) live: one WebSocket to /api/ws,
@@ -31,7 +31,7 @@ export function useLiveUnread(): void {
         else if (data.type === 'unread') {
           attempt = 0;
           setLive(true);
-          queryClient.setQueryData(UNREAD_COUNT_QUERY_KEY, data.count);
+          liveUnreadCount(queryClient, data.count);
         }
       };
       socket.onclose = (event) => {
