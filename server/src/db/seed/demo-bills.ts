@@ -381,7 +381,7 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await unit((ctx) => generateMaintenance(ctx));
 
   // Entrusted machining: 精工数控 sent 200 castings (kept at no value in its consignment store); an order machines
-  // 100 end caps for it, picking 100 castings and our own screws; completed, the caps went back at the
+  // 100 end caps for it, picking 100 castings, our own screws and the lathe's oil; completed, the caps went back at the
   // processing fee of 12.00 each; 100 castings wait for the next order.
   const precision = partner('精工数控');
   const consigned = { warehouseId: warehouse('客供料仓(精工数控)') };
@@ -394,6 +394,8 @@ export async function seedDemoBills(app: FastifyInstance, database: Database, co
   await audit('ProductionPick', await save('ProductionPick', daysAgo(8), { customerId: precision }, [
     { materialId: material('端盖铸件毛坯'), number: 100, sourceLineId: Number(capsMaterial('端盖铸件毛坯').id), ...consigned },
     { materialId: material('内六角螺钉'), number: 400, sourceLineId: Number(capsMaterial('内六角螺钉').id), ...raw, ...at('A-03 五金区') },
+    // The oil, a consumables line: one barrel by the BOM, one and a half used (openConsumablesOutstock lets it go beyond).
+    { materialId: material('润滑油'), number: 1.5, sourceLineId: Number(capsMaterial('润滑油').id), ...raw, ...at('A-03 五金区') },
   ]));
   const capsProduct = capsLines.find((l) => l.role === 'Product')!;
   await audit('ProductionInstock', await save('ProductionInstock', daysAgo(4), { ...goods }, [{ materialId: material('机床主轴端盖'), number: 100, sourceLineId: Number(capsProduct.id), ...goods, ...at('C-03 待发区') }]));

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { rows, type Database } from '../connection.ts';
-import type { FeeKind, LotPolicy, MaterialTag, PartKind } from '@p8/contract/basic';
+import type { BomItemType, FeeKind, LotPolicy, MaterialTag, PartKind } from '@p8/contract/basic';
 import { DEMO_TENANTS } from './demo.ts';
 
 /*
@@ -78,14 +78,15 @@ const MATERIALS: DemoMaterial[] = [
  * The products' BOMs: the product, the routing it is made by (ROUTINGS below), its components. The controller
  * is three levels deep: controller → works (sub-assembly) → board (part) → purchased materials.
  */
-const BOMS: Array<[string, string, Array<[string, number]>]> = [
+const BOMS: Array<[string, string, Array<[string, number, BomItemType?]>]> = [
   ['board', 'GYLX02', [['mcu', 1], ['regulator', 1], ['resistor', 24], ['capacitor', 4]]],
   ['core', 'GYLX03', [['board', 1], ['steel', 0.6], ['screw', 8], ['nut', 8], ['wire', 1.5], ['terminal', 2]]],
   ['controller', 'GYLX01', [['core', 1], ['carton', 1]]],
   // Outsourced: the supplier does the work, so no routing.
   ['bracket', '', [['steel', 0.5], ['screw', 4]]],
-  // Machined from the customer's casting, fixed with four of our screws.
-  ['endcap', '', [['casting', 1], ['screw', 4]]],
+  // Machined from the customer's casting, fixed with four of our screws; the lathe's oil a consumable line (子项类型
+  // 耗材): a hundredth of a barrel a cap by the BOM, picked as the machining uses it.
+  ['endcap', '', [['casting', 1], ['screw', 4], ['oil', 0.01, 'Consumable']]],
 ];
 const SUPPLIERS = [
   { name: '江苏华锐钢材有限公司', shortName: '华锐钢材', phone: '0510-82345678', contact: ['周建国', '13912345601', '销售经理'], bankName: '中国工商银行无锡分行' },
@@ -296,7 +297,7 @@ export async function seedDemoRecords(app: FastifyInstance): Promise<boolean> {
         quantity: 1,
         isDefault: true,
         routingId: routingId.get(routing),
-        lines: lines.map(([key, quantity]) => ({ materialId: materialId.get(key)!, quantity })),
+        lines: lines.map(([key, quantity, itemType]) => ({ materialId: materialId.get(key)!, quantity, itemType: itemType ?? 'Standard' })),
       });
     }
     // Quality's inspection templates: the MCU waits for its incoming inspection, every other material is looked
