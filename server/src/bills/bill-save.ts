@@ -250,31 +250,29 @@ async function assertNamedRecords(ctx: ServiceContext, decl: BillTypeDecl, heade
   };
   const named = namedRecordFields(decl);
   for (const field of named.header) add(field, (key) => header[key]);
-  for (const { values } of lines) {
-    // A line's column, else its extra field — read in place: a merged copy of every line (22,000 for a large
-    // MRP plan) cost a second of the save in objects the collector then had to sweep.
-    const row = values as Record<string, unknown>;
-    const extra = values.extra as Record<string, unknown>;
-    const valueOf = (key: string) => (row[key] !== undefined ? row[key] : extra?.[key]);
-    for (const field of named.lines) add(field, valueOf, values.lineNo);
-  }
+  for (const { values } of lines) for (const field of named.lines) add(field, (key) => lineValue(values, key), values.lineNo);
   for (const [ref, items] of wanted) await assertRefsExist(ctx.tx, ctx.tenantId, ref, items);
   assertLinesNameTheirOwn(decl, lines);
+}
+
+/**
+ * A prepared line's field: its column, else its extra field — read in place: a merged copy of every line (22,000
+ * for a large MRP plan) cost a second of the save in objects the collector then had to sweep.
+ */
+function lineValue(values: typeof billLine.$inferInsert, key: string): unknown {
+  const row = values as Record<string, unknown>;
+  return row[key] !== undefined ? row[key] : (values.extra as Record<string, unknown> | null)?.[key];
 }
 
 /** Every line field naming another line of the bill (`ofLines`) names the material of one of them, else its refusal. */
 function assertLinesNameTheirOwn(decl: BillTypeDecl, lines: ReadonlyArray<{ values: typeof billLine.$inferInsert }>) {
   const fields = decl.lines.filter((f) => f.ofLines);
   if (!fields.length) return;
-  const read = (values: typeof billLine.$inferInsert, key: string) => {
-    const row = values as Record<string, unknown>;
-    return row[key] !== undefined ? row[key] : (values.extra as Record<string, unknown> | null)?.[key];
-  };
   for (const field of fields) {
     const { lines: named, refusal: key } = field.ofLines!;
-    const offered = new Set(lines.filter(({ values }) => named.values.includes(String(read(values, named.field) ?? ''))).map(({ values }) => Number(values.materialId)));
+    const offered = new Set(lines.filter(({ values }) => named.values.includes(String(lineValue(values, named.field) ?? ''))).map(({ values }) => Number(values.materialId)));
     for (const { values } of lines) {
-      const value = read(values, field.key);
+      const value = lineValue(values, field.key);
       if (typeof value === 'number' && !offered.has(value)) throw refusal(key, {}, { line: values.lineNo });
     }
   }

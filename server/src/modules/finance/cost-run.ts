@@ -85,6 +85,16 @@ const zero = (): ByElement => ({ material: 0n, labour: 0n, overhead: 0n });
 const m = (text: string | null | undefined) => toMicro(text ?? '0');
 
 /**
+ * The product a pick's or a return's line is for, as its order's material line says (`productId`; null: none):
+ * `line` the pick's or return's own line's source, `sourceOfSource` that source's source (a return's pick line's
+ * order line, joined only for returns).
+ */
+function pickedForSql(billType: SQL, line: string, sourceOfSource: string): SQL {
+  return sql`case ${billType} when ${ProductionPick.type} then nullif(${sql.raw(line)}.extra->>'productId', '')::bigint
+                              when ${ProductionReturn.type} then nullif(${sql.raw(sourceOfSource)}.extra->>'productId', '')::bigint end`;
+}
+
+/**
  * The run's input statements (exported for bench/cost-run.ts, which times them over a bare pool): per order and
  * product, what the stock ledger moved for its picks, returns and scrap stocked (material) and completions (what
  * they took in, and how many), before and in the period. A pick reaches its order through the order's material line,
@@ -97,9 +107,7 @@ export function ledgerByUnitSql(tenantId: number, period: string): SQL {
   const stockTypes = [ProductionPick.type, ProductionReturn.type, ProductionInstock.type, ProductionWaste.type];
   const throughSource = [ProductionReturn.type, ProductionWaste.type];
   return sql`select case when e.bill_type in (${sql.join(throughSource.map((t) => sql`${t}`), sql`, `)}) then s.source_bill_id else d.source_bill_id end as order_id,
-               case e.bill_type when ${ProductionPick.type} then nullif(s.extra->>'productId', '')::bigint
-                                when ${ProductionReturn.type} then nullif(s2.extra->>'productId', '')::bigint
-                                else d.material_id end as product_id,
+               case when e.bill_type in (${ProductionPick.type}, ${ProductionReturn.type}) then ${pickedForSql(sql`e.bill_type`, 's', 's2')} else d.material_id end as product_id,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as material_before,
                coalesce(-sum(e.amount) filter (where e.bill_type <> ${ProductionInstock.type} and e.bill_date >= ${start}), 0)::text as material,
                coalesce(sum(e.amount) filter (where e.bill_type = ${ProductionInstock.type} and e.bill_date < ${start}), 0)::text as perpetual_before,
@@ -162,7 +170,7 @@ export function consumptionSql(tenantId: number, period: string, materialIds: re
           group by 1, 2, 3)
         select mv.material_id,
                case mv.bill_type when ${ProductionPick.type} then d.source_bill_id when ${ProductionReturn.type} then s.source_bill_id end as order_id,
-               case mv.bill_type when ${ProductionPick.type} then nullif(s.extra->>'productId', '')::bigint when ${ProductionReturn.type} then nullif(s2.extra->>'productId', '')::bigint end as product_id,
+               ${pickedForSql(sql`mv.bill_type`, 's', 's2')} as product_id,
                (-sum(mv.quantity))::text as quantity
         from moved mv
         join bill_line d on d.tenant_id = ${tenantId} and d.id = mv.bill_line_id
@@ -194,6 +202,13 @@ class OrderUnits {
 
   add(orderId: number, productId: number, planned: Micro) {
     this.products.set(orderId, [...(this.products.get(orderId) ?? []), { productId, planned }]);
+  }
+
+  /** The unit `productId` of the order is costed as: its own, or — a product it does not make — its first product's. */
+  unitOf(orderId: number, productId: number): string | undefined {
+    const products = this.products.get(orderId) ?? [];
+    const found = products.find((p) => p.productId === productId) ?? products[0];
+    return found && unitKey(orderId, found.productId);
   }
 
   /**
@@ -412,7 +427,7 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
   // A completion line is its product's (the product it takes in is one the order makes).
   const linesOf = new Map<string, CompletionLine[]>();
   for (const c of completions) {
-    const key = units.spread(c.orderId, c.materialId, 0n)[0]?.[0];
+    const key = units.unitOf(c.orderId, c.materialId);
     if (key) linesOf.set(key, [...(linesOf.get(key) ?? []), c]);
   }
 
@@ -454,8 +469,9 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
       // costed after this one take theirs into their material; sales and every other issue, cost of sales.
       const gone = diff - stockPart;
       const picks = [...(consumed.get(line.materialId)?.byUnit ?? [])].filter(([, picked]) => picked > 0n);
-      const takers = picks.filter(([taker]) => (position.get(taker) ?? -1) > at);
-      const elsewhere = max(0n, consumed.get(line.materialId)?.elsewhere ?? 0n) + sum(picks.filter(([taker]) => !((position.get(taker) ?? -1) > at)).map(([, picked]) => picked));
+      const costedLater = ([taker]: [string, Micro]) => (position.get(taker) ?? -1) > at;
+      const takers = picks.filter(costedLater);
+      const elsewhere = max(0n, consumed.get(line.materialId)?.elsewhere ?? 0n) + sum(picks.filter((pick) => !costedLater(pick)).map(([, picked]) => picked));
       const shares = allocate(gone, [...takers.map(([, picked]) => picked), elsewhere]);
       const productionPart = sum(shares.slice(0, takers.length));
       takers.forEach(([taker], k) => rolledIn.set(taker, (rolledIn.get(taker) ?? 0n) + shares[k]));
@@ -466,7 +482,7 @@ export async function runCost(ctx: ServiceContext, period: string, basis: Overhe
   await progress?.(Math.floor(costs.length / 2), costs.length);
   const orderCount = new Set(costs.map((c) => c.orderId)).size;
 
-  const allocatedBefore = current?.status === CALCULATED ? m(current.overhead) - m(current.unallocated) : 0n;
+  const allocatedBefore = calculated ? m(current.overhead) - m(current.unallocated) : 0n;
   const allocatedNow = pool - unallocated;
   const toStock = sum(lineCosts.map((l) => l.stockPart));
   const toSales = sum(lineCosts.map((l) => l.salesPart));
