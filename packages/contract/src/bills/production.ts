@@ -68,7 +68,7 @@ const itemType: FieldDecl = {
   kind: 'enum',
   schema: z.enum(BomItemType, { error: 'ParamError' }),
   options: BomItemType.map((value) => ({ value, label: BOM_ITEM_TYPE_LABELS[value] })),
-  width: 110,
+  width: 136,
 };
 
 /** Which lines of a production order each downstream type takes. */

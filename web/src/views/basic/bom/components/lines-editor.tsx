@@ -149,7 +149,8 @@ export default function LinesEditor({ view, parentId, parentQuantity }: LinesEdi
         key: 'itemType',
         field: 'itemType',
         title: t('basic.bom.line.itemType'),
-        width: 110,
+        // "Consumable" whole in English.
+        width: 136,
         render: ({ testId }) => <Select size="small" options={BomItemType.map((value) => ({ value, label: BOM_ITEM_TYPE_LABELS[value][lang] }))} popupMatchSelectWidth={false} style={{ width: '100%' }} data-testid={testId} />,
       },
       {
